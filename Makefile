@@ -1,0 +1,53 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+#   make          build the modules (with BTF), userspace tools, BPF objects
+#                 and selftests
+#   make deps     install Debian packages, prepare the module-BTF object tree
+#   make check    build, run every test (native + in a QEMU guest)
+#   make demo     boot a guest and show a simulated SmartNIC carrying traffic
+#
+# Nothing here loads a module into the running kernel: only the guest does.
+
+NICPROG_CACHE ?= /var/cache/nicprog
+export NICPROG_CACHE
+KVER ?= $(shell tools/testing/kver 2>/dev/null)
+KDIR ?= $(NICPROG_CACHE)/kbuild-$(KVER)
+KSFT_DIR ?= $(lastword $(sort $(wildcard $(NICPROG_CACHE)/linux-source-*/tools/testing/selftests)))
+export KSFT_DIR
+
+USER_CFLAGS := -std=gnu99 -O2 -g -Wall -Wextra -Werror
+export USER_CFLAGS
+
+.PHONY: all modules tools selftests deps check demo clean
+
+all: modules tools selftests
+
+$(KDIR)/.nicprog-ready:
+	@echo "Kbuild object tree $(KDIR) is missing: run 'make deps' first" >&2
+	@false
+
+modules: $(KDIR)/.nicprog-ready
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+tools:
+	$(MAKE) -C tools/testing/unit
+
+selftests:
+	$(MAKE) -C selftests/nicprog OUTPUT=$(CURDIR)/selftests/nicprog
+
+deps:
+	tools/testing/deps
+
+check: deps
+	$(MAKE) all
+	tools/testing/run-checks
+
+demo: deps
+	$(MAKE) all
+	tools/testing/vm-run --timeout 300 -- tools/demo/demo.sh
+
+clean:
+	-[ -d $(KDIR) ] && $(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	$(MAKE) -C tools/testing/unit clean
+	-$(MAKE) -C selftests/nicprog OUTPUT=$(CURDIR)/selftests/nicprog clean
+	rm -rf build

@@ -1,0 +1,365 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The nicsim bus: simulated SmartNICs are created, destroyed and wired
+ * through write-only files in /sys/bus/nicsim (documented in
+ * Documentation/ABI/testing/sysfs-bus-nicsim):
+ *
+ *   new_device     "ID [PORT_COUNT]"   create nicsim<ID> with its ports
+ *   del_device     "ID"                destroy it
+ *   link_device    "ID:PORT ID:PORT"   wire two ports together
+ *   unlink_device  "ID:PORT"           cut a port's wire
+ *
+ * Bad input fails the write with an errno, and a kernel log line says why.
+ *
+ * Locking: nicsim_devs_lock serializes every change to devices and wires
+ * and protects nicsim_devs. It is taken before RTNL, never under it.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/rtnetlink.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "nicsim.h"
+
+static LIST_HEAD(nicsim_devs);
+static DEFINE_MUTEX(nicsim_devs_lock);
+/* Cleared under nicsim_devs_lock at module exit: no new devices after. */
+static bool nicsim_bus_enabled;
+
+#define NICSIM_CMD_MAX	64	/* longest accepted bus command */
+#define NICSIM_CMD_ARGS	2
+
+/*
+ * Split a bus command into at most @max whitespace-separated words. The
+ * words point into @copy. Return the word count, or -EINVAL if there are
+ * more words, or the command is too long to be one of ours.
+ */
+static int nicsim_split(const char *buf, size_t count, char *copy,
+			char **words, int max)
+{
+	char *s, *w;
+	int n = 0;
+
+	if (count >= NICSIM_CMD_MAX)
+		return -EINVAL;
+	memcpy(copy, buf, count);
+	copy[count] = '\0';
+	s = strim(copy);
+	while ((w = strsep(&s, " \t\n")) != NULL) {
+		if (!*w)
+			continue;
+		if (n == max)
+			return -EINVAL;
+		words[n++] = w;
+	}
+	return n;
+}
+
+/* Parse "ID:PORT". Return 0, -EINVAL if malformed, -ERANGE on overflow. */
+static int nicsim_parse_port(char *word, u32 *id, u32 *index)
+{
+	char *colon = strchr(word, ':');
+	int err;
+
+	if (!colon)
+		return -EINVAL;
+	*colon = '\0';
+	err = kstrtou32(word, 10, id);
+	if (!err)
+		err = kstrtou32(colon + 1, 10, index);
+	*colon = ':';
+	return err;
+}
+
+static struct nicsim_dev *nicsim_dev_find(u32 id)
+{
+	struct nicsim_dev *ndev;
+
+	lockdep_assert_held(&nicsim_devs_lock);
+	list_for_each_entry(ndev, &nicsim_devs, list)
+		if (ndev->id == id)
+			return ndev;
+	return NULL;
+}
+
+/**
+ * nicsim_port_lookup() - find a port by device ID and port number
+ * @id: device ID
+ * @index: port number
+ *
+ * Context: nicsim_devs_lock held; the port stays valid while it is.
+ * Return: the port, or NULL.
+ */
+struct nicsim_port *nicsim_port_lookup(u32 id, u32 index)
+{
+	struct nicsim_dev *ndev = nicsim_dev_find(id);
+
+	if (!ndev || index >= ndev->port_count)
+		return NULL;
+	return ndev->ports[index];
+}
+
+static void nicsim_dev_release(struct device *dev)
+{
+	kfree(container_of(dev, struct nicsim_dev, dev));
+}
+
+static struct bus_type nicsim_bus;
+
+static void nicsim_dev_destroy(struct nicsim_dev *ndev)
+{
+	u32 i = ndev->port_count;
+
+	lockdep_assert_held(&nicsim_devs_lock);
+	while (i--)
+		nicsim_port_destroy(ndev->ports[i]);
+	device_unregister(&ndev->dev);
+}
+
+static struct nicsim_dev *nicsim_dev_create(u32 id, u32 port_count)
+{
+	struct nicsim_dev *ndev;
+	struct nicsim_port *port;
+	int err;
+	u32 i;
+
+	lockdep_assert_held(&nicsim_devs_lock);
+	ndev = kzalloc(struct_size(ndev, ports, port_count), GFP_KERNEL);
+	if (!ndev)
+		return ERR_PTR(-ENOMEM);
+	ndev->id = id;
+	ndev->lnic = &nicsim_profile_generic;
+	INIT_LIST_HEAD(&ndev->list);
+	device_initialize(&ndev->dev);
+	ndev->dev.bus = &nicsim_bus;
+	ndev->dev.release = nicsim_dev_release;
+	err = dev_set_name(&ndev->dev, NICSIM_DRV_NAME "%u", id);
+	if (err)
+		goto err_put_device;
+	err = device_add(&ndev->dev);
+	if (err)
+		goto err_put_device;
+
+	for (i = 0; i < port_count; i++) {
+		port = nicsim_port_create(ndev, i);
+		if (IS_ERR(port)) {
+			err = PTR_ERR(port);
+			goto err_ports_destroy;
+		}
+		ndev->ports[i] = port;
+		ndev->port_count = i + 1;
+	}
+	return ndev;
+
+err_ports_destroy:
+	while (i--)
+		nicsim_port_destroy(ndev->ports[i]);
+	device_del(&ndev->dev);
+err_put_device:
+	put_device(&ndev->dev);
+	return ERR_PTR(err);
+}
+
+static ssize_t new_device_store(struct bus_type *bus, const char *buf,
+				size_t count)
+{
+	char copy[NICSIM_CMD_MAX], *w[NICSIM_CMD_ARGS];
+	u32 id, port_count = 1;
+	struct nicsim_dev *ndev;
+	int n, err;
+
+	n = nicsim_split(buf, count, copy, w, NICSIM_CMD_ARGS);
+	if (n < 1) {
+		pr_err("new_device: expected \"ID [PORT_COUNT]\"\n");
+		return -EINVAL;
+	}
+	err = kstrtou32(w[0], 10, &id);
+	if (!err && n == 2)
+		err = kstrtou32(w[1], 10, &port_count);
+	if (err == -EINVAL) {
+		pr_err("new_device: expected \"ID [PORT_COUNT]\" as decimal numbers\n");
+		return err;
+	}
+	if (err || id > NICSIM_MAX_ID) {
+		pr_err("new_device: ID out of range 0..%u\n", NICSIM_MAX_ID);
+		return -ERANGE;
+	}
+	if (!port_count || port_count > NICSIM_MAX_PORTS) {
+		pr_err("new_device: port count %u out of range 1..%u\n",
+		       port_count, NICSIM_MAX_PORTS);
+		return -ERANGE;
+	}
+
+	mutex_lock(&nicsim_devs_lock);
+	if (!nicsim_bus_enabled) {
+		err = -ENODEV;
+		goto out_unlock;
+	}
+	if (nicsim_dev_find(id)) {
+		pr_err("new_device: device %u already exists\n", id);
+		err = -EEXIST;
+		goto out_unlock;
+	}
+	ndev = nicsim_dev_create(id, port_count);
+	if (IS_ERR(ndev)) {
+		err = PTR_ERR(ndev);
+		pr_err("new_device: cannot create device %u: %d\n", id, err);
+		goto out_unlock;
+	}
+	list_add_tail(&ndev->list, &nicsim_devs);
+out_unlock:
+	mutex_unlock(&nicsim_devs_lock);
+	return err ? err : count;
+}
+static BUS_ATTR_WO(new_device);
+
+static ssize_t del_device_store(struct bus_type *bus, const char *buf,
+				size_t count)
+{
+	char copy[NICSIM_CMD_MAX], *w[1];
+	struct nicsim_dev *ndev;
+	int err = 0;
+	u32 id;
+
+	if (nicsim_split(buf, count, copy, w, 1) != 1 ||
+	    kstrtou32(w[0], 10, &id)) {
+		pr_err("del_device: expected \"ID\" as a decimal number\n");
+		return -EINVAL;
+	}
+
+	mutex_lock(&nicsim_devs_lock);
+	ndev = nicsim_dev_find(id);
+	if (!ndev) {
+		pr_err("del_device: no device %u\n", id);
+		err = -ENOENT;
+		goto out_unlock;
+	}
+	list_del(&ndev->list);
+	nicsim_dev_destroy(ndev);
+out_unlock:
+	mutex_unlock(&nicsim_devs_lock);
+	return err ? err : count;
+}
+static BUS_ATTR_WO(del_device);
+
+static ssize_t link_device_store(struct bus_type *bus, const char *buf,
+				 size_t count)
+{
+	char copy[NICSIM_CMD_MAX], *w[NICSIM_CMD_ARGS];
+	struct nicsim_port *a, *b;
+	u32 ida, pa, idb, pb;
+	int err;
+
+	if (nicsim_split(buf, count, copy, w, 2) != 2 ||
+	    nicsim_parse_port(w[0], &ida, &pa) ||
+	    nicsim_parse_port(w[1], &idb, &pb)) {
+		pr_err("link_device: expected \"ID:PORT ID:PORT\"\n");
+		return -EINVAL;
+	}
+
+	mutex_lock(&nicsim_devs_lock);
+	a = nicsim_port_lookup(ida, pa);
+	b = nicsim_port_lookup(idb, pb);
+	if (!a || !b) {
+		pr_err("link_device: no port %u:%u\n", a ? idb : ida,
+		       a ? pb : pa);
+		err = -ENOENT;
+		goto out_unlock;
+	}
+	rtnl_lock();
+	err = nicsim_link(a, b);
+	rtnl_unlock();
+	if (err == -EINVAL)
+		pr_err("link_device: cannot link port %u:%u to itself\n",
+		       ida, pa);
+	else if (err == -EBUSY)
+		pr_err("link_device: port %u:%u is already linked\n",
+		       rcu_access_pointer(a->peer) ? ida : idb,
+		       rcu_access_pointer(a->peer) ? pa : pb);
+out_unlock:
+	mutex_unlock(&nicsim_devs_lock);
+	return err ? err : count;
+}
+static BUS_ATTR_WO(link_device);
+
+static ssize_t unlink_device_store(struct bus_type *bus,
+				   const char *buf, size_t count)
+{
+	char copy[NICSIM_CMD_MAX], *w[1];
+	struct nicsim_port *port;
+	u32 id, index;
+	int err;
+
+	if (nicsim_split(buf, count, copy, w, 1) != 1 ||
+	    nicsim_parse_port(w[0], &id, &index)) {
+		pr_err("unlink_device: expected \"ID:PORT\"\n");
+		return -EINVAL;
+	}
+
+	mutex_lock(&nicsim_devs_lock);
+	port = nicsim_port_lookup(id, index);
+	if (!port) {
+		pr_err("unlink_device: no port %u:%u\n", id, index);
+		err = -ENOENT;
+		goto out_unlock;
+	}
+	rtnl_lock();
+	err = nicsim_unlink(port);
+	rtnl_unlock();
+	if (err)
+		pr_err("unlink_device: port %u:%u is not linked\n", id, index);
+out_unlock:
+	mutex_unlock(&nicsim_devs_lock);
+	return err ? err : count;
+}
+static BUS_ATTR_WO(unlink_device);
+
+static struct attribute *nicsim_bus_attrs[] = {
+	&bus_attr_new_device.attr,
+	&bus_attr_del_device.attr,
+	&bus_attr_link_device.attr,
+	&bus_attr_unlink_device.attr,
+	NULL,
+};
+ATTRIBUTE_GROUPS(nicsim_bus);
+
+static struct bus_type nicsim_bus = {
+	.name		= NICSIM_DRV_NAME,
+	.dev_name	= NICSIM_DRV_NAME,
+	.bus_groups	= nicsim_bus_groups,
+};
+
+static int __init nicsim_module_init(void)
+{
+	int err;
+
+	err = bus_register(&nicsim_bus);
+	if (err)
+		return err;
+	mutex_lock(&nicsim_devs_lock);
+	nicsim_bus_enabled = true;
+	mutex_unlock(&nicsim_devs_lock);
+	return 0;
+}
+
+static void __exit nicsim_module_exit(void)
+{
+	struct nicsim_dev *ndev, *tmp;
+
+	mutex_lock(&nicsim_devs_lock);
+	nicsim_bus_enabled = false;
+	list_for_each_entry_safe(ndev, tmp, &nicsim_devs, list) {
+		list_del(&ndev->list);
+		nicsim_dev_destroy(ndev);
+	}
+	mutex_unlock(&nicsim_devs_lock);
+	bus_unregister(&nicsim_bus);
+}
+
+module_init(nicsim_module_init);
+module_exit(nicsim_module_exit);
+MODULE_DESCRIPTION("nicsim: simulated SmartNIC for nicprog");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nicsim ports: netdevs whose frames travel over a simulated wire.
+ *
+ * Transmit puts the frame on the wire: the peer port's NIC receives it into
+ * a bounded queue (dropping and counting when full, as hardware does) and
+ * its NAPI instance hands it to the host stack. The transmit path runs in
+ * BH context under RCU, which protects the peer pointer (see link.c).
+ */
+#include <linux/etherdevice.h>
+#include <linux/if_vlan.h>
+#include <linux/rtnetlink.h>
+
+#include "nicsim.h"
+
+#define nicsim_stats_add(port, field, val)			\
+	do {							\
+		struct nicsim_pcpu_stats *__s =			\
+			this_cpu_ptr((port)->stats);		\
+		u64_stats_update_begin(&__s->syncp);		\
+		u64_stats_add(&__s->field, (val));		\
+		u64_stats_update_end(&__s->syncp);		\
+	} while (0)
+
+/* The peer's NIC receives a frame from the wire. BH context. */
+static void nicsim_wire_rx(struct nicsim_port *port, struct sk_buff *skb)
+{
+	struct net_device *dev = port->netdev;
+	unsigned int max_len = dev->mtu + dev->hard_header_len;
+	struct nicsim_pcpu_stats *s;
+	bool queued = false;
+
+	s = this_cpu_ptr(port->stats);
+	if (skb_vlan_tagged(skb))
+		max_len += VLAN_HLEN;
+
+	u64_stats_update_begin(&s->syncp);
+	u64_stats_inc(&s->wire_rx_packets);
+	u64_stats_add(&s->wire_rx_bytes, skb->len);
+	u64_stats_update_end(&s->syncp);
+
+	if (unlikely(skb->len > max_len)) {
+		nicsim_stats_add(port, rx_length_errors, 1);
+		goto drop;
+	}
+	if (unlikely(!netif_running(dev)))
+		goto drop;
+
+	spin_lock(&port->rxq.lock);
+	if (skb_queue_len(&port->rxq) < NICSIM_RXQ_LEN) {
+		__skb_queue_tail(&port->rxq, skb);
+		queued = true;
+	}
+	spin_unlock(&port->rxq.lock);
+	if (unlikely(!queued)) {
+		nicsim_stats_add(port, rx_fifo_errors, 1);
+		goto drop;
+	}
+	napi_schedule(&port->napi);
+	return;
+
+drop:
+	kfree_skb(skb);
+}
+
+static netdev_tx_t nicsim_port_xmit(struct sk_buff *skb, struct net_device *dev)
+{
+	struct nicsim_port *port = netdev_priv(dev);
+	struct nicsim_port *peer;
+	unsigned int len = skb->len;
+
+	rcu_read_lock();
+	peer = rcu_dereference(port->peer);
+	if (unlikely(!peer))
+		goto drop;
+	/* No checksum offload is advertised, but be exact on the wire. */
+	if (skb->ip_summed == CHECKSUM_PARTIAL && skb_checksum_help(skb))
+		goto drop;
+	/* The frame leaves this host: transmit is complete for the sender. */
+	if (skb_orphan_frags(skb, GFP_ATOMIC))
+		goto drop;
+	skb_orphan(skb);
+	skb_scrub_packet(skb, !net_eq(dev_net(dev), dev_net(peer->netdev)));
+	skb->priority = 0;
+	skb->ip_summed = CHECKSUM_NONE;
+
+	nicsim_stats_add(port, tx_packets, 1);
+	nicsim_stats_add(port, tx_bytes, len);
+	nicsim_wire_rx(peer, skb);
+	rcu_read_unlock();
+	return NETDEV_TX_OK;
+
+drop:
+	rcu_read_unlock();
+	nicsim_stats_add(port, tx_dropped, 1);
+	kfree_skb(skb);
+	return NETDEV_TX_OK;
+}
+
+static int nicsim_port_poll(struct napi_struct *napi, int budget)
+{
+	struct nicsim_port *port = container_of(napi, struct nicsim_port, napi);
+	struct net_device *dev = port->netdev;
+	struct sk_buff *skb;
+	int done = 0;
+
+	while (done < budget && (skb = skb_dequeue(&port->rxq))) {
+		skb->protocol = eth_type_trans(skb, dev);
+		nicsim_stats_add(port, rx_packets, 1);
+		nicsim_stats_add(port, rx_bytes, skb->len + ETH_HLEN);
+		netif_receive_skb(skb);
+		done++;
+	}
+	if (done < budget)
+		napi_complete_done(napi, done);
+	return done;
+}
+
+static int nicsim_port_open(struct net_device *dev)
+{
+	struct nicsim_port *port = netdev_priv(dev);
+
+	napi_enable(&port->napi);
+	netif_start_queue(dev);
+	nicsim_link_update_carrier(port);
+	return 0;
+}
+
+static int nicsim_port_stop(struct net_device *dev)
+{
+	struct nicsim_port *port = netdev_priv(dev);
+
+	netif_stop_queue(dev);
+	nicsim_link_update_carrier(port);
+	napi_disable(&port->napi);
+	/* A frame may still slip in from a racing transmit: freed at destroy. */
+	skb_queue_purge(&port->rxq);
+	return 0;
+}
+
+/**
+ * nicsim_port_get_stats() - sum a port's per-CPU counters
+ * @port: the port
+ * @sum: filled in; its syncp is not used
+ *
+ * Context: any.
+ */
+void nicsim_port_get_stats(struct nicsim_port *port,
+			   struct nicsim_pcpu_stats *sum)
+{
+	int cpu;
+
+	memset(sum, 0, sizeof(*sum));
+	for_each_possible_cpu(cpu) {
+		const struct nicsim_pcpu_stats *s = per_cpu_ptr(port->stats, cpu);
+		u64 v[9];
+		unsigned int start;
+
+		do {
+			start = u64_stats_fetch_begin(&s->syncp);
+			v[0] = u64_stats_read(&s->tx_packets);
+			v[1] = u64_stats_read(&s->tx_bytes);
+			v[2] = u64_stats_read(&s->tx_dropped);
+			v[3] = u64_stats_read(&s->wire_rx_packets);
+			v[4] = u64_stats_read(&s->wire_rx_bytes);
+			v[5] = u64_stats_read(&s->rx_packets);
+			v[6] = u64_stats_read(&s->rx_bytes);
+			v[7] = u64_stats_read(&s->rx_fifo_errors);
+			v[8] = u64_stats_read(&s->rx_length_errors);
+		} while (u64_stats_fetch_retry(&s->syncp, start));
+		u64_stats_add(&sum->tx_packets, v[0]);
+		u64_stats_add(&sum->tx_bytes, v[1]);
+		u64_stats_add(&sum->tx_dropped, v[2]);
+		u64_stats_add(&sum->wire_rx_packets, v[3]);
+		u64_stats_add(&sum->wire_rx_bytes, v[4]);
+		u64_stats_add(&sum->rx_packets, v[5]);
+		u64_stats_add(&sum->rx_bytes, v[6]);
+		u64_stats_add(&sum->rx_fifo_errors, v[7]);
+		u64_stats_add(&sum->rx_length_errors, v[8]);
+	}
+}
+
+static void nicsim_port_get_stats64(struct net_device *dev,
+				    struct rtnl_link_stats64 *stats)
+{
+	struct nicsim_port *port = netdev_priv(dev);
+	struct nicsim_pcpu_stats s;
+
+	nicsim_port_get_stats(port, &s);
+	stats->tx_packets = u64_stats_read(&s.tx_packets);
+	stats->tx_bytes = u64_stats_read(&s.tx_bytes);
+	stats->tx_dropped = u64_stats_read(&s.tx_dropped);
+	stats->rx_packets = u64_stats_read(&s.rx_packets);
+	stats->rx_bytes = u64_stats_read(&s.rx_bytes);
+	stats->rx_fifo_errors = u64_stats_read(&s.rx_fifo_errors);
+	stats->rx_length_errors = u64_stats_read(&s.rx_length_errors);
+	stats->rx_errors = stats->rx_length_errors;
+	stats->rx_dropped = stats->rx_fifo_errors;
+}
+
+static int nicsim_port_get_iflink(const struct net_device *dev)
+{
+	struct nicsim_port *port = netdev_priv(dev);
+	struct nicsim_port *peer;
+	int iflink = 0;
+
+	rcu_read_lock();
+	peer = rcu_dereference(port->peer);
+	if (peer)
+		iflink = peer->netdev->ifindex;
+	rcu_read_unlock();
+	return iflink;
+}
+
+static const struct net_device_ops nicsim_port_netdev_ops = {
+	.ndo_open		= nicsim_port_open,
+	.ndo_stop		= nicsim_port_stop,
+	.ndo_start_xmit		= nicsim_port_xmit,
+	.ndo_get_stats64	= nicsim_port_get_stats64,
+	.ndo_get_iflink		= nicsim_port_get_iflink,
+	.ndo_set_mac_address	= eth_mac_addr,
+	.ndo_validate_addr	= eth_validate_addr,
+};
+
+/**
+ * nicsim_port_create() - create, register and announce a port
+ * @ndev: the NIC
+ * @index: port number
+ *
+ * Context: process; nicsim_devs_lock held, RTNL not held.
+ * Return: the port, or an ERR_PTR.
+ */
+struct nicsim_port *nicsim_port_create(struct nicsim_dev *ndev, u32 index)
+{
+	char name[IFNAMSIZ];
+	struct net_device *netdev;
+	struct nicsim_port *port;
+	int err;
+
+	snprintf(name, sizeof(name), NICSIM_DRV_NAME "%up%u", ndev->id, index);
+	netdev = alloc_netdev(sizeof(*port), name, NET_NAME_PREDICTABLE,
+			      ether_setup);
+	if (!netdev)
+		return ERR_PTR(-ENOMEM);
+	port = netdev_priv(netdev);
+	port->netdev = netdev;
+	port->ndev = ndev;
+	port->index = index;
+	skb_queue_head_init(&port->rxq);
+	port->stats = netdev_alloc_pcpu_stats(struct nicsim_pcpu_stats);
+	if (!port->stats) {
+		err = -ENOMEM;
+		goto err_free_netdev;
+	}
+
+	eth_hw_addr_random(netdev);
+	netdev->netdev_ops = &nicsim_port_netdev_ops;
+	netdev->ethtool_ops = &nicsim_ethtool_ops;
+	netdev->priv_flags |= IFF_LIVE_ADDR_CHANGE;
+	netdev->min_mtu = ETH_MIN_MTU;
+	netdev->max_mtu = NICSIM_MAX_MTU;
+	netdev->dev_port = index;
+	SET_NETDEV_DEV(netdev, &ndev->dev);
+	netif_napi_add(netdev, &port->napi, nicsim_port_poll);
+	netif_carrier_off(netdev);
+
+	err = register_netdev(netdev);
+	if (err)
+		goto err_free_stats;
+
+	port->np = nicprog_register(netdev, ndev->lnic, &nicsim_nicprog_ops);
+	if (IS_ERR(port->np)) {
+		err = PTR_ERR(port->np);
+		goto err_unregister_netdev;
+	}
+	return port;
+
+err_unregister_netdev:
+	unregister_netdev(netdev);
+err_free_stats:
+	free_percpu(port->stats);
+err_free_netdev:
+	free_netdev(netdev);
+	return ERR_PTR(err);
+}
+
+/**
+ * nicsim_port_destroy() - undo nicsim_port_create(), cutting its wire
+ * @port: the port; freed on return
+ *
+ * Context: process; nicsim_devs_lock held, RTNL not held.
+ */
+void nicsim_port_destroy(struct nicsim_port *port)
+{
+	struct net_device *netdev = port->netdev;
+
+	nicprog_unregister(port->np);
+	rtnl_lock();
+	nicsim_unlink(port);
+	/* Waits an RCU grace period: no transmit still sees us as a peer. */
+	unregister_netdevice(netdev);
+	rtnl_unlock();
+	skb_queue_purge(&port->rxq);
+	free_percpu(port->stats);
+	free_netdev(netdev);
+}

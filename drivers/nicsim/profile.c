@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nicsim's architecture profile and its glue to the nicprog core.
+ *
+ * "nicsim-generic" is a modest many-core NIC: eight 4-thread cores with a
+ * small local memory and DRAM behind them, a parse unit, four MAT stages, a
+ * checksum engine and two DMA engines. Its numbers are of the same order as
+ * the Agilio parameters in Clara (local memory a few cycles, DRAM hundreds)
+ * but describe no real product; data-driven profiles of real architectures
+ * replace it as the default later.
+ */
+#include "nicsim.h"
+
+enum { NICSIM_REGION_LMEM, NICSIM_REGION_DRAM };
+
+static const struct nicprog_lnic_unit nicsim_generic_units[] = {
+	{
+		.name = "core", .type = NICPROG_UNIT_CORE,
+		.count = 8, .threads = 4, .clock_mhz = 800,
+		.insn_store = 8192,
+		.cost = {
+			[NICPROG_IC_ALU] = 1, [NICPROG_IC_MUL] = 3,
+			[NICPROG_IC_DIV] = 20, [NICPROG_IC_BRANCH] = 1,
+			[NICPROG_IC_LOAD] = 2, [NICPROG_IC_STORE] = 2,
+			[NICPROG_IC_ATOMIC] = 10, [NICPROG_IC_CALL] = 5,
+		},
+		.region_mask = BIT(NICSIM_REGION_LMEM) | BIT(NICSIM_REGION_DRAM),
+	},
+	{
+		.name = "parse", .type = NICPROG_UNIT_PARSER,
+		.count = 1, .threads = 1, .clock_mhz = 800,
+		.service_cycles = 150,
+	},
+	{
+		.name = "mat", .type = NICPROG_UNIT_MAT,
+		.count = 4, .threads = 1, .clock_mhz = 800,
+		.service_cycles = 4,
+		.region_mask = BIT(NICSIM_REGION_DRAM),
+	},
+	{
+		.name = "csum", .type = NICPROG_UNIT_ACCEL,
+		.accel = NICPROG_ACCEL_CSUM,
+		.count = 1, .threads = 1, .clock_mhz = 800,
+		.service_cycles = 20, .cycles_per_kib = 300,
+	},
+	{
+		.name = "dma", .type = NICPROG_UNIT_DMA,
+		.count = 2, .threads = 1, .clock_mhz = 800,
+		.service_cycles = 100,
+		.region_mask = BIT(NICSIM_REGION_DRAM),
+	},
+};
+
+static const struct nicprog_lnic_region nicsim_generic_regions[] = {
+	[NICSIM_REGION_LMEM] = {
+		.name = "lmem", .size = 64 * 1024, .latency_cycles = 2,
+	},
+	[NICSIM_REGION_DRAM] = {
+		.name = "dram", .size = 1ULL << 30, .latency_cycles = 200,
+	},
+};
+
+static const struct nicprog_lnic_hub nicsim_generic_hubs[] = {
+	{
+		.name = "rx", .capacity = NICSIM_RXQ_LEN,
+		.from_mask = BIT(1), .to_mask = BIT(0),
+	},
+};
+
+const struct nicprog_lnic nicsim_profile_generic = {
+	.name		= "nicsim-generic",
+	.units		= nicsim_generic_units,
+	.n_units	= ARRAY_SIZE(nicsim_generic_units),
+	.regions	= nicsim_generic_regions,
+	.n_regions	= ARRAY_SIZE(nicsim_generic_regions),
+	.hubs		= nicsim_generic_hubs,
+	.n_hubs		= ARRAY_SIZE(nicsim_generic_hubs),
+};
+
+static void nicsim_nicprog_port_stats(struct nicprog_dev *nd,
+				      struct nicprog_port_stats *st)
+{
+	struct nicsim_port *port = netdev_priv(nicprog_dev_netdev(nd));
+	struct nicsim_pcpu_stats s;
+
+	nicsim_port_get_stats(port, &s);
+	st->wire_rx_packets = u64_stats_read(&s.wire_rx_packets);
+	st->wire_rx_bytes = u64_stats_read(&s.wire_rx_bytes);
+	st->wire_tx_packets = u64_stats_read(&s.tx_packets);
+	st->wire_tx_bytes = u64_stats_read(&s.tx_bytes);
+	st->host_rx_packets = u64_stats_read(&s.rx_packets);
+	st->host_rx_bytes = u64_stats_read(&s.rx_bytes);
+	st->nic_drops = u64_stats_read(&s.rx_fifo_errors) +
+			u64_stats_read(&s.rx_length_errors) +
+			u64_stats_read(&s.tx_dropped);
+}
+
+const struct nicprog_dev_ops nicsim_nicprog_ops = {
+	.port_stats	= nicsim_nicprog_port_stats,
+};

@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Logical NIC (LNIC): how a vendor driver describes its SmartNIC to nicprog.
+ *
+ * After Clara: a NIC is a set of typed compute units, memory regions shared
+ * by some of them, and switching hubs (queues) between them. The offloader
+ * reads nothing else about the hardware, so this header is also compiled in
+ * userspace (offline planning, unit tests): there, include the offloader's
+ * compat.h first, which provides the u8..u64 types.
+ */
+#ifndef _NET_NICPROG_LNIC_H
+#define _NET_NICPROG_LNIC_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#endif
+#include <linux/nicprog.h>
+
+#define NICPROG_LNIC_MAX_UNITS		32	/* bit width of unit masks */
+#define NICPROG_LNIC_MAX_REGIONS	16
+#define NICPROG_LNIC_MAX_HUBS		32
+#define NICPROG_LNIC_MAX_INSTANCES	4096	/* per unit */
+#define NICPROG_LNIC_MAX_THREADS	64	/* per instance */
+
+/**
+ * struct nicprog_lnic_unit - one kind of compute unit, @count instances
+ * @name: short name, unique within the LNIC ("npu", "parse0", "crypto")
+ * @type: enum nicprog_unit_type
+ * @accel: enum nicprog_accel_type; NICPROG_ACCEL_NONE unless @type is accel
+ * @count: number of identical instances
+ * @threads: hardware threads per instance (they hide memory latency)
+ * @clock_mhz: clock of one instance
+ * @insn_store: instructions one instance can hold; 0 if not programmable
+ * @cost: cycles per instruction class (enum nicprog_insn_class), for cores
+ * @service_cycles: fixed cycles per job, for accelerators and MAT stages
+ * @cycles_per_kib: additional cycles per KiB processed, for accelerators
+ * @region_mask: memory regions this unit can access, bit i for @regions[i]
+ */
+struct nicprog_lnic_unit {
+	const char *name;
+	u8 type;
+	u8 accel;
+	u16 threads;
+	u32 count;
+	u32 clock_mhz;
+	u32 insn_store;
+	u16 cost[__NICPROG_IC_MAX];
+	u32 service_cycles;
+	u32 cycles_per_kib;
+	u32 region_mask;
+};
+
+/**
+ * struct nicprog_lnic_region - a memory region
+ * @name: short name, unique within the LNIC ("lmem", "ctm", "emem")
+ * @size: bytes
+ * @latency_cycles: access latency seen by a unit of this region, in that
+ *	unit's cycles
+ */
+struct nicprog_lnic_region {
+	const char *name;
+	u64 size;
+	u32 latency_cycles;
+};
+
+/**
+ * struct nicprog_lnic_hub - a switching hub: a bounded queue between units
+ * @name: short name, unique within the LNIC
+ * @capacity: entries the queue holds before it drops or backpressures
+ * @from_mask: units that enqueue, bit i for @units[i]
+ * @to_mask: units that dequeue, bit i for @units[i]
+ */
+struct nicprog_lnic_hub {
+	const char *name;
+	u32 capacity;
+	u32 from_mask;
+	u32 to_mask;
+};
+
+/**
+ * struct nicprog_lnic - logical description of one SmartNIC
+ * @name: profile name shown to operators ("nicsim-generic")
+ * @units: compute units
+ * @n_units: entries in @units
+ * @regions: memory regions
+ * @n_regions: entries in @regions
+ * @hubs: switching hubs
+ * @n_hubs: entries in @hubs
+ *
+ * The driver owns the memory and keeps it unchanged while registered.
+ */
+struct nicprog_lnic {
+	const char *name;
+	const struct nicprog_lnic_unit *units;
+	u32 n_units;
+	const struct nicprog_lnic_region *regions;
+	u32 n_regions;
+	const struct nicprog_lnic_hub *hubs;
+	u32 n_hubs;
+};
+
+/**
+ * struct nicprog_lnic_summary - what an operator sees of an LNIC at a glance
+ * @cores: instances of general-purpose cores
+ * @core_threads: hardware threads over all cores
+ * @parsers: instances of parse units
+ * @mat_stages: instances of match-action stages
+ * @accels: instances of accelerators, per enum nicprog_accel_type
+ * @dma_engines: instances of DMA engines
+ * @mem_bytes: bytes over all memory regions
+ * @insn_store: smallest instruction store of any core, 0 without cores
+ */
+struct nicprog_lnic_summary {
+	u32 cores;
+	u32 core_threads;
+	u32 parsers;
+	u32 mat_stages;
+	u32 accels[__NICPROG_ACCEL_MAX];
+	u32 dma_engines;
+	u64 mem_bytes;
+	u32 insn_store;
+};
+
+int nicprog_lnic_validate(const struct nicprog_lnic *lnic, char *why,
+			  size_t why_len);
+void nicprog_lnic_summarize(const struct nicprog_lnic *lnic,
+			    struct nicprog_lnic_summary *sum);
+const char *nicprog_unit_type_name(unsigned int type);
+const char *nicprog_accel_type_name(unsigned int accel);
+
+#endif /* _NET_NICPROG_LNIC_H */

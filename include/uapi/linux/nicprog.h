@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR BSD-3-Clause */
+/*
+ * nicprog - programmable SmartNICs: user API.
+ *
+ * This header grows with the subsystem: generic netlink attributes,
+ * uring_cmd opcodes and ring layouts land here as they are implemented.
+ * Every enum ends in a __NICPROG_*_MAX sentinel; values are never reused.
+ *
+ * Logical NIC (LNIC) vocabulary, shared by sysfs (as names) and netlink (as
+ * values):
+ *
+ *   unit type    what the unit does
+ *   core         general-purpose core (runs eBPF or its translation)
+ *   parser       header parse unit
+ *   mat          match-action table stage
+ *   accel        fixed-function accelerator, see enum nicprog_accel_type
+ *   dma          DMA or RDMA engine
+ */
+#ifndef _UAPI_LINUX_NICPROG_H
+#define _UAPI_LINUX_NICPROG_H
+
+#include <linux/types.h>
+
+#define NICPROG_GENL_NAME	"nicprog"
+#define NICPROG_GENL_VERSION	1
+
+/* Name of the sysfs class under /sys/class. */
+#define NICPROG_CLASS_NAME	"nicprog"
+
+enum nicprog_unit_type {
+	NICPROG_UNIT_UNSPEC,
+	NICPROG_UNIT_CORE,
+	NICPROG_UNIT_PARSER,
+	NICPROG_UNIT_MAT,
+	NICPROG_UNIT_ACCEL,
+	NICPROG_UNIT_DMA,
+
+	__NICPROG_UNIT_MAX
+};
+
+enum nicprog_accel_type {
+	NICPROG_ACCEL_NONE,
+	NICPROG_ACCEL_CSUM,
+	NICPROG_ACCEL_CRC,
+	NICPROG_ACCEL_HASH,
+	NICPROG_ACCEL_CRYPTO,
+	NICPROG_ACCEL_COMPRESS,
+	NICPROG_ACCEL_REGEX,
+
+	__NICPROG_ACCEL_MAX
+};
+
+/*
+ * Instruction classes of a core's cost table: cycles one instruction of the
+ * class takes on that core, memory latency excluded (it depends on where
+ * the accessed object lives, see the LNIC memory regions).
+ */
+enum nicprog_insn_class {
+	NICPROG_IC_ALU,		/* ALU32/ALU64 except mul, div, mod */
+	NICPROG_IC_MUL,
+	NICPROG_IC_DIV,		/* div and mod */
+	NICPROG_IC_BRANCH,	/* JMP/JMP32, taken or not */
+	NICPROG_IC_LOAD,	/* LD, LDX */
+	NICPROG_IC_STORE,	/* ST, STX */
+	NICPROG_IC_ATOMIC,
+	NICPROG_IC_CALL,	/* helper or subprogram call overhead */
+
+	__NICPROG_IC_MAX
+};
+
+#endif /* _UAPI_LINUX_NICPROG_H */

@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nicprog core: registry of SmartNIC ports and the vendor driver contract.
+ *
+ * Locking: the registry (nicprog_devs) is protected by RTNL, which every
+ * path that looks a port up already holds or takes (netdev notifiers, and
+ * later ndo_bpf and netlink). sysfs show callbacks never take RTNL, because
+ * device_del() under RTNL waits for them.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
+#include <linux/slab.h>
+
+#include "nicprog.h"
+
+static LIST_HEAD(nicprog_devs);
+
+static struct nicprog_dev *nicprog_dev_find(const struct net_device *netdev)
+{
+	struct nicprog_dev *nd;
+
+	ASSERT_RTNL();
+	list_for_each_entry(nd, &nicprog_devs, list)
+		if (nd->netdev == netdev)
+			return nd;
+	return NULL;
+}
+
+static void nicprog_dev_release(struct device *dev)
+{
+	kfree(to_nicprog_dev(dev));
+}
+
+/**
+ * nicprog_register() - make a netdev a nicprog SmartNIC port
+ * @netdev: the port, already registered with register_netdev()
+ * @lnic: description of the NIC behind the port; must stay valid and
+ *	unchanged until nicprog_unregister()
+ * @ops: the driver's operations; required members must be set
+ *
+ * Validates @lnic and @ops (a failure is a driver bug and is logged with its
+ * reason) and creates /sys/class/nicprog/<ifname>.
+ *
+ * Context: process; takes RTNL, so the caller must not hold it.
+ * Return: the new port, or an ERR_PTR: -EINVAL for a bad @lnic or @ops,
+ * -EEXIST if @netdev is already registered, -ENOMEM, or the error of
+ * device_add() (-EEXIST when another port already has the name).
+ */
+struct nicprog_dev *nicprog_register(struct net_device *netdev,
+				     const struct nicprog_lnic *lnic,
+				     const struct nicprog_dev_ops *ops)
+{
+	struct nicprog_dev *nd;
+	char why[128];
+	int err;
+
+	if (nicprog_lnic_validate(lnic, why, sizeof(why))) {
+		netdev_err(netdev, "nicprog: invalid LNIC: %s\n", why);
+		return ERR_PTR(-EINVAL);
+	}
+	if (!ops || !ops->port_stats) {
+		netdev_err(netdev, "nicprog: ops table lacks port_stats\n");
+		return ERR_PTR(-EINVAL);
+	}
+
+	nd = kzalloc(sizeof(*nd), GFP_KERNEL);
+	if (!nd)
+		return ERR_PTR(-ENOMEM);
+	nd->netdev = netdev;
+	nd->lnic = lnic;
+	nd->ops = ops;
+	nicprog_lnic_summarize(lnic, &nd->sum);
+	INIT_LIST_HEAD(&nd->list);
+
+	device_initialize(&nd->dev);
+	nd->dev.class = &nicprog_class;
+	nd->dev.parent = netdev->dev.parent;
+	nd->dev.release = nicprog_dev_release;
+
+	rtnl_lock();
+	if (nicprog_dev_find(netdev)) {
+		err = -EEXIST;
+		goto err_unlock;
+	}
+	/* Under RTNL the name cannot change until the notifier can see us. */
+	err = dev_set_name(&nd->dev, "%s", netdev->name);
+	if (err)
+		goto err_unlock;
+	err = device_add(&nd->dev);
+	if (err) {
+		netdev_err(netdev, "nicprog: cannot add class device: %d\n",
+			   err);
+		goto err_unlock;
+	}
+	list_add_tail(&nd->list, &nicprog_devs);
+	rtnl_unlock();
+	return nd;
+
+err_unlock:
+	rtnl_unlock();
+	put_device(&nd->dev);
+	return ERR_PTR(err);
+}
+EXPORT_SYMBOL_GPL(nicprog_register);
+
+static void __nicprog_unregister(struct nicprog_dev *nd)
+{
+	ASSERT_RTNL();
+	list_del(&nd->list);
+	device_del(&nd->dev);
+	put_device(&nd->dev);
+}
+
+/**
+ * nicprog_unregister() - undo nicprog_register()
+ * @nd: the port
+ *
+ * Call before unregister_netdev() of the port. When this returns, no
+ * callback into the driver's ops for @nd runs or will run.
+ *
+ * Context: process; takes RTNL, so the caller must not hold it.
+ */
+void nicprog_unregister(struct nicprog_dev *nd)
+{
+	rtnl_lock();
+	__nicprog_unregister(nd);
+	rtnl_unlock();
+}
+EXPORT_SYMBOL_GPL(nicprog_unregister);
+
+/**
+ * nicprog_dev_netdev() - the netdev of a registered port
+ * @nd: the port
+ *
+ * Context: any.
+ * Return: the netdev given to nicprog_register().
+ */
+struct net_device *nicprog_dev_netdev(const struct nicprog_dev *nd)
+{
+	return nd->netdev;
+}
+EXPORT_SYMBOL_GPL(nicprog_dev_netdev);
+
+/**
+ * nicprog_dev_lnic() - the LNIC of a registered port
+ * @nd: the port
+ *
+ * Context: any.
+ * Return: the LNIC given to nicprog_register().
+ */
+const struct nicprog_lnic *nicprog_dev_lnic(const struct nicprog_dev *nd)
+{
+	return nd->lnic;
+}
+EXPORT_SYMBOL_GPL(nicprog_dev_lnic);
+
+/* Keep /sys/class/nicprog/<ifname> named after the port. */
+static void nicprog_dev_sync_name(struct nicprog_dev *nd)
+{
+	int err;
+
+	if (!strcmp(dev_name(&nd->dev), nd->netdev->name))
+		return;
+	err = device_rename(&nd->dev, nd->netdev->name);
+	if (err)
+		netdev_warn(nd->netdev,
+			    "nicprog: class device keeps name %s: %d\n",
+			    dev_name(&nd->dev), err);
+}
+
+static int nicprog_netdev_event(struct notifier_block *nb,
+				unsigned long event, void *ptr)
+{
+	struct net_device *netdev = netdev_notifier_info_to_dev(ptr);
+	struct nicprog_dev *nd;
+
+	nd = nicprog_dev_find(netdev);
+	if (!nd)
+		return NOTIFY_DONE;
+
+	switch (event) {
+	case NETDEV_CHANGENAME:
+	case NETDEV_REGISTER:	/* after a move to another netns */
+		nicprog_dev_sync_name(nd);
+		break;
+	case NETDEV_UNREGISTER:
+		/* A netns move unregisters and registers again: keep it. */
+		if (netdev->reg_state != NETREG_UNREGISTERING)
+			break;
+		netdev_WARN(netdev, "nicprog: driver did not unregister the port\n");
+		__nicprog_unregister(nd);
+		break;
+	}
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block nicprog_netdev_nb = {
+	.notifier_call = nicprog_netdev_event,
+};
+
+static int __init nicprog_init(void)
+{
+	int err;
+
+	err = nicprog_sysfs_init();
+	if (err)
+		return err;
+	err = register_netdevice_notifier(&nicprog_netdev_nb);
+	if (err)
+		goto err_sysfs_exit;
+	return 0;
+
+err_sysfs_exit:
+	nicprog_sysfs_exit();
+	return err;
+}
+
+static void __exit nicprog_exit(void)
+{
+	unregister_netdevice_notifier(&nicprog_netdev_nb);
+	/* Drivers hold a module reference on us while they have ports. */
+	WARN_ON(!list_empty(&nicprog_devs));
+	nicprog_sysfs_exit();
+}
+
+module_init(nicprog_init);
+module_exit(nicprog_exit);
+MODULE_DESCRIPTION("nicprog: programmable SmartNIC offload core");
+MODULE_LICENSE("GPL");

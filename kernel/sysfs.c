@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /sys/class/nicprog/<ifname>/: read-only monitoring, one value per file,
+ * documented in Documentation/ABI/testing/sysfs-class-nicprog.
+ *
+ * Show callbacks must not take RTNL: nicprog_unregister() calls device_del()
+ * under RTNL, and device_del() waits for running show callbacks.
+ */
+#include <linux/netdevice.h>
+#include <linux/sysfs.h>
+
+#include "nicprog.h"
+
+#define NICPROG_SUM_ATTR(field)						\
+static ssize_t field##_show(struct device *dev,				\
+			    struct device_attribute *attr, char *buf)	\
+{									\
+	return sysfs_emit(buf, "%llu\n",				\
+			  (unsigned long long)to_nicprog_dev(dev)->sum.field); \
+}									\
+static DEVICE_ATTR_RO(field)
+
+NICPROG_SUM_ATTR(cores);
+NICPROG_SUM_ATTR(core_threads);
+NICPROG_SUM_ATTR(parsers);
+NICPROG_SUM_ATTR(mat_stages);
+NICPROG_SUM_ATTR(dma_engines);
+NICPROG_SUM_ATTR(mem_bytes);
+NICPROG_SUM_ATTR(insn_store);
+
+static ssize_t ifindex_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	return sysfs_emit(buf, "%d\n", to_nicprog_dev(dev)->netdev->ifindex);
+}
+static DEVICE_ATTR_RO(ifindex);
+
+static ssize_t profile_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	return sysfs_emit(buf, "%s\n", to_nicprog_dev(dev)->lnic->name);
+}
+static DEVICE_ATTR_RO(profile);
+
+static ssize_t mem_regions_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", to_nicprog_dev(dev)->lnic->n_regions);
+}
+static DEVICE_ATTR_RO(mem_regions);
+
+/* "csum:2 crypto:1", by accelerator type; "none" without accelerators. */
+static ssize_t accelerators_show(struct device *dev,
+				 struct device_attribute *attr, char *buf)
+{
+	const struct nicprog_lnic_summary *sum = &to_nicprog_dev(dev)->sum;
+	int len = 0;
+	int i;
+
+	for (i = NICPROG_ACCEL_NONE + 1; i < __NICPROG_ACCEL_MAX; i++) {
+		if (!sum->accels[i])
+			continue;
+		len += sysfs_emit_at(buf, len, "%s%s:%u", len ? " " : "",
+				     nicprog_accel_type_name(i), sum->accels[i]);
+	}
+	if (!len)
+		len = sysfs_emit(buf, "none");
+	len += sysfs_emit_at(buf, len, "\n");
+	return len;
+}
+static DEVICE_ATTR_RO(accelerators);
+
+static struct attribute *nicprog_dev_attrs[] = {
+	&dev_attr_ifindex.attr,
+	&dev_attr_profile.attr,
+	&dev_attr_cores.attr,
+	&dev_attr_core_threads.attr,
+	&dev_attr_parsers.attr,
+	&dev_attr_mat_stages.attr,
+	&dev_attr_accelerators.attr,
+	&dev_attr_dma_engines.attr,
+	&dev_attr_mem_regions.attr,
+	&dev_attr_mem_bytes.attr,
+	&dev_attr_insn_store.attr,
+	NULL,
+};
+
+static const struct attribute_group nicprog_dev_group = {
+	.attrs = nicprog_dev_attrs,
+};
+
+#define NICPROG_STAT_ATTR(field)					\
+static ssize_t field##_show(struct device *dev,				\
+			    struct device_attribute *attr, char *buf)	\
+{									\
+	struct nicprog_dev *nd = to_nicprog_dev(dev);			\
+	struct nicprog_port_stats st = {};				\
+									\
+	nd->ops->port_stats(nd, &st);					\
+	return sysfs_emit(buf, "%llu\n", st.field);			\
+}									\
+static DEVICE_ATTR_RO(field)
+
+NICPROG_STAT_ATTR(wire_rx_packets);
+NICPROG_STAT_ATTR(wire_rx_bytes);
+NICPROG_STAT_ATTR(wire_tx_packets);
+NICPROG_STAT_ATTR(wire_tx_bytes);
+NICPROG_STAT_ATTR(host_rx_packets);
+NICPROG_STAT_ATTR(host_rx_bytes);
+NICPROG_STAT_ATTR(nic_drops);
+
+static struct attribute *nicprog_stats_attrs[] = {
+	&dev_attr_wire_rx_packets.attr,
+	&dev_attr_wire_rx_bytes.attr,
+	&dev_attr_wire_tx_packets.attr,
+	&dev_attr_wire_tx_bytes.attr,
+	&dev_attr_host_rx_packets.attr,
+	&dev_attr_host_rx_bytes.attr,
+	&dev_attr_nic_drops.attr,
+	NULL,
+};
+
+static const struct attribute_group nicprog_stats_group = {
+	.name = "statistics",
+	.attrs = nicprog_stats_attrs,
+};
+
+static const struct attribute_group *nicprog_dev_groups[] = {
+	&nicprog_dev_group,
+	&nicprog_stats_group,
+	NULL,
+};
+
+struct class nicprog_class = {
+	.name = NICPROG_CLASS_NAME,
+	.owner = THIS_MODULE,
+	.dev_groups = nicprog_dev_groups,
+};
+
+int nicprog_sysfs_init(void)
+{
+	return class_register(&nicprog_class);
+}
+
+void nicprog_sysfs_exit(void)
+{
+	class_unregister(&nicprog_class);
+}
