@@ -84,10 +84,15 @@ static int lnic_check_unit(const struct nicprog_lnic *lnic, u32 i, char *why,
 		return lnic_bad(why, len,
 				"unit %u (%s): accelerator type %u out of range",
 				i, u->name, u->accel);
-	if ((u->type == NICPROG_UNIT_ACCEL) != (u->accel != NICPROG_ACCEL_NONE))
+	if (u->type == NICPROG_UNIT_ACCEL && u->accel == NICPROG_ACCEL_NONE)
 		return lnic_bad(why, len,
-				"unit %u (%s): accelerator type given for a %s unit or missing for an accel unit",
-				i, u->name, nicprog_unit_type_name(u->type));
+				"unit %u (%s): accel unit without an accelerator type",
+				i, u->name);
+	if (u->type != NICPROG_UNIT_ACCEL && u->accel != NICPROG_ACCEL_NONE)
+		return lnic_bad(why, len,
+				"unit %u (%s): accelerator type %s on a %s unit",
+				i, u->name, nicprog_accel_type_name(u->accel),
+				nicprog_unit_type_name(u->type));
 	if (!u->count || u->count > NICPROG_LNIC_MAX_INSTANCES)
 		return lnic_bad(why, len,
 				"unit %u (%s): count %u out of range 1..%u",

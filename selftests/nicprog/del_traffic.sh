@@ -1,0 +1,77 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Lifetime under traffic: deleting a device, cutting a wire and unloading
+# the driver while a UDP flood crosses the wire. The guest runs with
+# oops=panic, so a crash fails the whole run; here we check that the flood
+# ends on time, that everything is gone, and that the same IDs work again.
+. "$(dirname "$0")/lib.sh"
+require_root_tools
+nicprog_load || skip_all "cannot load nicprog/nicsim"
+
+FLOOD_S=4
+tap_begin
+
+# setup_pair ID: two ports of device ID, wired, in two namespaces.
+setup_pair() {
+	local id=$1
+	nicsim_new "$id" 2 && echo "$id:0 $id:1" > $BUS/link_device || return 1
+	netns_new "fa-$id" && netns_new "fb-$id" || return 1
+	ip link set "nicsim${id}p0" netns "fa-$id"
+	ip link set "nicsim${id}p1" netns "fb-$id"
+	ip -n "fa-$id" addr add 10.78.0.1/24 dev "nicsim${id}p0"
+	ip -n "fb-$id" addr add 10.78.0.2/24 dev "nicsim${id}p1"
+	ip -n "fa-$id" link set "nicsim${id}p0" up
+	ip -n "fb-$id" link set "nicsim${id}p1" up
+	ip -n "fa-$id" neigh replace 10.78.0.2 lladdr \
+		"$(ip netns exec "fb-$id" cat /sys/class/net/nicsim${id}p1/address)" \
+		dev "nicsim${id}p0"
+}
+
+flood() {
+	timeout $((FLOOD_S + 10)) ip netns exec "fa-$1" "$SELFDIR/udp_stream" \
+		flood 10.78.0.2 9 $FLOOD_S > /dev/null
+}
+
+wire_rx() { npstat "nicsim${1}p1" wire_rx_packets 2>/dev/null || echo 0; }
+flowing() { [ "$(wire_rx "$1")" -gt 1000 ]; }
+
+ID=$(nicsim_new_id)
+for round in 1 2 3; do
+	setup_pair "$ID" || { tap_fail "round $round: set up wired pair"; continue; }
+	flood "$ID" &
+	FPID=$!
+	check "round $round: flood reaches the far port" wait_for 5 flowing "$ID"
+	check "round $round: delete the device while traffic flows" nicsim_del "$ID"
+	check "round $round: flood ends on time" wait "$FPID"
+	check "round $round: no port or class entry left" \
+		test ! -e /sys/class/nicprog/nicsim${ID}p0 -a ! -e $BUS/devices/nicsim$ID
+	ip netns del "fa-$ID"
+	ip netns del "fb-$ID"
+	_created_ns=()
+done
+
+# Cut the wire under traffic: the sender's port loses carrier, counts drops.
+setup_pair "$ID"
+flood "$ID" &
+FPID=$!
+wait_for 5 flowing "$ID"
+check "unlink while traffic flows" sh -c "echo $ID:0 > $BUS/unlink_device"
+check "flood ends on time after unlink" wait "$FPID"
+n1=$(wire_rx "$ID")
+sleep 0.5
+expect_eq "nothing arrives after unlink" "$n1" "$(wire_rx "$ID")"
+nicsim_del "$ID"
+ip netns del "fa-$ID"; ip netns del "fb-$ID"; _created_ns=()
+
+# Unload the driver under traffic.
+setup_pair "$ID"
+flood "$ID" &
+FPID=$!
+wait_for 5 flowing "$ID"
+check "rmmod nicsim while traffic flows" rmmod nicsim
+check "flood ends on time after rmmod" wait "$FPID"
+check "no nicsim netdev survives the module" test -z "$(ls /sys/class/net | grep '^nicsim')"
+_created_devs=()
+check "nicsim loads again" nicprog_load
+check "the same device ID can be created again" nicsim_new "$ID" 2
+tap_end

@@ -1,0 +1,140 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Shared helpers of the nicprog shell selftests: TAP output, module loading,
+# simulated devices and namespaces with cleanup, bounded waits.
+
+ksft_skip=4
+NICPROG_SRC=${NICPROG_SRC:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+SELFDIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+BUS=/sys/bus/nicsim
+
+_tap_n=0
+_tap_fail=0
+_created_devs=()
+_created_ns=()
+_bg_pids=()
+
+tap_begin() { echo "TAP version 13"; }
+tap_ok() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n $*"; }
+tap_fail() { _tap_n=$((_tap_n + 1)); _tap_fail=$((_tap_fail + 1)); echo "not ok $_tap_n $*"; }
+tap_skip() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n $1 # SKIP $2"; }
+tap_info() { echo "# $*"; }
+tap_end() {
+	echo "1..$_tap_n"
+	[ "$_tap_fail" -eq 0 ] || exit 1
+	exit 0
+}
+
+# check DESC CMD...: one test point, passing when CMD succeeds.
+check() {
+	local desc=$1
+	shift
+	if "$@"; then tap_ok "$desc"; else tap_fail "$desc"; fi
+}
+
+# expect_eq DESC EXPECTED ACTUAL
+expect_eq() {
+	if [ "$2" = "$3" ]; then
+		tap_ok "$1"
+	else
+		tap_info "$1: expected '$2', got '$3'"
+		tap_fail "$1"
+	fi
+}
+
+# wait_for SECONDS CMD...: poll CMD every 0.1 s until it succeeds or time ends.
+wait_for() {
+	local end=$((SECONDS + $1))
+	shift
+	while ! "$@"; do
+		[ $SECONDS -lt $end ] || return 1
+		sleep 0.1
+	done
+}
+
+skip_all() {
+	echo "TAP version 13"
+	echo "1..0 # SKIP $*"
+	exit $ksft_skip
+}
+
+require_root_tools() {
+	[ "$(id -u)" -eq 0 ] || skip_all "must run as root"
+	for t in ip ethtool ping ss; do
+		command -v $t >/dev/null || skip_all "$t not installed"
+	done
+}
+
+module_loaded() { [ -d "/sys/module/$1" ]; }
+
+# Load nicprog and nicsim: installed modules if modprobe knows them, else
+# the ones built in this checkout.
+nicprog_load() {
+	module_loaded nicsim && return 0
+	if modinfo nicsim >/dev/null 2>&1; then
+		modprobe nicsim || return 1
+		return 0
+	fi
+	local ko
+	for ko in kernel/nicprog.ko drivers/nicsim/nicsim.ko; do
+		[ -f "$NICPROG_SRC/$ko" ] || skip_all "$ko not built (run make)"
+	done
+	module_loaded nicprog || insmod "$NICPROG_SRC/kernel/nicprog.ko" || return 1
+	insmod "$NICPROG_SRC/drivers/nicsim/nicsim.ko"
+}
+
+# A device ID nobody else uses in this run.
+nicsim_new_id() {
+	local id
+	while :; do
+		id=$((RANDOM % 60000 + 1000))
+		[ -e "$BUS/devices/nicsim$id" ] || break
+	done
+	echo "$id"
+}
+
+# nicsim_new ID PORTS: create a device, remembered for cleanup.
+nicsim_new() {
+	echo "$1 $2" > "$BUS/new_device" || return 1
+	_created_devs+=("$1")
+}
+
+nicsim_del() {
+	echo "$1" > "$BUS/del_device"
+}
+
+# netns_new NAME: create a namespace, remembered for cleanup.
+netns_new() {
+	ip netns add "$1" || return 1
+	_created_ns+=("$1")
+	ip -n "$1" link set lo up
+}
+
+bg() {
+	"$@" &
+	_bg_pids+=($!)
+}
+
+cleanup() {
+	local p id ns
+	for p in "${_bg_pids[@]}"; do kill "$p" 2>/dev/null; done
+	for p in "${_bg_pids[@]}"; do wait "$p" 2>/dev/null; done
+	for id in "${_created_devs[@]}"; do
+		[ -e "$BUS/devices/nicsim$id" ] && echo "$id" > "$BUS/del_device" 2>/dev/null
+	done
+	for ns in "${_created_ns[@]}"; do ip netns del "$ns" 2>/dev/null; done
+}
+trap cleanup EXIT
+
+# Read a counter of a netdev, optionally inside a namespace.
+# nstat [NS] DEV COUNTER
+nstat() {
+	if [ $# -eq 3 ]; then
+		ip netns exec "$1" cat "/sys/class/net/$2/statistics/$3"
+	else
+		cat "/sys/class/net/$1/statistics/$2"
+	fi
+}
+
+# Counters of /sys/class/nicprog/DEV/statistics (global, no namespace).
+npstat() { cat "/sys/class/nicprog/$1/statistics/$2"; }

@@ -1,0 +1,50 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Load/unload cycles of nicprog and nicsim, with devices and wires present at
+# unload time: every object goes away with its module, nothing is left behind.
+. "$(dirname "$0")/lib.sh"
+require_root_tools
+
+CYCLES=5
+KO_CORE=$NICPROG_SRC/kernel/nicprog.ko
+KO_SIM=$NICPROG_SRC/drivers/nicsim/nicsim.ko
+[ -f "$KO_CORE" ] && [ -f "$KO_SIM" ] || skip_all "modules not built (run make)"
+trap - EXIT
+
+nicsim_netdevs() { ls /sys/class/net | grep -c '^nicsim' ; }
+
+tap_begin
+module_loaded nicsim && rmmod nicsim
+module_loaded nicprog && rmmod nicprog
+check "modules start unloaded" test ! -d /sys/module/nicprog
+
+ok=1
+for i in $(seq $CYCLES); do
+	insmod "$KO_CORE" && insmod "$KO_SIM" || { ok=0; break; }
+	echo "7 4" > $BUS/new_device && echo "8 2" > $BUS/new_device &&
+		echo "7:0 8:1" > $BUS/link_device &&
+		echo "7:1 7:2" > $BUS/link_device &&
+		ip link set nicsim7p0 up && ip link set nicsim8p1 up || { ok=0; break; }
+	[ "$(nicsim_netdevs)" = 6 ] || { ok=0; break; }
+	# Unload with devices, wires and up interfaces present.
+	rmmod nicsim && rmmod nicprog || { ok=0; break; }
+	[ "$(nicsim_netdevs)" = 0 ] && [ ! -d /sys/class/nicprog ] &&
+		[ ! -d /sys/bus/nicsim ] || { ok=0; break; }
+done
+check "$CYCLES load/unload cycles with devices present leave nothing behind" test $ok = 1
+
+insmod "$KO_CORE"
+out=$(insmod "$KO_SIM" 2>&1 && rmmod nicprog 2>&1)
+rc=$?
+check "nicprog cannot be unloaded while nicsim uses it" test $rc -ne 0
+check "the refusal names the user of the module" grep -q "in use by: nicsim" <<< "$out"
+check "nicprog stays loaded and usable" test -d /sys/class/nicprog -a -d /sys/bus/nicsim
+
+rmmod nicsim
+check "nicsim unloads with no device" test ! -d /sys/bus/nicsim
+out=$(insmod "$KO_SIM" 2>&1)
+check "nicsim reloads after unload" test -d /sys/bus/nicsim
+rmmod nicsim
+rmmod nicprog
+check "both modules unloaded at the end" test ! -d /sys/module/nicprog -a ! -d /sys/module/nicsim
+tap_end
