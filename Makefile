@@ -18,9 +18,9 @@ export KSFT_DIR
 USER_CFLAGS := -std=gnu99 -O2 -g -Wall -Wextra -Werror
 export USER_CFLAGS
 
-.PHONY: all modules tools selftests deps check demo clean
+.PHONY: all modules tools bpf selftests deps check demo clean
 
-all: modules tools selftests
+all: modules tools bpf selftests
 
 $(KDIR)/.nicprog-ready:
 	@echo "Kbuild object tree $(KDIR) is missing: run 'make deps' first" >&2
@@ -31,6 +31,9 @@ modules: $(KDIR)/.nicprog-ready
 
 tools:
 	$(MAKE) -C tools/testing/unit
+
+bpf:
+	$(MAKE) -C bpf
 
 selftests:
 	$(MAKE) -C selftests/nicprog OUTPUT=$(CURDIR)/selftests/nicprog
@@ -49,5 +52,6 @@ demo: deps
 clean:
 	-[ -d $(KDIR) ] && $(MAKE) -C $(KDIR) M=$(CURDIR) clean
 	$(MAKE) -C tools/testing/unit clean
+	$(MAKE) -C bpf clean
 	-$(MAKE) -C selftests/nicprog OUTPUT=$(CURDIR)/selftests/nicprog clean
 	rm -rf build
