@@ -12,8 +12,9 @@ NICPROG_CACHE ?= /var/cache/nicprog
 export NICPROG_CACHE
 KVER ?= $(shell tools/testing/kver 2>/dev/null)
 KDIR ?= $(NICPROG_CACHE)/kbuild-$(KVER)
+# Evaluated when this Makefile is parsed: 'check' and 'demo' run 'deps'
+# first and then a sub-make, which parses after the tree is unpacked.
 KSFT_DIR ?= $(lastword $(sort $(wildcard $(NICPROG_CACHE)/linux-source-*/tools/testing/selftests)))
-export KSFT_DIR
 
 USER_CFLAGS := -std=gnu99 -O2 -g -Wall -Wextra -Werror
 export USER_CFLAGS
@@ -30,13 +31,13 @@ modules: $(KDIR)/.nicprog-ready
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
 tools:
-	$(MAKE) -C tools/testing/unit
+	$(MAKE) -C tools/testing/unit KSFT_DIR=$(KSFT_DIR)
 
 bpf:
 	$(MAKE) -C bpf
 
 selftests:
-	$(MAKE) -C selftests/nicprog OUTPUT=$(CURDIR)/selftests/nicprog
+	$(MAKE) -C selftests/nicprog OUTPUT=$(CURDIR)/selftests/nicprog KSFT_DIR=$(KSFT_DIR)
 
 deps:
 	tools/testing/deps

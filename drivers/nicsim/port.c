@@ -46,6 +46,8 @@ static void nicsim_wire_rx(struct nicsim_port *port, struct sk_buff *skb)
 	if (unlikely(!netif_running(dev)))
 		goto drop;
 
+	/* The sender may be destroyed while the frame waits in our queue. */
+	skb->dev = dev;
 	spin_lock(&port->rxq.lock);
 	if (skb_queue_len(&port->rxq) < NICSIM_RXQ_LEN) {
 		__skb_queue_tail(&port->rxq, skb);
