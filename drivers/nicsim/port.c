@@ -13,12 +13,23 @@
 
 #include "nicsim.h"
 
-#define nicsim_stats_add(port, field, val)			\
+#define nicsim_stats_inc(port, field)				\
 	do {							\
 		struct nicsim_pcpu_stats *__s =			\
 			this_cpu_ptr((port)->stats);		\
 		u64_stats_update_begin(&__s->syncp);		\
-		u64_stats_add(&__s->field, (val));		\
+		u64_stats_inc(&__s->field);			\
+		u64_stats_update_end(&__s->syncp);		\
+	} while (0)
+
+/* Count one frame of @len bytes in a packets/bytes pair, one section. */
+#define nicsim_stats_frame(port, pkts, bytes, len)		\
+	do {							\
+		struct nicsim_pcpu_stats *__s =			\
+			this_cpu_ptr((port)->stats);		\
+		u64_stats_update_begin(&__s->syncp);		\
+		u64_stats_inc(&__s->pkts);			\
+		u64_stats_add(&__s->bytes, (len));		\
 		u64_stats_update_end(&__s->syncp);		\
 	} while (0)
 
@@ -27,20 +38,15 @@ static void nicsim_wire_rx(struct nicsim_port *port, struct sk_buff *skb)
 {
 	struct net_device *dev = port->netdev;
 	unsigned int max_len = dev->mtu + dev->hard_header_len;
-	struct nicsim_pcpu_stats *s;
 	bool queued = false;
 
-	s = this_cpu_ptr(port->stats);
 	if (skb_vlan_tagged(skb))
 		max_len += VLAN_HLEN;
 
-	u64_stats_update_begin(&s->syncp);
-	u64_stats_inc(&s->wire_rx_packets);
-	u64_stats_add(&s->wire_rx_bytes, skb->len);
-	u64_stats_update_end(&s->syncp);
+	nicsim_stats_frame(port, wire_rx_packets, wire_rx_bytes, skb->len);
 
 	if (unlikely(skb->len > max_len)) {
-		nicsim_stats_add(port, rx_length_errors, 1);
+		nicsim_stats_inc(port, rx_length_errors);
 		goto drop;
 	}
 	if (unlikely(!netif_running(dev)))
@@ -55,7 +61,7 @@ static void nicsim_wire_rx(struct nicsim_port *port, struct sk_buff *skb)
 	}
 	spin_unlock(&port->rxq.lock);
 	if (unlikely(!queued)) {
-		nicsim_stats_add(port, rx_fifo_errors, 1);
+		nicsim_stats_inc(port, rx_fifo_errors);
 		goto drop;
 	}
 	napi_schedule(&port->napi);
@@ -86,15 +92,14 @@ static netdev_tx_t nicsim_port_xmit(struct sk_buff *skb, struct net_device *dev)
 	skb->priority = 0;
 	skb->ip_summed = CHECKSUM_NONE;
 
-	nicsim_stats_add(port, tx_packets, 1);
-	nicsim_stats_add(port, tx_bytes, len);
+	nicsim_stats_frame(port, tx_packets, tx_bytes, len);
 	nicsim_wire_rx(peer, skb);
 	rcu_read_unlock();
 	return NETDEV_TX_OK;
 
 drop:
 	rcu_read_unlock();
-	nicsim_stats_add(port, tx_dropped, 1);
+	nicsim_stats_inc(port, tx_dropped);
 	kfree_skb(skb);
 	return NETDEV_TX_OK;
 }
@@ -108,8 +113,8 @@ static int nicsim_port_poll(struct napi_struct *napi, int budget)
 
 	while (done < budget && (skb = skb_dequeue(&port->rxq))) {
 		skb->protocol = eth_type_trans(skb, dev);
-		nicsim_stats_add(port, rx_packets, 1);
-		nicsim_stats_add(port, rx_bytes, skb->len + ETH_HLEN);
+		nicsim_stats_frame(port, rx_packets, rx_bytes,
+				   skb->len + ETH_HLEN);
 		netif_receive_skb(skb);
 		done++;
 	}

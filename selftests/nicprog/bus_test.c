@@ -64,6 +64,23 @@ static int netdev_exists(unsigned int id, unsigned int port)
 	return stat(path, &st) == 0;
 }
 
+/* The port's iflink: the peer's ifindex, 0 when unwired, -1 on error. */
+static int read_iflink(unsigned int id, unsigned int port)
+{
+	char path[96], val[16] = "";
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/sys/class/net/nicsim%up%u/iflink",
+		 id, port);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	n = read(fd, val, sizeof(val) - 1);
+	close(fd);
+	return n > 0 ? atoi(val) : -1;
+}
+
 /*
  * Does the kernel log, since @fd was positioned, contain @text? /dev/kmsg
  * hands out one record per read.
@@ -238,22 +255,16 @@ TEST_F(bus, delete_refusals)
 
 TEST_F(bus, link_and_unlink)
 {
-	char cmd[64], path[96], val[8] = "";
-	int fd;
+	char cmd[64];
 
 	cmdf(cmd, sizeof(cmd), "%u %u", self->id, 2);
 	ASSERT_EQ(0, bus_write("new_device", cmd));
+	EXPECT_EQ(0, read_iflink(self->id, 0));
 	cmdf(cmd, sizeof(cmd), "%u:0 %u:1", self->id, self->id);
 	ASSERT_EQ(0, bus_write("link_device", cmd));
 
 	/* The peer shows as iflink, as for veth. */
-	snprintf(path, sizeof(path), "/sys/class/net/nicsim%up0/iflink",
-		 self->id);
-	fd = open(path, O_RDONLY);
-	ASSERT_LE(0, fd);
-	ASSERT_LT(0, read(fd, val, sizeof(val) - 1));
-	close(fd);
-	EXPECT_NE(0, atoi(val));
+	EXPECT_LT(0, read_iflink(self->id, 0));
 
 	cmdf(cmd, sizeof(cmd), "%u:1", self->id, 0);
 	EXPECT_EQ(0, bus_write("unlink_device", cmd));
@@ -312,9 +323,8 @@ TEST_F(bus, unlink_refusals)
 
 TEST_F(bus, delete_linked_across_devices)
 {
-	char cmd[64], path[96], val[8] = "";
 	unsigned int other = self->id + 1;
-	int fd;
+	char cmd[64];
 
 	cmdf(cmd, sizeof(cmd), "%u %u", self->id, 1);
 	ASSERT_EQ(0, bus_write("new_device", cmd));
@@ -326,13 +336,7 @@ TEST_F(bus, delete_linked_across_devices)
 	/* Deleting one end leaves the other unlinked, not dangling. */
 	cmdf(cmd, sizeof(cmd), "%u", other, 0);
 	ASSERT_EQ(0, bus_write("del_device", cmd));
-	snprintf(path, sizeof(path), "/sys/class/net/nicsim%up0/iflink",
-		 self->id);
-	fd = open(path, O_RDONLY);
-	ASSERT_LE(0, fd);
-	ASSERT_LT(0, read(fd, val, sizeof(val) - 1));
-	close(fd);
-	EXPECT_EQ(0, atoi(val));
+	EXPECT_EQ(0, read_iflink(self->id, 0));
 	cmdf(cmd, sizeof(cmd), "%u:0", self->id, 0);
 	EXPECT_EQ(-ENOTCONN, bus_write("unlink_device", cmd));
 }

@@ -16,12 +16,8 @@ setup_pair() {
 	local id=$1
 	nicsim_new "$id" 2 && echo "$id:0 $id:1" > $BUS/link_device || return 1
 	netns_new "fa-$id" && netns_new "fb-$id" || return 1
-	ip link set "nicsim${id}p0" netns "fa-$id"
-	ip link set "nicsim${id}p1" netns "fb-$id"
-	ip -n "fa-$id" addr add 10.78.0.1/24 dev "nicsim${id}p0"
-	ip -n "fb-$id" addr add 10.78.0.2/24 dev "nicsim${id}p1"
-	ip -n "fa-$id" link set "nicsim${id}p0" up
-	ip -n "fb-$id" link set "nicsim${id}p1" up
+	port_to_ns "fa-$id" "nicsim${id}p0" 10.78.0.1/24 &&
+	port_to_ns "fb-$id" "nicsim${id}p1" 10.78.0.2/24 || return 1
 	ip -n "fa-$id" neigh replace 10.78.0.2 lladdr \
 		"$(ip netns exec "fb-$id" cat /sys/class/net/nicsim${id}p1/address)" \
 		dev "nicsim${id}p0"

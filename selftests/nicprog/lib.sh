@@ -110,6 +110,15 @@ netns_new() {
 	ip -n "$1" link set lo up
 }
 
+# port_to_ns NS DEV ADDR/LEN: move a port into a namespace as a test host's
+# interface: IPv4 only (no IPv6 autoconfiguration traffic), address, up.
+port_to_ns() {
+	ip link set "$2" netns "$1" &&
+	ip netns exec "$1" sysctl -qw "net.ipv6.conf.$2.disable_ipv6=1" &&
+	ip -n "$1" addr add "$3" dev "$2" &&
+	ip -n "$1" link set "$2" up
+}
+
 bg() {
 	"$@" &
 	_bg_pids+=($!)

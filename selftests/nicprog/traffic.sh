@@ -35,14 +35,8 @@ expect_eq "relink restores carrier" "1 1" "$(carrier "$A") $(carrier "$B")"
 
 netns_new "$NSA"
 netns_new "$NSB"
-ip link set "$A" netns "$NSA"
-ip link set "$B" netns "$NSB"
-for p in "$NSA $A 10.77.0.1" "$NSB $B 10.77.0.2"; do
-	set -- $p
-	ip netns exec "$1" sysctl -qw "net.ipv6.conf.$2.disable_ipv6=1"
-	ip -n "$1" addr add "$3/24" dev "$2"
-	ip -n "$1" link set "$2" up
-done
+port_to_ns "$NSA" "$A" 10.77.0.1/24
+port_to_ns "$NSB" "$B" 10.77.0.2/24
 a_has_carrier() { [ "$(ip netns exec "$NSA" cat "/sys/class/net/$A/carrier")" = 1 ]; }
 check "carrier across namespaces" wait_for 5 a_has_carrier
 

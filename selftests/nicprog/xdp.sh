@@ -20,14 +20,8 @@ nicsim_new "$ID" 2
 echo "$ID:0 $ID:1" > $BUS/link_device
 netns_new "$NSA"
 netns_new "$NSB"
-ip link set "$A" netns "$NSA"
-ip link set "$B" netns "$NSB"
-for p in "$NSA $A 10.79.0.1" "$NSB $B 10.79.0.2"; do
-	set -- $p
-	ip netns exec "$1" sysctl -qw "net.ipv6.conf.$2.disable_ipv6=1"
-	ip -n "$1" addr add "$3/24" dev "$2"
-	ip -n "$1" link set "$2" up
-done
+port_to_ns "$NSA" "$A" 10.79.0.1/24
+port_to_ns "$NSB" "$B" 10.79.0.2/24
 
 rx0=$(nstat "$NSB" "$B" rx_packets)
 check "attach with ip link ... xdpgeneric obj" \
