@@ -144,19 +144,6 @@ struct net_device *nicprog_dev_netdev(const struct nicprog_dev *nd)
 }
 EXPORT_SYMBOL_GPL(nicprog_dev_netdev);
 
-/**
- * nicprog_dev_lnic() - the LNIC of a registered port
- * @nd: the port
- *
- * Context: any.
- * Return: the LNIC given to nicprog_register().
- */
-const struct nicprog_lnic *nicprog_dev_lnic(const struct nicprog_dev *nd)
-{
-	return nd->lnic;
-}
-EXPORT_SYMBOL_GPL(nicprog_dev_lnic);
-
 /* Keep /sys/class/nicprog/<ifname> named after the port. */
 static void nicprog_dev_sync_name(struct nicprog_dev *nd)
 {

@@ -85,15 +85,8 @@ static struct nicsim_dev *nicsim_dev_find(u32 id)
 	return NULL;
 }
 
-/**
- * nicsim_port_lookup() - find a port by device ID and port number
- * @id: device ID
- * @index: port number
- *
- * Context: nicsim_devs_lock held; the port stays valid while it is.
- * Return: the port, or NULL.
- */
-struct nicsim_port *nicsim_port_lookup(u32 id, u32 index)
+/* Find a port; it stays valid while nicsim_devs_lock is held. */
+static struct nicsim_port *nicsim_port_lookup(u32 id, u32 index)
 {
 	struct nicsim_dev *ndev = nicsim_dev_find(id);
 

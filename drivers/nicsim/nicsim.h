@@ -87,9 +87,6 @@ struct nicsim_dev {
 	struct nicsim_port *ports[];
 };
 
-/* bus.c */
-struct nicsim_port *nicsim_port_lookup(u32 id, u32 index);
-
 /* port.c */
 struct nicsim_port *nicsim_port_create(struct nicsim_dev *ndev, u32 index);
 void nicsim_port_destroy(struct nicsim_port *port);

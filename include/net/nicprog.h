@@ -61,6 +61,5 @@ struct nicprog_dev *nicprog_register(struct net_device *netdev,
 				     const struct nicprog_dev_ops *ops);
 void nicprog_unregister(struct nicprog_dev *nd);
 struct net_device *nicprog_dev_netdev(const struct nicprog_dev *nd);
-const struct nicprog_lnic *nicprog_dev_lnic(const struct nicprog_dev *nd);
 
 #endif /* _NET_NICPROG_H */
