@@ -25,6 +25,7 @@ typedef uint8_t u8;
 typedef uint16_t u16;
 typedef uint32_t u32;
 typedef uint64_t u64;
+typedef int16_t s16;
 typedef int32_t s32;
 typedef int64_t s64;
 
@@ -32,5 +33,96 @@ typedef int64_t s64;
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #endif
 #endif /* __KERNEL__ */
+
+/*
+ * Sequentially consistent read-modify-write on 32/64-bit words that other
+ * cores may touch at the same time (BPF atomics on shared tables).
+ * op: 0 add, 1 or, 2 and, 3 xor, 4 exchange; each returns the old value.
+ */
+#ifdef __KERNEL__
+#include <linux/atomic.h>
+
+static inline u64 nicprog_atomic64(u64 *p, int op, u64 v)
+{
+	atomic64_t *a = (atomic64_t *)p;
+
+	switch (op) {
+	case 0: return atomic64_fetch_add(v, a);
+	case 1: return atomic64_fetch_or(v, a);
+	case 2: return atomic64_fetch_and(v, a);
+	case 3: return atomic64_fetch_xor(v, a);
+	default: return atomic64_xchg(a, v);
+	}
+}
+
+static inline u32 nicprog_atomic32(u32 *p, int op, u32 v)
+{
+	atomic_t *a = (atomic_t *)p;
+
+	switch (op) {
+	case 0: return atomic_fetch_add(v, a);
+	case 1: return atomic_fetch_or(v, a);
+	case 2: return atomic_fetch_and(v, a);
+	case 3: return atomic_fetch_xor(v, a);
+	default: return atomic_xchg(a, v);
+	}
+}
+
+static inline u64 nicprog_cmpxchg64(u64 *p, u64 old, u64 new)
+{
+	return atomic64_cmpxchg((atomic64_t *)p, old, new);
+}
+
+static inline u32 nicprog_cmpxchg32(u32 *p, u32 old, u32 new)
+{
+	return atomic_cmpxchg((atomic_t *)p, old, new);
+}
+#else
+static inline u64 nicprog_atomic64(u64 *p, int op, u64 v)
+{
+	switch (op) {
+	case 0:
+		return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
+	case 1:
+		return __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST);
+	case 2:
+		return __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST);
+	case 3:
+		return __atomic_fetch_xor(p, v, __ATOMIC_SEQ_CST);
+	default:
+		return __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST);
+	}
+}
+
+static inline u32 nicprog_atomic32(u32 *p, int op, u32 v)
+{
+	switch (op) {
+	case 0:
+		return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
+	case 1:
+		return __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST);
+	case 2:
+		return __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST);
+	case 3:
+		return __atomic_fetch_xor(p, v, __ATOMIC_SEQ_CST);
+	default:
+		return __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST);
+	}
+}
+
+static inline u64 nicprog_cmpxchg64(u64 *p, u64 old, u64 new)
+{
+	__atomic_compare_exchange_n(p, &old, new, false, __ATOMIC_SEQ_CST,
+				    __ATOMIC_SEQ_CST);
+	return old;
+}
+
+static inline u32 nicprog_cmpxchg32(u32 *p, u32 old, u32 new)
+{
+	__atomic_compare_exchange_n(p, &old, new, false, __ATOMIC_SEQ_CST,
+				    __ATOMIC_SEQ_CST);
+	return old;
+}
+#endif
 
 #endif /* _NICPROG_OFFLOAD_COMPAT_H */

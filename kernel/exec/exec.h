@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * NIC-core executor: an eBPF-ISA interpreter with cycle accounting, for
+ * SmartNIC cores that run eBPF directly (hXDP-style) and for the simulated
+ * NIC. It runs the program exactly as the verifier saw it (a copy taken at
+ * finalize time, before the kernel's own rewrites), so its semantics are
+ * the ISA's and the XDP helpers' as of Linux 6.1; the same file builds in
+ * userspace for unit tests.
+ *
+ * Memory safety rests on the verifier, as for the kernel's interpreter:
+ * every pointer the program dereferences was proven in bounds. Context
+ * loads are the exception: an offloaded program's context accesses are not
+ * rewritten, so the caller marks them (NICPROG_EXEC_INSN_CTX) and the
+ * executor serves them from the packet state.
+ */
+#ifndef _NICPROG_EXEC_H
+#define _NICPROG_EXEC_H
+
+#include "../offload/compat.h"
+#include <linux/bpf.h>
+#include <linux/nicprog.h>
+
+#define NICPROG_EXEC_MAX_FRAMES	8	/* MAX_CALL_FRAMES */
+#define NICPROG_EXEC_STACK	512	/* MAX_BPF_STACK, per frame */
+/* A verified program terminates; this bounds a buggy executor, not it. */
+#define NICPROG_EXEC_MAX_STEPS	(1U << 22)
+
+/* Handle the executor puts in a register for "ld_imm64 map". */
+#define NICPROG_EXEC_MAP_TAG	0x6e70000000000000ULL
+#define NICPROG_EXEC_MAP_MASK	0xffffULL
+
+/* Per-instruction facts from the verifier: enum nicprog_exec_insn_flags. */
+enum nicprog_exec_insn_flags {
+	NICPROG_EXEC_INSN_CTX = 1 << 0,	/* LDX whose source is the context */
+};
+
+/**
+ * struct nicprog_exec_prog - a program prepared for the executor
+ * @insns: instructions as verified; ld_imm64 of a map carries
+ *	src_reg BPF_PSEUDO_MAP_FD and the map's index in @imm of the first half
+ * @flags: per instruction, enum nicprog_exec_insn_flags
+ * @len: instructions
+ * @n_maps: maps the program references, indices 0..@n_maps - 1
+ * @cost: cycles per instruction class (enum nicprog_insn_class)
+ * @lat_pkt: extra cycles of a packet access
+ * @lat_map: extra cycles of a map value access or map helper call
+ */
+struct nicprog_exec_prog {
+	const struct bpf_insn *insns;
+	const u8 *flags;
+	u32 len;
+	u32 n_maps;
+	u16 cost[__NICPROG_IC_MAX];
+	u32 lat_pkt;
+	u32 lat_map;
+};
+
+/**
+ * struct nicprog_exec_pkt - the frame a program runs on, XDP style
+ * @buf: buffer holding headroom, frame and tailroom
+ * @buf_len: size of @buf (the XDP frame size)
+ * @head_reserved: bytes at the start of @buf no adjustment may reach
+ *	(sizeof(struct xdp_frame) on the host)
+ * @tail_reserved: bytes at the end of @buf no adjustment may reach
+ *	(the skb_shared_info tailroom on the host)
+ * @data_meta: offset of the metadata in @buf (== @data without metadata)
+ * @data: offset of the frame's first byte in @buf
+ * @data_end: offset just past the frame's last byte
+ * @ingress_ifindex: xdp_md.ingress_ifindex
+ * @rx_queue_index: xdp_md.rx_queue_index
+ */
+struct nicprog_exec_pkt {
+	u8 *buf;
+	u32 buf_len;
+	u32 head_reserved;
+	u32 tail_reserved;
+	u32 data_meta;
+	u32 data;
+	u32 data_end;
+	u32 ingress_ifindex;
+	u32 rx_queue_index;
+};
+
+/**
+ * struct nicprog_exec_ops - what the executor asks of its environment
+ * @map_lookup: value of @key in map @map, or NULL
+ * @map_update: bpf_map_update_elem() semantics, returns 0 or -errno
+ * @map_delete: bpf_map_delete_elem() semantics, returns 0 or -errno
+ * @ktime_ns: the clock bpf_ktime_get_ns() reads
+ * @prandom: the source bpf_get_prandom_u32() reads
+ *
+ * All are called from the executing context and must not sleep.
+ */
+struct nicprog_exec_ops {
+	void *(*map_lookup)(void *priv, u32 map, const void *key);
+	long (*map_update)(void *priv, u32 map, const void *key,
+			   const void *value, u64 flags);
+	long (*map_delete)(void *priv, u32 map, const void *key);
+	u64 (*ktime_ns)(void *priv);
+	u32 (*prandom)(void *priv);
+};
+
+/**
+ * struct nicprog_exec_state - scratch memory of one executing core
+ * @stack: one stack per call frame
+ * @diff: scratch of bpf_csum_diff(), as the kernel's per-CPU scratchpad
+ */
+struct nicprog_exec_state {
+	u64 stack[NICPROG_EXEC_MAX_FRAMES][NICPROG_EXEC_STACK / 8];
+	u32 diff[NICPROG_EXEC_STACK / 4];
+};
+
+/**
+ * struct nicprog_exec_result - what one run did
+ * @ret: R0 at exit, all 64 bits
+ * @action: the XDP verdict, R0's low 32 bits (XDP_ABORTED when @error is set)
+ * @redirect_ifindex: target of bpf_redirect() when @action is XDP_REDIRECT
+ * @cycles: NIC cycles the run took, from the cost table and latencies
+ * @insns: instructions executed
+ * @error: 0, or why the executor stopped the program itself: -E2BIG (step
+ *	bound), -EOPNOTSUPP (helper or instruction it does not implement),
+ *	-EINVAL (malformed instruction)
+ * @error_insn: index of the instruction @error refers to
+ */
+struct nicprog_exec_result {
+	u64 ret;
+	u32 action;
+	u32 redirect_ifindex;
+	u64 cycles;
+	u64 insns;
+	int error;
+	u32 error_insn;
+};
+
+int nicprog_exec_check(const struct nicprog_exec_prog *prog, u32 *bad_insn,
+		       const char **why);
+void nicprog_exec_run(const struct nicprog_exec_prog *prog,
+		      const struct nicprog_exec_ops *ops, void *priv,
+		      struct nicprog_exec_state *st,
+		      struct nicprog_exec_pkt *pkt,
+		      struct nicprog_exec_result *res);
+bool nicprog_exec_helper_supported(s32 func_id);
+
+/* helpers.c: XDP helpers that act on the frame, shared with the run loop */
+long nicprog_exec_adjust_head(struct nicprog_exec_pkt *pkt, s32 offset);
+long nicprog_exec_adjust_meta(struct nicprog_exec_pkt *pkt, s32 offset);
+long nicprog_exec_adjust_tail(struct nicprog_exec_pkt *pkt, s32 offset);
+u64 nicprog_exec_csum_diff(struct nicprog_exec_state *st, const u32 *from,
+			   u32 from_size, const u32 *to, u32 to_size,
+			   u32 seed);
+
+#endif /* _NICPROG_EXEC_H */

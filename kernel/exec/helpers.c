@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * XDP helpers of the NIC-core executor that act on the frame itself. Each
+ * reproduces Linux 6.1's net/core/filter.c for a linear xdp_buff, return
+ * values included, so an NF behaves on the NIC exactly as on the host.
+ */
+#include "exec.h"
+
+#define NICPROG_ETH_HLEN	14
+#define NICPROG_META_MAX	32
+
+/* bpf_xdp_adjust_head(): move the frame start, carrying metadata along. */
+long nicprog_exec_adjust_head(struct nicprog_exec_pkt *pkt, s32 offset)
+{
+	u32 metalen = pkt->data - pkt->data_meta;
+	s64 data = (s64)pkt->data + offset;
+
+	if (data < (s64)(pkt->head_reserved + metalen) ||
+	    data > (s64)pkt->data_end - NICPROG_ETH_HLEN)
+		return -EINVAL;
+	if (metalen)
+		memmove(pkt->buf + pkt->data_meta + offset,
+			pkt->buf + pkt->data_meta, metalen);
+	pkt->data_meta += offset;
+	pkt->data = data;
+	return 0;
+}
+
+/* bpf_xdp_adjust_meta(): grow or shrink the metadata before the frame. */
+long nicprog_exec_adjust_meta(struct nicprog_exec_pkt *pkt, s32 offset)
+{
+	s64 meta = (s64)pkt->data_meta + offset;
+	s64 metalen = (s64)pkt->data - meta;
+
+	if (meta < (s64)pkt->head_reserved || meta > (s64)pkt->data)
+		return -EINVAL;
+	if ((metalen & 3) || metalen > NICPROG_META_MAX)
+		return -EACCES;
+	pkt->data_meta = meta;
+	return 0;
+}
+
+/* bpf_xdp_adjust_tail(): move the frame end; grown bytes read as zero. */
+long nicprog_exec_adjust_tail(struct nicprog_exec_pkt *pkt, s32 offset)
+{
+	s64 hard_end = (s64)pkt->buf_len - pkt->tail_reserved;
+	s64 data_end = (s64)pkt->data_end + offset;
+
+	if (data_end > hard_end)
+		return -EINVAL;
+	if (data_end < (s64)pkt->data + NICPROG_ETH_HLEN)
+		return -EINVAL;
+	if (offset > 0)
+		memset(pkt->buf + pkt->data_end, 0, offset);
+	pkt->data_end = data_end;
+	return 0;
+}
+
+/* One x86 "adc": @acc += @v + *@carry, *@carry = the carry out. */
+static u64 nicprog_adc(u64 acc, u64 v, unsigned int *carry)
+{
+	u64 s = acc + v;
+	unsigned int c = s < acc;
+	u64 s2 = s + *carry;
+
+	c |= s2 < s;
+	*carry = c;
+	return s2;
+}
+
+/*
+ * csum_partial() of x86_64 (arch/x86/lib/csum-partial_64.c) on an aligned
+ * buffer whose length is a multiple of 4, bit for bit: the same grouping of
+ * add-with-carry chains, so even the representation of zero matches.
+ */
+static u32 nicprog_csum_partial(const u32 *buf, u32 len, u32 sum)
+{
+	const u8 *p = (const u8 *)buf;
+	u64 acc = sum;
+	unsigned int carry;
+	u32 group, i, lo, hi;
+	u64 w;
+
+	while (len) {
+		if (len >= 64)
+			group = 64;
+		else if (len & 32)
+			group = 32;
+		else if (len & 16)
+			group = 16;
+		else if (len & 8)
+			group = 8;
+		else
+			group = 0;	/* the last 4 bytes */
+		carry = 0;
+		if (!group) {
+			memcpy(&lo, p, 4);
+			acc = nicprog_adc(acc, lo, &carry);
+			acc = nicprog_adc(acc, 0, &carry);
+			len -= 4;
+			break;
+		}
+		for (i = 0; i < group; i += 8) {
+			memcpy(&w, p + i, 8);
+			acc = nicprog_adc(acc, w, &carry);
+		}
+		acc = nicprog_adc(acc, 0, &carry);
+		p += group;
+		len -= group;
+	}
+	/* add32_with_carry(hi, lo) */
+	hi = acc >> 32;
+	lo = (u32)acc;
+	lo += hi;
+	if (lo < hi)
+		lo++;
+	return lo;
+}
+
+/* bpf_csum_diff(): checksum of ~from followed by to, seeded. */
+u64 nicprog_exec_csum_diff(struct nicprog_exec_state *st, const u32 *from,
+			   u32 from_size, const u32 *to, u32 to_size,
+			   u32 seed)
+{
+	u32 diff_size = from_size + to_size;
+	u32 i, j = 0, v;
+
+	if (((from_size | to_size) & 3) || diff_size > sizeof(st->diff) ||
+	    diff_size < from_size)
+		return (u64)(s64)-EINVAL;
+	/* from and to may point into the packet at any alignment. */
+	for (i = 0; i < from_size / 4; i++, j++) {
+		memcpy(&v, (const u8 *)from + 4 * i, 4);
+		st->diff[j] = ~v;
+	}
+	for (i = 0; i < to_size / 4; i++, j++)
+		memcpy(&st->diff[j], (const u8 *)to + 4 * i, 4);
+	return nicprog_csum_partial(st->diff, diff_size, seed);
+}

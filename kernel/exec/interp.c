@@ -1,0 +1,585 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The NIC-core executor's interpreter: the eBPF ISA of Linux 6.1 (ALU32,
+ * ALU64, JMP, JMP32, LD imm64, LDX, ST, STX, atomics, bpf-to-bpf calls),
+ * XDP context loads and helpers, with NIC-cycle accounting.
+ *
+ * Division semantics are the verifier's rewrites made explicit: x / 0 = 0,
+ * x % 0 = x (truncated to 32 bits for ALU32).
+ */
+#include "exec.h"
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "the executor assumes a little-endian host, as BPF_TO_LE does"
+#endif
+
+#define XDP_MD_DATA		0
+#define XDP_MD_DATA_END		4
+#define XDP_MD_DATA_META	8
+#define XDP_MD_SIZE		24
+
+/**
+ * nicprog_exec_helper_supported() - can the executor call this helper?
+ * @func_id: enum bpf_func_id
+ *
+ * Context: any.
+ * Return: true for the XDP helpers the executor implements.
+ */
+bool nicprog_exec_helper_supported(s32 func_id)
+{
+	switch (func_id) {
+	case BPF_FUNC_map_lookup_elem:
+	case BPF_FUNC_map_update_elem:
+	case BPF_FUNC_map_delete_elem:
+	case BPF_FUNC_ktime_get_ns:
+	case BPF_FUNC_get_prandom_u32:
+	case BPF_FUNC_redirect:
+	case BPF_FUNC_csum_diff:
+	case BPF_FUNC_xdp_adjust_head:
+	case BPF_FUNC_xdp_adjust_meta:
+	case BPF_FUNC_xdp_adjust_tail:
+		return true;
+	}
+	return false;
+}
+
+static int exec_bad(u32 *bad_insn, const char **why, u32 insn, int err,
+		    const char *reason)
+{
+	*bad_insn = insn;
+	*why = reason;
+	return err;
+}
+
+static bool size_ok(u8 code)
+{
+	return BPF_MODE(code) == BPF_MEM || BPF_MODE(code) == BPF_ATOMIC;
+}
+
+/**
+ * nicprog_exec_check() - validate a program before it may run
+ * @prog: the program
+ * @bad_insn: set to the offending instruction on failure
+ * @why: set to a static reason on failure
+ *
+ * Checks what the executor relies on beyond the verifier: every opcode is
+ * one it implements, jumps and calls land inside the program, maps are in
+ * range, helpers are implemented.
+ *
+ * Context: any.
+ * Return: 0, -EOPNOTSUPP for an instruction or helper the executor does
+ * not implement, -EINVAL for a malformed one.
+ */
+int nicprog_exec_check(const struct nicprog_exec_prog *prog, u32 *bad_insn,
+		       const char **why)
+{
+	const struct bpf_insn *insn;
+	u32 i;
+	s64 tgt;
+	u8 cls, op;
+
+	for (i = 0; i < prog->len; i++) {
+		insn = &prog->insns[i];
+		cls = BPF_CLASS(insn->code);
+		op = BPF_OP(insn->code);
+		if (insn->dst_reg > BPF_REG_10 || insn->src_reg > BPF_REG_10)
+			return exec_bad(bad_insn, why, i, -EINVAL, "register out of range");
+		switch (cls) {
+		case BPF_ALU:
+		case BPF_ALU64:
+			if (op > BPF_END || insn->off)
+				return exec_bad(bad_insn, why, i, -EOPNOTSUPP, "ALU operation not in the 6.1 ISA");
+			if (op == BPF_END &&
+			    (cls == BPF_ALU64 || (insn->imm != 16 &&
+						  insn->imm != 32 &&
+						  insn->imm != 64)))
+				return exec_bad(bad_insn, why, i, -EINVAL, "byte swap of an invalid width");
+			break;
+		case BPF_JMP:
+		case BPF_JMP32:
+			if (op == BPF_CALL) {
+				if (cls == BPF_JMP32)
+					return exec_bad(bad_insn, why, i, -EINVAL, "call in JMP32 class");
+				if (insn->src_reg == BPF_PSEUDO_CALL) {
+					tgt = (s64)i + 1 + insn->imm;
+					if (tgt < 0 || tgt >= prog->len)
+						return exec_bad(bad_insn, why, i, -EINVAL, "call target outside the program");
+				} else if (insn->src_reg) {
+					return exec_bad(bad_insn, why, i, -EOPNOTSUPP, "kfunc call");
+				} else if (!nicprog_exec_helper_supported(insn->imm)) {
+					return exec_bad(bad_insn, why, i, -EOPNOTSUPP, "helper not implemented on the NIC");
+				}
+				break;
+			}
+			if (op == BPF_EXIT) {
+				if (cls == BPF_JMP32)
+					return exec_bad(bad_insn, why, i, -EINVAL, "exit in JMP32 class");
+				break;
+			}
+			if (op > BPF_JSLE || (cls == BPF_JMP32 && op == BPF_JA))
+				return exec_bad(bad_insn, why, i, -EOPNOTSUPP, "jump not in the 6.1 ISA");
+			tgt = (s64)i + 1 + insn->off;
+			if (tgt < 0 || tgt >= prog->len)
+				return exec_bad(bad_insn, why, i, -EINVAL, "jump target outside the program");
+			break;
+		case BPF_LD:
+			if (insn->code != (BPF_LD | BPF_IMM | BPF_DW))
+				return exec_bad(bad_insn, why, i, -EOPNOTSUPP, "legacy packet load (LD_ABS/LD_IND)");
+			if (i + 1 >= prog->len || prog->insns[i + 1].code ||
+			    prog->insns[i + 1].dst_reg ||
+			    prog->insns[i + 1].src_reg || prog->insns[i + 1].off)
+				return exec_bad(bad_insn, why, i, -EINVAL, "malformed 64-bit immediate load");
+			if (insn->src_reg == BPF_PSEUDO_MAP_FD) {
+				if ((u32)insn->imm >= prog->n_maps)
+					return exec_bad(bad_insn, why, i, -EINVAL, "map index out of range");
+			} else if (insn->src_reg) {
+				return exec_bad(bad_insn, why, i, -EOPNOTSUPP, "64-bit load of a global variable, BTF object or callback");
+			}
+			i++;
+			break;
+		case BPF_LDX:
+		case BPF_ST:
+		case BPF_STX:
+			if (!size_ok(insn->code))
+				return exec_bad(bad_insn, why, i, -EOPNOTSUPP, "memory access mode not in the 6.1 ISA");
+			if (BPF_MODE(insn->code) == BPF_ATOMIC) {
+				if (cls != BPF_STX ||
+				    (BPF_SIZE(insn->code) != BPF_W &&
+				     BPF_SIZE(insn->code) != BPF_DW))
+					return exec_bad(bad_insn, why, i, -EINVAL, "atomic of an invalid class or size");
+				switch (insn->imm) {
+				case BPF_ADD: case BPF_ADD | BPF_FETCH:
+				case BPF_OR: case BPF_OR | BPF_FETCH:
+				case BPF_AND: case BPF_AND | BPF_FETCH:
+				case BPF_XOR: case BPF_XOR | BPF_FETCH:
+				case BPF_XCHG: case BPF_CMPXCHG:
+					break;
+				default:
+					return exec_bad(bad_insn, why, i, -EOPNOTSUPP, "atomic operation not in the 6.1 ISA");
+				}
+			} else if (cls == BPF_LDX && BPF_MODE(insn->code) != BPF_MEM) {
+				return exec_bad(bad_insn, why, i, -EOPNOTSUPP, "load mode not in the 6.1 ISA");
+			}
+			break;
+		}
+	}
+	return 0;
+}
+
+static u64 alu64(u8 op, u64 dst, u64 src)
+{
+	switch (op) {
+	case BPF_ADD: return dst + src;
+	case BPF_SUB: return dst - src;
+	case BPF_MUL: return dst * src;
+	case BPF_DIV:
+		return src ? dst / src : 0;
+	case BPF_MOD:
+		return src ? dst % src : dst;
+	case BPF_OR: return dst | src;
+	case BPF_AND: return dst & src;
+	case BPF_XOR: return dst ^ src;
+	case BPF_LSH: return dst << (src & 63);
+	case BPF_RSH: return dst >> (src & 63);
+	case BPF_ARSH: return (u64)((s64)dst >> (src & 63));
+	case BPF_NEG: return -dst;
+	case BPF_MOV: return src;
+	}
+	return dst;
+}
+
+static u32 alu32(u8 op, u32 dst, u32 src)
+{
+	switch (op) {
+	case BPF_ADD: return dst + src;
+	case BPF_SUB: return dst - src;
+	case BPF_MUL: return dst * src;
+	case BPF_DIV:
+		return src ? dst / src : 0;
+	case BPF_MOD:
+		return src ? dst % src : dst;
+	case BPF_OR: return dst | src;
+	case BPF_AND: return dst & src;
+	case BPF_XOR: return dst ^ src;
+	case BPF_LSH: return dst << (src & 31);
+	case BPF_RSH: return dst >> (src & 31);
+	case BPF_ARSH: return (u32)((s32)dst >> (src & 31));
+	case BPF_NEG: return -dst;
+	case BPF_MOV: return src;
+	}
+	return dst;
+}
+
+static u64 byteswap(u64 v, s32 width, bool to_be)
+{
+	switch (width) {
+	case 16:
+		return to_be ? __builtin_bswap16((u16)v) : (u16)v;
+	case 32:
+		return to_be ? __builtin_bswap32((u32)v) : (u32)v;
+	default:
+		return to_be ? __builtin_bswap64(v) : v;
+	}
+}
+
+static bool cond64(u8 op, u64 a, u64 b)
+{
+	switch (op) {
+	case BPF_JA: return true;
+	case BPF_JEQ: return a == b;
+	case BPF_JNE: return a != b;
+	case BPF_JGT: return a > b;
+	case BPF_JGE: return a >= b;
+	case BPF_JLT: return a < b;
+	case BPF_JLE: return a <= b;
+	case BPF_JSET: return a & b;
+	case BPF_JSGT: return (s64)a > (s64)b;
+	case BPF_JSGE: return (s64)a >= (s64)b;
+	case BPF_JSLT: return (s64)a < (s64)b;
+	case BPF_JSLE: return (s64)a <= (s64)b;
+	}
+	return false;
+}
+
+static bool cond32(u8 op, u32 a, u32 b)
+{
+	switch (op) {
+	case BPF_JEQ: return a == b;
+	case BPF_JNE: return a != b;
+	case BPF_JGT: return a > b;
+	case BPF_JGE: return a >= b;
+	case BPF_JLT: return a < b;
+	case BPF_JLE: return a <= b;
+	case BPF_JSET: return a & b;
+	case BPF_JSGT: return (s32)a > (s32)b;
+	case BPF_JSGE: return (s32)a >= (s32)b;
+	case BPF_JSLT: return (s32)a < (s32)b;
+	case BPF_JSLE: return (s32)a <= (s32)b;
+	}
+	return false;
+}
+
+static u32 size_bytes(u8 size)
+{
+	switch (size) {
+	case BPF_B:
+		return 1;
+	case BPF_H:
+		return 2;
+	case BPF_W:
+		return 4;
+	default:
+		return 8;
+	}
+}
+
+/* Little-endian host: the low bytes of v are the value of any width. */
+static u64 load(const void *p, u8 size)
+{
+	u64 v = 0;
+
+	memcpy(&v, p, size_bytes(size));
+	return v;
+}
+
+static void store(void *p, u8 size, u64 v)
+{
+	memcpy(p, &v, size_bytes(size));
+}
+
+/* A context load: pointers for data fields, values for the others. */
+static u64 ctx_load(const struct nicprog_exec_pkt *pkt, s16 off, u8 size)
+{
+	u32 fields[XDP_MD_SIZE / 4] = {
+		0, 0, 0, pkt->ingress_ifindex, pkt->rx_queue_index, 0,
+	};
+
+	switch (off) {
+	case XDP_MD_DATA:
+		return (u64)(uintptr_t)(pkt->buf + pkt->data);
+	case XDP_MD_DATA_END:
+		return (u64)(uintptr_t)(pkt->buf + pkt->data_end);
+	case XDP_MD_DATA_META:
+		return (u64)(uintptr_t)(pkt->buf + pkt->data_meta);
+	}
+	if (off < 0 || off >= XDP_MD_SIZE)
+		return 0;
+	return load((const u8 *)fields + off, size);
+}
+
+/* Extra cycles of touching @addr: packet, stack (none) or map memory. */
+static u32 mem_latency(const struct nicprog_exec_prog *prog,
+		       const struct nicprog_exec_state *st,
+		       const struct nicprog_exec_pkt *pkt, u64 addr)
+{
+	uintptr_t a = (uintptr_t)addr;
+
+	if (a >= (uintptr_t)st->stack && a < (uintptr_t)st->stack +
+	    sizeof(st->stack))
+		return 0;
+	if (a >= (uintptr_t)pkt->buf && a < (uintptr_t)pkt->buf + pkt->buf_len)
+		return prog->lat_pkt;
+	return prog->lat_map;
+}
+
+/* compat.h's operation number for a BPF atomic's imm. */
+static int atomic_kind(s32 imm)
+{
+	switch (imm & ~BPF_FETCH) {
+	case BPF_ADD:
+		return 0;
+	case BPF_OR:
+		return 1;
+	case BPF_AND:
+		return 2;
+	case BPF_XOR:
+		return 3;
+	default:
+		return 4;	/* BPF_XCHG */
+	}
+}
+
+static u64 atomic_op(const struct bpf_insn *insn, u64 *regs)
+{
+	void *p = (void *)(uintptr_t)(regs[insn->dst_reg] + insn->off);
+	bool dw = BPF_SIZE(insn->code) == BPF_DW;
+	u64 src = regs[insn->src_reg];
+	int op;
+	u64 old;
+
+	if (insn->imm == BPF_CMPXCHG) {
+		old = dw ? nicprog_cmpxchg64(p, regs[BPF_REG_0], src) :
+			   nicprog_cmpxchg32(p, (u32)regs[BPF_REG_0], (u32)src);
+		regs[BPF_REG_0] = old;
+		return old;
+	}
+	op = atomic_kind(insn->imm);
+	old = dw ? nicprog_atomic64(p, op, src) :
+		   nicprog_atomic32(p, op, (u32)src);
+	if (insn->imm & BPF_FETCH)
+		regs[insn->src_reg] = old;
+	return old;
+}
+
+struct exec_frame {
+	u32 ret_pc;
+	u64 saved[4];	/* r6..r9 */
+	u64 fp;
+};
+
+static u64 call_helper(s32 id, u64 *r, const struct nicprog_exec_ops *ops,
+		       void *priv, struct nicprog_exec_state *st,
+		       struct nicprog_exec_pkt *pkt,
+		       struct nicprog_exec_result *res)
+{
+	u32 map = r[1] & NICPROG_EXEC_MAP_MASK;
+
+	switch (id) {
+	case BPF_FUNC_map_lookup_elem:
+		return (u64)(uintptr_t)ops->map_lookup(priv, map,
+						       (void *)(uintptr_t)r[2]);
+	case BPF_FUNC_map_update_elem:
+		return ops->map_update(priv, map, (void *)(uintptr_t)r[2],
+				       (void *)(uintptr_t)r[3], r[4]);
+	case BPF_FUNC_map_delete_elem:
+		return ops->map_delete(priv, map, (void *)(uintptr_t)r[2]);
+	case BPF_FUNC_ktime_get_ns:
+		return ops->ktime_ns(priv);
+	case BPF_FUNC_get_prandom_u32:
+		return ops->prandom(priv);
+	case BPF_FUNC_redirect:
+		if (r[2])
+			return XDP_ABORTED;
+		res->redirect_ifindex = (u32)r[1];
+		return XDP_REDIRECT;
+	case BPF_FUNC_csum_diff:
+		return nicprog_exec_csum_diff(st, (const u32 *)(uintptr_t)r[1],
+					      (u32)r[2],
+					      (const u32 *)(uintptr_t)r[3],
+					      (u32)r[4], (u32)r[5]);
+	case BPF_FUNC_xdp_adjust_head:
+		return nicprog_exec_adjust_head(pkt, (s32)r[2]);
+	case BPF_FUNC_xdp_adjust_meta:
+		return nicprog_exec_adjust_meta(pkt, (s32)r[2]);
+	case BPF_FUNC_xdp_adjust_tail:
+		return nicprog_exec_adjust_tail(pkt, (s32)r[2]);
+	}
+	return 0;	/* unreachable after nicprog_exec_check() */
+}
+
+static u8 insn_class(u8 code)
+{
+	u8 op = BPF_OP(code);
+
+	switch (BPF_CLASS(code)) {
+	case BPF_ALU:
+	case BPF_ALU64:
+		if (op == BPF_MUL)
+			return NICPROG_IC_MUL;
+		if (op == BPF_DIV || op == BPF_MOD)
+			return NICPROG_IC_DIV;
+		return NICPROG_IC_ALU;
+	case BPF_JMP:
+	case BPF_JMP32:
+		return op == BPF_CALL ? NICPROG_IC_CALL : NICPROG_IC_BRANCH;
+	case BPF_LD:
+		return NICPROG_IC_ALU;
+	case BPF_LDX:
+		return NICPROG_IC_LOAD;
+	default:
+		if (BPF_MODE(code) == BPF_ATOMIC)
+			return NICPROG_IC_ATOMIC;
+		return NICPROG_IC_STORE;
+	}
+}
+
+/**
+ * nicprog_exec_run() - run a program on one frame
+ * @prog: a program that passed nicprog_exec_check()
+ * @ops: the environment's maps, clock and random source
+ * @priv: passed to @ops
+ * @st: scratch of the executing core; not shared while running
+ * @pkt: the frame; the program may move its bounds and rewrite it
+ * @res: filled with the verdict, cycles and instructions
+ *
+ * Context: any; does not sleep unless @ops do.
+ */
+void nicprog_exec_run(const struct nicprog_exec_prog *prog,
+		      const struct nicprog_exec_ops *ops, void *priv,
+		      struct nicprog_exec_state *st,
+		      struct nicprog_exec_pkt *pkt,
+		      struct nicprog_exec_result *res)
+{
+	struct exec_frame frames[NICPROG_EXEC_MAX_FRAMES];
+	const struct bpf_insn *insn;
+	u64 regs[MAX_BPF_REG] = { 0 };
+	u32 depth = 0, pc = 0, next;
+	u64 steps = 0, cycles = 0, addr;
+	u8 cls, op, size;
+
+	memset(res, 0, sizeof(*res));
+	regs[BPF_REG_1] = (u64)(uintptr_t)pkt;
+	regs[BPF_REG_10] = (u64)(uintptr_t)(st->stack[0] +
+					    NICPROG_EXEC_STACK / 8);
+
+	for (;;) {
+		if (pc >= prog->len || ++steps > NICPROG_EXEC_MAX_STEPS) {
+			res->error = pc >= prog->len ? -EINVAL : -E2BIG;
+			goto abort;
+		}
+		insn = &prog->insns[pc];
+		cls = BPF_CLASS(insn->code);
+		op = BPF_OP(insn->code);
+		size = BPF_SIZE(insn->code);
+		next = pc + 1;
+		cycles += prog->cost[insn_class(insn->code)];
+
+		switch (cls) {
+		case BPF_ALU64:
+			if (op == BPF_END)	/* rejected by the check */
+				goto bad;
+			regs[insn->dst_reg] =
+				alu64(op, regs[insn->dst_reg],
+				      BPF_SRC(insn->code) == BPF_X ?
+				      regs[insn->src_reg] : (u64)(s64)insn->imm);
+			break;
+		case BPF_ALU:
+			if (op == BPF_END) {
+				regs[insn->dst_reg] =
+					byteswap(regs[insn->dst_reg], insn->imm,
+						 BPF_SRC(insn->code) == BPF_TO_BE);
+				break;
+			}
+			regs[insn->dst_reg] =
+				alu32(op, (u32)regs[insn->dst_reg],
+				      BPF_SRC(insn->code) == BPF_X ?
+				      (u32)regs[insn->src_reg] : (u32)insn->imm);
+			break;
+		case BPF_LD:
+			if (insn->src_reg == BPF_PSEUDO_MAP_FD)
+				regs[insn->dst_reg] = NICPROG_EXEC_MAP_TAG |
+						      (u32)insn->imm;
+			else
+				regs[insn->dst_reg] = (u64)(u32)insn->imm |
+						      ((u64)(u32)insn[1].imm << 32);
+			next = pc + 2;
+			break;
+		case BPF_LDX:
+			if (prog->flags && (prog->flags[pc] & NICPROG_EXEC_INSN_CTX)) {
+				regs[insn->dst_reg] = ctx_load(pkt, insn->off, size);
+				break;
+			}
+			addr = regs[insn->src_reg] + insn->off;
+			cycles += mem_latency(prog, st, pkt, addr);
+			regs[insn->dst_reg] = load((void *)(uintptr_t)addr, size);
+			break;
+		case BPF_ST:
+		case BPF_STX:
+			addr = regs[insn->dst_reg] + insn->off;
+			cycles += mem_latency(prog, st, pkt, addr);
+			if (BPF_MODE(insn->code) == BPF_ATOMIC) {
+				atomic_op(insn, regs);
+				break;
+			}
+			store((void *)(uintptr_t)addr, size,
+			      cls == BPF_ST ? (u64)(s64)insn->imm :
+					      regs[insn->src_reg]);
+			break;
+		case BPF_JMP:
+			if (op == BPF_EXIT) {
+				if (!depth) {
+					res->ret = regs[BPF_REG_0];
+					res->action = (u32)res->ret;
+					goto out;
+				}
+				depth--;
+				memcpy(&regs[BPF_REG_6], frames[depth].saved,
+				       sizeof(frames[depth].saved));
+				regs[BPF_REG_10] = frames[depth].fp;
+				next = frames[depth].ret_pc;
+				break;
+			}
+			if (op == BPF_CALL && insn->src_reg == BPF_PSEUDO_CALL) {
+				if (depth + 1 >= NICPROG_EXEC_MAX_FRAMES)
+					goto bad;
+				frames[depth].ret_pc = pc + 1;
+				memcpy(frames[depth].saved, &regs[BPF_REG_6],
+				       sizeof(frames[depth].saved));
+				frames[depth].fp = regs[BPF_REG_10];
+				depth++;
+				regs[BPF_REG_10] = (u64)(uintptr_t)
+					(st->stack[depth] + NICPROG_EXEC_STACK / 8);
+				next = pc + 1 + insn->imm;
+				break;
+			}
+			if (op == BPF_CALL) {
+				if (insn->imm <= BPF_FUNC_map_delete_elem)
+					cycles += prog->lat_map;
+				regs[BPF_REG_0] = call_helper(insn->imm, regs, ops,
+							      priv, st, pkt, res);
+				break;
+			}
+			if (cond64(op, regs[insn->dst_reg],
+				   BPF_SRC(insn->code) == BPF_X ?
+				   regs[insn->src_reg] : (u64)(s64)insn->imm))
+				next = pc + 1 + insn->off;
+			break;
+		case BPF_JMP32:
+			if (cond32(op, (u32)regs[insn->dst_reg],
+				   BPF_SRC(insn->code) == BPF_X ?
+				   (u32)regs[insn->src_reg] : (u32)insn->imm))
+				next = pc + 1 + insn->off;
+			break;
+		}
+		pc = next;
+	}
+
+bad:
+	res->error = -EOPNOTSUPP;
+abort:
+	res->error_insn = pc;
+	res->action = XDP_ABORTED;
+out:
+	res->cycles = cycles;
+	res->insns = steps;
+}

@@ -1,0 +1,686 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The NIC-core executor, natively: instruction semantics against an
+ * independent reference written from the ISA document (not from the
+ * executor), XDP context and helpers against Linux 6.1's definitions,
+ * refusals of what it does not implement, and cycle accounting.
+ */
+#include "exec.h"
+
+#include "kselftest_harness.h"
+
+#define I(c, d, s, o, i) \
+	((struct bpf_insn){ .code = (c), .dst_reg = (d), .src_reg = (s), .off = (o), .imm = (i) })
+#define LD64(d, v)	I(BPF_LD | BPF_DW | BPF_IMM, d, 0, 0, (u32)(u64)(v)), \
+			I(0, 0, 0, 0, (u32)((u64)(v) >> 32))
+#define MOV64(d, i)	I(BPF_ALU64 | BPF_MOV | BPF_K, d, 0, 0, i)
+#define MOV64R(d, s)	I(BPF_ALU64 | BPF_MOV | BPF_X, d, s, 0, 0)
+#define EXIT		I(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
+#define CALL(f)		I(BPF_JMP | BPF_CALL, 0, 0, 0, f)
+
+static const struct nicprog_exec_ops no_ops;
+
+static struct nicprog_exec_state state;
+
+static struct nicprog_exec_result run_insns(const struct bpf_insn *insns,
+					    u32 len)
+{
+	struct nicprog_exec_prog prog = { .insns = insns, .len = len };
+	struct nicprog_exec_pkt pkt = { 0 };
+	struct nicprog_exec_result res;
+	const char *why;
+	u32 bad;
+	int c;
+
+	for (c = 0; c < __NICPROG_IC_MAX; c++)
+		prog.cost[c] = 1;
+	if (nicprog_exec_check(&prog, &bad, &why)) {
+		memset(&res, 0, sizeof(res));
+		res.error = -999;
+		return res;
+	}
+	nicprog_exec_run(&prog, &no_ops, NULL, &state, &pkt, &res);
+	return res;
+}
+
+/* Reference semantics, per the BPF ISA as of Linux 6.1. */
+static u64 ref_alu(int is64, u8 op, u64 a, u64 b)
+{
+	if (!is64) {
+		u32 x = a, y = b;
+
+		switch (op) {
+		case BPF_ADD: return (u32)(x + y);
+		case BPF_SUB: return (u32)(x - y);
+		case BPF_MUL: return (u32)(x * y);
+		case BPF_DIV: return y == 0 ? 0 : x / y;
+		case BPF_MOD: return y == 0 ? x : x % y;
+		case BPF_OR: return x | y;
+		case BPF_AND: return x & y;
+		case BPF_XOR: return x ^ y;
+		case BPF_LSH: return (u32)(x << (y % 32));
+		case BPF_RSH: return x >> (y % 32);
+		case BPF_ARSH: return (u32)((int32_t)x >> (y % 32));
+		case BPF_MOV: return y;
+		case BPF_NEG: return (u32)(0 - x);
+		}
+	}
+	switch (op) {
+	case BPF_ADD: return a + b;
+	case BPF_SUB: return a - b;
+	case BPF_MUL: return a * b;
+	case BPF_DIV: return b == 0 ? 0 : a / b;
+	case BPF_MOD: return b == 0 ? a : a % b;
+	case BPF_OR: return a | b;
+	case BPF_AND: return a & b;
+	case BPF_XOR: return a ^ b;
+	case BPF_LSH: return a << (b % 64);
+	case BPF_RSH: return a >> (b % 64);
+	case BPF_ARSH: return (u64)((int64_t)a >> (b % 64));
+	case BPF_MOV: return b;
+	case BPF_NEG: return 0 - a;
+	}
+	return ~0ULL;
+}
+
+static const u64 values[] = {
+	0, 1, 2, 3, 7, 31, 32, 33, 63, 64, 65, 0x7f, 0x80, 0xff,
+	0x7fffffff, 0x80000000, 0xffffffff, 0x100000000ULL,
+	0x7fffffffffffffffULL, 0x8000000000000000ULL, 0xffffffffffffffffULL,
+	0x123456789abcdef0ULL, 0xfffffffffffffff6ULL,
+};
+
+static const u8 alu_ops[] = {
+	BPF_ADD, BPF_SUB, BPF_MUL, BPF_DIV, BPF_MOD, BPF_OR, BPF_AND,
+	BPF_XOR, BPF_LSH, BPF_RSH, BPF_ARSH, BPF_MOV, BPF_NEG,
+};
+
+TEST(alu_register_operands)
+{
+	u32 i, j, k, is64, fails = 0;
+
+	for (is64 = 0; is64 < 2; is64++)
+	for (k = 0; k < ARRAY_SIZE(alu_ops); k++)
+	for (i = 0; i < ARRAY_SIZE(values); i++)
+	for (j = 0; j < ARRAY_SIZE(values); j++) {
+		struct bpf_insn p[] = {
+			LD64(0, values[i]), LD64(1, values[j]),
+			I((is64 ? BPF_ALU64 : BPF_ALU) | alu_ops[k] | BPF_X,
+			  0, 1, 0, 0),
+			EXIT,
+		};
+		struct nicprog_exec_result r = run_insns(p, ARRAY_SIZE(p));
+		u64 want = ref_alu(is64, alu_ops[k], values[i], values[j]);
+
+		if (r.error || r.ret != want) {
+			if (fails++ < 5)
+				TH_LOG("%s op 0x%x %llx, %llx: got %llx want %llx",
+				       is64 ? "alu64" : "alu32", alu_ops[k],
+				       (unsigned long long)values[i],
+				       (unsigned long long)values[j],
+				       (unsigned long long)r.ret,
+				       (unsigned long long)want);
+		}
+	}
+	EXPECT_EQ(0U, fails);
+}
+
+TEST(alu_immediates_sign_extend)
+{
+	struct bpf_insn p[] = {
+		MOV64(0, -1),					/* all ones */
+		I(BPF_ALU64 | BPF_AND | BPF_K, 0, 0, 0, 0x7ffffff0),
+		I(BPF_ALU64 | BPF_ADD | BPF_K, 0, 0, 0, -16),	/* -16 */
+		EXIT,
+	};
+	struct bpf_insn q[] = {
+		MOV64(0, -1),
+		I(BPF_ALU | BPF_ADD | BPF_K, 0, 0, 0, 1),	/* 32-bit: 0 */
+		I(BPF_ALU64 | BPF_SUB | BPF_K, 0, 0, 0, 1),
+		EXIT,
+	};
+
+	EXPECT_EQ(0x7fffffe0ULL, run_insns(p, ARRAY_SIZE(p)).ret);
+	EXPECT_EQ(~0ULL, run_insns(q, ARRAY_SIZE(q)).ret);
+}
+
+TEST(byte_swaps)
+{
+	struct { u8 src; s32 width; u64 want; } c[] = {
+		{ BPF_TO_BE, 16, 0xf0de },
+		{ BPF_TO_BE, 32, 0xf0debc9a },
+		{ BPF_TO_BE, 64, 0xf0debc9a78563412ULL },
+		{ BPF_TO_LE, 16, 0xdef0 },
+		{ BPF_TO_LE, 32, 0x9abcdef0 },
+		{ BPF_TO_LE, 64, 0x123456789abcdef0ULL },
+	};
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		struct bpf_insn p[] = {
+			LD64(0, 0x123456789abcdef0ULL),
+			I(BPF_ALU | BPF_END | c[i].src, 0, 0, 0, c[i].width),
+			EXIT,
+		};
+		EXPECT_EQ(c[i].want, run_insns(p, ARRAY_SIZE(p)).ret);
+	}
+}
+
+static int ref_cond(int is64, u8 op, u64 a, u64 b)
+{
+	if (!is64) {
+		u32 x = a, y = b;
+
+		switch (op) {
+		case BPF_JEQ: return x == y;
+		case BPF_JNE: return x != y;
+		case BPF_JGT: return x > y;
+		case BPF_JGE: return x >= y;
+		case BPF_JLT: return x < y;
+		case BPF_JLE: return x <= y;
+		case BPF_JSET: return (x & y) != 0;
+		case BPF_JSGT: return (int32_t)x > (int32_t)y;
+		case BPF_JSGE: return (int32_t)x >= (int32_t)y;
+		case BPF_JSLT: return (int32_t)x < (int32_t)y;
+		case BPF_JSLE: return (int32_t)x <= (int32_t)y;
+		}
+	}
+	switch (op) {
+	case BPF_JEQ: return a == b;
+	case BPF_JNE: return a != b;
+	case BPF_JGT: return a > b;
+	case BPF_JGE: return a >= b;
+	case BPF_JLT: return a < b;
+	case BPF_JLE: return a <= b;
+	case BPF_JSET: return (a & b) != 0;
+	case BPF_JSGT: return (int64_t)a > (int64_t)b;
+	case BPF_JSGE: return (int64_t)a >= (int64_t)b;
+	case BPF_JSLT: return (int64_t)a < (int64_t)b;
+	case BPF_JSLE: return (int64_t)a <= (int64_t)b;
+	}
+	return -1;
+}
+
+TEST(conditional_jumps)
+{
+	static const u8 ops[] = {
+		BPF_JEQ, BPF_JNE, BPF_JGT, BPF_JGE, BPF_JLT, BPF_JLE,
+		BPF_JSET, BPF_JSGT, BPF_JSGE, BPF_JSLT, BPF_JSLE,
+	};
+	u32 i, j, k, is64, fails = 0;
+
+	for (is64 = 0; is64 < 2; is64++)
+	for (k = 0; k < ARRAY_SIZE(ops); k++)
+	for (i = 0; i < ARRAY_SIZE(values); i++)
+	for (j = 0; j < ARRAY_SIZE(values); j++) {
+		struct bpf_insn p[] = {
+			LD64(1, values[i]), LD64(2, values[j]), MOV64(0, 0),
+			I((is64 ? BPF_JMP : BPF_JMP32) | ops[k] | BPF_X,
+			  1, 2, 1, 0),
+			EXIT,
+			MOV64(0, 1),
+			EXIT,
+		};
+		struct nicprog_exec_result r = run_insns(p, ARRAY_SIZE(p));
+
+		if (r.error || (int)r.ret != ref_cond(is64, ops[k], values[i],
+						      values[j]))
+			fails++;
+	}
+	EXPECT_EQ(0U, fails);
+}
+
+TEST(memory_sizes_and_stack)
+{
+	struct bpf_insn p[] = {
+		LD64(1, 0x1122334455667788ULL),
+		I(BPF_STX | BPF_MEM | BPF_DW, 10, 1, -8, 0),
+		I(BPF_ST | BPF_MEM | BPF_W, 10, 0, -16, -2),	/* fffffffe */
+		I(BPF_LDX | BPF_MEM | BPF_B, 2, 10, -8, 0),	/* 88 */
+		I(BPF_LDX | BPF_MEM | BPF_H, 3, 10, -6, 0),	/* 5566 */
+		I(BPF_LDX | BPF_MEM | BPF_W, 4, 10, -16, 0),	/* fffffffe */
+		MOV64R(0, 2),
+		I(BPF_ALU64 | BPF_LSH | BPF_K, 0, 0, 0, 16),
+		I(BPF_ALU64 | BPF_OR | BPF_X, 0, 3, 0, 0),
+		I(BPF_ALU64 | BPF_LSH | BPF_K, 0, 0, 0, 32),
+		I(BPF_ALU64 | BPF_OR | BPF_X, 0, 4, 0, 0),
+		EXIT,
+	};
+
+	EXPECT_EQ(0x885566fffffffeULL, run_insns(p, ARRAY_SIZE(p)).ret);
+}
+
+TEST(atomics)
+{
+	struct bpf_insn p[] = {
+		MOV64(1, 10),
+		I(BPF_STX | BPF_MEM | BPF_DW, 10, 1, -8, 0),		/* m = 10 */
+		MOV64(2, 5),
+		I(BPF_STX | BPF_ATOMIC | BPF_DW, 10, 2, -8, BPF_ADD | BPF_FETCH),
+		/* r2 = 10, m = 15 */
+		MOV64(3, 3),
+		I(BPF_STX | BPF_ATOMIC | BPF_DW, 10, 3, -8, BPF_XCHG),
+		/* r3 = 15, m = 3 */
+		MOV64(0, 3),
+		MOV64(4, 99),
+		I(BPF_STX | BPF_ATOMIC | BPF_DW, 10, 4, -8, BPF_CMPXCHG),
+		/* r0 = 3, m = 99 */
+		I(BPF_LDX | BPF_MEM | BPF_DW, 5, 10, -8, 0),
+		MOV64(6, 0xff00),
+		I(BPF_STX | BPF_ATOMIC | BPF_W, 10, 6, -8, BPF_OR),	/* m |= ff00 */
+		I(BPF_LDX | BPF_MEM | BPF_DW, 7, 10, -8, 0),
+		/* r0 = r2 + r3 + r0 + r5 + r7 = 10 + 15 + 3 + 99 + 0xff63 */
+		I(BPF_ALU64 | BPF_ADD | BPF_X, 0, 2, 0, 0),
+		I(BPF_ALU64 | BPF_ADD | BPF_X, 0, 3, 0, 0),
+		I(BPF_ALU64 | BPF_ADD | BPF_X, 0, 5, 0, 0),
+		I(BPF_ALU64 | BPF_ADD | BPF_X, 0, 7, 0, 0),
+		EXIT,
+	};
+
+	EXPECT_EQ(10ULL + 15 + 3 + 99 + 0xff63, run_insns(p, ARRAY_SIZE(p)).ret);
+}
+
+TEST(bpf_to_bpf_call_keeps_callee_saved_and_stack)
+{
+	struct bpf_insn p[] = {
+		MOV64(6, 7),
+		I(BPF_ST | BPF_MEM | BPF_DW, 10, 0, -8, 40),
+		MOV64(1, 2),
+		I(BPF_JMP | BPF_CALL, 0, BPF_PSEUDO_CALL, 0, 4),	/* -> sub */
+		I(BPF_LDX | BPF_MEM | BPF_DW, 1, 10, -8, 0),		/* 40 */
+		I(BPF_ALU64 | BPF_ADD | BPF_X, 0, 1, 0, 0),
+		I(BPF_ALU64 | BPF_ADD | BPF_X, 0, 6, 0, 0),
+		EXIT,
+		/* sub(r1): its own stack slot, clobbers r6, returns r1 * 100 */
+		I(BPF_ST | BPF_MEM | BPF_DW, 10, 0, -8, 1000),
+		MOV64(6, 0),
+		MOV64R(0, 1),
+		I(BPF_ALU64 | BPF_MUL | BPF_K, 0, 0, 0, 100),
+		EXIT,
+	};
+
+	EXPECT_EQ(200ULL + 40 + 7, run_insns(p, ARRAY_SIZE(p)).ret);
+}
+
+TEST(bounded_loop)
+{
+	struct bpf_insn p[] = {
+		MOV64(0, 0), MOV64(1, 1),
+		I(BPF_ALU64 | BPF_ADD | BPF_X, 0, 1, 0, 0),
+		I(BPF_ALU64 | BPF_ADD | BPF_K, 1, 0, 0, 1),
+		I(BPF_JMP | BPF_JLE | BPF_K, 1, 0, -3, 100),
+		EXIT,
+	};
+	struct nicprog_exec_result r = run_insns(p, ARRAY_SIZE(p));
+
+	EXPECT_EQ(5050ULL, r.ret);
+	EXPECT_EQ(2ULL + 3 * 100 + 1, r.insns);
+}
+
+TEST(step_bound_stops_a_runaway)
+{
+	struct bpf_insn p[] = { I(BPF_JMP | BPF_JA, 0, 0, -1, 0), EXIT };
+	struct nicprog_exec_result r = run_insns(p, ARRAY_SIZE(p));
+
+	EXPECT_EQ(-E2BIG, r.error);
+	EXPECT_EQ((u32)XDP_ABORTED, r.action);
+}
+
+TEST(cycle_accounting)
+{
+	struct bpf_insn p[] = {
+		MOV64(0, 6),					/* alu 1 */
+		I(BPF_ALU64 | BPF_MUL | BPF_K, 0, 0, 0, 7),	/* mul 3 */
+		I(BPF_ALU64 | BPF_DIV | BPF_K, 0, 0, 0, 2),	/* div 20 */
+		I(BPF_STX | BPF_MEM | BPF_DW, 10, 0, -8, 0),	/* store 2 */
+		I(BPF_LDX | BPF_MEM | BPF_DW, 0, 10, -8, 0),	/* load 2 */
+		EXIT,						/* branch 1 */
+	};
+	struct nicprog_exec_prog prog = {
+		.insns = p, .len = ARRAY_SIZE(p),
+		.cost = { 1, 3, 20, 1, 2, 2, 10, 5 },
+		.lat_pkt = 50, .lat_map = 200,
+	};
+	struct nicprog_exec_pkt pkt = { 0 };
+	struct nicprog_exec_result r;
+
+	nicprog_exec_run(&prog, &no_ops, NULL, &state, &pkt, &r);
+	EXPECT_EQ(21ULL, r.ret);
+	EXPECT_EQ(1ULL + 3 + 20 + 2 + 2 + 1, r.cycles);	/* stack: no latency */
+}
+
+/* An XDP frame laid out as BPF_PROG_TEST_RUN lays it out on x86_64. */
+#define FRAME_SZ	4096
+#define HEADROOM	256
+#define XDP_FRAME_SZ	40
+#define SHINFO_SZ	320
+
+static u8 frame[FRAME_SZ];
+
+static void pkt_init(struct nicprog_exec_pkt *pkt, u32 len)
+{
+	u32 i;
+
+	for (i = 0; i < len; i++)
+		frame[HEADROOM + i] = i;
+	*pkt = (struct nicprog_exec_pkt){
+		.buf = frame, .buf_len = FRAME_SZ,
+		.head_reserved = XDP_FRAME_SZ, .tail_reserved = SHINFO_SZ,
+		.data_meta = HEADROOM, .data = HEADROOM,
+		.data_end = HEADROOM + len, .ingress_ifindex = 7,
+		.rx_queue_index = 3,
+	};
+}
+
+static struct nicprog_exec_result run_pkt(const struct bpf_insn *insns,
+					  u32 len, u8 ctx_insn,
+					  struct nicprog_exec_pkt *pkt)
+{
+	u8 flags[64] = { 0 };
+	struct nicprog_exec_prog prog = {
+		.insns = insns, .len = len, .flags = flags,
+	};
+	struct nicprog_exec_result res;
+
+	flags[ctx_insn] = NICPROG_EXEC_INSN_CTX;
+	nicprog_exec_run(&prog, &no_ops, NULL, &state, pkt, &res);
+	return res;
+}
+
+TEST(context_loads_give_packet_pointers_and_fields)
+{
+	struct bpf_insn p[] = {
+		I(BPF_LDX | BPF_MEM | BPF_W, 2, 1, 4, 0),	/* data_end */
+		I(BPF_LDX | BPF_MEM | BPF_W, 3, 1, 0, 0),	/* data */
+		I(BPF_LDX | BPF_MEM | BPF_W, 4, 1, 12, 0),	/* ingress_ifindex */
+		MOV64R(0, 2),
+		I(BPF_ALU64 | BPF_SUB | BPF_X, 0, 3, 0, 0),	/* length */
+		I(BPF_LDX | BPF_MEM | BPF_B, 5, 3, 9, 0),	/* byte 9 */
+		I(BPF_ALU64 | BPF_LSH | BPF_K, 0, 0, 0, 8),
+		I(BPF_ALU64 | BPF_OR | BPF_X, 0, 5, 0, 0),
+		I(BPF_ALU64 | BPF_LSH | BPF_K, 0, 0, 0, 8),
+		I(BPF_ALU64 | BPF_OR | BPF_X, 0, 4, 0, 0),
+		EXIT,
+	};
+	u8 flags[ARRAY_SIZE(p)] = {
+		NICPROG_EXEC_INSN_CTX, NICPROG_EXEC_INSN_CTX,
+		NICPROG_EXEC_INSN_CTX,
+	};
+	struct nicprog_exec_prog prog = {
+		.insns = p, .len = ARRAY_SIZE(p), .flags = flags,
+	};
+	struct nicprog_exec_pkt pkt;
+	struct nicprog_exec_result r;
+
+	pkt_init(&pkt, 60);
+	nicprog_exec_run(&prog, &no_ops, NULL, &state, &pkt, &r);
+	EXPECT_EQ((60ULL << 16) | (9 << 8) | 7, r.ret);
+}
+
+TEST(adjust_head_meta_tail_follow_linux_6_1)
+{
+	struct nicprog_exec_pkt pkt;
+
+	pkt_init(&pkt, 60);
+	/* head: cannot go below the reserved xdp_frame, nor leave < ETH_HLEN */
+	EXPECT_EQ(-EINVAL, nicprog_exec_adjust_head(&pkt, -(HEADROOM - XDP_FRAME_SZ + 1)));
+	EXPECT_EQ(0, nicprog_exec_adjust_head(&pkt, -(HEADROOM - XDP_FRAME_SZ)));
+	EXPECT_EQ((u32)XDP_FRAME_SZ, pkt.data);
+	pkt_init(&pkt, 60);
+	EXPECT_EQ(-EINVAL, nicprog_exec_adjust_head(&pkt, 60 - 14 + 1));
+	EXPECT_EQ(0, nicprog_exec_adjust_head(&pkt, 60 - 14));
+	/* meta: multiple of 4, at most 32, not past data */
+	pkt_init(&pkt, 60);
+	EXPECT_EQ(-EACCES, nicprog_exec_adjust_meta(&pkt, -6));
+	EXPECT_EQ(-EACCES, nicprog_exec_adjust_meta(&pkt, -36));
+	EXPECT_EQ(-EINVAL, nicprog_exec_adjust_meta(&pkt, 4));
+	EXPECT_EQ(0, nicprog_exec_adjust_meta(&pkt, -8));
+	EXPECT_EQ(8U, pkt.data - pkt.data_meta);
+	/* metadata moves with the head */
+	memcpy(frame + pkt.data_meta, "METADATA", 8);
+	EXPECT_EQ(0, nicprog_exec_adjust_head(&pkt, -20));
+	EXPECT_EQ(0, memcmp(frame + pkt.data_meta, "METADATA", 8));
+	/* tail: grown bytes are zero; limit is frame_sz - shared info */
+	pkt_init(&pkt, 60);
+	EXPECT_EQ(0, nicprog_exec_adjust_tail(&pkt, 10));
+	EXPECT_EQ(0, frame[HEADROOM + 65]);
+	EXPECT_EQ(-EINVAL, nicprog_exec_adjust_tail(&pkt, -(70 - 14 + 1)));
+	EXPECT_EQ(-EINVAL, nicprog_exec_adjust_tail(&pkt,
+		  FRAME_SZ - SHINFO_SZ - HEADROOM - 70 + 1));
+	EXPECT_EQ(0, nicprog_exec_adjust_tail(&pkt,
+		  FRAME_SZ - SHINFO_SZ - HEADROOM - 70));
+}
+
+/* Folded one's complement sum, computed the slow, obvious way. */
+static u16 ref_fold(const u32 *w, u32 n, u32 seed)
+{
+	u64 s = seed;
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		s += (w[i] & 0xffff) + (w[i] >> 16);
+	while (s >> 16)
+		s = (s & 0xffff) + (s >> 16);
+	return s;
+}
+
+static u16 fold32(u32 s)
+{
+	s = (s & 0xffff) + (s >> 16);
+	s = (s & 0xffff) + (s >> 16);
+	return s;
+}
+
+TEST(csum_diff_folds_like_the_reference_for_every_length)
+{
+	u32 from[64], to[64], words[128], n, m, seed = 0xdeadbeef;
+	u64 r;
+
+	for (n = 0; n < 64; n++) {
+		from[n] = 0x9e3779b9U * (n + 1);
+		to[n] = 0x85ebca6bU * (n + 3);
+	}
+	for (n = 0; n <= 64; n += 3) {
+		for (m = 0; m <= 64; m += 5) {
+			u32 k;
+
+			for (k = 0; k < n; k++)
+				words[k] = ~from[k];
+			for (k = 0; k < m; k++)
+				words[n + k] = to[k];
+			r = nicprog_exec_csum_diff(&state, from, 4 * n, to,
+						   4 * m, seed);
+			ASSERT_EQ(0ULL, r >> 32);
+			ASSERT_EQ(ref_fold(words, n + m, seed), fold32(r));
+		}
+	}
+	EXPECT_EQ((u64)(s64)-EINVAL,
+		  nicprog_exec_csum_diff(&state, from, 6, to, 4, 0));
+	EXPECT_EQ((u64)(s64)-EINVAL,
+		  nicprog_exec_csum_diff(&state, from, 256, to, 260, 0));
+}
+
+TEST(csum_partial_represents_zero_as_x86_does)
+{
+	/*
+	 * Folding cannot tell 0 from 0xffffffff; x86's add-with-carry chain
+	 * keeps an all-ones word as 0xffffffff and zeroes as 0, and so must
+	 * we, since an NF may store the unfolded value. (Bit-exactness on
+	 * real traffic is what the guest oracle checks against the host.)
+	 */
+	u32 ones[16], zero = 0;
+
+	memset(ones, 0xff, sizeof(ones));
+	/* ~0 of each becomes 0: the sum of zeroes plus seed is the seed. */
+	EXPECT_EQ(0x12345678ULL, nicprog_exec_csum_diff(&state, ones, 64, NULL, 0, 0x12345678));
+	EXPECT_EQ(0xffffffffULL, nicprog_exec_csum_diff(&state, NULL, 0, ones, 4, 0));
+	EXPECT_EQ(0ULL, nicprog_exec_csum_diff(&state, NULL, 0, &zero, 4, 0));
+}
+
+static u64 fake_map[4];
+
+static void *fake_lookup(void *priv, u32 map, const void *key)
+{
+	u32 k;
+
+	(void)priv;
+	memcpy(&k, key, 4);
+	return map == 1 && k < 4 ? &fake_map[k] : NULL;
+}
+
+static long fake_update(void *priv, u32 map, const void *key,
+			const void *value, u64 flags)
+{
+	u32 k;
+
+	(void)priv;
+	memcpy(&k, key, 4);
+	if (map != 1 || k >= 4 || flags > 2)
+		return -E2BIG;
+	memcpy(&fake_map[k], value, 8);
+	return 0;
+}
+
+static long fake_delete(void *priv, u32 map, const void *key)
+{
+	(void)priv; (void)map; (void)key;
+	return -EINVAL;
+}
+
+static u64 fake_ktime(void *priv) { (void)priv; return 123456789; }
+static u32 fake_prandom(void *priv) { (void)priv; return 42; }
+
+static const struct nicprog_exec_ops fake_ops = {
+	.map_lookup = fake_lookup, .map_update = fake_update,
+	.map_delete = fake_delete, .ktime_ns = fake_ktime,
+	.prandom = fake_prandom,
+};
+
+TEST(map_helpers_and_map_handles)
+{
+	struct bpf_insn p[] = {
+		I(BPF_ST | BPF_MEM | BPF_W, 10, 0, -4, 2),		/* key 2 */
+		I(BPF_ST | BPF_MEM | BPF_DW, 10, 0, -16, 77),		/* value */
+		I(BPF_LD | BPF_DW | BPF_IMM, 1, BPF_PSEUDO_MAP_FD, 0, 1),
+		I(0, 0, 0, 0, 0),
+		MOV64R(2, 10), I(BPF_ALU64 | BPF_ADD | BPF_K, 2, 0, 0, -4),
+		MOV64R(3, 10), I(BPF_ALU64 | BPF_ADD | BPF_K, 3, 0, 0, -16),
+		MOV64(4, 0),
+		CALL(BPF_FUNC_map_update_elem),
+		I(BPF_JMP | BPF_JNE | BPF_K, 0, 0, 9, 0),
+		I(BPF_LD | BPF_DW | BPF_IMM, 1, BPF_PSEUDO_MAP_FD, 0, 1),
+		I(0, 0, 0, 0, 0),
+		MOV64R(2, 10), I(BPF_ALU64 | BPF_ADD | BPF_K, 2, 0, 0, -4),
+		CALL(BPF_FUNC_map_lookup_elem),
+		I(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 3, 0),
+		I(BPF_LDX | BPF_MEM | BPF_DW, 1, 0, 0, 0),		/* 77 */
+		I(BPF_STX | BPF_ATOMIC | BPF_DW, 0, 1, 0, BPF_ADD),	/* 154 */
+		I(BPF_LDX | BPF_MEM | BPF_DW, 0, 0, 0, 0),
+		EXIT,
+	};
+	struct nicprog_exec_prog prog = {
+		.insns = p, .len = ARRAY_SIZE(p), .n_maps = 2,
+		.lat_map = 100,
+	};
+	struct nicprog_exec_pkt pkt = { 0 };
+	struct nicprog_exec_result r;
+	const char *why;
+	u32 bad;
+
+	ASSERT_EQ(0, nicprog_exec_check(&prog, &bad, &why));
+	nicprog_exec_run(&prog, &fake_ops, NULL, &state, &pkt, &r);
+	EXPECT_EQ(0, r.error);
+	EXPECT_EQ(154ULL, r.ret);
+	EXPECT_EQ(154ULL, fake_map[2]);
+	/* two map helper calls and three map value accesses, no insn cost */
+	EXPECT_EQ(5ULL * 100, r.cycles);
+}
+
+TEST(clock_random_and_redirect)
+{
+	struct bpf_insn p[] = {
+		CALL(BPF_FUNC_ktime_get_ns), MOV64R(6, 0),
+		CALL(BPF_FUNC_get_prandom_u32),
+		I(BPF_ALU64 | BPF_ADD | BPF_X, 6, 0, 0, 0),
+		I(BPF_JMP | BPF_JNE | BPF_K, 6, 0, 2, 123456789 + 42),
+		MOV64(1, 9), MOV64(2, 0),
+		CALL(BPF_FUNC_redirect),
+		EXIT,
+	};
+	struct bpf_insn q[] = {
+		MOV64(1, 9), MOV64(2, 1), CALL(BPF_FUNC_redirect), EXIT,
+	};
+	struct nicprog_exec_prog prog = { .insns = p, .len = ARRAY_SIZE(p) };
+	struct nicprog_exec_pkt pkt = { 0 };
+	struct nicprog_exec_result r;
+
+	nicprog_exec_run(&prog, &fake_ops, NULL, &state, &pkt, &r);
+	EXPECT_EQ((u32)XDP_REDIRECT, r.action);
+	EXPECT_EQ(9U, r.redirect_ifindex);
+	prog.insns = q;
+	prog.len = ARRAY_SIZE(q);
+	nicprog_exec_run(&prog, &fake_ops, NULL, &state, &pkt, &r);
+	EXPECT_EQ((u32)XDP_ABORTED, r.action);	/* flags must be 0 in 6.1 */
+	EXPECT_EQ(0, r.error);
+}
+
+TEST(packet_program_reads_and_writes_through_pointers)
+{
+	/* swap the first two bytes of the frame, return XDP_TX */
+	struct bpf_insn p[] = {
+		I(BPF_LDX | BPF_MEM | BPF_W, 2, 1, 0, 0),
+		I(BPF_LDX | BPF_MEM | BPF_B, 3, 2, 0, 0),
+		I(BPF_LDX | BPF_MEM | BPF_B, 4, 2, 1, 0),
+		I(BPF_STX | BPF_MEM | BPF_B, 2, 4, 0, 0),
+		I(BPF_STX | BPF_MEM | BPF_B, 2, 3, 1, 0),
+		MOV64(0, XDP_TX),
+		EXIT,
+	};
+	struct nicprog_exec_pkt pkt;
+	struct nicprog_exec_result r;
+
+	pkt_init(&pkt, 60);
+	r = run_pkt(p, ARRAY_SIZE(p), 0, &pkt);
+	EXPECT_EQ((u32)XDP_TX, r.action);
+	EXPECT_EQ(1, frame[HEADROOM]);
+	EXPECT_EQ(0, frame[HEADROOM + 1]);
+}
+
+#define EXPECT_REFUSED(err, text, ...)					\
+	do {								\
+		struct bpf_insn p[] = { __VA_ARGS__ };			\
+		struct nicprog_exec_prog prog = {			\
+			.insns = p, .len = ARRAY_SIZE(p), .n_maps = 1,	\
+		};							\
+		const char *why = "";					\
+		u32 bad = ~0U;						\
+		EXPECT_EQ(err, nicprog_exec_check(&prog, &bad, &why));	\
+		EXPECT_STREQ(text, why);				\
+		EXPECT_EQ(0U, bad);					\
+	} while (0)
+
+TEST(refusals_name_the_instruction)
+{
+	EXPECT_REFUSED(-EOPNOTSUPP, "kfunc call",
+		       I(BPF_JMP | BPF_CALL, 0, BPF_PSEUDO_KFUNC_CALL, 0, 5), EXIT);
+	EXPECT_REFUSED(-EOPNOTSUPP, "helper not implemented on the NIC",
+		       CALL(BPF_FUNC_trace_printk), EXIT);
+	EXPECT_REFUSED(-EOPNOTSUPP, "legacy packet load (LD_ABS/LD_IND)",
+		       I(BPF_LD | BPF_ABS | BPF_W, 0, 0, 0, 12), EXIT);
+	EXPECT_REFUSED(-EINVAL, "jump target outside the program",
+		       I(BPF_JMP | BPF_JA, 0, 0, 5, 0), EXIT);
+	EXPECT_REFUSED(-EINVAL, "map index out of range",
+		       I(BPF_LD | BPF_DW | BPF_IMM, 1, BPF_PSEUDO_MAP_FD, 0, 1),
+		       I(0, 0, 0, 0, 0), EXIT);
+	EXPECT_REFUSED(-EOPNOTSUPP, "64-bit load of a global variable, BTF object or callback",
+		       I(BPF_LD | BPF_DW | BPF_IMM, 1, BPF_PSEUDO_MAP_VALUE, 0, 0),
+		       I(0, 0, 0, 0, 0), EXIT);
+	EXPECT_REFUSED(-EOPNOTSUPP, "ALU operation not in the 6.1 ISA",
+		       I(BPF_ALU64 | BPF_MOV | BPF_X, 0, 1, 8, 0), EXIT);
+	EXPECT_REFUSED(-EINVAL, "byte swap of an invalid width",
+		       I(BPF_ALU64 | BPF_END | BPF_TO_LE, 0, 0, 0, 16), EXIT);
+	EXPECT_REFUSED(-EOPNOTSUPP, "memory access mode not in the 6.1 ISA",
+		       I(BPF_LDX | (0x80) | BPF_W, 0, 1, 0, 0), EXIT);
+}
+
+TEST_HARNESS_MAIN
