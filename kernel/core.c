@@ -3,8 +3,9 @@
  * nicprog core: registry of SmartNIC ports and the vendor driver contract.
  *
  * Locking: the registry (nicprog_devs) is protected by RTNL, which every
- * path that looks a port up already holds or takes (netdev notifiers, and
- * later ndo_bpf and netlink). sysfs show callbacks never take RTNL, because
+ * path that changes or looks up a port holds: drivers register and
+ * unregister under it (next to register_netdevice() and
+ * unregister_netdevice()), netdev notifiers and ndo_bpf run under it. sysfs show callbacks never take RTNL, because
  * device_del() under RTNL waits for them.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -36,15 +37,16 @@ static void nicprog_dev_release(struct device *dev)
 
 /**
  * nicprog_register() - make a netdev a nicprog SmartNIC port
- * @netdev: the port, already registered with register_netdev()
+ * @netdev: the port, already registered with register_netdevice()
  * @lnic: description of the NIC behind the port; must stay valid and
  *	unchanged until nicprog_unregister()
  * @ops: the driver's operations; required members must be set
  *
  * Validates @lnic and @ops (a failure is a driver bug and is logged with its
- * reason) and creates /sys/class/nicprog/<ifname>.
+ * reason), makes the port a BPF offload target and creates
+ * /sys/class/nicprog/<ifname>.
  *
- * Context: process; takes RTNL, so the caller must not hold it.
+ * Context: process, RTNL held.
  * Return: the new port, or an ERR_PTR: -EINVAL for a bad @lnic or @ops,
  * -EEXIST if @netdev is already registered, -ENOMEM, or the error of
  * device_add() (-EEXIST when another port already has the name).
@@ -57,14 +59,17 @@ struct nicprog_dev *nicprog_register(struct net_device *netdev,
 	char why[128];
 	int err;
 
+	ASSERT_RTNL();
 	if (nicprog_lnic_validate(lnic, why, sizeof(why))) {
 		netdev_err(netdev, "nicprog: invalid LNIC: %s\n", why);
 		return ERR_PTR(-EINVAL);
 	}
-	if (!ops || !ops->port_stats) {
-		netdev_err(netdev, "nicprog: ops table lacks port_stats\n");
+	if (!ops || !ops->port_stats || !ops->plan_load || !ops->plan_unload) {
+		netdev_err(netdev, "nicprog: ops table lacks a required member\n");
 		return ERR_PTR(-EINVAL);
 	}
+	if (nicprog_dev_find(netdev))
+		return ERR_PTR(-EEXIST);
 
 	nd = kzalloc(sizeof(*nd), GFP_KERNEL);
 	if (!nd)
@@ -79,55 +84,48 @@ struct nicprog_dev *nicprog_register(struct net_device *netdev,
 	nd->dev.class = &nicprog_class;
 	nd->dev.parent = netdev->dev.parent;
 	nd->dev.release = nicprog_dev_release;
-
-	rtnl_lock();
-	if (nicprog_dev_find(netdev)) {
-		err = -EEXIST;
-		goto err_unlock;
-	}
 	/* Under RTNL the name cannot change until the notifier can see us. */
 	err = dev_set_name(&nd->dev, "%s", netdev->name);
 	if (err)
-		goto err_unlock;
+		goto err_put_device;
+	err = nicprog_bpf_init(nd);
+	if (err)
+		goto err_put_device;
 	err = device_add(&nd->dev);
 	if (err) {
 		netdev_err(netdev, "nicprog: cannot add class device: %d\n",
 			   err);
-		goto err_unlock;
+		goto err_bpf_exit;
 	}
 	list_add_tail(&nd->list, &nicprog_devs);
-	rtnl_unlock();
 	return nd;
 
-err_unlock:
-	rtnl_unlock();
+err_bpf_exit:
+	nicprog_bpf_exit(nd);
+err_put_device:
 	put_device(&nd->dev);
 	return ERR_PTR(err);
 }
 EXPORT_SYMBOL_GPL(nicprog_register);
 
-static void __nicprog_unregister(struct nicprog_dev *nd)
-{
-	ASSERT_RTNL();
-	list_del(&nd->list);
-	device_del(&nd->dev);
-	put_device(&nd->dev);
-}
-
 /**
  * nicprog_unregister() - undo nicprog_register()
  * @nd: the port
  *
- * Call before unregister_netdev() of the port. When this returns, no
- * callback into the driver's ops for @nd runs or will run.
+ * Call after unregister_netdevice() of the port (which removes its
+ * offloaded XDP program), before free_netdev(). Destroys BPF programs and
+ * maps still bound to the port. When this returns, no callback into the
+ * driver's ops for @nd runs or will run.
  *
- * Context: process; takes RTNL, so the caller must not hold it.
+ * Context: process, RTNL held.
  */
 void nicprog_unregister(struct nicprog_dev *nd)
 {
-	rtnl_lock();
-	__nicprog_unregister(nd);
-	rtnl_unlock();
+	ASSERT_RTNL();
+	list_del(&nd->list);
+	nicprog_bpf_exit(nd);
+	device_del(&nd->dev);
+	put_device(&nd->dev);
 }
 EXPORT_SYMBOL_GPL(nicprog_unregister);
 
@@ -170,15 +168,8 @@ static int nicprog_netdev_event(struct notifier_block *nb,
 
 	switch (event) {
 	case NETDEV_CHANGENAME:
-	case NETDEV_REGISTER:	/* after a move to another netns */
+	case NETDEV_REGISTER:	/* after a move to another namespace */
 		nicprog_dev_sync_name(nd);
-		break;
-	case NETDEV_UNREGISTER:
-		/* A netns move unregisters and registers again: keep it. */
-		if (netdev->reg_state != NETREG_UNREGISTERING)
-			break;
-		netdev_WARN(netdev, "nicprog: driver did not unregister the port\n");
-		__nicprog_unregister(nd);
 		break;
 	}
 	return NOTIFY_DONE;

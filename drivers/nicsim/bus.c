@@ -102,11 +102,23 @@ static void nicsim_dev_release(struct device *dev)
 
 static struct bus_type nicsim_bus;
 
+/*
+ * Frames queued on a core point at their port, so: cut every wire (no
+ * frame can arrive once a grace period has passed), stop the cores, then
+ * destroy the ports.
+ */
 static void nicsim_dev_destroy(struct nicsim_dev *ndev)
 {
-	u32 i = ndev->port_count;
+	u32 i;
 
 	lockdep_assert_held(&nicsim_devs_lock);
+	rtnl_lock();
+	for (i = 0; i < ndev->port_count; i++)
+		nicsim_unlink(ndev->ports[i]);
+	rtnl_unlock();
+	synchronize_net();
+	nicsim_cores_stop(ndev);
+	i = ndev->port_count;
 	while (i--)
 		nicsim_port_destroy(ndev->ports[i]);
 	device_unregister(&ndev->dev);
@@ -135,6 +147,9 @@ static struct nicsim_dev *nicsim_dev_create(u32 id, u32 port_count)
 	err = device_add(&ndev->dev);
 	if (err)
 		goto err_put_device;
+	err = nicsim_cores_start(ndev);
+	if (err)
+		goto err_device_del;
 
 	for (i = 0; i < port_count; i++) {
 		port = nicsim_port_create(ndev, i);
@@ -148,8 +163,10 @@ static struct nicsim_dev *nicsim_dev_create(u32 id, u32 port_count)
 	return ndev;
 
 err_ports_destroy:
+	nicsim_cores_stop(ndev);	/* no port has a wire or a plan yet */
 	while (i--)
 		nicsim_port_destroy(ndev->ports[i]);
+err_device_del:
 	device_del(&ndev->dev);
 err_put_device:
 	put_device(&ndev->dev);

@@ -32,7 +32,65 @@ static int nicsim_get_link_ksettings(struct net_device *dev,
 	return 0;
 }
 
+static const char nicsim_xdp_stat_names[][ETH_GSTRING_LEN] = {
+	"xdp_drop", "xdp_pass", "xdp_tx", "xdp_redirect", "xdp_aborted",
+};
+
+#define NICSIM_CORE_STATS	3	/* packets, cycles, errors */
+
+static int nicsim_get_sset_count(struct net_device *dev, int sset)
+{
+	struct nicsim_port *port = netdev_priv(dev);
+
+	if (sset != ETH_SS_STATS)
+		return -EOPNOTSUPP;
+	return ARRAY_SIZE(nicsim_xdp_stat_names) +
+	       port->ndev->n_cores * NICSIM_CORE_STATS;
+}
+
+static void nicsim_get_strings(struct net_device *dev, u32 sset, u8 *data)
+{
+	struct nicsim_port *port = netdev_priv(dev);
+	u32 i;
+
+	if (sset != ETH_SS_STATS)
+		return;
+	memcpy(data, nicsim_xdp_stat_names, sizeof(nicsim_xdp_stat_names));
+	data += sizeof(nicsim_xdp_stat_names);
+	for (i = 0; i < port->ndev->n_cores; i++) {
+		ethtool_sprintf(&data, "core%u_packets", i);
+		ethtool_sprintf(&data, "core%u_cycles", i);
+		ethtool_sprintf(&data, "core%u_errors", i);
+	}
+}
+
+/* Per-port XDP verdicts; per-core counters are the whole NIC's. */
+static void nicsim_get_ethtool_stats(struct net_device *dev,
+				     struct ethtool_stats *stats, u64 *data)
+{
+	struct nicsim_port *port = netdev_priv(dev);
+	struct nicsim_pcpu_stats s;
+	struct nicsim_core *core;
+	u32 i;
+
+	nicsim_port_get_stats(port, &s);
+	*data++ = u64_stats_read(&s.xdp_drop);
+	*data++ = u64_stats_read(&s.xdp_pass);
+	*data++ = u64_stats_read(&s.xdp_tx);
+	*data++ = u64_stats_read(&s.xdp_redirect);
+	*data++ = u64_stats_read(&s.xdp_aborted);
+	for (i = 0; i < port->ndev->n_cores; i++) {
+		core = port->ndev->cores[i];
+		*data++ = READ_ONCE(core->packets);
+		*data++ = READ_ONCE(core->cycles);
+		*data++ = READ_ONCE(core->errors);
+	}
+}
+
 const struct ethtool_ops nicsim_ethtool_ops = {
+	.get_sset_count		= nicsim_get_sset_count,
+	.get_strings		= nicsim_get_strings,
+	.get_ethtool_stats	= nicsim_get_ethtool_stats,
 	.get_drvinfo		= nicsim_get_drvinfo,
 	.get_link		= ethtool_op_get_link,
 	.get_link_ksettings	= nicsim_get_link_ksettings,

@@ -16,6 +16,8 @@
 #define NICSIM_MAX_MTU		9000
 #define NICSIM_RXQ_LEN		1024	/* frames the NIC buffers per port */
 #define NICSIM_SPEED_MBPS	100000
+#define NICSIM_MAX_CORES	16	/* kthreads per NIC */
+#define NICSIM_CORE_QUEUE_LEN	512	/* frames waiting for one core */
 
 /**
  * struct nicsim_pcpu_stats - per-CPU counters of one port
@@ -27,8 +29,16 @@
  * @rx_packets: frames delivered to the host stack
  * @rx_bytes: bytes of those frames
  * @rx_fifo_errors: frames dropped because the receive queue was full
- * @rx_length_errors: frames dropped because they exceeded the MTU
- * @syncp: writers run in BH context (xmit, NAPI) and never nest a section
+ * @rx_length_errors: frames dropped because they exceeded the MTU, or the
+ *	XDP frame of a NIC core
+ * @xdp_drop: frames the NIC's program dropped
+ * @xdp_pass: frames the NIC's program passed to the host
+ * @xdp_tx: frames the NIC's program sent back out of the port
+ * @xdp_redirect: frames the NIC's program sent out of another port
+ * @xdp_aborted: frames aborted by the program, or with an invalid verdict
+ *	or redirect target (the xdp_exception tracepoint fires)
+ * @syncp: writers run with BH disabled (xmit, NAPI, NIC cores) and never
+ *	nest a section
  */
 struct nicsim_pcpu_stats {
 	u64_stats_t tx_packets;
@@ -40,8 +50,33 @@ struct nicsim_pcpu_stats {
 	u64_stats_t rx_bytes;
 	u64_stats_t rx_fifo_errors;
 	u64_stats_t rx_length_errors;
+	u64_stats_t xdp_drop;
+	u64_stats_t xdp_pass;
+	u64_stats_t xdp_tx;
+	u64_stats_t xdp_redirect;
+	u64_stats_t xdp_aborted;
 	struct u64_stats_sync syncp;
 };
+
+#define nicsim_stats_inc(port, field)				\
+	do {							\
+		struct nicsim_pcpu_stats *__s =			\
+			this_cpu_ptr((port)->stats);		\
+		u64_stats_update_begin(&__s->syncp);		\
+		u64_stats_inc(&__s->field);			\
+		u64_stats_update_end(&__s->syncp);		\
+	} while (0)
+
+/* Count one frame of @len bytes in a packets/bytes pair, one section. */
+#define nicsim_stats_frame(port, pkts, bytes, len)		\
+	do {							\
+		struct nicsim_pcpu_stats *__s =			\
+			this_cpu_ptr((port)->stats);		\
+		u64_stats_update_begin(&__s->syncp);		\
+		u64_stats_inc(&__s->pkts);			\
+		u64_stats_add(&__s->bytes, (len));		\
+		u64_stats_update_end(&__s->syncp);		\
+	} while (0)
 
 /**
  * struct nicsim_port - one port of a simulated NIC, the netdev's private data
@@ -57,6 +92,8 @@ struct nicsim_pcpu_stats {
  *	NICSIM_RXQ_LEN, protected by its own lock
  * @stats: per-CPU counters
  * @np: the port's registration with nicprog
+ * @plan: the installed plan; written under RTNL by the plan ops, read
+ *	under RCU by the receive path and the NIC cores
  */
 struct nicsim_port {
 	struct net_device *netdev;
@@ -67,6 +104,32 @@ struct nicsim_port {
 	struct sk_buff_head rxq;
 	struct nicsim_pcpu_stats __percpu *stats;
 	struct nicprog_dev *np;
+	const struct nicprog_plan __rcu *plan;
+};
+
+/**
+ * struct nicsim_core - one simulated NIC core
+ * @index: core number within the NIC
+ * @task: the kthread running it
+ * @queue: frames waiting, at most NICSIM_CORE_QUEUE_LEN; skb->dev is the
+ *	port the frame arrived on
+ * @wq: the kthread sleeps here while @queue is empty
+ * @state: executor scratch
+ * @frame: the XDP frame buffer
+ * @packets: frames run, written by the core only
+ * @cycles: NIC cycles spent, written by the core only
+ * @errors: runs the executor stopped itself, written by the core only
+ */
+struct nicsim_core {
+	u32 index;
+	struct task_struct *task;
+	struct sk_buff_head queue;
+	wait_queue_head_t wq;
+	struct nicprog_exec_state *state;
+	u8 *frame;
+	u64 packets;
+	u64 cycles;
+	u64 errors;
 };
 
 /**
@@ -75,6 +138,8 @@ struct nicsim_port {
  * @id: ID given at creation
  * @lnic: architecture profile of the NIC
  * @list: entry in the bus's device list, under nicsim_devs_lock
+ * @n_cores: entries in @cores
+ * @cores: the NIC's cores, running while the device exists
  * @port_count: entries in @ports
  * @ports: the ports, all registered while the device is listed
  */
@@ -83,15 +148,30 @@ struct nicsim_dev {
 	u32 id;
 	const struct nicprog_lnic *lnic;
 	struct list_head list;
+	u32 n_cores;
+	struct nicsim_core *cores[NICSIM_MAX_CORES];
 	u32 port_count;
 	struct nicsim_port *ports[];
 };
 
 /* port.c */
+void nicsim_wire_tx(struct nicsim_port *port, struct sk_buff *skb);
+void nicsim_host_rx(struct nicsim_port *port, struct sk_buff *skb);
 struct nicsim_port *nicsim_port_create(struct nicsim_dev *ndev, u32 index);
 void nicsim_port_destroy(struct nicsim_port *port);
 void nicsim_port_get_stats(struct nicsim_port *port,
 			   struct nicsim_pcpu_stats *sum);
+
+/* cores.c */
+int nicsim_cores_start(struct nicsim_dev *ndev);
+void nicsim_cores_stop(struct nicsim_dev *ndev);
+bool nicsim_cores_steer(struct nicsim_port *port, struct sk_buff *skb);
+
+/* bpf.c */
+int nicsim_port_ndo_bpf(struct net_device *dev, struct netdev_bpf *bpf);
+int nicsim_plan_load(struct nicprog_dev *nd, const struct nicprog_plan *plan,
+		     struct netlink_ext_ack *extack);
+void nicsim_plan_unload(struct nicprog_dev *nd);
 
 /* link.c */
 int nicsim_link(struct nicsim_port *a, struct nicsim_port *b);

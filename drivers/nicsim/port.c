@@ -13,32 +13,41 @@
 
 #include "nicsim.h"
 
-#define nicsim_stats_inc(port, field)				\
-	do {							\
-		struct nicsim_pcpu_stats *__s =			\
-			this_cpu_ptr((port)->stats);		\
-		u64_stats_update_begin(&__s->syncp);		\
-		u64_stats_inc(&__s->field);			\
-		u64_stats_update_end(&__s->syncp);		\
-	} while (0)
+/**
+ * nicsim_host_rx() - the NIC hands a frame to the host stack
+ * @port: the port
+ * @skb: the frame, at its Ethernet header
+ *
+ * Context: BH disabled.
+ */
+void nicsim_host_rx(struct nicsim_port *port, struct sk_buff *skb)
+{
+	bool queued = false;
 
-/* Count one frame of @len bytes in a packets/bytes pair, one section. */
-#define nicsim_stats_frame(port, pkts, bytes, len)		\
-	do {							\
-		struct nicsim_pcpu_stats *__s =			\
-			this_cpu_ptr((port)->stats);		\
-		u64_stats_update_begin(&__s->syncp);		\
-		u64_stats_inc(&__s->pkts);			\
-		u64_stats_add(&__s->bytes, (len));		\
-		u64_stats_update_end(&__s->syncp);		\
-	} while (0)
+	/* The sender may be destroyed while the frame waits in our queue. */
+	skb->dev = port->netdev;
+	spin_lock(&port->rxq.lock);
+	if (skb_queue_len(&port->rxq) < NICSIM_RXQ_LEN) {
+		__skb_queue_tail(&port->rxq, skb);
+		queued = true;
+	}
+	spin_unlock(&port->rxq.lock);
+	if (unlikely(!queued)) {
+		nicsim_stats_inc(port, rx_fifo_errors);
+		kfree_skb(skb);
+		return;
+	}
+	napi_schedule(&port->napi);
+}
 
-/* The peer's NIC receives a frame from the wire. BH context. */
+/*
+ * The NIC receives a frame from the wire: into a NIC core when a plan is
+ * installed, else straight to the host. BH disabled, RCU held.
+ */
 static void nicsim_wire_rx(struct nicsim_port *port, struct sk_buff *skb)
 {
 	struct net_device *dev = port->netdev;
 	unsigned int max_len = dev->mtu + dev->hard_header_len;
-	bool queued = false;
 
 	if (skb_vlan_tagged(skb))
 		max_len += VLAN_HLEN;
@@ -51,29 +60,32 @@ static void nicsim_wire_rx(struct nicsim_port *port, struct sk_buff *skb)
 	}
 	if (unlikely(!netif_running(dev)))
 		goto drop;
-
-	/* The sender may be destroyed while the frame waits in our queue. */
-	skb->dev = dev;
-	spin_lock(&port->rxq.lock);
-	if (skb_queue_len(&port->rxq) < NICSIM_RXQ_LEN) {
-		__skb_queue_tail(&port->rxq, skb);
-		queued = true;
-	}
-	spin_unlock(&port->rxq.lock);
-	if (unlikely(!queued)) {
+	if (rcu_access_pointer(port->plan)) {
+		skb->dev = dev;
+		if (likely(nicsim_cores_steer(port, skb)))
+			return;
 		nicsim_stats_inc(port, rx_fifo_errors);
 		goto drop;
 	}
-	napi_schedule(&port->napi);
+	nicsim_host_rx(port, skb);
 	return;
 
 drop:
 	kfree_skb(skb);
 }
 
-static netdev_tx_t nicsim_port_xmit(struct sk_buff *skb, struct net_device *dev)
+/**
+ * nicsim_wire_tx() - put a frame on the port's wire
+ * @port: the port
+ * @skb: the frame, at its Ethernet header
+ *
+ * Used by the host's transmit and by NIC cores (XDP_TX, XDP_REDIRECT).
+ *
+ * Context: BH disabled.
+ */
+void nicsim_wire_tx(struct nicsim_port *port, struct sk_buff *skb)
 {
-	struct nicsim_port *port = netdev_priv(dev);
+	struct net_device *dev = port->netdev;
 	struct nicsim_port *peer;
 	unsigned int len = skb->len;
 
@@ -95,12 +107,17 @@ static netdev_tx_t nicsim_port_xmit(struct sk_buff *skb, struct net_device *dev)
 	nicsim_stats_frame(port, tx_packets, tx_bytes, len);
 	nicsim_wire_rx(peer, skb);
 	rcu_read_unlock();
-	return NETDEV_TX_OK;
+	return;
 
 drop:
 	rcu_read_unlock();
 	nicsim_stats_inc(port, tx_dropped);
 	kfree_skb(skb);
+}
+
+static netdev_tx_t nicsim_port_xmit(struct sk_buff *skb, struct net_device *dev)
+{
+	nicsim_wire_tx(netdev_priv(dev), skb);
 	return NETDEV_TX_OK;
 }
 
@@ -160,7 +177,7 @@ void nicsim_port_get_stats(struct nicsim_port *port,
 	memset(sum, 0, sizeof(*sum));
 	for_each_possible_cpu(cpu) {
 		const struct nicsim_pcpu_stats *s = per_cpu_ptr(port->stats, cpu);
-		u64 v[9];
+		u64 v[14];
 		unsigned int start;
 
 		do {
@@ -174,6 +191,11 @@ void nicsim_port_get_stats(struct nicsim_port *port,
 			v[6] = u64_stats_read(&s->rx_bytes);
 			v[7] = u64_stats_read(&s->rx_fifo_errors);
 			v[8] = u64_stats_read(&s->rx_length_errors);
+			v[9] = u64_stats_read(&s->xdp_drop);
+			v[10] = u64_stats_read(&s->xdp_pass);
+			v[11] = u64_stats_read(&s->xdp_tx);
+			v[12] = u64_stats_read(&s->xdp_redirect);
+			v[13] = u64_stats_read(&s->xdp_aborted);
 		} while (u64_stats_fetch_retry(&s->syncp, start));
 		u64_stats_add(&sum->tx_packets, v[0]);
 		u64_stats_add(&sum->tx_bytes, v[1]);
@@ -184,6 +206,11 @@ void nicsim_port_get_stats(struct nicsim_port *port,
 		u64_stats_add(&sum->rx_bytes, v[6]);
 		u64_stats_add(&sum->rx_fifo_errors, v[7]);
 		u64_stats_add(&sum->rx_length_errors, v[8]);
+		u64_stats_add(&sum->xdp_drop, v[9]);
+		u64_stats_add(&sum->xdp_pass, v[10]);
+		u64_stats_add(&sum->xdp_tx, v[11]);
+		u64_stats_add(&sum->xdp_redirect, v[12]);
+		u64_stats_add(&sum->xdp_aborted, v[13]);
 	}
 }
 
@@ -226,6 +253,7 @@ static const struct net_device_ops nicsim_port_netdev_ops = {
 	.ndo_get_stats64	= nicsim_port_get_stats64,
 	.ndo_get_iflink		= nicsim_port_get_iflink,
 	.ndo_set_mac_address	= eth_mac_addr,
+	.ndo_bpf		= nicsim_port_ndo_bpf,
 	.ndo_validate_addr	= eth_validate_addr,
 };
 
@@ -271,20 +299,22 @@ struct nicsim_port *nicsim_port_create(struct nicsim_dev *ndev, u32 index)
 	netif_napi_add(netdev, &port->napi, nicsim_port_poll);
 	netif_carrier_off(netdev);
 
-	err = register_netdev(netdev);
+	rtnl_lock();
+	err = register_netdevice(netdev);
 	if (err)
-		goto err_free_stats;
-
+		goto err_rtnl_unlock;
 	port->np = nicprog_register(netdev, ndev->lnic, &nicsim_nicprog_ops);
 	if (IS_ERR(port->np)) {
 		err = PTR_ERR(port->np);
-		goto err_unregister_netdev;
+		goto err_unregister_netdevice;
 	}
+	rtnl_unlock();
 	return port;
 
-err_unregister_netdev:
-	unregister_netdev(netdev);
-err_free_stats:
+err_unregister_netdevice:
+	unregister_netdevice(netdev);
+err_rtnl_unlock:
+	rtnl_unlock();
 	free_percpu(port->stats);
 err_free_netdev:
 	free_netdev(netdev);
@@ -301,11 +331,14 @@ void nicsim_port_destroy(struct nicsim_port *port)
 {
 	struct net_device *netdev = port->netdev;
 
-	nicprog_unregister(port->np);
 	rtnl_lock();
 	nicsim_unlink(port);
-	/* Waits an RCU grace period: no transmit still sees us as a peer. */
+	/*
+	 * Waits an RCU grace period: no transmit still sees us as a peer.
+	 * It also removes the offloaded program (plan_unload).
+	 */
 	unregister_netdevice(netdev);
+	nicprog_unregister(port->np);
 	rtnl_unlock();
 	skb_queue_purge(&port->rxq);
 	free_percpu(port->stats);

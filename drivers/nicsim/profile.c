@@ -92,9 +92,13 @@ static void nicsim_nicprog_port_stats(struct nicprog_dev *nd,
 	st->host_rx_bytes = u64_stats_read(&s.rx_bytes);
 	st->nic_drops = u64_stats_read(&s.rx_fifo_errors) +
 			u64_stats_read(&s.rx_length_errors) +
-			u64_stats_read(&s.tx_dropped);
+			u64_stats_read(&s.tx_dropped) +
+			u64_stats_read(&s.xdp_drop) +
+			u64_stats_read(&s.xdp_aborted);
 }
 
 const struct nicprog_dev_ops nicsim_nicprog_ops = {
 	.port_stats	= nicsim_nicprog_port_stats,
+	.plan_load	= nicsim_plan_load,
+	.plan_unload	= nicsim_plan_unload,
 };

@@ -11,10 +11,15 @@
 #define _NET_NICPROG_H
 
 #include <linux/types.h>
+#include <net/nicprog_exec.h>
 #include <net/nicprog_lnic.h>
 
+struct bpf_prog;
 struct net_device;
+struct netdev_bpf;
+struct netlink_ext_ack;
 struct nicprog_dev;
+struct nicprog_plan;
 
 /**
  * struct nicprog_port_stats - NIC-side counters of one port
@@ -45,6 +50,11 @@ struct nicprog_port_stats {
  * @port_stats: fill @stats with the port's NIC-side counters. Required.
  *	Called from sysfs reads and netlink dumps; may sleep; must not take
  *	RTNL.
+ * @plan_load: install @plan on the NIC, replacing any installed plan with
+ *	no frame seeing neither; when it returns, no frame runs the old plan
+ *	any more. May refuse with an extack message. Required. RTNL held.
+ * @plan_unload: remove the installed plan; when it returns no frame runs
+ *	it. Required. RTNL held.
  *
  * The table grows by phase (monitoring, BPF offload, plans, rings) as the
  * core gains users for each member; required members are checked once at
@@ -54,6 +64,12 @@ struct nicprog_dev_ops {
 	/* Monitoring */
 	void (*port_stats)(struct nicprog_dev *nd,
 			   struct nicprog_port_stats *stats);
+
+	/* Plans */
+	int (*plan_load)(struct nicprog_dev *nd,
+			 const struct nicprog_plan *plan,
+			 struct netlink_ext_ack *extack);
+	void (*plan_unload)(struct nicprog_dev *nd);
 };
 
 struct nicprog_dev *nicprog_register(struct net_device *netdev,
@@ -61,5 +77,11 @@ struct nicprog_dev *nicprog_register(struct net_device *netdev,
 				     const struct nicprog_dev_ops *ops);
 void nicprog_unregister(struct nicprog_dev *nd);
 struct net_device *nicprog_dev_netdev(const struct nicprog_dev *nd);
+int nicprog_ndo_bpf(struct nicprog_dev *nd, struct netdev_bpf *bpf);
+void nicprog_plan_run(const struct nicprog_plan *plan,
+		      struct nicprog_exec_state *st,
+		      struct nicprog_exec_pkt *pkt,
+		      struct nicprog_exec_result *res);
+struct bpf_prog *nicprog_plan_prog(const struct nicprog_plan *plan);
 
 #endif /* _NET_NICPROG_H */

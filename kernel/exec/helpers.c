@@ -4,7 +4,8 @@
  * reproduces Linux 6.1's net/core/filter.c for a linear xdp_buff, return
  * values included, so an NF behaves on the NIC exactly as on the host.
  */
-#include "exec.h"
+#include "../offload/compat.h"
+#include <net/nicprog_exec.h>
 
 #define NICPROG_ETH_HLEN	14
 #define NICPROG_META_MAX	32

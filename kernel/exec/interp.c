@@ -7,7 +7,8 @@
  * Division semantics are the verifier's rewrites made explicit: x / 0 = 0,
  * x % 0 = x (truncated to 32 bits for ALU32).
  */
-#include "exec.h"
+#include "../offload/compat.h"
+#include <net/nicprog_exec.h>
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "the executor assumes a little-endian host, as BPF_TO_LE does"

@@ -5,7 +5,8 @@
  * executor), XDP context and helpers against Linux 6.1's definitions,
  * refusals of what it does not implement, and cycle accounting.
  */
-#include "exec.h"
+#include "compat.h"
+#include <net/nicprog_exec.h>
 
 #include "kselftest_harness.h"
 

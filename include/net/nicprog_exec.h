@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * NIC-core executor: an eBPF-ISA interpreter with cycle accounting, for
+ * NIC-core executor (kernel/exec/): an eBPF-ISA interpreter with cycle accounting, for
  * SmartNIC cores that run eBPF directly (hXDP-style) and for the simulated
  * NIC. It runs the program exactly as the verifier saw it (a copy taken at
  * finalize time, before the kernel's own rewrites), so its semantics are
@@ -13,10 +13,13 @@
  * rewritten, so the caller marks them (NICPROG_EXEC_INSN_CTX) and the
  * executor serves them from the packet state.
  */
-#ifndef _NICPROG_EXEC_H
-#define _NICPROG_EXEC_H
+#ifndef _NET_NICPROG_EXEC_H
+#define _NET_NICPROG_EXEC_H
 
-#include "../offload/compat.h"
+/* In userspace, include the offloader's compat.h first (u8..u64). */
+#ifdef __KERNEL__
+#include <linux/types.h>
+#endif
 #include <linux/bpf.h>
 #include <linux/nicprog.h>
 
@@ -149,4 +152,4 @@ u64 nicprog_exec_csum_diff(struct nicprog_exec_state *st, const u32 *from,
 			   u32 from_size, const u32 *to, u32 to_size,
 			   u32 seed);
 
-#endif /* _NICPROG_EXEC_H */
+#endif /* _NET_NICPROG_EXEC_H */

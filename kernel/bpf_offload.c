@@ -1,0 +1,366 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * BPF offload glue: the core's struct bpf_prog_offload_ops, program
+ * lifecycle and the ndo_bpf commands vendor drivers forward to
+ * nicprog_ndo_bpf().
+ *
+ * Verification: insn_hook records, for every instruction on every explored
+ * path, what the verifier knows (pointer kind of the accessed register,
+ * helper ids before fixups rewrite them) and refuses what the NIC cannot
+ * run, in the verifier log with the prefix "[nicprog]". finalize copies the
+ * program as verified -- before the kernel's own rewrites -- which is what
+ * the NIC runs; map pointers in it become table indices.
+ *
+ * Locking: prepare, insn_hook and finalize run under bpf_devs_lock (read),
+ * destroy under it (write); ndo_bpf runs under RTNL. An installed program
+ * is owned by its port (one reference, nd->xdp_prog, under RTNL).
+ */
+#include <linux/bpf.h>
+#include <linux/bpf_verifier.h>
+#include <linux/filter.h>
+#include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
+#include <linux/slab.h>
+
+#include "nicprog.h"
+
+#define NICPROG_FN_NAME(x) [BPF_FUNC_ ## x] = "bpf_" #x
+static const char * const nicprog_helper_names[] = {
+	__BPF_FUNC_MAPPER(NICPROG_FN_NAME)
+};
+
+static const char *helper_name(s32 id)
+{
+	if (id >= 0 && id < ARRAY_SIZE(nicprog_helper_names) &&
+	    nicprog_helper_names[id])
+		return nicprog_helper_names[id];
+	return "unknown helper";
+}
+
+#define np_vlog(env, fmt, ...) \
+	bpf_verifier_log_write(env, "[nicprog] " fmt, ##__VA_ARGS__)
+
+static struct nicprog_prog *env_prog(struct bpf_verifier_env *env)
+{
+	return env->prog->aux->offload->dev_priv;
+}
+
+/* What the NIC needs to know of a pointer: enum nicprog_ptr_kind. */
+static u8 ptr_kind(const struct bpf_reg_state *reg)
+{
+	switch (base_type(reg->type)) {
+	case PTR_TO_CTX:
+		return NICPROG_PTR_CTX;
+	case PTR_TO_PACKET:
+	case PTR_TO_PACKET_META:
+	case PTR_TO_PACKET_END:
+		return NICPROG_PTR_PACKET;
+	case PTR_TO_MAP_VALUE:
+	case PTR_TO_MAP_KEY:
+		return NICPROG_PTR_MAP_VALUE;
+	case PTR_TO_STACK:
+		return NICPROG_PTR_STACK;
+	case SCALAR_VALUE:
+		return NICPROG_PTR_SCALAR;
+	default:
+		return NICPROG_PTR_OTHER;
+	}
+}
+
+static const char * const ptr_kind_names[] = {
+	[NICPROG_PTR_NONE]	= "none",
+	[NICPROG_PTR_SCALAR]	= "scalar",
+	[NICPROG_PTR_CTX]	= "context",
+	[NICPROG_PTR_PACKET]	= "packet",
+	[NICPROG_PTR_MAP_VALUE]	= "map value",
+	[NICPROG_PTR_STACK]	= "stack",
+	[NICPROG_PTR_OTHER]	= "other",
+};
+
+static int nicprog_prepare(struct bpf_prog *prog)
+{
+	struct nicprog_dev *nd =
+		bpf_offload_dev_priv(prog->aux->offload->offdev);
+	struct nicprog_prog *np;
+
+	np = kzalloc(sizeof(*np), GFP_KERNEL);
+	if (!np)
+		return -ENOMEM;
+	np->nd = nd;
+	np->prog = prog;
+	np->len = prog->len;
+	np->meta = kvcalloc(prog->len, sizeof(*np->meta), GFP_KERNEL);
+	if (!np->meta) {
+		kfree(np);
+		return -ENOMEM;
+	}
+	prog->aux->offload->dev_priv = np;
+	return 0;
+}
+
+static int nicprog_insn_hook(struct bpf_verifier_env *env, int insn_idx,
+			     int prev_insn_idx)
+{
+	const struct bpf_insn *insn = &env->prog->insnsi[insn_idx];
+	struct nicprog_prog *np = env_prog(env);
+	const struct bpf_reg_state *regs = cur_regs(env);
+	struct nicprog_insn_meta *meta;
+	u8 cls = BPF_CLASS(insn->code);
+	u8 kind = NICPROG_PTR_NONE;
+
+	if (insn_idx >= np->len)
+		return -EINVAL;
+	meta = &np->meta[insn_idx];
+
+	if (insn->code == (BPF_JMP | BPF_CALL)) {
+		if (insn->src_reg == BPF_PSEUDO_KFUNC_CALL) {
+			np_vlog(env, "insn %d: calls a kernel function (kfunc); Linux 6.1 cannot offload kfunc calls\n",
+				insn_idx);
+			return -EOPNOTSUPP;
+		}
+		if (insn->src_reg == 0 &&
+		    !nicprog_exec_helper_supported(insn->imm)) {
+			np_vlog(env, "insn %d: helper %s (%d) is not supported on the NIC\n",
+				insn_idx, helper_name(insn->imm), insn->imm);
+			return -EOPNOTSUPP;
+		}
+		meta->helper = insn->imm;
+	}
+
+	if (cls == BPF_LDX)
+		kind = ptr_kind(&regs[insn->src_reg]);
+	else if (cls == BPF_ST || cls == BPF_STX)
+		kind = ptr_kind(&regs[insn->dst_reg]);
+	if (kind == NICPROG_PTR_NONE)
+		return 0;
+	if (kind == NICPROG_PTR_CTX && cls != BPF_LDX) {
+		np_vlog(env, "insn %d: writes to the context are not supported on the NIC\n",
+			insn_idx);
+		return -EOPNOTSUPP;
+	}
+	/* One instruction, one kind of memory: the NIC compiles it once. */
+	if (meta->ptr && meta->ptr != kind) {
+		np_vlog(env, "insn %d: accesses %s memory on one path and %s memory on another; the NIC needs one kind per instruction\n",
+			insn_idx, ptr_kind_names[meta->ptr], ptr_kind_names[kind]);
+		return -EOPNOTSUPP;
+	}
+	meta->ptr = kind;
+	return 0;
+}
+
+/* Replace map pointers in ld_imm64 by indices into np->tables. */
+static int nicprog_bind_maps(struct bpf_verifier_env *env,
+			     struct nicprog_prog *np)
+{
+	struct bpf_insn *insn = np->insns;
+	struct bpf_offloaded_map *offmap;
+	struct bpf_map *map;
+	u32 i, m;
+
+	for (i = 0; i + 1 < np->len; i++) {
+		if (insn[i].code != (BPF_LD | BPF_IMM | BPF_DW))
+			continue;
+		if (insn[i].src_reg != BPF_PSEUDO_MAP_FD) {
+			if (insn[i].src_reg)
+				np_vlog(env, "insn %u: global variables and other map-value or BTF loads are not supported on the NIC\n",
+					i);
+			i++;
+			if (insn[i - 1].src_reg)
+				return -EOPNOTSUPP;
+			continue;
+		}
+		map = (struct bpf_map *)(unsigned long)((u64)(u32)insn[i].imm |
+							((u64)(u32)insn[i + 1].imm << 32));
+		/*
+		 * The verifier refused any map not offloaded to this port
+		 * ("offload device mismatch between prog and map").
+		 */
+		offmap = map_to_offmap(map);
+		for (m = 0; m < np->n_maps; m++)
+			if (np->tables[m] == offmap->dev_priv)
+				break;
+		if (m == np->n_maps) {
+			if (m == NICPROG_PROG_MAX_MAPS) {
+				np_vlog(env, "program uses more than %d maps\n",
+					NICPROG_PROG_MAX_MAPS);
+				return -E2BIG;
+			}
+			np->tables[np->n_maps++] = offmap->dev_priv;
+		}
+		insn[i].imm = m;
+		insn[i + 1].imm = 0;
+		i++;
+	}
+	return 0;
+}
+
+static int nicprog_finalize(struct bpf_verifier_env *env)
+{
+	struct nicprog_prog *np = env_prog(env);
+	struct nicprog_dev *nd = np->nd;
+	const char *why;
+	u32 i, bad;
+	int err;
+
+	if (env->prog->len != np->len) {
+		np_vlog(env, "program changed length during verification (%u, was %u)\n",
+			env->prog->len, np->len);
+		return -EINVAL;
+	}
+	if (np->len > nd->sum.insn_store) {
+		np_vlog(env, "program has %u instructions; the NIC's cores hold at most %u\n",
+			np->len, nd->sum.insn_store);
+		return -E2BIG;
+	}
+	np->insns = kvmalloc_array(np->len, sizeof(*np->insns), GFP_KERNEL);
+	np->flags = kvcalloc(np->len, sizeof(*np->flags), GFP_KERNEL);
+	if (!np->insns || !np->flags)
+		return -ENOMEM;
+	memcpy(np->insns, env->prog->insnsi, np->len * sizeof(*np->insns));
+	for (i = 0; i < np->len; i++)
+		if (np->meta[i].ptr == NICPROG_PTR_CTX)
+			np->flags[i] = NICPROG_EXEC_INSN_CTX;
+
+	err = nicprog_bind_maps(env, np);
+	if (err)
+		return err;
+
+	np->exec.insns = np->insns;
+	np->exec.flags = np->flags;
+	np->exec.len = np->len;
+	np->exec.n_maps = np->n_maps;
+	err = nicprog_exec_check(&np->exec, &bad, &why);
+	if (err) {
+		np_vlog(env, "insn %u: %s\n", bad, why);
+		return err;
+	}
+	nicprog_plan_init(np);
+	return 0;
+}
+
+static int nicprog_translate(struct bpf_prog *prog)
+{
+	struct nicprog_prog *np = prog->aux->offload->dev_priv;
+
+	/* finalize ran and succeeded, or the load failed before us. */
+	return np->insns ? 0 : -EINVAL;
+}
+
+static void nicprog_destroy(struct bpf_prog *prog)
+{
+	struct nicprog_prog *np = prog->aux->offload->dev_priv;
+
+	kvfree(np->flags);
+	kvfree(np->insns);
+	kvfree(np->meta);
+	kfree(np);
+}
+
+const struct bpf_prog_offload_ops nicprog_bpf_prog_ops = {
+	.insn_hook	= nicprog_insn_hook,
+	.finalize	= nicprog_finalize,
+	.prepare	= nicprog_prepare,
+	.translate	= nicprog_translate,
+	.destroy	= nicprog_destroy,
+};
+
+/* Install, replace or remove the port's program. RTNL held. */
+static int nicprog_xdp_setup_hw(struct nicprog_dev *nd, struct netdev_bpf *bpf)
+{
+	struct bpf_prog *prog = bpf->prog;
+	struct nicprog_prog *np;
+	int err;
+
+	if (prog) {
+		np = prog->aux->offload->dev_priv;
+		if (!np || !np->insns) {
+			NL_SET_ERR_MSG_MOD(bpf->extack,
+					   "program was not prepared for this NIC");
+			return -EINVAL;
+		}
+		err = nd->ops->plan_load(nd, &np->plan, bpf->extack);
+	} else {
+		err = 0;
+		if (nd->xdp_prog)
+			nd->ops->plan_unload(nd);
+	}
+	if (err)
+		return err;
+	/* dev_xdp_install() moved a reference to @prog to us. */
+	if (nd->xdp_prog)
+		bpf_prog_put(nd->xdp_prog);
+	nd->xdp_prog = prog;
+	return 0;
+}
+
+/**
+ * nicprog_ndo_bpf() - the core's handling of a port's ndo_bpf
+ * @nd: the port
+ * @bpf: the command
+ *
+ * Vendor drivers call this from their ndo_bpf for every command; they
+ * implement none of it themselves.
+ *
+ * Context: RTNL held.
+ * Return: 0 or -errno, with an extack message where the command has one.
+ */
+int nicprog_ndo_bpf(struct nicprog_dev *nd, struct netdev_bpf *bpf)
+{
+	ASSERT_RTNL();
+
+	switch (bpf->command) {
+	case XDP_SETUP_PROG:
+		NL_SET_ERR_MSG_MOD(bpf->extack,
+				   "native XDP is not supported; use xdpoffload to run on the NIC or xdpgeneric to run on the host");
+		return -EOPNOTSUPP;
+	case XDP_SETUP_PROG_HW:
+		return nicprog_xdp_setup_hw(nd, bpf);
+	case BPF_OFFLOAD_MAP_ALLOC:
+		return nicprog_table_alloc(nd, bpf->offmap);
+	case BPF_OFFLOAD_MAP_FREE:
+		nicprog_table_free(bpf->offmap);
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+EXPORT_SYMBOL_GPL(nicprog_ndo_bpf);
+
+/**
+ * nicprog_bpf_init() - make a port a BPF offload target
+ * @nd: the port, being registered
+ *
+ * Context: RTNL held.
+ * Return: 0 or -errno.
+ */
+int nicprog_bpf_init(struct nicprog_dev *nd)
+{
+	int err;
+
+	nd->offdev = bpf_offload_dev_create(&nicprog_bpf_prog_ops, nd);
+	if (IS_ERR(nd->offdev))
+		return PTR_ERR(nd->offdev);
+	err = bpf_offload_dev_netdev_register(nd->offdev, nd->netdev);
+	if (err) {
+		bpf_offload_dev_destroy(nd->offdev);
+		return err;
+	}
+	return 0;
+}
+
+/**
+ * nicprog_bpf_exit() - undo nicprog_bpf_init()
+ * @nd: the port, its netdev already unregistered (which uninstalled its
+ *	XDP program)
+ *
+ * Destroys programs and maps still bound to the port.
+ *
+ * Context: RTNL held.
+ */
+void nicprog_bpf_exit(struct nicprog_dev *nd)
+{
+	WARN_ON(nd->xdp_prog);
+	bpf_offload_dev_netdev_unregister(nd->offdev, nd->netdev);
+	bpf_offload_dev_destroy(nd->offdev);
+	WARN_ON(nd->mem_used);
+}

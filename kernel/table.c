@@ -1,0 +1,410 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * NIC tables: the storage behind offloaded BPF maps, kept in (simulated)
+ * NIC memory and charged against the LNIC's capacity. Linux 6.1 lets a
+ * device own only HASH and ARRAY maps; both are implemented here with the
+ * semantics of kernel/bpf/hashtab.c and arraymap.c that programs and
+ * bpftool can observe (update flags, E2BIG when full, get_next_key order
+ * rules, array elements that always exist).
+ *
+ * Concurrency: NIC cores look up and update from the datapath under
+ * rcu_read_lock(); syscalls (bpftool) do the same from process context.
+ * Hash mutations take @lock; removed elements are freed after an RCU grace
+ * period, so a pointer a program got from lookup stays valid while it runs.
+ */
+#include <linux/bpf.h>
+#include <linux/jhash.h>
+#include <linux/log2.h>
+#include <linux/netdevice.h>
+#include <linux/random.h>
+#include <linux/rculist.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+
+#include "nicprog.h"
+
+#define NICPROG_HTAB_ELEM_OVERHEAD	32	/* node, hash, RCU head */
+
+struct nicprog_htab_elem {
+	struct hlist_node node;
+	struct rcu_head rcu;
+	u32 hash;
+	char key[] __aligned(8);	/* key, then value at value_off */
+};
+
+/**
+ * struct nicprog_table - one offloaded map in NIC memory
+ * @nd: the port whose NIC holds it
+ * @type: BPF_MAP_TYPE_HASH or BPF_MAP_TYPE_ARRAY
+ * @key_size: bytes of a key
+ * @value_size: bytes of a value
+ * @max_entries: capacity
+ * @bytes: NIC memory charged for it
+ * @name: the map's name, for messages
+ * @lock: serializes hash mutations
+ * @count: elements in a hash table, under @lock
+ * @n_buckets: power of two
+ * @seed: jhash seed
+ * @value_off: offset of the value in a hash element's key[]
+ * @buckets: hash buckets, RCU lists
+ * @values: array storage, @max_entries values of round_up(@value_size, 8)
+ */
+struct nicprog_table {
+	struct nicprog_dev *nd;
+	u32 type;
+	u32 key_size;
+	u32 value_size;
+	u32 max_entries;
+	u64 bytes;
+	char name[BPF_OBJ_NAME_LEN];
+	spinlock_t lock;
+	u32 count;
+	u32 n_buckets;
+	u32 seed;
+	u32 value_off;
+	struct hlist_head *buckets;
+	u8 *values;
+};
+
+static u32 array_stride(const struct nicprog_table *t)
+{
+	return round_up(t->value_size, 8);
+}
+
+static u64 nicprog_table_bytes(const struct bpf_map *map)
+{
+	u64 n = map->max_entries;
+
+	if (map->map_type == BPF_MAP_TYPE_ARRAY)
+		return n * round_up(map->value_size, 8);
+	return n * (round_up(map->key_size, 8) + round_up(map->value_size, 8) +
+		    NICPROG_HTAB_ELEM_OVERHEAD);
+}
+
+/**
+ * nicprog_table_alloc() - back an offloaded map with NIC memory
+ * @nd: the port the map is bound to
+ * @offmap: the map being created
+ *
+ * Context: process, RTNL held (BPF_OFFLOAD_MAP_ALLOC).
+ * Return: 0, -EOPNOTSUPP for map flags a NIC table cannot honour (mmap,
+ * which global variables need), -ENOSPC when the NIC's memory cannot hold
+ * the map, -ENOMEM.
+ */
+int nicprog_table_alloc(struct nicprog_dev *nd,
+			struct bpf_offloaded_map *offmap)
+{
+	struct bpf_map *map = &offmap->map;
+	u64 bytes = nicprog_table_bytes(map);
+	struct nicprog_table *t;
+
+	if (map->map_flags & ~(BPF_F_NO_PREALLOC | BPF_F_ZERO_SEED |
+			       BPF_F_NUMA_NODE)) {
+		netdev_info(nd->netdev,
+			    "nicprog: map %s: flags 0x%x not supported on the NIC (mmap, as global variables need, is not)\n",
+			    map->name, map->map_flags);
+		return -EOPNOTSUPP;
+	}
+	if (bytes > nd->sum.mem_bytes - nd->mem_used) {
+		netdev_info(nd->netdev,
+			    "nicprog: map %s needs %llu bytes of NIC memory, %llu of %llu are free\n",
+			    map->name, bytes, nd->sum.mem_bytes - nd->mem_used,
+			    nd->sum.mem_bytes);
+		return -ENOSPC;
+	}
+
+	t = kzalloc(sizeof(*t), GFP_KERNEL);
+	if (!t)
+		return -ENOMEM;
+	t->nd = nd;
+	t->type = map->map_type;
+	t->key_size = map->key_size;
+	t->value_size = map->value_size;
+	t->max_entries = map->max_entries;
+	t->bytes = bytes;
+	strscpy(t->name, map->name, sizeof(t->name));
+	spin_lock_init(&t->lock);
+
+	if (t->type == BPF_MAP_TYPE_ARRAY) {
+		t->values = vzalloc((size_t)t->max_entries * array_stride(t));
+		if (!t->values)
+			goto err_free;
+	} else {
+		t->n_buckets = roundup_pow_of_two(max_t(u32, t->max_entries, 2));
+		t->n_buckets = min_t(u32, t->n_buckets, 1U << 20);
+		t->buckets = kvcalloc(t->n_buckets, sizeof(*t->buckets),
+				      GFP_KERNEL);
+		if (!t->buckets)
+			goto err_free;
+		t->seed = map->map_flags & BPF_F_ZERO_SEED ? 0 :
+							     get_random_u32();
+		t->value_off = round_up(t->key_size, 8);
+	}
+	nd->mem_used += bytes;
+	offmap->dev_priv = t;
+	offmap->dev_ops = &nicprog_table_dev_ops;
+	return 0;
+
+err_free:
+	kfree(t);
+	return -ENOMEM;
+}
+
+/**
+ * nicprog_table_free() - release a map's NIC memory
+ * @offmap: the map
+ *
+ * No program that could use the table runs any more: the map outlives
+ * every program that references it, and programs stop before they go.
+ *
+ * Context: process, RTNL held (BPF_OFFLOAD_MAP_FREE).
+ */
+void nicprog_table_free(struct bpf_offloaded_map *offmap)
+{
+	struct nicprog_table *t = offmap->dev_priv;
+	struct nicprog_htab_elem *e;
+	struct hlist_node *tmp;
+	u32 i;
+
+	if (t->type == BPF_MAP_TYPE_ARRAY) {
+		vfree(t->values);
+	} else {
+		for (i = 0; i < t->n_buckets; i++)
+			hlist_for_each_entry_safe(e, tmp, &t->buckets[i], node)
+				kfree_rcu(e, rcu);
+		kvfree(t->buckets);
+	}
+	t->nd->mem_used -= t->bytes;
+	kfree(t);
+}
+
+static void *htab_value(const struct nicprog_table *t,
+			struct nicprog_htab_elem *e)
+{
+	return e->key + t->value_off;
+}
+
+static struct nicprog_htab_elem *htab_find(struct nicprog_table *t,
+					   const void *key, u32 hash)
+{
+	struct nicprog_htab_elem *e;
+
+	hlist_for_each_entry_rcu(e, &t->buckets[hash & (t->n_buckets - 1)],
+				 node, lockdep_is_held(&t->lock))
+		if (e->hash == hash && !memcmp(e->key, key, t->key_size))
+			return e;
+	return NULL;
+}
+
+/**
+ * nicprog_table_lookup() - value of @key, for programs on the NIC
+ * @t: the table
+ * @key: key_size bytes
+ *
+ * Context: rcu_read_lock() held; the value stays valid until it is dropped.
+ * Return: pointer to the value, or NULL.
+ */
+void *nicprog_table_lookup(struct nicprog_table *t, const void *key)
+{
+	struct nicprog_htab_elem *e;
+	u32 idx;
+
+	if (t->type == BPF_MAP_TYPE_ARRAY) {
+		memcpy(&idx, key, sizeof(idx));
+		if (idx >= t->max_entries)
+			return NULL;
+		return t->values + (size_t)idx * array_stride(t);
+	}
+	e = htab_find(t, key, jhash(key, t->key_size, t->seed));
+	return e ? htab_value(t, e) : NULL;
+}
+
+/**
+ * nicprog_table_update() - bpf_map_update_elem() on a NIC table
+ * @t: the table
+ * @key: key_size bytes
+ * @value: value_size bytes
+ * @flags: BPF_ANY, BPF_NOEXIST or BPF_EXIST
+ *
+ * Context: process or datapath; does not sleep.
+ * Return: 0, -EINVAL for unknown flags, -EEXIST/-ENOENT when @flags
+ * forbid the update, -E2BIG when full or the index is out of range,
+ * -ENOMEM.
+ */
+long nicprog_table_update(struct nicprog_table *t, const void *key,
+			  const void *value, u64 flags)
+{
+	struct nicprog_htab_elem *old, *e;
+	u32 idx, hash;
+
+	if (flags > BPF_EXIST)
+		return -EINVAL;
+	if (t->type == BPF_MAP_TYPE_ARRAY) {
+		memcpy(&idx, key, sizeof(idx));
+		if (idx >= t->max_entries)
+			return -E2BIG;
+		if (flags == BPF_NOEXIST)
+			return -EEXIST;
+		memcpy(t->values + (size_t)idx * array_stride(t), value,
+		       t->value_size);
+		return 0;
+	}
+
+	hash = jhash(key, t->key_size, t->seed);
+	e = kmalloc(sizeof(*e) + t->value_off + round_up(t->value_size, 8),
+		    GFP_ATOMIC | __GFP_NOWARN);
+	if (!e)
+		return -ENOMEM;
+	e->hash = hash;
+	memcpy(e->key, key, t->key_size);
+	memcpy(htab_value(t, e), value, t->value_size);
+
+	spin_lock_bh(&t->lock);
+	old = htab_find(t, key, hash);
+	if (old && flags == BPF_NOEXIST) {
+		spin_unlock_bh(&t->lock);
+		kfree(e);
+		return -EEXIST;
+	}
+	if (!old && flags == BPF_EXIST) {
+		spin_unlock_bh(&t->lock);
+		kfree(e);
+		return -ENOENT;
+	}
+	if (!old && t->count >= t->max_entries) {
+		spin_unlock_bh(&t->lock);
+		kfree(e);
+		return -E2BIG;
+	}
+	if (old) {
+		hlist_replace_rcu(&old->node, &e->node);
+		kfree_rcu(old, rcu);
+	} else {
+		hlist_add_head_rcu(&e->node,
+				   &t->buckets[hash & (t->n_buckets - 1)]);
+		t->count++;
+	}
+	spin_unlock_bh(&t->lock);
+	return 0;
+}
+
+/**
+ * nicprog_table_delete() - bpf_map_delete_elem() on a NIC table
+ * @t: the table
+ * @key: key_size bytes
+ *
+ * Context: process or datapath; does not sleep.
+ * Return: 0, -ENOENT if absent, -EINVAL for arrays (elements always exist).
+ */
+long nicprog_table_delete(struct nicprog_table *t, const void *key)
+{
+	struct nicprog_htab_elem *e;
+
+	if (t->type == BPF_MAP_TYPE_ARRAY)
+		return -EINVAL;
+	spin_lock_bh(&t->lock);
+	e = htab_find(t, key, jhash(key, t->key_size, t->seed));
+	if (e) {
+		hlist_del_rcu(&e->node);
+		t->count--;
+	}
+	spin_unlock_bh(&t->lock);
+	if (!e)
+		return -ENOENT;
+	kfree_rcu(e, rcu);
+	return 0;
+}
+
+/* The first element of a bucket at or after @b, or NULL. */
+static struct nicprog_htab_elem *htab_first_from(struct nicprog_table *t,
+						 u32 b)
+{
+	struct nicprog_htab_elem *e;
+
+	for (; b < t->n_buckets; b++) {
+		e = hlist_entry_safe(rcu_dereference(hlist_first_rcu(&t->buckets[b])),
+				     struct nicprog_htab_elem, node);
+		if (e)
+			return e;
+	}
+	return NULL;
+}
+
+static int nicprog_table_next_key(struct nicprog_table *t, const void *key,
+				  void *next_key)
+{
+	struct nicprog_htab_elem *e = NULL, *next;
+	u32 idx, hash;
+
+	if (t->type == BPF_MAP_TYPE_ARRAY) {
+		idx = 0;
+		if (key)
+			memcpy(&idx, key, sizeof(idx));
+		if (!key || idx >= t->max_entries)
+			idx = 0;
+		else if (idx == t->max_entries - 1)
+			return -ENOENT;
+		else
+			idx++;
+		memcpy(next_key, &idx, sizeof(idx));
+		return 0;
+	}
+
+	rcu_read_lock();
+	if (key) {
+		hash = jhash(key, t->key_size, t->seed);
+		e = htab_find(t, key, hash);
+	}
+	if (!e) {
+		/* No such key: start over, as hashtab.c does. */
+		next = htab_first_from(t, 0);
+	} else {
+		next = hlist_entry_safe(rcu_dereference(hlist_next_rcu(&e->node)),
+					struct nicprog_htab_elem, node);
+		if (!next)
+			next = htab_first_from(t, (e->hash & (t->n_buckets - 1)) + 1);
+	}
+	if (next)
+		memcpy(next_key, next->key, t->key_size);
+	rcu_read_unlock();
+	return next ? 0 : -ENOENT;
+}
+
+static int nicprog_map_get_next_key(struct bpf_offloaded_map *offmap,
+				    void *key, void *next_key)
+{
+	return nicprog_table_next_key(offmap->dev_priv, key, next_key);
+}
+
+static int nicprog_map_lookup_elem(struct bpf_offloaded_map *offmap,
+				   void *key, void *value)
+{
+	struct nicprog_table *t = offmap->dev_priv;
+	void *v;
+
+	rcu_read_lock();
+	v = nicprog_table_lookup(t, key);
+	if (v)
+		memcpy(value, v, t->value_size);
+	rcu_read_unlock();
+	return v ? 0 : -ENOENT;
+}
+
+static int nicprog_map_update_elem(struct bpf_offloaded_map *offmap,
+				   void *key, void *value, u64 flags)
+{
+	return nicprog_table_update(offmap->dev_priv, key, value, flags);
+}
+
+static int nicprog_map_delete_elem(struct bpf_offloaded_map *offmap,
+				   void *key)
+{
+	return nicprog_table_delete(offmap->dev_priv, key);
+}
+
+const struct bpf_map_dev_ops nicprog_table_dev_ops = {
+	.map_get_next_key	= nicprog_map_get_next_key,
+	.map_lookup_elem	= nicprog_map_lookup_elem,
+	.map_update_elem	= nicprog_map_update_elem,
+	.map_delete_elem	= nicprog_map_delete_elem,
+};
