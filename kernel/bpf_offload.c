@@ -24,7 +24,8 @@
 
 #include "nicprog.h"
 
-#define NICPROG_FN_NAME(x) [BPF_FUNC_ ## x] = "bpf_" #x
+#define NICPROG_FN_NAME(x) \
+	[BPF_FUNC_ ## x] = "bpf_" #x
 static const char * const nicprog_helper_names[] = {
 	__BPF_FUNC_MAPPER(NICPROG_FN_NAME)
 };
@@ -110,6 +111,11 @@ static int nicprog_insn_hook(struct bpf_verifier_env *env, int insn_idx,
 
 	if (insn_idx >= np->len)
 		return -EINVAL;
+	if (env->prog->type != BPF_PROG_TYPE_XDP) {
+		np_vlog(env, "only XDP programs run on the NIC, not program type %u\n",
+			env->prog->type);
+		return -EOPNOTSUPP;
+	}
 	meta = &np->meta[insn_idx];
 
 	if (insn->code == (BPF_JMP | BPF_CALL)) {
@@ -272,6 +278,12 @@ static int nicprog_xdp_setup_hw(struct nicprog_dev *nd, struct netdev_bpf *bpf)
 	int err;
 
 	if (prog) {
+		/* 6.1's dev_xdp_attach() leaves this check to drivers. */
+		if (!bpf_offload_dev_match(prog, nd->netdev)) {
+			NL_SET_ERR_MSG_MOD(bpf->extack,
+					   "program is offloaded to another device");
+			return -EINVAL;
+		}
 		np = prog->aux->offload->dev_priv;
 		if (!np || !np->insns) {
 			NL_SET_ERR_MSG_MOD(bpf->extack,

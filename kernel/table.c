@@ -40,7 +40,6 @@ struct nicprog_htab_elem {
  * @value_size: bytes of a value
  * @max_entries: capacity
  * @bytes: NIC memory charged for it
- * @name: the map's name, for messages
  * @lock: serializes hash mutations
  * @count: elements in a hash table, under @lock
  * @n_buckets: power of two
@@ -56,7 +55,6 @@ struct nicprog_table {
 	u32 value_size;
 	u32 max_entries;
 	u64 bytes;
-	char name[BPF_OBJ_NAME_LEN];
 	spinlock_t lock;
 	u32 count;
 	u32 n_buckets;
@@ -98,17 +96,21 @@ int nicprog_table_alloc(struct nicprog_dev *nd,
 	u64 bytes = nicprog_table_bytes(map);
 	struct nicprog_table *t;
 
+	/* The map has no name yet: describe it by its shape. */
 	if (map->map_flags & ~(BPF_F_NO_PREALLOC | BPF_F_ZERO_SEED |
 			       BPF_F_NUMA_NODE)) {
 		netdev_info(nd->netdev,
-			    "nicprog: map %s: flags 0x%x not supported on the NIC (mmap, as global variables need, is not)\n",
-			    map->name, map->map_flags);
+			    "nicprog: map (type %u, key %u, value %u, %u entries): flags 0x%x not supported on the NIC (global and read-only variables need mmap or read-only maps)\n",
+			    map->map_type, map->key_size, map->value_size,
+			    map->max_entries, map->map_flags);
 		return -EOPNOTSUPP;
 	}
 	if (bytes > nd->sum.mem_bytes - nd->mem_used) {
 		netdev_info(nd->netdev,
-			    "nicprog: map %s needs %llu bytes of NIC memory, %llu of %llu are free\n",
-			    map->name, bytes, nd->sum.mem_bytes - nd->mem_used,
+			    "nicprog: map (type %u, key %u, value %u, %u entries) needs %llu bytes of NIC memory, %llu of %llu are free\n",
+			    map->map_type, map->key_size, map->value_size,
+			    map->max_entries, bytes,
+			    nd->sum.mem_bytes - nd->mem_used,
 			    nd->sum.mem_bytes);
 		return -ENOSPC;
 	}
@@ -122,7 +124,6 @@ int nicprog_table_alloc(struct nicprog_dev *nd,
 	t->value_size = map->value_size;
 	t->max_entries = map->max_entries;
 	t->bytes = bytes;
-	strscpy(t->name, map->name, sizeof(t->name));
 	spin_lock_init(&t->lock);
 
 	if (t->type == BPF_MAP_TYPE_ARRAY) {
@@ -337,15 +338,15 @@ static int nicprog_table_next_key(struct nicprog_table *t, const void *key,
 	u32 idx, hash;
 
 	if (t->type == BPF_MAP_TYPE_ARRAY) {
-		idx = 0;
+		/* No key, or one out of range: start at index 0. */
+		idx = U32_MAX;
 		if (key)
 			memcpy(&idx, key, sizeof(idx));
-		if (!key || idx >= t->max_entries)
-			idx = 0;
-		else if (idx == t->max_entries - 1)
+		if (idx >= t->max_entries)
+			idx = U32_MAX;
+		if (idx + 1 == t->max_entries)
 			return -ENOENT;
-		else
-			idx++;
+		idx++;
 		memcpy(next_key, &idx, sizeof(idx));
 		return 0;
 	}
