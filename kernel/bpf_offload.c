@@ -78,6 +78,27 @@ static const char * const ptr_kind_names[] = {
 	[NICPROG_PTR_OTHER]	= "other",
 };
 
+/*
+ * Packet bytes a packet access touches, for the offloader's parse and
+ * placement decisions: the pointer's fixed offset plus the instruction's,
+ * widened by the variable part the verifier bounds (umax_value).
+ */
+static void nicprog_note_pkt_range(struct nicprog_insn_meta *meta,
+				   const struct bpf_insn *insn,
+				   const struct bpf_reg_state *reg)
+{
+	s64 lo = (s64)reg->off + insn->off;
+	s64 hi = lo + bpf_size_to_bytes(BPF_SIZE(insn->code)) +
+		 min_t(u64, reg->umax_value, 0xffff);
+
+	if (base_type(reg->type) != PTR_TO_PACKET)
+		return;		/* meta and end pointers: no bytes of the frame */
+	if (!meta->pkt_hi || lo < meta->pkt_lo)
+		meta->pkt_lo = lo;
+	if (hi > meta->pkt_hi)
+		meta->pkt_hi = hi;
+}
+
 static int nicprog_prepare(struct bpf_prog *prog)
 {
 	struct nicprog_dev *nd =
@@ -117,6 +138,9 @@ static int nicprog_insn_hook(struct bpf_verifier_env *env, int insn_idx,
 		return -EOPNOTSUPP;
 	}
 	meta = &np->meta[insn_idx];
+	meta->dst_kinds |= BIT(ptr_kind(&regs[insn->dst_reg]));
+	if (BPF_SRC(insn->code) == BPF_X || cls == BPF_LDX)
+		meta->src_kinds |= BIT(ptr_kind(&regs[insn->src_reg]));
 
 	if (insn->code == (BPF_JMP | BPF_CALL)) {
 		if (insn->src_reg == BPF_PSEUDO_KFUNC_CALL) {
@@ -151,6 +175,10 @@ static int nicprog_insn_hook(struct bpf_verifier_env *env, int insn_idx,
 		return -EOPNOTSUPP;
 	}
 	meta->ptr = kind;
+	if (kind == NICPROG_PTR_PACKET)
+		nicprog_note_pkt_range(meta, insn, cls == BPF_LDX ?
+				       &regs[insn->src_reg] :
+				       &regs[insn->dst_reg]);
 	return 0;
 }
 

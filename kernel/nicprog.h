@@ -51,13 +51,23 @@ enum nicprog_ptr_kind {
 };
 
 /**
- * struct nicprog_insn_meta - what the verifier told us of one instruction
+ * struct nicprog_insn_meta - what the verifier told us of one instruction,
+ *	over every path that reaches it
  * @ptr: enum nicprog_ptr_kind of the memory a load or store accesses
+ * @dst_kinds: kinds the destination register held, bit per
+ *	enum nicprog_ptr_kind
+ * @src_kinds: kinds the source register held, likewise
  * @helper: helper id of a call, recorded before fixups rewrite it
+ * @pkt_lo: lowest packet byte a packet access touches, from the frame start
+ * @pkt_hi: one past the highest packet byte it touches
  */
 struct nicprog_insn_meta {
 	u8 ptr;
+	u8 dst_kinds;
+	u8 src_kinds;
 	s32 helper;
+	s32 pkt_lo;
+	s32 pkt_hi;
 };
 
 #define NICPROG_PROG_MAX_MAPS	64

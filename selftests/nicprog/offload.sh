@@ -158,5 +158,36 @@ check "the flood ends on time" wait $F
 _created_devs=()
 teardown_ns
 check "the program and its tables are freed with the driver" wait_for 10 gone
+no_core_threads() { ! grep -qs '^nicsim' /proc/[0-9]*/comm; }
+check "no NIC core kthread survives the driver" no_core_threads
 check "nicsim loads again" nicprog_load
+
+# Slab counters return to baseline after repeated device/program/table
+# cycles: a leak of table elements alone (1024 per cycle) would exceed
+# the slack several times over.
+kmalloc_objs() { awk '/^kmalloc-/ { n += $2 } END { print n }' /proc/slabinfo; }
+fill=$(mktemp)
+for i in $(seq 0 1023); do
+	echo "map update name blocked key $((i & 255)) $((i >> 8)) value 0 0 0 0 0 0 0 0"
+done > "$fill"
+sync; echo 3 > /proc/sys/vm/drop_caches
+base=$(kmalloc_objs)
+ok=1
+for cycle in 1 2 3 4 5; do
+	setup &&
+	ip -n "$NSB" link set dev "$B" xdpoffload obj "$EX/port_filter.o" \
+		sec xdp 2>/dev/null &&
+	bpfb batch file "$fill" >/dev/null &&
+	udp 1 7 && nicsim_del "$ID" || ok=0
+	teardown_ns
+	_created_devs=()
+done
+rm -f "$fill"
+check "5 device/program/table cycles" test $ok = 1
+settled() {
+	echo 3 > /proc/sys/vm/drop_caches
+	[ "$(kmalloc_objs)" -le $((base + 2000)) ]
+}
+check "kmalloc slab objects return to baseline (+2000 slack)" wait_for 15 settled
+tap_info "kmalloc objects: $base before, $(kmalloc_objs) after"
 tap_end
