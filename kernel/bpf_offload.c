@@ -194,13 +194,9 @@ static int nicprog_bind_maps(struct bpf_verifier_env *env,
 	for (i = 0; i + 1 < np->len; i++) {
 		if (insn[i].code != (BPF_LD | BPF_IMM | BPF_DW))
 			continue;
+		/* Other pseudo loads are refused by nicprog_exec_check(). */
 		if (insn[i].src_reg != BPF_PSEUDO_MAP_FD) {
-			if (insn[i].src_reg)
-				np_vlog(env, "insn %u: global variables and other map-value or BTF loads are not supported on the NIC\n",
-					i);
 			i++;
-			if (insn[i - 1].src_reg)
-				return -EOPNOTSUPP;
 			continue;
 		}
 		map = (struct bpf_map *)(unsigned long)((u64)(u32)insn[i].imm |

@@ -58,6 +58,10 @@ struct nicsim_pcpu_stats {
 	struct u64_stats_sync syncp;
 };
 
+/* The counters are the u64_stats_t members before syncp, in order. */
+#define NICSIM_PCPU_N_STATS \
+	(offsetof(struct nicsim_pcpu_stats, syncp) / sizeof(u64_stats_t))
+
 #define nicsim_stats_inc(port, field)				\
 	do {							\
 		struct nicsim_pcpu_stats *__s =			\

@@ -172,45 +172,23 @@ static int nicsim_port_stop(struct net_device *dev)
 void nicsim_port_get_stats(struct nicsim_port *port,
 			   struct nicsim_pcpu_stats *sum)
 {
+	u64 v[NICSIM_PCPU_N_STATS];
+	unsigned int start, i;
 	int cpu;
 
+	BUILD_BUG_ON(offsetof(struct nicsim_pcpu_stats, tx_packets));
 	memset(sum, 0, sizeof(*sum));
 	for_each_possible_cpu(cpu) {
 		const struct nicsim_pcpu_stats *s = per_cpu_ptr(port->stats, cpu);
-		u64 v[14];
-		unsigned int start;
+		const u64_stats_t *c = &s->tx_packets;
 
 		do {
 			start = u64_stats_fetch_begin(&s->syncp);
-			v[0] = u64_stats_read(&s->tx_packets);
-			v[1] = u64_stats_read(&s->tx_bytes);
-			v[2] = u64_stats_read(&s->tx_dropped);
-			v[3] = u64_stats_read(&s->wire_rx_packets);
-			v[4] = u64_stats_read(&s->wire_rx_bytes);
-			v[5] = u64_stats_read(&s->rx_packets);
-			v[6] = u64_stats_read(&s->rx_bytes);
-			v[7] = u64_stats_read(&s->rx_fifo_errors);
-			v[8] = u64_stats_read(&s->rx_length_errors);
-			v[9] = u64_stats_read(&s->xdp_drop);
-			v[10] = u64_stats_read(&s->xdp_pass);
-			v[11] = u64_stats_read(&s->xdp_tx);
-			v[12] = u64_stats_read(&s->xdp_redirect);
-			v[13] = u64_stats_read(&s->xdp_aborted);
+			for (i = 0; i < NICSIM_PCPU_N_STATS; i++)
+				v[i] = u64_stats_read(&c[i]);
 		} while (u64_stats_fetch_retry(&s->syncp, start));
-		u64_stats_add(&sum->tx_packets, v[0]);
-		u64_stats_add(&sum->tx_bytes, v[1]);
-		u64_stats_add(&sum->tx_dropped, v[2]);
-		u64_stats_add(&sum->wire_rx_packets, v[3]);
-		u64_stats_add(&sum->wire_rx_bytes, v[4]);
-		u64_stats_add(&sum->rx_packets, v[5]);
-		u64_stats_add(&sum->rx_bytes, v[6]);
-		u64_stats_add(&sum->rx_fifo_errors, v[7]);
-		u64_stats_add(&sum->rx_length_errors, v[8]);
-		u64_stats_add(&sum->xdp_drop, v[9]);
-		u64_stats_add(&sum->xdp_pass, v[10]);
-		u64_stats_add(&sum->xdp_tx, v[11]);
-		u64_stats_add(&sum->xdp_redirect, v[12]);
-		u64_stats_add(&sum->xdp_aborted, v[13]);
+		for (i = 0; i < NICSIM_PCPU_N_STATS; i++)
+			u64_stats_add(&(&sum->tx_packets)[i], v[i]);
 	}
 }
 
