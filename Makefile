@@ -55,4 +55,4 @@ clean:
 	$(MAKE) -C tools/testing/unit clean
 	$(MAKE) -C bpf clean
 	-$(MAKE) -C selftests/nicprog OUTPUT=$(CURDIR)/selftests/nicprog clean
-	rm -rf build
+	rm -rf build selftests/kselftest

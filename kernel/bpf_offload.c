@@ -99,11 +99,113 @@ static void nicprog_note_pkt_range(struct nicprog_insn_meta *meta,
 		meta->pkt_hi = hi;
 }
 
+/* The table index of @map in @np, given on first sight. */
+static u8 nicprog_map_index(struct nicprog_prog *np, struct bpf_map *map)
+{
+	u32 m;
+
+	for (m = 0; m < np->n_maps; m++)
+		if (np->maps[m] == map)
+			return m;
+	if (m == NICPROG_PROG_MAX_MAPS)
+		return NICPROG_MAP_MANY;	/* bind_maps refuses */
+	np->maps[np->n_maps++] = map;
+	return m;
+}
+
+/* Merge one path's view of a map into what other paths said. */
+static void nicprog_note_map(struct nicprog_prog *np,
+			     struct nicprog_insn_meta *meta,
+			     const struct bpf_reg_state *reg)
+{
+	u8 m;
+
+	if (!reg->map_ptr)
+		return;
+	m = nicprog_map_index(np, reg->map_ptr);
+	if (meta->map == NICPROG_MAP_NONE)
+		meta->map = m;
+	else if (meta->map != m)
+		meta->map = NICPROG_MAP_MANY;
+}
+
+/*
+ * Merge one path's frame pointer offset of a stack pointer into @off: the
+ * @fixed flag says some path gave one, @var that paths disagree or one had
+ * a variable offset or another frame's stack.
+ */
+static void nicprog_note_stack(struct nicprog_insn_meta *meta, s16 *off,
+			       u8 fixed, u8 var,
+			       const struct bpf_reg_state *reg, s32 insn_off)
+{
+	s64 o;
+
+	if (base_type(reg->type) != PTR_TO_STACK || reg->frameno ||
+	    !tnum_is_const(reg->var_off)) {
+		meta->flags |= var;
+		return;
+	}
+	o = reg->off + (s64)reg->var_off.value + insn_off;
+	if (o < -MAX_BPF_STACK || o >= 0) {
+		meta->flags |= var;
+		return;
+	}
+	if ((meta->flags & fixed) && *off != o)
+		meta->flags |= var;
+	meta->flags |= fixed;
+	*off = o;
+}
+
+/* Facts the offloader needs, from the verifier's state before @insn. */
+static void nicprog_note_facts(struct nicprog_prog *np,
+			       struct nicprog_insn_meta *meta,
+			       const struct bpf_insn *insn,
+			       const struct bpf_reg_state *regs)
+{
+	u8 cls = BPF_CLASS(insn->code);
+	const struct bpf_reg_state *reg;
+	u32 r;
+
+	for (r = 0; r < MAX_BPF_REG; r++)
+		if (base_type(regs[r].type) == PTR_TO_MAP_VALUE)
+			meta->mapval_regs |= BIT(r);
+	if (insn->code == (BPF_JMP | BPF_CALL)) {
+		for (r = BPF_REG_1; r <= BPF_REG_5; r++)
+			if (base_type(regs[r].type) == PTR_TO_STACK)
+				meta->stack_args |= BIT(r - 1);
+		if (insn->src_reg || insn->imm < BPF_FUNC_map_lookup_elem ||
+		    insn->imm > BPF_FUNC_map_delete_elem)
+			return;
+		nicprog_note_map(np, meta, &regs[BPF_REG_1]);
+		nicprog_note_stack(meta, &meta->key_off, NICPROG_META_KEY,
+				   NICPROG_META_KEY_VAR, &regs[BPF_REG_2], 0);
+		if (insn->imm == BPF_FUNC_map_update_elem)
+			nicprog_note_stack(meta, &meta->val_off,
+					   NICPROG_META_VAL,
+					   NICPROG_META_VAL_VAR,
+					   &regs[BPF_REG_3], 0);
+		return;
+	}
+	if (cls != BPF_LDX && cls != BPF_ST && cls != BPF_STX)
+		return;
+	reg = cls == BPF_LDX ? &regs[insn->src_reg] : &regs[insn->dst_reg];
+	if (base_type(reg->type) == PTR_TO_MAP_VALUE)
+		nicprog_note_map(np, meta, reg);
+	if (base_type(reg->type) != PTR_TO_STACK)
+		return;
+	nicprog_note_stack(meta, &meta->stack_off, NICPROG_META_STACK,
+			   NICPROG_META_STACK_VAR, reg, insn->off);
+	if (cls == BPF_STX &&
+	    base_type(regs[insn->src_reg].type) == PTR_TO_MAP_VALUE)
+		meta->flags |= NICPROG_META_SPILL_PTR;
+}
+
 static int nicprog_prepare(struct bpf_prog *prog)
 {
 	struct nicprog_dev *nd =
 		bpf_offload_dev_priv(prog->aux->offload->offdev);
 	struct nicprog_prog *np;
+	u32 i;
 
 	np = kzalloc(sizeof(*np), GFP_KERNEL);
 	if (!np)
@@ -116,6 +218,8 @@ static int nicprog_prepare(struct bpf_prog *prog)
 		kfree(np);
 		return -ENOMEM;
 	}
+	for (i = 0; i < prog->len; i++)
+		np->meta[i].map = NICPROG_MAP_NONE;
 	prog->aux->offload->dev_priv = np;
 	return 0;
 }
@@ -138,6 +242,7 @@ static int nicprog_insn_hook(struct bpf_verifier_env *env, int insn_idx,
 		return -EOPNOTSUPP;
 	}
 	meta = &np->meta[insn_idx];
+	nicprog_note_facts(np, meta, insn, regs);
 	meta->dst_kinds |= BIT(ptr_kind(&regs[insn->dst_reg]));
 	if (BPF_SRC(insn->code) == BPF_X || cls == BPF_LDX)
 		meta->src_kinds |= BIT(ptr_kind(&regs[insn->src_reg]));
@@ -206,17 +311,20 @@ static int nicprog_bind_maps(struct bpf_verifier_env *env,
 		 * ("offload device mismatch between prog and map").
 		 */
 		offmap = map_to_offmap(map);
-		for (m = 0; m < np->n_maps; m++)
-			if (np->tables[m] == offmap->dev_priv)
-				break;
-		if (m == np->n_maps) {
-			if (m == NICPROG_PROG_MAX_MAPS) {
-				np_vlog(env, "program uses more than %d maps\n",
-					NICPROG_PROG_MAX_MAPS);
-				return -E2BIG;
-			}
-			np->tables[np->n_maps++] = offmap->dev_priv;
+		m = nicprog_map_index(np, map);
+		if (m == NICPROG_MAP_MANY) {
+			np_vlog(env, "program uses more than %d maps\n",
+				NICPROG_PROG_MAX_MAPS);
+			return -E2BIG;
 		}
+		np->tables[m] = offmap->dev_priv;
+		np->ir_tables[m] = (struct nicprog_ir_table){
+			.type = map->map_type,
+			.key_size = map->key_size,
+			.value_size = map->value_size,
+			.max_entries = map->max_entries,
+			.bytes = nicprog_table_bytes(map),
+		};
 		insn[i].imm = m;
 		insn[i + 1].imm = 0;
 		i++;
@@ -264,7 +372,22 @@ static int nicprog_finalize(struct bpf_verifier_env *env)
 		np_vlog(env, "insn %u: %s\n", bad, why);
 		return err;
 	}
-	nicprog_plan_init(np);
+	for (i = 0; i < np->n_maps; i++)
+		if (!np->tables[i]) {	/* seen in a register, never loaded */
+			np_vlog(env, "map %s is not loaded by the program\n",
+				np->maps[i]->name);
+			return -EINVAL;
+		}
+	np->ir_in = (struct nicprog_ir_input){
+		.insns = np->insns, .meta = np->meta, .len = np->len,
+		.tables = np->ir_tables, .n_tables = np->n_maps,
+	};
+	err = nicprog_ir_build(&np->ir_in, &np->ir, &why);
+	if (err) {
+		np_vlog(env, "the offloader cannot analyze the program: %s\n",
+			why);
+		return err;
+	}
 	return 0;
 }
 
@@ -280,6 +403,7 @@ static void nicprog_destroy(struct bpf_prog *prog)
 {
 	struct nicprog_prog *np = prog->aux->offload->dev_priv;
 
+	nicprog_ir_free(&np->ir);
 	kvfree(np->flags);
 	kvfree(np->insns);
 	kvfree(np->meta);
@@ -297,6 +421,7 @@ const struct bpf_prog_offload_ops nicprog_bpf_prog_ops = {
 /* Install, replace or remove the port's program. RTNL held. */
 static int nicprog_xdp_setup_hw(struct nicprog_dev *nd, struct netdev_bpf *bpf)
 {
+	struct nicprog_plan *plan = NULL;
 	struct bpf_prog *prog = bpf->prog;
 	struct nicprog_prog *np;
 	int err;
@@ -314,14 +439,21 @@ static int nicprog_xdp_setup_hw(struct nicprog_dev *nd, struct netdev_bpf *bpf)
 					   "program was not prepared for this NIC");
 			return -EINVAL;
 		}
-		err = nd->ops->plan_load(nd, &np->plan, bpf->extack);
-	} else {
-		err = 0;
-		if (nd->xdp_prog)
-			nd->ops->plan_unload(nd);
+		plan = nicprog_plan_create(np, bpf->extack);
+		if (IS_ERR(plan))
+			return PTR_ERR(plan);
+		err = nd->ops->plan_load(nd, plan, bpf->extack);
+		if (err) {
+			nicprog_plan_destroy(plan);
+			return err;
+		}
+	} else if (nd->xdp_prog) {
+		nd->ops->plan_unload(nd);
 	}
-	if (err)
-		return err;
+	/* No frame runs the old plan any more. */
+	nicprog_plan_destroy(nd->plan);
+	nd->plan = plan;
+	nicprog_plan_publish(nd, plan);
 	/* dev_xdp_install() moved a reference to @prog to us. */
 	if (nd->xdp_prog)
 		bpf_prog_put(nd->xdp_prog);
@@ -395,7 +527,7 @@ int nicprog_bpf_init(struct nicprog_dev *nd)
  */
 void nicprog_bpf_exit(struct nicprog_dev *nd)
 {
-	WARN_ON(nd->xdp_prog);
+	WARN_ON(nd->xdp_prog || nd->plan);
 	bpf_offload_dev_netdev_unregister(nd->offdev, nd->netdev);
 	bpf_offload_dev_destroy(nd->offdev);
 	WARN_ON(nd->mem_used);

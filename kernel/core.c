@@ -32,7 +32,11 @@ static struct nicprog_dev *nicprog_dev_find(const struct net_device *netdev)
 
 static void nicprog_dev_release(struct device *dev)
 {
-	kfree(to_nicprog_dev(dev));
+	struct nicprog_dev *nd = to_nicprog_dev(dev);
+
+	kvfree(nd->plan_text);
+	mutex_destroy(&nd->plan_lock);
+	kfree(nd);
 }
 
 /**
@@ -79,6 +83,7 @@ struct nicprog_dev *nicprog_register(struct net_device *netdev,
 	nd->ops = ops;
 	nicprog_lnic_summarize(lnic, &nd->sum);
 	INIT_LIST_HEAD(&nd->list);
+	mutex_init(&nd->plan_lock);
 
 	device_initialize(&nd->dev);
 	nd->dev.class = &nicprog_class;
@@ -98,6 +103,7 @@ struct nicprog_dev *nicprog_register(struct net_device *netdev,
 		goto err_bpf_exit;
 	}
 	list_add_tail(&nd->list, &nicprog_devs);
+	nicprog_debugfs_add(nd);
 	return nd;
 
 err_bpf_exit:
@@ -123,6 +129,7 @@ void nicprog_unregister(struct nicprog_dev *nd)
 {
 	ASSERT_RTNL();
 	list_del(&nd->list);
+	nicprog_debugfs_remove(nd);
 	nicprog_bpf_exit(nd);
 	device_del(&nd->dev);
 	put_device(&nd->dev);
@@ -170,6 +177,7 @@ static int nicprog_netdev_event(struct notifier_block *nb,
 	case NETDEV_CHANGENAME:
 	case NETDEV_REGISTER:	/* after a move to another namespace */
 		nicprog_dev_sync_name(nd);
+		nicprog_debugfs_rename(nd);
 		break;
 	}
 	return NOTIFY_DONE;
@@ -186,12 +194,14 @@ static int __init nicprog_init(void)
 	err = nicprog_sysfs_init();
 	if (err)
 		return err;
+	nicprog_debugfs_init();
 	err = register_netdevice_notifier(&nicprog_netdev_nb);
 	if (err)
-		goto err_sysfs_exit;
+		goto err_debugfs_exit;
 	return 0;
 
-err_sysfs_exit:
+err_debugfs_exit:
+	nicprog_debugfs_exit();
 	nicprog_sysfs_exit();
 	return err;
 }
@@ -201,6 +211,7 @@ static void __exit nicprog_exit(void)
 	unregister_netdevice_notifier(&nicprog_netdev_nb);
 	/* Drivers hold a module reference on us while they have ports. */
 	WARN_ON(!list_empty(&nicprog_devs));
+	nicprog_debugfs_exit();
 	nicprog_sysfs_exit();
 }
 

@@ -5,12 +5,18 @@
 
 #include <linux/device.h>
 #include <linux/list.h>
+#include <linux/mutex.h>
 #include <net/nicprog.h>
 #include <net/nicprog_exec.h>
 
+#include "offload/offload.h"
+
 struct bpf_offload_dev;
 struct bpf_offloaded_map;
+struct bpf_map;
 struct bpf_prog;
+struct dentry;
+struct netlink_ext_ack;
 struct nicprog_table;
 
 /**
@@ -26,6 +32,13 @@ struct nicprog_table;
  * @offdev: the port's BPF offload device
  * @xdp_prog: the installed program, one reference owned; under RTNL
  * @mem_used: bytes of NIC memory tables hold; under RTNL (map alloc/free)
+ * @plan: the installed plan, under RTNL
+ * @plan_lock: protects @plan_shape, @plan_cores and @plan_text, which
+ *	sysfs and debugfs read without RTNL
+ * @plan_shape: enum nicprog_shape the next attach plans for
+ * @plan_cores: cores the next plan may use, 0 for all
+ * @plan_text: the installed plan in words, or NULL
+ * @debugfs: /sys/kernel/debug/nicprog/<ifname>
  */
 struct nicprog_dev {
 	struct device dev;
@@ -37,51 +50,31 @@ struct nicprog_dev {
 	struct bpf_offload_dev *offdev;
 	struct bpf_prog *xdp_prog;
 	u64 mem_used;
+	struct nicprog_plan *plan;
+	struct mutex plan_lock;
+	u8 plan_shape;
+	u32 plan_cores;
+	char *plan_text;
+	struct dentry *debugfs;
 };
 
-/* The kind of memory an instruction accesses, from the verifier. */
-enum nicprog_ptr_kind {
-	NICPROG_PTR_NONE,
-	NICPROG_PTR_SCALAR,
-	NICPROG_PTR_CTX,
-	NICPROG_PTR_PACKET,
-	NICPROG_PTR_MAP_VALUE,
-	NICPROG_PTR_STACK,
-	NICPROG_PTR_OTHER,
-};
+#define NICPROG_PROG_MAX_MAPS	NICPROG_MAX_TABLES
 
 /**
- * struct nicprog_insn_meta - what the verifier told us of one instruction,
- *	over every path that reaches it
- * @ptr: enum nicprog_ptr_kind of the memory a load or store accesses
- * @dst_kinds: kinds the destination register held, bit per
- *	enum nicprog_ptr_kind
- * @src_kinds: kinds the source register held, likewise
- * @helper: helper id of a call, recorded before fixups rewrite it
- * @pkt_lo: lowest packet byte a packet access touches, from the frame start
- * @pkt_hi: one past the highest packet byte it touches
- */
-struct nicprog_insn_meta {
-	u8 ptr;
-	u8 dst_kinds;
-	u8 src_kinds;
-	s32 helper;
-	s32 pkt_lo;
-	s32 pkt_hi;
-};
-
-#define NICPROG_PROG_MAX_MAPS	64
-
-/**
- * struct nicprog_plan - what a driver installs (opaque to drivers)
- * @exec: the program as the executor runs it
+ * struct nicprog_plan - what a driver installs (opaque to drivers); made
+ *	at attach time, owned by the port (nicprog_dev.plan, under RTNL)
+ * @exec: the program as the executor runs it under this plan
+ * @flags: per instruction, enum nicprog_exec_insn_flags of this plan
  * @tables: the program's tables, by index
  * @prog: the BPF program
+ * @lo: the offloader's layout
  */
 struct nicprog_plan {
-	const struct nicprog_exec_prog *exec;
+	struct nicprog_exec_prog exec;
+	u8 *flags;
 	struct nicprog_table **tables;
 	struct bpf_prog *prog;
+	struct nicprog_layout lo;
 };
 
 /**
@@ -93,10 +86,13 @@ struct nicprog_plan {
  * @meta: per instruction, filled by insn_hook
  * @insns: copy of the program taken at finalize, maps as table indices
  * @flags: per instruction, enum nicprog_exec_insn_flags
- * @tables: tables the program uses; maps outlive their programs
- * @n_maps: entries in @tables
+ * @maps: the maps the program uses, by table index
+ * @tables: their NIC tables; maps outlive their programs
+ * @n_maps: entries in @maps and @tables
  * @exec: the executor's view
- * @plan: the plan handed to the driver
+ * @ir_tables: the tables as the offloader sees them
+ * @ir_in: the offloader's input
+ * @ir: the program's IR, built at finalize
  */
 struct nicprog_prog {
 	struct nicprog_dev *nd;
@@ -105,10 +101,13 @@ struct nicprog_prog {
 	struct nicprog_insn_meta *meta;
 	struct bpf_insn *insns;
 	u8 *flags;
+	struct bpf_map *maps[NICPROG_PROG_MAX_MAPS];
 	struct nicprog_table *tables[NICPROG_PROG_MAX_MAPS];
 	u32 n_maps;
 	struct nicprog_exec_prog exec;
-	struct nicprog_plan plan;
+	struct nicprog_ir_table ir_tables[NICPROG_PROG_MAX_MAPS];
+	struct nicprog_ir_input ir_in;
+	struct nicprog_ir ir;
 };
 
 static inline struct nicprog_dev *to_nicprog_dev(struct device *dev)
@@ -126,10 +125,19 @@ int nicprog_bpf_init(struct nicprog_dev *nd);
 void nicprog_bpf_exit(struct nicprog_dev *nd);
 
 /* plan.c */
-void nicprog_plan_init(struct nicprog_prog *np);
+struct nicprog_plan *nicprog_plan_create(struct nicprog_prog *np,
+					 struct netlink_ext_ack *extack);
+void nicprog_plan_destroy(struct nicprog_plan *plan);
+void nicprog_plan_publish(struct nicprog_dev *nd, struct nicprog_plan *plan);
+int nicprog_debugfs_init(void);
+void nicprog_debugfs_exit(void);
+void nicprog_debugfs_add(struct nicprog_dev *nd);
+void nicprog_debugfs_remove(struct nicprog_dev *nd);
+void nicprog_debugfs_rename(struct nicprog_dev *nd);
 
 /* table.c */
 extern const struct bpf_map_dev_ops nicprog_table_dev_ops;
+u64 nicprog_table_bytes(const struct bpf_map *map);
 int nicprog_table_alloc(struct nicprog_dev *nd,
 			struct bpf_offloaded_map *offmap);
 void nicprog_table_free(struct bpf_offloaded_map *offmap);

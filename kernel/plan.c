@@ -1,12 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Plans: what the core hands a vendor driver to install. Until the
- * offloader partitions programs, a plan is the whole verified program run
- * to completion on any general-purpose core, its tables placed in the
- * slowest memory the cores reach and packets in the fastest.
+ * Plans: what the core hands a vendor driver to install. A plan is made
+ * when a program is attached, by the offloader, for the port's LNIC and
+ * the shape and core budget the operator set; it prices every
+ * instruction where the plan placed its memory, so the executor's cycles
+ * follow the placement. Drivers run a plan's stages with
+ * nicprog_plan_start()/nicprog_plan_resume() (or the whole program with
+ * nicprog_plan_run()) and learn its stages from nicprog_plan_stage().
+ *
+ * The installed plan is also kept in words (nd->plan_text, under
+ * plan_lock) for /sys/kernel/debug/nicprog/<ifname>/plan.
  */
 #include <linux/bpf.h>
+#include <linux/debugfs.h>
+#include <linux/netdevice.h>
 #include <linux/random.h>
+#include <linux/rtnetlink.h>
+#include <linux/seq_buf.h>
+#include <linux/seq_file.h>
 #include <linux/timekeeping.h>
 
 #include "nicprog.h"
@@ -52,34 +63,159 @@ static const struct nicprog_exec_ops nicprog_plan_exec_ops = {
 };
 
 /**
- * nicprog_plan_init() - make the plan of a verified program
+ * nicprog_plan_create() - plan an attached program for its port
  * @np: the program, finalized
+ * @extack: where a refusal says why
+ *
+ * Context: process, RTNL held.
+ * Return: the plan, or an ERR_PTR.
+ */
+struct nicprog_plan *nicprog_plan_create(struct nicprog_prog *np,
+					 struct netlink_ext_ack *extack)
+{
+	struct nicprog_dev *nd = np->nd;
+	const struct nicprog_lnic_unit *core;
+	struct nicprog_plan *plan;
+	const char *why;
+	u32 budget, i;
+	u8 shape;
+	int err;
+
+	mutex_lock(&nd->plan_lock);
+	shape = nd->plan_shape;
+	budget = nd->plan_cores ? nd->plan_cores : nd->sum.cores;
+	mutex_unlock(&nd->plan_lock);
+
+	plan = kzalloc(sizeof(*plan), GFP_KERNEL);
+	if (!plan)
+		return ERR_PTR(-ENOMEM);
+	err = nicprog_layout_build(&np->ir, nd->lnic, shape, budget, &plan->lo,
+				   &why);
+	if (err) {
+		/* the offloader's reasons are static strings */
+		if (extack)
+			extack->_msg = why;
+		netdev_err(nd->netdev, "nicprog: cannot plan the program: %s\n",
+			   why);
+		goto err_free;
+	}
+	plan->flags = kvmalloc_array(np->len, 1, GFP_KERNEL);
+	if (!plan->flags) {
+		err = -ENOMEM;
+		goto err_free;
+	}
+	for (i = 0; i < np->len; i++)
+		plan->flags[i] = np->flags[i] |
+				 (plan->lo.insn_mat[i] ? NICPROG_EXEC_INSN_MAT : 0);
+	core = &nd->lnic->units[plan->lo.core_unit];
+	plan->exec = np->exec;
+	memcpy(plan->exec.cost, core->cost, sizeof(plan->exec.cost));
+	plan->exec.flags = plan->flags;
+	plan->exec.cycles = plan->lo.insn_cycles;
+	plan->exec.stage = plan->lo.n_stages > 1 ? plan->lo.insn_stage : NULL;
+	plan->tables = np->tables;
+	plan->prog = np->prog;
+	return plan;
+
+err_free:
+	nicprog_plan_destroy(plan);
+	return ERR_PTR(err);
+}
+
+/**
+ * nicprog_plan_destroy() - free a plan no frame runs any more
+ * @plan: the plan, or NULL
  *
  * Context: process.
  */
-void nicprog_plan_init(struct nicprog_prog *np)
+void nicprog_plan_destroy(struct nicprog_plan *plan)
 {
-	const struct nicprog_lnic *lnic = np->nd->lnic;
-	const struct nicprog_lnic_unit *core = NULL;
-	u32 i, fast = U32_MAX, slow = 0, lat;
+	if (!plan)
+		return;
+	nicprog_layout_free(&plan->lo);
+	kvfree(plan->flags);
+	kfree(plan);
+}
 
-	for (i = 0; i < lnic->n_units && !core; i++)
-		if (lnic->units[i].type == NICPROG_UNIT_CORE)
-			core = &lnic->units[i];
-	/* nicprog_lnic_validate() guarantees a core reaching some region */
-	memcpy(np->exec.cost, core->cost, sizeof(np->exec.cost));
-	for (i = 0; i < lnic->n_regions; i++) {
-		if (!(core->region_mask & BIT(i)))
-			continue;
-		lat = lnic->regions[i].latency_cycles;
-		fast = min(fast, lat);
-		slow = max(slow, lat);
+/* Cycles times NICPROG_FX, as "cycles.hundredths". */
+static void seq_buf_fx(struct seq_buf *sb, u64 fx)
+{
+	u64 c = fx * 100 / NICPROG_FX;
+
+	seq_buf_printf(sb, "%llu.%02llu", c / 100, c % 100);
+}
+
+static void nicprog_plan_render(struct seq_buf *sb, const struct nicprog_dev *nd,
+				const struct nicprog_plan *plan)
+{
+	const struct nicprog_prog *np = plan->prog->aux->offload->dev_priv;
+	const struct nicprog_layout *lo = &plan->lo;
+	const struct nicprog_stage *st;
+	static const char * const steer[] = { "none", "flow", "key" };
+	u32 s, t;
+
+	seq_buf_printf(sb, "program %u %s: %u insns, %u blocks, %u nodes, %u edges\n",
+		       plan->prog->aux->id, plan->prog->aux->name, np->len,
+		       np->ir.n_blocks, np->ir.n_nodes, np->ir.n_edges);
+	seq_buf_printf(sb, "shape %s (asked %s), cores %u of %u, stages %u\n",
+		       nicprog_layout_shape(lo), nicprog_shape_name(lo->shape),
+		       lo->cores, lo->budget, lo->n_stages);
+	seq_buf_printf(sb, "predicted %llu packets per million cycles, latency %llu cycles\n",
+		       lo->tput, lo->lat);
+	for (s = 0; s < lo->n_stages; s++) {
+		st = &lo->stages[s];
+		seq_buf_printf(sb, "stage %u: cores %u-%u, steer %s", s,
+			       st->first_core,
+			       st->first_core + st->replicas - 1,
+			       steer[st->steer]);
+		if (st->steer == NICPROG_STEER_KEY)
+			seq_buf_printf(sb, " (%s)", np->maps[st->shard_table]->name);
+		seq_buf_printf(sb, ", nodes %u, state in %u bytes, cycles ",
+			       st->n_nodes, st->in_bytes);
+		seq_buf_fx(sb, st->cost_fx);
+		seq_buf_printf(sb, "\n");
 	}
-	np->exec.lat_pkt = fast;
-	np->exec.lat_map = slow;
-	np->plan.exec = &np->exec;
-	np->plan.tables = np->tables;
-	np->plan.prog = np->prog;
+	if (lo->mat_cost_fx) {
+		seq_buf_printf(sb, "mat: %u stages, cycles ", lo->mat_units);
+		seq_buf_fx(sb, lo->mat_cost_fx);
+		seq_buf_printf(sb, "\n");
+	}
+	for (t = 0; t < lo->n_tables; t++) {
+		const struct nicprog_table_info *ti = &lo->tables[t];
+
+		seq_buf_printf(sb, "table %u %s: %s%s, region %s, accesses ", t,
+			       np->maps[t]->name,
+			       nicprog_table_class_name(ti->cls),
+			       ti->mat && lo->mat_units ? " (mat)" : "",
+			       nd->lnic->regions[ti->region].name);
+		seq_buf_fx(sb, ti->acc_fx);
+		seq_buf_printf(sb, ": %s\n", ti->why);
+	}
+}
+
+/**
+ * nicprog_plan_publish() - keep the installed plan in words for operators
+ * @nd: the port
+ * @plan: the plan just installed, or NULL
+ *
+ * Context: process, RTNL held.
+ */
+void nicprog_plan_publish(struct nicprog_dev *nd, struct nicprog_plan *plan)
+{
+	struct seq_buf sb;
+	char *text = NULL;
+
+	if (plan) {
+		text = kvzalloc(PAGE_SIZE * 4, GFP_KERNEL);
+		if (text) {
+			seq_buf_init(&sb, text, PAGE_SIZE * 4 - 1);
+			nicprog_plan_render(&sb, nd, plan);
+		}
+	}
+	mutex_lock(&nd->plan_lock);
+	swap(text, nd->plan_text);
+	mutex_unlock(&nd->plan_lock);
+	kvfree(text);
 }
 
 /**
@@ -89,6 +225,8 @@ void nicprog_plan_init(struct nicprog_prog *np)
  * @pkt: the frame
  * @res: verdict, cycles and instructions
  *
+ * Runs the whole program, whatever the plan's stages.
+ *
  * Context: the caller holds rcu_read_lock() across the call and keeps
  * @plan installed until a grace period after it stopped using it.
  */
@@ -97,10 +235,102 @@ void nicprog_plan_run(const struct nicprog_plan *plan,
 		      struct nicprog_exec_pkt *pkt,
 		      struct nicprog_exec_result *res)
 {
-	nicprog_exec_run(plan->exec, &nicprog_plan_exec_ops, (void *)plan, st,
+	nicprog_exec_run(&plan->exec, &nicprog_plan_exec_ops, (void *)plan, st,
 			 pkt, res);
 }
 EXPORT_SYMBOL_GPL(nicprog_plan_run);
+
+/**
+ * nicprog_plan_start() - begin a staged run of a plan on one frame
+ * @plan: the plan
+ * @ctx: the run's live state, which travels with the frame between stages
+ * @pkt: the frame; it must not move until the run is done
+ *
+ * Context: any.
+ */
+void nicprog_plan_start(const struct nicprog_plan *plan,
+			struct nicprog_exec_ctx *ctx,
+			struct nicprog_exec_pkt *pkt)
+{
+	nicprog_exec_start(ctx, pkt);
+}
+EXPORT_SYMBOL_GPL(nicprog_plan_start);
+
+/**
+ * nicprog_plan_resume() - run the stage @ctx is at
+ * @plan: the plan
+ * @st: the core's executor scratch
+ * @pkt: the frame
+ * @ctx: the live state; on return, where the next stage resumes
+ * @res: what the stage did; @res->done once the program finished
+ *
+ * Context: as nicprog_plan_run(); a run may span several RCU read-side
+ * sections only if the plan stays installed in between (the driver drops
+ * runs in flight when it unloads a plan).
+ */
+void nicprog_plan_resume(const struct nicprog_plan *plan,
+			 struct nicprog_exec_state *st,
+			 struct nicprog_exec_pkt *pkt,
+			 struct nicprog_exec_ctx *ctx,
+			 struct nicprog_exec_result *res)
+{
+	nicprog_exec_resume(&plan->exec, &nicprog_plan_exec_ops, (void *)plan,
+			    st, pkt, ctx, res);
+}
+EXPORT_SYMBOL_GPL(nicprog_plan_resume);
+
+/**
+ * nicprog_plan_stage() - what a driver needs to know of one stage
+ * @plan: the plan
+ * @stage: stage number, below nicprog_plan_stages()
+ * @info: filled
+ *
+ * Context: any.
+ */
+void nicprog_plan_stage(const struct nicprog_plan *plan, u32 stage,
+			struct nicprog_stage_info *info)
+{
+	const struct nicprog_stage *st = &plan->lo.stages[stage];
+	const struct nicprog_table_info *ti = &plan->lo.tables[st->shard_table];
+	u32 k;
+
+	memset(info, 0, sizeof(*info));
+	info->replicas = st->replicas;
+	info->first_core = st->first_core;
+	info->steer = st->steer;
+	if (st->steer != NICPROG_STEER_KEY)
+		return;
+	for (k = 0; k < ti->key_len; k++)
+		if (ti->key_pkt[k] >= 0)
+			info->key_off[info->key_len++] = ti->key_pkt[k];
+}
+EXPORT_SYMBOL_GPL(nicprog_plan_stage);
+
+/**
+ * nicprog_plan_stages() - stages of a plan
+ * @plan: the plan
+ *
+ * Context: any.
+ * Return: at least 1.
+ */
+u32 nicprog_plan_stages(const struct nicprog_plan *plan)
+{
+	return plan->lo.n_stages;
+}
+EXPORT_SYMBOL_GPL(nicprog_plan_stages);
+
+/**
+ * nicprog_plan_cores() - cores a plan needs, numbered from 0
+ * @plan: the plan
+ *
+ * Context: any.
+ * Return: the sum of the stages' replicas.
+ */
+u32 nicprog_plan_cores(const struct nicprog_plan *plan)
+{
+	return plan->lo.cores;
+}
+EXPORT_SYMBOL_GPL(nicprog_plan_cores);
 
 /**
  * nicprog_plan_prog() - the BPF program a plan was made from
@@ -116,3 +346,72 @@ struct bpf_prog *nicprog_plan_prog(const struct nicprog_plan *plan)
 	return plan->prog;
 }
 EXPORT_SYMBOL_GPL(nicprog_plan_prog);
+
+static struct dentry *nicprog_debugfs_root;
+
+static int nicprog_plan_show(struct seq_file *m, void *v)
+{
+	struct nicprog_dev *nd = m->private;
+
+	mutex_lock(&nd->plan_lock);
+	seq_puts(m, nd->plan_text ? nd->plan_text : "no plan\n");
+	mutex_unlock(&nd->plan_lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(nicprog_plan);
+
+/**
+ * nicprog_debugfs_init() - create /sys/kernel/debug/nicprog
+ *
+ * Debugfs is optional: failures leave it out and are not errors.
+ *
+ * Return: 0.
+ */
+int nicprog_debugfs_init(void)
+{
+	nicprog_debugfs_root = debugfs_create_dir("nicprog", NULL);
+	return 0;
+}
+
+/** nicprog_debugfs_exit() - remove /sys/kernel/debug/nicprog */
+void nicprog_debugfs_exit(void)
+{
+	debugfs_remove_recursive(nicprog_debugfs_root);
+}
+
+/**
+ * nicprog_debugfs_add() - create a port's debugfs directory
+ * @nd: the port, being registered; RTNL held
+ */
+void nicprog_debugfs_add(struct nicprog_dev *nd)
+{
+	nd->debugfs = debugfs_create_dir(dev_name(&nd->dev),
+					 nicprog_debugfs_root);
+	debugfs_create_file("plan", 0400, nd->debugfs, nd, &nicprog_plan_fops);
+}
+
+/**
+ * nicprog_debugfs_remove() - remove a port's debugfs directory
+ * @nd: the port, being unregistered; when this returns no reader runs
+ */
+void nicprog_debugfs_remove(struct nicprog_dev *nd)
+{
+	debugfs_remove_recursive(nd->debugfs);
+	nd->debugfs = NULL;
+}
+
+/**
+ * nicprog_debugfs_rename() - follow the port's name; RTNL held
+ * @nd: the port
+ */
+void nicprog_debugfs_rename(struct nicprog_dev *nd)
+{
+	struct dentry *d;
+
+	if (IS_ERR_OR_NULL(nd->debugfs))
+		return;
+	d = debugfs_rename(nicprog_debugfs_root, nd->debugfs,
+			   nicprog_debugfs_root, dev_name(&nd->dev));
+	if (!IS_ERR_OR_NULL(d))
+		nd->debugfs = d;
+}

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /sys/class/nicprog/<ifname>/: read-only monitoring, one value per file,
- * documented in Documentation/ABI/testing/sysfs-class-nicprog.
+ * /sys/class/nicprog/<ifname>/: monitoring, one value per file, and the
+ * plan policy of the next attach (plan_shape, plan_cores), documented in
+ * Documentation/ABI/testing/sysfs-class-nicprog.
  *
  * Show callbacks must not take RTNL: nicprog_unregister() calls device_del()
  * under RTNL, and device_del() waits for running show callbacks.
@@ -70,7 +71,77 @@ static ssize_t accelerators_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(accelerators);
 
+static ssize_t plan_shape_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	struct nicprog_dev *nd = to_nicprog_dev(dev);
+	u8 shape;
+
+	mutex_lock(&nd->plan_lock);
+	shape = nd->plan_shape;
+	mutex_unlock(&nd->plan_lock);
+	return sysfs_emit(buf, "%s\n", nicprog_shape_name(shape));
+}
+
+static ssize_t plan_shape_store(struct device *dev,
+				struct device_attribute *attr,
+				const char *buf, size_t count)
+{
+	struct nicprog_dev *nd = to_nicprog_dev(dev);
+	unsigned int s;
+
+	for (s = 0; s < __NICPROG_SHAPE_MAX; s++)
+		if (sysfs_streq(buf, nicprog_shape_name(s)))
+			break;
+	if (s == __NICPROG_SHAPE_MAX) {
+		dev_warn_ratelimited(dev, "plan_shape: unknown shape, expected auto, single, replicated, pipelined or pipelined+replicated\n");
+		return -EINVAL;
+	}
+	mutex_lock(&nd->plan_lock);
+	nd->plan_shape = s;
+	mutex_unlock(&nd->plan_lock);
+	return count;
+}
+static DEVICE_ATTR_RW(plan_shape);
+
+static ssize_t plan_cores_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	struct nicprog_dev *nd = to_nicprog_dev(dev);
+	u32 cores;
+
+	mutex_lock(&nd->plan_lock);
+	cores = nd->plan_cores;
+	mutex_unlock(&nd->plan_lock);
+	return sysfs_emit(buf, "%u\n", cores);
+}
+
+static ssize_t plan_cores_store(struct device *dev,
+				struct device_attribute *attr,
+				const char *buf, size_t count)
+{
+	struct nicprog_dev *nd = to_nicprog_dev(dev);
+	u32 cores;
+	int err;
+
+	err = kstrtou32(buf, 0, &cores);
+	if (err)
+		return err;
+	if (cores > nd->sum.cores) {
+		dev_warn_ratelimited(dev, "plan_cores: %u is more than the NIC's %u cores\n",
+				     cores, nd->sum.cores);
+		return -ERANGE;
+	}
+	mutex_lock(&nd->plan_lock);
+	nd->plan_cores = cores;
+	mutex_unlock(&nd->plan_lock);
+	return count;
+}
+static DEVICE_ATTR_RW(plan_cores);
+
 static struct attribute *nicprog_dev_attrs[] = {
+	&dev_attr_plan_shape.attr,
+	&dev_attr_plan_cores.attr,
 	&dev_attr_ifindex.attr,
 	&dev_attr_profile.attr,
 	&dev_attr_cores.attr,

@@ -69,7 +69,14 @@ static u32 array_stride(const struct nicprog_table *t)
 	return round_up(t->value_size, 8);
 }
 
-static u64 nicprog_table_bytes(const struct bpf_map *map)
+/**
+ * nicprog_table_bytes() - NIC memory a map takes as a table
+ * @map: the map
+ *
+ * Context: any.
+ * Return: bytes, the same figure the memory accounting charges.
+ */
+u64 nicprog_table_bytes(const struct bpf_map *map)
 {
 	u64 n = map->max_entries;
 

@@ -17,7 +17,8 @@ int nicsim_port_ndo_bpf(struct net_device *dev, struct netdev_bpf *bpf)
 
 /*
  * Publish the plan to the receive path and the cores; once a grace period
- * has passed, no core runs the old plan, so the core may release it.
+ * has passed no core runs the old plan, and once its jobs are purged none
+ * will, so the core may release it.
  */
 int nicsim_plan_load(struct nicprog_dev *nd, const struct nicprog_plan *plan,
 		     struct netlink_ext_ack *extack)
@@ -25,9 +26,16 @@ int nicsim_plan_load(struct nicprog_dev *nd, const struct nicprog_plan *plan,
 	struct nicsim_port *port = netdev_priv(nicprog_dev_netdev(nd));
 	const struct nicprog_plan *old = rtnl_dereference(port->plan);
 
+	if (nicprog_plan_cores(plan) > port->ndev->n_cores) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "plan needs more cores than the NIC runs");
+		return -ENOSPC;
+	}
 	rcu_assign_pointer(port->plan, plan);
-	if (old)
+	if (old) {
 		synchronize_net();
+		nicsim_cores_purge(port);
+	}
 	return 0;
 }
 
@@ -37,4 +45,5 @@ void nicsim_plan_unload(struct nicprog_dev *nd)
 
 	RCU_INIT_POINTER(port->plan, NULL);
 	synchronize_net();
+	nicsim_cores_purge(port);
 }

@@ -1,11 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The simulated NIC's cores: one kthread per general-purpose core of the
- * LNIC (at most NICSIM_MAX_CORES), each with a bounded queue of frames, the
- * executor's scratch and an XDP frame buffer. A port with an installed
- * plan hands every frame from the wire to a core chosen by a flow hash, so
- * a flow's frames keep their order; the core runs the plan and acts on the
- * verdict as XDP defines it.
+ * LNIC (at most NICSIM_MAX_CORES), each with bounded queues (frames from
+ * the wire, jobs from the stage before), the executor's scratch and an XDP
+ * frame buffer.
+ *
+ * A plan's cores are numbered from 0; stage s runs on its replicas
+ * [first_core, first_core + replicas). A frame from the wire goes to a core
+ * of stage 0, picked as the stage says: by a flow hash (stateless), by a
+ * hash of a sharded table's key bytes (so one core owns each key), or the
+ * only core. A one-stage plan runs there to the verdict. Otherwise the
+ * frame becomes a job carrying the frame and the run's live state
+ * (registers, stack) through every later stage's bounded queue, steered
+ * again at each; a stage runs the job if the program reached it, else
+ * passes it on, so that every frame leaves through the last stage and the
+ * frames of a flow keep their order. The last stage acts on the verdict as
+ * XDP defines it. A full queue drops the frame and counts it.
  *
  * The frame buffer is laid out as BPF_PROG_TEST_RUN lays out its frame on
  * the host (4096 bytes, XDP_PACKET_HEADROOM in front, shared-info tailroom
@@ -27,7 +37,6 @@
 
 #include "nicsim.h"
 
-#define NICSIM_FRAME_SZ		4096
 #define NICSIM_TAILROOM		SKB_DATA_ALIGN(sizeof(struct skb_shared_info))
 #define NICSIM_FRAME_MAX	(NICSIM_FRAME_SZ - XDP_PACKET_HEADROOM - \
 				 NICSIM_TAILROOM)
@@ -110,15 +119,71 @@ static void nicsim_core_exception(struct nicsim_port *port,
 	trace_xdp_exception(port->netdev, nicprog_plan_prog(plan), act);
 }
 
-/* Run the port's plan on one frame. BH disabled, RCU held. */
+/* Act on a finished run's verdict. BH disabled, RCU held. */
+static void nicsim_verdict(struct nicsim_port *port,
+			   const struct nicprog_plan *plan,
+			   const struct nicprog_exec_pkt *pkt,
+			   const struct nicprog_exec_result *res)
+{
+	struct nicsim_port *out;
+	struct sk_buff *nskb;
+
+	switch (res->action) {
+	case XDP_DROP:
+		nicsim_stats_inc(port, xdp_drop);
+		return;
+	case XDP_PASS:
+		nskb = nicsim_frame_skb(port, pkt);
+		if (!nskb)
+			break;
+		nicsim_stats_inc(port, xdp_pass);
+		nicsim_host_rx(port, nskb);
+		return;
+	case XDP_TX:
+		nskb = nicsim_frame_skb(port, pkt);
+		if (!nskb)
+			break;
+		nicsim_stats_inc(port, xdp_tx);
+		nicsim_wire_tx(port, nskb);
+		return;
+	case XDP_REDIRECT:
+		out = res->redirect_ifindex ?
+		      nicsim_redirect_target(port, res->redirect_ifindex) : NULL;
+		if (!out)
+			goto exception;
+		nskb = nicsim_frame_skb(out, pkt);
+		if (!nskb)
+			break;
+		nicsim_stats_inc(port, xdp_redirect);
+		nicsim_wire_tx(out, nskb);
+		return;
+	case XDP_ABORTED:
+		goto exception;
+	default:
+		bpf_warn_invalid_xdp_action(port->netdev,
+					    nicprog_plan_prog(plan), res->action);
+		goto exception;
+	}
+	/* no memory for the output frame */
+	nicsim_stats_inc(port, rx_fifo_errors);
+	return;
+
+exception:
+	nicsim_core_exception(port, plan, res->action);
+}
+
+static void nicsim_core_job_start(struct nicsim_core *core,
+				  struct nicsim_port *port,
+				  const struct nicprog_plan *plan,
+				  struct sk_buff *skb);
+
+/* Run the port's plan on a frame from the wire. BH disabled, RCU held. */
 static void nicsim_core_run(struct nicsim_core *core, struct nicsim_port *port,
 			    struct sk_buff *skb)
 {
 	const struct nicprog_plan *plan = rcu_dereference(port->plan);
 	struct nicprog_exec_pkt pkt;
 	struct nicprog_exec_result res;
-	struct nicsim_port *out;
-	struct sk_buff *nskb;
 
 	if (!plan) {		/* removed while the frame waited */
 		nicsim_host_rx(port, skb);
@@ -127,6 +192,10 @@ static void nicsim_core_run(struct nicsim_core *core, struct nicsim_port *port,
 	if (skb->len > NICSIM_FRAME_MAX || skb_linearize(skb)) {
 		nicsim_stats_inc(port, rx_length_errors);
 		kfree_skb(skb);
+		return;
+	}
+	if (nicprog_plan_stages(plan) > 1) {
+		nicsim_core_job_start(core, port, plan, skb);
 		return;
 	}
 	pkt = (struct nicprog_exec_pkt){
@@ -143,66 +212,198 @@ static void nicsim_core_run(struct nicsim_core *core, struct nicsim_port *port,
 	nicprog_plan_run(plan, core->state, &pkt, &res);
 	core->packets++;
 	core->cycles += res.cycles;
+	core->mat_lookups += res.mat_lookups;
 	if (res.error)
 		core->errors++;
+	nicsim_verdict(port, plan, &pkt, &res);
+}
 
-	switch (res.action) {
-	case XDP_DROP:
-		nicsim_stats_inc(port, xdp_drop);
-		return;
-	case XDP_PASS:
-		nskb = nicsim_frame_skb(port, &pkt);
-		if (!nskb)
-			break;
-		nicsim_stats_inc(port, xdp_pass);
-		nicsim_host_rx(port, nskb);
-		return;
-	case XDP_TX:
-		nskb = nicsim_frame_skb(port, &pkt);
-		if (!nskb)
-			break;
-		nicsim_stats_inc(port, xdp_tx);
-		nicsim_wire_tx(port, nskb);
-		return;
-	case XDP_REDIRECT:
-		out = res.redirect_ifindex ?
-		      nicsim_redirect_target(port, res.redirect_ifindex) : NULL;
-		if (!out)
-			goto exception;
-		nskb = nicsim_frame_skb(out, &pkt);
-		if (!nskb)
-			break;
-		nicsim_stats_inc(port, xdp_redirect);
-		nicsim_wire_tx(out, nskb);
-		return;
-	case XDP_ABORTED:
-		goto exception;
+/* Hash of the packet bytes a stage's shard key copies; absent bytes are 0. */
+static u32 nicsim_key_hash(const struct nicprog_stage_info *si,
+			   const u8 *data, u32 len)
+{
+	u8 key[NICPROG_STEER_KEY_MAX];
+	u32 k;
+
+	for (k = 0; k < si->key_len; k++)
+		key[k] = si->key_off[k] < len ? data[si->key_off[k]] : 0;
+	return jhash(key, si->key_len, 0);
+}
+
+/* The plan core (and so the NIC core) of stage @si that takes a frame. */
+static u32 nicsim_stage_core(const struct nicprog_stage_info *si,
+			     const u8 *data, u32 len)
+{
+	switch (si->steer) {
+	case NICPROG_STEER_FLOW:
+		return si->first_core + nicsim_flow_hash(data, len) % si->replicas;
+	case NICPROG_STEER_KEY:
+		return si->first_core + nicsim_key_hash(si, data, len) %
+		       si->replicas;
 	default:
-		bpf_warn_invalid_xdp_action(port->netdev,
-					    nicprog_plan_prog(plan), res.action);
-		goto exception;
+		return si->first_core;
 	}
-	/* no memory for the output frame */
-	nicsim_stats_inc(port, rx_fifo_errors);
-	return;
+}
 
-exception:
-	nicsim_core_exception(port, plan, res.action);
+/* The stage plan core @index runs. */
+static u32 nicsim_core_stage(const struct nicprog_plan *plan, u32 index,
+			     struct nicprog_stage_info *si)
+{
+	u32 s, n = nicprog_plan_stages(plan);
+
+	for (s = 0; s < n; s++) {
+		nicprog_plan_stage(plan, s, si);
+		if (index < si->first_core + si->replicas)
+			return s;
+	}
+	return n - 1;	/* plans never number cores past their stages */
+}
+
+static void nicsim_job_free(struct nicsim_job *job)
+{
+	kfree(job);
+}
+
+/* Hand @job to the core of the next stage, or drop it if the queue is full. */
+static void nicsim_job_forward(struct nicsim_core *from,
+			       const struct nicprog_plan *plan,
+			       struct nicsim_job *job, u32 stage)
+{
+	struct nicprog_stage_info si;
+	struct nicsim_core *core;
+	bool queued = false;
+
+	nicprog_plan_stage(plan, stage, &si);
+	core = from->ndev->cores[nicsim_stage_core(&si, job->frame + job->pkt.data,
+					     job->pkt.data_end - job->pkt.data)];
+	spin_lock(&core->jobs_lock);
+	if (core->n_jobs < NICSIM_CORE_QUEUE_LEN) {
+		list_add_tail(&job->list, &core->jobs);
+		core->n_jobs++;
+		core->queue_max = max(core->queue_max, core->n_jobs);
+		queued = true;
+	}
+	spin_unlock(&core->jobs_lock);
+	if (queued) {
+		wake_up(&core->wq);
+		return;
+	}
+	from->queue_drops++;
+	nicsim_stats_inc(job->port, rx_fifo_errors);
+	nicsim_job_free(job);
+}
+
+/*
+ * Run or pass @job at this core's stage; a job that came through a queue
+ * (not from the wire) costs the core a hop. BH disabled, RCU held.
+ */
+static void nicsim_core_job(struct nicsim_core *core, struct nicsim_job *job,
+			    bool queued)
+{
+	const struct nicprog_plan *plan = rcu_dereference(job->port->plan);
+	struct nicprog_stage_info si;
+	struct nicprog_exec_result res;
+	u32 stage;
+
+	if (plan != job->plan) {	/* replaced while the job waited */
+		core->queue_drops++;
+		nicsim_stats_inc(job->port, rx_fifo_errors);
+		nicsim_job_free(job);
+		return;
+	}
+	stage = nicsim_core_stage(plan, core->index, &si);
+	if (queued)
+		core->cycles += NICSIM_HOP_CYCLES;
+	if (!job->res.done && job->ctx.stage == stage) {
+		nicprog_plan_resume(plan, core->state, &job->pkt, &job->ctx,
+				    &res);
+		core->packets++;
+		core->cycles += res.cycles;
+		core->mat_lookups += res.mat_lookups;
+		if (res.error)
+			core->errors++;
+		if (res.done)
+			job->res = res;
+	} else {
+		core->passes++;
+	}
+	if (stage + 1 < nicprog_plan_stages(plan)) {
+		nicsim_job_forward(core, plan, job, stage + 1);
+		return;
+	}
+	nicsim_verdict(job->port, plan, &job->pkt, &job->res);
+	nicsim_job_free(job);
+}
+
+/* Start a frame from the wire on stage 0 of a multi-stage plan. */
+static void nicsim_core_job_start(struct nicsim_core *core,
+				  struct nicsim_port *port,
+				  const struct nicprog_plan *plan,
+				  struct sk_buff *skb)
+{
+	struct nicsim_job *job;
+
+	job = kmalloc(sizeof(*job), GFP_ATOMIC);
+	if (!job) {
+		nicsim_stats_inc(port, rx_fifo_errors);
+		kfree_skb(skb);
+		return;
+	}
+	job->port = port;
+	job->plan = plan;
+	job->res.done = false;
+	job->pkt = (struct nicprog_exec_pkt){
+		.buf = job->frame, .buf_len = NICSIM_FRAME_SZ,
+		.head_reserved = sizeof(struct xdp_frame),
+		.tail_reserved = NICSIM_TAILROOM,
+		.data_meta = XDP_PACKET_HEADROOM, .data = XDP_PACKET_HEADROOM,
+		.data_end = XDP_PACKET_HEADROOM + skb->len,
+		.ingress_ifindex = port->netdev->ifindex,
+	};
+	memcpy(job->frame + XDP_PACKET_HEADROOM, skb->data, skb->len);
+	consume_skb(skb);
+	nicprog_plan_start(plan, &job->ctx, &job->pkt);
+	nicsim_core_job(core, job, false);
+}
+
+static struct nicsim_job *nicsim_core_next_job(struct nicsim_core *core)
+{
+	struct nicsim_job *job;
+
+	spin_lock_bh(&core->jobs_lock);
+	job = list_first_entry_or_null(&core->jobs, struct nicsim_job, list);
+	if (job) {
+		list_del(&job->list);
+		core->n_jobs--;
+	}
+	spin_unlock_bh(&core->jobs_lock);
+	return job;
+}
+
+static bool nicsim_core_idle(struct nicsim_core *core)
+{
+	return skb_queue_empty_lockless(&core->queue) &&
+	       !READ_ONCE(core->n_jobs);
 }
 
 static int nicsim_core_thread(void *data)
 {
 	struct nicsim_core *core = data;
-	struct sk_buff *skb;
+	struct sk_buff *skb = NULL;
+	struct nicsim_job *job;
 
 	while (!kthread_should_stop()) {
-		wait_event_interruptible(core->wq,
-					 !skb_queue_empty(&core->queue) ||
+		wait_event_interruptible(core->wq, !nicsim_core_idle(core) ||
 					 kthread_should_stop());
-		while ((skb = skb_dequeue(&core->queue))) {
+		while ((job = nicsim_core_next_job(core)) ||
+		       (skb = skb_dequeue(&core->queue))) {
 			local_bh_disable();
 			rcu_read_lock();
-			nicsim_core_run(core, netdev_priv(skb->dev), skb);
+			if (job)
+				nicsim_core_job(core, job, true);
+			else
+				nicsim_core_run(core, netdev_priv(skb->dev),
+						skb);
 			rcu_read_unlock();
 			local_bh_enable();
 			cond_resched();
@@ -216,18 +417,21 @@ static int nicsim_core_thread(void *data)
  * @port: the port it arrived on, which has a plan
  * @skb: the frame; skb->dev is @port's netdev
  *
- * Context: BH disabled.
+ * Context: BH disabled, RCU held.
  * Return: true if queued; false if the core's queue is full (the caller
  * drops and counts the frame).
  */
 bool nicsim_cores_steer(struct nicsim_port *port, struct sk_buff *skb)
 {
+	const struct nicprog_plan *plan = rcu_dereference(port->plan);
 	struct nicsim_dev *ndev = port->ndev;
+	struct nicprog_stage_info si;
 	struct nicsim_core *core;
 	bool queued = false;
 
-	core = ndev->cores[nicsim_flow_hash(skb->data, skb_headlen(skb)) %
-			   ndev->n_cores];
+	nicprog_plan_stage(plan, 0, &si);
+	core = ndev->cores[nicsim_stage_core(&si, skb->data,
+					     skb_headlen(skb))];
 	spin_lock(&core->queue.lock);
 	if (skb_queue_len(&core->queue) < NICSIM_CORE_QUEUE_LEN) {
 		__skb_queue_tail(&core->queue, skb);
@@ -239,8 +443,44 @@ bool nicsim_cores_steer(struct nicsim_port *port, struct sk_buff *skb)
 	return queued;
 }
 
+/**
+ * nicsim_cores_purge() - drop the jobs of a port's old plan
+ * @port: the port, whose plan was just replaced or removed
+ *
+ * After a grace period no core runs the old plan; jobs of it may still
+ * wait in queues, and must be gone before the plan is freed.
+ *
+ * Context: process.
+ */
+void nicsim_cores_purge(struct nicsim_port *port)
+{
+	struct nicsim_dev *ndev = port->ndev;
+	struct nicsim_job *job, *tmp;
+	struct nicsim_core *core;
+	LIST_HEAD(dead);
+	u32 i;
+
+	for (i = 0; i < ndev->n_cores; i++) {
+		core = ndev->cores[i];
+		spin_lock_bh(&core->jobs_lock);
+		list_for_each_entry_safe(job, tmp, &core->jobs, list) {
+			if (job->port != port)
+				continue;
+			list_move(&job->list, &dead);
+			core->n_jobs--;
+		}
+		spin_unlock_bh(&core->jobs_lock);
+	}
+	list_for_each_entry_safe(job, tmp, &dead, list)
+		nicsim_job_free(job);
+}
+
 static void nicsim_core_free(struct nicsim_core *core)
 {
+	struct nicsim_job *job, *tmp;
+
+	list_for_each_entry_safe(job, tmp, &core->jobs, list)
+		nicsim_job_free(job);
 	skb_queue_purge(&core->queue);
 	kfree(core->state);
 	kfree(core->frame);
@@ -277,7 +517,10 @@ int nicsim_cores_start(struct nicsim_dev *ndev)
 			goto err_nomem;
 		}
 		core->index = i;
+		core->ndev = ndev;
 		skb_queue_head_init(&core->queue);
+		INIT_LIST_HEAD(&core->jobs);
+		spin_lock_init(&core->jobs_lock);
 		init_waitqueue_head(&core->wq);
 		core->task = kthread_run(nicsim_core_thread, core,
 					 NICSIM_DRV_NAME "%u/core%u", ndev->id, i);
@@ -300,17 +543,20 @@ err_stop:
 
 /**
  * nicsim_cores_stop() - stop the NIC's cores, dropping queued frames
- * @ndev: the NIC; no frame can reach a core any more (its ports are
- *	unlinked and have no plan)
+ * @ndev: the NIC; no frame can reach a core from the wire any more (its
+ *	ports are unlinked)
+ *
+ * Every core is stopped before any is freed: a running core may still
+ * hand a job to another.
  *
  * Context: process.
  */
 void nicsim_cores_stop(struct nicsim_dev *ndev)
 {
-	while (ndev->n_cores) {
-		struct nicsim_core *core = ndev->cores[--ndev->n_cores];
+	u32 i;
 
-		kthread_stop(core->task);
-		nicsim_core_free(core);
-	}
+	for (i = 0; i < ndev->n_cores; i++)
+		kthread_stop(ndev->cores[i]->task);
+	while (ndev->n_cores)
+		nicsim_core_free(ndev->cores[--ndev->n_cores]);
 }

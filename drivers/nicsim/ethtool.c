@@ -36,7 +36,8 @@ static const char nicsim_xdp_stat_names[][ETH_GSTRING_LEN] = {
 	"xdp_drop", "xdp_pass", "xdp_tx", "xdp_redirect", "xdp_aborted",
 };
 
-#define NICSIM_CORE_STATS	3	/* packets, cycles, errors */
+/* packets, cycles, errors, passes, mat_lookups, queue_max, queue_drops */
+#define NICSIM_CORE_STATS	7
 
 static int nicsim_get_sset_count(struct net_device *dev, int sset)
 {
@@ -61,6 +62,10 @@ static void nicsim_get_strings(struct net_device *dev, u32 sset, u8 *data)
 		ethtool_sprintf(&data, "core%u_packets", i);
 		ethtool_sprintf(&data, "core%u_cycles", i);
 		ethtool_sprintf(&data, "core%u_errors", i);
+		ethtool_sprintf(&data, "core%u_passes", i);
+		ethtool_sprintf(&data, "core%u_mat_lookups", i);
+		ethtool_sprintf(&data, "core%u_queue_max", i);
+		ethtool_sprintf(&data, "core%u_queue_drops", i);
 	}
 }
 
@@ -84,6 +89,10 @@ static void nicsim_get_ethtool_stats(struct net_device *dev,
 		*data++ = READ_ONCE(core->packets);
 		*data++ = READ_ONCE(core->cycles);
 		*data++ = READ_ONCE(core->errors);
+		*data++ = READ_ONCE(core->passes);
+		*data++ = READ_ONCE(core->mat_lookups);
+		*data++ = READ_ONCE(core->queue_max);
+		*data++ = READ_ONCE(core->queue_drops);
 	}
 }
 

@@ -111,6 +111,33 @@ struct nicsim_port {
 	const struct nicprog_plan __rcu *plan;
 };
 
+/*
+ * Cycles a core spends taking a job from its queue: nicprog's offloader
+ * prices a hop the same (NICPROG_HOP_CYCLES).
+ */
+#define NICSIM_HOP_CYCLES	12
+#define NICSIM_FRAME_SZ		4096
+
+/**
+ * struct nicsim_job - a frame between the stages of a plan
+ * @list: entry in a core's job queue
+ * @port: the port the frame arrived on
+ * @plan: the plan it runs; a job of a replaced plan is dropped
+ * @pkt: the frame's bounds in @frame
+ * @ctx: the run's live state; valid while @res.done is false
+ * @res: the finished run's verdict, once @res.done
+ * @frame: the XDP frame buffer, which never moves while the job lives
+ */
+struct nicsim_job {
+	struct list_head list;
+	struct nicsim_port *port;
+	const struct nicprog_plan *plan;
+	struct nicprog_exec_pkt pkt;
+	struct nicprog_exec_ctx ctx;
+	struct nicprog_exec_result res;
+	u8 frame[NICSIM_FRAME_SZ];
+};
+
 /**
  * struct nicsim_core - one simulated NIC core
  * @index: core number within the NIC
@@ -120,9 +147,17 @@ struct nicsim_port {
  * @wq: the kthread sleeps here while @queue is empty
  * @state: executor scratch
  * @frame: the XDP frame buffer
- * @packets: frames run, written by the core only
- * @cycles: NIC cycles spent, written by the core only
+ * @ndev: the NIC
+ * @jobs: jobs from the stage before, at most NICSIM_CORE_QUEUE_LEN
+ * @jobs_lock: protects @jobs and @n_jobs; taken with BH disabled
+ * @n_jobs: entries in @jobs
+ * @packets: frames (or stages of frames) run, written by the core only
+ * @cycles: NIC cycles spent (busy), written by the core only
  * @errors: runs the executor stopped itself, written by the core only
+ * @passes: jobs passed on without running, written by the core only
+ * @mat_lookups: lookups MAT stages served for this core
+ * @queue_max: deepest @jobs seen, under @jobs_lock
+ * @queue_drops: jobs dropped: full queue or replaced plan
  */
 struct nicsim_core {
 	u32 index;
@@ -131,9 +166,17 @@ struct nicsim_core {
 	wait_queue_head_t wq;
 	struct nicprog_exec_state *state;
 	u8 *frame;
+	struct nicsim_dev *ndev;
+	struct list_head jobs;
+	spinlock_t jobs_lock;	/* see above */
+	u32 n_jobs;
 	u64 packets;
 	u64 cycles;
 	u64 errors;
+	u64 passes;
+	u64 mat_lookups;
+	u32 queue_max;
+	u64 queue_drops;
 };
 
 /**
@@ -170,6 +213,7 @@ void nicsim_port_get_stats(struct nicsim_port *port,
 int nicsim_cores_start(struct nicsim_dev *ndev);
 void nicsim_cores_stop(struct nicsim_dev *ndev);
 bool nicsim_cores_steer(struct nicsim_port *port, struct sk_buff *skb);
+void nicsim_cores_purge(struct nicsim_port *port);
 
 /* bpf.c */
 int nicsim_port_ndo_bpf(struct net_device *dev, struct netdev_bpf *bpf);

@@ -2,7 +2,7 @@
 /*
  * nicsim's architecture profile and its glue to the nicprog core.
  *
- * "nicsim-generic" is a modest many-core NIC: eight 4-thread cores with a
+ * "nicsim-generic" is a modest many-core NIC: sixteen 4-thread cores with a
  * small local memory and DRAM behind them, a parse unit, four MAT stages, a
  * checksum engine and two DMA engines. Its numbers are of the same order as
  * the Agilio parameters in Clara (local memory a few cycles, DRAM hundreds)
@@ -16,7 +16,7 @@ enum { NICSIM_REGION_LMEM, NICSIM_REGION_DRAM };
 static const struct nicprog_lnic_unit nicsim_generic_units[] = {
 	{
 		.name = "core", .type = NICPROG_UNIT_CORE,
-		.count = 8, .threads = 4, .clock_mhz = 800,
+		.count = 16, .threads = 4, .clock_mhz = 800,
 		.insn_store = 8192,
 		.cost = {
 			[NICPROG_IC_ALU] = 1, [NICPROG_IC_MUL] = 3,

@@ -84,4 +84,37 @@ void nicprog_plan_run(const struct nicprog_plan *plan,
 		      struct nicprog_exec_result *res);
 struct bpf_prog *nicprog_plan_prog(const struct nicprog_plan *plan);
 
+#define NICPROG_STEER_KEY_MAX	48
+
+/**
+ * struct nicprog_stage_info - one stage of a plan, for the driver
+ * @replicas: cores running the stage
+ * @first_core: the first of them; a plan's cores are numbered from 0
+ * @steer: enum nicprog_steer: how frames entering the stage pick a core
+ * @key_len: entries in @key_off
+ * @key_off: with NICPROG_STEER_KEY, the packet bytes (offsets from the
+ *	frame start) to hash, in order; a byte past the frame's end hashes
+ *	as 0
+ */
+struct nicprog_stage_info {
+	u32 replicas;
+	u32 first_core;
+	u8 steer;
+	u8 key_len;
+	u16 key_off[NICPROG_STEER_KEY_MAX];
+};
+
+u32 nicprog_plan_stages(const struct nicprog_plan *plan);
+u32 nicprog_plan_cores(const struct nicprog_plan *plan);
+void nicprog_plan_stage(const struct nicprog_plan *plan, u32 stage,
+			struct nicprog_stage_info *info);
+void nicprog_plan_start(const struct nicprog_plan *plan,
+			struct nicprog_exec_ctx *ctx,
+			struct nicprog_exec_pkt *pkt);
+void nicprog_plan_resume(const struct nicprog_plan *plan,
+			 struct nicprog_exec_state *st,
+			 struct nicprog_exec_pkt *pkt,
+			 struct nicprog_exec_ctx *ctx,
+			 struct nicprog_exec_result *res);
+
 #endif /* _NET_NICPROG_H */

@@ -35,7 +35,11 @@
 /* Per-instruction facts from the verifier: enum nicprog_exec_insn_flags. */
 enum nicprog_exec_insn_flags {
 	NICPROG_EXEC_INSN_CTX = 1 << 0,	/* LDX whose source is the context */
+	NICPROG_EXEC_INSN_MAT = 1 << 1,	/* lookup a MAT stage serves */
 };
+
+/* struct nicprog_exec_prog.stage of a subprogram's instructions */
+#define NICPROG_EXEC_STAGE_ANY	0xff
 
 /**
  * struct nicprog_exec_prog - a program prepared for the executor
@@ -47,6 +51,11 @@ enum nicprog_exec_insn_flags {
  * @cost: cycles per instruction class (enum nicprog_insn_class)
  * @lat_pkt: extra cycles of a packet access
  * @lat_map: extra cycles of a map value access or map helper call
+ * @cycles: if set, per instruction, cycles that replace the class cost and
+ *	latencies above (the plan priced each access where it placed it)
+ * @stage: if set, per instruction, the plan stage it runs in, or
+ *	NICPROG_EXEC_STAGE_ANY; nicprog_exec_resume() stops where control
+ *	passes from one stage to another
  */
 struct nicprog_exec_prog {
 	const struct bpf_insn *insns;
@@ -56,6 +65,25 @@ struct nicprog_exec_prog {
 	u16 cost[__NICPROG_IC_MAX];
 	u32 lat_pkt;
 	u32 lat_map;
+	const u16 *cycles;
+	const u8 *stage;
+};
+
+/**
+ * struct nicprog_exec_ctx - a run in progress: the live state a stage
+ *	hands to the next one with the packet
+ * @regs: R0-R10; R10 points into @stack
+ * @pc: next instruction
+ * @stage: the stage that runs from @pc
+ * @redirect_ifindex: target of a bpf_redirect() an earlier stage called
+ * @stack: the main program's stack frame
+ */
+struct nicprog_exec_ctx {
+	u64 regs[MAX_BPF_REG];
+	u32 pc;
+	u32 stage;
+	u32 redirect_ifindex;
+	u64 stack[NICPROG_EXEC_STACK / 8];
 };
 
 /**
@@ -105,12 +133,14 @@ struct nicprog_exec_ops {
 
 /**
  * struct nicprog_exec_state - scratch memory of one executing core
- * @stack: one stack per call frame
+ * @stack: one stack per call frame; frame 0 lives in the run's context
  * @diff: scratch of bpf_csum_diff(), as the kernel's per-CPU scratchpad
+ * @ctx: the context of nicprog_exec_run()
  */
 struct nicprog_exec_state {
 	u64 stack[NICPROG_EXEC_MAX_FRAMES][NICPROG_EXEC_STACK / 8];
 	u32 diff[NICPROG_EXEC_STACK / 4];
+	struct nicprog_exec_ctx ctx;
 };
 
 /**
@@ -124,6 +154,9 @@ struct nicprog_exec_state {
  *	bound), -EOPNOTSUPP (helper or instruction it does not implement),
  *	-EINVAL (malformed instruction)
  * @error_insn: index of the instruction @error refers to
+ * @done: the program exited (or was stopped); otherwise it reached another
+ *	stage, whose number and live state are in the context
+ * @mat_lookups: lookups a MAT stage served
  */
 struct nicprog_exec_result {
 	u64 ret;
@@ -133,7 +166,41 @@ struct nicprog_exec_result {
 	u64 insns;
 	int error;
 	u32 error_insn;
+	bool done;
+	u32 mat_lookups;
 };
+
+/**
+ * nicprog_insn_class() - the cost-table class of an opcode
+ * @code: bpf_insn.code
+ *
+ * Return: enum nicprog_insn_class.
+ */
+static inline u8 nicprog_insn_class(u8 code)
+{
+	u8 op = BPF_OP(code);
+
+	switch (BPF_CLASS(code)) {
+	case BPF_ALU:
+	case BPF_ALU64:
+		if (op == BPF_MUL)
+			return NICPROG_IC_MUL;
+		if (op == BPF_DIV || op == BPF_MOD)
+			return NICPROG_IC_DIV;
+		return NICPROG_IC_ALU;
+	case BPF_JMP:
+	case BPF_JMP32:
+		return op == BPF_CALL ? NICPROG_IC_CALL : NICPROG_IC_BRANCH;
+	case BPF_LD:
+		return NICPROG_IC_ALU;
+	case BPF_LDX:
+		return NICPROG_IC_LOAD;
+	default:
+		if (BPF_MODE(code) == BPF_ATOMIC)
+			return NICPROG_IC_ATOMIC;
+		return NICPROG_IC_STORE;
+	}
+}
 
 int nicprog_exec_check(const struct nicprog_exec_prog *prog, u32 *bad_insn,
 		       const char **why);
@@ -142,6 +209,14 @@ void nicprog_exec_run(const struct nicprog_exec_prog *prog,
 		      struct nicprog_exec_state *st,
 		      struct nicprog_exec_pkt *pkt,
 		      struct nicprog_exec_result *res);
+void nicprog_exec_start(struct nicprog_exec_ctx *ctx,
+			struct nicprog_exec_pkt *pkt);
+void nicprog_exec_resume(const struct nicprog_exec_prog *prog,
+			 const struct nicprog_exec_ops *ops, void *priv,
+			 struct nicprog_exec_state *st,
+			 struct nicprog_exec_pkt *pkt,
+			 struct nicprog_exec_ctx *ctx,
+			 struct nicprog_exec_result *res);
 bool nicprog_exec_helper_supported(s32 func_id);
 
 /* helpers.c: XDP helpers that act on the frame, shared with the run loop */

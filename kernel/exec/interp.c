@@ -311,12 +311,16 @@ static u64 ctx_load(const struct nicprog_exec_pkt *pkt, s16 off, u8 size)
 /* Extra cycles of touching @addr: packet, stack (none) or map memory. */
 static u32 mem_latency(const struct nicprog_exec_prog *prog,
 		       const struct nicprog_exec_state *st,
+		       const struct nicprog_exec_ctx *ctx,
 		       const struct nicprog_exec_pkt *pkt, u64 addr)
 {
 	uintptr_t a = (uintptr_t)addr;
 
 	if (a >= (uintptr_t)st->stack && a < (uintptr_t)st->stack +
 	    sizeof(st->stack))
+		return 0;
+	if (a >= (uintptr_t)ctx->stack && a < (uintptr_t)ctx->stack +
+	    sizeof(ctx->stack))
 		return 0;
 	if (a >= (uintptr_t)pkt->buf && a < (uintptr_t)pkt->buf + pkt->buf_len)
 		return prog->lat_pkt;
@@ -408,61 +412,61 @@ static u64 call_helper(s32 id, u64 *r, const struct nicprog_exec_ops *ops,
 	return 0;	/* unreachable after nicprog_exec_check() */
 }
 
-static u8 insn_class(u8 code)
+/**
+ * nicprog_exec_start() - prepare a run of a program from its first insn
+ * @ctx: the run's context
+ * @pkt: the frame, which R1 (the XDP context) points to
+ *
+ * Context: any.
+ */
+void nicprog_exec_start(struct nicprog_exec_ctx *ctx,
+			struct nicprog_exec_pkt *pkt)
 {
-	u8 op = BPF_OP(code);
-
-	switch (BPF_CLASS(code)) {
-	case BPF_ALU:
-	case BPF_ALU64:
-		if (op == BPF_MUL)
-			return NICPROG_IC_MUL;
-		if (op == BPF_DIV || op == BPF_MOD)
-			return NICPROG_IC_DIV;
-		return NICPROG_IC_ALU;
-	case BPF_JMP:
-	case BPF_JMP32:
-		return op == BPF_CALL ? NICPROG_IC_CALL : NICPROG_IC_BRANCH;
-	case BPF_LD:
-		return NICPROG_IC_ALU;
-	case BPF_LDX:
-		return NICPROG_IC_LOAD;
-	default:
-		if (BPF_MODE(code) == BPF_ATOMIC)
-			return NICPROG_IC_ATOMIC;
-		return NICPROG_IC_STORE;
-	}
+	memset(ctx->regs, 0, sizeof(ctx->regs));
+	ctx->regs[BPF_REG_1] = (u64)(uintptr_t)pkt;
+	ctx->regs[BPF_REG_10] = (u64)(uintptr_t)(ctx->stack +
+						 NICPROG_EXEC_STACK / 8);
+	ctx->pc = 0;
+	ctx->stage = 0;
+	ctx->redirect_ifindex = 0;
 }
 
 /**
- * nicprog_exec_run() - run a program on one frame
+ * nicprog_exec_resume() - run a program until it exits or changes stage
  * @prog: a program that passed nicprog_exec_check()
  * @ops: the environment's maps, clock and random source
  * @priv: passed to @ops
  * @st: scratch of the executing core; not shared while running
- * @pkt: the frame; the program may move its bounds and rewrite it
- * @res: filled with the verdict, cycles and instructions
+ * @pkt: the frame; the program may move its bounds and rewrite it. It
+ *	must stay at the address it had when the run started: the live
+ *	state may hold pointers into it, as into @ctx's stack.
+ * @ctx: where to resume, from nicprog_exec_start() or from the stage
+ *	before; updated to where the next stage resumes
+ * @res: filled with what this part of the run did; @res->done tells
+ *	whether the program finished
+ *
+ * Without @prog->stage the program runs to its end. With it, the run
+ * stops before the first main-program instruction of a stage other than
+ * @ctx->stage; subprograms run wholly in the stage that calls them.
  *
  * Context: any; does not sleep unless @ops do.
  */
-void nicprog_exec_run(const struct nicprog_exec_prog *prog,
-		      const struct nicprog_exec_ops *ops, void *priv,
-		      struct nicprog_exec_state *st,
-		      struct nicprog_exec_pkt *pkt,
-		      struct nicprog_exec_result *res)
+void nicprog_exec_resume(const struct nicprog_exec_prog *prog,
+			 const struct nicprog_exec_ops *ops, void *priv,
+			 struct nicprog_exec_state *st,
+			 struct nicprog_exec_pkt *pkt,
+			 struct nicprog_exec_ctx *ctx,
+			 struct nicprog_exec_result *res)
 {
 	struct exec_frame frames[NICPROG_EXEC_MAX_FRAMES];
 	const struct bpf_insn *insn;
-	u64 regs[MAX_BPF_REG] = { 0 };
-	u32 depth = 0, pc = 0, next;
+	u64 *regs = ctx->regs;
+	u32 depth = 0, pc = ctx->pc, next;
 	u64 steps = 0, cycles = 0, addr;
 	u8 cls, op, size;
 
 	memset(res, 0, sizeof(*res));
-	regs[BPF_REG_1] = (u64)(uintptr_t)pkt;
-	regs[BPF_REG_10] = (u64)(uintptr_t)(st->stack[0] +
-					    NICPROG_EXEC_STACK / 8);
-
+	res->redirect_ifindex = ctx->redirect_ifindex;
 	for (;;) {
 		if (pc >= prog->len || ++steps > NICPROG_EXEC_MAX_STEPS) {
 			res->error = pc >= prog->len ? -EINVAL : -E2BIG;
@@ -473,7 +477,8 @@ void nicprog_exec_run(const struct nicprog_exec_prog *prog,
 		op = BPF_OP(insn->code);
 		size = BPF_SIZE(insn->code);
 		next = pc + 1;
-		cycles += prog->cost[insn_class(insn->code)];
+		cycles += prog->cycles ? prog->cycles[pc] :
+			  prog->cost[nicprog_insn_class(insn->code)];
 
 		switch (cls) {
 		case BPF_ALU64:
@@ -511,13 +516,15 @@ void nicprog_exec_run(const struct nicprog_exec_prog *prog,
 				break;
 			}
 			addr = regs[insn->src_reg] + insn->off;
-			cycles += mem_latency(prog, st, pkt, addr);
+			if (!prog->cycles)
+				cycles += mem_latency(prog, st, ctx, pkt, addr);
 			regs[insn->dst_reg] = load((void *)(uintptr_t)addr, size);
 			break;
 		case BPF_ST:
 		case BPF_STX:
 			addr = regs[insn->dst_reg] + insn->off;
-			cycles += mem_latency(prog, st, pkt, addr);
+			if (!prog->cycles)
+				cycles += mem_latency(prog, st, ctx, pkt, addr);
 			if (BPF_MODE(insn->code) == BPF_ATOMIC) {
 				atomic_op(insn, regs);
 				break;
@@ -554,7 +561,11 @@ void nicprog_exec_run(const struct nicprog_exec_prog *prog,
 				break;
 			}
 			if (op == BPF_CALL) {
-				if (insn->imm <= BPF_FUNC_map_delete_elem)
+				if (prog->flags &&
+				    (prog->flags[pc] & NICPROG_EXEC_INSN_MAT))
+					res->mat_lookups++;
+				else if (!prog->cycles &&
+					 insn->imm <= BPF_FUNC_map_delete_elem)
 					cycles += prog->lat_map;
 				regs[BPF_REG_0] = call_helper(insn->imm, regs, ops,
 							      priv, st, pkt, res);
@@ -573,6 +584,16 @@ void nicprog_exec_run(const struct nicprog_exec_prog *prog,
 			break;
 		}
 		pc = next;
+		if (prog->stage && !depth && pc < prog->len &&
+		    prog->stage[pc] != ctx->stage &&
+		    prog->stage[pc] != NICPROG_EXEC_STAGE_ANY) {
+			ctx->pc = pc;
+			ctx->stage = prog->stage[pc];
+			ctx->redirect_ifindex = res->redirect_ifindex;
+			res->cycles = cycles;
+			res->insns = steps;
+			return;
+		}
 	}
 
 bad:
@@ -581,6 +602,33 @@ abort:
 	res->error_insn = pc;
 	res->action = XDP_ABORTED;
 out:
+	res->done = true;
 	res->cycles = cycles;
 	res->insns = steps;
+}
+
+/**
+ * nicprog_exec_run() - run a program on one frame, start to end
+ * @prog: a program that passed nicprog_exec_check()
+ * @ops: the environment's maps, clock and random source
+ * @priv: passed to @ops
+ * @st: scratch of the executing core; not shared while running
+ * @pkt: the frame; the program may move its bounds and rewrite it
+ * @res: filled with the verdict, cycles and instructions
+ *
+ * Stages are ignored: the whole program runs here.
+ *
+ * Context: any; does not sleep unless @ops do.
+ */
+void nicprog_exec_run(const struct nicprog_exec_prog *prog,
+		      const struct nicprog_exec_ops *ops, void *priv,
+		      struct nicprog_exec_state *st,
+		      struct nicprog_exec_pkt *pkt,
+		      struct nicprog_exec_result *res)
+{
+	struct nicprog_exec_prog whole = *prog;
+
+	whole.stage = NULL;
+	nicprog_exec_start(&st->ctx, pkt);
+	nicprog_exec_resume(&whole, ops, priv, st, pkt, &st->ctx, res);
 }

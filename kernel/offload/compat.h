@@ -9,8 +9,11 @@
 #define _NICPROG_OFFLOAD_COMPAT_H
 
 #ifdef __KERNEL__
+#include <linux/bitops.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
+#include <linux/math64.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/types.h>
 #else
@@ -29,9 +32,29 @@ typedef int16_t s16;
 typedef int32_t s32;
 typedef int64_t s64;
 
+#include <stdlib.h>
+
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #endif
+#define BIT(n)			(1UL << (n))
+#define BIT_ULL(n)		(1ULL << (n))
+#define U32_MAX			((u32)~0U)
+#define U64_MAX			((u64)~0ULL)
+#define GFP_KERNEL		0
+#define kvcalloc(n, size, gfp)	calloc(n, size)
+#define kcalloc(n, size, gfp)	calloc(n, size)
+#define kzalloc(size, gfp)	calloc(1, size)
+#define kvfree(p)		free(p)
+#define kfree(p)		free(p)
+#define hweight16(w)		((unsigned int)__builtin_popcount((u16)(w)))
+#define hweight64(w)		((unsigned int)__builtin_popcountll(w))
+#define min(a, b)		((a) < (b) ? (a) : (b))
+#define max(a, b)		((a) > (b) ? (a) : (b))
+#define min_t(t, a, b)		((t)(a) < (t)(b) ? (t)(a) : (t)(b))
+#define max_t(t, a, b)		((t)(a) > (t)(b) ? (t)(a) : (t)(b))
+#define clamp_t(t, v, lo, hi)	min_t(t, max_t(t, v, lo), hi)
+#define div64_u64(a, b)		((u64)(a) / (u64)(b))
 #endif /* __KERNEL__ */
 
 /*

@@ -16,6 +16,9 @@
  * verdict and output come from BPF_PROG_TEST_RUN with NF as the ingress
  * device. Verdicts, output bytes and, at the end, every map's contents
  * must be equal. Prints TAP; exits 1 on any difference.
+ *
+ * With ORACLE_HOOK set, the command it names runs once the program is
+ * installed; "# plan: ok" or "# plan: not ok" reports its exit status.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -564,6 +567,12 @@ int main(int argc, char **argv)
 	if (bpf_xdp_attach(nf_idx, prog_nic, XDP_FLAGS_HW_MODE, NULL)) {
 		perror("oracle: attach offloaded");
 		return 2;
+	}
+	/* ORACLE_HOOK: a command that inspects the installed plan */
+	if (getenv("ORACLE_HOOK")) {
+		fflush(stdout);
+		printf("# plan: %s\n",
+		       system(getenv("ORACLE_HOOK")) ? "not ok" : "ok");
 	}
 
 	in_fd = packet_socket(to.sll_ifindex);

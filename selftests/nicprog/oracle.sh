@@ -2,13 +2,16 @@
 # SPDX-License-Identifier: GPL-2.0
 # Host equivalence: every example NF, offloaded to a nicsim port, gives the
 # same verdicts, output bytes and final map contents as the same object run
-# with BPF_PROG_TEST_RUN on the host, over a seeded corpus of frames.
+# with BPF_PROG_TEST_RUN on the host, over a seeded corpus of frames -- under
+# every plan shape the offloader can produce (plan_shape), each checked to
+# have the shape asked for where the program allows it.
 . "$(dirname "$0")/lib.sh"
 require_root_tools
 [ -x "$SELFDIR/oracle" ] || skip_all "oracle not built"
 nicprog_load || skip_all "cannot load nicprog/nicsim"
 
 FRAMES=${ORACLE_FRAMES:-10000}
+SHAPES=${ORACLE_SHAPES:-single replicated pipelined pipelined+replicated auto}
 SEED=${ORACLE_SEED:-1}
 EX=$NICPROG_SRC/bpf/examples
 ID=$(nicsim_new_id)
@@ -42,6 +45,8 @@ run_oracle() {
 }
 
 tap_begin
+for shape in $SHAPES; do
+echo "$shape" > /sys/class/nicprog/$NF/plan_shape
 for nf in count icmp_echo port_filter firewall router; do
 	case $nf in
 	port_filter)
@@ -61,12 +66,16 @@ for nf in count icmp_echo port_filter firewall router; do
 	*)
 		set -- ;;
 	esac
-	out=$(run_oracle "$nf" "$@" 2>&1)
+	out=$(ORACLE_HOOK="$SELFDIR/plan_check.sh $NF $shape" \
+	      run_oracle "$nf" "$@" 2>&1)
 	rc=$?
 	grep '^#' <<< "$out"
-	expect_eq "$nf: oracle exit status" 0 "$rc"
-	check "$nf: verdicts and bytes equal over $FRAMES frames" \
+	expect_eq "$shape $nf: oracle exit status" 0 "$rc"
+	check "$shape $nf: verdicts and bytes equal over $FRAMES frames" \
 		grep -q "^ok 1 .*verdicts and output bytes equal .* for $FRAMES frames (0 differ)" <<< "$out"
-	check "$nf: final map contents equal" grep -q "^ok 2 " <<< "$out"
+	check "$shape $nf: final map contents equal" grep -q "^ok 2 " <<< "$out"
+	check "$shape $nf: plan has the shape asked for" \
+		grep -q "^# plan: ok" <<< "$out"
+done
 done
 tap_end

@@ -14,8 +14,8 @@ tap_begin
 nicsim_new "$ID" 1
 check "class entry exists for the port" test -d "$C/$P"
 expect_eq "profile" nicsim-generic "$(cat $C/$P/profile)"
-expect_eq "cores" 8 "$(cat $C/$P/cores)"
-expect_eq "core_threads" 32 "$(cat $C/$P/core_threads)"
+expect_eq "cores" 16 "$(cat $C/$P/cores)"
+expect_eq "core_threads" 64 "$(cat $C/$P/core_threads)"
 expect_eq "parsers" 1 "$(cat $C/$P/parsers)"
 expect_eq "mat_stages" 4 "$(cat $C/$P/mat_stages)"
 expect_eq "accelerators" "csum:1" "$(cat $C/$P/accelerators)"

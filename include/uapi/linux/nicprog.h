@@ -68,4 +68,41 @@ enum nicprog_insn_class {
 	__NICPROG_IC_MAX
 };
 
+/*
+ * Plans. The offloader classifies each table the program uses (after
+ * Alkali): a table the datapath only reads can be replicated; one every
+ * access of which is keyed by the same copy of header bytes can be
+ * sharded, packets steered to its owner by a hash of those bytes; any
+ * other table the datapath writes is shared-mutable and all its accessors
+ * run on one core.
+ */
+enum nicprog_table_class {
+	NICPROG_TC_UNUSED,	/* the datapath never touches it */
+	NICPROG_TC_READONLY,
+	NICPROG_TC_SHARDED,
+	NICPROG_TC_SHARED,
+
+	__NICPROG_TC_MAX
+};
+
+/* The shape of plan an operator asks for. */
+enum nicprog_shape {
+	NICPROG_SHAPE_AUTO,		/* best predicted */
+	NICPROG_SHAPE_SINGLE,		/* one stage on one core */
+	NICPROG_SHAPE_REPLICATED,	/* one stage, replicated if it can be */
+	NICPROG_SHAPE_PIPELINED,	/* as many stages as cuts allow */
+	NICPROG_SHAPE_PIPELINED_REPLICATED,
+
+	__NICPROG_SHAPE_MAX
+};
+
+/* How packets are spread over the replicas of a stage. */
+enum nicprog_steer {
+	NICPROG_STEER_NONE,	/* one replica */
+	NICPROG_STEER_FLOW,	/* flow hash: the stage keeps no state */
+	NICPROG_STEER_KEY,	/* hash of a sharded table's key bytes */
+
+	__NICPROG_STEER_MAX
+};
+
 #endif /* _UAPI_LINUX_NICPROG_H */

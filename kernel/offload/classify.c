@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Table classes (Alkali): a table the datapath only reads may be
+ * replicated; a table every access of which is keyed by the same copy of
+ * header bytes may be sharded, packets steered by a hash of those bytes
+ * so that one core owns each key; anything else is shared-mutable and all
+ * its accessors stay on one core. Every doubt resolves to shared-mutable,
+ * and the reason is kept for operators.
+ */
+#include "offload.h"
+
+static const char * const tc_names[] = {
+	[NICPROG_TC_UNUSED]	= "unused",
+	[NICPROG_TC_READONLY]	= "read-only",
+	[NICPROG_TC_SHARDED]	= "sharded",
+	[NICPROG_TC_SHARED]	= "shared-mutable",
+};
+
+/**
+ * nicprog_table_class_name() - name of a table class
+ * @cls: enum nicprog_table_class
+ *
+ * Return: a static string.
+ */
+const char *nicprog_table_class_name(unsigned int cls)
+{
+	return cls < ARRAY_SIZE(tc_names) ? tc_names[cls] : "?";
+}
+
+static bool is_map_helper(s32 id)
+{
+	return id >= BPF_FUNC_map_lookup_elem &&
+	       id <= BPF_FUNC_map_delete_elem;
+}
+
+static bool writes(const struct bpf_insn *insn,
+		   const struct nicprog_insn_meta *m)
+{
+	u8 cls = BPF_CLASS(insn->code);
+
+	if (insn->code == (BPF_JMP | BPF_CALL))
+		return !insn->src_reg &&
+		       (m->helper == BPF_FUNC_map_update_elem ||
+			m->helper == BPF_FUNC_map_delete_elem);
+	return (cls == BPF_ST || cls == BPF_STX) &&
+	       m->ptr == NICPROG_PTR_MAP_VALUE;
+}
+
+static bool accesses(const struct bpf_insn *insn,
+		     const struct nicprog_insn_meta *m)
+{
+	if (insn->code == (BPF_JMP | BPF_CALL))
+		return !insn->src_reg && is_map_helper(m->helper);
+	return m->ptr == NICPROG_PTR_MAP_VALUE;
+}
+
+/* Subprograms that write the packet or move its start. */
+static bool subs_write_packet(const struct nicprog_ir *ir)
+{
+	u32 i;
+
+	for (i = ir->n_main; i < ir->n_blocks; i++)
+		if (ir->blocks[i].pkt_wr_hi > ir->blocks[i].pkt_wr_lo ||
+		    (ir->blocks[i].flags & NICPROG_BLK_ADJ_HEAD))
+			return true;
+	return false;
+}
+
+static bool block_calls(const struct nicprog_ir *ir,
+			const struct nicprog_ir_block *b)
+{
+	u32 i;
+
+	for (i = b->start; i < b->end; i++)
+		if (ir->in->insns[i].code == (BPF_JMP | BPF_CALL) &&
+		    ir->in->insns[i].src_reg == BPF_PSEUDO_CALL)
+			return true;
+	return false;
+}
+
+static bool overlaps_key(const struct nicprog_ir_keyuse *ku, u32 ks, s32 lo,
+			 s32 hi)
+{
+	u32 k;
+
+	for (k = 0; k < ks; k++)
+		if (ku->pkt[k] >= 0 && ku->pkt[k] >= lo && ku->pkt[k] < hi)
+			return true;
+	return false;
+}
+
+/*
+ * Are the key's packet bytes, when the key is read, still what they were
+ * when the packet arrived? Nothing before the call may have written them
+ * or moved the frame start.
+ */
+static bool key_bytes_intact(const struct nicprog_ir *ir,
+			     const struct nicprog_ir_keyuse *ku, u32 ks,
+			     bool sub_writes)
+{
+	const struct nicprog_ir_block *cb = &ir->blocks[ir->insn_block[ku->insn]];
+	const struct nicprog_ir_block *b;
+	const struct nicprog_insn_meta *m;
+	u32 i, j;
+
+	if (!ir->anc)
+		return false;
+	for (j = 0; j < ir->n_main; j++) {
+		b = &ir->blocks[j];
+		if (b == cb || !nicprog_ir_is_ancestor(ir, b->node, cb->node))
+			continue;
+		if (b->node == cb->node)
+			return false;	/* same loop */
+		if ((b->flags & NICPROG_BLK_ADJ_HEAD) ||
+		    (sub_writes && block_calls(ir, b)) ||
+		    overlaps_key(ku, ks, b->pkt_wr_lo, b->pkt_wr_hi))
+			return false;
+	}
+	for (i = cb->start; i < ku->insn; i++) {
+		m = &ir->in->meta[i];
+		if (ir->in->insns[i].code == (BPF_JMP | BPF_CALL)) {
+			if (ir->in->insns[i].src_reg == BPF_PSEUDO_CALL &&
+			    sub_writes)
+				return false;
+			if (!ir->in->insns[i].src_reg &&
+			    m->helper == BPF_FUNC_xdp_adjust_head)
+				return false;
+		}
+		if (m->ptr == NICPROG_PTR_PACKET &&
+		    BPF_CLASS(ir->in->insns[i].code) != BPF_LDX &&
+		    overlaps_key(ku, ks, m->pkt_lo, m->pkt_hi))
+			return false;
+	}
+	return true;
+}
+
+/**
+ * nicprog_classify() - decide each table's class
+ * @ir: the program
+ * @info: per table, filled (class, key, reason, accesses per packet)
+ *
+ * Context: any.
+ */
+void nicprog_classify(const struct nicprog_ir *ir,
+		      struct nicprog_table_info *info)
+{
+	const struct nicprog_ir_input *in = ir->in;
+	const struct nicprog_ir_keyuse *ku, *first;
+	bool sub_writes = subs_write_packet(ir), ambiguous = false;
+	bool used[NICPROG_MAX_TABLES] = { 0 }, wr[NICPROG_MAX_TABLES] = { 0 };
+	bool in_sub[NICPROG_MAX_TABLES] = { 0 };
+	const struct nicprog_insn_meta *m;
+	u32 i, t, k, ks;
+	bool keyed, intact, lookups_only;
+
+	for (t = 0; t < in->n_tables; t++)
+		memset(&info[t], 0, sizeof(info[t]));
+	for (i = 0; i < in->len; i++) {
+		m = &in->meta[i];
+		if (!accesses(&in->insns[i], m))
+			continue;
+		if (m->map >= in->n_tables) {
+			ambiguous |= writes(&in->insns[i], m);
+			continue;
+		}
+		used[m->map] = true;
+		wr[m->map] |= writes(&in->insns[i], m);
+		if (ir->blocks[ir->insn_block[i]].sub)
+			in_sub[m->map] = true;
+		else
+			info[m->map].acc_fx += ir->blocks[ir->insn_block[i]].freq;
+	}
+
+	for (t = 0; t < in->n_tables; t++) {
+		struct nicprog_table_info *ti = &info[t];
+
+		ks = in->tables[t].key_size;
+		if (!used[t]) {
+			ti->cls = NICPROG_TC_UNUSED;
+			ti->why = "the datapath never accesses it";
+			continue;
+		}
+		if (ambiguous) {
+			ti->cls = NICPROG_TC_SHARED;
+			ti->why = "a write the verifier could not pin to one table";
+			continue;
+		}
+		/* every helper access keyed by the same copy of header bytes */
+		first = NULL;
+		keyed = !in_sub[t] && ks <= NICPROG_KEY_MAX;
+		intact = true;
+		lookups_only = true;
+		for (k = 0; k < ir->n_keys && keyed; k++) {
+			ku = &ir->keys[k];
+			if (ku->table != t)
+				continue;
+			if (!ku->pure ||
+			    (first && memcmp(first->pkt, ku->pkt,
+					     ks * sizeof(ku->pkt[0])))) {
+				keyed = false;
+				break;
+			}
+			first = first ? first : ku;
+			intact &= key_bytes_intact(ir, ku, ks, sub_writes);
+			lookups_only &= ku->helper == BPF_FUNC_map_lookup_elem;
+		}
+		keyed &= first != NULL;
+		if (keyed) {
+			ti->key_len = ks;
+			memcpy(ti->key_pkt, first->pkt, ks * sizeof(first->pkt[0]));
+		}
+		if (!wr[t]) {
+			ti->cls = NICPROG_TC_READONLY;
+			ti->why = "the datapath only reads it";
+			ti->mat = keyed && intact && lookups_only;
+			continue;
+		}
+		ti->cls = NICPROG_TC_SHARED;
+		if (in_sub[t])
+			ti->why = "a subprogram accesses it";
+		else if (!keyed)
+			ti->why = "not every access is keyed by the same header bytes";
+		else if (!intact)
+			ti->why = "its key bytes may change before an access";
+		else {
+			ti->cls = NICPROG_TC_SHARDED;
+			ti->why = "every access is keyed by the same header bytes";
+		}
+	}
+}

@@ -1,0 +1,399 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The offloader: pure algorithms that turn a verified program into a plan
+ * for a logical NIC. Nothing here touches the kernel beyond compat.h, so
+ * the same files build in userspace (unit tests, benchmarks, offline
+ * planning).
+ *
+ *   facts (struct nicprog_insn_meta, filled by the verifier hooks)
+ *     -> IR (ir.c): basic blocks, the DAG of their strongly connected
+ *        components, instruction classes, packet bytes, table accesses,
+ *        live registers and stack bytes on every edge, key provenance
+ *     -> table classes (classify.c): read-only, sharded, shared-mutable
+ *     -> layout (partition.c): stages by min-cut, replicas, placement,
+ *        MAT mapping, prediction (predict.c)
+ */
+#ifndef _NICPROG_OFFLOAD_H
+#define _NICPROG_OFFLOAD_H
+
+#include "compat.h"
+#include <linux/bpf.h>
+#include <net/nicprog_exec.h>
+#include <net/nicprog_lnic.h>
+
+#define NICPROG_MAX_TABLES	64
+#define NICPROG_MAP_NONE	0xff	/* struct nicprog_insn_meta.map */
+#define NICPROG_MAP_MANY	0xfe	/* different tables on different paths */
+#define NICPROG_KEY_MAX		48	/* key bytes the offloader can shard by */
+#define NICPROG_MAX_STAGES	16
+#define NICPROG_MAX_SUBPROGS	256
+#define NICPROG_FX		65536	/* fixed point of frequencies */
+
+/* Offsets of stack accesses and helper arguments: struct nicprog_insn_meta */
+enum nicprog_meta_flags {
+	NICPROG_META_STACK	= 1 << 0,	/* stack_off holds on some path */
+	NICPROG_META_STACK_VAR	= 1 << 1,	/* ...but not on every path */
+	NICPROG_META_KEY	= 1 << 2,	/* key_off (R2) likewise */
+	NICPROG_META_KEY_VAR	= 1 << 3,
+	NICPROG_META_VAL	= 1 << 4,	/* val_off (R3) likewise */
+	NICPROG_META_VAL_VAR	= 1 << 5,
+	NICPROG_META_SPILL_PTR	= 1 << 6,	/* stores a map value pointer */
+};
+
+/**
+ * struct nicprog_insn_meta - what the verifier told us of one instruction,
+ *	over every path that reaches it
+ * @ptr: enum nicprog_ptr_kind of the memory a load or store accesses
+ * @dst_kinds: kinds the destination register held, bit per kind
+ * @src_kinds: kinds the source register held, likewise
+ * @map: table index of a map value access or map helper call, or
+ *	NICPROG_MAP_NONE / NICPROG_MAP_MANY
+ * @flags: enum nicprog_meta_flags
+ * @mapval_regs: registers that may hold a map value pointer before it
+ * @stack_off: frame pointer offset of a main-frame stack access
+ * @key_off: frame pointer offset of a map helper's key (R2)
+ * @val_off: frame pointer offset of map_update_elem's value (R3)
+ * @stack_args: calls: arguments that may point to the stack, bit 0 for R1
+ * @helper: helper id of a call, recorded before fixups rewrite it
+ * @pkt_lo: lowest packet byte a packet access touches, from the frame start
+ * @pkt_hi: one past the highest packet byte it touches
+ */
+struct nicprog_insn_meta {
+	u8 ptr;
+	u8 dst_kinds;
+	u8 src_kinds;
+	u8 map;
+	u8 flags;
+	u8 stack_args;
+	u16 mapval_regs;
+	s16 stack_off;
+	s16 key_off;
+	s16 val_off;
+	s32 helper;
+	s32 pkt_lo;
+	s32 pkt_hi;
+};
+
+/* The kind of memory an instruction accesses, from the verifier. */
+enum nicprog_ptr_kind {
+	NICPROG_PTR_NONE,
+	NICPROG_PTR_SCALAR,
+	NICPROG_PTR_CTX,
+	NICPROG_PTR_PACKET,
+	NICPROG_PTR_MAP_VALUE,
+	NICPROG_PTR_STACK,
+	NICPROG_PTR_OTHER,
+};
+
+/**
+ * struct nicprog_ir_table - a table as the offloader sees it
+ * @type: BPF_MAP_TYPE_*
+ * @key_size: bytes of a key
+ * @value_size: bytes of a value
+ * @max_entries: capacity
+ * @bytes: NIC memory it takes
+ */
+struct nicprog_ir_table {
+	u32 type;
+	u32 key_size;
+	u32 value_size;
+	u32 max_entries;
+	u64 bytes;
+};
+
+/**
+ * struct nicprog_ir_input - a verified program and its facts
+ * @insns: instructions as verified, map loads as table indices
+ * @meta: per instruction
+ * @len: instructions
+ * @tables: the tables, by index
+ * @n_tables: entries in @tables
+ */
+struct nicprog_ir_input {
+	const struct bpf_insn *insns;
+	const struct nicprog_insn_meta *meta;
+	u32 len;
+	const struct nicprog_ir_table *tables;
+	u32 n_tables;
+};
+
+/* struct nicprog_ir_block.flags */
+enum nicprog_block_flags {
+	NICPROG_BLK_UNSAFE_IN	= 1 << 0,	/* a map value pointer is live in */
+	NICPROG_BLK_LOOP	= 1 << 1,	/* part of a loop */
+	NICPROG_BLK_ADJ_HEAD	= 1 << 2,	/* moves the frame start */
+};
+
+/**
+ * struct nicprog_ir_block - a basic block
+ * @start: first instruction
+ * @end: one past the last
+ * @succ: successor blocks
+ * @n_succ: entries in @succ
+ * @sub: subprogram the block belongs to
+ * @flags: enum nicprog_block_flags
+ * @live_regs: registers live on entry (R10 excluded)
+ * @live_stack: 8-byte stack slots of the main frame live on entry, bit i
+ *	for bytes [-8(i+1), -8i) of the frame pointer
+ * @tbl_rd: tables read, bit per table index
+ * @tbl_wr: tables written
+ * @ic: instructions per enum nicprog_insn_class
+ * @pkt_rd_lo: packet bytes read: [@pkt_rd_lo, @pkt_rd_hi), empty if equal
+ * @pkt_rd_hi: see @pkt_rd_lo
+ * @pkt_wr_lo: packet bytes written, likewise
+ * @pkt_wr_hi: see @pkt_wr_lo
+ * @freq: expected runs per packet (per call for subprograms), NICPROG_FX
+ *	is once
+ * @node: component of the main program's DAG (main program blocks only)
+ */
+struct nicprog_ir_block {
+	u32 start;
+	u32 end;
+	u32 succ[2];
+	u8 n_succ;
+	u8 sub;
+	u8 flags;
+	u16 live_regs;
+	u64 live_stack;
+	u64 tbl_rd;
+	u64 tbl_wr;
+	u32 ic[__NICPROG_IC_MAX];
+	s32 pkt_rd_lo;
+	s32 pkt_rd_hi;
+	s32 pkt_wr_lo;
+	s32 pkt_wr_hi;
+	u32 freq;
+	u32 node;
+};
+
+/**
+ * struct nicprog_ir_edge - a control edge between two DAG nodes
+ * @from: source node
+ * @to: target node
+ * @bytes: live state the edge carries: live registers and stack bytes
+ * @unsafe: it carries a map value pointer, which must not leave the core
+ *	(an element may be freed once the core leaves its RCU section)
+ * @freq: expected traversals per packet, NICPROG_FX is once
+ */
+struct nicprog_ir_edge {
+	u32 from;
+	u32 to;
+	u32 bytes;
+	u8 unsafe;
+	u32 freq;
+};
+
+/**
+ * struct nicprog_ir_keyuse - a map helper call and where its key comes from
+ * @insn: the call
+ * @table: table index
+ * @helper: BPF_FUNC_map_*
+ * @pure: every key byte is a packet byte at a fixed offset or a constant,
+ *	and at least one is a packet byte
+ * @pkt: per key byte, the packet byte it copies, or -1 - value for a
+ *	constant byte (valid when @pure)
+ */
+struct nicprog_ir_keyuse {
+	u32 insn;
+	u8 table;
+	u8 helper;
+	u8 pure;
+	s16 pkt[NICPROG_KEY_MAX];
+};
+
+/**
+ * struct nicprog_ir - the program as the offloader's passes see it
+ * @in: the input it was built from
+ * @blocks: basic blocks, those of the main program first
+ * @n_blocks: entries in @blocks
+ * @n_main: blocks of the main program
+ * @insn_block: per instruction, its block
+ * @n_subs: subprograms, the main program is 0
+ * @sub_start: first instruction of each subprogram
+ * @n_nodes: components of the main program's DAG, numbered in a
+ *	topological order
+ * @node_entry: per node, its first block in instruction order
+ * @edges: edges between distinct nodes
+ * @n_edges: entries in @edges
+ * @keys: map helper calls of the main program
+ * @n_keys: entries in @keys
+ * @adj_head: the main program calls bpf_xdp_adjust_head somewhere
+ * @anc: per node, bitmap of its ancestors (itself included), or NULL if
+ *	the program is too large to keep it
+ * @anc_words: u64 words per bitmap in @anc
+ */
+struct nicprog_ir {
+	const struct nicprog_ir_input *in;
+	struct nicprog_ir_block *blocks;
+	u32 n_blocks;
+	u32 n_main;
+	u32 *insn_block;
+	u32 n_subs;
+	u32 sub_start[NICPROG_MAX_SUBPROGS];
+	u32 n_nodes;
+	u32 *node_entry;
+	struct nicprog_ir_edge *edges;
+	u32 n_edges;
+	struct nicprog_ir_keyuse *keys;
+	u32 n_keys;
+	bool adj_head;
+	u64 *anc;
+	u32 anc_words;
+};
+
+int nicprog_ir_build(const struct nicprog_ir_input *in, struct nicprog_ir *ir,
+		     const char **why);
+void nicprog_ir_free(struct nicprog_ir *ir);
+
+static inline bool nicprog_ir_is_ancestor(const struct nicprog_ir *ir,
+					  u32 a, u32 node)
+{
+	return ir->anc[(u64)node * ir->anc_words + a / 64] & BIT_ULL(a % 64);
+}
+
+/* Table classes (Alkali): enum nicprog_table_class, in the uapi */
+
+/**
+ * struct nicprog_table_info - what the offloader decided for one table
+ * @cls: enum nicprog_table_class
+ * @mat: every datapath access is a lookup keyed by header bytes, so a MAT
+ *	stage can serve it
+ * @key_len: bytes of the key (sharded tables)
+ * @key_pkt: per key byte, the packet byte the key copies (or -1 - value
+ *	for a constant byte); steering hashes these packet bytes
+ * @why: the reason for @cls, for operators
+ * @acc_fx: expected accesses per packet, NICPROG_FX is one
+ * @region: LNIC memory region it is placed in
+ */
+struct nicprog_table_info {
+	u8 cls;
+	u8 mat;
+	u8 key_len;
+	s16 key_pkt[NICPROG_KEY_MAX];
+	const char *why;
+	u64 acc_fx;
+	u8 region;
+};
+
+void nicprog_classify(const struct nicprog_ir *ir,
+		      struct nicprog_table_info *info);
+const char *nicprog_table_class_name(unsigned int cls);
+
+/* Plans: enum nicprog_shape and enum nicprog_steer are in the uapi */
+
+/**
+ * struct nicprog_stage - one stage of a plan
+ * @replicas: cores running it
+ * @first_core: index of the first of them among the plan's cores
+ * @steer: enum nicprog_steer
+ * @shard_table: the table whose key steers (NICPROG_STEER_KEY)
+ * @replicable: no shared-mutable table, one shard key at most
+ * @n_nodes: DAG nodes in the stage
+ * @tables: tables its blocks access
+ * @cost_fx: predicted NIC cycles per packet on one core of the stage,
+ *	times NICPROG_FX (every packet, as the stage sees each)
+ * @in_bytes: largest live state carried into the stage
+ */
+struct nicprog_stage {
+	u32 replicas;
+	u32 first_core;
+	u8 steer;
+	u8 shard_table;
+	bool replicable;
+	u32 n_nodes;
+	u64 tables;
+	u64 cost_fx;
+	u32 in_bytes;
+};
+
+/**
+ * struct nicprog_layout - the offloader's plan for one program on one NIC
+ * @shape: what was asked for, enum nicprog_shape
+ * @budget: cores it could use
+ * @n_stages: entries in @stages
+ * @stages: the stages, in packet order
+ * @node_stage: per DAG node, its stage
+ * @insn_stage: per instruction, the stage of its block (0xff for
+ *	instructions of subprograms, which run where they are called)
+ * @insn_cycles: per instruction, NIC cycles: class cost plus the latency
+ *	of the memory it touches where the plan placed it
+ * @insn_mat: per instruction, 1 for a lookup a MAT stage serves
+ * @tables: per table, class and placement
+ * @n_tables: entries in @tables
+ * @tput: predicted packets per million NIC cycles
+ * @lat: predicted mean cycles from the wire to the verdict
+ * @mat_cost_fx: MAT cycles per packet, times NICPROG_FX
+ * @cores: cores used
+ * @core_unit: the LNIC unit whose cores run the stages
+ * @hop_cycles: cycles a core spends receiving a packet from a queue
+ * @node_cost_fx: per DAG node, expected cycles per packet times NICPROG_FX
+ * @mat_units: MAT stages of the NIC
+ * @mat_service: cycles of one MAT lookup, in core cycles
+ */
+struct nicprog_layout {
+	u8 shape;
+	u32 budget;
+	u32 n_stages;
+	struct nicprog_stage stages[NICPROG_MAX_STAGES];
+	u8 *node_stage;
+	u8 *insn_stage;
+	u16 *insn_cycles;
+	u8 *insn_mat;
+	struct nicprog_table_info *tables;
+	u32 n_tables;
+	u64 tput;
+	u64 lat;
+	u64 mat_cost_fx;
+	u32 cores;
+	u32 core_unit;
+	u32 hop_cycles;
+	u64 *node_cost_fx;
+	u32 mat_units;
+	u32 mat_service;
+};
+
+#define NICPROG_HOP_CYCLES	12	/* dequeue and restore, per packet */
+
+int nicprog_layout_build(const struct nicprog_ir *ir,
+			 const struct nicprog_lnic *lnic, u8 shape,
+			 u32 budget, struct nicprog_layout *lo,
+			 const char **why);
+void nicprog_layout_free(struct nicprog_layout *lo);
+const char *nicprog_shape_name(unsigned int shape);
+const char *nicprog_layout_shape(const struct nicprog_layout *lo);
+bool nicprog_layout_valid(const struct nicprog_ir *ir,
+			  const struct nicprog_layout *lo, const char **why);
+
+/* predict.c */
+void nicprog_predict(const struct nicprog_ir *ir, struct nicprog_layout *lo);
+void nicprog_predict_costs(const struct nicprog_ir *ir,
+			   const struct nicprog_lnic *lnic,
+			   struct nicprog_layout *lo);
+void nicprog_place(const struct nicprog_ir *ir,
+		   const struct nicprog_lnic *lnic, struct nicprog_layout *lo);
+
+/* Replication: cores per stage maximizing the slowest stage's rate. */
+void nicprog_replicate(const u64 *cost_fx, const bool *replicable, u32 n,
+		       u32 budget, u32 *replicas);
+
+/* mincut.c: minimum s-t cut by max flow (Edmonds-Karp) */
+#define NICPROG_CAP_INF		(U64_MAX / 8)
+
+struct nicprog_flow {
+	u32 n;
+	u32 n_arcs;
+	u32 max_arcs;
+	u32 *head;	/* per vertex, first arc or U32_MAX */
+	u32 *next;	/* per arc */
+	u32 *to;	/* per arc */
+	u64 *cap;	/* per arc, residual */
+	u32 *queue;
+	u32 *prev;	/* per vertex, arc it was reached by */
+};
+
+int nicprog_flow_init(struct nicprog_flow *f, u32 n, u32 max_edges);
+void nicprog_flow_free(struct nicprog_flow *f);
+int nicprog_flow_add(struct nicprog_flow *f, u32 u, u32 v, u64 cap);
+u64 nicprog_flow_mincut(struct nicprog_flow *f, u32 s, u32 t, u8 *side);
+
+#endif /* _NICPROG_OFFLOAD_H */

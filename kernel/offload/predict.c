@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Memory placement and performance prediction (after Clara). Placement
+ * puts the tables with the most expected accesses per packet into the
+ * fastest region the cores reach that still has room. Prediction prices
+ * every instruction with the core's cost table and the latency of the
+ * memory it touches, weighs blocks by their expected frequency, and takes
+ * a plan's throughput as the slowest of its stages (replicas times the
+ * per-core rate) and of its MAT stages.
+ *
+ * Units: cycles of the plan's core unit; throughput in packets per million
+ * such cycles.
+ */
+#include "offload.h"
+
+static const struct nicprog_lnic_unit *core_unit(const struct nicprog_lnic *lnic,
+						 const struct nicprog_layout *lo)
+{
+	return &lnic->units[lo->core_unit];
+}
+
+/**
+ * nicprog_place() - place every table in a memory region
+ * @ir: the program
+ * @lnic: the NIC
+ * @lo: the layout; @lo->tables classified, their region set here
+ */
+void nicprog_place(const struct nicprog_ir *ir,
+		   const struct nicprog_lnic *lnic, struct nicprog_layout *lo)
+{
+	const struct nicprog_lnic_unit *cu = core_unit(lnic, lo);
+	u64 room[NICPROG_LNIC_MAX_REGIONS];
+	bool done[NICPROG_MAX_TABLES] = { 0 };
+	u32 i, r, t, best, slow = 0;
+
+	for (r = 0; r < lnic->n_regions; r++) {
+		room[r] = lnic->regions[r].size;
+		if ((cu->region_mask & BIT(r)) &&
+		    (!(cu->region_mask & BIT(slow)) ||
+		     lnic->regions[r].latency_cycles >
+		     lnic->regions[slow].latency_cycles))
+			slow = r;
+	}
+	for (i = 0; i < lo->n_tables; i++) {
+		/* hottest remaining table */
+		for (t = U32_MAX, best = 0; best < lo->n_tables; best++)
+			if (!done[best] && (t == U32_MAX ||
+					    lo->tables[best].acc_fx >
+					    lo->tables[t].acc_fx))
+				t = best;
+		done[t] = true;
+		best = U32_MAX;
+		for (r = 0; r < lnic->n_regions; r++) {
+			if (!(cu->region_mask & BIT(r)) ||
+			    room[r] < ir->in->tables[t].bytes)
+				continue;
+			if (best == U32_MAX || lnic->regions[r].latency_cycles <
+			    lnic->regions[best].latency_cycles)
+				best = r;
+		}
+		if (best == U32_MAX)
+			best = slow;	/* the core's accounting already refused */
+		else
+			room[best] -= ir->in->tables[t].bytes;
+		lo->tables[t].region = best;
+	}
+}
+
+static u32 fastest_latency(const struct nicprog_lnic *lnic,
+			   const struct nicprog_lnic_unit *cu, bool slowest)
+{
+	u32 r, v = slowest ? 0 : U32_MAX;
+
+	for (r = 0; r < lnic->n_regions; r++)
+		if (cu->region_mask & BIT(r))
+			v = slowest ? max(v, lnic->regions[r].latency_cycles) :
+				      min(v, lnic->regions[r].latency_cycles);
+	return v;
+}
+
+static u64 sub_cost(const struct nicprog_ir *ir, const struct nicprog_layout *lo,
+		    u32 s, u32 depth);
+
+/* Cycles of one run of a block, callees included. */
+static u64 block_cycles(const struct nicprog_ir *ir,
+			const struct nicprog_layout *lo,
+			const struct nicprog_ir_block *b, u32 depth)
+{
+	const struct bpf_insn *insn;
+	u64 c = 0;
+	u32 i, t, s;
+
+	for (i = b->start; i < b->end; i++) {
+		insn = &ir->in->insns[i];
+		c += lo->insn_cycles[i];
+		if (insn->code != (BPF_JMP | BPF_CALL) ||
+		    insn->src_reg != BPF_PSEUDO_CALL)
+			continue;
+		t = i + 1 + insn->imm;
+		for (s = 1; s < ir->n_subs && ir->sub_start[s] != t; s++)
+			;
+		if (s < ir->n_subs)
+			c += sub_cost(ir, lo, s, depth + 1);
+	}
+	return c;
+}
+
+/* Expected cycles of one call of subprogram @s. */
+static u64 sub_cost(const struct nicprog_ir *ir, const struct nicprog_layout *lo,
+		    u32 s, u32 depth)
+{
+	u32 first = ir->insn_block[ir->sub_start[s]], i;
+	u64 c = 0;
+
+	if (depth > 8)		/* MAX_CALL_FRAMES: the verifier bounds it */
+		return 0;
+	for (i = first; i < ir->n_blocks && ir->blocks[i].sub == s; i++)
+		c += ir->blocks[i].freq * block_cycles(ir, lo, &ir->blocks[i],
+						       depth);
+	return c / NICPROG_FX;
+}
+
+/**
+ * nicprog_predict_costs() - price instructions and DAG nodes
+ * @ir: the program
+ * @lnic: the NIC
+ * @lo: the layout, tables placed; fills insn_cycles and node_cost_fx
+ */
+void nicprog_predict_costs(const struct nicprog_ir *ir,
+			   const struct nicprog_lnic *lnic,
+			   struct nicprog_layout *lo)
+{
+	const struct nicprog_lnic_unit *cu = core_unit(lnic, lo);
+	u32 lat_pkt = fastest_latency(lnic, cu, false);
+	u32 lat_any = fastest_latency(lnic, cu, true);
+	const struct nicprog_insn_meta *m;
+	const struct bpf_insn *insn;
+	u32 i, lat, c;
+	u8 cls;
+
+	for (i = 0; i < ir->in->len; i++) {
+		insn = &ir->in->insns[i];
+		m = &ir->in->meta[i];
+		cls = BPF_CLASS(insn->code);
+		c = cu->cost[nicprog_insn_class(insn->code)];
+		lat = m->map < lo->n_tables ?
+		      lnic->regions[lo->tables[m->map].region].latency_cycles :
+		      lat_any;
+		if (cls == BPF_LDX || cls == BPF_ST || cls == BPF_STX) {
+			if (m->ptr == NICPROG_PTR_PACKET)
+				c += lat_pkt;
+			else if (m->ptr == NICPROG_PTR_MAP_VALUE)
+				c += lat;
+		} else if (insn->code == (BPF_JMP | BPF_CALL) &&
+			   !insn->src_reg && !lo->insn_mat[i] &&
+			   m->helper >= BPF_FUNC_map_lookup_elem &&
+			   m->helper <= BPF_FUNC_map_delete_elem) {
+			c += lat;
+		}
+		lo->insn_cycles[i] = min_t(u32, c, 0xffff);
+	}
+	for (i = 0; i < ir->n_nodes; i++)
+		lo->node_cost_fx[i] = 0;
+	for (i = 0; i < ir->n_main; i++)
+		lo->node_cost_fx[ir->blocks[i].node] +=
+			(u64)ir->blocks[i].freq *
+			block_cycles(ir, lo, &ir->blocks[i], 0);
+	lo->mat_cost_fx = 0;
+	for (i = 0; i < ir->in->len; i++)
+		if (lo->insn_mat[i] && ir->insn_block[i] < ir->n_main)
+			lo->mat_cost_fx +=
+				(u64)ir->blocks[ir->insn_block[i]].freq *
+				lo->mat_service;
+}
+
+/* Packets per million cycles of @units units each taking @cost_fx / FX. */
+static u64 rate(u64 units, u64 cost_fx)
+{
+	if (!cost_fx)
+		return U64_MAX;
+	return div64_u64(units * 1000000ULL * NICPROG_FX, cost_fx);
+}
+
+/**
+ * nicprog_predict() - predict a layout's stage costs, throughput, latency
+ * @ir: the program
+ * @lo: the layout: costs priced, node_stage and replicas set
+ */
+void nicprog_predict(const struct nicprog_ir *ir, struct nicprog_layout *lo)
+{
+	struct nicprog_stage *st;
+	const struct nicprog_ir_edge *e;
+	u64 tput = U64_MAX;
+	u32 s, i;
+
+	for (s = 0; s < lo->n_stages; s++) {
+		lo->stages[s].cost_fx = s ? (u64)NICPROG_FX * lo->hop_cycles : 0;
+		lo->stages[s].in_bytes = 0;
+	}
+	for (i = 0; i < ir->n_nodes; i++)
+		lo->stages[lo->node_stage[i]].cost_fx += lo->node_cost_fx[i];
+	for (i = 0; i < ir->n_edges; i++) {
+		e = &ir->edges[i];
+		st = &lo->stages[lo->node_stage[e->to]];
+		if (lo->node_stage[e->from] == lo->node_stage[e->to])
+			continue;
+		/* one cycle per 8 bytes of live state restored */
+		st->cost_fx += (u64)e->freq * (e->bytes / 8);
+		st->in_bytes = max(st->in_bytes, e->bytes);
+	}
+	lo->lat = 0;
+	for (s = 0; s < lo->n_stages; s++) {
+		st = &lo->stages[s];
+		tput = min(tput, rate(st->replicas, st->cost_fx));
+		lo->lat += st->cost_fx;
+	}
+	if (lo->mat_cost_fx) {
+		tput = min(tput, rate(lo->mat_units, lo->mat_cost_fx));
+		lo->lat += lo->mat_cost_fx;
+	}
+	lo->lat /= NICPROG_FX;
+	lo->tput = tput;
+}

@@ -1,0 +1,493 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The offloader's algorithms, natively: minimum cut against brute force,
+ * replication against exhaustive search, table classes on hand-made
+ * programs, and the plan invariants on every layout of many random
+ * programs, for every shape and core budget.
+ */
+#include "compat.h"
+#include "offload.h"
+
+#include "kselftest_harness.h"
+
+static u64 rng = 88172645463325252ULL;
+
+static u32 rnd(u32 n)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (u32)(rng >> 11) % n;
+}
+
+/* Minimum cut */
+
+struct arc { u32 u, v; u64 c; };
+
+static u64 brute_cut(const struct arc *a, u32 na, u32 n)
+{
+	u64 best = U64_MAX, c;
+	u32 set, i;
+
+	/* vertex 0 source (always in), 1 sink (always out) */
+	for (set = 0; set < (1U << (n - 2)); set++) {
+		c = 0;
+		for (i = 0; i < na; i++) {
+			bool su = a[i].u == 0 || (a[i].u >= 2 &&
+						  (set & (1U << (a[i].u - 2))));
+			bool sv = a[i].v == 0 || (a[i].v >= 2 &&
+						  (set & (1U << (a[i].v - 2))));
+
+			if (su && !sv)
+				c += a[i].c;
+		}
+		best = c < best ? c : best;
+	}
+	return best;
+}
+
+TEST(mincut_equals_brute_force)
+{
+	struct arc a[64];
+	struct nicprog_flow f;
+	u8 side[12];
+	u32 trial, n, na, i;
+	u64 got, want, c;
+
+	for (trial = 0; trial < 3000; trial++) {
+		n = 2 + rnd(9);
+		na = rnd(40);
+		for (i = 0; i < na; i++) {
+			a[i].u = rnd(n);
+			a[i].v = rnd(n);
+			a[i].c = rnd(10) ? rnd(100) : 1000000;
+		}
+		ASSERT_EQ(0, nicprog_flow_init(&f, n, na));
+		for (i = 0; i < na; i++)
+			ASSERT_EQ(0, nicprog_flow_add(&f, a[i].u, a[i].v, a[i].c));
+		got = nicprog_flow_mincut(&f, 0, 1, side);
+		want = brute_cut(a, na, n);
+		ASSERT_EQ(want, got) TH_LOG("trial %u n %u", trial, n);
+		/* the side it reports is a cut of that capacity */
+		ASSERT_EQ(1, side[0]);
+		ASSERT_EQ(0, side[1]);
+		for (i = 0, c = 0; i < na; i++)
+			if (side[a[i].u] && !side[a[i].v])
+				c += a[i].c;
+		ASSERT_EQ(want, c);
+		nicprog_flow_free(&f);
+	}
+}
+
+TEST(flow_rejects_bad_edges)
+{
+	struct nicprog_flow f;
+
+	ASSERT_EQ(0, nicprog_flow_init(&f, 3, 1));
+	EXPECT_EQ(-EINVAL, nicprog_flow_add(&f, 0, 3, 1));
+	EXPECT_EQ(0, nicprog_flow_add(&f, 0, 1, 1));
+	EXPECT_EQ(-ENOSPC, nicprog_flow_add(&f, 0, 2, 1));
+	nicprog_flow_free(&f);
+}
+
+/* Replication */
+
+static u64 min_rate_fx(const u64 *cost, const u32 *r, u32 n)
+{
+	u64 best = U64_MAX, v;
+	u32 s;
+
+	for (s = 0; s < n; s++) {
+		v = (u64)r[s] * 1000000000ULL / cost[s];
+		best = v < best ? v : best;
+	}
+	return best;
+}
+
+static u64 exhaustive(const u64 *cost, const bool *rep, u32 n, u32 budget,
+		      u32 *r, u32 s)
+{
+	u64 best = 0, v;
+	u32 k, used = 0, i;
+
+	if (s == n)
+		return min_rate_fx(cost, r, n);
+	for (i = 0; i < s; i++)
+		used += r[i];
+	for (k = 1; used + k + (n - s - 1) <= budget; k++) {
+		if (k > 1 && !rep[s])
+			break;
+		r[s] = k;
+		v = exhaustive(cost, rep, n, budget, r, s + 1);
+		best = v > best ? v : best;
+	}
+	return best;
+}
+
+TEST(replication_equals_exhaustive)
+{
+	u64 cost[5];
+	bool rep[5];
+	u32 r[5], tmp[5], trial, n, budget, s, total;
+
+	for (trial = 0; trial < 2000; trial++) {
+		n = 1 + rnd(5);
+		budget = n + rnd(8);
+		for (s = 0; s < n; s++) {
+			cost[s] = 1 + rnd(5000);
+			rep[s] = rnd(4) != 0;
+		}
+		nicprog_replicate(cost, rep, n, budget, r);
+		for (s = 0, total = 0; s < n; s++) {
+			total += r[s];
+			ASSERT_TRUE(r[s] >= 1);
+			if (!rep[s])
+				ASSERT_EQ(1, r[s]);
+		}
+		ASSERT_TRUE(total <= budget);
+		ASSERT_EQ(exhaustive(cost, rep, n, budget, tmp, 0),
+			  min_rate_fx(cost, r, n));
+	}
+}
+
+/* Programs */
+
+#define INSN(c, d, s, o, i) \
+	((struct bpf_insn){ .code = (c), .dst_reg = (d), .src_reg = (s), \
+			    .off = (o), .imm = (i) })
+
+struct prog {
+	struct bpf_insn insns[512];
+	struct nicprog_insn_meta meta[512];
+	struct nicprog_ir_table tables[4];
+	u32 len;
+};
+
+static struct nicprog_insn_meta *emit(struct prog *p, struct bpf_insn insn)
+{
+	struct nicprog_insn_meta *m = &p->meta[p->len];
+
+	memset(m, 0, sizeof(*m));
+	m->map = NICPROG_MAP_NONE;
+	p->insns[p->len++] = insn;
+	return m;
+}
+
+/* r = *(u32 *)(pkt + off); *(u32 *)(fp + soff) = r */
+static void copy_pkt_to_stack(struct prog *p, u8 r, s32 off, s16 soff)
+{
+	struct nicprog_insn_meta *m;
+
+	m = emit(p, INSN(BPF_LDX | BPF_MEM | BPF_W, r, BPF_REG_2, off, 0));
+	m->ptr = NICPROG_PTR_PACKET;
+	m->pkt_lo = off;
+	m->pkt_hi = off + 4;
+	m = emit(p, INSN(BPF_STX | BPF_MEM | BPF_W, BPF_REG_10, r, soff, 0));
+	m->ptr = NICPROG_PTR_STACK;
+	m->flags = NICPROG_META_STACK;
+	m->stack_off = soff;
+}
+
+static void map_call(struct prog *p, u8 table, s32 helper, s16 key_off)
+{
+	struct nicprog_insn_meta *m;
+
+	emit(p, INSN(BPF_LD | BPF_IMM | BPF_DW, BPF_REG_1, BPF_PSEUDO_MAP_FD,
+		     0, table));
+	emit(p, INSN(0, 0, 0, 0, 0));
+	emit(p, INSN(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_2, BPF_REG_10, 0, 0));
+	emit(p, INSN(BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_2, 0, 0, key_off));
+	if (helper == BPF_FUNC_map_update_elem) {
+		emit(p, INSN(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_3, BPF_REG_10,
+			     0, 0));
+		emit(p, INSN(BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_3, 0, 0, -64));
+		emit(p, INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_4, 0, 0, 0));
+	}
+	m = emit(p, INSN(BPF_JMP | BPF_CALL, 0, 0, 0, helper));
+	m->helper = helper;
+	m->map = table;
+	m->flags = NICPROG_META_KEY | NICPROG_META_VAL;
+	m->key_off = key_off;
+	m->val_off = -64;
+	m->stack_args = helper == BPF_FUNC_map_update_elem ? 0x6 : 0x2;
+}
+
+static void prog_start(struct prog *p)
+{
+	struct nicprog_insn_meta *m;
+
+	memset(p, 0, sizeof(*p));
+	/* r2 = ctx->data (a packet pointer, kept in r2 and r7) */
+	m = emit(p, INSN(BPF_LDX | BPF_MEM | BPF_W, BPF_REG_2, BPF_REG_1, 0, 0));
+	m->ptr = NICPROG_PTR_CTX;
+	emit(p, INSN(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_7, BPF_REG_2, 0, 0));
+	p->tables[0] = (struct nicprog_ir_table){ BPF_MAP_TYPE_HASH, 8, 8,
+						  1024, 16384 };
+	p->tables[1] = p->tables[0];
+	p->tables[2] = p->tables[0];
+	p->tables[3] = p->tables[0];
+}
+
+static void prog_end(struct prog *p)
+{
+	emit(p, INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 2));
+	emit(p, INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0));
+}
+
+static void restore_r2(struct prog *p)
+{
+	emit(p, INSN(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_2, BPF_REG_7, 0, 0));
+}
+
+static const struct nicprog_lnic_unit test_units[] = {
+	{ .name = "core", .type = NICPROG_UNIT_CORE, .count = 16,
+	  .threads = 1, .clock_mhz = 800, .insn_store = 8192,
+	  .cost = { 1, 3, 20, 1, 2, 2, 10, 5 }, .region_mask = 0x3 },
+	{ .name = "mat", .type = NICPROG_UNIT_MAT, .count = 4, .threads = 1,
+	  .clock_mhz = 800, .service_cycles = 20 },
+};
+
+static const struct nicprog_lnic_region test_regions[] = {
+	{ .name = "lmem", .size = 32768, .latency_cycles = 2 },
+	{ .name = "dram", .size = 1 << 30, .latency_cycles = 200 },
+};
+
+static const struct nicprog_lnic test_lnic = {
+	.name = "test", .units = test_units, .n_units = 2,
+	.regions = test_regions, .n_regions = 2,
+};
+
+static void ir_of(struct prog *p, struct nicprog_ir_input *in,
+		  struct nicprog_ir *ir, u32 n_tables)
+{
+	const char *why;
+
+	in->insns = p->insns;
+	in->meta = p->meta;
+	in->len = p->len;
+	in->tables = p->tables;
+	in->n_tables = n_tables;
+	if (nicprog_ir_build(in, ir, &why)) {
+		fprintf(stderr, "ir: %s\n", why);
+		abort();
+	}
+}
+
+TEST(classes_from_key_provenance)
+{
+	struct nicprog_table_info info[4];
+	struct nicprog_ir_input in;
+	struct nicprog_ir ir;
+	struct prog p;
+
+	prog_start(&p);
+	/* key of tables 0 and 1: packet bytes 26..33 (IPv4 addresses) */
+	copy_pkt_to_stack(&p, BPF_REG_3, 26, -16);
+	copy_pkt_to_stack(&p, BPF_REG_3, 30, -12);
+	map_call(&p, 0, BPF_FUNC_map_lookup_elem, -16);	/* read-only */
+	restore_r2(&p);
+	map_call(&p, 1, BPF_FUNC_map_lookup_elem, -16);
+	map_call(&p, 1, BPF_FUNC_map_update_elem, -16);	/* sharded */
+	/* table 2: key built from the source address only, then random */
+	restore_r2(&p);
+	copy_pkt_to_stack(&p, BPF_REG_3, 26, -32);
+	map_call(&p, 2, BPF_FUNC_map_update_elem, -32);
+	emit(&p, INSN(BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, -28, 7))->ptr =
+		NICPROG_PTR_STACK;
+	p.meta[p.len - 1].flags = NICPROG_META_STACK;
+	p.meta[p.len - 1].stack_off = -28;
+	map_call(&p, 2, BPF_FUNC_map_update_elem, -32);	/* other key */
+	/* table 3: key from an unknown value */
+	emit(&p, INSN(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_6, BPF_REG_0, 0, 0));
+	emit(&p, INSN(BPF_STX | BPF_MEM | BPF_DW, BPF_REG_10, BPF_REG_6, -48,
+		      0))->ptr = NICPROG_PTR_STACK;
+	p.meta[p.len - 1].flags = NICPROG_META_STACK;
+	p.meta[p.len - 1].stack_off = -48;
+	map_call(&p, 3, BPF_FUNC_map_delete_elem, -48);
+	prog_end(&p);
+
+	ir_of(&p, &in, &ir, 4);
+	nicprog_classify(&ir, info);
+	EXPECT_EQ(NICPROG_TC_READONLY, info[0].cls);
+	EXPECT_EQ(1, info[0].mat);
+	EXPECT_EQ(NICPROG_TC_SHARDED, info[1].cls);
+	EXPECT_EQ(8, info[1].key_len);
+	EXPECT_EQ(26, info[1].key_pkt[0]);
+	EXPECT_EQ(33, info[1].key_pkt[7]);
+	EXPECT_EQ(NICPROG_TC_SHARED, info[2].cls);
+	EXPECT_STREQ("not every access is keyed by the same header bytes",
+		     info[2].why);
+	EXPECT_EQ(NICPROG_TC_SHARED, info[3].cls);
+	nicprog_ir_free(&ir);
+}
+
+TEST(packet_write_before_access_unshards)
+{
+	struct nicprog_table_info info[1];
+	struct nicprog_insn_meta *m;
+	struct nicprog_ir_input in;
+	struct nicprog_ir ir;
+	struct prog p;
+
+	prog_start(&p);
+	copy_pkt_to_stack(&p, BPF_REG_3, 26, -16);
+	copy_pkt_to_stack(&p, BPF_REG_3, 30, -12);
+	/* rewrite the source address, then use the old copy as a key */
+	m = emit(&p, INSN(BPF_ST | BPF_MEM | BPF_W, BPF_REG_2, 0, 26, 1));
+	m->ptr = NICPROG_PTR_PACKET;
+	m->pkt_lo = 26;
+	m->pkt_hi = 30;
+	map_call(&p, 0, BPF_FUNC_map_update_elem, -16);
+	prog_end(&p);
+	ir_of(&p, &in, &ir, 1);
+	nicprog_classify(&ir, info);
+	EXPECT_EQ(NICPROG_TC_SHARED, info[0].cls);
+	EXPECT_STREQ("its key bytes may change before an access", info[0].why);
+	nicprog_ir_free(&ir);
+}
+
+TEST(liveness_on_edges)
+{
+	struct nicprog_ir_input in;
+	struct nicprog_ir ir;
+	struct prog p;
+
+	prog_start(&p);
+	copy_pkt_to_stack(&p, BPF_REG_3, 26, -16);	/* slot 1 */
+	emit(&p, INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_6, 0, 0, 5));
+	/* if r3 == 0 goto +1 */
+	emit(&p, INSN(BPF_JMP | BPF_JEQ | BPF_K, BPF_REG_3, 0, 1, 0));
+	emit(&p, INSN(BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_6, 0, 0, 1));
+	map_call(&p, 0, BPF_FUNC_map_lookup_elem, -16);
+	emit(&p, INSN(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_0, BPF_REG_6, 0, 0));
+	emit(&p, INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0));
+	ir_of(&p, &in, &ir, 1);
+	ASSERT_EQ(3, ir.n_main);
+	ASSERT_EQ(3, ir.n_nodes);
+	/* into the last block: r6 and the key's slot */
+	EXPECT_EQ(BIT(BPF_REG_6), ir.blocks[2].live_regs);
+	EXPECT_EQ(BIT_ULL(1), ir.blocks[2].live_stack);
+	EXPECT_EQ(16, ir.edges[0].bytes);
+	EXPECT_EQ(NICPROG_FX, ir.blocks[2].freq);
+	EXPECT_EQ(NICPROG_FX / 2, ir.blocks[1].freq);
+	nicprog_ir_free(&ir);
+}
+
+/* A random forward-branching program touching tables. */
+static void random_prog(struct prog *p, u32 blocks)
+{
+	u32 b, k, pos[64], fix[64][2], nfix = 0, i;
+	struct nicprog_insn_meta *m;
+
+	prog_start(p);
+	for (b = 0; b < blocks; b++) {
+		pos[b] = p->len;
+		for (i = 0; i < nfix; i++)
+			if (fix[i][1] == b)
+				p->insns[fix[i][0]].off = p->len - fix[i][0] - 1;
+		k = rnd(6);
+		for (i = 0; i < k; i++)
+			emit(p, INSN(BPF_ALU64 | (rnd(5) ? BPF_ADD : BPF_MUL) |
+				     BPF_K, BPF_REG_6 + rnd(3), 0, 0, 3));
+		switch (rnd(5)) {
+		case 0:
+			restore_r2(p);
+			copy_pkt_to_stack(p, BPF_REG_3, 26 + 4 * rnd(2), -16);
+			copy_pkt_to_stack(p, BPF_REG_3, 34, -12);
+			map_call(p, rnd(4), rnd(2) ? BPF_FUNC_map_lookup_elem :
+				 BPF_FUNC_map_update_elem, -16);
+			break;
+		case 1:
+			/* use a value pointer in the same block */
+			restore_r2(p);
+			copy_pkt_to_stack(p, BPF_REG_3, 26, -16);
+			copy_pkt_to_stack(p, BPF_REG_3, 30, -12);
+			map_call(p, rnd(4), BPF_FUNC_map_lookup_elem, -16);
+			emit(p, INSN(BPF_JMP | BPF_JEQ | BPF_K, BPF_REG_0, 0, 1,
+				     0));
+			m = emit(p, INSN(BPF_STX | BPF_ATOMIC | BPF_DW,
+					 BPF_REG_0, BPF_REG_6, 0, BPF_ADD));
+			m->ptr = NICPROG_PTR_MAP_VALUE;
+			m->map = p->meta[p->len - 3].map;
+			m->mapval_regs = BIT(BPF_REG_0);
+			break;
+		default:
+			break;
+		}
+		if (b + 1 < blocks && rnd(2) && nfix < 64) {
+			fix[nfix][0] = p->len;
+			fix[nfix][1] = b + 1 + rnd(blocks - b - 1);
+			nfix++;
+			emit(p, INSN(BPF_JMP | BPF_JGT | BPF_K, BPF_REG_6, 0, 0,
+				     rnd(100)));
+		}
+	}
+	for (i = 0; i < nfix; i++)
+		if (fix[i][1] >= blocks)
+			p->insns[fix[i][0]].off = 0;
+	prog_end(p);
+	(void)pos;
+}
+
+TEST(every_layout_keeps_the_invariants)
+{
+	struct nicprog_ir_input in;
+	struct nicprog_layout lo;
+	struct nicprog_ir ir;
+	const char *why;
+	struct prog p;
+	u32 trial, shape, budget, multi = 0, reps = 0;
+
+	for (trial = 0; trial < 150; trial++) {
+		random_prog(&p, 2 + rnd(30));
+		ir_of(&p, &in, &ir, 4);
+		for (shape = 0; shape < __NICPROG_SHAPE_MAX; shape++)
+			for (budget = 1; budget <= 16; budget++) {
+				ASSERT_EQ(0, nicprog_layout_build(&ir, &test_lnic,
+								  shape, budget,
+								  &lo, &why))
+					TH_LOG("trial %u shape %u budget %u: %s",
+					       trial, shape, budget, why);
+				ASSERT_TRUE(nicprog_layout_valid(&ir, &lo, &why));
+				ASSERT_TRUE(lo.tput > 0);
+				if (shape == NICPROG_SHAPE_SINGLE)
+					ASSERT_EQ(1, lo.cores);
+				multi += lo.n_stages > 1;
+				reps += lo.cores > lo.n_stages;
+				nicprog_layout_free(&lo);
+			}
+		nicprog_ir_free(&ir);
+	}
+	/* the generator exercises both transformations */
+	EXPECT_GT(multi, 1000);
+	EXPECT_GT(reps, 1000);
+}
+
+TEST(auto_never_predicts_worse_than_single)
+{
+	struct nicprog_ir_input in;
+	struct nicprog_layout lo, one;
+	struct nicprog_ir ir;
+	const char *why;
+	struct prog p;
+	u32 trial, budget;
+
+	for (trial = 0; trial < 100; trial++) {
+		random_prog(&p, 2 + rnd(30));
+		ir_of(&p, &in, &ir, 4);
+		ASSERT_EQ(0, nicprog_layout_build(&ir, &test_lnic,
+						  NICPROG_SHAPE_SINGLE, 1,
+						  &one, &why));
+		for (budget = 1; budget <= 16; budget++) {
+			ASSERT_EQ(0, nicprog_layout_build(&ir, &test_lnic,
+							  NICPROG_SHAPE_AUTO,
+							  budget, &lo, &why));
+			ASSERT_TRUE(lo.tput >= one.tput);
+			nicprog_layout_free(&lo);
+		}
+		nicprog_layout_free(&one);
+		nicprog_ir_free(&ir);
+	}
+}
+
+TEST_HARNESS_MAIN
