@@ -5,9 +5,30 @@
  * An NF is an ordinary XDP program: the same object runs on the host (XDP,
  * BPF_PROG_TEST_RUN) and, offloaded, on any nicprog SmartNIC. Linux 6.1
  * lets a device own only HASH and ARRAY maps and refuses kfuncs in
- * offloaded programs, so everything here is plain BPF. Later additions
- * (accelerator calls as named subprograms, pipe redirects, windows) keep
- * that rule.
+ * offloaded programs, so everything here is plain BPF.
+ *
+ * Accelerator calls. Each accelerator is a global BPF function whose body
+ * is the exact software semantics, so the object runs unchanged on the
+ * host; on a NIC with the matching engine the offloader turns the call into
+ * an engine job, elsewhere the body runs on a NIC core. An NF asks for the
+ * ones it uses before including this header (unused ones would still be
+ * verified and take instruction store):
+ *
+ *   #define NICPROG_USE_CSUM      nicprog_accel_csum()      csum engine
+ *   #define NICPROG_USE_CRC32C    nicprog_accel_crc32c()    crc engine
+ *   #define NICPROG_USE_TOEPLITZ  nicprog_accel_toeplitz()  hash engine
+ *   #define NICPROG_USE_JHASH     nicprog_accel_jhash()     hash engine
+ *      (at most NICPROG_JHASH_MAX_LEN bytes)
+ *   #define NICPROG_USE_CHACHA20  nicprog_accel_chacha20()  crypto engine
+ *
+ * Every accelerator works on bytes [off, off + len) of the frame (offsets
+ * from its start; 64-bit, so that the verifier sees their bounds checked)
+ * and returns NICPROG_ACCEL_ERR when they are not all in the frame or
+ * exceed its limit. The last argument is the accelerator's
+ * id, NICPROG_AFN(NICPROG_AFN_*), which the wrappers pass: Linux 6.1 gives
+ * a module no way to read a BTF function name, so the NIC recognizes an
+ * accelerator call by this constant, which the verifier proves, on a call
+ * to a global function.
  */
 #ifndef __NICPROG_BPF_H
 #define __NICPROG_BPF_H
@@ -29,5 +50,373 @@
 /* The packet bounds of an XDP context, as the verifier wants them. */
 #define NICPROG_DATA(ctx)	((void *)(long)(ctx)->data)
 #define NICPROG_DATA_END(ctx)	((void *)(long)(ctx)->data_end)
+
+#define NICPROG_ACCEL_ERR	((__u64)-1)
+#define NICPROG_ACCEL_MAX_LEN	4096	/* bytes per call; ChaCha20: 2048 */
+#define NICPROG_CHACHA20_MAX_LEN 2048
+/* enum nicprog_accel_fn of <linux/nicprog.h>, repeated for BPF builds */
+#define NICPROG_AFN_CSUM	1
+#define NICPROG_AFN_CRC32C	2
+#define NICPROG_AFN_TOEPLITZ	3
+#define NICPROG_AFN_JHASH	4
+#define NICPROG_AFN_CHACHA20	5
+#define NICPROG_AFN(fn)		(0x6e706100U | (fn))
+
+#define __nicprog_accel __attribute__((noinline))
+
+/*
+ * Hide a value's origin from the compiler, so that the checks below test
+ * the very register later uses read (the verifier knows the bounds of
+ * that register, not of a copy spilled before the check).
+ */
+#define __nicprog_opaque(v)	asm volatile("" : "+r"(v))
+
+/*
+ * Point @p at the frame's byte @off, returning NICPROG_ACCEL_ERR unless
+ * [off, off + len) is in the frame and within @max; every access still
+ * checks itself against @end, as the verifier wants.
+ */
+#define __NICPROG_SPAN(ctx, off, len, max, p, end)			\
+	do {								\
+		(end) = NICPROG_DATA_END(ctx);				\
+		(p) = NICPROG_DATA(ctx);				\
+		__nicprog_opaque(off);					\
+		__nicprog_opaque(len);					\
+		if ((off) > (max) || (len) > (max) ||			\
+		    (off) + (len) > (__u64)((long)(end) - (long)(p)))	\
+			return NICPROG_ACCEL_ERR;			\
+		(p) += (off);						\
+	} while (0)
+
+#ifdef NICPROG_USE_CSUM
+/**
+ * nicprog_accel_csum() - Internet checksum of a frame region
+ * @ctx: the frame
+ * @off: first byte
+ * @len: bytes, at most NICPROG_ACCEL_MAX_LEN
+ * @seed: a partial sum to add (a pseudo-header's, for TCP/UDP)
+ * @afn: NICPROG_AFN(NICPROG_AFN_CSUM)
+ *
+ * Return: the 16-bit one's complement sum of the region's big-endian
+ * 16-bit words (an odd last byte padded with zero) and @seed, folded, not
+ * inverted; or NICPROG_ACCEL_ERR.
+ */
+__nicprog_accel __u64 nicprog_accel_csum(struct xdp_md *ctx, __u64 off,
+					 __u64 len, __u32 seed, __u32 afn)
+{
+	__u64 sum = seed;
+	__u8 *p, *end, *q;
+	__u32 i, j, w;
+
+	if (afn != NICPROG_AFN(NICPROG_AFN_CSUM))
+		return NICPROG_ACCEL_ERR;
+	__NICPROG_SPAN(ctx, off, len, NICPROG_ACCEL_MAX_LEN, p, end);
+	/* 8 bytes a turn: the verifier follows every turn */
+	for (i = 0; i < NICPROG_ACCEL_MAX_LEN / 8; i++) {
+		if (i * 8 + 8 > len)
+			break;
+		q = p + i * 8;
+		if (q + 8 > end)
+			return NICPROG_ACCEL_ERR;
+		sum += ((__u32)q[0] << 8 | q[1]) + ((__u32)q[2] << 8 | q[3]) +
+		       ((__u32)q[4] << 8 | q[5]) + ((__u32)q[6] << 8 | q[7]);
+	}
+	q = p + i * 8;
+	for (j = 0; j < 7; j++) {	/* the rest; an odd byte pads */
+		if (i * 8 + j >= len)
+			break;
+		if (q + j + 1 > end)
+			return NICPROG_ACCEL_ERR;
+		w = q[j];
+		sum += j & 1 ? w : w << 8;
+	}
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	return sum;
+}
+#endif
+
+#ifdef NICPROG_USE_CRC32C
+/**
+ * nicprog_accel_crc32c() - CRC32C (Castagnoli) of a frame region
+ * @ctx: the frame
+ * @off: first byte
+ * @len: bytes, at most NICPROG_ACCEL_MAX_LEN
+ * @crc: the CRC so far (~0 to start a standard CRC32C)
+ * @afn: NICPROG_AFN(NICPROG_AFN_CRC32C)
+ *
+ * Reflected, polynomial 0x82f63b78, no final inversion (as the kernel's
+ * crc32c()): the standard value of a buffer is ~crc32c(~0, buffer).
+ *
+ * Return: the updated CRC, or NICPROG_ACCEL_ERR.
+ */
+__nicprog_accel __u64 nicprog_accel_crc32c(struct xdp_md *ctx, __u64 off,
+					   __u64 len, __u32 crc, __u32 afn)
+{
+	__u8 *p, *end, *q;
+	__u32 i, j, k;
+
+	if (afn != NICPROG_AFN(NICPROG_AFN_CRC32C))
+		return NICPROG_ACCEL_ERR;
+	__NICPROG_SPAN(ctx, off, len, NICPROG_ACCEL_MAX_LEN, p, end);
+	for (i = 0; i < NICPROG_ACCEL_MAX_LEN / 4; i++) {
+		if (i * 4 + 4 > len)
+			break;
+		q = p + i * 4;
+		if (q + 4 > end)
+			return NICPROG_ACCEL_ERR;
+#pragma unroll
+		for (j = 0; j < 4; j++) {
+			crc ^= q[j];
+#pragma unroll
+			for (k = 0; k < 8; k++)
+				crc = (crc >> 1) ^ (0x82f63b78 & (0 - (crc & 1)));
+		}
+	}
+	q = p + i * 4;
+	for (j = 0; j < 3; j++) {
+		if (i * 4 + j >= len)
+			break;
+		if (q + j + 1 > end)
+			return NICPROG_ACCEL_ERR;
+		crc ^= q[j];
+#pragma unroll
+		for (k = 0; k < 8; k++)
+			crc = (crc >> 1) ^ (0x82f63b78 & (0 - (crc & 1)));
+	}
+	return crc;
+}
+#endif
+
+#ifdef NICPROG_USE_TOEPLITZ
+/**
+ * nicprog_accel_toeplitz() - Toeplitz (RSS) hash of a frame region
+ * @ctx: the frame
+ * @off: first byte
+ * @len: bytes, at most 36 (an IPv6 4-tuple)
+ * @flags: 0
+ * @afn: NICPROG_AFN(NICPROG_AFN_TOEPLITZ)
+ *
+ * With the 40-byte key of Microsoft's RSS specification, which NICs use
+ * by default.
+ *
+ * Return: the 32-bit hash, or NICPROG_ACCEL_ERR.
+ */
+__nicprog_accel __u64 nicprog_accel_toeplitz(struct xdp_md *ctx, __u64 off,
+					     __u64 len, __u32 flags,
+					     __u32 afn)
+{
+	__u64 key[6], w;
+	__u8 *p, *end;
+	__u32 i, b, h = 0;
+
+	if (afn != NICPROG_AFN(NICPROG_AFN_TOEPLITZ) || flags)
+		return NICPROG_ACCEL_ERR;
+	__NICPROG_SPAN(ctx, off, len, 36, p, end);
+	/* the key's bytes in order, as little-endian words */
+	key[0] = 0xc20e5b25da565a6dULL;
+	key[1] = 0xb08fa3433d256741ULL;
+	key[2] = 0xb4307baecb2bcad0ULL;
+	key[3] = 0x0cf23080a32dcb77ULL;
+	key[4] = 0xfa01acbe3bb7426aULL;
+	key[5] = 0;
+	w = __builtin_bswap64(key[0]);	/* key bits [0, 64) */
+	for (i = 0; i < 36; i++) {
+		if (i >= len)
+			break;
+		if (p + i + 1 > end)
+			return NICPROG_ACCEL_ERR;
+#pragma unroll
+		for (b = 0; b < 8; b++) {
+			if (p[i] & (0x80 >> b))
+				h ^= (__u32)(w >> 32);
+			w <<= 1;
+		}
+		w |= ((__u8 *)key)[i + 8];
+	}
+	return h;
+}
+#endif
+
+#ifdef NICPROG_USE_JHASH
+static __always_inline __u32 __nicprog_rol32(__u32 w, unsigned int s)
+{
+	return (w << s) | (w >> (32 - s));
+}
+
+#define NICPROG_JHASH_MAX_LEN	60
+
+/**
+ * nicprog_accel_jhash() - Bob Jenkins' lookup3 hash of a frame region
+ * @ctx: the frame
+ * @off: first byte
+ * @len: bytes, at most NICPROG_JHASH_MAX_LEN (keys, tuples)
+ * @initval: the hash's seed
+ * @afn: NICPROG_AFN(NICPROG_AFN_JHASH)
+ *
+ * The same function as the kernel's jhash() on a little-endian machine.
+ * Unrolled, so that every offset is a constant the verifier follows.
+ *
+ * Return: the 32-bit hash, or NICPROG_ACCEL_ERR.
+ */
+__nicprog_accel __u64 nicprog_accel_jhash(struct xdp_md *ctx, __u64 off,
+					  __u64 len, __u32 initval, __u32 afn)
+{
+	__u32 a, b, c, w[3], blk, j;
+	__u8 *p, *end, *q;
+
+	if (afn != NICPROG_AFN(NICPROG_AFN_JHASH))
+		return NICPROG_ACCEL_ERR;
+	__NICPROG_SPAN(ctx, off, len, NICPROG_JHASH_MAX_LEN, p, end);
+	a = b = c = 0xdeadbeef + (__u32)len + initval;
+#pragma unroll
+	for (blk = 0; blk < NICPROG_JHASH_MAX_LEN / 12; blk++) {
+		q = p + blk * 12;
+		if (len - blk * 12 <= 12) {	/* the last block, maybe short */
+			if (len == blk * 12)
+				return c;
+			w[0] = w[1] = w[2] = 0;
+#pragma unroll
+			for (j = 0; j < 12; j++) {
+				if (blk * 12 + j < len) {
+					if (q + j + 1 > end)
+						return NICPROG_ACCEL_ERR;
+					w[j / 4] += (__u32)q[j] << (8 * (j % 4));
+				}
+			}
+			a += w[0];
+			b += w[1];
+			c += w[2];
+			c ^= b; c -= __nicprog_rol32(b, 14);
+			a ^= c; a -= __nicprog_rol32(c, 11);
+			b ^= a; b -= __nicprog_rol32(a, 25);
+			c ^= b; c -= __nicprog_rol32(b, 16);
+			a ^= c; a -= __nicprog_rol32(c, 4);
+			b ^= a; b -= __nicprog_rol32(a, 14);
+			c ^= b; c -= __nicprog_rol32(b, 24);
+			return c;
+		}
+		if (q + 12 > end)
+			return NICPROG_ACCEL_ERR;
+#pragma unroll
+		for (j = 0; j < 3; j++)
+			w[j] = q[4 * j] | (__u32)q[4 * j + 1] << 8 |
+			       (__u32)q[4 * j + 2] << 16 |
+			       (__u32)q[4 * j + 3] << 24;
+		a += w[0];
+		b += w[1];
+		c += w[2];
+		a -= c; a ^= __nicprog_rol32(c, 4); c += b;
+		b -= a; b ^= __nicprog_rol32(a, 6); a += c;
+		c -= b; c ^= __nicprog_rol32(b, 8); b += a;
+		a -= c; a ^= __nicprog_rol32(c, 16); c += b;
+		b -= a; b ^= __nicprog_rol32(a, 19); a += c;
+		c -= b; c ^= __nicprog_rol32(b, 4); b += a;
+	}
+	return c;	/* len is at most NICPROG_JHASH_MAX_LEN: not reached */
+}
+#endif
+
+#ifdef NICPROG_USE_CHACHA20
+/**
+ * struct nicprog_chacha20_key - a ChaCha20 key and where in its stream
+ * @key: the 256-bit key, as eight little-endian words
+ * @counter: the first block's counter
+ * @nonce: the 96-bit nonce, as three little-endian words
+ */
+struct nicprog_chacha20_key {
+	__u32 key[8];
+	__u32 counter;
+	__u32 nonce[3];
+};
+
+#define __NICPROG_QR(x, a, b, c, d)					\
+	do {								\
+		x[a] += x[b]; x[d] ^= x[a];				\
+		x[d] = (x[d] << 16) | (x[d] >> 16);			\
+		x[c] += x[d]; x[b] ^= x[c];				\
+		x[b] = (x[b] << 12) | (x[b] >> 20);			\
+		x[a] += x[b]; x[d] ^= x[a];				\
+		x[d] = (x[d] << 8) | (x[d] >> 24);			\
+		x[c] += x[d]; x[b] ^= x[c];				\
+		x[b] = (x[b] << 7) | (x[b] >> 25);			\
+	} while (0)
+
+/**
+ * nicprog_accel_chacha20() - encrypt or decrypt a frame region in place
+ * @ctx: the frame
+ * @off: first byte
+ * @len: bytes, at most NICPROG_CHACHA20_MAX_LEN
+ * @k: key, counter and nonce (RFC 8439)
+ * @afn: NICPROG_AFN(NICPROG_AFN_CHACHA20)
+ *
+ * XORs the region with the ChaCha20 keystream of @k from its counter on.
+ *
+ * Return: 0, or NICPROG_ACCEL_ERR (nothing changed).
+ */
+__nicprog_accel __u64 nicprog_accel_chacha20(struct xdp_md *ctx, __u64 off,
+					     __u64 len,
+					     const struct nicprog_chacha20_key *k,
+					     __u32 afn)
+{
+	__u32 s[16], x[16], blk, r, j, n;
+	__u8 *p, *end, *q;
+
+	if (afn != NICPROG_AFN(NICPROG_AFN_CHACHA20) || !k)
+		return NICPROG_ACCEL_ERR;
+	__NICPROG_SPAN(ctx, off, len, NICPROG_CHACHA20_MAX_LEN, p, end);
+	s[0] = 0x61707865;
+	s[1] = 0x3320646e;
+	s[2] = 0x79622d32;
+	s[3] = 0x6b206574;
+#pragma unroll
+	for (j = 0; j < 8; j++)
+		s[4 + j] = k->key[j];
+	s[12] = k->counter;
+	s[13] = k->nonce[0];
+	s[14] = k->nonce[1];
+	s[15] = k->nonce[2];
+	for (blk = 0; blk < NICPROG_CHACHA20_MAX_LEN / 64; blk++) {
+		n = blk * 64;
+		if (n >= len)
+			break;
+#pragma unroll
+		for (j = 0; j < 16; j++)
+			x[j] = s[j];
+		for (r = 0; r < 10; r++) {
+			__NICPROG_QR(x, 0, 4, 8, 12);
+			__NICPROG_QR(x, 1, 5, 9, 13);
+			__NICPROG_QR(x, 2, 6, 10, 14);
+			__NICPROG_QR(x, 3, 7, 11, 15);
+			__NICPROG_QR(x, 0, 5, 10, 15);
+			__NICPROG_QR(x, 1, 6, 11, 12);
+			__NICPROG_QR(x, 2, 7, 8, 13);
+			__NICPROG_QR(x, 3, 4, 9, 14);
+		}
+#pragma unroll
+		for (j = 0; j < 16; j++)
+			x[j] += s[j];
+		q = p + n;
+		if (n + 64 <= len) {		/* a whole block */
+			if (q + 64 > end)
+				return NICPROG_ACCEL_ERR;
+#pragma unroll
+			for (j = 0; j < 64; j++)
+				q[j] ^= (__u8)(x[j / 4] >> (8 * (j % 4)));
+		} else {
+			for (j = 0; j < 63; j++) {
+				if (n + j >= len)
+					break;
+				if (q + j + 1 > end)
+					return NICPROG_ACCEL_ERR;
+				q[j] ^= (__u8)(x[j / 4] >> (8 * (j % 4)));
+			}
+		}
+		s[12]++;
+	}
+	return 0;
+}
+#endif
 
 #endif /* __NICPROG_BPF_H */

@@ -17,6 +17,7 @@
  */
 #include <linux/bpf.h>
 #include <linux/bpf_verifier.h>
+#include <linux/btf.h>
 #include <linux/filter.h>
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
@@ -135,7 +136,7 @@ static void nicprog_note_map(struct nicprog_prog *np,
  * a variable offset or another frame's stack.
  */
 static void nicprog_note_stack(struct nicprog_insn_meta *meta, s16 *off,
-			       u8 fixed, u8 var,
+			       u16 fixed, u16 var,
 			       const struct bpf_reg_state *reg, s32 insn_off)
 {
 	s64 o;
@@ -156,6 +157,26 @@ static void nicprog_note_stack(struct nicprog_insn_meta *meta, s16 *off,
 	*off = o;
 }
 
+/*
+ * The accelerator id a subprogram call passes in R5 (bpf/nicprog.h), if
+ * the verifier knows it as the same constant on every path.
+ */
+static void nicprog_note_afn(struct nicprog_insn_meta *meta,
+			     const struct bpf_reg_state *r5)
+{
+	u8 fn = NICPROG_AFN_NONE;
+	u64 v = r5->var_off.value;
+
+	if (r5->type == SCALAR_VALUE && tnum_is_const(r5->var_off) &&
+	    (v & ~0xffULL) == NICPROG_AFN_MAGIC && (v & 0xff) &&
+	    (v & 0xff) < __NICPROG_AFN_MAX)
+		fn = v & 0xff;
+	if ((meta->flags & NICPROG_META_AFN) && meta->afn != fn)
+		meta->flags |= NICPROG_META_AFN_VAR;
+	meta->flags |= NICPROG_META_AFN;
+	meta->afn = fn;
+}
+
 /* Facts the offloader needs, from the verifier's state before @insn. */
 static void nicprog_note_facts(struct nicprog_prog *np,
 			       struct nicprog_insn_meta *meta,
@@ -173,6 +194,10 @@ static void nicprog_note_facts(struct nicprog_prog *np,
 		for (r = BPF_REG_1; r <= BPF_REG_5; r++)
 			if (base_type(regs[r].type) == PTR_TO_STACK)
 				meta->stack_args |= BIT(r - 1);
+		if (insn->src_reg == BPF_PSEUDO_CALL) {
+			nicprog_note_afn(meta, &regs[BPF_REG_5]);
+			return;
+		}
 		if (insn->src_reg || insn->imm < BPF_FUNC_map_lookup_elem ||
 		    insn->imm > BPF_FUNC_map_delete_elem)
 			return;
@@ -332,6 +357,41 @@ static int nicprog_bind_maps(struct bpf_verifier_env *env,
 	return 0;
 }
 
+/*
+ * An accelerator call is a call to a global function passing an
+ * accelerator id; a static function passing one is called as it is, and
+ * so is a call whose id differs between paths.
+ */
+static void nicprog_check_accel_calls(struct bpf_verifier_env *env,
+				      struct nicprog_prog *np)
+{
+	const struct bpf_prog_aux *aux = env->prog->aux;
+	const struct btf_type *t;
+	struct nicprog_insn_meta *m;
+	u32 i, f, target;
+
+	for (i = 0; i < np->len; i++) {
+		m = &np->meta[i];
+		if (!m->afn)
+			continue;
+		if (m->flags & NICPROG_META_AFN_VAR) {
+			m->afn = NICPROG_AFN_NONE;
+			continue;
+		}
+		target = i + 1 + np->insns[i].imm;
+		t = NULL;
+		for (f = 0; f < aux->func_info_cnt && aux->btf; f++)
+			if (aux->func_info[f].insn_off == target)
+				t = btf_type_by_id(aux->btf,
+						   aux->func_info[f].type_id);
+		if (t && btf_type_vlen(t) == BTF_FUNC_GLOBAL)
+			continue;
+		np_vlog(env, "insn %u: call passes accelerator id %s but its target is not a global function; it runs on a core\n",
+			i, nicprog_accel_fn_name(m->afn));
+		m->afn = NICPROG_AFN_NONE;
+	}
+}
+
 static int nicprog_finalize(struct bpf_verifier_env *env)
 {
 	struct nicprog_prog *np = env_prog(env);
@@ -378,6 +438,7 @@ static int nicprog_finalize(struct bpf_verifier_env *env)
 				np->maps[i]->name);
 			return -EINVAL;
 		}
+	nicprog_check_accel_calls(env, np);
 	np->ir_in = (struct nicprog_ir_input){
 		.insns = np->insns, .meta = np->meta, .len = np->len,
 		.tables = np->ir_tables, .n_tables = np->n_maps,

@@ -61,6 +61,7 @@ struct nicprog_dev *nicprog_register(struct net_device *netdev,
 {
 	struct nicprog_dev *nd;
 	char why[128];
+	u32 i;
 	int err;
 
 	ASSERT_RTNL();
@@ -72,6 +73,11 @@ struct nicprog_dev *nicprog_register(struct net_device *netdev,
 		netdev_err(netdev, "nicprog: ops table lacks a required member\n");
 		return ERR_PTR(-EINVAL);
 	}
+	for (i = 0; i < lnic->n_units; i++)
+		if (lnic->units[i].type == NICPROG_UNIT_ACCEL && !ops->accel_run) {
+			netdev_err(netdev, "nicprog: LNIC has accelerators but ops lack accel_run\n");
+			return ERR_PTR(-EINVAL);
+		}
 	if (nicprog_dev_find(netdev))
 		return ERR_PTR(-EEXIST);
 

@@ -68,9 +68,11 @@ struct nicprog_dev {
  * @tables: the program's tables, by index
  * @prog: the BPF program
  * @lo: the offloader's layout
+ * @nd: the port it is made for
  */
 struct nicprog_plan {
 	struct nicprog_exec_prog exec;
+	struct nicprog_dev *nd;
 	u8 *flags;
 	struct nicprog_table **tables;
 	struct bpf_prog *prog;

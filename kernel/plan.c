@@ -54,12 +54,21 @@ static u32 plan_prandom(void *priv)
 	return get_random_u32();
 }
 
+static s64 plan_accel(void *priv, u32 afn, struct nicprog_exec_pkt *pkt,
+		      const u64 *args, u64 *ret)
+{
+	const struct nicprog_plan *plan = priv;
+
+	return plan->nd->ops->accel_run(plan->nd, afn, pkt, args, ret);
+}
+
 static const struct nicprog_exec_ops nicprog_plan_exec_ops = {
 	.map_lookup	= plan_map_lookup,
 	.map_update	= plan_map_update,
 	.map_delete	= plan_map_delete,
 	.ktime_ns	= plan_ktime_ns,
 	.prandom	= plan_prandom,
+	.accel		= plan_accel,
 };
 
 /**
@@ -113,6 +122,8 @@ struct nicprog_plan *nicprog_plan_create(struct nicprog_prog *np,
 	plan->exec.flags = plan->flags;
 	plan->exec.cycles = plan->lo.insn_cycles;
 	plan->exec.stage = plan->lo.n_stages > 1 ? plan->lo.insn_stage : NULL;
+	plan->exec.accel = plan->lo.insn_accel;
+	plan->nd = nd;
 	plan->tables = np->tables;
 	plan->prog = np->prog;
 	return plan;
@@ -152,7 +163,7 @@ static void nicprog_plan_render(struct seq_buf *sb, const struct nicprog_dev *nd
 	const struct nicprog_layout *lo = &plan->lo;
 	const struct nicprog_stage *st;
 	static const char * const steer[] = { "none", "flow", "key" };
-	u32 s, t;
+	u32 s, t, n;
 
 	seq_buf_printf(sb, "program %u %s: %u insns, %u blocks, %u nodes, %u edges\n",
 		       plan->prog->aux->id, plan->prog->aux->name, np->len,
@@ -180,6 +191,25 @@ static void nicprog_plan_render(struct seq_buf *sb, const struct nicprog_dev *nd
 		seq_buf_fx(sb, lo->mat_cost_fx);
 		seq_buf_printf(sb, "\n");
 	}
+	for (t = 0; t < __NICPROG_ACCEL_MAX; t++) {
+		if (lo->accel_unit[t] == U32_MAX)
+			continue;
+		for (s = 0, n = 0; s < np->len; s++)
+			n += lo->insn_accel[s] &&
+			     nicprog_accel_fn_type(lo->insn_accel[s]) == t;
+		if (!n)
+			continue;
+		seq_buf_printf(sb, "accel %s: %u calls on %u engines, cycles ",
+			       nicprog_accel_type_name(t), n,
+			       lo->accel_count[t]);
+		seq_buf_fx(sb, lo->accel_cost_fx[t]);
+		seq_buf_printf(sb, "\n");
+	}
+	for (s = 0, n = 0; s < np->len; s++)
+		n += np->meta[s].afn && !lo->insn_accel[s];
+	if (n)
+		seq_buf_printf(sb, "accel: %u calls without an engine run on cores\n",
+			       n);
 	for (t = 0; t < lo->n_tables; t++) {
 		const struct nicprog_table_info *ti = &lo->tables[t];
 

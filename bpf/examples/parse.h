@@ -103,4 +103,62 @@ static __always_inline void csum_replace2(__sum16 *sum, __be16 from, __be16 to)
 	*sum = ~s;
 }
 
+/* RFC 1624 update of a checksum for a 32-bit field changed in place. */
+static __always_inline void csum_replace4(__sum16 *sum, __be32 from, __be32 to)
+{
+	csum_replace2(sum, (__be16)(from >> 16), (__be16)(to >> 16));
+	csum_replace2(sum, (__be16)from, (__be16)to);
+}
+
+/*
+ * Fixed-layout IPv4: untagged Ethernet, a 20-byte IPv4 header, not a
+ * fragment, TCP or UDP ports present. NFs that shard a table by header
+ * bytes parse this way: the bytes sit at fixed offsets, so the offloader
+ * sees the key copy them (other frames the NF lets pass).
+ */
+struct pkt4 {
+	struct ethhdr *eth;
+	struct iphdr *ip;
+	__be16 *ports;		/* source, destination */
+	void *end;
+};
+
+#define PKT4_IP_OFF	14
+#define PKT4_L4_OFF	34
+
+static __always_inline int parse4(struct xdp_md *ctx, struct pkt4 *p)
+{
+	p->eth = NICPROG_DATA(ctx);
+	p->end = NICPROG_DATA_END(ctx);
+	p->ip = (void *)(p->eth + 1);
+	p->ports = (void *)(p->ip + 1);
+	if ((void *)(p->ports + 2) > p->end ||
+	    p->eth->h_proto != bpf_htons(ETH_P_IP) || p->ip->version != 4 ||
+	    p->ip->ihl != 5 || (p->ip->frag_off & bpf_htons(0x3fff)))
+		return -1;
+	if (p->ip->protocol != IPPROTO_TCP && p->ip->protocol != IPPROTO_UDP)
+		return -1;
+	return 0;
+}
+
+/* The 5-tuple as a key: copies of header bytes and zeros. */
+struct tuple4 {
+	__be32 saddr;
+	__be32 daddr;
+	__be16 sport;
+	__be16 dport;
+	__u8 proto;
+	__u8 pad[3];
+};
+
+static __always_inline void tuple4(const struct pkt4 *p, struct tuple4 *t)
+{
+	__builtin_memset(t, 0, sizeof(*t));
+	t->saddr = p->ip->saddr;
+	t->daddr = p->ip->daddr;
+	t->sport = p->ports[0];
+	t->dport = p->ports[1];
+	t->proto = p->ip->protocol;
+}
+
 #endif /* __NICPROG_EXAMPLES_PARSE_H */

@@ -46,7 +46,8 @@ static int nicsim_get_sset_count(struct net_device *dev, int sset)
 	if (sset != ETH_SS_STATS)
 		return -EOPNOTSUPP;
 	return ARRAY_SIZE(nicsim_xdp_stat_names) +
-	       port->ndev->n_cores * NICSIM_CORE_STATS;
+	       port->ndev->n_cores * NICSIM_CORE_STATS +
+	       2 * (__NICPROG_ACCEL_MAX - 1);
 }
 
 static void nicsim_get_strings(struct net_device *dev, u32 sset, u8 *data)
@@ -66,6 +67,12 @@ static void nicsim_get_strings(struct net_device *dev, u32 sset, u8 *data)
 		ethtool_sprintf(&data, "core%u_mat_lookups", i);
 		ethtool_sprintf(&data, "core%u_queue_max", i);
 		ethtool_sprintf(&data, "core%u_queue_drops", i);
+	}
+	for (i = NICPROG_ACCEL_NONE + 1; i < __NICPROG_ACCEL_MAX; i++) {
+		ethtool_sprintf(&data, "accel_%s_jobs",
+				nicprog_accel_type_name(i));
+		ethtool_sprintf(&data, "accel_%s_cycles",
+				nicprog_accel_type_name(i));
 	}
 }
 
@@ -93,6 +100,10 @@ static void nicsim_get_ethtool_stats(struct net_device *dev,
 		*data++ = READ_ONCE(core->mat_lookups);
 		*data++ = READ_ONCE(core->queue_max);
 		*data++ = READ_ONCE(core->queue_drops);
+	}
+	for (i = NICPROG_ACCEL_NONE + 1; i < __NICPROG_ACCEL_MAX; i++) {
+		*data++ = atomic64_read(&port->ndev->accel_jobs[i]);
+		*data++ = atomic64_read(&port->ndev->accel_cycles[i]);
 	}
 }
 

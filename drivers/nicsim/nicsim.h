@@ -187,6 +187,8 @@ struct nicsim_core {
  * @list: entry in the bus's device list, under nicsim_devs_lock
  * @n_cores: entries in @cores
  * @cores: the NIC's cores, running while the device exists
+ * @accel_jobs: per enum nicprog_accel_type, jobs the engines ran
+ * @accel_cycles: per enum nicprog_accel_type, cycles they were busy
  * @port_count: entries in @ports
  * @ports: the ports, all registered while the device is listed
  */
@@ -197,6 +199,8 @@ struct nicsim_dev {
 	struct list_head list;
 	u32 n_cores;
 	struct nicsim_core *cores[NICSIM_MAX_CORES];
+	atomic64_t accel_jobs[__NICPROG_ACCEL_MAX];
+	atomic64_t accel_cycles[__NICPROG_ACCEL_MAX];
 	u32 port_count;
 	struct nicsim_port *ports[];
 };
@@ -220,6 +224,10 @@ int nicsim_port_ndo_bpf(struct net_device *dev, struct netdev_bpf *bpf);
 int nicsim_plan_load(struct nicprog_dev *nd, const struct nicprog_plan *plan,
 		     struct netlink_ext_ack *extack);
 void nicsim_plan_unload(struct nicprog_dev *nd);
+
+/* accel.c */
+s64 nicsim_accel_run(struct nicprog_dev *nd, u32 afn,
+		     struct nicprog_exec_pkt *pkt, const u64 *args, u64 *ret);
 
 /* link.c */
 int nicsim_link(struct nicsim_port *a, struct nicsim_port *b);

@@ -3,8 +3,8 @@
  * nicsim's architecture profile and its glue to the nicprog core.
  *
  * "nicsim-generic" is a modest many-core NIC: sixteen 4-thread cores with a
- * small local memory and DRAM behind them, a parse unit, four MAT stages, a
- * checksum engine and two DMA engines. Its numbers are of the same order as
+ * small local memory and DRAM behind them, a parse unit, four MAT stages,
+ * checksum, CRC, hash and crypto engines and two DMA engines. Its numbers are of the same order as
  * the Agilio parameters in Clara (local memory a few cycles, DRAM hundreds)
  * but describe no real product; data-driven profiles of real architectures
  * replace it as the default later.
@@ -38,10 +38,29 @@ static const struct nicprog_lnic_unit nicsim_generic_units[] = {
 		.region_mask = BIT(NICSIM_REGION_DRAM),
 	},
 	{
+		/* Clara: checksum of 1000 B, 300 cycles on the engine */
 		.name = "csum", .type = NICPROG_UNIT_ACCEL,
 		.accel = NICPROG_ACCEL_CSUM,
 		.count = 1, .threads = 1, .clock_mhz = 800,
 		.service_cycles = 20, .cycles_per_kib = 300,
+	},
+	{
+		.name = "crc", .type = NICPROG_UNIT_ACCEL,
+		.accel = NICPROG_ACCEL_CRC,
+		.count = 1, .threads = 1, .clock_mhz = 800,
+		.service_cycles = 20, .cycles_per_kib = 300,
+	},
+	{
+		.name = "hash", .type = NICPROG_UNIT_ACCEL,
+		.accel = NICPROG_ACCEL_HASH,
+		.count = 2, .threads = 1, .clock_mhz = 800,
+		.service_cycles = 10, .cycles_per_kib = 100,
+	},
+	{
+		.name = "crypto", .type = NICPROG_UNIT_ACCEL,
+		.accel = NICPROG_ACCEL_CRYPTO,
+		.count = 2, .threads = 1, .clock_mhz = 800,
+		.service_cycles = 60, .cycles_per_kib = 800,
 	},
 	{
 		.name = "dma", .type = NICPROG_UNIT_DMA,
@@ -101,4 +120,5 @@ const struct nicprog_dev_ops nicsim_nicprog_ops = {
 	.port_stats	= nicsim_nicprog_port_stats,
 	.plan_load	= nicsim_plan_load,
 	.plan_unload	= nicsim_plan_unload,
+	.accel_run	= nicsim_accel_run,
 };

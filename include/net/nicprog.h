@@ -55,6 +55,13 @@ struct nicprog_port_stats {
  *	any more. May refuse with an extack message. Required. RTNL held.
  * @plan_unload: remove the installed plan; when it returns no frame runs
  *	it. Required. RTNL held.
+ * @accel_run: run accelerator function @afn (enum nicprog_accel_fn) on
+ *	one of the NIC's engines, with the exact semantics of its BPF body in
+ *	bpf/nicprog.h: @args are the call's R1-R5 (R1 the context, that is
+ *	@pkt), *@ret its result. Return the cycles (of the calling core) the
+ *	job took, or -errno to run the body on the core instead. Required
+ *	when the LNIC has accelerator units. Called by NIC cores running a
+ *	plan, in their context; must not sleep.
  *
  * The table grows by phase (monitoring, BPF offload, plans, rings) as the
  * core gains users for each member; required members are checked once at
@@ -70,6 +77,11 @@ struct nicprog_dev_ops {
 			 const struct nicprog_plan *plan,
 			 struct netlink_ext_ack *extack);
 	void (*plan_unload)(struct nicprog_dev *nd);
+
+	/* Accelerators */
+	s64 (*accel_run)(struct nicprog_dev *nd, u32 afn,
+			 struct nicprog_exec_pkt *pkt, const u64 *args,
+			 u64 *ret);
 };
 
 struct nicprog_dev *nicprog_register(struct net_device *netdev,

@@ -56,6 +56,8 @@ enum nicprog_exec_insn_flags {
  * @stage: if set, per instruction, the plan stage it runs in, or
  *	NICPROG_EXEC_STAGE_ANY; nicprog_exec_resume() stops where control
  *	passes from one stage to another
+ * @accel: if set, per instruction, the enum nicprog_accel_fn an engine
+ *	runs instead of the called subprogram (ops->accel), or 0
  */
 struct nicprog_exec_prog {
 	const struct bpf_insn *insns;
@@ -67,6 +69,7 @@ struct nicprog_exec_prog {
 	u32 lat_map;
 	const u16 *cycles;
 	const u8 *stage;
+	const u8 *accel;
 };
 
 /**
@@ -119,6 +122,10 @@ struct nicprog_exec_pkt {
  * @map_delete: bpf_map_delete_elem() semantics, returns 0 or -errno
  * @ktime_ns: the clock bpf_ktime_get_ns() reads
  * @prandom: the source bpf_get_prandom_u32() reads
+ * @accel: run accelerator function @afn on an engine with the call's
+ *	arguments @args (R1-R5; R1 is the context, that is @pkt); set *@ret
+ *	to its R0 and return the cycles the core waited, or -errno to run the
+ *	subprogram's body instead. Optional.
  *
  * All are called from the executing context and must not sleep.
  */
@@ -129,6 +136,8 @@ struct nicprog_exec_ops {
 	long (*map_delete)(void *priv, u32 map, const void *key);
 	u64 (*ktime_ns)(void *priv);
 	u32 (*prandom)(void *priv);
+	s64 (*accel)(void *priv, u32 afn, struct nicprog_exec_pkt *pkt,
+		     const u64 *args, u64 *ret);
 };
 
 /**
@@ -157,6 +166,7 @@ struct nicprog_exec_state {
  * @done: the program exited (or was stopped); otherwise it reached another
  *	stage, whose number and live state are in the context
  * @mat_lookups: lookups a MAT stage served
+ * @accel_jobs: accelerator calls engines ran
  */
 struct nicprog_exec_result {
 	u64 ret;
@@ -168,6 +178,7 @@ struct nicprog_exec_result {
 	u32 error_insn;
 	bool done;
 	u32 mat_lookups;
+	u32 accel_jobs;
 };
 
 /**

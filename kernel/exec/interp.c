@@ -547,6 +547,18 @@ void nicprog_exec_resume(const struct nicprog_exec_prog *prog,
 				next = frames[depth].ret_pc;
 				break;
 			}
+			if (op == BPF_CALL && insn->src_reg == BPF_PSEUDO_CALL &&
+			    prog->accel && prog->accel[pc] && ops->accel) {
+				s64 c = ops->accel(priv, prog->accel[pc], pkt,
+						   &regs[BPF_REG_1], &addr);
+
+				if (c >= 0) {
+					regs[BPF_REG_0] = addr;
+					cycles += c;
+					res->accel_jobs++;
+					break;
+				}
+			}
 			if (op == BPF_CALL && insn->src_reg == BPF_PSEUDO_CALL) {
 				if (depth + 1 >= NICPROG_EXEC_MAX_FRAMES)
 					goto bad;

@@ -11,6 +11,7 @@
 #ifdef __KERNEL__
 #include <linux/bitops.h>
 #include <linux/errno.h>
+#include <linux/export.h>
 #include <linux/kernel.h>
 #include <linux/math64.h>
 #include <linux/slab.h>
@@ -55,6 +56,7 @@ typedef int64_t s64;
 #define max_t(t, a, b)		((t)(a) > (t)(b) ? (t)(a) : (t)(b))
 #define clamp_t(t, v, lo, hi)	min_t(t, max_t(t, v, lo), hi)
 #define div64_u64(a, b)		((u64)(a) / (u64)(b))
+#define EXPORT_SYMBOL_GPL(sym)
 #endif /* __KERNEL__ */
 
 /*

@@ -311,6 +311,51 @@ out:
 	return err;
 }
 
+/*
+ * Early exits: a short block without calls that ends the program (or
+ * leads only to such a block), as a failed bounds or header check does.
+ */
+static void ir_exits(struct nicprog_ir *ir)
+{
+	struct nicprog_ir_block *b;
+	u32 i, k;
+
+	for (i = ir->n_blocks; i-- > 0;) {
+		b = &ir->blocks[i];
+		if (b->end - b->start > 6 || b->ic[NICPROG_IC_CALL] ||
+		    b->n_succ > 1)
+			continue;
+		if (b->n_succ == 1 && (b->succ[0] <= i ||
+				       !(ir->blocks[b->succ[0]].flags &
+					 NICPROG_BLK_EXIT)))
+			continue;
+		for (k = b->start; k < b->end; k++)
+			if (ir->in->meta[k].ptr == NICPROG_PTR_MAP_VALUE)
+				break;
+		if (k == b->end)
+			b->flags |= NICPROG_BLK_EXIT;
+	}
+}
+
+/*
+ * Eighths of a block's runs that take its successor @j, without a profile:
+ * a two-way branch to an early exit takes it one time in eight (the error
+ * paths of parsing are rare), otherwise branches split evenly.
+ */
+static u32 succ_share(const struct nicprog_ir *ir,
+		      const struct nicprog_ir_block *b, u32 j)
+{
+	bool x0, x1;
+
+	if (b->n_succ != 2)
+		return 8;
+	x0 = ir->blocks[b->succ[0]].flags & NICPROG_BLK_EXIT;
+	x1 = ir->blocks[b->succ[1]].flags & NICPROG_BLK_EXIT;
+	if (x0 == x1)
+		return 4;
+	return (j == 0) == x0 ? 1 : 7;
+}
+
 /* Node entries, loop flags, edges, ancestors. */
 static int ir_dag(struct nicprog_ir *ir)
 {
@@ -353,7 +398,9 @@ static int ir_dag(struct nicprog_ir *ir)
 				.bytes = 8 * (hweight16(c->live_regs) +
 					      hweight64(c->live_stack)),
 				.unsafe = !!(c->flags & NICPROG_BLK_UNSAFE_IN),
-				.freq = b->freq / b->n_succ,
+				.freq = b->flags & NICPROG_BLK_LOOP ?
+					b->freq / b->n_succ :
+					(u64)b->freq * succ_share(ir, b, j) / 8,
 			};
 		}
 	}
@@ -382,8 +429,8 @@ static int ir_dag(struct nicprog_ir *ir)
 }
 
 /*
- * Expected runs per packet: the entry runs once, a two-way branch splits
- * evenly (no profile yet), a loop's blocks count as once per entry.
+ * Expected runs per packet: the entry runs once, a branch splits as
+ * succ_share() says, a loop's blocks count as once per entry.
  */
 static void ir_freq(struct nicprog_ir *ir)
 {
@@ -406,7 +453,8 @@ static void ir_freq(struct nicprog_ir *ir)
 			for (j = 0; j < b->n_succ; j++)
 				if (b->succ[j] > i)
 					ir->blocks[b->succ[j]].freq +=
-						b->freq / b->n_succ;
+						(u64)b->freq *
+						succ_share(ir, b, j) / 8;
 		}
 		for (i = first; i < last; i++)
 			ir->blocks[i].freq = min_t(u32, ir->blocks[i].freq,
@@ -436,10 +484,15 @@ static void ir_freq(struct nicprog_ir *ir)
 			b = &ir->blocks[i];
 			if (b->node != s)
 				continue;
-			for (j = 0; j < b->n_succ; j++)
-				if (ir->blocks[b->succ[j]].node != s)
-					nf[ir->blocks[b->succ[j]].node] +=
-						nf[s] / outs;
+			for (j = 0; j < b->n_succ; j++) {
+				if (ir->blocks[b->succ[j]].node == s)
+					continue;
+				/* a loop's exits split evenly */
+				nf[ir->blocks[b->succ[j]].node] +=
+					b->flags & NICPROG_BLK_LOOP ?
+					nf[s] / outs :
+					nf[s] * succ_share(ir, b, j) / 8;
+			}
 		}
 	}
 	kvfree(nf);
@@ -913,6 +966,7 @@ int nicprog_ir_build(const struct nicprog_ir_input *in, struct nicprog_ir *ir,
 	if (err)
 		return err;
 	ir_block_facts(ir);
+	ir_exits(ir);
 	ir_liveness(ir);
 	err = ir_components(ir);
 	if (err)

@@ -49,6 +49,7 @@ const char *nicprog_accel_type_name(unsigned int accel)
 	return accel < __NICPROG_ACCEL_MAX ? nicprog_accel_type_names[accel] :
 					     "unknown";
 }
+EXPORT_SYMBOL_GPL(nicprog_accel_type_name);
 
 #define lnic_bad(why, len, fmt, ...)				\
 	({							\

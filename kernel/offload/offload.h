@@ -38,6 +38,8 @@ enum nicprog_meta_flags {
 	NICPROG_META_VAL	= 1 << 4,	/* val_off (R3) likewise */
 	NICPROG_META_VAL_VAR	= 1 << 5,
 	NICPROG_META_SPILL_PTR	= 1 << 6,	/* stores a map value pointer */
+	NICPROG_META_AFN	= 1 << 7,	/* afn holds on some path */
+	NICPROG_META_AFN_VAR	= 1 << 8,	/* ...but not on every path */
 };
 
 /**
@@ -54,6 +56,8 @@ enum nicprog_meta_flags {
  * @key_off: frame pointer offset of a map helper's key (R2)
  * @val_off: frame pointer offset of map_update_elem's value (R3)
  * @stack_args: calls: arguments that may point to the stack, bit 0 for R1
+ * @afn: subprogram calls: enum nicprog_accel_fn the call passes as its
+ *	accelerator id on every path, or NICPROG_AFN_NONE
  * @helper: helper id of a call, recorded before fixups rewrite it
  * @pkt_lo: lowest packet byte a packet access touches, from the frame start
  * @pkt_hi: one past the highest packet byte it touches
@@ -63,8 +67,9 @@ struct nicprog_insn_meta {
 	u8 dst_kinds;
 	u8 src_kinds;
 	u8 map;
-	u8 flags;
 	u8 stack_args;
+	u8 afn;
+	u16 flags;
 	u16 mapval_regs;
 	s16 stack_off;
 	s16 key_off;
@@ -122,6 +127,7 @@ enum nicprog_block_flags {
 	NICPROG_BLK_UNSAFE_IN	= 1 << 0,	/* a map value pointer is live in */
 	NICPROG_BLK_LOOP	= 1 << 1,	/* part of a loop */
 	NICPROG_BLK_ADJ_HEAD	= 1 << 2,	/* moves the frame start */
+	NICPROG_BLK_EXIT	= 1 << 3,	/* an early exit (rarely taken) */
 };
 
 /**
@@ -329,6 +335,12 @@ struct nicprog_stage {
  * @node_cost_fx: per DAG node, expected cycles per packet times NICPROG_FX
  * @mat_units: MAT stages of the NIC
  * @mat_service: cycles of one MAT lookup, in core cycles
+ * @insn_accel: per instruction, the enum nicprog_accel_fn an engine runs
+ *	for this call, or NICPROG_AFN_NONE (the body runs on the core)
+ * @accel_unit: per enum nicprog_accel_type, the LNIC unit, or U32_MAX
+ * @accel_count: per enum nicprog_accel_type, engines of that unit
+ * @accel_cost_fx: per enum nicprog_accel_type, engine cycles per packet
+ *	(core cycles), times NICPROG_FX
  */
 struct nicprog_layout {
 	u8 shape;
@@ -350,7 +362,16 @@ struct nicprog_layout {
 	u64 *node_cost_fx;
 	u32 mat_units;
 	u32 mat_service;
+	u8 *insn_accel;
+	u32 accel_unit[__NICPROG_ACCEL_MAX];
+	u32 accel_count[__NICPROG_ACCEL_MAX];
+	u64 accel_cost_fx[__NICPROG_ACCEL_MAX];
 };
+
+#define NICPROG_ACCEL_NOMINAL_LEN	256	/* bytes per job, for prediction */
+
+u8 nicprog_accel_fn_type(unsigned int afn);
+const char *nicprog_accel_fn_name(unsigned int afn);
 
 #define NICPROG_HOP_CYCLES	12	/* dequeue and restore, per packet */
 

@@ -36,6 +36,41 @@ const char *nicprog_shape_name(unsigned int shape)
 	return shape < ARRAY_SIZE(shape_names) ? shape_names[shape] : "?";
 }
 
+static const struct {
+	const char *name;
+	u8 type;
+} accel_fns[] = {
+	[NICPROG_AFN_NONE]	= { "none", NICPROG_ACCEL_NONE },
+	[NICPROG_AFN_CSUM]	= { "csum", NICPROG_ACCEL_CSUM },
+	[NICPROG_AFN_CRC32C]	= { "crc32c", NICPROG_ACCEL_CRC },
+	[NICPROG_AFN_TOEPLITZ]	= { "toeplitz", NICPROG_ACCEL_HASH },
+	[NICPROG_AFN_JHASH]	= { "jhash", NICPROG_ACCEL_HASH },
+	[NICPROG_AFN_CHACHA20]	= { "chacha20", NICPROG_ACCEL_CRYPTO },
+};
+
+/**
+ * nicprog_accel_fn_type() - the engine type that runs an accelerator fn
+ * @afn: enum nicprog_accel_fn
+ *
+ * Return: enum nicprog_accel_type, NICPROG_ACCEL_NONE if unknown.
+ */
+u8 nicprog_accel_fn_type(unsigned int afn)
+{
+	return afn < ARRAY_SIZE(accel_fns) ? accel_fns[afn].type :
+					     NICPROG_ACCEL_NONE;
+}
+
+/**
+ * nicprog_accel_fn_name() - name of an accelerator function
+ * @afn: enum nicprog_accel_fn
+ *
+ * Return: a static string.
+ */
+const char *nicprog_accel_fn_name(unsigned int afn)
+{
+	return afn < ARRAY_SIZE(accel_fns) ? accel_fns[afn].name : "?";
+}
+
 /**
  * nicprog_layout_shape() - the shape a layout has, whatever was asked
  * @lo: the layout
@@ -362,10 +397,12 @@ static int layout_alloc(struct nicprog_layout *lo, const struct nicprog_ir *ir)
 	lo->insn_stage = kvcalloc(ir->in->len, 1, GFP_KERNEL);
 	lo->insn_cycles = kvcalloc(ir->in->len, sizeof(u16), GFP_KERNEL);
 	lo->insn_mat = kvcalloc(ir->in->len, 1, GFP_KERNEL);
+	lo->insn_accel = kvcalloc(ir->in->len, 1, GFP_KERNEL);
 	lo->tables = kvcalloc(ir->in->n_tables ? ir->in->n_tables : 1,
 			      sizeof(*lo->tables), GFP_KERNEL);
 	if (!lo->node_stage || !lo->node_cost_fx || !lo->insn_stage ||
-	    !lo->insn_cycles || !lo->insn_mat || !lo->tables)
+	    !lo->insn_cycles || !lo->insn_mat || !lo->insn_accel ||
+	    !lo->tables)
 		return -ENOMEM;
 	lo->n_tables = ir->in->n_tables;
 	return 0;
@@ -394,6 +431,32 @@ static void node_tables(struct part *p)
 			if (ir->in->insns[j].code == (BPF_JMP | BPF_CALL) &&
 			    ir->in->insns[j].src_reg == BPF_PSEUDO_CALL)
 				p->node_tables[b->node] |= subs;
+	}
+}
+
+/* Accelerator calls the NIC has an engine for become engine jobs. */
+static void map_accel(const struct nicprog_ir *ir,
+		      const struct nicprog_lnic *lnic, struct nicprog_layout *lo)
+{
+	const struct nicprog_insn_meta *m;
+	u32 i, t;
+
+	for (t = 0; t < __NICPROG_ACCEL_MAX; t++)
+		lo->accel_unit[t] = U32_MAX;
+	for (i = lnic->n_units; i-- > 0;)
+		if (lnic->units[i].type == NICPROG_UNIT_ACCEL &&
+		    lnic->units[i].accel < __NICPROG_ACCEL_MAX) {
+			lo->accel_unit[lnic->units[i].accel] = i;
+			lo->accel_count[lnic->units[i].accel] =
+				lnic->units[i].count;
+		}
+	for (i = 0; i < ir->in->len; i++) {
+		m = &ir->in->meta[i];
+		if (!m->afn || (m->flags & NICPROG_META_AFN_VAR))
+			continue;
+		t = nicprog_accel_fn_type(m->afn);
+		if (t != NICPROG_ACCEL_NONE && lo->accel_unit[t] != U32_MAX)
+			lo->insn_accel[i] = m->afn;
 	}
 }
 
@@ -471,6 +534,7 @@ int nicprog_layout_build(const struct nicprog_ir *ir,
 	nicprog_classify(ir, lo->tables);
 	node_tables(&p);
 	map_mat(ir, lnic, lo);
+	map_accel(ir, lnic, lo);
 	nicprog_place(ir, lnic, lo);
 	nicprog_predict_costs(ir, lnic, lo);
 
@@ -612,6 +676,7 @@ void nicprog_layout_free(struct nicprog_layout *lo)
 	kvfree(lo->insn_stage);
 	kvfree(lo->insn_cycles);
 	kvfree(lo->insn_mat);
+	kvfree(lo->insn_accel);
 	kvfree(lo->tables);
 	memset(lo, 0, sizeof(*lo));
 }

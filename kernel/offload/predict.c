@@ -78,11 +78,31 @@ static u32 fastest_latency(const struct nicprog_lnic *lnic,
 	return v;
 }
 
-static u64 sub_cost(const struct nicprog_ir *ir, const struct nicprog_layout *lo,
-		    u32 s, u32 depth);
+static u64 sub_cost(const struct nicprog_ir *ir,
+		    const struct nicprog_lnic *lnic,
+		    const struct nicprog_layout *lo, u32 s, u32 depth);
 
-/* Cycles of one run of a block, callees included. */
+/* Core cycles of one engine job of @afn, of the nominal size. */
+static u64 engine_cycles(const struct nicprog_lnic *lnic,
+			 const struct nicprog_layout *lo, u8 afn)
+{
+	const struct nicprog_lnic_unit *u;
+	u32 t = nicprog_accel_fn_type(afn);
+	u64 c;
+
+	u = &lnic->units[lo->accel_unit[t]];
+	c = u->service_cycles +
+	    (u64)u->cycles_per_kib * NICPROG_ACCEL_NOMINAL_LEN / 1024;
+	return div64_u64(c * lnic->units[lo->core_unit].clock_mhz,
+			 u->clock_mhz ? u->clock_mhz : 1);
+}
+
+/*
+ * Cycles of one run of a block, callees included; an engine job costs the
+ * core its call and the wait.
+ */
 static u64 block_cycles(const struct nicprog_ir *ir,
+			const struct nicprog_lnic *lnic,
 			const struct nicprog_layout *lo,
 			const struct nicprog_ir_block *b, u32 depth)
 {
@@ -96,18 +116,23 @@ static u64 block_cycles(const struct nicprog_ir *ir,
 		if (insn->code != (BPF_JMP | BPF_CALL) ||
 		    insn->src_reg != BPF_PSEUDO_CALL)
 			continue;
+		if (lo->insn_accel[i]) {
+			c += engine_cycles(lnic, lo, lo->insn_accel[i]);
+			continue;
+		}
 		t = i + 1 + insn->imm;
 		for (s = 1; s < ir->n_subs && ir->sub_start[s] != t; s++)
 			;
 		if (s < ir->n_subs)
-			c += sub_cost(ir, lo, s, depth + 1);
+			c += sub_cost(ir, lnic, lo, s, depth + 1);
 	}
 	return c;
 }
 
 /* Expected cycles of one call of subprogram @s. */
-static u64 sub_cost(const struct nicprog_ir *ir, const struct nicprog_layout *lo,
-		    u32 s, u32 depth)
+static u64 sub_cost(const struct nicprog_ir *ir,
+		    const struct nicprog_lnic *lnic,
+		    const struct nicprog_layout *lo, u32 s, u32 depth)
 {
 	u32 first = ir->insn_block[ir->sub_start[s]], i;
 	u64 c = 0;
@@ -115,8 +140,8 @@ static u64 sub_cost(const struct nicprog_ir *ir, const struct nicprog_layout *lo
 	if (depth > 8)		/* MAX_CALL_FRAMES: the verifier bounds it */
 		return 0;
 	for (i = first; i < ir->n_blocks && ir->blocks[i].sub == s; i++)
-		c += ir->blocks[i].freq * block_cycles(ir, lo, &ir->blocks[i],
-						       depth);
+		c += ir->blocks[i].freq * block_cycles(ir, lnic, lo,
+						       &ir->blocks[i], depth);
 	return c / NICPROG_FX;
 }
 
@@ -164,8 +189,14 @@ void nicprog_predict_costs(const struct nicprog_ir *ir,
 	for (i = 0; i < ir->n_main; i++)
 		lo->node_cost_fx[ir->blocks[i].node] +=
 			(u64)ir->blocks[i].freq *
-			block_cycles(ir, lo, &ir->blocks[i], 0);
+			block_cycles(ir, lnic, lo, &ir->blocks[i], 0);
 	lo->mat_cost_fx = 0;
+	memset(lo->accel_cost_fx, 0, sizeof(lo->accel_cost_fx));
+	for (i = 0; i < ir->in->len; i++)
+		if (lo->insn_accel[i] && ir->insn_block[i] < ir->n_main)
+			lo->accel_cost_fx[nicprog_accel_fn_type(lo->insn_accel[i])] +=
+				(u64)ir->blocks[ir->insn_block[i]].freq *
+				engine_cycles(lnic, lo, lo->insn_accel[i]);
 	for (i = 0; i < ir->in->len; i++)
 		if (lo->insn_mat[i] && ir->insn_block[i] < ir->n_main)
 			lo->mat_cost_fx +=
@@ -214,6 +245,10 @@ void nicprog_predict(const struct nicprog_ir *ir, struct nicprog_layout *lo)
 		tput = min(tput, rate(st->replicas, st->cost_fx));
 		lo->lat += st->cost_fx;
 	}
+	for (s = 0; s < __NICPROG_ACCEL_MAX; s++)
+		if (lo->accel_cost_fx[s])
+			tput = min(tput, rate(lo->accel_count[s],
+					      lo->accel_cost_fx[s]));
 	if (lo->mat_cost_fx) {
 		tput = min(tput, rate(lo->mat_units, lo->mat_cost_fx));
 		lo->lat += lo->mat_cost_fx;

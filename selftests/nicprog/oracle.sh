@@ -12,6 +12,7 @@ nicprog_load || skip_all "cannot load nicprog/nicsim"
 
 FRAMES=${ORACLE_FRAMES:-10000}
 SHAPES=${ORACLE_SHAPES:-single replicated pipelined pipelined+replicated auto}
+NFS=${ORACLE_NFS:-count icmp_echo port_filter firewall router lb heavy_hitter nat esp digest}
 SEED=${ORACLE_SEED:-1}
 EX=$NICPROG_SRC/bpf/examples
 ID=$(nicsim_new_id)
@@ -47,7 +48,14 @@ run_oracle() {
 tap_begin
 for shape in $SHAPES; do
 echo "$shape" > /sys/class/nicprog/$NF/plan_shape
-for nf in count icmp_echo port_filter firewall router; do
+# esp: security association of a destination, SPI and a 256-bit key
+esp_sa() {
+	local key=
+	for i in $(seq 0 31); do key=$key$(printf '%02x' $((($2 * 37 + i * 11) & 255))); done
+	echo "sas:$1:$(le32 "$2")00000000${key}$(printf "%032d" 0)"
+}
+
+for nf in $NFS; do
 	case $nf in
 	port_filter)
 		set -- blocked:3500:0000000000000000 blocked:901f:0000000000000000 \
@@ -63,6 +71,22 @@ for nf in count icmp_echo port_filter firewall router; do
 		       "$(route 24 0a010200 "$OUT_IDX")" \
 		       "$(route 16 c0a80000 "$NF_IDX")" \
 		       "$(route 32 08080808 "$OUT_IDX")" ;;
+	lb)
+		# 251 ring slots over 4 backends 02:00:00:00:00:0b, 10.9.0.b
+		set --
+		for slot in $(seq 0 250); do
+			set -- "$@" "ring:$(le32 "$slot"):$(le32 $((slot % 4)))"
+		done
+		for b in 0 1 2 3; do
+			set -- "$@" "backends:$(le32 "$b"):02000000000${b}00000a09000${b}"
+		done ;;
+	heavy_hitter)
+		set -- config:00000000:$(le32 20) ;;
+	nat)
+		set -- nat_cfg:00000000:c6336401 ;;
+	esp)
+		set -- "$(esp_sa 0a000001 4097)" "$(esp_sa 0a020304 8193)" \
+		       seqs:0a000001:00000000 seqs:0a020304:00000000 ;;
 	*)
 		set -- ;;
 	esac

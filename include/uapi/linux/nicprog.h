@@ -51,6 +51,24 @@ enum nicprog_accel_type {
 };
 
 /*
+ * Accelerator functions NFs call (bpf/nicprog.h): global BPF functions
+ * whose bodies are the software semantics, recognized on the NIC by their
+ * id, NICPROG_AFN_MAGIC | fn, passed as the last argument.
+ */
+enum nicprog_accel_fn {
+	NICPROG_AFN_NONE,
+	NICPROG_AFN_CSUM,	/* Internet checksum: csum engine */
+	NICPROG_AFN_CRC32C,	/* CRC32C: crc engine */
+	NICPROG_AFN_TOEPLITZ,	/* Toeplitz (RSS) hash: hash engine */
+	NICPROG_AFN_JHASH,	/* jhash (lookup3): hash engine */
+	NICPROG_AFN_CHACHA20,	/* ChaCha20 stream cipher: crypto engine */
+
+	__NICPROG_AFN_MAX
+};
+
+#define NICPROG_AFN_MAGIC	0x6e706100U	/* "npa", low byte the fn */
+
+/*
  * Instruction classes of a core's cost table: cycles one instruction of the
  * class takes on that core, memory latency excluded (it depends on where
  * the accessed object lives, see the LNIC memory regions).

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nicsim's accelerator engines: checksum, CRC32C, hashing (Toeplitz,
+ * jhash) and ChaCha20, with the exact semantics of the BPF bodies of the
+ * accelerator functions in bpf/nicprog.h -- the host-equivalence oracle
+ * compares the two bit for bit. Where the kernel has the function
+ * (__crc32c_le, jhash, chacha_block_generic) the engine uses it, so that
+ * the oracle also checks the BPF bodies against the kernel's own.
+ *
+ * A job costs the LNIC unit's service cycles plus its cycles per KiB; the
+ * calling core waits that long. Engines are shared by the NIC's cores;
+ * their counters are the NIC's.
+ */
+#include <crypto/chacha.h>
+#include <linux/crc32.h>
+#include <linux/jhash.h>
+#include <asm/unaligned.h>
+
+#include "nicsim.h"
+
+#define NICSIM_ACCEL_ERR	((u64)-1)
+#define NICSIM_ACCEL_MAX_LEN	4096
+#define NICSIM_CHACHA_MAX_LEN	2048
+#define NICSIM_JHASH_MAX_LEN	60
+
+/* Microsoft's RSS key, which NICs use for Toeplitz by default */
+static const u8 nicsim_rss_key[40] = {
+	0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2,
+	0x41, 0x67, 0x25, 0x3d, 0x43, 0xa3, 0x8f, 0xb0,
+	0xd0, 0xca, 0x2b, 0xcb, 0xae, 0x7b, 0x30, 0xb4,
+	0x77, 0xcb, 0x2d, 0xa3, 0x80, 0x30, 0xf2, 0x0c,
+	0x6a, 0x42, 0xb7, 0x3b, 0xbe, 0xac, 0x01, 0xfa,
+};
+
+/* The frame's bytes [off, off + len), or NULL as the BPF bodies refuse. */
+static u8 *nicsim_span(struct nicprog_exec_pkt *pkt, u64 off, u64 len,
+		       u32 max)
+{
+	if (off > max || len > max || off + len > pkt->data_end - pkt->data)
+		return NULL;
+	return pkt->buf + pkt->data + off;
+}
+
+static u64 nicsim_csum(const u8 *p, u32 len, u32 seed)
+{
+	u64 sum = seed;
+	u32 i;
+
+	for (i = 0; i + 2 <= len; i += 2)
+		sum += ((u32)p[i] << 8) | p[i + 1];
+	if (len & 1)
+		sum += (u32)p[len - 1] << 8;
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	return (sum & 0xffff) + (sum >> 16);
+}
+
+static u32 nicsim_toeplitz(const u8 *p, u32 len)
+{
+	u64 w = get_unaligned_be64(nicsim_rss_key);
+	u32 i, b, h = 0;
+
+	for (i = 0; i < len; i++) {
+		for (b = 0; b < 8; b++) {
+			if (p[i] & (0x80 >> b))
+				h ^= w >> 32;
+			w <<= 1;
+		}
+		w |= i + 8 < sizeof(nicsim_rss_key) ? nicsim_rss_key[i + 8] : 0;
+	}
+	return h;
+}
+
+/* As nicprog_accel_chacha20(): XOR the region with the key's stream. */
+static void nicsim_chacha20(u8 *p, u32 len, const u32 *k)
+{
+	u32 state[16], i;
+	u8 stream[CHACHA_BLOCK_SIZE];
+
+	state[0] = 0x61707865;
+	state[1] = 0x3320646e;
+	state[2] = 0x79622d32;
+	state[3] = 0x6b206574;
+	memcpy(&state[4], k, 12 * sizeof(u32));	/* key, counter, nonce */
+	while (len) {
+		chacha_block_generic(state, stream, 20);	/* counter++ */
+		for (i = 0; i < CHACHA_BLOCK_SIZE && len; i++, len--)
+			*p++ ^= stream[i];
+	}
+}
+
+/* Run the function; false if its arguments make the body return an error. */
+static bool nicsim_accel_fn(u32 afn, struct nicprog_exec_pkt *pkt,
+			    const u64 *args, u64 *ret, u64 *len)
+{
+	u64 off = args[1], n = args[2];
+	u32 a3 = args[3];
+	u8 *p;
+
+	*len = n;
+	switch (afn) {
+	case NICPROG_AFN_CSUM:
+		p = nicsim_span(pkt, off, n, NICSIM_ACCEL_MAX_LEN);
+		if (!p)
+			return false;
+		*ret = nicsim_csum(p, n, a3);
+		return true;
+	case NICPROG_AFN_CRC32C:
+		p = nicsim_span(pkt, off, n, NICSIM_ACCEL_MAX_LEN);
+		if (!p)
+			return false;
+		*ret = __crc32c_le(a3, p, n);
+		return true;
+	case NICPROG_AFN_TOEPLITZ:
+		p = nicsim_span(pkt, off, n, 36);
+		if (!p || a3)
+			return false;
+		*ret = nicsim_toeplitz(p, n);
+		return true;
+	case NICPROG_AFN_JHASH:
+		p = nicsim_span(pkt, off, n, NICSIM_JHASH_MAX_LEN);
+		if (!p)
+			return false;
+		*ret = jhash(p, n, a3);
+		return true;
+	case NICPROG_AFN_CHACHA20:
+		p = nicsim_span(pkt, off, n, NICSIM_CHACHA_MAX_LEN);
+		if (!p || !args[3])
+			return false;
+		/* args[3] is memory the verifier proved 48 bytes long */
+		nicsim_chacha20(p, n, (const u32 *)(uintptr_t)args[3]);
+		*ret = 0;
+		return true;
+	}
+	return false;
+}
+
+/**
+ * nicsim_accel_run() - the nicprog accel_run op: run a job on an engine
+ * @nd: the port
+ * @afn: enum nicprog_accel_fn
+ * @pkt: the frame
+ * @args: the call's R1-R5
+ * @ret: the call's result
+ *
+ * Context: a NIC core running a plan, BH disabled.
+ * Return: cycles the core waited, or -EOPNOTSUPP without such an engine.
+ */
+s64 nicsim_accel_run(struct nicprog_dev *nd, u32 afn,
+		     struct nicprog_exec_pkt *pkt, const u64 *args, u64 *ret)
+{
+	struct nicsim_port *port = netdev_priv(nicprog_dev_netdev(nd));
+	struct nicsim_dev *ndev = port->ndev;
+	const struct nicprog_lnic_unit *u = NULL;
+	u32 i, type;
+	u64 cycles, len;
+
+	switch (afn) {
+	case NICPROG_AFN_CSUM:
+		type = NICPROG_ACCEL_CSUM;
+		break;
+	case NICPROG_AFN_CRC32C:
+		type = NICPROG_ACCEL_CRC;
+		break;
+	case NICPROG_AFN_TOEPLITZ:
+	case NICPROG_AFN_JHASH:
+		type = NICPROG_ACCEL_HASH;
+		break;
+	case NICPROG_AFN_CHACHA20:
+		type = NICPROG_ACCEL_CRYPTO;
+		break;
+	default:
+		return -EOPNOTSUPP;
+	}
+	for (i = 0; i < ndev->lnic->n_units && !u; i++)
+		if (ndev->lnic->units[i].type == NICPROG_UNIT_ACCEL &&
+		    ndev->lnic->units[i].accel == type)
+			u = &ndev->lnic->units[i];
+	if (!u)
+		return -EOPNOTSUPP;
+	if (!nicsim_accel_fn(afn, pkt, args, ret, &len)) {
+		*ret = NICSIM_ACCEL_ERR;
+		len = 0;
+	}
+	cycles = u->service_cycles + (u64)u->cycles_per_kib * len / 1024;
+	atomic64_inc(&ndev->accel_jobs[type]);
+	atomic64_add(cycles, &ndev->accel_cycles[type]);
+	return cycles;
+}
