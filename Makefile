@@ -32,6 +32,7 @@ modules: $(KDIR)/.nicprog-ready
 
 tools:
 	$(MAKE) -C tools/testing/unit KSFT_DIR=$(KSFT_DIR)
+	$(MAKE) -C tools/nicprog-plan
 
 bpf:
 	$(MAKE) -C bpf
@@ -53,6 +54,7 @@ demo: deps
 clean:
 	-[ -d $(KDIR) ] && $(MAKE) -C $(KDIR) M=$(CURDIR) clean
 	$(MAKE) -C tools/testing/unit clean
+	$(MAKE) -C tools/nicprog-plan clean
 	$(MAKE) -C bpf clean
 	-$(MAKE) -C selftests/nicprog OUTPUT=$(CURDIR)/selftests/nicprog clean
 	rm -rf build selftests/kselftest

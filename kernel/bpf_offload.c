@@ -22,6 +22,7 @@
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
+#include <linux/timekeeping.h>
 
 #include "nicprog.h"
 
@@ -245,6 +246,8 @@ static int nicprog_prepare(struct bpf_prog *prog)
 	}
 	for (i = 0; i < prog->len; i++)
 		np->meta[i].map = NICPROG_MAP_NONE;
+	/* the verifier explores paths between prepare and finalize */
+	np->verify_ns = ktime_get_ns();
 	prog->aux->offload->dev_priv = np;
 	return 0;
 }
@@ -398,8 +401,10 @@ static int nicprog_finalize(struct bpf_verifier_env *env)
 	struct nicprog_dev *nd = np->nd;
 	const char *why;
 	u32 i, bad;
+	u64 t0 = ktime_get_ns();
 	int err;
 
+	np->verify_ns = t0 - np->verify_ns;
 	if (env->prog->len != np->len) {
 		np_vlog(env, "program changed length during verification (%u, was %u)\n",
 			env->prog->len, np->len);
@@ -444,6 +449,7 @@ static int nicprog_finalize(struct bpf_verifier_env *env)
 		.tables = np->ir_tables, .n_tables = np->n_maps,
 	};
 	err = nicprog_ir_build(&np->ir_in, &np->ir, &why);
+	np->ir_ns = ktime_get_ns() - t0;
 	if (err) {
 		np_vlog(env, "the offloader cannot analyze the program: %s\n",
 			why);

@@ -35,6 +35,7 @@ static void nicprog_dev_release(struct device *dev)
 	struct nicprog_dev *nd = to_nicprog_dev(dev);
 
 	kvfree(nd->plan_text);
+	kvfree(nd->facts);
 	mutex_destroy(&nd->plan_lock);
 	kfree(nd);
 }

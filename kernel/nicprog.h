@@ -38,6 +38,8 @@ struct nicprog_table;
  * @plan_shape: enum nicprog_shape the next attach plans for
  * @plan_cores: cores the next plan may use, 0 for all
  * @plan_text: the installed plan in words, or NULL
+ * @facts: the installed program's facts file (offload/facts.h), or NULL
+ * @facts_len: its size
  * @debugfs: /sys/kernel/debug/nicprog/<ifname>
  */
 struct nicprog_dev {
@@ -55,6 +57,8 @@ struct nicprog_dev {
 	u8 plan_shape;
 	u32 plan_cores;
 	char *plan_text;
+	void *facts;
+	size_t facts_len;
 	struct dentry *debugfs;
 };
 
@@ -69,6 +73,7 @@ struct nicprog_dev {
  * @prog: the BPF program
  * @lo: the offloader's layout
  * @nd: the port it is made for
+ * @plan_ns: time the offloader spent making the layout
  */
 struct nicprog_plan {
 	struct nicprog_exec_prog exec;
@@ -77,6 +82,7 @@ struct nicprog_plan {
 	struct nicprog_table **tables;
 	struct bpf_prog *prog;
 	struct nicprog_layout lo;
+	u64 plan_ns;
 };
 
 /**
@@ -95,6 +101,9 @@ struct nicprog_plan {
  * @ir_tables: the tables as the offloader sees them
  * @ir_in: the offloader's input
  * @ir: the program's IR, built at finalize
+ * @verify_ns: time the verifier spent between prepare and finalize (its
+ *	path exploration), then the verifier's time to the offloader's
+ * @ir_ns: time the offloader spent building the IR
  */
 struct nicprog_prog {
 	struct nicprog_dev *nd;
@@ -110,6 +119,8 @@ struct nicprog_prog {
 	struct nicprog_ir_table ir_tables[NICPROG_PROG_MAX_MAPS];
 	struct nicprog_ir_input ir_in;
 	struct nicprog_ir ir;
+	u64 verify_ns;
+	u64 ir_ns;
 };
 
 static inline struct nicprog_dev *to_nicprog_dev(struct device *dev)

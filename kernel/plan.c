@@ -21,6 +21,7 @@
 #include <linux/timekeeping.h>
 
 #include "nicprog.h"
+#include "offload/facts.h"
 
 static void *plan_map_lookup(void *priv, u32 map, const void *key)
 {
@@ -98,8 +99,10 @@ struct nicprog_plan *nicprog_plan_create(struct nicprog_prog *np,
 	plan = kzalloc(sizeof(*plan), GFP_KERNEL);
 	if (!plan)
 		return ERR_PTR(-ENOMEM);
+	plan->plan_ns = ktime_get_ns();
 	err = nicprog_layout_build(&np->ir, nd->lnic, shape, budget, &plan->lo,
 				   &why);
+	plan->plan_ns = ktime_get_ns() - plan->plan_ns;
 	if (err) {
 		/* the offloader's reasons are static strings */
 		if (extack)
@@ -173,6 +176,9 @@ static void nicprog_plan_render(struct seq_buf *sb, const struct nicprog_dev *nd
 		       lo->cores, lo->budget, lo->n_stages);
 	seq_buf_printf(sb, "predicted %llu packets per million cycles, latency %llu cycles\n",
 		       lo->tput, lo->lat);
+	seq_buf_printf(sb, "time: verifier %llu us, offloader %llu us (IR %llu, plan %llu)\n",
+		       np->verify_ns / 1000, (np->ir_ns + plan->plan_ns) / 1000,
+		       np->ir_ns / 1000, plan->plan_ns / 1000);
 	for (s = 0; s < lo->n_stages; s++) {
 		st = &lo->stages[s];
 		seq_buf_printf(sb, "stage %u: cores %u-%u, steer %s", s,
@@ -232,6 +238,9 @@ static void nicprog_plan_render(struct seq_buf *sb, const struct nicprog_dev *nd
  */
 void nicprog_plan_publish(struct nicprog_dev *nd, struct nicprog_plan *plan)
 {
+	const struct nicprog_prog *np;
+	size_t facts_len = 0;
+	void *facts = NULL;
 	struct seq_buf sb;
 	char *text = NULL;
 
@@ -241,11 +250,19 @@ void nicprog_plan_publish(struct nicprog_dev *nd, struct nicprog_plan *plan)
 			seq_buf_init(&sb, text, PAGE_SIZE * 4 - 1);
 			nicprog_plan_render(&sb, nd, plan);
 		}
+		np = plan->prog->aux->offload->dev_priv;
+		facts_len = nicprog_facts_size(&np->ir_in, nd->lnic);
+		facts = kvmalloc(facts_len, GFP_KERNEL);
+		if (facts)
+			nicprog_facts_write(facts, &np->ir_in, nd->lnic);
 	}
 	mutex_lock(&nd->plan_lock);
 	swap(text, nd->plan_text);
+	swap(facts, nd->facts);
+	nd->facts_len = nd->facts ? facts_len : 0;
 	mutex_unlock(&nd->plan_lock);
 	kvfree(text);
+	kvfree(facts);
 }
 
 /**
@@ -390,6 +407,26 @@ static int nicprog_plan_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(nicprog_plan);
 
+static ssize_t nicprog_facts_file_read(struct file *file, char __user *buf,
+				       size_t count, loff_t *ppos)
+{
+	struct nicprog_dev *nd = file->private_data;
+	ssize_t ret;
+
+	mutex_lock(&nd->plan_lock);
+	ret = simple_read_from_buffer(buf, count, ppos, nd->facts,
+				      nd->facts_len);
+	mutex_unlock(&nd->plan_lock);
+	return ret;
+}
+
+static const struct file_operations nicprog_facts_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.read	= nicprog_facts_file_read,
+	.llseek	= default_llseek,
+};
+
 /**
  * nicprog_debugfs_init() - create /sys/kernel/debug/nicprog
  *
@@ -418,6 +455,8 @@ void nicprog_debugfs_add(struct nicprog_dev *nd)
 	nd->debugfs = debugfs_create_dir(dev_name(&nd->dev),
 					 nicprog_debugfs_root);
 	debugfs_create_file("plan", 0400, nd->debugfs, nd, &nicprog_plan_fops);
+	debugfs_create_file("facts", 0400, nd->debugfs, nd,
+			    &nicprog_facts_fops);
 }
 
 /**

@@ -3,8 +3,11 @@
  * Table classes (Alkali): a table the datapath only reads may be
  * replicated; a table every access of which is keyed by the same copy of
  * header bytes may be sharded, packets steered by a hash of those bytes
- * so that one core owns each key; anything else is shared-mutable and all
- * its accessors stay on one core. Every doubt resolves to shared-mutable,
+ * so that one core owns each key; a table the datapath only looks up and
+ * adds to atomically, never reading a value, holds counters, which every
+ * core may update (addition commutes, so the totals are those of any
+ * order); anything else is shared-mutable and all its accessors stay on
+ * one core. Every doubt resolves to shared-mutable,
  * and the reason is kept for operators.
  */
 #include "offload.h"
@@ -14,6 +17,7 @@ static const char * const tc_names[] = {
 	[NICPROG_TC_READONLY]	= "read-only",
 	[NICPROG_TC_SHARDED]	= "sharded",
 	[NICPROG_TC_SHARED]	= "shared-mutable",
+	[NICPROG_TC_COUNTER]	= "counters",
 };
 
 /**
@@ -44,6 +48,16 @@ static bool writes(const struct bpf_insn *insn,
 			m->helper == BPF_FUNC_map_delete_elem);
 	return (cls == BPF_ST || cls == BPF_STX) &&
 	       m->ptr == NICPROG_PTR_MAP_VALUE;
+}
+
+/* A value access other than an atomic add whose old value is unused. */
+static bool reads_or_sets(const struct bpf_insn *insn,
+			  const struct nicprog_insn_meta *m)
+{
+	if (insn->code == (BPF_JMP | BPF_CALL))
+		return m->helper != BPF_FUNC_map_lookup_elem;
+	return !(BPF_CLASS(insn->code) == BPF_STX &&
+		 BPF_MODE(insn->code) == BPF_ATOMIC && insn->imm == BPF_ADD);
 }
 
 static bool accesses(const struct bpf_insn *insn,
@@ -149,6 +163,7 @@ void nicprog_classify(const struct nicprog_ir *ir,
 	bool sub_writes = subs_write_packet(ir), ambiguous = false;
 	bool used[NICPROG_MAX_TABLES] = { 0 }, wr[NICPROG_MAX_TABLES] = { 0 };
 	bool in_sub[NICPROG_MAX_TABLES] = { 0 };
+	bool not_counter[NICPROG_MAX_TABLES] = { 0 };
 	const struct nicprog_insn_meta *m;
 	u32 i, t, k, ks;
 	bool keyed, intact, lookups_only;
@@ -165,6 +180,7 @@ void nicprog_classify(const struct nicprog_ir *ir,
 		}
 		used[m->map] = true;
 		wr[m->map] |= writes(&in->insns[i], m);
+		not_counter[m->map] |= reads_or_sets(&in->insns[i], m);
 		if (ir->blocks[ir->insn_block[i]].sub)
 			in_sub[m->map] = true;
 		else
@@ -213,6 +229,11 @@ void nicprog_classify(const struct nicprog_ir *ir,
 			ti->cls = NICPROG_TC_READONLY;
 			ti->why = "the datapath only reads it";
 			ti->mat = keyed && intact && lookups_only;
+			continue;
+		}
+		if (!not_counter[t]) {
+			ti->cls = NICPROG_TC_COUNTER;
+			ti->why = "the datapath only adds to its values atomically";
 			continue;
 		}
 		ti->cls = NICPROG_TC_SHARED;

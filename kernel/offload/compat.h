@@ -57,6 +57,8 @@ typedef int64_t s64;
 #define clamp_t(t, v, lo, hi)	min_t(t, max_t(t, v, lo), hi)
 #define div64_u64(a, b)		((u64)(a) / (u64)(b))
 #define EXPORT_SYMBOL_GPL(sym)
+#define swap(a, b) \
+	do { __typeof__(a) __t = (a); (a) = (b); (b) = __t; } while (0)
 #endif /* __KERNEL__ */
 
 /*

@@ -356,37 +356,58 @@ static u32 succ_share(const struct nicprog_ir *ir,
 	return (j == 0) == x0 ? 1 : 7;
 }
 
-/* Node entries, loop flags, edges, ancestors. */
-static int ir_dag(struct nicprog_ir *ir)
+/* Node entries, the blocks of every node, loop flags. */
+static int ir_nodes(struct nicprog_ir *ir)
 {
-	struct nicprog_ir_block *b, *c;
-	u32 i, j, n = 0, *size, nw;
+	u32 i, j, *fill, n = ir->n_nodes;
+	struct nicprog_ir_block *b;
 
-	ir->node_entry = kvcalloc(ir->n_nodes, sizeof(u32), GFP_KERNEL);
-	size = kvcalloc(ir->n_nodes, sizeof(u32), GFP_KERNEL);
-	if (!ir->node_entry || !size) {
-		kvfree(size);
+	ir->node_entry = kvcalloc(n, sizeof(u32), GFP_KERNEL);
+	ir->node_off = kvcalloc(n + 1, sizeof(u32), GFP_KERNEL);
+	ir->node_blk = kvcalloc(ir->n_main, sizeof(u32), GFP_KERNEL);
+	fill = kvcalloc(n, sizeof(u32), GFP_KERNEL);
+	if (!ir->node_entry || !ir->node_off || !ir->node_blk || !fill) {
+		kvfree(fill);
 		return -ENOMEM;
 	}
 	for (i = ir->n_main; i-- > 0;) {
 		ir->node_entry[ir->blocks[i].node] = i;
-		size[ir->blocks[i].node]++;
+		ir->node_off[ir->blocks[i].node + 1]++;
 	}
+	for (i = 0; i < n; i++)
+		ir->node_off[i + 1] += ir->node_off[i];
 	for (i = 0; i < ir->n_main; i++) {
 		b = &ir->blocks[i];
-		if (size[b->node] > 1)
+		ir->node_blk[ir->node_off[b->node] + fill[b->node]++] = i;
+		if (ir->node_off[b->node + 1] - ir->node_off[b->node] > 1)
 			b->flags |= NICPROG_BLK_LOOP;
-		for (j = 0; j < b->n_succ; j++) {
+		for (j = 0; j < b->n_succ; j++)
 			if (b->succ[j] == i)
 				b->flags |= NICPROG_BLK_LOOP;
-			if (ir->blocks[b->succ[j]].node != b->node)
-				n++;
-		}
 	}
-	kvfree(size);
+	kvfree(fill);
+	return 0;
+}
+
+/* Edges between nodes, each node's incoming edges, ancestors. */
+static int ir_dag(struct nicprog_ir *ir)
+{
+	struct nicprog_ir_block *b, *c;
+	u32 i, j, k, t, n = 0, nw, *fill;
+
+	for (i = 0; i < ir->n_main; i++) {
+		b = &ir->blocks[i];
+		for (j = 0; j < b->n_succ; j++)
+			n += ir->blocks[b->succ[j]].node != b->node;
+	}
 	ir->edges = kvcalloc(n ? n : 1, sizeof(*ir->edges), GFP_KERNEL);
-	if (!ir->edges)
+	ir->in_off = kvcalloc(ir->n_nodes + 1, sizeof(u32), GFP_KERNEL);
+	ir->in_edge = kvcalloc(n ? n : 1, sizeof(u32), GFP_KERNEL);
+	fill = kvcalloc(ir->n_nodes, sizeof(u32), GFP_KERNEL);
+	if (!ir->edges || !ir->in_off || !ir->in_edge || !fill) {
+		kvfree(fill);
 		return -ENOMEM;
+	}
 	for (i = 0; i < ir->n_main; i++) {
 		b = &ir->blocks[i];
 		for (j = 0; j < b->n_succ; j++) {
@@ -402,8 +423,16 @@ static int ir_dag(struct nicprog_ir *ir)
 					b->freq / b->n_succ :
 					(u64)b->freq * succ_share(ir, b, j) / 8,
 			};
+			ir->in_off[c->node + 1]++;
 		}
 	}
+	for (i = 0; i < ir->n_nodes; i++)
+		ir->in_off[i + 1] += ir->in_off[i];
+	for (i = 0; i < ir->n_edges; i++) {
+		t = ir->edges[i].to;
+		ir->in_edge[ir->in_off[t] + fill[t]++] = i;
+	}
+	kvfree(fill);
 
 	if (ir->n_nodes > MAX_ANC_NODES)
 		return 0;
@@ -412,19 +441,16 @@ static int ir_dag(struct nicprog_ir *ir)
 	if (!ir->anc)
 		return -ENOMEM;
 	ir->anc_words = nw;
-	for (i = 0; i < ir->n_nodes; i++)
-		ir->anc[(u64)i * nw + i / 64] |= BIT_ULL(i % 64);
-	/* edges go forward in node order: one pass in that order suffices */
-	for (i = 0; i < ir->n_nodes; i++)
-		for (j = 0; j < ir->n_edges; j++) {
-			u32 k, t = ir->edges[j].to;
-
-			if (ir->edges[j].from != i)
-				continue;
+	/* edges go forward in node order: predecessors are complete */
+	for (t = 0; t < ir->n_nodes; t++) {
+		ir->anc[(u64)t * nw + t / 64] |= BIT_ULL(t % 64);
+		for (j = ir->in_off[t]; j < ir->in_off[t + 1]; j++) {
+			i = ir->edges[ir->in_edge[j]].from;
 			for (k = 0; k < nw; k++)
 				ir->anc[(u64)t * nw + k] |=
 					ir->anc[(u64)i * nw + k];
 		}
+	}
 	return 0;
 }
 
@@ -435,7 +461,7 @@ static int ir_dag(struct nicprog_ir *ir)
 static void ir_freq(struct nicprog_ir *ir)
 {
 	u64 *nf;
-	u32 i, j, s, first, last;
+	u32 i, j, k, s, first, last;
 	struct nicprog_ir_block *b;
 
 	for (s = 0; s < ir->n_subs; s++) {
@@ -470,20 +496,16 @@ static void ir_freq(struct nicprog_ir *ir)
 		u32 outs = 0;
 
 		nf[s] = min_t(u64, nf[s], NICPROG_FX);
-		for (i = 0; i < ir->n_main; i++) {
-			b = &ir->blocks[i];
-			if (b->node != s)
-				continue;
+		for (k = ir->node_off[s]; k < ir->node_off[s + 1]; k++) {
+			b = &ir->blocks[ir->node_blk[k]];
 			b->freq = nf[s];
 			for (j = 0; j < b->n_succ; j++)
 				outs += ir->blocks[b->succ[j]].node != s;
 		}
 		if (!outs)
 			continue;
-		for (i = 0; i < ir->n_main; i++) {
-			b = &ir->blocks[i];
-			if (b->node != s)
-				continue;
+		for (k = ir->node_off[s]; k < ir->node_off[s + 1]; k++) {
+			b = &ir->blocks[ir->node_blk[k]];
 			for (j = 0; j < b->n_succ; j++) {
 				if (ir->blocks[b->succ[j]].node == s)
 					continue;
@@ -806,6 +828,13 @@ static void prov_insn(struct nicprog_ir *ir, u32 i, u16 *p)
 	}
 }
 
+static bool is_map_call(const struct nicprog_ir *ir, u32 i)
+{
+	return is_helper(&ir->in->insns[i]) &&
+	       ir->in->meta[i].helper >= BPF_FUNC_map_lookup_elem &&
+	       ir->in->meta[i].helper <= BPF_FUNC_map_delete_elem;
+}
+
 static void ir_note_key(struct nicprog_ir *ir, u32 i, const u16 *p)
 {
 	const struct nicprog_insn_meta *m = &ir->in->meta[i];
@@ -847,15 +876,13 @@ static void ir_note_key(struct nicprog_ir *ir, u32 i, const u16 *p)
 static int ir_provenance(struct nicprog_ir *ir)
 {
 	u16 **out, *cur;
-	u32 *pending, i, j, e, n = ir->n_nodes, bi;
+	u32 *pending, i, j, k, e, n = ir->n_nodes, bi;
 	struct nicprog_ir_block *b;
 	bool first;
 	int err = -ENOMEM;
 
 	for (i = 0, j = 0; i < ir->in->len; i++)
-		j += is_helper(&ir->in->insns[i]) &&
-		     ir->in->meta[i].helper >= BPF_FUNC_map_lookup_elem &&
-		     ir->in->meta[i].helper <= BPF_FUNC_map_delete_elem;
+		j += is_map_call(ir, i);
 	ir->keys = kvcalloc(j ? j : 1, sizeof(*ir->keys), GFP_KERNEL);
 	out = kvcalloc(n, sizeof(*out), GFP_KERNEL);
 	pending = kvcalloc(n, sizeof(u32), GFP_KERNEL);
@@ -868,10 +895,10 @@ static int ir_provenance(struct nicprog_ir *ir)
 	for (i = 0; i < n; i++) {
 		first = true;
 		memset(cur, 0, PROV_BYTES * sizeof(u16));
-		for (e = 0; e < ir->n_edges; e++) {
-			const u16 *o = out[ir->edges[e].from];
+		for (e = ir->in_off[i]; e < ir->in_off[i + 1]; e++) {
+			const u16 *o = out[ir->edges[ir->in_edge[e]].from];
 
-			if (ir->edges[e].to != i || !o)
+			if (!o)
 				continue;
 			if (first)
 				memcpy(cur, o, PROV_BYTES * sizeof(u16));
@@ -886,28 +913,18 @@ static int ir_provenance(struct nicprog_ir *ir)
 		if (b->flags & NICPROG_BLK_LOOP) {
 			memset(cur, 0, PROV_BYTES * sizeof(u16));
 			/* record the loop's calls as unknown keys */
-			for (j = 0; j < ir->n_main; j++) {
-				u32 k;
+			for (k = ir->node_off[i]; k < ir->node_off[i + 1]; k++) {
+				const struct nicprog_ir_block *lb =
+					&ir->blocks[ir->node_blk[k]];
 
-				if (ir->blocks[j].node != i)
-					continue;
-				for (k = ir->blocks[j].start;
-				     k < ir->blocks[j].end; k++)
-					if (is_helper(&ir->in->insns[k]) &&
-					    ir->in->meta[k].helper >=
-					    BPF_FUNC_map_lookup_elem &&
-					    ir->in->meta[k].helper <=
-					    BPF_FUNC_map_delete_elem)
-						ir_note_key(ir, k, cur);
+				for (j = lb->start; j < lb->end; j++)
+					if (is_map_call(ir, j))
+						ir_note_key(ir, j, cur);
 			}
 		} else {
 			for (j = b->start; j < b->end;
 			     j += insn_width(&ir->in->insns[j])) {
-				if (is_helper(&ir->in->insns[j]) &&
-				    ir->in->meta[j].helper >=
-				    BPF_FUNC_map_lookup_elem &&
-				    ir->in->meta[j].helper <=
-				    BPF_FUNC_map_delete_elem)
+				if (is_map_call(ir, j))
 					ir_note_key(ir, j, cur);
 				prov_insn(ir, j, cur);
 			}
@@ -919,10 +936,10 @@ static int ir_provenance(struct nicprog_ir *ir)
 			memcpy(out[i], cur, PROV_BYTES * sizeof(u16));
 		}
 		/* free the states every successor has consumed */
-		for (e = 0; e < ir->n_edges; e++) {
-			u32 f = ir->edges[e].from;
+		for (e = ir->in_off[i]; e < ir->in_off[i + 1]; e++) {
+			u32 f = ir->edges[ir->in_edge[e]].from;
 
-			if (ir->edges[e].to == i && !--pending[f]) {
+			if (!--pending[f]) {
 				kvfree(out[f]);
 				out[f] = NULL;
 			}
@@ -969,6 +986,8 @@ int nicprog_ir_build(const struct nicprog_ir_input *in, struct nicprog_ir *ir,
 	ir_exits(ir);
 	ir_liveness(ir);
 	err = ir_components(ir);
+	if (!err)
+		err = ir_nodes(ir);
 	if (err)
 		return err;
 	/* frequencies need nodes; edges need frequencies */
@@ -988,6 +1007,10 @@ void nicprog_ir_free(struct nicprog_ir *ir)
 	kvfree(ir->blocks);
 	kvfree(ir->insn_block);
 	kvfree(ir->node_entry);
+	kvfree(ir->node_off);
+	kvfree(ir->node_blk);
+	kvfree(ir->in_off);
+	kvfree(ir->in_edge);
 	kvfree(ir->edges);
 	kvfree(ir->keys);
 	kvfree(ir->anc);

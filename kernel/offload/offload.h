@@ -219,8 +219,12 @@ struct nicprog_ir_keyuse {
  * @n_nodes: components of the main program's DAG, numbered in a
  *	topological order
  * @node_entry: per node, its first block in instruction order
+ * @node_off: per node, where its blocks start in @node_blk (n_nodes + 1)
+ * @node_blk: the main program's blocks, grouped by node
  * @edges: edges between distinct nodes
  * @n_edges: entries in @edges
+ * @in_off: per node, where its incoming edges start in @in_edge
+ * @in_edge: edge indices, grouped by target node
  * @keys: map helper calls of the main program
  * @n_keys: entries in @keys
  * @adj_head: the main program calls bpf_xdp_adjust_head somewhere
@@ -238,8 +242,12 @@ struct nicprog_ir {
 	u32 sub_start[NICPROG_MAX_SUBPROGS];
 	u32 n_nodes;
 	u32 *node_entry;
+	u32 *node_off;
+	u32 *node_blk;
 	struct nicprog_ir_edge *edges;
 	u32 n_edges;
+	u32 *in_off;
+	u32 *in_edge;
 	struct nicprog_ir_keyuse *keys;
 	u32 n_keys;
 	bool adj_head;
@@ -384,6 +392,14 @@ const char *nicprog_shape_name(unsigned int shape);
 const char *nicprog_layout_shape(const struct nicprog_layout *lo);
 bool nicprog_layout_valid(const struct nicprog_ir *ir,
 			  const struct nicprog_layout *lo, const char **why);
+int nicprog_layout_apply(const struct nicprog_ir *ir,
+			 const struct nicprog_lnic *lnic,
+			 struct nicprog_layout *lo, const u8 *node_stage,
+			 u32 n_stages, const u32 *replicas, const char **why);
+u64 nicprog_rate(u64 units, u64 cost_fx);
+int nicprog_layout_optimum(const struct nicprog_ir *ir,
+			   const struct nicprog_lnic *lnic, u32 budget,
+			   struct nicprog_layout *lo, const char **why);
 
 /* predict.c */
 void nicprog_predict(const struct nicprog_ir *ir, struct nicprog_layout *lo);

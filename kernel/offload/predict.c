@@ -204,8 +204,14 @@ void nicprog_predict_costs(const struct nicprog_ir *ir,
 				lo->mat_service;
 }
 
-/* Packets per million cycles of @units units each taking @cost_fx / FX. */
-static u64 rate(u64 units, u64 cost_fx)
+/**
+ * nicprog_rate() - throughput of identical units
+ * @units: how many
+ * @cost_fx: cycles one packet takes on one, times NICPROG_FX
+ *
+ * Return: packets per million cycles; U64_MAX for a zero cost.
+ */
+u64 nicprog_rate(u64 units, u64 cost_fx)
 {
 	if (!cost_fx)
 		return U64_MAX;
@@ -242,15 +248,15 @@ void nicprog_predict(const struct nicprog_ir *ir, struct nicprog_layout *lo)
 	lo->lat = 0;
 	for (s = 0; s < lo->n_stages; s++) {
 		st = &lo->stages[s];
-		tput = min(tput, rate(st->replicas, st->cost_fx));
+		tput = min(tput, nicprog_rate(st->replicas, st->cost_fx));
 		lo->lat += st->cost_fx;
 	}
 	for (s = 0; s < __NICPROG_ACCEL_MAX; s++)
 		if (lo->accel_cost_fx[s])
-			tput = min(tput, rate(lo->accel_count[s],
+			tput = min(tput, nicprog_rate(lo->accel_count[s],
 					      lo->accel_cost_fx[s]));
 	if (lo->mat_cost_fx) {
-		tput = min(tput, rate(lo->mat_units, lo->mat_cost_fx));
+		tput = min(tput, nicprog_rate(lo->mat_units, lo->mat_cost_fx));
 		lo->lat += lo->mat_cost_fx;
 	}
 	lo->lat /= NICPROG_FX;

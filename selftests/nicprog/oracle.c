@@ -19,6 +19,11 @@
  *
  * With ORACLE_HOOK set, the command it names runs once the program is
  * installed; "# plan: ok" or "# plan: not ok" reports its exit status.
+ *
+ * With ORACLE_BENCH set, it compares nothing: it sends the FRAMES frames
+ * as fast as the NIC takes them, at most BENCH_WINDOW without a verdict
+ * (so that no queue overflows), waits for the last verdict and detaches;
+ * benchmarks read the NIC's counters around it.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -43,6 +48,8 @@
 #include <bpf/libbpf.h>
 
 #define MAX_FRAME	1518
+#define BENCH_WINDOW	256	/* frames in flight in bench mode */
+#define BENCH_WAIT_MS	10000
 #define WAIT_MS		3000
 #define MAX_MAPS	16
 
@@ -527,6 +534,55 @@ static void hexdump(const char *what, const uint8_t *p, int len)
 	printf("\n");
 }
 
+static uint64_t verdict_sum(const char *nf)
+{
+	struct verdicts v;
+	uint64_t s = 0;
+	int k;
+
+	read_verdicts(nf, &v);
+	for (k = 0; k < 5; k++)
+		s += v.v[k];
+	return s;
+}
+
+/* Send @frames frames, keeping at most BENCH_WINDOW without a verdict. */
+static int bench(int fd, const struct sockaddr_ll *to, const char *nf,
+		 int nf_idx, unsigned long frames)
+{
+	uint8_t frame[MAX_FRAME];
+	uint64_t base, done, end;
+	unsigned long i;
+	int len;
+
+	ethtool_init(nf);
+	base = verdict_sum(nf);
+	for (i = 0; i < frames; i++) {
+		len = make_frame(frame);
+		if (sendto(fd, frame, len, 0, (const struct sockaddr *)to,
+			   sizeof(*to)) != len) {
+			perror("oracle: send");
+			return 2;
+		}
+		end = now_ms() + BENCH_WAIT_MS;
+		while (i + 1 - (verdict_sum(nf) - base) > BENCH_WINDOW) {
+			if (now_ms() > end) {
+				fprintf(stderr, "oracle: no verdicts for %d ms\n",
+					BENCH_WAIT_MS);
+				return 2;
+			}
+			usleep(50);
+		}
+	}
+	end = now_ms() + BENCH_WAIT_MS;
+	while ((done = verdict_sum(nf) - base) < frames && now_ms() < end)
+		usleep(200);
+	bpf_xdp_detach(nf_idx, XDP_FLAGS_HW_MODE, NULL);
+	printf("# bench: %lu frames sent, %llu verdicts\n", frames,
+	       (unsigned long long)done);
+	return done == frames ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
 	static const char *names[] = { "ABORTED", "DROP", "PASS", "TX",
@@ -576,6 +632,8 @@ int main(int argc, char **argv)
 	}
 
 	in_fd = packet_socket(to.sll_ifindex);
+	if (getenv("ORACLE_BENCH"))
+		return bench(in_fd, &to, nf, nf_idx, frames);
 	tx_fd = in_fd;
 	pass_fd = packet_socket(nf_idx);
 	redir_fd = packet_socket(ifindex_of(argv[5]));

@@ -30,13 +30,15 @@ for p in $IN $NF $OUT $CAP; do
 	ip -n "$NS" link set "$p" up
 done
 
-# u32 in little-endian hex
-le32() { printf '%02x%02x%02x%02x' $(($1 & 255)) $(($1 >> 8 & 255)) $(($1 >> 16 & 255)) $(($1 >> 24 & 255)); }
 NF_IDX=$(ip netns exec "$NS" cat /sys/class/net/$NF/ifindex)
 OUT_IDX=$(ip netns exec "$NS" cat /sys/class/net/$OUT/ifindex)
-MACS=02aabbccdd0102aabbccdd02
-# route KEYHEX: prefix length (u32 LE) and network (big endian)
-route() { echo "routes:$(le32 "$1")$2:$(le32 "$3")$MACS"; }
+. "$SELFDIR/nf_entries.sh"
+
+# Jobs the NIC's accelerator engines ran so far (all types).
+accel_jobs() {
+	ip netns exec "$NS" ethtool -S "$NF" |
+		awk '/accel_.*_jobs:/ { s += $2 } END { print s + 0 }'
+}
 
 run_oracle() {
 	local name=$1
@@ -48,51 +50,19 @@ run_oracle() {
 tap_begin
 for shape in $SHAPES; do
 echo "$shape" > /sys/class/nicprog/$NF/plan_shape
-# esp: security association of a destination, SPI and a 256-bit key
-esp_sa() {
-	local key=
-	for i in $(seq 0 31); do key=$key$(printf '%02x' $((($2 * 37 + i * 11) & 255))); done
-	echo "sas:$1:$(le32 "$2")00000000${key}$(printf "%032d" 0)"
-}
-
 for nf in $NFS; do
-	case $nf in
-	port_filter)
-		set -- blocked:3500:0000000000000000 blocked:901f:0000000000000000 \
-		       blocked:1600:0000000000000000 ;;
-	firewall)
-		# allow ports 80 and 53; frame clock, idle timeout 300 frames
-		set -- allow:5000:00 allow:3500:00 \
-		       config:01000000:0100000000000000 \
-		       config:00000000:2c01000000000000 ;;
-	router)
-		set -- "$(route 8 0a000000 "$OUT_IDX")" \
-		       "$(route 16 0a010000 "$NF_IDX")" \
-		       "$(route 24 0a010200 "$OUT_IDX")" \
-		       "$(route 16 c0a80000 "$NF_IDX")" \
-		       "$(route 32 08080808 "$OUT_IDX")" ;;
-	lb)
-		# 251 ring slots over 4 backends 02:00:00:00:00:0b, 10.9.0.b
-		set --
-		for slot in $(seq 0 250); do
-			set -- "$@" "ring:$(le32 "$slot"):$(le32 $((slot % 4)))"
-		done
-		for b in 0 1 2 3; do
-			set -- "$@" "backends:$(le32 "$b"):02000000000${b}00000a09000${b}"
-		done ;;
-	heavy_hitter)
-		set -- config:00000000:$(le32 20) ;;
-	nat)
-		set -- nat_cfg:00000000:c6336401 ;;
-	esp)
-		set -- "$(esp_sa 0a000001 4097)" "$(esp_sa 0a020304 8193)" \
-		       seqs:0a000001:00000000 seqs:0a020304:00000000 ;;
-	*)
-		set -- ;;
-	esac
+	nf_entries "$nf"
+	set -- "${ENTRIES[@]}"
+	jobs=$(accel_jobs)
 	out=$(ORACLE_HOOK="$SELFDIR/plan_check.sh $NF $shape" \
 	      run_oracle "$nf" "$@" 2>&1)
 	rc=$?
+	# NFs calling accelerators compare the engines with the BPF bodies
+	case $nf in
+	lb|heavy_hitter|nat|esp|digest)
+		check "$shape $nf: accelerator engines ran" \
+			test "$(accel_jobs)" -gt "$jobs" ;;
+	esac
 	grep '^#' <<< "$out"
 	expect_eq "$shape $nf: oracle exit status" 0 "$rc"
 	check "$shape $nf: verdicts and bytes equal over $FRAMES frames" \

@@ -119,6 +119,9 @@ run ip -n nic link set dev nicsim2p1 xdpoffload obj "$top/bpf/examples/router.o"
 run ip -n nic link set dev nicsim2p2 xdpoffload obj "$top/bpf/examples/router.o" sec xdp
 ip -n nic link show dev nicsim2p1 | sed 's/^/  /'
 ip netns exec nic bpftool prog show | grep -A1 offloaded_to | sed 's/^/  /'
+echo "  the offloader's plan for nicsim2p1 (/sys/kernel/debug/nicprog/nicsim2p1/plan):"
+mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+sed 's/^/    /' /sys/kernel/debug/nicprog/nicsim2p1/plan
 echo "  routes: 10.2.0.0/24 via nicsim2p2 (on nicsim2p1), 10.1.0.0/24 via nicsim2p1 (on nicsim2p2)"
 # ARP for the hosts' gateways is answered by the NIC's host stack (the NF
 # passes ARP up); learn the hosts' MACs for the next-hop entries.
@@ -136,6 +139,11 @@ for p in nicsim2p1 nicsim2p2; do
 	printf '  %s: ' "$p"
 	ip netns exec nic ethtool -S "$p" | awk '/xdp_/ { printf "%s %s  ", $1, $2 } END { print "" }'
 done
+echo "  NIC cores that ran frames (packets, busy NIC cycles):"
+ip netns exec nic ethtool -S nicsim2p1 | awk '
+	/core[0-9]+_packets:/ { c = $1; sub("_packets:", "", c); p[c] = $2 }
+	/core[0-9]+_cycles:/ { c = $1; sub("_cycles:", "", c); y[c] = $2 }
+	END { for (c in p) if (p[c]) printf "    %s: %d packets, %d cycles\n", c, p[c], y[c] }'
 fwd=$(ip netns exec nic ethtool -S nicsim2p1 | awk '$1 == "xdp_redirect:" { print $2 }')
 echo "  frames forwarded by nicsim2p1's router: $fwd; by the NIC's host stack: 0 (ip_forward=0)"
 [ "$fwd" -ge 5 ] || { echo "demo: the router did not forward"; exit 1; }

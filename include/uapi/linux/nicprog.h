@@ -90,15 +90,18 @@ enum nicprog_insn_class {
  * Plans. The offloader classifies each table the program uses (after
  * Alkali): a table the datapath only reads can be replicated; one every
  * access of which is keyed by the same copy of header bytes can be
- * sharded, packets steered to its owner by a hash of those bytes; any
- * other table the datapath writes is shared-mutable and all its accessors
- * run on one core.
+ * sharded, packets steered to its owner by a hash of those bytes; one the
+ * datapath only adds to atomically, never reading a value back, holds
+ * counters, whose totals no order of the additions changes, and is used
+ * from every core; any other table the datapath writes is shared-mutable
+ * and all its accessors run on one core.
  */
 enum nicprog_table_class {
 	NICPROG_TC_UNUSED,	/* the datapath never touches it */
 	NICPROG_TC_READONLY,
 	NICPROG_TC_SHARDED,
 	NICPROG_TC_SHARED,
+	NICPROG_TC_COUNTER,
 
 	__NICPROG_TC_MAX
 };

@@ -684,4 +684,110 @@ TEST(refusals_name_the_instruction)
 		       I(BPF_LDX | (0x80) | BPF_W, 0, 1, 0, 0), EXIT);
 }
 
+static s64 fake_engine(void *priv, u32 afn, struct nicprog_exec_pkt *pkt,
+			const u64 *args, u64 *ret)
+{
+	(void)priv;
+	(void)pkt;
+	if (afn != 3)
+		return -EOPNOTSUPP;
+	*ret = args[1] * 1000 + args[2];	/* R2, R3 */
+	return 77;
+}
+
+/*
+ * A run cut into stages, each resumed on another core's scratch with the
+ * live state carried in the context, ends as the whole run does: stack
+ * contents, callee frames, a redirect from an earlier stage.
+ */
+TEST(staged_run_equals_whole_run)
+{
+	const struct bpf_insn insns[] = {
+		/* stage 0 */
+		MOV64(BPF_REG_6, 5),
+		I(BPF_ST | BPF_MEM | BPF_DW, BPF_REG_10, 0, -8, 40),
+		MOV64(BPF_REG_1, 9),
+		MOV64(BPF_REG_2, 0),
+		CALL(BPF_FUNC_redirect),
+		/* stage 1 */
+		I(BPF_LDX | BPF_MEM | BPF_DW, BPF_REG_7, BPF_REG_10, -8, 0),
+		I(BPF_ALU64 | BPF_ADD | BPF_X, BPF_REG_7, BPF_REG_6, 0, 0),
+		MOV64R(BPF_REG_1, BPF_REG_7),
+		I(BPF_JMP | BPF_CALL, 0, BPF_PSEUDO_CALL, 0, 3),
+		/* stage 2 */
+		I(BPF_ALU64 | BPF_ADD | BPF_X, BPF_REG_0, BPF_REG_7, 0, 0),
+		I(BPF_JMP | BPF_JEQ | BPF_K, BPF_REG_0, 0, 1, 92),
+		MOV64(BPF_REG_0, XDP_DROP),
+		EXIT,
+		/* subprogram, runs within the stage calling it */
+		MOV64R(BPF_REG_0, BPF_REG_1),
+		I(BPF_STX | BPF_MEM | BPF_DW, BPF_REG_10, BPF_REG_1, -8, 0),
+		EXIT,
+	};
+	u8 stage[ARRAY_SIZE(insns)] = { 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2,
+					NICPROG_EXEC_STAGE_ANY,
+					NICPROG_EXEC_STAGE_ANY,
+					NICPROG_EXEC_STAGE_ANY };
+	struct nicprog_exec_prog prog = {
+		.insns = insns, .len = ARRAY_SIZE(insns), .stage = stage,
+	};
+	static struct nicprog_exec_state cores[3];
+	static struct nicprog_exec_ctx ctx;
+	struct nicprog_exec_pkt pkt = { 0 };
+	struct nicprog_exec_result whole, part;
+	u32 hops = 0;
+	const char *why;
+	u32 bad;
+
+	/* r0 = r7 (45) + r7 after the call (45): 90 != 92, so DROP */
+	ASSERT_EQ(0, nicprog_exec_check(&prog, &bad, &why));
+	nicprog_exec_run(&prog, &no_ops, NULL, &state, &pkt, &whole);
+	EXPECT_EQ(XDP_DROP, whole.action);
+	EXPECT_EQ(9, whole.redirect_ifindex);
+
+	nicprog_exec_start(&ctx, &pkt);
+	do {
+		ASSERT_TRUE(hops < 3);
+		nicprog_exec_resume(&prog, &no_ops, NULL, &cores[hops], &pkt,
+				    &ctx, &part);
+		ASSERT_EQ(0, part.error);
+		if (!part.done)
+			EXPECT_EQ(hops + 1, ctx.stage);
+		hops++;
+	} while (!part.done);
+	EXPECT_EQ(3, hops);
+	EXPECT_EQ(whole.action, part.action);
+	EXPECT_EQ(whole.ret, part.ret);
+	EXPECT_EQ(whole.redirect_ifindex, part.redirect_ifindex);
+}
+
+TEST(accelerated_call_skips_the_body)
+{
+	const struct bpf_insn insns[] = {
+		MOV64(BPF_REG_2, 4),
+		MOV64(BPF_REG_3, 2),
+		I(BPF_JMP | BPF_CALL, 0, BPF_PSEUDO_CALL, 0, 1),
+		EXIT,
+		MOV64(BPF_REG_0, 1),		/* the body: returns 1 */
+		EXIT,
+	};
+	u8 accel[ARRAY_SIZE(insns)] = { [2] = 3 };
+	struct nicprog_exec_ops ops = { .accel = fake_engine };
+	struct nicprog_exec_prog prog = {
+		.insns = insns, .len = ARRAY_SIZE(insns), .accel = accel,
+	};
+	struct nicprog_exec_pkt pkt = { 0 };
+	struct nicprog_exec_result res;
+
+	nicprog_exec_run(&prog, &ops, NULL, &state, &pkt, &res);
+	EXPECT_EQ(4002, res.ret);
+	EXPECT_EQ(1, res.accel_jobs);
+	EXPECT_GE(res.cycles, 77);
+	/* an engine that refuses leaves the body to run */
+	accel[2] = 2;
+	nicprog_exec_run(&prog, &ops, NULL, &state, &pkt, &res);
+	EXPECT_EQ(1, res.ret);
+	EXPECT_EQ(0, res.accel_jobs);
+}
+
 TEST_HARNESS_MAIN

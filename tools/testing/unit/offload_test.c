@@ -321,6 +321,37 @@ TEST(classes_from_key_provenance)
 	nicprog_ir_free(&ir);
 }
 
+TEST(atomic_adds_only_make_counters)
+{
+	struct nicprog_table_info info[2];
+	struct nicprog_insn_meta *m;
+	struct nicprog_ir_input in;
+	struct nicprog_ir ir;
+	struct prog p;
+	int t;
+
+	prog_start(&p);
+	emit(&p, INSN(BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, -16, 1));
+	p.meta[p.len - 1].ptr = NICPROG_PTR_STACK;
+	p.meta[p.len - 1].flags = NICPROG_META_STACK;
+	p.meta[p.len - 1].stack_off = -16;
+	for (t = 0; t < 2; t++) {
+		map_call(&p, t, BPF_FUNC_map_lookup_elem, -16);
+		emit(&p, INSN(BPF_JMP | BPF_JEQ | BPF_K, BPF_REG_0, 0, 1, 0));
+		/* table 0: add; table 1: add and read the old value */
+		m = emit(&p, INSN(BPF_STX | BPF_ATOMIC | BPF_DW, BPF_REG_0,
+				  BPF_REG_6, 0, t ? BPF_ADD | BPF_FETCH : BPF_ADD));
+		m->ptr = NICPROG_PTR_MAP_VALUE;
+		m->map = t;
+	}
+	prog_end(&p);
+	ir_of(&p, &in, &ir, 2);
+	nicprog_classify(&ir, info);
+	EXPECT_EQ(NICPROG_TC_COUNTER, info[0].cls);
+	EXPECT_EQ(NICPROG_TC_SHARED, info[1].cls);
+	nicprog_ir_free(&ir);
+}
+
 TEST(packet_write_before_access_unshards)
 {
 	struct nicprog_table_info info[1];
@@ -488,6 +519,76 @@ TEST(auto_never_predicts_worse_than_single)
 		nicprog_layout_free(&one);
 		nicprog_ir_free(&ir);
 	}
+}
+
+/* Every run-of-nodes plan with its replicas, exhaustively: the best rate. */
+static u64 brute_best(const struct nicprog_ir *ir, struct nicprog_layout *lo,
+		      u32 budget)
+{
+	u32 n = ir->n_nodes, cuts, k, s, x, r[NICPROG_MAX_STAGES], v;
+	u8 stage[64];
+	u64 best = 0;
+	const char *why;
+
+	for (cuts = 0; cuts < (1U << (n - 1)); cuts++) {
+		k = 1 + __builtin_popcount(cuts);
+		if (k > budget)
+			continue;
+		for (x = 0, s = 0; x < n; x++) {
+			if (x && (cuts & (1U << (x - 1))))
+				s++;
+			stage[x] = s;
+		}
+		/* every replica vector with sum <= budget */
+		for (v = 0; v < (1U << (4 * k)); v++) {
+			u32 sum = 0;
+
+			for (s = 0; s < k; s++) {
+				r[s] = 1 + ((v >> (4 * s)) & 15);
+				sum += r[s];
+			}
+			if (sum > budget)
+				continue;
+			if (!nicprog_layout_apply(ir, &test_lnic, lo, stage, k, r,
+						  &why) && lo->tput > best)
+				best = lo->tput;
+		}
+	}
+	return best;
+}
+
+TEST(optimum_equals_brute_force)
+{
+	struct nicprog_layout lo, opt;
+	struct nicprog_ir_input in;
+	struct nicprog_ir ir;
+	const char *why;
+	struct prog p;
+	u32 trial, budget, tried = 0;
+
+	for (trial = 0; trial < 60; trial++) {
+		random_prog(&p, 2 + rnd(5));
+		ir_of(&p, &in, &ir, 4);
+		if (ir.n_nodes > 7) {
+			nicprog_ir_free(&ir);
+			continue;
+		}
+		for (budget = 1; budget <= 4; budget++) {
+			ASSERT_EQ(0, nicprog_layout_build(&ir, &test_lnic,
+							  NICPROG_SHAPE_SINGLE,
+							  budget, &lo, &why));
+			ASSERT_EQ(0, nicprog_layout_optimum(&ir, &test_lnic,
+							    budget, &opt,
+							    &why)) TH_LOG("%s", why);
+			ASSERT_EQ(brute_best(&ir, &lo, budget), opt.tput)
+				TH_LOG("trial %u budget %u", trial, budget);
+			nicprog_layout_free(&lo);
+			nicprog_layout_free(&opt);
+			tried++;
+		}
+		nicprog_ir_free(&ir);
+	}
+	EXPECT_GT(tried, 40);
 }
 
 TEST_HARNESS_MAIN

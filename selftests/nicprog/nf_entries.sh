@@ -1,0 +1,61 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Initial table entries of the example NFs for oracle runs and benchmarks,
+# as oracle arguments (MAP:KEYHEX:VALHEX). Source it; nf_entries NF fills
+# the array ENTRIES. Routes need NF_IDX and OUT_IDX (ifindexes).
+
+# u32 in little-endian hex
+le32() { printf '%02x%02x%02x%02x' $(($1 & 255)) $(($1 >> 8 & 255)) $(($1 >> 16 & 255)) $(($1 >> 24 & 255)); }
+
+# route KEYHEX: prefix length (u32 LE) and network (big endian)
+route() {
+	echo "routes:$(le32 "$1")$2:$(le32 "$3")02aabbccdd0102aabbccdd02"
+}
+
+# esp: security association of a destination: SPI and a 256-bit key
+esp_sa() {
+	local key= i
+
+	for i in $(seq 0 31); do
+		key=$key$(printf '%02x' $((($2 * 37 + i * 11) & 255)))
+	done
+	echo "sas:$1:$(le32 "$2")00000000${key}$(printf '%032d' 0)"
+}
+
+nf_entries() {
+	local slot b
+
+	ENTRIES=()
+	case $1 in
+	port_filter)
+		ENTRIES=(blocked:3500:0000000000000000
+			 blocked:901f:0000000000000000
+			 blocked:1600:0000000000000000) ;;
+	firewall)
+		# allow ports 80 and 53; frame clock, idle timeout 300 frames
+		ENTRIES=(allow:5000:00 allow:3500:00
+			 config:01000000:0100000000000000
+			 config:00000000:2c01000000000000) ;;
+	router)
+		ENTRIES=("$(route 8 0a000000 "$OUT_IDX")"
+			 "$(route 16 0a010000 "$NF_IDX")"
+			 "$(route 24 0a010200 "$OUT_IDX")"
+			 "$(route 16 c0a80000 "$NF_IDX")"
+			 "$(route 32 08080808 "$OUT_IDX")") ;;
+	lb)
+		# 251 ring slots over 4 backends 02:00:00:00:00:0b, 10.9.0.b
+		for slot in $(seq 0 250); do
+			ENTRIES+=("ring:$(le32 "$slot"):$(le32 $((slot % 4)))")
+		done
+		for b in 0 1 2 3; do
+			ENTRIES+=("backends:$(le32 "$b"):02000000000${b}00000a09000${b}")
+		done ;;
+	heavy_hitter)
+		ENTRIES=("config:00000000:$(le32 20)") ;;
+	nat)
+		ENTRIES=(nat_cfg:00000000:c6336401) ;;
+	esp)
+		ENTRIES=("$(esp_sa 0a000001 4097)" "$(esp_sa 0a020304 8193)"
+			 seqs:0a000001:00000000 seqs:0a020304:00000000) ;;
+	esac
+}
