@@ -23,7 +23,8 @@
  * With ORACLE_BENCH set, it compares nothing: it sends the FRAMES frames
  * as fast as the NIC takes them, at most BENCH_WINDOW without a verdict
  * (so that no queue overflows), waits for the last verdict and detaches;
- * benchmarks read the NIC's counters around it.
+ * benchmarks read the NIC's counters around it. ORACLE_BENCH=flows draws
+ * IPv4 source addresses from 10.128.0.0/9 instead of the small pool.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -94,6 +95,8 @@ static const uint32_t addrs[] = {
 	0xc0a80001, 0xc0a80102, 0x08080808, 0xac100001, 0x0a01ff01,
 };
 static const uint16_t ports[] = { 22, 53, 80, 443, 8080, 1234, 5353, 9 };
+/* ORACLE_BENCH=flows: IPv4 sources from 10.128.0.0/9, for many flows */
+static int many_sources;
 
 /* Fill @f with one corpus frame; return its length. */
 static int make_frame(uint8_t *f)
@@ -154,7 +157,8 @@ static int make_frame(uint8_t *f)
 	f[off + 8] = pick(4) == 0 ? pick(3) : 1 + pick(255);	/* TTL */
 	proto = (uint8_t[]){ 6, 17, 1, 47 }[pick(4)];
 	f[off + 9] = proto;
-	memcpy(f + off + 12, &(uint32_t){ htonl(addrs[pick(10)]) }, 4);
+	memcpy(f + off + 12, &(uint32_t){ htonl(many_sources ?
+		0x0a800000 | (rnd() & 0x7fffff) : addrs[pick(10)]) }, 4);
 	memcpy(f + off + 16, &(uint32_t){ htonl(addrs[pick(10)]) }, 4);
 	f[off + 10] = f[off + 11] = 0;
 	if ((f[off] >> 4) == 4 && ihl * 4 + off <= len) {
@@ -555,6 +559,7 @@ static int bench(int fd, const struct sockaddr_ll *to, const char *nf,
 	unsigned long i;
 	int len;
 
+	many_sources = !strcmp(getenv("ORACLE_BENCH"), "flows");
 	ethtool_init(nf);
 	base = verdict_sum(nf);
 	for (i = 0; i < frames; i++) {
