@@ -270,6 +270,8 @@ static int nicprog_insn_hook(struct bpf_verifier_env *env, int insn_idx,
 		return -EOPNOTSUPP;
 	}
 	meta = &np->meta[insn_idx];
+	if (meta->visits < U32_MAX)
+		meta->visits++;
 	nicprog_note_facts(np, meta, insn, regs);
 	meta->dst_kinds |= BIT(ptr_kind(&regs[insn->dst_reg]));
 	if (BPF_SRC(insn->code) == BPF_X || cls == BPF_LDX)

@@ -213,6 +213,26 @@ static inline u8 nicprog_insn_class(u8 code)
 	}
 }
 
+/**
+ * nicprog_insn_bytes() - bytes a load or store of an opcode moves
+ * @code: bpf_insn.code
+ *
+ * Return: 1, 2, 4 or 8.
+ */
+static inline u32 nicprog_insn_bytes(u8 code)
+{
+	switch (BPF_SIZE(code)) {
+	case BPF_B:
+		return 1;
+	case BPF_H:
+		return 2;
+	case BPF_W:
+		return 4;
+	default:
+		return 8;
+	}
+}
+
 int nicprog_exec_check(const struct nicprog_exec_prog *prog, u32 *bad_insn,
 		       const char **why);
 void nicprog_exec_run(const struct nicprog_exec_prog *prog,

@@ -260,32 +260,18 @@ static bool cond32(u8 op, u32 a, u32 b)
 	return false;
 }
 
-static u32 size_bytes(u8 size)
-{
-	switch (size) {
-	case BPF_B:
-		return 1;
-	case BPF_H:
-		return 2;
-	case BPF_W:
-		return 4;
-	default:
-		return 8;
-	}
-}
-
 /* Little-endian host: the low bytes of v are the value of any width. */
 static u64 load(const void *p, u8 size)
 {
 	u64 v = 0;
 
-	memcpy(&v, p, size_bytes(size));
+	memcpy(&v, p, nicprog_insn_bytes(size));
 	return v;
 }
 
 static void store(void *p, u8 size, u64 v)
 {
-	memcpy(p, &v, size_bytes(size));
+	memcpy(p, &v, nicprog_insn_bytes(size));
 }
 
 /* A context load: pointers for data fields, values for the others. */

@@ -420,7 +420,7 @@ static int ir_dag(struct nicprog_ir *ir)
 					      hweight64(c->live_stack)),
 				.unsafe = !!(c->flags & NICPROG_BLK_UNSAFE_IN),
 				.freq = b->flags & NICPROG_BLK_LOOP ?
-					b->freq / b->n_succ :
+					b->freq / b->trips / b->n_succ :
 					(u64)b->freq * succ_share(ir, b, j) / 8,
 			};
 			ir->in_off[c->node + 1]++;
@@ -456,11 +456,12 @@ static int ir_dag(struct nicprog_ir *ir)
 
 /*
  * Expected runs per packet: the entry runs once, a branch splits as
- * succ_share() says, a loop's blocks count as once per entry.
+ * succ_share() says, a loop's blocks run as many times as the verifier
+ * says it iterates (NICPROG_MAX_TRIPS at most).
  */
 static void ir_freq(struct nicprog_ir *ir)
 {
-	u64 *nf;
+	u64 *nf, *nv;
 	u32 i, j, k, s, first, last;
 	struct nicprog_ir_block *b;
 
@@ -472,6 +473,8 @@ static void ir_freq(struct nicprog_ir *ir)
 		ir->blocks[first].freq = NICPROG_FX;
 		for (i = first + 1; i < last; i++)
 			ir->blocks[i].freq = 0;
+		for (i = first; i < last; i++)
+			ir->blocks[i].trips = 1;
 		if (s == 0)
 			continue;
 		for (i = first; i < last; i++) {
@@ -487,18 +490,31 @@ static void ir_freq(struct nicprog_ir *ir)
 						   NICPROG_FX);
 	}
 
-	/* main program: over the DAG in topological order */
-	nf = kvcalloc(ir->n_nodes, sizeof(u64), GFP_KERNEL);
+	/*
+	 * Main program: over the DAG in topological order. A loop's blocks
+	 * run as often as the verifier reached the loop's first instruction
+	 * per visit of the blocks entering it: it walks a bounded loop's
+	 * iterations one by one, so that bounds the iterations.
+	 */
+	nf = kvcalloc(2 * (size_t)ir->n_nodes, sizeof(u64), GFP_KERNEL);
 	if (!nf)
 		return;
+	nv = nf + ir->n_nodes;	/* verifier visits of the entering blocks */
 	nf[0] = NICPROG_FX;
 	for (s = 0; s < ir->n_nodes; s++) {
 		u32 outs = 0;
+		u64 trips = 1, head;
 
 		nf[s] = min_t(u64, nf[s], NICPROG_FX);
+		head = ir->in->meta[ir->blocks[ir->node_entry[s]].start].visits;
+		if ((ir->blocks[ir->node_entry[s]].flags & NICPROG_BLK_LOOP) &&
+		    head)
+			trips = clamp_t(u64, div64_u64(head, max_t(u64, nv[s], 1)),
+					1, NICPROG_MAX_TRIPS);
 		for (k = ir->node_off[s]; k < ir->node_off[s + 1]; k++) {
 			b = &ir->blocks[ir->node_blk[k]];
-			b->freq = nf[s];
+			b->freq = nf[s] * trips;
+			b->trips = trips;
 			for (j = 0; j < b->n_succ; j++)
 				outs += ir->blocks[b->succ[j]].node != s;
 		}
@@ -509,6 +525,8 @@ static void ir_freq(struct nicprog_ir *ir)
 			for (j = 0; j < b->n_succ; j++) {
 				if (ir->blocks[b->succ[j]].node == s)
 					continue;
+				nv[ir->blocks[b->succ[j]].node] +=
+					ir->in->meta[b->start].visits;
 				/* a loop's exits split evenly */
 				nf[ir->blocks[b->succ[j]].node] +=
 					b->flags & NICPROG_BLK_LOOP ?
@@ -557,9 +575,7 @@ static void live_insn(const struct nicprog_ir *ir, u32 i, u16 *regs,
 		*regs &= ~BIT(insn->dst_reg);
 		*regs |= BIT(insn->src_reg);
 		if (m->ptr == NICPROG_PTR_STACK) {
-			size = insn->code & 0x18;
-			size = size == BPF_B ? 1 : size == BPF_H ? 2 :
-			       size == BPF_W ? 4 : 8;
+			size = nicprog_insn_bytes(insn->code);
 			if ((m->flags & (NICPROG_META_STACK |
 					 NICPROG_META_STACK_VAR)) ==
 			    NICPROG_META_STACK)
@@ -724,27 +740,13 @@ static bool prov_fixed_stack(const struct nicprog_insn_meta *m)
 	       NICPROG_META_STACK && m->stack_off < 0 && m->stack_off >= -512;
 }
 
-static u32 bpf_bytes(u8 code)
-{
-	switch (BPF_SIZE(code)) {
-	case BPF_B:
-		return 1;
-	case BPF_H:
-		return 2;
-	case BPF_W:
-		return 4;
-	default:
-		return 8;
-	}
-}
-
 static void prov_insn(struct nicprog_ir *ir, u32 i, u16 *p)
 {
 	const struct bpf_insn *insn = &ir->in->insns[i];
 	const struct nicprog_insn_meta *m = &ir->in->meta[i];
 	u8 cls = BPF_CLASS(insn->code), op = BPF_OP(insn->code);
 	u16 *d = &p[insn->dst_reg * 8], *stk = &p[PROV_REGS], tmp[8];
-	u32 k, size = bpf_bytes(insn->code);
+	u32 k, size = nicprog_insn_bytes(insn->code);
 	s32 w;
 
 	switch (cls) {

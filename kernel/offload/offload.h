@@ -61,6 +61,8 @@ enum nicprog_meta_flags {
  * @helper: helper id of a call, recorded before fixups rewrite it
  * @pkt_lo: lowest packet byte a packet access touches, from the frame start
  * @pkt_hi: one past the highest packet byte it touches
+ * @visits: times the verifier reached it (for loops: a bound on the
+ *	iterations, relative to the loop's entry)
  */
 struct nicprog_insn_meta {
 	u8 ptr;
@@ -77,7 +79,10 @@ struct nicprog_insn_meta {
 	s32 helper;
 	s32 pkt_lo;
 	s32 pkt_hi;
+	u32 visits;
 };
+
+#define NICPROG_MAX_TRIPS	1024	/* iterations a loop is assumed to run */
 
 /* The kind of memory an instruction accesses, from the verifier. */
 enum nicprog_ptr_kind {
@@ -150,6 +155,7 @@ enum nicprog_block_flags {
  * @pkt_wr_hi: see @pkt_wr_lo
  * @freq: expected runs per packet (per call for subprograms), NICPROG_FX
  *	is once
+ * @trips: iterations assumed for a block of a loop, 1 otherwise
  * @node: component of the main program's DAG (main program blocks only)
  */
 struct nicprog_ir_block {
@@ -169,6 +175,7 @@ struct nicprog_ir_block {
 	s32 pkt_wr_lo;
 	s32 pkt_wr_hi;
 	u32 freq;
+	u32 trips;
 	u32 node;
 };
 

@@ -7,6 +7,7 @@
  *
  *   nicprog-plan [--shape SHAPE] [--cores N] FACTS
  *   nicprog-plan --quality [--cores N] FACTS
+ *   nicprog-plan --blocks FACTS
  *
  * --quality prints, for every budget from 1 to N (16 by default), the
  * predicted throughput of the plan the offloader chooses (shape auto),
@@ -90,6 +91,23 @@ static void print_plan(const struct nicprog_ir *ir,
 	}
 }
 
+/* The IR, block by block: where the offloader's numbers come from. */
+static void print_blocks(const struct nicprog_ir *ir)
+{
+	const struct nicprog_ir_block *b;
+	u32 i;
+
+	printf("block\tinsns\tsub\tnode\truns\ttrips\tlive_regs\tlive_slots\tflags\n");
+	for (i = 0; i < ir->n_blocks; i++) {
+		b = &ir->blocks[i];
+		printf("%u\t%u-%u\t%u\t%d\t", i, b->start, b->end - 1, b->sub,
+		       b->sub ? -1 : (int)b->node);
+		print_fx(b->freq);
+		printf("\t%u\t%#x\t%#llx\t%#x\n", b->trips, b->live_regs,
+		       (unsigned long long)b->live_stack, b->flags);
+	}
+}
+
 static double now(void)
 {
 	struct timespec ts;
@@ -104,20 +122,21 @@ int main(int argc, char **argv)
 		{ "shape", required_argument, NULL, 's' },
 		{ "cores", required_argument, NULL, 'c' },
 		{ "quality", no_argument, NULL, 'q' },
+		{ "blocks", no_argument, NULL, 'b' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct nicprog_layout lo, opt;
 	unsigned int shape = NICPROG_SHAPE_AUTO, cores = 0, b;
 	struct nicprog_facts f;
 	struct nicprog_ir ir;
-	int c, quality = 0;
+	int c, quality = 0, blocks = 0;
 	double worst = 1e9, t0, t_ir;
 	char lwhy[128] = "";
 	const char *why;
 	size_t len;
 	void *buf;
 
-	while ((c = getopt_long(argc, argv, "s:c:q", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:c:qb", opts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			for (shape = 0; shape < __NICPROG_SHAPE_MAX; shape++)
@@ -139,6 +158,9 @@ int main(int argc, char **argv)
 			break;
 		case 'q':
 			quality = 1;
+			break;
+		case 'b':
+			blocks = 1;
 			break;
 		default:
 			fprintf(stderr, "usage: nicprog-plan [--shape S] [--cores N] [--quality] FACTS\n");
@@ -164,6 +186,10 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	t_ir = now() - t0;
+	if (blocks) {
+		print_blocks(&ir);
+		return 0;
+	}
 	if (!quality) {
 		if (nicprog_layout_build(&ir, &f.lnic, shape,
 					 cores ? cores : NICPROG_MAX_STAGES,
