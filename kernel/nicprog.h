@@ -74,6 +74,8 @@ struct nicprog_dev {
  * @lo: the offloader's layout
  * @nd: the port it is made for
  * @plan_ns: time the offloader spent making the layout
+ * @stages: per stage, what drivers see of it
+ * @core_stage: per core of the plan, its stage
  */
 struct nicprog_plan {
 	struct nicprog_exec_prog exec;
@@ -83,6 +85,8 @@ struct nicprog_plan {
 	struct bpf_prog *prog;
 	struct nicprog_layout lo;
 	u64 plan_ns;
+	struct nicprog_stage_info stages[NICPROG_MAX_STAGES];
+	u8 *core_stage;
 };
 
 /**

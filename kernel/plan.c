@@ -72,6 +72,32 @@ static const struct nicprog_exec_ops nicprog_plan_exec_ops = {
 	.accel		= plan_accel,
 };
 
+/* What drivers see of the stages, computed once rather than per frame. */
+static void nicprog_plan_stages_init(struct nicprog_plan *plan)
+{
+	const struct nicprog_layout *lo = &plan->lo;
+	const struct nicprog_table_info *ti;
+	struct nicprog_stage_info *info;
+	const struct nicprog_stage *st;
+	u32 s, k;
+
+	for (s = 0; s < lo->n_stages; s++) {
+		st = &lo->stages[s];
+		info = &plan->stages[s];
+		info->replicas = st->replicas;
+		info->first_core = st->first_core;
+		info->steer = st->steer;
+		for (k = 0; k < st->replicas; k++)
+			plan->core_stage[st->first_core + k] = s;
+		if (st->steer != NICPROG_STEER_KEY)
+			continue;
+		ti = &lo->tables[st->shard_table];
+		for (k = 0; k < ti->key_len; k++)
+			if (ti->key_pkt[k] >= 0)
+				info->key_off[info->key_len++] = ti->key_pkt[k];
+	}
+}
+
 /**
  * nicprog_plan_create() - plan an attached program for its port
  * @np: the program, finalized
@@ -126,6 +152,12 @@ struct nicprog_plan *nicprog_plan_create(struct nicprog_prog *np,
 	plan->exec.cycles = plan->lo.insn_cycles;
 	plan->exec.stage = plan->lo.n_stages > 1 ? plan->lo.insn_stage : NULL;
 	plan->exec.accel = plan->lo.insn_accel;
+	plan->core_stage = kvmalloc_array(plan->lo.cores, 1, GFP_KERNEL);
+	if (!plan->core_stage) {
+		err = -ENOMEM;
+		goto err_free;
+	}
+	nicprog_plan_stages_init(plan);
 	plan->nd = nd;
 	plan->tables = np->tables;
 	plan->prog = np->prog;
@@ -147,6 +179,7 @@ void nicprog_plan_destroy(struct nicprog_plan *plan)
 	if (!plan)
 		return;
 	nicprog_layout_free(&plan->lo);
+	kvfree(plan->core_stage);
 	kvfree(plan->flags);
 	kfree(plan);
 }
@@ -330,28 +363,30 @@ EXPORT_SYMBOL_GPL(nicprog_plan_resume);
  * nicprog_plan_stage() - what a driver needs to know of one stage
  * @plan: the plan
  * @stage: stage number, below nicprog_plan_stages()
- * @info: filled
  *
  * Context: any.
+ * Return: the stage's replicas and steering; valid while the plan is.
  */
-void nicprog_plan_stage(const struct nicprog_plan *plan, u32 stage,
-			struct nicprog_stage_info *info)
+const struct nicprog_stage_info *
+nicprog_plan_stage(const struct nicprog_plan *plan, u32 stage)
 {
-	const struct nicprog_stage *st = &plan->lo.stages[stage];
-	const struct nicprog_table_info *ti = &plan->lo.tables[st->shard_table];
-	u32 k;
-
-	memset(info, 0, sizeof(*info));
-	info->replicas = st->replicas;
-	info->first_core = st->first_core;
-	info->steer = st->steer;
-	if (st->steer != NICPROG_STEER_KEY)
-		return;
-	for (k = 0; k < ti->key_len; k++)
-		if (ti->key_pkt[k] >= 0)
-			info->key_off[info->key_len++] = ti->key_pkt[k];
+	return &plan->stages[stage];
 }
 EXPORT_SYMBOL_GPL(nicprog_plan_stage);
+
+/**
+ * nicprog_plan_core_stage() - the stage a core of a plan runs
+ * @plan: the plan
+ * @core: core number, below nicprog_plan_cores()
+ *
+ * Context: any.
+ * Return: the stage number.
+ */
+u32 nicprog_plan_core_stage(const struct nicprog_plan *plan, u32 core)
+{
+	return plan->core_stage[core];
+}
+EXPORT_SYMBOL_GPL(nicprog_plan_core_stage);
 
 /**
  * nicprog_plan_stages() - stages of a plan

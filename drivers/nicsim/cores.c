@@ -245,20 +245,6 @@ static u32 nicsim_stage_core(const struct nicprog_stage_info *si,
 	}
 }
 
-/* The stage plan core @index runs. */
-static u32 nicsim_core_stage(const struct nicprog_plan *plan, u32 index,
-			     struct nicprog_stage_info *si)
-{
-	u32 s, n = nicprog_plan_stages(plan);
-
-	for (s = 0; s < n; s++) {
-		nicprog_plan_stage(plan, s, si);
-		if (index < si->first_core + si->replicas)
-			return s;
-	}
-	return n - 1;	/* plans never number cores past their stages */
-}
-
 static void nicsim_job_free(struct nicsim_job *job)
 {
 	kfree(job);
@@ -269,13 +255,13 @@ static void nicsim_job_forward(struct nicsim_core *from,
 			       const struct nicprog_plan *plan,
 			       struct nicsim_job *job, u32 stage)
 {
-	struct nicprog_stage_info si;
+	const struct nicprog_stage_info *si = nicprog_plan_stage(plan, stage);
 	struct nicsim_core *core;
 	bool queued = false;
 
-	nicprog_plan_stage(plan, stage, &si);
-	core = from->ndev->cores[nicsim_stage_core(&si, job->frame + job->pkt.data,
-					     job->pkt.data_end - job->pkt.data)];
+	core = from->ndev->cores[nicsim_stage_core(si, job->frame + job->pkt.data,
+						   job->pkt.data_end -
+						   job->pkt.data)];
 	spin_lock(&core->jobs_lock);
 	if (core->n_jobs < NICSIM_CORE_QUEUE_LEN) {
 		list_add_tail(&job->list, &core->jobs);
@@ -301,7 +287,6 @@ static void nicsim_core_job(struct nicsim_core *core, struct nicsim_job *job,
 			    bool queued)
 {
 	const struct nicprog_plan *plan = rcu_dereference(job->port->plan);
-	struct nicprog_stage_info si;
 	struct nicprog_exec_result res;
 	u32 stage;
 
@@ -311,7 +296,7 @@ static void nicsim_core_job(struct nicsim_core *core, struct nicsim_job *job,
 		nicsim_job_free(job);
 		return;
 	}
-	stage = nicsim_core_stage(plan, core->index, &si);
+	stage = nicprog_plan_core_stage(plan, core->index);
 	if (queued)
 		core->cycles += NICSIM_HOP_CYCLES;
 	if (!job->res.done && job->ctx.stage == stage) {
@@ -425,13 +410,11 @@ bool nicsim_cores_steer(struct nicsim_port *port, struct sk_buff *skb)
 {
 	const struct nicprog_plan *plan = rcu_dereference(port->plan);
 	struct nicsim_dev *ndev = port->ndev;
-	struct nicprog_stage_info si;
 	struct nicsim_core *core;
 	bool queued = false;
 
-	nicprog_plan_stage(plan, 0, &si);
-	core = ndev->cores[nicsim_stage_core(&si, skb->data,
-					     skb_headlen(skb))];
+	core = ndev->cores[nicsim_stage_core(nicprog_plan_stage(plan, 0),
+					     skb->data, skb_headlen(skb))];
 	spin_lock(&core->queue.lock);
 	if (skb_queue_len(&core->queue) < NICSIM_CORE_QUEUE_LEN) {
 		__skb_queue_tail(&core->queue, skb);

@@ -118,8 +118,9 @@ struct nicprog_stage_info {
 
 u32 nicprog_plan_stages(const struct nicprog_plan *plan);
 u32 nicprog_plan_cores(const struct nicprog_plan *plan);
-void nicprog_plan_stage(const struct nicprog_plan *plan, u32 stage,
-			struct nicprog_stage_info *info);
+const struct nicprog_stage_info *
+nicprog_plan_stage(const struct nicprog_plan *plan, u32 stage);
+u32 nicprog_plan_core_stage(const struct nicprog_plan *plan, u32 core);
 void nicprog_plan_start(const struct nicprog_plan *plan,
 			struct nicprog_exec_ctx *ctx,
 			struct nicprog_exec_pkt *pkt);

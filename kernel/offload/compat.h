@@ -44,10 +44,7 @@ typedef int64_t s64;
 #define U64_MAX			((u64)~0ULL)
 #define GFP_KERNEL		0
 #define kvcalloc(n, size, gfp)	calloc(n, size)
-#define kcalloc(n, size, gfp)	calloc(n, size)
-#define kzalloc(size, gfp)	calloc(1, size)
 #define kvfree(p)		free(p)
-#define kfree(p)		free(p)
 #define hweight16(w)		((unsigned int)__builtin_popcount((u16)(w)))
 #define hweight64(w)		((unsigned int)__builtin_popcountll(w))
 #define min(a, b)		((a) < (b) ? (a) : (b))
@@ -56,9 +53,11 @@ typedef int64_t s64;
 #define max_t(t, a, b)		((t)(a) > (t)(b) ? (t)(a) : (t)(b))
 #define clamp_t(t, v, lo, hi)	min_t(t, max_t(t, v, lo), hi)
 #define div64_u64(a, b)		((u64)(a) / (u64)(b))
-#define EXPORT_SYMBOL_GPL(sym)
 #define swap(a, b) \
 	do { __typeof__(a) __t = (a); (a) = (b); (b) = __t; } while (0)
+
+/* Userspace builds export nothing. */
+#define EXPORT_SYMBOL_GPL(sym)
 #endif /* __KERNEL__ */
 
 /*

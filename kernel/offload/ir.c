@@ -230,11 +230,8 @@ static void ir_block_facts(struct nicprog_ir *ir)
 				}
 			}
 			if (is_helper(insn) &&
-			    m->helper == BPF_FUNC_xdp_adjust_head) {
+			    m->helper == BPF_FUNC_xdp_adjust_head)
 				b->flags |= NICPROG_BLK_ADJ_HEAD;
-				if (b->sub == 0)
-					ir->adj_head = true;
-			}
 		}
 	}
 }

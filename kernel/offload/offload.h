@@ -234,7 +234,6 @@ struct nicprog_ir_keyuse {
  * @in_edge: edge indices, grouped by target node
  * @keys: map helper calls of the main program
  * @n_keys: entries in @keys
- * @adj_head: the main program calls bpf_xdp_adjust_head somewhere
  * @anc: per node, bitmap of its ancestors (itself included), or NULL if
  *	the program is too large to keep it
  * @anc_words: u64 words per bitmap in @anc
@@ -257,7 +256,6 @@ struct nicprog_ir {
 	u32 *in_edge;
 	struct nicprog_ir_keyuse *keys;
 	u32 n_keys;
-	bool adj_head;
 	u64 *anc;
 	u32 anc_words;
 };
