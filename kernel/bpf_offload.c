@@ -397,6 +397,120 @@ static void nicprog_check_accel_calls(struct bpf_verifier_env *env,
 	}
 }
 
+/* @id's type with typedefs and qualifiers peeled off, or NULL. */
+static const struct btf_type *nicprog_btf_resolve(const struct btf *btf, u32 id)
+{
+	const struct btf_type *t = btf_type_by_id(btf, id);
+	u32 depth;
+
+	for (depth = 0; t && depth < 16; depth++) {
+		switch (BTF_INFO_KIND(t->info)) {
+		case BTF_KIND_TYPEDEF:
+		case BTF_KIND_VOLATILE:
+		case BTF_KIND_CONST:
+		case BTF_KIND_RESTRICT:
+		case BTF_KIND_TYPE_TAG:
+			t = btf_type_by_id(btf, t->type);
+			break;
+		default:
+			return t;
+		}
+	}
+	return NULL;
+}
+
+static bool nicprog_btf_int(const struct btf *btf, u32 id, u32 size)
+{
+	const struct btf_type *t = nicprog_btf_resolve(btf, id);
+
+	return t && btf_type_is_int(t) && t->size == size;
+}
+
+/*
+ * Is the subprogram at @target a global function of the accelerator
+ * functions' shape, f(ctx, u64 off, u64 len, u32 seed) returning an
+ * integer, which the verifier checked for any scalar arguments?
+ */
+static bool nicprog_ident_candidate(const struct bpf_prog_aux *aux,
+				    u32 target)
+{
+	const struct btf_type *fn = NULL, *proto, *ctx;
+	const struct btf_param *arg;
+	u32 f;
+
+	for (f = 0; f < aux->func_info_cnt && aux->btf; f++)
+		if (aux->func_info[f].insn_off == target)
+			fn = btf_type_by_id(aux->btf, aux->func_info[f].type_id);
+	if (!fn || btf_type_vlen(fn) != BTF_FUNC_GLOBAL)
+		return false;
+	proto = btf_type_by_id(aux->btf, fn->type);
+	if (!proto || !btf_type_is_func_proto(proto) ||
+	    btf_type_vlen(proto) != 4)
+		return false;
+	arg = btf_params(proto);
+	ctx = nicprog_btf_resolve(aux->btf, arg[0].type);
+	return ctx && btf_type_is_ptr(ctx) &&
+	       nicprog_btf_int(aux->btf, arg[1].type, 8) &&
+	       nicprog_btf_int(aux->btf, arg[2].type, 8) &&
+	       nicprog_btf_int(aux->btf, arg[3].type, 4) &&
+	       (nicprog_btf_int(aux->btf, proto->type, 4) ||
+		nicprog_btf_int(aux->btf, proto->type, 8));
+}
+
+/*
+ * Calls to plain-BPF checksum and CRC functions become engine jobs like
+ * accelerator calls (offload/ident.c); the log says what was found.
+ */
+static void nicprog_ident_calls(struct bpf_verifier_env *env,
+				struct nicprog_prog *np)
+{
+	u32 i, s, target, end, n_done = 0;
+	struct {
+		u32 target;
+		u8 afn;
+		u8 accel;
+	} done[8];
+	const char *why;
+	u8 accel;
+
+	for (i = 0; i < np->len; i++) {
+		if (np->insns[i].code != (BPF_JMP | BPF_CALL) ||
+		    np->insns[i].src_reg != BPF_PSEUDO_CALL || np->meta[i].afn)
+			continue;
+		target = i + 1 + np->insns[i].imm;
+		for (s = 0; s < n_done && done[s].target != target; s++)
+			;
+		if (s == n_done) {
+			if (n_done == ARRAY_SIZE(done) ||
+			    !nicprog_ident_candidate(env->prog->aux, target))
+				continue;
+			for (s = 0, end = np->len; s < env->subprog_cnt; s++)
+				if (env->subprog_info[s].start > target)
+					end = min_t(u32, end,
+						    env->subprog_info[s].start);
+			done[n_done].target = target;
+			done[n_done].afn = NICPROG_AFN_NONE;
+			if (nicprog_ident_fn(&np->exec, np->meta, target, end,
+					     &accel, &why)) {
+				done[n_done].afn = accel & NICPROG_EXEC_AFN_MASK;
+				done[n_done].accel = accel;
+				np_vlog(env, "insn %u: function at insn %u identified as %s (conventions 0x%02x)\n",
+					i, target, nicprog_accel_fn_name(accel),
+					accel & ~NICPROG_EXEC_AFN_MASK);
+			} else {
+				np_vlog(env, "insn %u: function at insn %u is not an engine function: %s\n",
+					i, target, why);
+			}
+			s = n_done++;
+		}
+		if (!done[s].afn)
+			continue;
+		np->meta[i].afn = done[s].afn;
+		np->meta[i].ident = done[s].accel & ~NICPROG_EXEC_AFN_MASK;
+		np->meta[i].flags |= NICPROG_META_IDENT;
+	}
+}
+
 static int nicprog_finalize(struct bpf_verifier_env *env)
 {
 	struct nicprog_prog *np = env_prog(env);
@@ -446,6 +560,7 @@ static int nicprog_finalize(struct bpf_verifier_env *env)
 			return -EINVAL;
 		}
 	nicprog_check_accel_calls(env, np);
+	nicprog_ident_calls(env, np);
 	np->ir_in = (struct nicprog_ir_input){
 		.insns = np->insns, .meta = np->meta, .len = np->len,
 		.tables = np->ir_tables, .n_tables = np->n_maps,

@@ -144,7 +144,10 @@ struct nicprog_plan *nicprog_plan_create(struct nicprog_prog *np,
 	}
 	for (i = 0; i < np->len; i++)
 		plan->flags[i] = np->flags[i] |
-				 (plan->lo.insn_mat[i] ? NICPROG_EXEC_INSN_MAT : 0);
+			(plan->lo.insn_mat[i] == NICPROG_MAT_LOOKUP ?
+			 NICPROG_EXEC_INSN_MAT : 0) |
+			(plan->lo.insn_mat[i] == NICPROG_MAT_REGION ?
+			 NICPROG_EXEC_INSN_MAT_REGION : 0);
 	core = &nd->lnic->units[plan->lo.core_unit];
 	plan->exec = np->exec;
 	memcpy(plan->exec.cost, core->cost, sizeof(plan->exec.cost));
@@ -230,6 +233,23 @@ static void nicprog_plan_render(struct seq_buf *sb, const struct nicprog_dev *nd
 		seq_buf_fx(sb, lo->mat_cost_fx);
 		seq_buf_printf(sb, "\n");
 	}
+	for (s = 0; s < np->len; s = n) {
+		for (n = s; n < np->len &&
+		     lo->insn_mat[n] == NICPROG_MAT_REGION; n++)
+			;
+		if (n > s)
+			seq_buf_printf(sb, "mat: insns %u-%u are a longest-prefix match, served as one lookup\n",
+				       s, n - 1);
+		else
+			n++;
+	}
+	for (s = 0; s < np->len; s++)
+		if (np->meta[s].flags & NICPROG_META_IDENT)
+			seq_buf_printf(sb, "ident: insn %u calls a function identified as %s (conventions 0x%02x), %s\n",
+				       s, nicprog_accel_fn_name(np->meta[s].afn),
+				       np->meta[s].ident,
+				       lo->insn_accel[s] ? "an engine runs it" :
+				       "no engine: it runs on a core");
 	for (t = 0; t < __NICPROG_ACCEL_MAX; t++) {
 		if (lo->accel_unit[t] == U32_MAX)
 			continue;

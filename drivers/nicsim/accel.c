@@ -18,7 +18,7 @@
 
 #include "nicsim.h"
 
-#define NICSIM_ACCEL_ERR	((u64)-1)
+#define NICSIM_ACCEL_ERR	NICPROG_EXEC_ACCEL_ERR
 #define NICSIM_ACCEL_MAX_LEN	4096
 #define NICSIM_CHACHA_MAX_LEN	2048
 #define NICSIM_JHASH_MAX_LEN	60
@@ -39,20 +39,6 @@ static u8 *nicsim_span(struct nicprog_exec_pkt *pkt, u64 off, u64 len,
 	if (off > max || len > max || off + len > pkt->data_end - pkt->data)
 		return NULL;
 	return pkt->buf + pkt->data + off;
-}
-
-static u64 nicsim_csum(const u8 *p, u32 len, u32 seed)
-{
-	u64 sum = seed;
-	u32 i;
-
-	for (i = 0; i + 2 <= len; i += 2)
-		sum += ((u32)p[i] << 8) | p[i + 1];
-	if (len & 1)
-		sum += (u32)p[len - 1] << 8;
-	sum = (sum & 0xffff) + (sum >> 16);
-	sum = (sum & 0xffff) + (sum >> 16);
-	return (sum & 0xffff) + (sum >> 16);
 }
 
 static u32 nicsim_toeplitz(const u8 *p, u32 len)
@@ -103,7 +89,7 @@ static bool nicsim_accel_fn(u32 afn, struct nicprog_exec_pkt *pkt,
 		p = nicsim_span(pkt, off, n, NICSIM_ACCEL_MAX_LEN);
 		if (!p)
 			return false;
-		*ret = nicsim_csum(p, n, a3);
+		*ret = nicprog_csum_ref(p, n, a3);
 		return true;
 	case NICPROG_AFN_CRC32C:
 		p = nicsim_span(pkt, off, n, NICSIM_ACCEL_MAX_LEN);

@@ -36,7 +36,65 @@
 enum nicprog_exec_insn_flags {
 	NICPROG_EXEC_INSN_CTX = 1 << 0,	/* LDX whose source is the context */
 	NICPROG_EXEC_INSN_MAT = 1 << 1,	/* lookup a MAT stage serves */
+	/*
+	 * part of a region a MAT stage serves as one lookup (an identified
+	 * longest-prefix match): entering it from outside is one MAT lookup
+	 */
+	NICPROG_EXEC_INSN_MAT_REGION = 1 << 2,
 };
+
+/*
+ * struct nicprog_exec_prog.accel: the accelerator function in the low
+ * bits; above them, how the call's own conventions differ from the
+ * engine's (an identified function: kernel/offload/ident.c).
+ */
+#define NICPROG_EXEC_AFN_MASK		0x0f
+#define NICPROG_EXEC_ACCEL_SEED_INV	0x10	/* engine gets ~R4 (32 bits) */
+#define NICPROG_EXEC_ACCEL_RET_INV	0x20	/* R0 is the result inverted */
+#define NICPROG_EXEC_ACCEL_ERR_ZERO	0x40	/* R0 on an error: 0 */
+#define NICPROG_EXEC_ACCEL_ERR_U32	0x80	/* R0 on an error: U32_MAX */
+#define NICPROG_EXEC_ACCEL_ERR		(~0ULL)	/* an engine's error result */
+
+/**
+ * nicprog_csum_ref() - the csum engine's function (nicprog_accel_csum())
+ * @p: the bytes
+ * @len: how many
+ * @seed: a sum to add to
+ *
+ * Return: the ones' complement sum of the big-endian 16-bit words of @p
+ * (an odd last byte padded with zero) and @seed, folded to 16 bits.
+ */
+static inline u64 nicprog_csum_ref(const u8 *p, u32 len, u32 seed)
+{
+	u64 sum = seed;
+	u32 i;
+
+	for (i = 0; i + 2 <= len; i += 2)
+		sum += ((u32)p[i] << 8) | p[i + 1];
+	if (len & 1)
+		sum += (u32)p[len - 1] << 8;
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	return (sum & 0xffff) + (sum >> 16);
+}
+
+/**
+ * nicprog_exec_accel_ret() - a call's R0 from its engine's result
+ * @accel: struct nicprog_exec_prog.accel of the call
+ * @ret: the engine's result, NICPROG_EXEC_ACCEL_ERR on an error
+ *
+ * Return: what the called function returns.
+ */
+static inline u64 nicprog_exec_accel_ret(u8 accel, u64 ret)
+{
+	u64 width = (accel & NICPROG_EXEC_AFN_MASK) == NICPROG_AFN_CSUM ?
+		    0xffff : 0xffffffff;
+
+	if (ret == NICPROG_EXEC_ACCEL_ERR)
+		return accel & NICPROG_EXEC_ACCEL_ERR_ZERO ? 0 :
+		       accel & NICPROG_EXEC_ACCEL_ERR_U32 ? 0xffffffff : ret;
+	return accel & NICPROG_EXEC_ACCEL_RET_INV ? ret ^ width : ret;
+}
 
 /* struct nicprog_exec_prog.stage of a subprogram's instructions */
 #define NICPROG_EXEC_STAGE_ANY	0xff
@@ -57,7 +115,8 @@ enum nicprog_exec_insn_flags {
  *	NICPROG_EXEC_STAGE_ANY; nicprog_exec_resume() stops where control
  *	passes from one stage to another
  * @accel: if set, per instruction, the enum nicprog_accel_fn an engine
- *	runs instead of the called subprogram (ops->accel), or 0
+ *	runs instead of the called subprogram (ops->accel), or 0; with
+ *	NICPROG_EXEC_ACCEL_* conventions in the high bits
  */
 struct nicprog_exec_prog {
 	const struct bpf_insn *insns;

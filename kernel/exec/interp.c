@@ -417,6 +417,28 @@ void nicprog_exec_start(struct nicprog_exec_ctx *ctx,
 	ctx->redirect_ifindex = 0;
 }
 
+/*
+ * Run a call on an engine: false if the engine refused it (none, or its
+ * queue is full), and the called function's body runs instead.
+ */
+static bool accel_call(u8 accel, const struct nicprog_exec_ops *ops,
+		       void *priv, struct nicprog_exec_pkt *pkt, u64 *regs,
+		       u64 *cycles)
+{
+	u64 args[5], ret;
+	s64 c;
+
+	memcpy(args, &regs[BPF_REG_1], sizeof(args));
+	if (accel & NICPROG_EXEC_ACCEL_SEED_INV)
+		args[3] = (u32)~args[3];
+	c = ops->accel(priv, accel & NICPROG_EXEC_AFN_MASK, pkt, args, &ret);
+	if (c < 0)
+		return false;
+	regs[BPF_REG_0] = nicprog_exec_accel_ret(accel, ret);
+	*cycles += c;
+	return true;
+}
+
 /**
  * nicprog_exec_resume() - run a program until it exits or changes stage
  * @prog: a program that passed nicprog_exec_check()
@@ -449,6 +471,7 @@ void nicprog_exec_resume(const struct nicprog_exec_prog *prog,
 	u64 *regs = ctx->regs;
 	u32 depth = 0, pc = ctx->pc, next;
 	u64 steps = 0, cycles = 0, addr;
+	bool in_region = false;
 	u8 cls, op, size;
 
 	memset(res, 0, sizeof(*res));
@@ -465,6 +488,13 @@ void nicprog_exec_resume(const struct nicprog_exec_prog *prog,
 		next = pc + 1;
 		cycles += prog->cycles ? prog->cycles[pc] :
 			  prog->cost[nicprog_insn_class(insn->code)];
+		if (prog->flags &&
+		    (prog->flags[pc] & NICPROG_EXEC_INSN_MAT_REGION)) {
+			res->mat_lookups += !in_region;
+			in_region = true;
+		} else {
+			in_region = false;
+		}
 
 		switch (cls) {
 		case BPF_ALU64:
@@ -534,16 +564,11 @@ void nicprog_exec_resume(const struct nicprog_exec_prog *prog,
 				break;
 			}
 			if (op == BPF_CALL && insn->src_reg == BPF_PSEUDO_CALL &&
-			    prog->accel && prog->accel[pc] && ops->accel) {
-				s64 c = ops->accel(priv, prog->accel[pc], pkt,
-						   &regs[BPF_REG_1], &addr);
-
-				if (c >= 0) {
-					regs[BPF_REG_0] = addr;
-					cycles += c;
-					res->accel_jobs++;
-					break;
-				}
+			    prog->accel && prog->accel[pc] && ops->accel &&
+			    accel_call(prog->accel[pc], ops, priv, pkt, regs,
+				       &cycles)) {
+				res->accel_jobs++;
+				break;
 			}
 			if (op == BPF_CALL && insn->src_reg == BPF_PSEUDO_CALL) {
 				if (depth + 1 >= NICPROG_EXEC_MAX_FRAMES)

@@ -40,6 +40,7 @@ enum nicprog_meta_flags {
 	NICPROG_META_SPILL_PTR	= 1 << 6,	/* stores a map value pointer */
 	NICPROG_META_AFN	= 1 << 7,	/* afn holds on some path */
 	NICPROG_META_AFN_VAR	= 1 << 8,	/* ...but not on every path */
+	NICPROG_META_IDENT	= 1 << 9,	/* afn identified (ident.c) */
 };
 
 /**
@@ -57,7 +58,9 @@ enum nicprog_meta_flags {
  * @val_off: frame pointer offset of map_update_elem's value (R3)
  * @stack_args: calls: arguments that may point to the stack, bit 0 for R1
  * @afn: subprogram calls: enum nicprog_accel_fn the call passes as its
- *	accelerator id on every path, or NICPROG_AFN_NONE
+ *	accelerator id on every path, or that its target was identified as
+ *	(NICPROG_META_IDENT), or NICPROG_AFN_NONE
+ * @ident: an identified call's NICPROG_EXEC_ACCEL_* conventions
  * @helper: helper id of a call, recorded before fixups rewrite it
  * @pkt_lo: lowest packet byte a packet access touches, from the frame start
  * @pkt_hi: one past the highest packet byte it touches
@@ -71,6 +74,7 @@ struct nicprog_insn_meta {
 	u8 map;
 	u8 stack_args;
 	u8 afn;
+	u8 ident;
 	u16 flags;
 	u16 mapval_regs;
 	s16 stack_off;
@@ -336,7 +340,9 @@ struct nicprog_stage {
  *	instructions of subprograms, which run where they are called)
  * @insn_cycles: per instruction, NIC cycles: class cost plus the latency
  *	of the memory it touches where the plan placed it
- * @insn_mat: per instruction, 1 for a lookup a MAT stage serves
+ * @insn_mat: per instruction, NICPROG_MAT_LOOKUP for a lookup a MAT stage
+ *	serves, NICPROG_MAT_REGION for a part of a loop one MAT lookup
+ *	replaces (ident.c)
  * @tables: per table, class and placement
  * @n_tables: entries in @tables
  * @tput: predicted packets per million NIC cycles
@@ -381,6 +387,10 @@ struct nicprog_layout {
 	u64 accel_cost_fx[__NICPROG_ACCEL_MAX];
 };
 
+/* struct nicprog_layout.insn_mat */
+#define NICPROG_MAT_LOOKUP	1
+#define NICPROG_MAT_REGION	2
+
 #define NICPROG_ACCEL_NOMINAL_LEN	256	/* bytes per job, for prediction */
 
 u8 nicprog_accel_fn_type(unsigned int afn);
@@ -413,6 +423,12 @@ void nicprog_predict_costs(const struct nicprog_ir *ir,
 			   struct nicprog_layout *lo);
 void nicprog_place(const struct nicprog_ir *ir,
 		   const struct nicprog_lnic *lnic, struct nicprog_layout *lo);
+
+/* ident.c */
+bool nicprog_ident_fn(const struct nicprog_exec_prog *exec,
+		      const struct nicprog_insn_meta *meta, u32 entry, u32 end,
+		      u8 *accel, const char **why);
+u32 nicprog_ident_lpm(const struct nicprog_ir *ir, struct nicprog_layout *lo);
 
 /* Replication: cores per stage maximizing the slowest stage's rate. */
 void nicprog_replicate(const u64 *cost_fx, const bool *replicable, u32 n,

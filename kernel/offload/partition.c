@@ -56,6 +56,7 @@ static const struct {
  */
 u8 nicprog_accel_fn_type(unsigned int afn)
 {
+	afn &= NICPROG_EXEC_AFN_MASK;
 	return afn < ARRAY_SIZE(accel_fns) ? accel_fns[afn].type :
 					     NICPROG_ACCEL_NONE;
 }
@@ -68,6 +69,7 @@ u8 nicprog_accel_fn_type(unsigned int afn)
  */
 const char *nicprog_accel_fn_name(unsigned int afn)
 {
+	afn &= NICPROG_EXEC_AFN_MASK;
 	return afn < ARRAY_SIZE(accel_fns) ? accel_fns[afn].name : "?";
 }
 
@@ -475,7 +477,8 @@ static void map_accel(const struct nicprog_ir *ir,
 			continue;
 		t = nicprog_accel_fn_type(m->afn);
 		if (t != NICPROG_ACCEL_NONE && lo->accel_unit[t] != U32_MAX)
-			lo->insn_accel[i] = m->afn;
+			lo->insn_accel[i] = m->afn |
+				(m->flags & NICPROG_META_IDENT ? m->ident : 0);
 	}
 }
 
@@ -498,8 +501,9 @@ static void map_mat(const struct nicprog_ir *ir,
 		m = ir->keys[i].table;
 		if (m < lo->n_tables && lo->tables[m].mat &&
 		    ir->keys[i].helper == BPF_FUNC_map_lookup_elem)
-			lo->insn_mat[ir->keys[i].insn] = 1;
+			lo->insn_mat[ir->keys[i].insn] = NICPROG_MAT_LOOKUP;
 	}
+	nicprog_ident_lpm(ir, lo);
 }
 
 /**

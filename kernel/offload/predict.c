@@ -182,7 +182,9 @@ void nicprog_predict_costs(const struct nicprog_ir *ir,
 			   m->helper <= BPF_FUNC_map_delete_elem) {
 			c += lat;
 		}
-		lo->insn_cycles[i] = min_t(u32, c, 0xffff);
+		/* a MAT stage runs an identified loop, not the core */
+		lo->insn_cycles[i] = lo->insn_mat[i] == NICPROG_MAT_REGION ? 0 :
+				     min_t(u32, c, 0xffff);
 	}
 	for (i = 0; i < ir->n_nodes; i++)
 		lo->node_cost_fx[i] = 0;
@@ -198,10 +200,19 @@ void nicprog_predict_costs(const struct nicprog_ir *ir,
 				(u64)ir->blocks[ir->insn_block[i]].freq *
 				engine_cycles(lnic, lo, lo->insn_accel[i]);
 	for (i = 0; i < ir->in->len; i++)
-		if (lo->insn_mat[i] && ir->insn_block[i] < ir->n_main)
+		if (lo->insn_mat[i] == NICPROG_MAT_LOOKUP &&
+		    ir->insn_block[i] < ir->n_main)
 			lo->mat_cost_fx +=
 				(u64)ir->blocks[ir->insn_block[i]].freq *
 				lo->mat_service;
+	/* an identified loop is one MAT lookup per entry, not per trip */
+	for (i = 0; i < ir->n_nodes; i++) {
+		const struct nicprog_ir_block *b = &ir->blocks[ir->node_entry[i]];
+
+		if (lo->insn_mat[b->start] == NICPROG_MAT_REGION)
+			lo->mat_cost_fx += (u64)b->freq / b->trips *
+					   lo->mat_service;
+	}
 }
 
 /**

@@ -591,4 +591,123 @@ TEST(optimum_equals_brute_force)
 	EXPECT_GT(tried, 40);
 }
 
+/* Algorithm identification (ident.c) */
+
+/*
+ * A bytewise CRC32C as a global function f(ctx, off, len, seed) returns
+ * it: R0 is @err when the region is not in the frame, the CRC of @poly
+ * (inverted when @inv) otherwise.
+ */
+static void crc_fn(struct prog *p, u32 poly, bool inv, s32 err)
+{
+	p->len = 0;
+	emit(p, INSN(BPF_LDX | BPF_W | BPF_MEM, 6, 1, 0, 0))->ptr =
+		NICPROG_PTR_CTX;				/* data */
+	emit(p, INSN(BPF_LDX | BPF_W | BPF_MEM, 7, 1, 4, 0))->ptr =
+		NICPROG_PTR_CTX;				/* end */
+	emit(p, INSN(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, err));
+	emit(p, INSN(BPF_JMP | BPF_JGT | BPF_K, 2, 0, 25, 4096));
+	emit(p, INSN(BPF_JMP | BPF_JGT | BPF_K, 3, 0, 24, 4096));
+	emit(p, INSN(BPF_ALU64 | BPF_MOV | BPF_X, 5, 7, 0, 0));
+	emit(p, INSN(BPF_ALU64 | BPF_SUB | BPF_X, 5, 6, 0, 0));
+	emit(p, INSN(BPF_ALU64 | BPF_MOV | BPF_X, 8, 2, 0, 0));
+	emit(p, INSN(BPF_ALU64 | BPF_ADD | BPF_X, 8, 3, 0, 0));
+	emit(p, INSN(BPF_JMP | BPF_JGT | BPF_X, 8, 5, 19, 0));
+	emit(p, INSN(BPF_ALU64 | BPF_ADD | BPF_X, 6, 2, 0, 0));	/* p */
+	emit(p, INSN(BPF_ALU | BPF_MOV | BPF_X, 0, 4, 0, 0));
+	if (inv)
+		emit(p, INSN(BPF_ALU | BPF_XOR | BPF_K, 0, 0, 0, -1));
+	else
+		emit(p, INSN(BPF_ALU | BPF_MOV | BPF_X, 0, 0, 0, 0));
+	/* loop: */
+	emit(p, INSN(BPF_JMP | BPF_JEQ | BPF_K, 3, 0, 14, 0));
+	emit(p, INSN(BPF_LDX | BPF_B | BPF_MEM, 8, 6, 0, 0))->ptr =
+		NICPROG_PTR_PACKET;
+	emit(p, INSN(BPF_ALU | BPF_XOR | BPF_X, 0, 8, 0, 0));
+	emit(p, INSN(BPF_ALU64 | BPF_MOV | BPF_K, 9, 0, 0, 8));
+	/* inner: crc = (crc >> 1) ^ (poly & -(crc & 1)) */
+	emit(p, INSN(BPF_ALU64 | BPF_MOV | BPF_X, 8, 0, 0, 0));
+	emit(p, INSN(BPF_ALU64 | BPF_AND | BPF_K, 8, 0, 0, 1));
+	emit(p, INSN(BPF_ALU64 | BPF_NEG, 8, 0, 0, 0));
+	emit(p, INSN(BPF_ALU | BPF_AND | BPF_K, 8, 0, 0, poly));
+	emit(p, INSN(BPF_ALU | BPF_RSH | BPF_K, 0, 0, 0, 1));
+	emit(p, INSN(BPF_ALU | BPF_XOR | BPF_X, 0, 8, 0, 0));
+	emit(p, INSN(BPF_ALU64 | BPF_SUB | BPF_K, 9, 0, 0, 1));
+	emit(p, INSN(BPF_JMP | BPF_JNE | BPF_K, 9, 0, -8, 0));
+	emit(p, INSN(BPF_ALU64 | BPF_ADD | BPF_K, 6, 0, 0, 1));
+	emit(p, INSN(BPF_ALU64 | BPF_SUB | BPF_K, 3, 0, 0, 1));
+	emit(p, INSN(BPF_JMP | BPF_JA, 0, 0, -15, 0));
+	if (inv)
+		emit(p, INSN(BPF_ALU | BPF_XOR | BPF_K, 0, 0, 0, -1));
+	else
+		emit(p, INSN(BPF_ALU | BPF_MOV | BPF_X, 0, 0, 0, 0));
+	emit(p, INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0));
+}
+
+static bool ident(struct prog *p, u8 *accel, const char **why)
+{
+	struct nicprog_exec_prog exec = {
+		.insns = p->insns, .len = p->len, .flags = NULL,
+	};
+	u8 flags[512] = { 0 };
+	u32 bad, i;
+
+	for (i = 0; i < p->len; i++)
+		if (p->meta[i].ptr == NICPROG_PTR_CTX)
+			flags[i] = NICPROG_EXEC_INSN_CTX;
+	exec.flags = flags;
+	if (nicprog_exec_check(&exec, &bad, why))
+		return false;
+	return nicprog_ident_fn(&exec, p->meta, 0, p->len, accel, why);
+}
+
+TEST(ident_fn)
+{
+	const char *why = NULL;
+	struct prog p;
+	u8 accel = 0;
+
+	crc_fn(&p, 0x82f63b78, false, -1);
+	ASSERT_TRUE(ident(&p, &accel, &why)) TH_LOG("%s", why);
+	EXPECT_EQ(NICPROG_AFN_CRC32C, accel);
+
+	crc_fn(&p, 0x82f63b78, true, 0);
+	ASSERT_TRUE(ident(&p, &accel, &why)) TH_LOG("%s", why);
+	EXPECT_EQ(NICPROG_AFN_CRC32C | NICPROG_EXEC_ACCEL_SEED_INV |
+		  NICPROG_EXEC_ACCEL_RET_INV | NICPROG_EXEC_ACCEL_ERR_ZERO,
+		  accel);
+
+	/* CRC32 (IEEE), not CRC32C: no engine function */
+	crc_fn(&p, 0xedb88320, false, -1);
+	EXPECT_FALSE(ident(&p, &accel, &why));
+	EXPECT_STREQ("it matches no engine function", why);
+
+	/* an error result that is no constant the engine conventions know */
+	crc_fn(&p, 0x82f63b78, false, 7);
+	EXPECT_FALSE(ident(&p, &accel, &why));
+	EXPECT_STREQ("it matches no engine function", why);
+
+	/* a function that writes the frame is never identified */
+	crc_fn(&p, 0x82f63b78, false, -1);
+	p.insns[p.len - 1] = INSN(BPF_STX | BPF_B | BPF_MEM, 6, 0, 0, 0);
+	p.meta[p.len - 1].ptr = NICPROG_PTR_PACKET;
+	emit(&p, INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0));
+	EXPECT_FALSE(ident(&p, &accel, &why));
+	EXPECT_STREQ("it writes memory other than its stack", why);
+}
+
+TEST(accel_ret)
+{
+	u8 a = NICPROG_AFN_CSUM | NICPROG_EXEC_ACCEL_RET_INV |
+	       NICPROG_EXEC_ACCEL_ERR_U32;
+
+	EXPECT_EQ(0xedcbULL, nicprog_exec_accel_ret(a, 0x1234));
+	EXPECT_EQ(0xffffffffULL,
+		  nicprog_exec_accel_ret(a, NICPROG_EXEC_ACCEL_ERR));
+	a = NICPROG_AFN_CRC32C | NICPROG_EXEC_ACCEL_RET_INV;
+	EXPECT_EQ(0xedcba987ULL, nicprog_exec_accel_ret(a, 0x12345678));
+	EXPECT_EQ(NICPROG_EXEC_ACCEL_ERR,
+		  nicprog_exec_accel_ret(a, NICPROG_EXEC_ACCEL_ERR));
+}
+
 TEST_HARNESS_MAIN

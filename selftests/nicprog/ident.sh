@@ -1,0 +1,111 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Algorithm identification: a checksum or CRC written in plain BPF becomes
+# an engine job, a longest-prefix match written as hash probes becomes one
+# MAT lookup, a near miss is left alone -- each said in the verifier log
+# and the plan, and each giving the same results as the host.
+. "$(dirname "$0")/lib.sh"
+require_root_tools
+command -v bpftool >/dev/null || skip_all "bpftool not installed"
+[ -x "$SELFDIR/oracle" ] || skip_all "oracle not built"
+nicprog_load || skip_all "cannot load nicprog/nicsim"
+
+P_DIR=$SELFDIR/progs
+EX=$NICPROG_SRC/bpf/examples
+FRAMES=${IDENT_FRAMES:-2000}
+ID=$(nicsim_new_id)
+NS=idt-$ID
+PIN=/sys/fs/bpf/nicprog-ident-$ID
+IN=nicsim${ID}p0 NF=nicsim${ID}p1 OUT=nicsim${ID}p2 CAP=nicsim${ID}p3
+nicsim_new "$ID" 4
+echo "$ID:0 $ID:1" > $BUS/link_device
+echo "$ID:2 $ID:3" > $BUS/link_device
+. "$SELFDIR/nf_entries.sh"
+
+# verifier_log OBJ: load OBJ for $NF, print the verifier's log.
+verifier_log() {
+	bpftool -d prog load "$1" "$PIN" type xdp dev "$NF" 2>&1
+	rm -f "$PIN"
+}
+# attach OBJ: offload OBJ to $NF (initial netns) and plan it.
+attach() {
+	ip -force link set dev "$NF" xdpoffload obj "$1" sec xdp >/dev/null 2>&1 ||
+		tap_info "cannot offload $1"
+}
+plan() { cat "/sys/kernel/debug/nicprog/$NF/plan"; }
+# sum of the NIC's per-core or per-engine counters matching PATTERN
+nic_sum() {
+	ip netns exec "$NS" ethtool -S "$NF" |
+		awk -v pat="$1" '$1 ~ pat { s += $2 } END { print s + 0 }'
+}
+
+tap_begin
+log=$(verifier_log "$P_DIR/ident_csum.o")
+attach "$P_DIR/ident_csum.o"
+check "plain-BPF checksum: the verifier log names it" \
+	grep -qE "\[nicprog\] insn [0-9]+: function at insn [0-9]+ identified as csum \(conventions 0xa0\)" <<< "$log"
+check "plain-BPF checksum: the plan makes it an engine job" \
+	grep -qE "^ident: insn [0-9]+ calls a function identified as csum \(conventions 0xa0\), an engine runs it$" <<< "$(plan)"
+check "plain-BPF checksum: the plan counts its call on the csum engine" \
+	grep -q "^accel csum: 1 calls on 1 engines" <<< "$(plan)"
+
+log=$(verifier_log "$P_DIR/ident_near.o")
+attach "$P_DIR/ident_near.o"
+check "near miss (CRC of the first 1000 bytes): not identified, and why" \
+	grep -qE "\[nicprog\] insn [0-9]+: function at insn [0-9]+ is not an engine function: it matches no engine function" <<< "$log"
+check "near miss: no engine job in the plan" \
+	test -z "$(plan | grep -E '^(ident|accel)')"
+
+log=$(verifier_log "$EX/digest.o")
+attach "$EX/digest.o"
+check "digest: its standard CRC32C identified (inverted seed and result, 0 on error)" \
+	grep -qE "identified as crc32c \(conventions 0x70\)" <<< "$log"
+check "digest: the CRC engine takes the identified call and the explicit one" \
+	grep -q "^accel crc: 2 calls on 1 engines" <<< "$(plan)"
+
+attach "$EX/router.o"
+check "router: its probe loop is a longest-prefix match for a MAT stage" \
+	grep -qE "^mat: insns [0-9]+-[0-9]+ are a longest-prefix match, served as one lookup$" <<< "$(plan)"
+ip link set dev "$NF" xdpoffload off
+
+netns_new "$NS"
+for p in $IN $NF $OUT $CAP; do
+	ip link set "$p" netns "$NS"
+	ip netns exec "$NS" sysctl -qw "net.ipv6.conf.$p.disable_ipv6=1"
+	ip -n "$NS" link set "$p" up
+done
+NF_IDX=$(ip netns exec "$NS" cat /sys/class/net/$NF/ifindex)
+OUT_IDX=$(ip netns exec "$NS" cat /sys/class/net/$OUT/ifindex)
+
+# oracle NAME OBJ ENTRIES...: the host and the NIC agree on OBJ.
+oracle() {
+	local name=$1 obj=$2 out rc
+	shift 2
+	out=$(ip netns exec "$NS" "$SELFDIR/oracle" "$obj" "$IN" "$NF" "$OUT" \
+	      "$CAP" 3 "$FRAMES" "$@" 2>&1)
+	rc=$?
+	expect_eq "$name: oracle exit status" 0 "$rc"
+	check "$name: verdicts and bytes equal over $FRAMES frames" \
+		grep -q "^ok 1 .*verdicts and output bytes equal .* for $FRAMES frames (0 differ)" <<< "$out"
+	check "$name: final map contents equal" grep -q "^ok 2 " <<< "$out"
+}
+
+for shape in single auto; do
+	echo "$shape" > /sys/class/nicprog/$NF/plan_shape
+	jobs=$(nic_sum '^accel_csum_jobs:')
+	oracle "$shape ident_csum" "$P_DIR/ident_csum.o"
+	check "$shape ident_csum: the csum engine ran the plain-BPF checksum" \
+		test "$(nic_sum '^accel_csum_jobs:')" -gt "$jobs"
+	jobs=$(nic_sum '^accel_.*_jobs:')
+	oracle "$shape ident_near" "$P_DIR/ident_near.o"
+	expect_eq "$shape ident_near: no engine ran" "$jobs" \
+		"$(nic_sum '^accel_.*_jobs:')"
+	nf_entries router
+	mat=$(nic_sum '^core[0-9]+_mat_lookups:')
+	oracle "$shape router" "$EX/router.o" "${ENTRIES[@]}"
+	mat=$(( $(nic_sum '^core[0-9]+_mat_lookups:') - mat ))
+	# one lookup per routed frame, not one per probed prefix length
+	check "$shape router: MAT lookups ($mat) at most one per frame" \
+		test "$mat" -gt 0 -a "$mat" -le "$FRAMES"
+done
+tap_end
