@@ -29,6 +29,15 @@
  * a module no way to read a BTF function name, so the NIC recognizes an
  * accelerator call by this constant, which the verifier proves, on a call
  * to a global function.
+ *
+ * Identified code. Without this header, an Internet checksum or a CRC32C
+ * written as a global function f(ctx, __u64 off, __u64 len, __u32 seed)
+ * that only reads the frame is recognised by what it computes (seed and
+ * result may be inverted, errors may return 0 or 0xffffffff) and its calls
+ * become engine jobs too; a longest-prefix match written as one hash probe
+ * per prefix length, longest first, with a {__u32 prefixlen, address} key,
+ * becomes one MAT lookup. Documentation/nicprog/offloader.rst has the
+ * exact conditions; the verifier log says what was recognised.
  */
 #ifndef __NICPROG_BPF_H
 #define __NICPROG_BPF_H

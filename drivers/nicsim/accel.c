@@ -7,9 +7,16 @@
  * (__crc32c_le, jhash, chacha_block_generic) the engine uses it, so that
  * the oracle also checks the BPF bodies against the kernel's own.
  *
- * A job costs the LNIC unit's service cycles plus its cycles per KiB; the
- * calling core waits that long. Engines are shared by the NIC's cores;
- * their counters are the NIC's.
+ * A job costs the LNIC unit's service cycles plus its cycles per KiB.
+ * Engines are shared by the NIC's cores, with a queue in front of each
+ * type: a job that finds every engine of its type busy with jobs of other
+ * cores waits behind them -- the calling core waits its own service time
+ * once per round of the engines' work ahead of it -- and a job that finds
+ * NICSIM_ACCEL_QUEUE_LEN jobs already waiting is refused, so the call
+ * runs the function's BPF body on the core instead (same result, core
+ * cycles). Busy means being run at this instant by another core's
+ * thread, so queues form as the host runs the cores in parallel. The
+ * counters are the NIC's.
  */
 #include <crypto/chacha.h>
 #include <linux/crc32.h>
@@ -22,6 +29,7 @@
 #define NICSIM_ACCEL_MAX_LEN	4096
 #define NICSIM_CHACHA_MAX_LEN	2048
 #define NICSIM_JHASH_MAX_LEN	60
+#define NICSIM_ACCEL_QUEUE_LEN	8	/* jobs waiting per engine type */
 
 /* Microsoft's RSS key, which NICs use for Toeplitz by default */
 static const u8 nicsim_rss_key[40] = {
@@ -130,7 +138,8 @@ static bool nicsim_accel_fn(u32 afn, struct nicprog_exec_pkt *pkt,
  * @ret: the call's result
  *
  * Context: a NIC core running a plan, BH disabled.
- * Return: cycles the core waited, or -EOPNOTSUPP without such an engine.
+ * Return: cycles the core waited, -EOPNOTSUPP without such an engine, or
+ * -EBUSY when its queue is full.
  */
 s64 nicsim_accel_run(struct nicprog_dev *nd, u32 afn,
 		     struct nicprog_exec_pkt *pkt, const u64 *args, u64 *ret)
@@ -138,8 +147,9 @@ s64 nicsim_accel_run(struct nicprog_dev *nd, u32 afn,
 	struct nicsim_port *port = netdev_priv(nicprog_dev_netdev(nd));
 	struct nicsim_dev *ndev = port->ndev;
 	const struct nicprog_lnic_unit *u = NULL;
-	u32 i, type;
+	u32 i, type, depth, waiting;
 	u64 cycles, len;
+	int max;
 
 	switch (afn) {
 	case NICPROG_AFN_CSUM:
@@ -164,12 +174,25 @@ s64 nicsim_accel_run(struct nicprog_dev *nd, u32 afn,
 			u = &ndev->lnic->units[i];
 	if (!u)
 		return -EOPNOTSUPP;
+	depth = atomic_inc_return(&ndev->accel_inflight[type]);
+	waiting = depth > u->count ? depth - u->count : 0;
+	if (waiting > NICSIM_ACCEL_QUEUE_LEN) {
+		atomic_dec(&ndev->accel_inflight[type]);
+		atomic64_inc(&ndev->accel_refused[type]);
+		return -EBUSY;
+	}
+	max = atomic_read(&ndev->accel_queue_max[type]);
+	while (waiting > max &&
+	       !atomic_try_cmpxchg(&ndev->accel_queue_max[type], &max, waiting))
+		;
 	if (!nicsim_accel_fn(afn, pkt, args, ret, &len)) {
 		*ret = NICSIM_ACCEL_ERR;
 		len = 0;
 	}
+	atomic_dec(&ndev->accel_inflight[type]);
 	cycles = u->service_cycles + (u64)u->cycles_per_kib * len / 1024;
 	atomic64_inc(&ndev->accel_jobs[type]);
 	atomic64_add(cycles, &ndev->accel_cycles[type]);
-	return cycles;
+	/* the engines serve the jobs ahead, u->count at a time, then this one */
+	return cycles * (1 + (depth - 1) / max_t(u32, u->count, 1));
 }

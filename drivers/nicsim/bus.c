@@ -4,7 +4,9 @@
  * through write-only files in /sys/bus/nicsim (documented in
  * Documentation/ABI/testing/sysfs-bus-nicsim):
  *
- *   new_device     "ID [PORT_COUNT]"   create nicsim<ID> with its ports
+ *   new_device     "ID [PORT_COUNT [PROFILE]]"
+ *                                      create nicsim<ID> with its ports,
+ *                                      nicsim-generic or nicsim-soc
  *   del_device     "ID"                destroy it
  *   link_device    "ID:PORT ID:PORT"   wire two ports together
  *   unlink_device  "ID:PORT"           cut a port's wire
@@ -30,7 +32,7 @@ static DEFINE_MUTEX(nicsim_devs_lock);
 static bool nicsim_bus_enabled;
 
 #define NICSIM_CMD_MAX	64	/* longest accepted bus command */
-#define NICSIM_CMD_ARGS	2
+#define NICSIM_CMD_ARGS	3
 
 /*
  * Split a bus command into at most @max whitespace-separated words. The
@@ -124,7 +126,8 @@ static void nicsim_dev_destroy(struct nicsim_dev *ndev)
 	device_unregister(&ndev->dev);
 }
 
-static struct nicsim_dev *nicsim_dev_create(u32 id, u32 port_count)
+static struct nicsim_dev *nicsim_dev_create(u32 id, u32 port_count,
+					    const struct nicprog_lnic *lnic)
 {
 	struct nicsim_dev *ndev;
 	struct nicsim_port *port;
@@ -136,7 +139,7 @@ static struct nicsim_dev *nicsim_dev_create(u32 id, u32 port_count)
 	if (!ndev)
 		return ERR_PTR(-ENOMEM);
 	ndev->id = id;
-	ndev->lnic = &nicsim_profile_generic;
+	ndev->lnic = lnic;
 	INIT_LIST_HEAD(&ndev->list);
 	device_initialize(&ndev->dev);
 	ndev->dev.bus = &nicsim_bus;
@@ -176,6 +179,7 @@ err_put_device:
 static ssize_t new_device_store(struct bus_type *bus, const char *buf,
 				size_t count)
 {
+	const struct nicprog_lnic *lnic = &nicsim_profile_generic;
 	char copy[NICSIM_CMD_MAX], *w[NICSIM_CMD_ARGS];
 	u32 id, port_count = 1;
 	struct nicsim_dev *ndev;
@@ -183,15 +187,23 @@ static ssize_t new_device_store(struct bus_type *bus, const char *buf,
 
 	n = nicsim_split(buf, count, copy, w, NICSIM_CMD_ARGS);
 	if (n < 1) {
-		pr_err("new_device: expected \"ID [PORT_COUNT]\"\n");
+		pr_err("new_device: expected \"ID [PORT_COUNT [PROFILE]]\"\n");
 		return -EINVAL;
 	}
 	err = kstrtou32(w[0], 10, &id);
-	if (!err && n == 2)
+	if (!err && n >= 2)
 		err = kstrtou32(w[1], 10, &port_count);
 	if (err == -EINVAL) {
-		pr_err("new_device: expected \"ID [PORT_COUNT]\" as decimal numbers\n");
+		pr_err("new_device: expected \"ID [PORT_COUNT [PROFILE]]\", ID and PORT_COUNT decimal numbers\n");
 		return err;
+	}
+	if (n == 3) {
+		lnic = nicsim_profile_find(w[2]);
+		if (!lnic) {
+			pr_err("new_device: unknown profile \"%s\" (nicsim-generic, nicsim-soc)\n",
+			       w[2]);
+			return -ENOENT;
+		}
 	}
 	if (err || id > NICSIM_MAX_ID) {
 		pr_err("new_device: ID out of range 0..%u\n", NICSIM_MAX_ID);
@@ -213,7 +225,7 @@ static ssize_t new_device_store(struct bus_type *bus, const char *buf,
 		err = -EEXIST;
 		goto out_unlock;
 	}
-	ndev = nicsim_dev_create(id, port_count);
+	ndev = nicsim_dev_create(id, port_count, lnic);
 	if (IS_ERR(ndev)) {
 		err = PTR_ERR(ndev);
 		pr_err("new_device: cannot create device %u: %d\n", id, err);

@@ -47,7 +47,7 @@ static int nicsim_get_sset_count(struct net_device *dev, int sset)
 		return -EOPNOTSUPP;
 	return ARRAY_SIZE(nicsim_xdp_stat_names) +
 	       port->ndev->n_cores * NICSIM_CORE_STATS +
-	       2 * (__NICPROG_ACCEL_MAX - 1);
+	       4 * (__NICPROG_ACCEL_MAX - 1);
 }
 
 static void nicsim_get_strings(struct net_device *dev, u32 sset, u8 *data)
@@ -72,6 +72,10 @@ static void nicsim_get_strings(struct net_device *dev, u32 sset, u8 *data)
 		ethtool_sprintf(&data, "accel_%s_jobs",
 				nicprog_accel_type_name(i));
 		ethtool_sprintf(&data, "accel_%s_cycles",
+				nicprog_accel_type_name(i));
+		ethtool_sprintf(&data, "accel_%s_queue_max",
+				nicprog_accel_type_name(i));
+		ethtool_sprintf(&data, "accel_%s_refused",
 				nicprog_accel_type_name(i));
 	}
 }
@@ -104,6 +108,8 @@ static void nicsim_get_ethtool_stats(struct net_device *dev,
 	for (i = NICPROG_ACCEL_NONE + 1; i < __NICPROG_ACCEL_MAX; i++) {
 		*data++ = atomic64_read(&port->ndev->accel_jobs[i]);
 		*data++ = atomic64_read(&port->ndev->accel_cycles[i]);
+		*data++ = atomic_read(&port->ndev->accel_queue_max[i]);
+		*data++ = atomic64_read(&port->ndev->accel_refused[i]);
 	}
 }
 

@@ -189,6 +189,11 @@ struct nicsim_core {
  * @cores: the NIC's cores, running while the device exists
  * @accel_jobs: per enum nicprog_accel_type, jobs the engines ran
  * @accel_cycles: per enum nicprog_accel_type, cycles they were busy
+ * @accel_inflight: per enum nicprog_accel_type, jobs being served or
+ *	waiting right now
+ * @accel_queue_max: per enum nicprog_accel_type, most jobs seen waiting
+ * @accel_refused: per enum nicprog_accel_type, jobs refused for a full
+ *	queue (their calls ran the function's BPF body on the core)
  * @port_count: entries in @ports
  * @ports: the ports, all registered while the device is listed
  */
@@ -201,6 +206,9 @@ struct nicsim_dev {
 	struct nicsim_core *cores[NICSIM_MAX_CORES];
 	atomic64_t accel_jobs[__NICPROG_ACCEL_MAX];
 	atomic64_t accel_cycles[__NICPROG_ACCEL_MAX];
+	atomic_t accel_inflight[__NICPROG_ACCEL_MAX];
+	atomic_t accel_queue_max[__NICPROG_ACCEL_MAX];
+	atomic64_t accel_refused[__NICPROG_ACCEL_MAX];
 	u32 port_count;
 	struct nicsim_port *ports[];
 };
@@ -239,6 +247,7 @@ extern const struct ethtool_ops nicsim_ethtool_ops;
 
 /* profile.c */
 extern const struct nicprog_lnic nicsim_profile_generic;
+const struct nicprog_lnic *nicsim_profile_find(const char *name);
 extern const struct nicprog_dev_ops nicsim_nicprog_ops;
 
 #endif /* _NICSIM_H */

@@ -96,6 +96,81 @@ const struct nicprog_lnic nicsim_profile_generic = {
 	.n_hubs		= ARRAY_SIZE(nicsim_generic_hubs),
 };
 
+/*
+ * "nicsim-soc": a SoC NIC with few big cores (after BlueField-2: eight
+ * Arm A72 cores at 2.5 GHz, an on-chip cache and DRAM; an eSwitch flow
+ * table; crypto and DMA engines). Its cores run programs of any size the
+ * verifier takes (a million instructions).
+ */
+enum { NICSIM_SOC_CACHE, NICSIM_SOC_DRAM };
+
+static const struct nicprog_lnic_unit nicsim_soc_units[] = {
+	{
+		.name = "core", .type = NICPROG_UNIT_CORE,
+		.count = 8, .threads = 1, .clock_mhz = 2500,
+		.insn_store = 1 << 20,
+		.cost = {
+			[NICPROG_IC_ALU] = 1, [NICPROG_IC_MUL] = 3,
+			[NICPROG_IC_DIV] = 12, [NICPROG_IC_BRANCH] = 1,
+			[NICPROG_IC_LOAD] = 4, [NICPROG_IC_STORE] = 2,
+			[NICPROG_IC_ATOMIC] = 20, [NICPROG_IC_CALL] = 4,
+		},
+		.region_mask = BIT(NICSIM_SOC_CACHE) | BIT(NICSIM_SOC_DRAM),
+	},
+	{
+		.name = "eswitch", .type = NICPROG_UNIT_MAT,
+		.count = 1, .threads = 1, .clock_mhz = 500,
+		.service_cycles = 10,
+		.region_mask = BIT(NICSIM_SOC_DRAM),
+	},
+	{
+		.name = "crypto", .type = NICPROG_UNIT_ACCEL,
+		.accel = NICPROG_ACCEL_CRYPTO,
+		.count = 1, .threads = 1, .clock_mhz = 1000,
+		.service_cycles = 100, .cycles_per_kib = 400,
+	},
+	{
+		.name = "dma", .type = NICPROG_UNIT_DMA,
+		.count = 2, .threads = 1, .clock_mhz = 1000,
+		.service_cycles = 200,
+		.region_mask = BIT(NICSIM_SOC_DRAM),
+	},
+};
+
+static const struct nicprog_lnic_region nicsim_soc_regions[] = {
+	[NICSIM_SOC_CACHE] = {
+		.name = "cache", .size = 6 * 1024 * 1024, .latency_cycles = 20,
+	},
+	[NICSIM_SOC_DRAM] = {
+		.name = "dram", .size = 16ULL << 30, .latency_cycles = 250,
+	},
+};
+
+const struct nicprog_lnic nicsim_profile_soc = {
+	.name		= "nicsim-soc",
+	.units		= nicsim_soc_units,
+	.n_units	= ARRAY_SIZE(nicsim_soc_units),
+	.regions	= nicsim_soc_regions,
+	.n_regions	= ARRAY_SIZE(nicsim_soc_regions),
+	.hubs		= nicsim_generic_hubs,
+	.n_hubs		= ARRAY_SIZE(nicsim_generic_hubs),
+};
+
+/**
+ * nicsim_profile_find() - a built-in architecture profile by name
+ * @name: its name
+ *
+ * Return: the profile, or NULL.
+ */
+const struct nicprog_lnic *nicsim_profile_find(const char *name)
+{
+	if (!strcmp(name, nicsim_profile_generic.name))
+		return &nicsim_profile_generic;
+	if (!strcmp(name, nicsim_profile_soc.name))
+		return &nicsim_profile_soc;
+	return NULL;
+}
+
 static void nicsim_nicprog_port_stats(struct nicprog_dev *nd,
 				      struct nicprog_port_stats *st)
 {

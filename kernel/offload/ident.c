@@ -17,7 +17,8 @@
  * own stack, and it agrees with an engine function -- up to inverted seed
  * and result and a constant error result -- on a fixed battery of inputs:
  * every length from 0 to 24, longer ones up to 1500 bytes, random bytes
- * and seeds, and regions past the frame. Calls to it then become engine
+ * and seeds, regions past the frame and offsets and lengths whose low 32
+ * bits alone would be in it. Calls to it then become engine
  * jobs, exactly as calls to bpf/nicprog.h's accelerator functions do. The
  * battery runs the function in the executor; the verifier proved a global
  * function safe for any scalar arguments, so any battery input is safe.
@@ -139,14 +140,14 @@ static void ident_case(u32 c, u64 *rng, u8 *frame, u32 *frame_len,
 		*len = 4;
 		*frame_len = 200;
 		break;
-	case IDENT_CASES - 2:		/* far beyond: 64-bit arithmetic */
-		*off = ident_rand(rng) | (1ULL << 63);
+	case IDENT_CASES - 2:		/* 64-bit offsets, not 32-bit */
+		*off = (1ULL << 32) | 8;
 		*len = 8;
 		*frame_len = 64;
 		break;
-	case IDENT_CASES - 1:		/* wraps around */
+	case IDENT_CASES - 1:		/* 64-bit lengths, not 32-bit */
 		*off = 8;
-		*len = (u64)-4;
+		*len = (1ULL << 32) | 4;
 		*frame_len = 64;
 		break;
 	}

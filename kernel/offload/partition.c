@@ -50,7 +50,7 @@ static const struct {
 
 /**
  * nicprog_accel_fn_type() - the engine type that runs an accelerator fn
- * @afn: enum nicprog_accel_fn
+ * @afn: enum nicprog_accel_fn; NICPROG_EXEC_ACCEL_* bits above it ignored
  *
  * Return: enum nicprog_accel_type, NICPROG_ACCEL_NONE if unknown.
  */
@@ -63,7 +63,7 @@ u8 nicprog_accel_fn_type(unsigned int afn)
 
 /**
  * nicprog_accel_fn_name() - name of an accelerator function
- * @afn: enum nicprog_accel_fn
+ * @afn: enum nicprog_accel_fn; NICPROG_EXEC_ACCEL_* bits above it ignored
  *
  * Return: a static string.
  */

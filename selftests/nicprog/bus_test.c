@@ -180,18 +180,36 @@ TEST_F(bus, default_is_one_port)
 	EXPECT_FALSE(netdev_exists(self->id, 1));
 }
 
+TEST_F(bus, profile)
+{
+	char cmd[64], path[96], text[64] = "";
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "%u 1 nicsim-soc", self->id);
+	ASSERT_EQ(0, bus_write("new_device", cmd));
+	snprintf(path, sizeof(path), "/sys/class/nicprog/nicsim%up0/profile",
+		 self->id);
+	f = fopen(path, "r");
+	ASSERT_NE(NULL, f);
+	EXPECT_NE(NULL, fgets(text, sizeof(text), f));
+	fclose(f);
+	EXPECT_STREQ("nicsim-soc\n", text);
+}
+
 TEST_F(bus, garbage)
 {
 	EXPECT_REFUSED("new_device", "abc", EINVAL,
-		       "new_device: expected \"ID [PORT_COUNT]\" as decimal numbers");
+		       "new_device: expected \"ID [PORT_COUNT [PROFILE]]\", ID and PORT_COUNT decimal numbers");
 	EXPECT_REFUSED("new_device", "12 x", EINVAL,
-		       "new_device: expected \"ID [PORT_COUNT]\" as decimal numbers");
+		       "new_device: expected \"ID [PORT_COUNT [PROFILE]]\", ID and PORT_COUNT decimal numbers");
 	EXPECT_REFUSED("new_device", "-1 2", EINVAL,
-		       "new_device: expected \"ID [PORT_COUNT]\" as decimal numbers");
+		       "new_device: expected \"ID [PORT_COUNT [PROFILE]]\", ID and PORT_COUNT decimal numbers");
 	EXPECT_REFUSED("new_device", "\n", EINVAL,
-		       "new_device: expected \"ID [PORT_COUNT]\"");
-	EXPECT_REFUSED("new_device", "1 2 3", EINVAL,
-		       "new_device: expected \"ID [PORT_COUNT]\"");
+		       "new_device: expected \"ID [PORT_COUNT [PROFILE]]\"");
+	EXPECT_REFUSED("new_device", "1 2 nicsim-generic 4", EINVAL,
+		       "new_device: expected \"ID [PORT_COUNT [PROFILE]]\"");
+	EXPECT_REFUSED("new_device", "1 2 3", ENOENT,
+		       "new_device: unknown profile \"3\" (nicsim-generic, nicsim-soc)");
 }
 
 TEST_F(bus, overlong_command)
@@ -201,7 +219,7 @@ TEST_F(bus, overlong_command)
 	memset(cmd, '1', sizeof(cmd) - 1);
 	cmd[sizeof(cmd) - 1] = '\0';
 	EXPECT_REFUSED("new_device", cmd, EINVAL,
-		       "new_device: expected \"ID [PORT_COUNT]\"");
+		       "new_device: expected \"ID [PORT_COUNT [PROFILE]]\"");
 }
 
 TEST_F(bus, id_out_of_range)

@@ -108,4 +108,10 @@ for shape in single auto; do
 	check "$shape router: MAT lookups ($mat) at most one per frame" \
 		test "$mat" -gt 0 -a "$mat" -le "$FRAMES"
 done
+# the engines' queues: at most NICSIM_ACCEL_QUEUE_LEN (8) jobs ever wait
+qmax=$(ip netns exec "$NS" ethtool -S "$NF" |
+	awk '$1 ~ /^accel_.*_queue_max:/ { if ($2 > m) m = $2; n++ }
+	     END { print n + 0, m + 0 }')
+check "engine queues: counted per type, at most 8 waiting ($qmax)" \
+	test "${qmax% *}" -ge 4 -a "${qmax#* }" -le 8
 tap_end

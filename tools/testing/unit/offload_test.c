@@ -596,11 +596,13 @@ TEST(optimum_equals_brute_force)
 /*
  * A bytewise CRC32C as a global function f(ctx, off, len, seed) returns
  * it: R0 is @err when the region is not in the frame, the CRC of @poly
- * (inverted when @inv) otherwise.
+ * (inverted when @inv) otherwise; @narrow drops the offset's high bits.
  */
-static void crc_fn(struct prog *p, u32 poly, bool inv, s32 err)
+static void crc_fn(struct prog *p, u32 poly, bool inv, s32 err, bool narrow)
 {
 	p->len = 0;
+	if (narrow)	/* a 32-bit offset */
+		emit(p, INSN(BPF_ALU | BPF_MOV | BPF_X, 2, 2, 0, 0));
 	emit(p, INSN(BPF_LDX | BPF_W | BPF_MEM, 6, 1, 0, 0))->ptr =
 		NICPROG_PTR_CTX;				/* data */
 	emit(p, INSN(BPF_LDX | BPF_W | BPF_MEM, 7, 1, 4, 0))->ptr =
@@ -667,28 +669,33 @@ TEST(ident_fn)
 	struct prog p;
 	u8 accel = 0;
 
-	crc_fn(&p, 0x82f63b78, false, -1);
+	crc_fn(&p, 0x82f63b78, false, -1, false);
 	ASSERT_TRUE(ident(&p, &accel, &why)) TH_LOG("%s", why);
 	EXPECT_EQ(NICPROG_AFN_CRC32C, accel);
 
-	crc_fn(&p, 0x82f63b78, true, 0);
+	crc_fn(&p, 0x82f63b78, true, 0, false);
 	ASSERT_TRUE(ident(&p, &accel, &why)) TH_LOG("%s", why);
 	EXPECT_EQ(NICPROG_AFN_CRC32C | NICPROG_EXEC_ACCEL_SEED_INV |
 		  NICPROG_EXEC_ACCEL_RET_INV | NICPROG_EXEC_ACCEL_ERR_ZERO,
 		  accel);
 
 	/* CRC32 (IEEE), not CRC32C: no engine function */
-	crc_fn(&p, 0xedb88320, false, -1);
+	crc_fn(&p, 0xedb88320, false, -1, false);
 	EXPECT_FALSE(ident(&p, &accel, &why));
 	EXPECT_STREQ("it matches no engine function", why);
 
 	/* an error result that is no constant the engine conventions know */
-	crc_fn(&p, 0x82f63b78, false, 7);
+	crc_fn(&p, 0x82f63b78, false, 7, false);
+	EXPECT_FALSE(ident(&p, &accel, &why));
+	EXPECT_STREQ("it matches no engine function", why);
+
+	/* 32-bit offset arithmetic: wrong for offsets of 4 GiB and more */
+	crc_fn(&p, 0x82f63b78, false, -1, true);
 	EXPECT_FALSE(ident(&p, &accel, &why));
 	EXPECT_STREQ("it matches no engine function", why);
 
 	/* a function that writes the frame is never identified */
-	crc_fn(&p, 0x82f63b78, false, -1);
+	crc_fn(&p, 0x82f63b78, false, -1, false);
 	p.insns[p.len - 1] = INSN(BPF_STX | BPF_B | BPF_MEM, 6, 0, 0, 0);
 	p.meta[p.len - 1].ptr = NICPROG_PTR_PACKET;
 	emit(&p, INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0));
