@@ -69,11 +69,8 @@ check "router: its probe loop is a longest-prefix match for a MAT stage" \
 ip link set dev "$NF" xdpoffload off
 
 netns_new "$NS"
-for p in $IN $NF $OUT $CAP; do
-	ip link set "$p" netns "$NS"
-	ip netns exec "$NS" sysctl -qw "net.ipv6.conf.$p.disable_ipv6=1"
-	ip -n "$NS" link set "$p" up
-done
+silent_ports_to_ns "$NS" $IN $NF $OUT $CAP ||
+	{ echo "not ok: cannot move the ports into $NS" >&2; exit 1; }
 NF_IDX=$(ip netns exec "$NS" cat /sys/class/net/$NF/ifindex)
 OUT_IDX=$(ip netns exec "$NS" cat /sys/class/net/$OUT/ifindex)
 

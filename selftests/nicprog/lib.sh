@@ -119,6 +119,18 @@ port_to_ns() {
 	ip -n "$1" link set "$2" up
 }
 
+# silent_ports_to_ns NS DEV...: move ports into a namespace, up, with no
+# address and no IPv6: the host side sends nothing on them.
+silent_ports_to_ns() {
+	local ns=$1 p
+	shift
+	for p in "$@"; do
+		ip link set "$p" netns "$ns" &&
+		ip netns exec "$ns" sysctl -qw "net.ipv6.conf.$p.disable_ipv6=1" &&
+		ip -n "$ns" link set "$p" up || return 1
+	done
+}
+
 bg() {
 	"$@" &
 	_bg_pids+=($!)

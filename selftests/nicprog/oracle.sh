@@ -23,12 +23,8 @@ nicsim_new "$ID" 4
 echo "$ID:0 $ID:1" > $BUS/link_device
 echo "$ID:2 $ID:3" > $BUS/link_device
 netns_new "$NS"
-for p in $IN $NF $OUT $CAP; do
-	ip link set "$p" netns "$NS"
-	# No address and no IPv6: the host side stays silent on every port.
-	ip netns exec "$NS" sysctl -qw "net.ipv6.conf.$p.disable_ipv6=1"
-	ip -n "$NS" link set "$p" up
-done
+silent_ports_to_ns "$NS" $IN $NF $OUT $CAP ||
+	{ echo "not ok: cannot move the ports into $NS" >&2; exit 1; }
 
 NF_IDX=$(ip netns exec "$NS" cat /sys/class/net/$NF/ifindex)
 OUT_IDX=$(ip netns exec "$NS" cat /sys/class/net/$OUT/ifindex)
