@@ -233,15 +233,15 @@ static void nicprog_plan_render(struct seq_buf *sb, const struct nicprog_dev *nd
 		seq_buf_fx(sb, lo->mat_cost_fx);
 		seq_buf_printf(sb, "\n");
 	}
-	for (s = 0; s < np->len; s = n) {
+	for (s = 0; s < np->len; s++) {
+		if (lo->insn_mat[s] != NICPROG_MAT_REGION ||
+		    (s && lo->insn_mat[s - 1] == NICPROG_MAT_REGION))
+			continue;
 		for (n = s; n < np->len &&
 		     lo->insn_mat[n] == NICPROG_MAT_REGION; n++)
 			;
-		if (n > s)
-			seq_buf_printf(sb, "mat: insns %u-%u are a longest-prefix match, served as one lookup\n",
-				       s, n - 1);
-		else
-			n++;
+		seq_buf_printf(sb, "mat: insns %u-%u are a longest-prefix match, served as one lookup\n",
+			       s, n - 1);
 	}
 	for (s = 0; s < np->len; s++)
 		if (np->meta[s].flags & NICPROG_META_IDENT)

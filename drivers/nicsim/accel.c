@@ -151,23 +151,9 @@ s64 nicsim_accel_run(struct nicprog_dev *nd, u32 afn,
 	u64 cycles, len;
 	int max;
 
-	switch (afn) {
-	case NICPROG_AFN_CSUM:
-		type = NICPROG_ACCEL_CSUM;
-		break;
-	case NICPROG_AFN_CRC32C:
-		type = NICPROG_ACCEL_CRC;
-		break;
-	case NICPROG_AFN_TOEPLITZ:
-	case NICPROG_AFN_JHASH:
-		type = NICPROG_ACCEL_HASH;
-		break;
-	case NICPROG_AFN_CHACHA20:
-		type = NICPROG_ACCEL_CRYPTO;
-		break;
-	default:
+	type = nicprog_accel_fn_type(afn);
+	if (type == NICPROG_ACCEL_NONE)
 		return -EOPNOTSUPP;
-	}
 	for (i = 0; i < ndev->lnic->n_units && !u; i++)
 		if (ndev->lnic->units[i].type == NICPROG_UNIT_ACCEL &&
 		    ndev->lnic->units[i].accel == type)

@@ -127,5 +127,6 @@ void nicprog_lnic_summarize(const struct nicprog_lnic *lnic,
 			    struct nicprog_lnic_summary *sum);
 const char *nicprog_unit_type_name(unsigned int type);
 const char *nicprog_accel_type_name(unsigned int accel);
+u8 nicprog_accel_fn_type(unsigned int afn);
 
 #endif /* _NET_NICPROG_LNIC_H */

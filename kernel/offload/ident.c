@@ -226,9 +226,7 @@ bool nicprog_ident_fn(const struct nicprog_exec_prog *exec,
 		}
 		for (v = 0; v < IDENT_VARIANTS; v++) {
 			var = ident_variant(v);
-			for (a = 0; ident_afns[a] !=
-				    (var & NICPROG_EXEC_AFN_MASK); a++)
-				;
+			a = v / (IDENT_VARIANTS / ARRAY_SIZE(ident_afns));
 			if (nicprog_exec_accel_ret(var, raw[a][!!(var &
 					NICPROG_EXEC_ACCEL_SEED_INV)]) != res.ret)
 				alive &= ~BIT_ULL(v);

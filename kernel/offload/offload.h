@@ -393,7 +393,6 @@ struct nicprog_layout {
 
 #define NICPROG_ACCEL_NOMINAL_LEN	256	/* bytes per job, for prediction */
 
-u8 nicprog_accel_fn_type(unsigned int afn);
 const char *nicprog_accel_fn_name(unsigned int afn);
 
 #define NICPROG_HOP_CYCLES	12	/* dequeue and restore, per packet */

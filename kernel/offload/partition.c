@@ -60,6 +60,7 @@ u8 nicprog_accel_fn_type(unsigned int afn)
 	return afn < ARRAY_SIZE(accel_fns) ? accel_fns[afn].type :
 					     NICPROG_ACCEL_NONE;
 }
+EXPORT_SYMBOL_GPL(nicprog_accel_fn_type);
 
 /**
  * nicprog_accel_fn_name() - name of an accelerator function
