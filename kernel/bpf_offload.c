@@ -362,41 +362,6 @@ static int nicprog_bind_maps(struct bpf_verifier_env *env,
 	return 0;
 }
 
-/*
- * An accelerator call is a call to a global function passing an
- * accelerator id; a static function passing one is called as it is, and
- * so is a call whose id differs between paths.
- */
-static void nicprog_check_accel_calls(struct bpf_verifier_env *env,
-				      struct nicprog_prog *np)
-{
-	const struct bpf_prog_aux *aux = env->prog->aux;
-	const struct btf_type *t;
-	struct nicprog_insn_meta *m;
-	u32 i, f, target;
-
-	for (i = 0; i < np->len; i++) {
-		m = &np->meta[i];
-		if (!m->afn)
-			continue;
-		if (m->flags & NICPROG_META_AFN_VAR) {
-			m->afn = NICPROG_AFN_NONE;
-			continue;
-		}
-		target = i + 1 + np->insns[i].imm;
-		t = NULL;
-		for (f = 0; f < aux->func_info_cnt && aux->btf; f++)
-			if (aux->func_info[f].insn_off == target)
-				t = btf_type_by_id(aux->btf,
-						   aux->func_info[f].type_id);
-		if (t && btf_type_vlen(t) == BTF_FUNC_GLOBAL)
-			continue;
-		np_vlog(env, "insn %u: call passes accelerator id %s but its target is not a global function; it runs on a core\n",
-			i, nicprog_accel_fn_name(m->afn));
-		m->afn = NICPROG_AFN_NONE;
-	}
-}
-
 /* @id's type with typedefs and qualifiers peeled off, or NULL. */
 static const struct btf_type *nicprog_btf_resolve(const struct btf *btf, u32 id)
 {
@@ -426,97 +391,68 @@ static bool nicprog_btf_int(const struct btf *btf, u32 id, u32 size)
 	return t && btf_type_is_int(t) && t->size == size;
 }
 
-/*
- * Is the subprogram at @target a global function of the accelerator
- * functions' shape, f(ctx, u64 off, u64 len, u32 seed) returning an
- * integer, which the verifier checked for any scalar arguments?
- */
-static bool nicprog_ident_candidate(const struct bpf_prog_aux *aux,
-				    u32 target)
+/* f(ctx, u64 off, u64 len, u32 seed) returning an integer? */
+static bool nicprog_btf_engine_shape(const struct btf *btf,
+				     const struct btf_type *fn)
 {
-	const struct btf_type *fn = NULL, *proto, *ctx;
+	const struct btf_type *proto, *ctx;
 	const struct btf_param *arg;
-	u32 f;
 
-	for (f = 0; f < aux->func_info_cnt && aux->btf; f++)
-		if (aux->func_info[f].insn_off == target)
-			fn = btf_type_by_id(aux->btf, aux->func_info[f].type_id);
-	if (!fn || btf_type_vlen(fn) != BTF_FUNC_GLOBAL)
-		return false;
-	proto = btf_type_by_id(aux->btf, fn->type);
+	proto = btf_type_by_id(btf, fn->type);
 	if (!proto || !btf_type_is_func_proto(proto) ||
 	    btf_type_vlen(proto) != 4)
 		return false;
 	arg = btf_params(proto);
-	ctx = nicprog_btf_resolve(aux->btf, arg[0].type);
+	ctx = nicprog_btf_resolve(btf, arg[0].type);
 	return ctx && btf_type_is_ptr(ctx) &&
-	       nicprog_btf_int(aux->btf, arg[1].type, 8) &&
-	       nicprog_btf_int(aux->btf, arg[2].type, 8) &&
-	       nicprog_btf_int(aux->btf, arg[3].type, 4) &&
-	       (nicprog_btf_int(aux->btf, proto->type, 4) ||
-		nicprog_btf_int(aux->btf, proto->type, 8));
+	       nicprog_btf_int(btf, arg[1].type, 8) &&
+	       nicprog_btf_int(btf, arg[2].type, 8) &&
+	       nicprog_btf_int(btf, arg[3].type, 4) &&
+	       (nicprog_btf_int(btf, proto->type, 4) ||
+		nicprog_btf_int(btf, proto->type, 8));
 }
 
-/*
- * Calls to plain-BPF checksum and CRC functions become engine jobs like
- * accelerator calls (offload/ident.c); the log says what was found.
- */
-static void nicprog_ident_calls(struct bpf_verifier_env *env,
-				struct nicprog_prog *np)
+/* The subprograms as BTF describes them, for offload/calls.c. */
+static struct nicprog_subprog *nicprog_subprogs(struct bpf_verifier_env *env,
+						u32 *n)
 {
-	u32 i, s, target, end, n_done = 0;
-	struct {
-		u32 target;
-		u8 afn;
-		u8 accel;
-	} done[8];
-	const char *why;
-	u8 accel;
+	const struct bpf_prog_aux *aux = env->prog->aux;
+	const struct btf_type *fn;
+	struct nicprog_subprog *subs;
+	u32 s, f;
 
-	for (i = 0; i < np->len; i++) {
-		if (np->insns[i].code != (BPF_JMP | BPF_CALL) ||
-		    np->insns[i].src_reg != BPF_PSEUDO_CALL || np->meta[i].afn)
-			continue;
-		target = i + 1 + np->insns[i].imm;
-		for (s = 0; s < n_done && done[s].target != target; s++)
-			;
-		if (s == n_done) {
-			if (n_done == ARRAY_SIZE(done) ||
-			    !nicprog_ident_candidate(env->prog->aux, target))
+	subs = kcalloc(env->subprog_cnt, sizeof(*subs), GFP_KERNEL);
+	if (!subs)
+		return NULL;
+	for (s = 0; s < env->subprog_cnt; s++) {
+		subs[s].start = env->subprog_info[s].start;
+		for (f = 0; f < aux->func_info_cnt && aux->btf; f++) {
+			if (aux->func_info[f].insn_off != subs[s].start)
 				continue;
-			for (s = 0, end = np->len; s < env->subprog_cnt; s++)
-				if (env->subprog_info[s].start > target)
-					end = min_t(u32, end,
-						    env->subprog_info[s].start);
-			done[n_done].target = target;
-			done[n_done].afn = NICPROG_AFN_NONE;
-			if (nicprog_ident_fn(&np->exec, np->meta, target, end,
-					     &accel, &why)) {
-				done[n_done].afn = accel & NICPROG_EXEC_AFN_MASK;
-				done[n_done].accel = accel;
-				np_vlog(env, "insn %u: function at insn %u identified as %s (conventions 0x%02x)\n",
-					i, target, nicprog_accel_fn_name(accel),
-					accel & ~NICPROG_EXEC_AFN_MASK);
-			} else {
-				np_vlog(env, "insn %u: function at insn %u is not an engine function: %s\n",
-					i, target, why);
-			}
-			s = n_done++;
+			fn = btf_type_by_id(aux->btf, aux->func_info[f].type_id);
+			if (!fn || btf_type_vlen(fn) != BTF_FUNC_GLOBAL)
+				continue;
+			subs[s].global = true;
+			subs[s].engine_shape =
+				nicprog_btf_engine_shape(aux->btf, fn);
 		}
-		if (!done[s].afn)
-			continue;
-		np->meta[i].afn = done[s].afn;
-		np->meta[i].ident = done[s].accel & ~NICPROG_EXEC_AFN_MASK;
-		np->meta[i].flags |= NICPROG_META_IDENT;
 	}
+	*n = env->subprog_cnt;
+	return subs;
+}
+
+static void nicprog_log_line(void *priv, const char *line)
+{
+	np_vlog((struct bpf_verifier_env *)priv, "%s", line);
 }
 
 static int nicprog_finalize(struct bpf_verifier_env *env)
 {
 	struct nicprog_prog *np = env_prog(env);
 	struct nicprog_dev *nd = np->nd;
+	struct nicprog_subprog *subs;
 	const char *why;
-	u32 i, bad;
+	u32 i, bad, n_subs;
 	u64 t0 = ktime_get_ns();
 	int err;
 
@@ -559,8 +495,14 @@ static int nicprog_finalize(struct bpf_verifier_env *env)
 				np->maps[i]->name);
 			return -EINVAL;
 		}
-	nicprog_check_accel_calls(env, np);
-	nicprog_ident_calls(env, np);
+	subs = nicprog_subprogs(env, &n_subs);
+	if (!subs)
+		return -ENOMEM;
+	nicprog_calls_check_accel(np->insns, np->meta, np->len, subs, n_subs,
+				  nicprog_log_line, env);
+	nicprog_calls_ident(&np->exec, np->meta, subs, n_subs,
+			    nicprog_log_line, env);
+	kfree(subs);
 	np->ir_in = (struct nicprog_ir_input){
 		.insns = np->insns, .meta = np->meta, .len = np->len,
 		.tables = np->ir_tables, .n_tables = np->n_maps,

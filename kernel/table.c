@@ -23,8 +23,6 @@
 
 #include "nicprog.h"
 
-#define NICPROG_HTAB_ELEM_OVERHEAD	32	/* node, hash, RCU head */
-
 struct nicprog_htab_elem {
 	struct hlist_node node;
 	struct rcu_head rcu;
@@ -78,12 +76,8 @@ static u32 array_stride(const struct nicprog_table *t)
  */
 u64 nicprog_table_bytes(const struct bpf_map *map)
 {
-	u64 n = map->max_entries;
-
-	if (map->map_type == BPF_MAP_TYPE_ARRAY)
-		return n * round_up(map->value_size, 8);
-	return n * (round_up(map->key_size, 8) + round_up(map->value_size, 8) +
-		    NICPROG_HTAB_ELEM_OVERHEAD);
+	return nicprog_ir_table_bytes(map->map_type, map->key_size,
+				      map->value_size, map->max_entries);
 }
 
 /**

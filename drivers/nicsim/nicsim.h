@@ -10,11 +10,12 @@
 #include <linux/u64_stats_sync.h>
 #include <net/nicprog.h>
 
+#include "profiles.h"
+
 #define NICSIM_DRV_NAME		"nicsim"
 #define NICSIM_MAX_ID		65535	/* keeps "nicsim<ID>p<P>" in IFNAMSIZ */
 #define NICSIM_MAX_PORTS	16
 #define NICSIM_MAX_MTU		9000
-#define NICSIM_RXQ_LEN		1024	/* frames the NIC buffers per port */
 #define NICSIM_SPEED_MBPS	100000
 #define NICSIM_MAX_CORES	16	/* kthreads per NIC */
 #define NICSIM_CORE_QUEUE_LEN	512	/* frames waiting for one core */
@@ -246,8 +247,6 @@ void nicsim_link_update_carrier(struct nicsim_port *port);
 extern const struct ethtool_ops nicsim_ethtool_ops;
 
 /* profile.c */
-extern const struct nicprog_lnic nicsim_profile_generic;
-const struct nicprog_lnic *nicsim_profile_find(const char *name);
 extern const struct nicprog_dev_ops nicsim_nicprog_ops;
 
 #endif /* _NICSIM_H */

@@ -12,6 +12,28 @@
  */
 #include "offload.h"
 
+#define HTAB_ELEM_OVERHEAD	32	/* node, hash, RCU head */
+
+/**
+ * nicprog_ir_table_bytes() - NIC memory a map takes as a table
+ * @type: BPF_MAP_TYPE_*
+ * @key_size: bytes of a key
+ * @value_size: bytes of a value
+ * @max_entries: capacity
+ *
+ * Return: bytes, the figure the kernel's memory accounting charges and
+ * the offline planner assumes.
+ */
+u64 nicprog_ir_table_bytes(u32 type, u32 key_size, u32 value_size,
+			   u32 max_entries)
+{
+	u64 k = (key_size + 7) & ~7U, v = (value_size + 7) & ~7U;
+
+	if (type == BPF_MAP_TYPE_ARRAY)
+		return (u64)max_entries * v;
+	return (u64)max_entries * (k + v + HTAB_ELEM_OVERHEAD);
+}
+
 static const char * const tc_names[] = {
 	[NICPROG_TC_UNUSED]	= "unused",
 	[NICPROG_TC_READONLY]	= "read-only",

@@ -19,6 +19,7 @@
 #include <linux/types.h>
 #else
 #include <errno.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

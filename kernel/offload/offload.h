@@ -423,6 +423,37 @@ void nicprog_predict_costs(const struct nicprog_ir *ir,
 void nicprog_place(const struct nicprog_ir *ir,
 		   const struct nicprog_lnic *lnic, struct nicprog_layout *lo);
 
+/* classify.c */
+u64 nicprog_ir_table_bytes(u32 type, u32 key_size, u32 value_size,
+			   u32 max_entries);
+
+/**
+ * struct nicprog_subprog - a subprogram, as its BTF describes it
+ * @start: first instruction
+ * @global: a global function (the verifier checked it on its own, for
+ *	any arguments of its types)
+ * @engine_shape: of the accelerator functions' shape,
+ *	f(ctx, u64 off, u64 len, u32 seed) returning an integer
+ */
+struct nicprog_subprog {
+	u32 start;
+	bool global;
+	bool engine_shape;
+};
+
+/* A line for the verifier log (kernel) or stderr (tools). */
+typedef void (*nicprog_log_fn)(void *priv, const char *line);
+
+/* calls.c */
+void nicprog_calls_check_accel(const struct bpf_insn *insns,
+			       struct nicprog_insn_meta *meta, u32 len,
+			       const struct nicprog_subprog *subs, u32 n_subs,
+			       nicprog_log_fn log, void *priv);
+void nicprog_calls_ident(const struct nicprog_exec_prog *exec,
+			 struct nicprog_insn_meta *meta,
+			 const struct nicprog_subprog *subs, u32 n_subs,
+			 nicprog_log_fn log, void *priv);
+
 /* ident.c */
 bool nicprog_ident_fn(const struct nicprog_exec_prog *exec,
 		      const struct nicprog_insn_meta *meta, u32 entry, u32 end,
