@@ -32,7 +32,7 @@ modules: $(KDIR)/.nicprog-ready
 
 tools:
 	$(MAKE) -C tools/testing/unit KSFT_DIR=$(KSFT_DIR)
-	$(MAKE) -C tools/nicprog-plan
+	$(MAKE) -C tools/nicprog-plan nicprog-plan nicprog-plan-asan
 
 bpf:
 	$(MAKE) -C bpf

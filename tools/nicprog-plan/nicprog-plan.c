@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * nicprog-plan - the offloader, offline: plan a program from the facts
- * file the kernel recorded when it was offloaded
- * (/sys/kernel/debug/nicprog/<ifname>/facts), for another shape or core
- * budget, or measure the planner against the optimum.
+ * nicprog-plan - the offloader, offline: plan a BPF ELF object for a
+ * nicsim profile without a kernel (the verifier's facts computed by
+ * absint.c), or plan from the facts file the kernel recorded when a
+ * program was offloaded (/sys/kernel/debug/nicprog/<ifname>/facts), for
+ * another shape or core budget; or measure the planner against the
+ * optimum.
  *
  *   nicprog-plan [--shape SHAPE] [--cores N] FACTS
- *   nicprog-plan --quality [--cores N] FACTS
- *   nicprog-plan --blocks FACTS
+ *   nicprog-plan [--profile P] [--sec S] [--shape SHAPE] [--cores N] OBJ.o
+ *   nicprog-plan --quality [--cores N] FACTS|OBJ.o
+ *   nicprog-plan --blocks FACTS|OBJ.o
+ *   nicprog-plan --facts FACTS|OBJ.o    (the facts, one line per insn)
  *
  * --quality prints, for every budget from 1 to N (16 by default), the
  * predicted throughput of the plan the offloader chooses (shape auto),
@@ -16,13 +20,19 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "absint.h"
 #include "compat.h"
 #include "facts.h"
+#include "profiles.h"
+
+#define USAGE "usage: nicprog-plan [--profile P] [--sec S] [--shape S] [--cores N] [--quality|--blocks|--facts] FACTS|OBJ.o\n"
 
 static void *slurp(const char *path, size_t *len)
 {
@@ -48,6 +58,160 @@ static void *slurp(const char *path, size_t *len)
 	fclose(f);
 	*len = n;
 	return buf;
+}
+
+struct offline {
+	struct np_object obj;
+	struct np_facts facts;
+	u8 *flags;
+	struct nicprog_exec_prog exec;
+};
+
+static void log_line(void *priv, const char *line)
+{
+	(void)priv;
+	printf("[nicprog] %s", line);
+}
+
+/*
+ * Identification runs candidate functions in the executor, which trusts
+ * that the verifier proved them safe. Offline nothing did, so it runs in
+ * a child process: a function that would fault only costs its
+ * identification.
+ */
+static void ident_sandboxed(struct offline *ol, bool verbose)
+{
+	size_t want = ol->obj.len * sizeof(*ol->facts.meta), got = 0;
+	struct nicprog_insn_meta *meta = malloc(want);
+	int pfd[2] = { -1, -1 }, status = 1;
+	ssize_t n;
+	pid_t pid;
+
+	fflush(stdout);
+	if (!meta || pipe(pfd))
+		goto out;
+	pid = fork();
+	if (pid < 0)
+		goto out;
+	if (!pid) {
+		close(pfd[0]);
+		nicprog_calls_ident(&ol->exec, ol->facts.meta, ol->obj.subs,
+				    ol->obj.n_subs, verbose ? log_line : NULL,
+				    NULL);
+		fflush(stdout);
+		for (got = 0; got < want; got += n) {
+			n = write(pfd[1], (char *)ol->facts.meta + got,
+				  want - got);
+			if (n <= 0)
+				_exit(1);
+		}
+		_exit(0);
+	}
+	close(pfd[1]);
+	pfd[1] = -1;
+	while (got < want &&
+	       (n = read(pfd[0], (char *)meta + got, want - got)) > 0)
+		got += n;
+	waitpid(pid, &status, 0);
+out:
+	if (pfd[0] >= 0)
+		close(pfd[0]);
+	if (pfd[1] >= 0)
+		close(pfd[1]);
+	if (meta && got == want && WIFEXITED(status) && !WEXITSTATUS(status))
+		memcpy(ol->facts.meta, meta, want);
+	else
+		fprintf(stderr, "nicprog-plan: identifying plain-BPF engine functions failed (the object is not verified offline); planning without it\n");
+	free(meta);
+}
+
+/*
+ * The kernel's work at load time, offline: the facts (absint.c), then
+ * what nicprog_finalize() does with them.
+ */
+static int load_object(const char *path, const char *sec,
+		       const struct nicprog_lnic *lnic, struct offline *ol,
+		       struct nicprog_ir_input *in, bool verbose)
+{
+	struct nicprog_lnic_summary sum;
+	u64 bytes;
+	char err[256];
+	const char *why;
+	u32 i, bad;
+
+	if (np_object_read(path, sec, &ol->obj, err, sizeof(err)) ||
+	    np_absint(&ol->obj, &ol->facts, err, sizeof(err))) {
+		fprintf(stderr, "nicprog-plan: %s: %s\n", path, err);
+		return -1;
+	}
+	nicprog_lnic_summarize(lnic, &sum);
+	if (ol->obj.len > sum.insn_store) {
+		fprintf(stderr, "nicprog-plan: %s: program has %u instructions; the NIC's cores hold at most %u\n",
+			path, ol->obj.len, sum.insn_store);
+		return -1;
+	}
+	for (i = 0, bytes = 0; i < ol->facts.n_tables; i++)
+		bytes += ol->facts.tables[i].bytes;
+	if (bytes > sum.mem_bytes) {
+		fprintf(stderr, "nicprog-plan: %s: its maps need %llu bytes of NIC memory, the NIC has %llu\n",
+			path, (unsigned long long)bytes,
+			(unsigned long long)sum.mem_bytes);
+		return -1;
+	}
+	ol->flags = calloc(ol->obj.len, 1);
+	if (!ol->flags)
+		return -1;
+	for (i = 0; i < ol->obj.len; i++)
+		if (ol->facts.meta[i].ptr == NICPROG_PTR_CTX)
+			ol->flags[i] = NICPROG_EXEC_INSN_CTX;
+	ol->exec = (struct nicprog_exec_prog){
+		.insns = ol->facts.insns, .flags = ol->flags,
+		.len = ol->obj.len, .n_maps = ol->facts.n_tables,
+	};
+	if (nicprog_exec_check(&ol->exec, &bad, &why)) {
+		fprintf(stderr, "nicprog-plan: %s: insn %u: %s\n", path, bad,
+			why);
+		return -1;
+	}
+	nicprog_calls_check_accel(ol->facts.insns, ol->facts.meta,
+				  ol->obj.len, ol->obj.subs, ol->obj.n_subs,
+				  verbose ? log_line : NULL, NULL);
+	ident_sandboxed(ol, verbose);
+	*in = (struct nicprog_ir_input){
+		.insns = ol->facts.insns, .meta = ol->facts.meta,
+		.len = ol->obj.len, .tables = ol->facts.tables,
+		.n_tables = ol->facts.n_tables,
+	};
+	if (verbose)
+		printf("object: %s, section %s, program %s, %u subprograms; facts: %llu insns processed, %llu states\n",
+		       path, ol->obj.sec, ol->obj.name, ol->obj.n_subs,
+		       (unsigned long long)ol->facts.processed,
+		       (unsigned long long)ol->facts.states);
+	return 0;
+}
+
+/* The facts, one line per instruction (visits apart: see absint.c). */
+static void print_facts(const struct nicprog_ir_input *in)
+{
+	const struct nicprog_insn_meta *m;
+	const struct bpf_insn *x;
+	u32 i;
+
+	for (i = 0; i < in->n_tables; i++)
+		printf("table %u: type %u key %u value %u entries %u bytes %llu\n",
+		       i, in->tables[i].type, in->tables[i].key_size,
+		       in->tables[i].value_size, in->tables[i].max_entries,
+		       (unsigned long long)in->tables[i].bytes);
+	for (i = 0; i < in->len; i++) {
+		m = &in->meta[i];
+		x = &in->insns[i];
+		printf("%u: %02x %u %u %d %d | ptr %u dst %#x src %#x map %u flags %#x mapval %#x stack %d key %d val %d args %#x afn %u ident %#x helper %d pkt %d-%d%s\n",
+		       i, x->code, x->dst_reg, x->src_reg, x->off, x->imm,
+		       m->ptr, m->dst_kinds, m->src_kinds, m->map, m->flags,
+		       m->mapval_regs, m->stack_off, m->key_off, m->val_off,
+		       m->stack_args, m->afn, m->ident, m->helper, m->pkt_lo,
+		       m->pkt_hi, m->visits ? "" : " (never reached)");
+	}
 }
 
 static void print_fx(u64 fx)
@@ -123,20 +287,29 @@ int main(int argc, char **argv)
 		{ "cores", required_argument, NULL, 'c' },
 		{ "quality", no_argument, NULL, 'q' },
 		{ "blocks", no_argument, NULL, 'b' },
+		{ "facts", no_argument, NULL, 'f' },
+		{ "profile", required_argument, NULL, 'p' },
+		{ "sec", required_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 },
 	};
+	const struct nicprog_lnic *lnic = &nicsim_profile_generic;
+	const char *sec = NULL;
+	struct offline ol = { 0 };
+	struct nicprog_lnic_summary sum;
+	struct nicprog_ir_input in;
+	bool elf;
 	struct nicprog_layout lo, opt;
 	unsigned int shape = NICPROG_SHAPE_AUTO, cores = 0, b;
 	struct nicprog_facts f;
 	struct nicprog_ir ir;
-	int c, quality = 0, blocks = 0;
+	int c, quality = 0, blocks = 0, facts = 0;
 	double worst = 1e9, t0, t_ir;
 	char lwhy[128] = "";
 	const char *why;
 	size_t len;
 	void *buf;
 
-	while ((c = getopt_long(argc, argv, "s:c:qb", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:c:qbfp:S:", opts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			for (shape = 0; shape < __NICPROG_SHAPE_MAX; shape++)
@@ -162,26 +335,54 @@ int main(int argc, char **argv)
 		case 'b':
 			blocks = 1;
 			break;
+		case 'f':
+			facts = 1;
+			break;
+		case 'p':
+			lnic = nicsim_profile_find(optarg);
+			if (!lnic) {
+				fprintf(stderr, "nicprog-plan: unknown profile %s (%s, %s)\n",
+					optarg, nicsim_profile_generic.name,
+					nicsim_profile_soc.name);
+				return 2;
+			}
+			break;
+		case 'S':
+			sec = optarg;
+			break;
 		default:
-			fprintf(stderr, "usage: nicprog-plan [--shape S] [--cores N] [--quality] FACTS\n");
+			fprintf(stderr, USAGE);
 			return 2;
 		}
 	}
 	if (optind + 1 != argc) {
-		fprintf(stderr, "usage: nicprog-plan [--shape S] [--cores N] [--quality] FACTS\n");
+		fprintf(stderr, USAGE);
 		return 2;
 	}
 	buf = slurp(argv[optind], &len);
-	if (nicprog_facts_read(buf, len, &f, &why)) {
-		fprintf(stderr, "nicprog-plan: %s: %s\n", argv[optind], why);
+	elf = len >= 4 && !memcmp(buf, "\177ELF", 4);
+	if (elf) {
+		if (load_object(argv[optind], sec, lnic, &ol, &in,
+				!facts && !blocks))
+			return 1;
+	} else if (nicprog_facts_read(buf, len, &f, &why)) {
+		fprintf(stderr, "nicprog-plan: %s: not a BPF ELF object, and %s\n",
+			argv[optind], why);
 		return 1;
+	} else {
+		in = f.in;
+		lnic = &f.lnic;
 	}
-	if (nicprog_lnic_validate(&f.lnic, lwhy, sizeof(lwhy))) {
+	if (nicprog_lnic_validate(lnic, lwhy, sizeof(lwhy))) {
 		fprintf(stderr, "nicprog-plan: %s: %s\n", argv[optind], lwhy);
 		return 1;
 	}
+	if (facts) {
+		print_facts(&in);
+		return 0;
+	}
 	t0 = now();
-	if (nicprog_ir_build(&f.in, &ir, &why)) {
+	if (nicprog_ir_build(&in, &ir, &why)) {
 		fprintf(stderr, "nicprog-plan: %s\n", why);
 		return 1;
 	}
@@ -191,21 +392,24 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!quality) {
-		if (nicprog_layout_build(&ir, &f.lnic, shape,
-					 cores ? cores : NICPROG_MAX_STAGES,
+		/* the kernel's default budget: every core */
+		nicprog_lnic_summarize(lnic, &sum);
+		if (nicprog_layout_build(&ir, lnic, shape,
+					 cores ? cores :
+					 min_t(u32, sum.cores, NICPROG_MAX_STAGES),
 					 &lo, &why)) {
 			fprintf(stderr, "nicprog-plan: %s\n", why);
 			return 1;
 		}
-		print_plan(&ir, &f.lnic, &lo);
+		print_plan(&ir, lnic, &lo);
 		printf("offloader time: ir %.0f us\n", t_ir * 1e6);
 		return 0;
 	}
 	printf("cores\tchosen\toptimum\tratio\tshape\n");
 	for (b = 1; b <= (cores ? cores : NICPROG_MAX_STAGES); b++) {
-		if (nicprog_layout_build(&ir, &f.lnic, NICPROG_SHAPE_AUTO, b,
+		if (nicprog_layout_build(&ir, lnic, NICPROG_SHAPE_AUTO, b,
 					 &lo, &why) ||
-		    nicprog_layout_optimum(&ir, &f.lnic, b, &opt, &why)) {
+		    nicprog_layout_optimum(&ir, lnic, b, &opt, &why)) {
 			fprintf(stderr, "nicprog-plan: %s\n", why);
 			return 1;
 		}

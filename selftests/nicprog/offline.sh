@@ -1,0 +1,77 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Offline planning: nicprog-plan reads an ELF object and computes the
+# verifier's facts itself (tools/nicprog-plan/absint.c). The kernel is the
+# oracle: for every example NF, offloaded to a nicsim port of each profile,
+# the facts the verifier recorded (debugfs .../facts), the handler graph
+# with its block frequencies and loop trips, and the plan must be those
+# nicprog-plan computes from the object alone.
+#
+# Two facts are left out of the comparison: the kinds a register held
+# (dst/src kinds) and which registers held a map value (mapval). Both are
+# recorded for registers about to be overwritten too, so they depend on
+# which dead paths a walk visits before pruning; the offloader reads
+# neither except masked by liveness (ir.c), which the block table covers.
+. "$(dirname "$0")/lib.sh"
+require_root_tools
+PLAN=$NICPROG_SRC/tools/nicprog-plan/nicprog-plan
+[ -x "$PLAN" ] || skip_all "nicprog-plan not built (make tools)"
+nicprog_load || skip_all "cannot load nicprog/nicsim"
+mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+
+EX=$NICPROG_SRC/bpf/examples
+NFS=${OFFLINE_NFS:-"count icmp_echo port_filter firewall router lb heavy_hitter nat esp digest"}
+TMP=$(mktemp -d /tmp/nicprog-offline.XXXXXX)
+_cleanup_tmp() { rm -rf "$TMP"; }
+trap 'cleanup; _cleanup_tmp' EXIT
+
+facts() { "$PLAN" --facts "$1" | sed 's/ dst [0-9a-fx]* src [0-9a-fx]*//; s/ mapval [0-9a-fx]*//'; }
+plan() { "$PLAN" "$@" | grep -v '^offloader time\|^object:\|^\[nicprog\]'; }
+
+# same DESC FILE-A FILE-B: one test point; the first differences as comments
+same() {
+	if [ -s "$2" ] && cmp -s "$2" "$3"; then
+		tap_ok "$1"
+	else
+		diff "$2" "$3" | head -8 | sed 's/^/# /'
+		tap_fail "$1"
+	fi
+}
+
+# compare PROFILE OBJ: offload OBJ to a port of a PROFILE device, compare.
+compare() {
+	local profile=$1 obj=$2 name
+	name=$(basename "$obj" .o)
+	if ! ip -force link set dev "$PORT" xdpoffload obj "$obj" sec xdp 2>"$TMP/err"; then
+		sed 's/^/# /' "$TMP/err"
+		tap_fail "$profile $name: offloads"
+		return
+	fi
+	cp "/sys/kernel/debug/nicprog/$PORT/facts" "$TMP/k.facts"
+	facts "$TMP/k.facts" > "$TMP/k.f"
+	facts "$obj" > "$TMP/o.f" 2>&1
+	same "$profile $name: the facts (insns, tables, accesses, offsets, calls) are the verifier's" "$TMP/k.f" "$TMP/o.f"
+	"$PLAN" --blocks "$TMP/k.facts" > "$TMP/k.b"
+	"$PLAN" --blocks --profile "$profile" "$obj" > "$TMP/o.b" 2>&1
+	same "$profile $name: the handler graph (blocks, frequencies, loop trips, live state) is the kernel's" "$TMP/k.b" "$TMP/o.b"
+	plan "$TMP/k.facts" > "$TMP/k.p"
+	plan --profile "$profile" "$obj" > "$TMP/o.p" 2>&1
+	same "$profile $name: the plan is the kernel's" "$TMP/k.p" "$TMP/o.p"
+	ip link set dev "$PORT" xdpoffload off
+}
+
+tap_begin
+for profile in nicsim-generic nicsim-soc; do
+	ID=$(nicsim_new_id)
+	echo "$ID 1 $profile" > "$BUS/new_device" || skip_all "cannot create a $profile device"
+	_created_devs+=("$ID")
+	PORT=nicsim${ID}p0
+	ip link set "$PORT" up
+	for nf in $NFS; do
+		compare "$profile" "$EX/$nf.o"
+	done
+	for p in ident_csum ident_near; do
+		compare "$profile" "$SELFDIR/progs/$p.o"
+	done
+done
+tap_end

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The verifier's facts about a program, offline: an abstract interpreter
+ * that walks the program the way the Linux 6.1 verifier does and records
+ * what kernel/bpf_offload.c's hooks record.
+ */
+#ifndef _NICPROG_PLAN_ABSINT_H
+#define _NICPROG_PLAN_ABSINT_H
+
+#include "object.h"
+
+/**
+ * struct np_facts - a program's facts, computed offline
+ * @insns: the program, map loads as table indices (as the kernel's)
+ * @meta: per instruction
+ * @tables: the tables, in the kernel's order (first sight)
+ * @n_tables: entries in @tables
+ * @processed: instructions the walk processed
+ * @states: states it kept for pruning
+ */
+struct np_facts {
+	struct bpf_insn *insns;
+	struct nicprog_insn_meta *meta;
+	struct nicprog_ir_table tables[NICPROG_MAX_TABLES];
+	u32 n_tables;
+	u64 processed;
+	u64 states;
+};
+
+int np_absint(const struct np_object *o, struct np_facts *f, char *err,
+	      size_t err_len);
+void np_facts_free(struct np_facts *f);
+
+#endif /* _NICPROG_PLAN_ABSINT_H */

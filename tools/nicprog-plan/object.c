@@ -1,0 +1,584 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Read one XDP program out of a BPF ELF object the way libbpf hands it to
+ * the kernel: the program's function, then each subprogram it calls,
+ * appended depth first in the order of the calls (libbpf's
+ * bpf_object__reloc_code()), call offsets fixed up. libelf reads the
+ * sections and relocations, libbpf's BTF parser the maps' definitions and
+ * the functions' types. (Not bpf_object__open(): Debian's libbpf 1.1
+ * crashes on some corrupted objects, tools/testing/unit/plan_test.sh.)
+ */
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdarg.h>
+#include <unistd.h>
+
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "object.h"
+
+#define OBJ_MAX_FUNCS	512
+
+struct obj_func {
+	char name[NP_OBJ_NAME];
+	u32 sec;	/* ELF section index */
+	u32 first;	/* instruction index in its section */
+	u32 len;
+	bool global;
+	s32 at;		/* where it went in the program, or -1 */
+};
+
+struct obj_rel {
+	u32 sec;	/* section the relocation applies to */
+	u32 insn;	/* instruction index in it */
+	u32 sym;
+};
+
+struct obj {
+	Elf *elf;
+	Elf_Data *symtab;
+	u32 symtab_strndx;
+	u32 n_syms;
+	u32 maps_sec;
+	struct obj_func funcs[OBJ_MAX_FUNCS];
+	u32 n_funcs;
+	struct obj_rel *rels;
+	u32 n_rels;
+	const struct bpf_insn *sec_insns[256];
+	u32 sec_len[256];	/* instructions */
+	char *err;
+	size_t err_len;
+};
+
+static int obj_fail(struct obj *ob, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(ob->err, ob->err_len, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+static const struct obj_rel *obj_rel_at(const struct obj *ob, u32 sec,
+					u32 insn)
+{
+	u32 r;
+
+	for (r = 0; r < ob->n_rels; r++)
+		if (ob->rels[r].sec == sec && ob->rels[r].insn == insn)
+			return &ob->rels[r];
+	return NULL;
+}
+
+static int obj_sym(const struct obj *ob, u32 i, GElf_Sym *sym)
+{
+	return gelf_getsym(ob->symtab, i, sym) ? 0 : -EINVAL;
+}
+
+static struct obj_func *obj_func_at(struct obj *ob, u32 sec, u32 first)
+{
+	u32 f;
+
+	for (f = 0; f < ob->n_funcs; f++)
+		if (ob->funcs[f].sec == sec && ob->funcs[f].first == first)
+			return &ob->funcs[f];
+	return NULL;
+}
+
+/* Sections, function symbols and relocations. */
+static int obj_scan(struct obj *ob)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+	GElf_Ehdr eh;
+	GElf_Shdr sh;
+	GElf_Sym sym;
+	GElf_Rel rel;
+	Elf_Data *d;
+	const char *name;
+	u32 i, n;
+
+	if (elf_getshdrstrndx(ob->elf, &shstrndx))
+		return obj_fail(ob, "not an ELF object");
+	if (!gelf_getehdr(ob->elf, &eh) || eh.e_machine != EM_BPF)
+		return obj_fail(ob, "not a BPF object (ELF machine %u)",
+				eh.e_machine);
+	while ((scn = elf_nextscn(ob->elf, scn))) {
+		if (!gelf_getshdr(scn, &sh))
+			return obj_fail(ob, "bad section header");
+		name = elf_strptr(ob->elf, shstrndx, sh.sh_name);
+		d = elf_getdata(scn, NULL);
+		if (sh.sh_type == SHT_SYMTAB) {
+			if (!d || !sh.sh_entsize)
+				return obj_fail(ob, "bad symbol table");
+			ob->symtab = d;
+			ob->symtab_strndx = sh.sh_link;
+			ob->n_syms = sh.sh_size / sh.sh_entsize;
+		} else if (name && !strcmp(name, ".maps")) {
+			ob->maps_sec = elf_ndxscn(scn);
+		} else if (sh.sh_type == SHT_PROGBITS &&
+			   (sh.sh_flags & SHF_EXECINSTR) && d &&
+			   elf_ndxscn(scn) < ARRAY_SIZE(ob->sec_insns)) {
+			ob->sec_insns[elf_ndxscn(scn)] = d->d_buf;
+			ob->sec_len[elf_ndxscn(scn)] =
+				d->d_size / sizeof(struct bpf_insn);
+		}
+	}
+	if (!ob->symtab)
+		return obj_fail(ob, "the object has no symbol table");
+	for (i = 0; i < ob->n_syms; i++) {
+		if (obj_sym(ob, i, &sym))
+			return obj_fail(ob, "bad symbol %u", i);
+		if (GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+		    sym.st_shndx >= ARRAY_SIZE(ob->sec_insns) ||
+		    !ob->sec_insns[sym.st_shndx] || !sym.st_size)
+			continue;
+		if (sym.st_value % sizeof(struct bpf_insn) ||
+		    sym.st_size % sizeof(struct bpf_insn) ||
+		    sym.st_value / sizeof(struct bpf_insn) >
+		    ob->sec_len[sym.st_shndx] ||
+		    sym.st_size / sizeof(struct bpf_insn) >
+		    ob->sec_len[sym.st_shndx] -
+		    sym.st_value / sizeof(struct bpf_insn))
+			return obj_fail(ob, "function symbol %u lies outside its section",
+					i);
+		if (ob->n_funcs == OBJ_MAX_FUNCS)
+			return obj_fail(ob, "more than %d functions",
+					OBJ_MAX_FUNCS);
+		ob->funcs[ob->n_funcs] = (struct obj_func){
+			.sec = sym.st_shndx,
+			.first = sym.st_value / sizeof(struct bpf_insn),
+			.len = sym.st_size / sizeof(struct bpf_insn),
+			.global = GELF_ST_BIND(sym.st_info) == STB_GLOBAL,
+			.at = -1,
+		};
+		snprintf(ob->funcs[ob->n_funcs].name, NP_OBJ_NAME, "%s",
+			 elf_strptr(ob->elf, ob->symtab_strndx, sym.st_name));
+		ob->n_funcs++;
+	}
+	scn = NULL;
+	while ((scn = elf_nextscn(ob->elf, scn))) {
+		gelf_getshdr(scn, &sh);
+		if (sh.sh_type != SHT_REL || sh.sh_info >=
+		    ARRAY_SIZE(ob->sec_insns) || !ob->sec_insns[sh.sh_info])
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (!d || !sh.sh_entsize)
+			return obj_fail(ob, "bad relocation section");
+		n = sh.sh_size / sh.sh_entsize;
+		ob->rels = realloc(ob->rels, (ob->n_rels + n) * sizeof(*ob->rels));
+		if (!ob->rels)
+			return obj_fail(ob, "out of memory");
+		for (i = 0; i < n; i++) {
+			if (!gelf_getrel(d, i, &rel))
+				return obj_fail(ob, "bad relocation");
+			ob->rels[ob->n_rels++] = (struct obj_rel){
+				.sec = sh.sh_info,
+				.insn = rel.r_offset / sizeof(struct bpf_insn),
+				.sym = GELF_R_SYM(rel.r_info),
+			};
+		}
+	}
+	return 0;
+}
+
+/* @id's type with typedefs and qualifiers peeled off, or NULL. */
+static const struct btf_type *obj_btf_resolve(const struct btf *btf, u32 id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+	u32 depth;
+
+	for (depth = 0; t && depth < 16; depth++) {
+		if (!btf_is_typedef(t) && !btf_is_volatile(t) &&
+		    !btf_is_const(t) && !btf_is_restrict(t) &&
+		    !btf_is_type_tag(t))
+			return t;
+		t = btf__type_by_id(btf, t->type);
+	}
+	return NULL;
+}
+
+static bool obj_btf_int(const struct btf *btf, u32 id, u32 size)
+{
+	const struct btf_type *t = obj_btf_resolve(btf, id);
+
+	return t && btf_is_int(t) && t->size == size;
+}
+
+/* __uint(name, val) is a pointer to an array of val elements. */
+static bool obj_btf_uint(const struct btf *btf, u32 type, u32 *val)
+{
+	const struct btf_type *t = btf__type_by_id(btf, type), *arr;
+
+	if (!t || !btf_is_ptr(t))
+		return false;
+	arr = btf__type_by_id(btf, t->type);
+	if (!arr || !btf_is_array(arr))
+		return false;
+	*val = btf_array(arr)->nelems;
+	return true;
+}
+
+/* __type(name, T) is a pointer to T: its size. */
+static bool obj_btf_size(const struct btf *btf, u32 type, u32 *val)
+{
+	const struct btf_type *t = btf__type_by_id(btf, type);
+	s64 sz;
+
+	if (!t || !btf_is_ptr(t))
+		return false;
+	sz = btf__resolve_size(btf, t->type);
+	if (sz <= 0 || sz > U32_MAX)
+		return false;
+	*val = sz;
+	return true;
+}
+
+/*
+ * A BTF-defined map (SEC(".maps")), read as libbpf reads it: the variable
+ * named @name in the .maps data section, a struct of __uint() and
+ * __type() members.
+ */
+static int obj_map_def(struct obj *ob, const struct btf *btf,
+		       const char *name, struct nicprog_ir_table *t,
+		       u32 *flags)
+{
+	const struct btf_type *sec, *var, *def;
+	const struct btf_var_secinfo *vs;
+	const struct btf_member *m;
+	const char *mn;
+	s32 id;
+	u32 i, v;
+	bool ok;
+
+	id = btf ? btf__find_by_name_kind(btf, ".maps", BTF_KIND_DATASEC) : -1;
+	sec = id > 0 ? btf__type_by_id(btf, id) : NULL;
+	if (!sec)
+		return obj_fail(ob, "map %s: the object has no BTF map definitions (.maps)",
+				name);
+	vs = btf_var_secinfos(sec);
+	for (i = 0, var = NULL; i < btf_vlen(sec) && !var; i++, vs++) {
+		var = btf__type_by_id(btf, vs->type);
+		if (!var || !btf_is_var(var) ||
+		    strcmp(btf__name_by_offset(btf, var->name_off) ?: "", name))
+			var = NULL;
+	}
+	def = var ? obj_btf_resolve(btf, var->type) : NULL;
+	if (!def || !btf_is_struct(def))
+		return obj_fail(ob, "map %s: no BTF definition in .maps", name);
+	memset(t, 0, sizeof(*t));
+	*flags = 0;
+	m = btf_members(def);
+	for (i = 0; i < btf_vlen(def); i++, m++) {
+		mn = btf__name_by_offset(btf, m->name_off) ?: "";
+		if (!strcmp(mn, "type"))
+			ok = obj_btf_uint(btf, m->type, &t->type);
+		else if (!strcmp(mn, "max_entries"))
+			ok = obj_btf_uint(btf, m->type, &t->max_entries);
+		else if (!strcmp(mn, "key_size"))
+			ok = obj_btf_uint(btf, m->type, &t->key_size);
+		else if (!strcmp(mn, "value_size"))
+			ok = obj_btf_uint(btf, m->type, &t->value_size);
+		else if (!strcmp(mn, "map_flags"))
+			ok = obj_btf_uint(btf, m->type, flags);
+		else if (!strcmp(mn, "key"))
+			ok = obj_btf_size(btf, m->type, &t->key_size);
+		else if (!strcmp(mn, "value"))
+			ok = obj_btf_size(btf, m->type, &t->value_size);
+		else
+			ok = obj_btf_uint(btf, m->type, &v);	/* numa_node, ... */
+		if (!ok)
+			return obj_fail(ob, "map %s: its definition's member %s is not understood",
+					name, mn);
+	}
+	if (!t->type || !t->max_entries || !t->value_size)
+		return obj_fail(ob, "map %s: its definition lacks a type, a value or max_entries",
+				name);
+	return 0;
+}
+
+static int obj_map(struct obj *ob, struct np_object *o, const struct btf *btf,
+		   u32 sym_idx, u32 at, u32 *idx)
+{
+	struct nicprog_ir_table *t;
+	const char *name;
+	GElf_Sym sym;
+	u32 m, flags;
+	int err;
+
+	if (obj_sym(ob, sym_idx, &sym))
+		return obj_fail(ob, "insn %u: bad relocation symbol", at);
+	name = elf_strptr(ob->elf, ob->symtab_strndx, sym.st_name);
+	if (!name || sym.st_shndx != ob->maps_sec || !ob->maps_sec)
+		return obj_fail(ob, "insn %u loads the address of %s, which is not a map in .maps: global data is not supported on the NIC",
+				at, name && *name ? name : "a section");
+	for (m = 0; m < o->n_maps; m++)
+		if (!strcmp(o->map_names[m], name))
+			break;
+	if (m < o->n_maps) {
+		*idx = m;
+		return 0;
+	}
+	if (m == NICPROG_MAX_TABLES)
+		return obj_fail(ob, "the program uses more than %d maps",
+				NICPROG_MAX_TABLES);
+	t = &o->maps[m];
+	err = obj_map_def(ob, btf, name, t, &flags);
+	if (err)
+		return err;
+	/* kernel/bpf/offload.c and nicprog_table_alloc() */
+	if (t->type != BPF_MAP_TYPE_HASH && t->type != BPF_MAP_TYPE_ARRAY)
+		return obj_fail(ob, "map %s: type %u cannot be offloaded (Linux offloads HASH and ARRAY maps)",
+				name, t->type);
+	if (flags & ~(BPF_F_NO_PREALLOC | BPF_F_ZERO_SEED | BPF_F_NUMA_NODE))
+		return obj_fail(ob, "map %s: flags 0x%x not supported on the NIC",
+				name, flags);
+	if (t->type == BPF_MAP_TYPE_ARRAY)
+		t->key_size = sizeof(u32);
+	t->bytes = nicprog_ir_table_bytes(t->type, t->key_size,
+					  t->value_size, t->max_entries);
+	snprintf(o->map_names[m], NP_OBJ_NAME, "%s", name);
+	o->n_maps++;
+	*idx = m;
+	return 0;
+}
+
+/* Append @fn to the program, then what it calls, depth first (libbpf). */
+static int obj_append(struct obj *ob, struct np_object *o,
+		      const struct btf *btf, struct obj_func *fn)
+{
+	const struct obj_rel *r;
+	struct obj_func *callee;
+	struct bpf_insn *insn;
+	u32 base = o->len, i, tsec, tidx, m = 0;
+	GElf_Sym sym;
+	int err;
+
+	if (o->n_subs == NICPROG_MAX_SUBPROGS)
+		return obj_fail(ob, "more than %d subprograms",
+				NICPROG_MAX_SUBPROGS);
+	insn = realloc(o->insns, (o->len + fn->len) * sizeof(*insn));
+	if (!insn)
+		return obj_fail(ob, "out of memory");
+	o->insns = insn;
+	memcpy(o->insns + base, ob->sec_insns[fn->sec] + fn->first,
+	       fn->len * sizeof(*insn));
+	o->len += fn->len;
+	fn->at = base;
+	o->subs[o->n_subs].start = base;
+	snprintf(o->sub_names[o->n_subs], NP_OBJ_NAME, "%s", fn->name);
+	o->n_subs++;
+
+	for (i = 0; i < fn->len; i++) {
+		insn = &o->insns[base + i];
+		r = obj_rel_at(ob, fn->sec, fn->first + i);
+		if (insn->code == (BPF_LD | BPF_IMM | BPF_DW)) {
+			if (i + 1 == fn->len)
+				return obj_fail(ob, "insn %u: a 64-bit load cut in half",
+						base + i);
+			if (insn->src_reg == BPF_PSEUDO_FUNC)
+				return obj_fail(ob, "insn %u takes a function's address (a callback): not supported on the NIC",
+						base + i);
+			if (r) {
+				err = obj_map(ob, o, btf, r->sym, base + i, &m);
+				if (err)
+					return err;
+				insn->src_reg = BPF_PSEUDO_MAP_FD;
+				insn->imm = m;
+				insn[1].imm = 0;
+			}
+			i++;
+			continue;
+		}
+		if (insn->code != (BPF_JMP | BPF_CALL) ||
+		    insn->src_reg != BPF_PSEUDO_CALL)
+			continue;
+		if (r) {
+			if (obj_sym(ob, r->sym, &sym))
+				return obj_fail(ob, "insn %u: bad relocation symbol",
+						base + i);
+			if (sym.st_shndx == SHN_UNDEF)
+				return obj_fail(ob, "insn %u: calls a kernel function (kfunc) %s; Linux 6.1 cannot offload kfunc calls",
+						base + i,
+						elf_strptr(ob->elf, ob->symtab_strndx,
+							   sym.st_name));
+			tsec = sym.st_shndx;
+			tidx = sym.st_value / sizeof(*insn) + insn->imm + 1;
+		} else {
+			tsec = fn->sec;
+			tidx = fn->first + i + insn->imm + 1;
+		}
+		if (tsec >= ARRAY_SIZE(ob->sec_insns))
+			return obj_fail(ob, "insn %u calls into a section that holds no code",
+					base + i);
+		callee = obj_func_at(ob, tsec, tidx);
+		if (!callee)
+			return obj_fail(ob, "insn %u calls an instruction that starts no function",
+					base + i);
+		if (callee->at < 0) {
+			err = obj_append(ob, o, btf, callee);
+			if (err)
+				return err;
+		}
+		o->insns[base + i].imm = callee->at - (s32)(base + i + 1);
+	}
+	return 0;
+}
+
+/* btf_prepare_func_args(): how the verifier types an argument */
+static u8 obj_btf_arg(const struct btf *btf, u32 id)
+{
+	const struct btf_type *t = obj_btf_resolve(btf, id), *to;
+	const char *name;
+
+	if (!t)
+		return NP_ARG_NONE;
+	if (btf_is_int(t) || btf_is_enum(t))
+		return NP_ARG_SCALAR;
+	if (!btf_is_ptr(t))
+		return NP_ARG_NONE;
+	to = obj_btf_resolve(btf, t->type);
+	name = to ? btf__name_by_offset(btf, to->name_off) : NULL;
+	if (to && btf_is_struct(to) && name && !strcmp(name, "xdp_md"))
+		return NP_ARG_CTX;
+	return NP_ARG_MEM;
+}
+
+/* What BTF says of each subprogram: as bpf_offload.c reads func_info. */
+static void obj_btf(const struct btf *btf, struct np_object *o)
+{
+	const struct btf_type *fn, *proto, *ctx;
+	const struct btf_param *arg;
+	s32 id;
+	u32 s, a;
+
+	for (s = 0; s < o->n_subs; s++) {
+		id = btf__find_by_name_kind(btf, o->sub_names[s],
+					    BTF_KIND_FUNC);
+		fn = id > 0 ? btf__type_by_id(btf, id) : NULL;
+		if (!fn || btf_vlen(fn) != BTF_FUNC_GLOBAL)
+			continue;
+		o->subs[s].global = true;
+		proto = btf__type_by_id(btf, fn->type);
+		if (!proto || !btf_is_func_proto(proto))
+			continue;
+		arg = btf_params(proto);
+		for (a = 0; a < btf_vlen(proto) && a < 5; a++)
+			o->sub_args[s][a] = obj_btf_arg(btf, arg[a].type);
+		if (btf_vlen(proto) != 4)
+			continue;
+		ctx = obj_btf_resolve(btf, arg[0].type);
+		o->subs[s].engine_shape = ctx && btf_is_ptr(ctx) &&
+			obj_btf_int(btf, arg[1].type, 8) &&
+			obj_btf_int(btf, arg[2].type, 8) &&
+			obj_btf_int(btf, arg[3].type, 4) &&
+			(obj_btf_int(btf, proto->type, 4) ||
+			 obj_btf_int(btf, proto->type, 8));
+	}
+}
+
+/* libbpf's section names for XDP programs (libbpf.c section_defs) */
+static bool obj_sec_xdp(const char *sec)
+{
+	return !strcmp(sec, "xdp") || !strcmp(sec, "xdp.frags") ||
+	       !strncmp(sec, "xdp/", 4) || !strncmp(sec, "xdp.frags/", 10);
+}
+
+/**
+ * np_object_read() - read an XDP program out of a BPF ELF object
+ * @path: the object file
+ * @sec: its section, or NULL for the first program section
+ * @o: filled in; np_object_free() it
+ * @err: set to why not, on failure
+ * @err_len: bytes at @err
+ *
+ * Return: 0 or a negative errno.
+ */
+int np_object_read(const char *path, const char *sec, struct np_object *o,
+		   char *err, size_t err_len)
+{
+	struct obj *ob = calloc(1, sizeof(*ob));
+	struct obj_func *main_fn = NULL;
+	struct btf *btf = NULL;
+	const char *sname;
+	size_t shstrndx;
+	int fd = -1, ret;
+	GElf_Shdr sh;
+	u32 f;
+
+	memset(o, 0, sizeof(*o));
+	if (!ob) {
+		snprintf(err, err_len, "out of memory");
+		return -ENOMEM;
+	}
+	ob->err = err;
+	ob->err_len = err_len;
+	elf_version(EV_CURRENT);
+	fd = open(path, O_RDONLY);
+	if (fd < 0) {
+		ret = -errno;
+		snprintf(err, err_len, "%s", strerror(errno));
+		goto out;
+	}
+	ob->elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!ob->elf || elf_kind(ob->elf) != ELF_K_ELF ||
+	    gelf_getclass(ob->elf) != ELFCLASS64) {
+		ret = obj_fail(ob, "not a 64-bit ELF object");
+		goto out;
+	}
+	ret = obj_scan(ob);
+	if (ret)
+		goto out;
+	elf_getshdrstrndx(ob->elf, &shstrndx);
+	for (f = 0; f < ob->n_funcs && !main_fn; f++) {
+		gelf_getshdr(elf_getscn(ob->elf, ob->funcs[f].sec), &sh);
+		sname = elf_strptr(ob->elf, shstrndx, sh.sh_name);
+		if (!sname || !strcmp(sname, ".text") ||
+		    (sec && strcmp(sname, sec)))
+			continue;
+		main_fn = &ob->funcs[f];
+		snprintf(o->sec, NP_OBJ_NAME, "%s", sname);
+	}
+	if (!main_fn) {
+		ret = obj_fail(ob, sec ? "no program in section %s" :
+			       "no program section%s", sec ? sec : "");
+		goto out;
+	}
+	snprintf(o->name, NP_OBJ_NAME, "%s", main_fn->name);
+	if (!obj_sec_xdp(o->sec)) {
+		ret = obj_fail(ob, "%s in section %s is not an XDP program; only XDP programs run on the NIC",
+			       o->name, o->sec);
+		goto out;
+	}
+	btf = btf__parse_elf(path, NULL);
+	ret = obj_append(ob, o, btf, main_fn);
+	if (ret)
+		goto out;
+	if (btf)
+		obj_btf(btf, o);
+out:
+	btf__free(btf);
+	if (ob->elf)
+		elf_end(ob->elf);
+	if (fd >= 0)
+		close(fd);
+	free(ob->rels);
+	free(ob);
+	if (ret)
+		np_object_free(o);
+	return ret;
+}
+
+/**
+ * np_object_free() - free what np_object_read() allocated
+ * @o: the object
+ */
+void np_object_free(struct np_object *o)
+{
+	free(o->insns);
+	o->insns = NULL;
+	o->len = 0;
+}
