@@ -418,20 +418,6 @@ static int ai_visited(struct ai *ai, struct ai_state *cur)
 	return 0;
 }
 
-static u32 ai_size(u8 code)
-{
-	switch (BPF_SIZE(code)) {
-	case BPF_B:
-		return 1;
-	case BPF_H:
-		return 2;
-	case BPF_W:
-		return 4;
-	default:
-		return 8;
-	}
-}
-
 /* --- the facts, as kernel/bpf_offload.c's hooks note them --- */
 
 static u8 ai_kind(const struct ai_reg *r)
@@ -586,7 +572,7 @@ static int ai_note(struct ai *ai, const struct ai_state *st)
 	r = cls == BPF_LDX ? &regs[in->src_reg] : &regs[in->dst_reg];
 	if (kind == NICPROG_PTR_PACKET && r->type == AI_PKT) {
 		lo = (s64)r->off + in->off;
-		hi = lo + ai_size(in->code) + min_t(u64, r->umax, 0xffff);
+		hi = lo + nicprog_insn_bytes(in->code) + min_t(u64, r->umax, 0xffff);
 		if (!m->pkt_hi || lo < m->pkt_lo)
 			m->pkt_lo = lo;
 		if (hi > m->pkt_hi)
@@ -879,7 +865,7 @@ static void ai_store(struct ai_state *st, const struct bpf_insn *in,
 		     const struct ai_reg *val)
 {
 	const struct ai_reg *base = &st->fr[st->cur]->regs[in->dst_reg];
-	u32 size = ai_size(in->code), byte = 0, s, f;
+	u32 size = nicprog_insn_bytes(in->code), byte = 0, s, f;
 	struct ai_slot *sl;
 	u8 bytes;
 
@@ -922,7 +908,7 @@ static void ai_load(struct ai_state *st, const struct bpf_insn *in)
 	struct ai_reg *regs = st->fr[st->cur]->regs;
 	const struct ai_reg *base = &regs[in->src_reg];
 	struct ai_reg *dst = &regs[in->dst_reg];
-	u32 size = ai_size(in->code), byte = 0;
+	u32 size = nicprog_insn_bytes(in->code), byte = 0;
 	struct ai_slot *sl;
 	s64 o;
 
@@ -1110,6 +1096,16 @@ static u8 ai_swap_op(u8 op)
 	}
 }
 
+/* Register or spilled register @i (R0-R10, then the slots) of frame @f. */
+static struct ai_reg *ai_reg_at(struct ai_state *st, u32 f, u32 i)
+{
+	if (i < MAX_BPF_REG)
+		return &st->fr[f]->regs[i];
+	if (st->fr[f]->stack[i - MAX_BPF_REG].kind == AI_SLOT_SPILL)
+		return &st->fr[f]->stack[i - MAX_BPF_REG].reg;
+	return NULL;
+}
+
 /* mark_ptr_or_null_regs(): every copy of a maybe-NULL pointer, decided */
 static void ai_null(struct ai_state *st, u32 id, bool is_null)
 {
@@ -1118,12 +1114,8 @@ static void ai_null(struct ai_state *st, u32 id, bool is_null)
 
 	for (f = 0; f <= st->cur; f++) {
 		for (i = 0; i < MAX_BPF_REG + AI_SLOTS; i++) {
-			if (i < MAX_BPF_REG)
-				r = &st->fr[f]->regs[i];
-			else if (st->fr[f]->stack[i - MAX_BPF_REG].kind ==
-				 AI_SLOT_SPILL)
-				r = &st->fr[f]->stack[i - MAX_BPF_REG].reg;
-			else
+			r = ai_reg_at(st, f, i);
+			if (!r)
 				continue;
 			if ((r->type != AI_MAP_VALUE_OR_NULL &&
 			     r->type != AI_MEM_OR_NULL) || r->id != id)
@@ -1226,15 +1218,9 @@ static void ai_clear_pkt(struct ai_state *st)
 
 	for (f = 0; f <= st->cur; f++) {
 		for (i = 0; i < MAX_BPF_REG + AI_SLOTS; i++) {
-			if (i < MAX_BPF_REG)
-				r = &st->fr[f]->regs[i];
-			else if (st->fr[f]->stack[i - MAX_BPF_REG].kind ==
-				 AI_SLOT_SPILL)
-				r = &st->fr[f]->stack[i - MAX_BPF_REG].reg;
-			else
-				continue;
-			if (r->type == AI_PKT || r->type == AI_PKT_END ||
-			    r->type == AI_PKT_META)
+			r = ai_reg_at(st, f, i);
+			if (r && (r->type == AI_PKT || r->type == AI_PKT_END ||
+				  r->type == AI_PKT_META))
 				ai_unknown(r);
 		}
 	}
