@@ -26,7 +26,7 @@ _cleanup_tmp() { rm -rf "$TMP"; }
 trap 'cleanup; _cleanup_tmp' EXIT
 
 facts() { "$PLAN" --facts "$1" | sed 's/ dst [0-9a-fx]* src [0-9a-fx]*//; s/ mapval [0-9a-fx]*//'; }
-plan() { "$PLAN" "$@" | grep -v '^offloader time\|^object:\|^\[nicprog\]'; }
+plan() { "$PLAN" "$@" | grep -v '^offloader time\|^object:\|^visits:\|^\[nicprog\]'; }
 
 # same DESC FILE-A FILE-B: one test point; the first differences as comments
 same() {

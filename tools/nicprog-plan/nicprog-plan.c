@@ -297,6 +297,8 @@ int main(int argc, char **argv)
 	struct offline ol = { 0 };
 	struct nicprog_lnic_summary sum;
 	struct nicprog_ir_input in;
+	u64 visits;
+	u32 i;
 	bool elf;
 	struct nicprog_layout lo, opt;
 	unsigned int shape = NICPROG_SHAPE_AUTO, cores = 0, b;
@@ -402,6 +404,11 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		print_plan(&ir, lnic, &lo);
+		for (i = 0, visits = 0; i < in.len; i++)
+			visits += in.meta[i].visits;
+		/* the kernel's walk or absint.c's: they prune differently */
+		printf("visits: %llu instructions reached by the verifier's walk\n",
+		       (unsigned long long)visits);
 		printf("offloader time: ir %.0f us\n", t_ir * 1e6);
 		return 0;
 	}

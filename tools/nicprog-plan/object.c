@@ -15,7 +15,6 @@
 #include <unistd.h>
 
 #include <bpf/btf.h>
-#include <bpf/libbpf.h>
 
 #include "object.h"
 
