@@ -55,9 +55,15 @@ static const struct nicprog_lnic_unit nicsim_generic_units[] = {
 		.service_cycles = 20, .cycles_per_kib = 300,
 	},
 	{
+		/*
+		 * A CRC unit beside every core, as network processor
+		 * microengines have one (IXP2400/2800 Programming, ch. 12:
+		 * "dedicated hardware for computing CRC checks" in each
+		 * microengine); nicsim pools them.
+		 */
 		.name = "crc", .type = NICPROG_UNIT_ACCEL,
 		.accel = NICPROG_ACCEL_CRC,
-		.count = 1, .threads = 1, .clock_mhz = 800,
+		.count = 16, .threads = 1, .clock_mhz = 800,
 		.service_cycles = 20, .cycles_per_kib = 300,
 	},
 	{
