@@ -5,8 +5,9 @@
  * Documentation/ABI/testing/sysfs-bus-nicsim):
  *
  *   new_device     "ID [PORT_COUNT [PROFILE]]"
- *                                      create nicsim<ID> with its ports,
- *                                      nicsim-generic or nicsim-soc
+ *                                      create nicsim<ID> with its ports;
+ *                                      PROFILE shipped or firmware file
+ *                                      nicsim/PROFILE.lnic
  *   del_device     "ID"                destroy it
  *   link_device    "ID:PORT ID:PORT"   wire two ports together
  *   unlink_device  "ID:PORT"           cut a port's wire
@@ -99,8 +100,28 @@ static struct nicsim_port *nicsim_port_lookup(u32 id, u32 index)
 
 static void nicsim_dev_release(struct device *dev)
 {
-	kfree(container_of(dev, struct nicsim_dev, dev));
+	struct nicsim_dev *ndev = container_of(dev, struct nicsim_dev, dev);
+
+	kvfree(ndev->own_lnic);
+	kfree(ndev);
 }
+
+/* The device's profile, as profile text (Documentation/nicprog/lnic.rst). */
+static ssize_t lnic_show(struct device *dev, struct device_attribute *attr,
+			 char *buf)
+{
+	struct nicsim_dev *ndev = container_of(dev, struct nicsim_dev, dev);
+	size_t n = nicprog_lnic_format(ndev->lnic, buf, PAGE_SIZE);
+
+	return n < PAGE_SIZE ? n : -EFBIG;
+}
+static DEVICE_ATTR_RO(lnic);
+
+static struct attribute *nicsim_dev_attrs[] = {
+	&dev_attr_lnic.attr,
+	NULL,
+};
+ATTRIBUTE_GROUPS(nicsim_dev);
 
 static struct bus_type nicsim_bus;
 
@@ -126,8 +147,10 @@ static void nicsim_dev_destroy(struct nicsim_dev *ndev)
 	device_unregister(&ndev->dev);
 }
 
+/* @own_lnic: @lnic's storage, which the device owns from here on. */
 static struct nicsim_dev *nicsim_dev_create(u32 id, u32 port_count,
-					    const struct nicprog_lnic *lnic)
+					    const struct nicprog_lnic *lnic,
+					    struct nicprog_lnic_text *own_lnic)
 {
 	struct nicsim_dev *ndev;
 	struct nicsim_port *port;
@@ -136,13 +159,17 @@ static struct nicsim_dev *nicsim_dev_create(u32 id, u32 port_count,
 
 	lockdep_assert_held(&nicsim_devs_lock);
 	ndev = kzalloc(struct_size(ndev, ports, port_count), GFP_KERNEL);
-	if (!ndev)
+	if (!ndev) {
+		kvfree(own_lnic);
 		return ERR_PTR(-ENOMEM);
+	}
 	ndev->id = id;
 	ndev->lnic = lnic;
+	ndev->own_lnic = own_lnic;
 	INIT_LIST_HEAD(&ndev->list);
 	device_initialize(&ndev->dev);
 	ndev->dev.bus = &nicsim_bus;
+	ndev->dev.groups = nicsim_dev_groups;
 	ndev->dev.release = nicsim_dev_release;
 	err = dev_set_name(&ndev->dev, NICSIM_DRV_NAME "%u", id);
 	if (err)
@@ -179,8 +206,9 @@ err_put_device:
 static ssize_t new_device_store(struct bus_type *bus, const char *buf,
 				size_t count)
 {
-	const struct nicprog_lnic *lnic = &nicsim_profile_generic;
+	const struct nicprog_lnic *lnic = nicsim_profile_find(NULL);
 	char copy[NICSIM_CMD_MAX], *w[NICSIM_CMD_ARGS];
+	struct nicprog_lnic_text *own = NULL;
 	u32 id, port_count = 1;
 	struct nicsim_dev *ndev;
 	int n, err;
@@ -197,14 +225,6 @@ static ssize_t new_device_store(struct bus_type *bus, const char *buf,
 		pr_err("new_device: expected \"ID [PORT_COUNT [PROFILE]]\", ID and PORT_COUNT decimal numbers\n");
 		return err;
 	}
-	if (n == 3) {
-		lnic = nicsim_profile_find(w[2]);
-		if (!lnic) {
-			pr_err("new_device: unknown profile \"%s\" (nicsim-generic, nicsim-soc)\n",
-			       w[2]);
-			return -ENOENT;
-		}
-	}
 	if (err || id > NICSIM_MAX_ID) {
 		pr_err("new_device: ID out of range 0..%u\n", NICSIM_MAX_ID);
 		return -ERANGE;
@@ -213,6 +233,16 @@ static ssize_t new_device_store(struct bus_type *bus, const char *buf,
 		pr_err("new_device: port count %u out of range 1..%u\n",
 		       port_count, NICSIM_MAX_PORTS);
 		return -ERANGE;
+	}
+
+	/* a file is read before the lock: reading it may take a while */
+	if (n == 3 && !nicsim_profile_find(w[2])) {
+		err = nicsim_profile_request(w[2], &own);
+		if (err)
+			return err;
+		lnic = &own->lnic;
+	} else if (n == 3) {
+		lnic = nicsim_profile_find(w[2]);
 	}
 
 	mutex_lock(&nicsim_devs_lock);
@@ -225,7 +255,8 @@ static ssize_t new_device_store(struct bus_type *bus, const char *buf,
 		err = -EEXIST;
 		goto out_unlock;
 	}
-	ndev = nicsim_dev_create(id, port_count, lnic);
+	ndev = nicsim_dev_create(id, port_count, lnic, own);
+	own = NULL;
 	if (IS_ERR(ndev)) {
 		err = PTR_ERR(ndev);
 		pr_err("new_device: cannot create device %u: %d\n", id, err);
@@ -234,6 +265,7 @@ static ssize_t new_device_store(struct bus_type *bus, const char *buf,
 	list_add_tail(&ndev->list, &nicsim_devs);
 out_unlock:
 	mutex_unlock(&nicsim_devs_lock);
+	kvfree(own);
 	return err ? err : count;
 }
 static BUS_ATTR_WO(new_device);
@@ -356,11 +388,19 @@ static struct bus_type nicsim_bus = {
 
 static int __init nicsim_module_init(void)
 {
+	char why[128];
 	int err;
 
-	err = bus_register(&nicsim_bus);
-	if (err)
+	err = nicsim_profiles_init(why, sizeof(why));
+	if (err) {
+		pr_err("%s\n", err == -ENOMEM ? "out of memory" : why);
 		return err;
+	}
+	err = bus_register(&nicsim_bus);
+	if (err) {
+		nicsim_profiles_exit();
+		return err;
+	}
 	mutex_lock(&nicsim_devs_lock);
 	nicsim_bus_enabled = true;
 	mutex_unlock(&nicsim_devs_lock);
@@ -379,6 +419,7 @@ static void __exit nicsim_module_exit(void)
 	}
 	mutex_unlock(&nicsim_devs_lock);
 	bus_unregister(&nicsim_bus);
+	nicsim_profiles_exit();
 }
 
 module_init(nicsim_module_init);

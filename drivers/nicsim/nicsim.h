@@ -18,6 +18,7 @@
 #define NICSIM_MAX_MTU		9000
 #define NICSIM_SPEED_MBPS	100000
 #define NICSIM_MAX_CORES	16	/* kthreads per NIC */
+#define NICSIM_PROFILE_NAME_MAX	32	/* NUL included */
 #define NICSIM_CORE_QUEUE_LEN	512	/* frames waiting for one core */
 
 /**
@@ -185,6 +186,8 @@ struct nicsim_core {
  * @dev: /sys/bus/nicsim/devices/nicsim<ID>; its refcount owns the structure
  * @id: ID given at creation
  * @lnic: architecture profile of the NIC
+ * @own_lnic: @lnic's storage when it was read from a file, else NULL;
+ *	freed with the device
  * @list: entry in the bus's device list, under nicsim_devs_lock
  * @n_cores: entries in @cores
  * @cores: the NIC's cores, running while the device exists
@@ -202,6 +205,7 @@ struct nicsim_dev {
 	struct device dev;
 	u32 id;
 	const struct nicprog_lnic *lnic;
+	struct nicprog_lnic_text *own_lnic;
 	struct list_head list;
 	u32 n_cores;
 	struct nicsim_core *cores[NICSIM_MAX_CORES];
@@ -248,5 +252,6 @@ extern const struct ethtool_ops nicsim_ethtool_ops;
 
 /* profile.c */
 extern const struct nicprog_dev_ops nicsim_nicprog_ops;
+int nicsim_profile_request(const char *name, struct nicprog_lnic_text **out);
 
 #endif /* _NICSIM_H */

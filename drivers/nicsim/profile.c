@@ -1,9 +1,81 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * nicsim's glue to the nicprog core; the architecture profiles themselves
- * are in profiles.c.
+ * nicsim's glue to the nicprog core, and profiles read from firmware
+ * files; the shipped profiles are in profiles.c.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/ctype.h>
+#include <linux/firmware.h>
+
 #include "nicsim.h"
+
+/* A profile name is also a file name: no '/', no leading '.'. */
+static bool nicsim_profile_name_ok(const char *name)
+{
+	const char *c;
+
+	if (!*name || *name == '.' || strlen(name) >= NICSIM_PROFILE_NAME_MAX)
+		return false;
+	for (c = name; *c; c++)
+		if (!isalnum(*c) && *c != '_' && *c != '-' && *c != '.')
+			return false;
+	return true;
+}
+
+/**
+ * nicsim_profile_request() - read a profile from firmware file
+ *	nicsim/<name>.lnic
+ * @name: the profile's name, which the file's "lnic" statement must give
+ * @out: the profile, for the caller to kvfree()
+ *
+ * No user-mode helper and no wait for one: a missing file fails at once.
+ * Every failure is logged with its cause.
+ *
+ * Context: process; sleeps.
+ * Return: 0; -EINVAL for a bad name or profile text; -ENOENT without the
+ * file; -ENOMEM.
+ */
+int nicsim_profile_request(const char *name, struct nicprog_lnic_text **out)
+{
+	char path[NICSIM_PROFILE_NAME_MAX + 16], why[128];
+	const struct firmware *fw;
+	struct nicprog_lnic_text *t;
+	int err;
+
+	if (!nicsim_profile_name_ok(name)) {
+		pr_err("profile \"%s\": a name is 1..%u letters, digits, '_', '-' or '.', not first\n",
+		       name, NICSIM_PROFILE_NAME_MAX - 1);
+		return -EINVAL;
+	}
+	snprintf(path, sizeof(path), "nicsim/%s.lnic", name);
+	err = request_firmware_direct(&fw, path, NULL);
+	if (err) {
+		pr_err("profile \"%s\": not shipped (%s) and no firmware file %s: %d\n",
+		       name, nicsim_profile_names(why, sizeof(why)), path, err);
+		return -ENOENT;
+	}
+	t = kvzalloc(sizeof(*t), GFP_KERNEL);
+	if (!t) {
+		err = -ENOMEM;
+		goto out;
+	}
+	err = nicprog_lnic_parse(fw->data, fw->size, t, why, sizeof(why));
+	if (err) {
+		pr_err("profile %s: %s\n", path, why);
+	} else if (strcmp(t->lnic.name, name)) {
+		pr_err("profile %s: names itself \"%s\", not \"%s\"\n", path,
+		       t->lnic.name, name);
+		err = -EINVAL;
+	}
+	if (err)
+		kvfree(t);
+	else
+		*out = t;
+out:
+	release_firmware(fw);
+	return err;
+}
 
 static void nicsim_nicprog_port_stats(struct nicprog_dev *nd,
 				      struct nicprog_port_stats *st)

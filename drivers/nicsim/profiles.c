@@ -1,189 +1,116 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * nicsim's architecture profiles, as data: the simulated NIC runs them and
- * the offline planner (tools/nicprog-plan) plans for them, so this file
- * needs nothing but the LNIC types (in userspace, the offloader's
- * compat.h first).
- *
- * "nicsim-generic" is a modest many-core NIC: sixteen 4-thread cores with a
- * small local memory and DRAM behind them, a parse unit, four MAT stages,
- * checksum, CRC, hash and crypto engines and two DMA engines. Its numbers are of the same order as
- * the Agilio parameters in Clara (local memory a few cycles, DRAM hundreds)
- * but describe no real product; data-driven profiles of real architectures
- * replace it as the default later.
+ * nicsim's shipped architecture profiles. They are data: text files in
+ * profiles/ (format in Documentation/nicprog/lnic.rst) that
+ * profiles_data.S builds in and nicsim_profiles_init() reads once. The
+ * offline planner (tools/nicprog-plan) links the same two files, so it
+ * plans for exactly what nicsim runs. In userspace, the offloader's
+ * compat.h comes first.
  */
 #ifdef __KERNEL__
-#include <linux/bits.h>
 #include <linux/kernel.h>
+#include <linux/printk.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 #else
 #include "compat.h"
 #endif
 #include "profiles.h"
 
-enum { NICSIM_REGION_LMEM, NICSIM_REGION_DRAM };
+extern const char nicsim_lnic_generic[], nicsim_lnic_soc[];
 
-static const struct nicprog_lnic_unit nicsim_generic_units[] = {
-	{
-		.name = "core", .type = NICPROG_UNIT_CORE,
-		.count = 16, .threads = 4, .clock_mhz = 800,
-		.insn_store = 8192,
-		.cost = {
-			[NICPROG_IC_ALU] = 1, [NICPROG_IC_MUL] = 3,
-			[NICPROG_IC_DIV] = 20, [NICPROG_IC_BRANCH] = 1,
-			[NICPROG_IC_LOAD] = 2, [NICPROG_IC_STORE] = 2,
-			[NICPROG_IC_ATOMIC] = 10, [NICPROG_IC_CALL] = 5,
-		},
-		.region_mask = BIT(NICSIM_REGION_LMEM) | BIT(NICSIM_REGION_DRAM),
-	},
-	{
-		.name = "parse", .type = NICPROG_UNIT_PARSER,
-		.count = 1, .threads = 1, .clock_mhz = 800,
-		.service_cycles = 150,
-	},
-	{
-		.name = "mat", .type = NICPROG_UNIT_MAT,
-		.count = 4, .threads = 1, .clock_mhz = 800,
-		.service_cycles = 4,
-		.region_mask = BIT(NICSIM_REGION_DRAM),
-	},
-	{
-		/* Clara: checksum of 1000 B, 300 cycles on the engine */
-		.name = "csum", .type = NICPROG_UNIT_ACCEL,
-		.accel = NICPROG_ACCEL_CSUM,
-		.count = 1, .threads = 1, .clock_mhz = 800,
-		.service_cycles = 20, .cycles_per_kib = 300,
-	},
-	{
-		/*
-		 * A CRC unit beside every core, as network processor
-		 * microengines have one (IXP2400/2800 Programming, ch. 12:
-		 * "dedicated hardware for computing CRC checks" in each
-		 * microengine); nicsim pools them.
-		 */
-		.name = "crc", .type = NICPROG_UNIT_ACCEL,
-		.accel = NICPROG_ACCEL_CRC,
-		.count = 16, .threads = 1, .clock_mhz = 800,
-		.service_cycles = 20, .cycles_per_kib = 300,
-	},
-	{
-		.name = "hash", .type = NICPROG_UNIT_ACCEL,
-		.accel = NICPROG_ACCEL_HASH,
-		.count = 2, .threads = 1, .clock_mhz = 800,
-		.service_cycles = 10, .cycles_per_kib = 100,
-	},
-	{
-		.name = "crypto", .type = NICPROG_UNIT_ACCEL,
-		.accel = NICPROG_ACCEL_CRYPTO,
-		.count = 2, .threads = 1, .clock_mhz = 800,
-		.service_cycles = 60, .cycles_per_kib = 800,
-	},
-	{
-		.name = "dma", .type = NICPROG_UNIT_DMA,
-		.count = 2, .threads = 1, .clock_mhz = 800,
-		.service_cycles = 100,
-		.region_mask = BIT(NICSIM_REGION_DRAM),
-	},
+/* The first is the default. */
+static const char * const nicsim_profile_texts[] = {
+	nicsim_lnic_generic,
+	nicsim_lnic_soc,
 };
 
-static const struct nicprog_lnic_region nicsim_generic_regions[] = {
-	[NICSIM_REGION_LMEM] = {
-		.name = "lmem", .size = 64 * 1024, .latency_cycles = 2,
-	},
-	[NICSIM_REGION_DRAM] = {
-		.name = "dram", .size = 1ULL << 30, .latency_cycles = 200,
-	},
-};
-
-static const struct nicprog_lnic_hub nicsim_generic_hubs[] = {
-	{
-		.name = "rx", .capacity = NICSIM_RXQ_LEN,
-		.from_mask = BIT(1), .to_mask = BIT(0),
-	},
-};
-
-const struct nicprog_lnic nicsim_profile_generic = {
-	.name		= "nicsim-generic",
-	.units		= nicsim_generic_units,
-	.n_units	= ARRAY_SIZE(nicsim_generic_units),
-	.regions	= nicsim_generic_regions,
-	.n_regions	= ARRAY_SIZE(nicsim_generic_regions),
-	.hubs		= nicsim_generic_hubs,
-	.n_hubs		= ARRAY_SIZE(nicsim_generic_hubs),
-};
-
-/*
- * "nicsim-soc": a SoC NIC with few big cores (after BlueField-2: eight
- * Arm A72 cores at 2.5 GHz, an on-chip cache and DRAM; an eSwitch flow
- * table; crypto and DMA engines). Its cores run programs of any size the
- * verifier takes (a million instructions).
- */
-enum { NICSIM_SOC_CACHE, NICSIM_SOC_DRAM };
-
-static const struct nicprog_lnic_unit nicsim_soc_units[] = {
-	{
-		.name = "core", .type = NICPROG_UNIT_CORE,
-		.count = 8, .threads = 1, .clock_mhz = 2500,
-		.insn_store = 1 << 20,
-		.cost = {
-			[NICPROG_IC_ALU] = 1, [NICPROG_IC_MUL] = 3,
-			[NICPROG_IC_DIV] = 12, [NICPROG_IC_BRANCH] = 1,
-			[NICPROG_IC_LOAD] = 4, [NICPROG_IC_STORE] = 2,
-			[NICPROG_IC_ATOMIC] = 20, [NICPROG_IC_CALL] = 4,
-		},
-		.region_mask = BIT(NICSIM_SOC_CACHE) | BIT(NICSIM_SOC_DRAM),
-	},
-	{
-		.name = "eswitch", .type = NICPROG_UNIT_MAT,
-		.count = 1, .threads = 1, .clock_mhz = 500,
-		.service_cycles = 10,
-		.region_mask = BIT(NICSIM_SOC_DRAM),
-	},
-	{
-		.name = "crypto", .type = NICPROG_UNIT_ACCEL,
-		.accel = NICPROG_ACCEL_CRYPTO,
-		.count = 1, .threads = 1, .clock_mhz = 1000,
-		.service_cycles = 100, .cycles_per_kib = 400,
-	},
-	{
-		.name = "dma", .type = NICPROG_UNIT_DMA,
-		.count = 2, .threads = 1, .clock_mhz = 1000,
-		.service_cycles = 200,
-		.region_mask = BIT(NICSIM_SOC_DRAM),
-	},
-};
-
-static const struct nicprog_lnic_region nicsim_soc_regions[] = {
-	[NICSIM_SOC_CACHE] = {
-		.name = "cache", .size = 6 * 1024 * 1024, .latency_cycles = 20,
-	},
-	[NICSIM_SOC_DRAM] = {
-		.name = "dram", .size = 16ULL << 30, .latency_cycles = 250,
-	},
-};
-
-const struct nicprog_lnic nicsim_profile_soc = {
-	.name		= "nicsim-soc",
-	.units		= nicsim_soc_units,
-	.n_units	= ARRAY_SIZE(nicsim_soc_units),
-	.regions	= nicsim_soc_regions,
-	.n_regions	= ARRAY_SIZE(nicsim_soc_regions),
-	.hubs		= nicsim_generic_hubs,
-	.n_hubs		= ARRAY_SIZE(nicsim_generic_hubs),
-};
+static struct nicprog_lnic_text *nicsim_profiles[ARRAY_SIZE(nicsim_profile_texts)];
 
 /**
- * nicsim_profile_find() - a built-in architecture profile by name
- * @name: its name
+ * nicsim_profiles_exit() - free the shipped profiles
+ *
+ * Context: no device may still use one.
+ */
+void nicsim_profiles_exit(void)
+{
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(nicsim_profiles); i++) {
+		kvfree(nicsim_profiles[i]);
+		nicsim_profiles[i] = NULL;
+	}
+}
+
+/**
+ * nicsim_profiles_init() - read the shipped profiles' text
+ * @why: buffer for the reason of a failure
+ * @why_len: its size
+ *
+ * Return: 0; -ENOMEM; or -EINVAL when a shipped profile does not parse
+ * (a build defect), with the profile and line in @why.
+ */
+int nicsim_profiles_init(char *why, size_t why_len)
+{
+	const char *text;
+	size_t n;
+	u32 i;
+	int err;
+
+	for (i = 0; i < ARRAY_SIZE(nicsim_profile_texts); i++) {
+		nicsim_profiles[i] = kvcalloc(1, sizeof(*nicsim_profiles[i]),
+					      GFP_KERNEL);
+		if (!nicsim_profiles[i]) {
+			nicsim_profiles_exit();
+			return -ENOMEM;
+		}
+		text = nicsim_profile_texts[i];
+		err = nicprog_lnic_parse(text, strlen(text), nicsim_profiles[i],
+					 why, why_len);
+		if (err) {
+			n = strlen(why);
+			snprintf(why + n, why_len - n, " (shipped profile %u)",
+				 i);
+			nicsim_profiles_exit();
+			return err;
+		}
+	}
+	return 0;
+}
+
+/**
+ * nicsim_profile_find() - a shipped architecture profile by name
+ * @name: its name; NULL for the default, nicsim-generic
  *
  * Return: the profile, or NULL.
  */
 const struct nicprog_lnic *nicsim_profile_find(const char *name)
 {
-	if (!strcmp(name, nicsim_profile_generic.name))
-		return &nicsim_profile_generic;
-	if (!strcmp(name, nicsim_profile_soc.name))
-		return &nicsim_profile_soc;
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(nicsim_profiles); i++)
+		if (nicsim_profiles[i] &&
+		    (!name || !strcmp(name, nicsim_profiles[i]->lnic.name)))
+			return &nicsim_profiles[i]->lnic;
 	return NULL;
 }
 
+/**
+ * nicsim_profile_names() - the shipped profiles' names, for messages
+ * @buf: where to write them, comma-separated
+ * @size: bytes in @buf
+ *
+ * Return: @buf.
+ */
+const char *nicsim_profile_names(char *buf, size_t size)
+{
+	size_t n = 0;
+	u32 i;
+
+	buf[0] = '\0';
+	for (i = 0; i < ARRAY_SIZE(nicsim_profiles) && n < size; i++)
+		if (nicsim_profiles[i])
+			n += snprintf(buf + n, size - n, "%s%s", n ? ", " : "",
+				      nicsim_profiles[i]->lnic.name);
+	return buf;
+}

@@ -121,8 +121,38 @@ struct nicprog_lnic_summary {
 	u32 insn_store;
 };
 
+#define NICPROG_LNIC_NAME_LEN		16	/* unit, region, hub; NUL included */
+#define NICPROG_LNIC_TEXT_MAX		(64 * 1024)	/* bytes of profile text */
+
+/**
+ * struct nicprog_lnic_text - an LNIC read from profile text, owning its data
+ * @lnic: the LNIC; its pointers point into this struct
+ * @name: the LNIC's name
+ * @units: storage of @lnic.units
+ * @regions: storage of @lnic.regions
+ * @hubs: storage of @lnic.hubs
+ * @unit_names: storage of the units' names
+ * @region_names: storage of the regions' names
+ * @hub_names: storage of the hubs' names
+ */
+struct nicprog_lnic_text {
+	struct nicprog_lnic lnic;
+	char name[32];
+	struct nicprog_lnic_unit units[NICPROG_LNIC_MAX_UNITS];
+	struct nicprog_lnic_region regions[NICPROG_LNIC_MAX_REGIONS];
+	struct nicprog_lnic_hub hubs[NICPROG_LNIC_MAX_HUBS];
+	char unit_names[NICPROG_LNIC_MAX_UNITS][NICPROG_LNIC_NAME_LEN];
+	char region_names[NICPROG_LNIC_MAX_REGIONS][NICPROG_LNIC_NAME_LEN];
+	char hub_names[NICPROG_LNIC_MAX_HUBS][NICPROG_LNIC_NAME_LEN];
+};
+
 int nicprog_lnic_validate(const struct nicprog_lnic *lnic, char *why,
 			  size_t why_len);
+int nicprog_lnic_parse(const char *text, size_t len,
+		       struct nicprog_lnic_text *out, char *why,
+		       size_t why_len);
+size_t nicprog_lnic_format(const struct nicprog_lnic *lnic, char *buf,
+			   size_t size);
 void nicprog_lnic_summarize(const struct nicprog_lnic *lnic,
 			    struct nicprog_lnic_summary *sum);
 const char *nicprog_unit_type_name(unsigned int type);

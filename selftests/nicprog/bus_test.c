@@ -209,7 +209,7 @@ TEST_F(bus, garbage)
 	EXPECT_REFUSED("new_device", "1 2 nicsim-generic 4", EINVAL,
 		       "new_device: expected \"ID [PORT_COUNT [PROFILE]]\"");
 	EXPECT_REFUSED("new_device", "1 2 3", ENOENT,
-		       "new_device: unknown profile \"3\" (nicsim-generic, nicsim-soc)");
+		       "profile \"3\": not shipped (nicsim-generic, nicsim-soc) and no firmware file nicsim/3.lnic");
 }
 
 TEST_F(bus, overlong_command)

@@ -12,6 +12,7 @@
  *   nicprog-plan --quality [--cores N] FACTS|OBJ.o
  *   nicprog-plan --blocks FACTS|OBJ.o
  *   nicprog-plan --facts FACTS|OBJ.o    (the facts, one line per insn)
+ *   nicprog-plan [--profile P] --lnic   (the profile, as profile text)
  *
  * --quality prints, for every budget from 1 to N (16 by default), the
  * predicted throughput of the plan the offloader chooses (shape auto),
@@ -32,7 +33,8 @@
 #include "facts.h"
 #include "profiles.h"
 
-#define USAGE "usage: nicprog-plan [--profile P] [--sec S] [--shape S] [--cores N] [--quality|--blocks|--facts] FACTS|OBJ.o\n"
+#define USAGE "usage: nicprog-plan [--profile P] [--sec S] [--shape S] [--cores N] [--quality|--blocks|--facts] FACTS|OBJ.o\n" \
+	      "       nicprog-plan [--profile P] --lnic\n"
 
 static void *slurp(const char *path, size_t *len)
 {
@@ -58,6 +60,38 @@ static void *slurp(const char *path, size_t *len)
 	fclose(f);
 	*len = n;
 	return buf;
+}
+
+/*
+ * --profile: a shipped profile's name, or a profile text file (a path
+ * with a '/' or ending in .lnic), whose errors name the line.
+ */
+static const struct nicprog_lnic *profile(const char *arg)
+{
+	static struct nicprog_lnic_text t;
+	const struct nicprog_lnic *lnic = nicsim_profile_find(arg);
+	size_t n = strlen(arg), len;
+	char why[160];
+	void *text;
+	int err;
+
+	if (lnic)
+		return lnic;
+	if (!strchr(arg, '/') && (n < 5 || strcmp(arg + n - 5, ".lnic"))) {
+		fprintf(stderr, "nicprog-plan: unknown profile %s (%s; or a .lnic file)\n",
+			arg, nicsim_profile_names(why, sizeof(why)));
+		return NULL;
+	}
+	text = slurp(arg, &len);
+	if (!text)
+		return NULL;
+	err = nicprog_lnic_parse(text, len, &t, why, sizeof(why));
+	free(text);
+	if (err) {
+		fprintf(stderr, "nicprog-plan: %s: %s\n", arg, why);
+		return NULL;
+	}
+	return &t.lnic;
 }
 
 struct offline {
@@ -290,9 +324,10 @@ int main(int argc, char **argv)
 		{ "facts", no_argument, NULL, 'f' },
 		{ "profile", required_argument, NULL, 'p' },
 		{ "sec", required_argument, NULL, 'S' },
+		{ "lnic", no_argument, NULL, 'l' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const struct nicprog_lnic *lnic = &nicsim_profile_generic;
+	const struct nicprog_lnic *lnic;
 	const char *sec = NULL;
 	struct offline ol = { 0 };
 	struct nicprog_lnic_summary sum;
@@ -304,14 +339,19 @@ int main(int argc, char **argv)
 	unsigned int shape = NICPROG_SHAPE_AUTO, cores = 0, b;
 	struct nicprog_facts f;
 	struct nicprog_ir ir;
-	int c, quality = 0, blocks = 0, facts = 0;
+	int c, quality = 0, blocks = 0, facts = 0, show_lnic = 0;
 	double worst = 1e9, t0, t_ir;
 	char lwhy[128] = "";
 	const char *why;
 	size_t len;
 	void *buf;
 
-	while ((c = getopt_long(argc, argv, "s:c:qbfp:S:", opts, NULL)) != -1) {
+	if (nicsim_profiles_init(lwhy, sizeof(lwhy))) {
+		fprintf(stderr, "nicprog-plan: %s\n", lwhy);
+		return 1;
+	}
+	lnic = nicsim_profile_find(NULL);
+	while ((c = getopt_long(argc, argv, "s:c:qbfp:S:l", opts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			for (shape = 0; shape < __NICPROG_SHAPE_MAX; shape++)
@@ -341,23 +381,32 @@ int main(int argc, char **argv)
 			facts = 1;
 			break;
 		case 'p':
-			lnic = nicsim_profile_find(optarg);
-			if (!lnic) {
-				fprintf(stderr, "nicprog-plan: unknown profile %s (%s, %s)\n",
-					optarg, nicsim_profile_generic.name,
-					nicsim_profile_soc.name);
+			lnic = profile(optarg);
+			if (!lnic)
 				return 2;
-			}
 			break;
 		case 'S':
 			sec = optarg;
+			break;
+		case 'l':
+			show_lnic = 1;
 			break;
 		default:
 			fprintf(stderr, USAGE);
 			return 2;
 		}
 	}
-	if (optind + 1 != argc) {
+	if (show_lnic && optind == argc) {
+		len = nicprog_lnic_format(lnic, NULL, 0);
+		buf = malloc(len + 1);
+		if (!buf)
+			return 1;
+		nicprog_lnic_format(lnic, buf, len + 1);
+		fputs(buf, stdout);
+		free(buf);
+		return 0;
+	}
+	if (show_lnic || optind + 1 != argc) {
 		fprintf(stderr, USAGE);
 		return 2;
 	}

@@ -59,12 +59,25 @@ refused "an x86 executable is not a BPF object" "not a BPF object \(ELF machine 
 refused "a text file is neither an object nor facts" "not a BPF ELF object, and not a facts file" "$top/README.md"
 refused "a missing file" "No such file" "$TMP/missing.o"
 timeout 10 "$PLAN" --profile bogus "$top/bpf/examples/count.o" 2> "$TMP/err" > /dev/null
-[ $? -eq 2 ] && grep -q "unknown profile bogus (nicsim-generic, nicsim-soc)" "$TMP/err" &&
+[ $? -eq 2 ] && grep -q "unknown profile bogus (nicsim-generic, nicsim-soc; or a .lnic file)" "$TMP/err" &&
 	ok "unknown profile: usage error 2, the profiles named" ||
 	nok "unknown profile: usage error 2, the profiles named"
 "$PLAN" --profile nicsim-soc "$top/bpf/examples/router.o" > "$TMP/soc" 2>&1
 grep -q "^shape .*, cores 8 of 8, stages 1$" "$TMP/soc" &&
 	ok "nicsim-soc: planned for its 8 cores" || nok "nicsim-soc: planned for its 8 cores"
+
+# A profile read from a file: nicsim-generic's text with four cores plans
+# for four; a profile with an error is refused with its line.
+"$PLAN" --lnic | sed 's/^unit core type core count 16 /unit core type core count 4 /' \
+	> "$TMP/four.lnic"
+"$PLAN" --profile "$TMP/four.lnic" "$top/bpf/examples/count.o" > "$TMP/four" 2>&1
+grep -q "^shape .*, cores 4 of 4, stages 1$" "$TMP/four" &&
+	ok "profile file: planned for its 4 cores" || nok "profile file: planned for its 4 cores"
+sed 's/ clock 800 service 150$/ service 150/' "$TMP/four.lnic" > "$TMP/bad.lnic"
+timeout 10 "$PLAN" --profile "$TMP/bad.lnic" "$top/bpf/examples/count.o" 2> "$TMP/err" > /dev/null
+[ $? -eq 2 ] && grep -q "bad.lnic: line 6: key \"clock\" missing" "$TMP/err" &&
+	ok "profile file with an error: refused, line and cause named" ||
+	nok "profile file with an error: refused, line and cause named"
 
 # Seeded fuzzer: objects with 1-8 bytes overwritten, each run with the
 # sanitizers; exit 0 or 1 with a message, never a signal, a sanitizer

@@ -1,0 +1,103 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Profiles as data. Each shipped profile reads back from
+# /sys/bus/nicsim/devices/nicsim<ID>/lnic exactly as nicprog-plan writes
+# the same built-in text. A profile from a firmware file
+# (nicsim/<name>.lnic under firmware_class.path) makes a device with its
+# units, and an NF offloaded to it is planned for them. A file with an
+# error, binary junk, an oversized file, a missing file, a name that is
+# not a plain file name and a file naming another profile are refused with
+# an errno and a kernel log line naming the cause, and create nothing.
+. "$(dirname "$0")/lib.sh"
+require_root_tools
+PLAN=$NICPROG_SRC/tools/nicprog-plan/nicprog-plan
+[ -x "$PLAN" ] || skip_all "nicprog-plan not built (make tools)"
+FWPATH=/sys/module/firmware_class/parameters/path
+[ -w "$FWPATH" ] || skip_all "the kernel has no firmware_class.path parameter"
+nicprog_load || skip_all "cannot load nicprog/nicsim"
+mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+
+TMP=$(mktemp -d /tmp/nicprog-profile.XXXXXX)
+OLDFW=$(cat "$FWPATH")
+_restore() { echo -n "$OLDFW" > "$FWPATH"; rm -rf "$TMP"; }
+trap 'cleanup; _restore' EXIT
+mkdir -p "$TMP/nicsim"
+echo -n "$TMP" > "$FWPATH"
+EX=$NICPROG_SRC/bpf/examples
+
+tap_begin
+for p in nicsim-generic nicsim-soc; do
+	ID=$(nicsim_new_id)
+	echo "$ID 1 $p" > "$BUS/new_device" && _created_devs+=("$ID")
+	"$PLAN" --profile "$p" --lnic > "$TMP/$p.user"
+	# (a copy: cmp trusts sizes, and sysfs files claim 4096 bytes)
+	cat "$BUS/devices/nicsim$ID/lnic" > "$TMP/$p.kernel"
+	check "$p: the kernel's profile text equals nicprog-plan's" \
+		cmp -s "$TMP/$p.user" "$TMP/$p.kernel"
+	nicsim_del "$ID"
+done
+
+# nicsim-generic with four cores, as a file
+"$PLAN" --lnic | sed 's/^lnic nicsim-generic$/lnic four/
+	s/^unit core type core count 16 /unit core type core count 4 /' \
+	> "$TMP/nicsim/four.lnic"
+ID=$(nicsim_new_id)
+P=nicsim${ID}p0
+if echo "$ID 1 four" > "$BUS/new_device"; then
+	_created_devs+=("$ID")
+	tap_ok "a profile from a firmware file creates the device"
+	expect_eq "the port shows its name" four "$(cat /sys/class/nicprog/$P/profile)"
+	expect_eq "the port shows its cores" 4 "$(cat /sys/class/nicprog/$P/cores)"
+	"$PLAN" --profile "$TMP/nicsim/four.lnic" --lnic > "$TMP/four.user"
+	cat "$BUS/devices/nicsim$ID/lnic" > "$TMP/four.kernel"
+	check "read back, it is the file's profile" \
+		cmp -s "$TMP/four.user" "$TMP/four.kernel"
+	ip link set "$P" up
+	ip link set dev "$P" xdpoffload obj "$EX/count.o" sec xdp
+	check "an NF offloaded to it is planned for its 4 cores" \
+		grep -q "cores 4 of 4" "/sys/kernel/debug/nicprog/$P/plan"
+	ip link set dev "$P" xdpoffload off
+	nicsim_del "$ID"
+else
+	tap_fail "a profile from a firmware file creates the device"
+fi
+
+# refused DESC PROFILE ERRNO-TEXT LOG-TEXT
+refused() {
+	local id n before ok=1
+	id=$(nicsim_new_id)
+	n=$(dmesg | wc -l)
+	before=$(ls "$BUS/devices" | wc -l)
+	if echo "$id 1 $2" > "$BUS/new_device" 2> "$TMP/err"; then
+		_created_devs+=("$id")
+		tap_fail "$1: accepted"
+		return
+	fi
+	grep -q "$3" "$TMP/err" || { tap_info "errno: $(cat "$TMP/err")"; ok=0; }
+	dmesg | tail -n +$((n + 1)) | grep -qF -- "$4" ||
+		{ tap_info "log: $(dmesg | tail -n +$((n + 1)))"; ok=0; }
+	[ "$(ls "$BUS/devices" | wc -l)" = "$before" ] ||
+		{ tap_info "a device was left behind"; ok=0; }
+	[ $ok = 1 ] && tap_ok "$1" || tap_fail "$1"
+}
+
+sed 's/ clock 800 service 150$/ service 150/; s/^lnic four$/lnic bad/' \
+	"$TMP/nicsim/four.lnic" > "$TMP/nicsim/bad.lnic"
+refused "a profile with an error: EINVAL, line and cause logged" bad \
+	"Invalid argument" 'profile nicsim/bad.lnic: line 6: key "clock" missing'
+head -c 4096 /bin/true > "$TMP/nicsim/junk.lnic"
+refused "binary junk: EINVAL, the byte logged" junk "Invalid argument" \
+	"profile nicsim/junk.lnic: line 1: byte 0x7f is not printable ASCII"
+{ cat "$TMP/nicsim/four.lnic"; head -c 70000 /dev/zero | tr '\0' '#'; } |
+	sed 's/^lnic four$/lnic big/' > "$TMP/nicsim/big.lnic"
+refused "a profile over 64 KiB: EINVAL" big "Invalid argument" \
+	"profile nicsim/big.lnic: profile of"
+refused "no such profile: ENOENT, the shipped ones named" nope \
+	"No such file" \
+	"not shipped (nicsim-generic, nicsim-soc) and no firmware file nicsim/nope.lnic"
+refused "a name with a path: EINVAL" ../nicsim/four "Invalid argument" \
+	'profile "../nicsim/four": a name is 1..31 letters'
+cp "$TMP/nicsim/four.lnic" "$TMP/nicsim/other.lnic"
+refused "a file naming another profile: EINVAL" other "Invalid argument" \
+	'profile nicsim/other.lnic: names itself "four", not "other"'
+tap_end
