@@ -236,13 +236,14 @@ static ssize_t new_device_store(struct bus_type *bus, const char *buf,
 	}
 
 	/* a file is read before the lock: reading it may take a while */
-	if (n == 3 && !nicsim_profile_find(w[2])) {
-		err = nicsim_profile_request(w[2], &own);
-		if (err)
-			return err;
-		lnic = &own->lnic;
-	} else if (n == 3) {
+	if (n == 3) {
 		lnic = nicsim_profile_find(w[2]);
+		if (!lnic) {
+			err = nicsim_profile_request(w[2], &own);
+			if (err)
+				return err;
+			lnic = &own->lnic;
+		}
 	}
 
 	mutex_lock(&nicsim_devs_lock);

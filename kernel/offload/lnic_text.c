@@ -253,34 +253,33 @@ static int lt_cost_one(struct lt *p, const struct lt_word *part, void *dst)
 	return 0;
 }
 
-static int lt_region_one(struct lt *p, const struct lt_word *part, void *dst)
+/* Set the bit of name @part, one of the @n in @names, in *@mask. */
+static int lt_name_bit(struct lt *p, const struct lt_word *part,
+		       char (*names)[NICPROG_LNIC_NAME_LEN], u32 n, u32 *mask,
+		       const char *what)
 {
-	const struct nicprog_lnic *l = &p->out->lnic;
-	u32 *mask = dst, i;
 	char b[24];
+	u32 i;
 
-	for (i = 0; i < l->n_regions; i++)
-		if (lt_is(p, part, l->regions[i].name)) {
+	for (i = 0; i < n; i++)
+		if (lt_is(p, part, names[i])) {
 			*mask |= BIT(i);
 			return 0;
 		}
-	return lt_bad(p, "regions: no region \"%s\" defined above",
+	return lt_bad(p, "no %s \"%s\" defined above", what,
 		      lt_str(p, part, b, sizeof(b)));
+}
+
+static int lt_region_one(struct lt *p, const struct lt_word *part, void *dst)
+{
+	return lt_name_bit(p, part, p->out->region_names,
+			   p->out->lnic.n_regions, dst, "region");
 }
 
 static int lt_unit_one(struct lt *p, const struct lt_word *part, void *dst)
 {
-	const struct nicprog_lnic *l = &p->out->lnic;
-	u32 *mask = dst, i;
-	char b[24];
-
-	for (i = 0; i < l->n_units; i++)
-		if (lt_is(p, part, l->units[i].name)) {
-			*mask |= BIT(i);
-			return 0;
-		}
-	return lt_bad(p, "no unit \"%s\" defined above",
-		      lt_str(p, part, b, sizeof(b)));
+	return lt_name_bit(p, part, p->out->unit_names, p->out->lnic.n_units,
+			   dst, "unit");
 }
 
 static void lt_store(void *field, u8 width, u64 v)

@@ -178,7 +178,7 @@ TEST_F(text, refusals)
 		{ BASE "unit u type gpu count 1 clock 1\n", "line 6: type: unknown value \"gpu\"" },
 		{ BASE "unit u type unspec count 1 clock 1\n", "line 6: type: unknown value \"unspec\"" },
 		{ BASE "unit u type accel accel none count 1 clock 1 service 1\n", "line 6: accel: unknown value \"none\"" },
-		{ BASE "unit u type mat count 1 clock 1 service 1 regions mem,nope\n", "line 6: regions: no region \"nope\" defined above" },
+		{ BASE "unit u type mat count 1 clock 1 service 1 regions mem,nope\n", "line 6: no region \"nope\" defined above" },
 		{ BASE "unit u type mat count 1 clock 1 service 1 cost alu\n", "line 6: cost: \"alu\" is not class=cycles" },
 		{ BASE "unit u type mat count 1 clock 1 service 1 cost fpu=1\n", "line 6: cost: unknown value \"fpu\"" },
 		{ BASE "unit u type mat count 1 clock 1 service 1 cost alu=65536\n", "line 6: alu: 65536 out of range 0..65535" },
