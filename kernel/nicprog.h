@@ -69,6 +69,7 @@ struct nicprog_dev {
  *	at attach time, owned by the port (nicprog_dev.plan, under RTNL)
  * @exec: the program as the executor runs it under this plan
  * @flags: per instruction, enum nicprog_exec_insn_flags of this plan
+ * @region: per instruction, the region it touches (nicprog_exec_prog.region)
  * @tables: the program's tables, by index
  * @prog: the BPF program
  * @lo: the offloader's layout
@@ -81,6 +82,7 @@ struct nicprog_plan {
 	struct nicprog_exec_prog exec;
 	struct nicprog_dev *nd;
 	u8 *flags;
+	u8 *region;
 	struct nicprog_table **tables;
 	struct bpf_prog *prog;
 	struct nicprog_layout lo;

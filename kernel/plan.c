@@ -4,7 +4,9 @@
  * when a program is attached, by the offloader, for the port's LNIC and
  * the shape and core budget the operator set; it prices every
  * instruction where the plan placed its memory, so the executor's cycles
- * follow the placement. Drivers run a plan's stages with
+ * follow the placement. A driver with its own timing model gives its
+ * cores' executor state a trace instead, and learns from the plan which
+ * region each access touches. Drivers run a plan's stages with
  * nicprog_plan_start()/nicprog_plan_resume() (or the whole program with
  * nicprog_plan_run()) and learn its stages from nicprog_plan_stage().
  *
@@ -98,6 +100,49 @@ static void nicprog_plan_stages_init(struct nicprog_plan *plan)
 	}
 }
 
+/*
+ * Per instruction, the memory region it touches: a table's where the plan
+ * placed it, the packet's the fastest region the cores reach (where a NIC
+ * keeps frames in flight). A driver with a timing model learns from it
+ * which memory each access waits for.
+ */
+static int nicprog_plan_regions(struct nicprog_plan *plan,
+				const struct nicprog_prog *np)
+{
+	const struct nicprog_lnic *lnic = plan->nd->lnic;
+	const struct nicprog_lnic_unit *cu = &lnic->units[plan->lo.core_unit];
+	const struct nicprog_insn_meta *m;
+	u32 i, r, pkt = U32_MAX;
+	u8 cls;
+
+	for (r = 0; r < lnic->n_regions; r++)
+		if ((cu->region_mask & BIT(r)) &&
+		    (pkt == U32_MAX || lnic->regions[r].latency_cycles <
+				       lnic->regions[pkt].latency_cycles))
+			pkt = r;
+	plan->region = kvmalloc_array(np->len, 1, GFP_KERNEL);
+	if (!plan->region)
+		return -ENOMEM;
+	for (i = 0; i < np->len; i++) {
+		m = &np->ir_in.meta[i];
+		cls = BPF_CLASS(np->ir_in.insns[i].code);
+		plan->region[i] = NICPROG_EXEC_REGION_NONE;
+		if (cls == BPF_LDX || cls == BPF_ST || cls == BPF_STX) {
+			if (m->ptr == NICPROG_PTR_PACKET)
+				plan->region[i] = pkt;
+			else if (m->ptr == NICPROG_PTR_MAP_VALUE &&
+				 m->map < plan->lo.n_tables)
+				plan->region[i] = plan->lo.tables[m->map].region;
+		} else if (np->ir_in.insns[i].code == (BPF_JMP | BPF_CALL) &&
+			   m->map < plan->lo.n_tables &&
+			   m->helper >= BPF_FUNC_map_lookup_elem &&
+			   m->helper <= BPF_FUNC_map_delete_elem) {
+			plan->region[i] = plan->lo.tables[m->map].region;
+		}
+	}
+	return 0;
+}
+
 /**
  * nicprog_plan_create() - plan an attached program for its port
  * @np: the program, finalized
@@ -155,13 +200,17 @@ struct nicprog_plan *nicprog_plan_create(struct nicprog_prog *np,
 	plan->exec.cycles = plan->lo.insn_cycles;
 	plan->exec.stage = plan->lo.n_stages > 1 ? plan->lo.insn_stage : NULL;
 	plan->exec.accel = plan->lo.insn_accel;
+	plan->nd = nd;
+	err = nicprog_plan_regions(plan, np);
+	if (err)
+		goto err_free;
+	plan->exec.region = plan->region;
 	plan->core_stage = kvmalloc_array(plan->lo.cores, 1, GFP_KERNEL);
 	if (!plan->core_stage) {
 		err = -ENOMEM;
 		goto err_free;
 	}
 	nicprog_plan_stages_init(plan);
-	plan->nd = nd;
 	plan->tables = np->tables;
 	plan->prog = np->prog;
 	return plan;
@@ -182,6 +231,7 @@ void nicprog_plan_destroy(struct nicprog_plan *plan)
 	if (!plan)
 		return;
 	nicprog_layout_free(&plan->lo);
+	kvfree(plan->region);
 	kvfree(plan->core_stage);
 	kvfree(plan->flags);
 	kfree(plan);

@@ -177,6 +177,32 @@ static void nicsim_core_job_start(struct nicsim_core *core,
 				  const struct nicprog_plan *plan,
 				  struct sk_buff *skb);
 
+/* Hand the timing model a run of @core. BH disabled. */
+static void nicsim_core_timed(struct nicsim_core *core, u64 cycles,
+			      const struct nicprog_exec_trace *tr)
+{
+	struct nicsim_dev *ndev = core->ndev;
+
+	spin_lock(&ndev->tm_lock);
+	nicsim_tm_add(ndev->tm, core->index, cycles, tr);
+	ndev->tm_last_add = jiffies;
+	spin_unlock(&ndev->tm_lock);
+}
+
+/*
+ * The NIC has run nothing for NICSIM_TM_IDLE: time the runs still held, so
+ * that the counters cover every frame. Not sooner: a replay of all ends
+ * the overlap of runs in flight, which a pause between two frames of a
+ * stream must not do.
+ */
+static void nicsim_core_idle_timing(struct nicsim_dev *ndev)
+{
+	spin_lock_bh(&ndev->tm_lock);
+	if (time_after(jiffies, ndev->tm_last_add + NICSIM_TM_IDLE))
+		nicsim_tm_replay(ndev->tm, true);
+	spin_unlock_bh(&ndev->tm_lock);
+}
+
 /* Run the port's plan on a frame from the wire. BH disabled, RCU held. */
 static void nicsim_core_run(struct nicsim_core *core, struct nicsim_port *port,
 			    struct sk_buff *skb)
@@ -210,8 +236,8 @@ static void nicsim_core_run(struct nicsim_core *core, struct nicsim_port *port,
 	consume_skb(skb);
 
 	nicprog_plan_run(plan, core->state, &pkt, &res);
+	nicsim_core_timed(core, res.cycles, core->trace);
 	core->packets++;
-	core->cycles += res.cycles;
 	core->mat_lookups += res.mat_lookups;
 	if (res.error)
 		core->errors++;
@@ -288,7 +314,7 @@ static void nicsim_core_job(struct nicsim_core *core, struct nicsim_job *job,
 {
 	const struct nicprog_plan *plan = rcu_dereference(job->port->plan);
 	struct nicprog_exec_result res;
-	u32 stage;
+	u32 stage, hop;
 
 	if (plan != job->plan) {	/* replaced while the job waited */
 		core->queue_drops++;
@@ -297,19 +323,20 @@ static void nicsim_core_job(struct nicsim_core *core, struct nicsim_job *job,
 		return;
 	}
 	stage = nicprog_plan_core_stage(plan, core->index);
-	if (queued)
-		core->cycles += NICSIM_HOP_CYCLES;
+	hop = queued ? NICSIM_HOP_CYCLES : 0;
 	if (!job->res.done && job->ctx.stage == stage) {
 		nicprog_plan_resume(plan, core->state, &job->pkt, &job->ctx,
 				    &res);
+		nicsim_core_timed(core, hop + res.cycles, core->trace);
 		core->packets++;
-		core->cycles += res.cycles;
 		core->mat_lookups += res.mat_lookups;
 		if (res.error)
 			core->errors++;
 		if (res.done)
 			job->res = res;
 	} else {
+		if (hop)
+			nicsim_core_timed(core, hop, NULL);
 		core->passes++;
 	}
 	if (stage + 1 < nicprog_plan_stages(plan)) {
@@ -378,8 +405,11 @@ static int nicsim_core_thread(void *data)
 	struct nicsim_job *job;
 
 	while (!kthread_should_stop()) {
-		wait_event_interruptible(core->wq, !nicsim_core_idle(core) ||
-					 kthread_should_stop());
+		if (!wait_event_interruptible_timeout(core->wq,
+						      !nicsim_core_idle(core) ||
+						      kthread_should_stop(),
+						      NICSIM_TM_IDLE))
+			nicsim_core_idle_timing(core->ndev);
 		while ((job = nicsim_core_next_job(core)) ||
 		       (skb = skb_dequeue(&core->queue))) {
 			local_bh_disable();
@@ -465,6 +495,7 @@ static void nicsim_core_free(struct nicsim_core *core)
 	list_for_each_entry_safe(job, tmp, &core->jobs, list)
 		nicsim_job_free(job);
 	skb_queue_purge(&core->queue);
+	kfree(core->trace);
 	kfree(core->state);
 	kfree(core->frame);
 	kfree(core);
@@ -488,6 +519,11 @@ int nicsim_cores_start(struct nicsim_dev *ndev)
 		if (lnic->units[i].type == NICPROG_UNIT_CORE)
 			n += lnic->units[i].count;
 	n = clamp_t(u32, n, 1, NICSIM_MAX_CORES);
+	spin_lock_init(&ndev->tm_lock);
+	ndev->tm_last_add = jiffies;
+	ndev->tm = nicsim_tm_create(lnic, n);
+	if (!ndev->tm)
+		return -ENOMEM;
 
 	for (i = 0; i < n; i++) {
 		core = kzalloc(sizeof(*core), GFP_KERNEL);
@@ -495,10 +531,12 @@ int nicsim_cores_start(struct nicsim_dev *ndev)
 			goto err_nomem;
 		core->state = kzalloc(sizeof(*core->state), GFP_KERNEL);
 		core->frame = kzalloc(NICSIM_FRAME_SZ, GFP_KERNEL);
-		if (!core->state || !core->frame) {
+		core->trace = kzalloc(sizeof(*core->trace), GFP_KERNEL);
+		if (!core->state || !core->frame || !core->trace) {
 			nicsim_core_free(core);
 			goto err_nomem;
 		}
+		core->state->trace = core->trace;
 		core->index = i;
 		core->ndev = ndev;
 		skb_queue_head_init(&core->queue);
@@ -542,4 +580,6 @@ void nicsim_cores_stop(struct nicsim_dev *ndev)
 		kthread_stop(ndev->cores[i]->task);
 	while (ndev->n_cores)
 		nicsim_core_free(ndev->cores[--ndev->n_cores]);
+	nicsim_tm_destroy(ndev->tm);
+	ndev->tm = NULL;
 }

@@ -36,8 +36,13 @@ static const char nicsim_xdp_stat_names[][ETH_GSTRING_LEN] = {
 	"xdp_drop", "xdp_pass", "xdp_tx", "xdp_redirect", "xdp_aborted",
 };
 
-/* packets, cycles, errors, passes, mat_lookups, queue_max, queue_drops */
-#define NICSIM_CORE_STATS	7
+/*
+ * packets, cycles, busy, runs, latency, errors, passes, mat_lookups,
+ * queue_max, queue_drops
+ */
+#define NICSIM_CORE_STATS	10
+#define NICSIM_REGION_STATS	3	/* accesses, hits, bank_wait */
+#define NICSIM_ACCEL_STATS	5	/* jobs, cycles, queue_max, refused, wait */
 
 static int nicsim_get_sset_count(struct net_device *dev, int sset)
 {
@@ -47,12 +52,14 @@ static int nicsim_get_sset_count(struct net_device *dev, int sset)
 		return -EOPNOTSUPP;
 	return ARRAY_SIZE(nicsim_xdp_stat_names) +
 	       port->ndev->n_cores * NICSIM_CORE_STATS +
-	       4 * (__NICPROG_ACCEL_MAX - 1);
+	       port->ndev->lnic->n_regions * NICSIM_REGION_STATS +
+	       NICSIM_ACCEL_STATS * (__NICPROG_ACCEL_MAX - 1) + 4;
 }
 
 static void nicsim_get_strings(struct net_device *dev, u32 sset, u8 *data)
 {
 	struct nicsim_port *port = netdev_priv(dev);
+	const char *name;
 	u32 i;
 
 	if (sset != ETH_SS_STATS)
@@ -62,6 +69,9 @@ static void nicsim_get_strings(struct net_device *dev, u32 sset, u8 *data)
 	for (i = 0; i < port->ndev->n_cores; i++) {
 		ethtool_sprintf(&data, "core%u_packets", i);
 		ethtool_sprintf(&data, "core%u_cycles", i);
+		ethtool_sprintf(&data, "core%u_busy", i);
+		ethtool_sprintf(&data, "core%u_runs", i);
+		ethtool_sprintf(&data, "core%u_latency", i);
 		ethtool_sprintf(&data, "core%u_errors", i);
 		ethtool_sprintf(&data, "core%u_passes", i);
 		ethtool_sprintf(&data, "core%u_mat_lookups", i);
@@ -77,16 +87,37 @@ static void nicsim_get_strings(struct net_device *dev, u32 sset, u8 *data)
 				nicprog_accel_type_name(i));
 		ethtool_sprintf(&data, "accel_%s_refused",
 				nicprog_accel_type_name(i));
+		ethtool_sprintf(&data, "accel_%s_wait",
+				nicprog_accel_type_name(i));
 	}
+	for (i = 0; i < port->ndev->lnic->n_regions; i++) {
+		name = port->ndev->lnic->regions[i].name;
+		ethtool_sprintf(&data, "mem_%s_accesses", name);
+		ethtool_sprintf(&data, "mem_%s_hits", name);
+		ethtool_sprintf(&data, "mem_%s_bank_wait", name);
+	}
+	ethtool_sprintf(&data, "mat_wait");
+	ethtool_sprintf(&data, "timing_lost_events");
+	ethtool_sprintf(&data, "timing_dropped");
+	ethtool_sprintf(&data, "timing_pending");
 }
 
-/* Per-port XDP verdicts; per-core counters are the whole NIC's. */
+/*
+ * Per-port XDP verdicts; the rest are the whole NIC's. The timing model's
+ * counters (cycles, busy, runs, latency, waits, memory) cover the runs it
+ * has timed: timing_pending more are held until the NIC has been idle
+ * for NICSIM_TM_IDLE.
+ */
 static void nicsim_get_ethtool_stats(struct net_device *dev,
 				     struct ethtool_stats *stats, u64 *data)
 {
 	struct nicsim_port *port = netdev_priv(dev);
+	struct nicsim_dev *ndev = port->ndev;
+	const struct nicsim_tm_region *r;
+	const struct nicsim_tm_core *tc;
 	struct nicsim_pcpu_stats s;
 	struct nicsim_core *core;
+	struct nicsim_tm *tm;
 	u32 i;
 
 	nicsim_port_get_stats(port, &s);
@@ -95,10 +126,16 @@ static void nicsim_get_ethtool_stats(struct net_device *dev,
 	*data++ = u64_stats_read(&s.xdp_tx);
 	*data++ = u64_stats_read(&s.xdp_redirect);
 	*data++ = u64_stats_read(&s.xdp_aborted);
-	for (i = 0; i < port->ndev->n_cores; i++) {
-		core = port->ndev->cores[i];
+	spin_lock_bh(&ndev->tm_lock);
+	tm = ndev->tm;
+	for (i = 0; i < ndev->n_cores; i++) {
+		core = ndev->cores[i];
+		tc = &tm->cores[i];
 		*data++ = READ_ONCE(core->packets);
-		*data++ = READ_ONCE(core->cycles);
+		*data++ = tc->active;
+		*data++ = tc->busy;
+		*data++ = tc->runs;
+		*data++ = tc->latency;
 		*data++ = READ_ONCE(core->errors);
 		*data++ = READ_ONCE(core->passes);
 		*data++ = READ_ONCE(core->mat_lookups);
@@ -110,7 +147,19 @@ static void nicsim_get_ethtool_stats(struct net_device *dev,
 		*data++ = atomic64_read(&port->ndev->accel_cycles[i]);
 		*data++ = atomic_read(&port->ndev->accel_queue_max[i]);
 		*data++ = atomic64_read(&port->ndev->accel_refused[i]);
+		*data++ = tm->accel[i].wait;
 	}
+	for (i = 0; i < ndev->lnic->n_regions; i++) {
+		r = &tm->regions[i];
+		*data++ = r->accesses;
+		*data++ = r->hits;
+		*data++ = r->bank_wait;
+	}
+	*data++ = tm->mat.wait;
+	*data++ = tm->lost;
+	*data++ = tm->dropped;
+	*data++ = nicsim_tm_pending(tm);
+	spin_unlock_bh(&ndev->tm_lock);
 }
 
 const struct ethtool_ops nicsim_ethtool_ops = {

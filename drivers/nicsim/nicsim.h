@@ -11,6 +11,7 @@
 #include <net/nicprog.h>
 
 #include "profiles.h"
+#include "timing.h"
 
 #define NICSIM_DRV_NAME		"nicsim"
 #define NICSIM_MAX_ID		65535	/* keeps "nicsim<ID>p<P>" in IFNAMSIZ */
@@ -20,6 +21,7 @@
 #define NICSIM_MAX_CORES	16	/* kthreads per NIC */
 #define NICSIM_PROFILE_NAME_MAX	32	/* NUL included */
 #define NICSIM_CORE_QUEUE_LEN	512	/* frames waiting for one core */
+#define NICSIM_TM_IDLE		(HZ / 10)	/* NIC idle: time what it ran */
 
 /**
  * struct nicsim_pcpu_stats - per-CPU counters of one port
@@ -153,8 +155,8 @@ struct nicsim_job {
  * @jobs: jobs from the stage before, at most NICSIM_CORE_QUEUE_LEN
  * @jobs_lock: protects @jobs and @n_jobs; taken with BH disabled
  * @n_jobs: entries in @jobs
+ * @trace: what the core's current run waited for, for the timing model
  * @packets: frames (or stages of frames) run, written by the core only
- * @cycles: NIC cycles spent (busy), written by the core only
  * @errors: runs the executor stopped itself, written by the core only
  * @passes: jobs passed on without running, written by the core only
  * @mat_lookups: lookups MAT stages served for this core
@@ -168,12 +170,12 @@ struct nicsim_core {
 	wait_queue_head_t wq;
 	struct nicprog_exec_state *state;
 	u8 *frame;
+	struct nicprog_exec_trace *trace;
 	struct nicsim_dev *ndev;
 	struct list_head jobs;
 	spinlock_t jobs_lock;	/* see above */
 	u32 n_jobs;
 	u64 packets;
-	u64 cycles;
 	u64 errors;
 	u64 passes;
 	u64 mat_lookups;
@@ -191,6 +193,10 @@ struct nicsim_core {
  * @list: entry in the bus's device list, under nicsim_devs_lock
  * @n_cores: entries in @cores
  * @cores: the NIC's cores, running while the device exists
+ * @tm: the timing model of the cores' runs, created and freed with them
+ * @tm_lock: serializes @tm and @tm_last_add: the cores hand it runs (BH
+ *	disabled) and replay them, stats readers read it
+ * @tm_last_add: jiffies when a core last handed @tm a run
  * @accel_jobs: per enum nicprog_accel_type, jobs the engines ran
  * @accel_cycles: per enum nicprog_accel_type, cycles they were busy
  * @accel_inflight: per enum nicprog_accel_type, jobs being served or
@@ -209,6 +215,9 @@ struct nicsim_dev {
 	struct list_head list;
 	u32 n_cores;
 	struct nicsim_core *cores[NICSIM_MAX_CORES];
+	struct nicsim_tm *tm;
+	spinlock_t tm_lock;	/* see above */
+	unsigned long tm_last_add;
 	atomic64_t accel_jobs[__NICPROG_ACCEL_MAX];
 	atomic64_t accel_cycles[__NICPROG_ACCEL_MAX];
 	atomic_t accel_inflight[__NICPROG_ACCEL_MAX];

@@ -117,6 +117,9 @@ static inline u64 nicprog_exec_accel_ret(u8 accel, u64 ret)
  * @accel: if set, per instruction, the enum nicprog_accel_fn an engine
  *	runs instead of the called subprogram (ops->accel), or 0; with
  *	NICPROG_EXEC_ACCEL_* conventions in the high bits
+ * @region: if set, per instruction, the LNIC memory region a packet or
+ *	map access (or map helper call) of it touches, where the plan put
+ *	the packet and the tables; NICPROG_EXEC_REGION_NONE otherwise
  */
 struct nicprog_exec_prog {
 	const struct bpf_insn *insns;
@@ -129,6 +132,49 @@ struct nicprog_exec_prog {
 	const u16 *cycles;
 	const u8 *stage;
 	const u8 *accel;
+	const u8 *region;
+};
+
+#define NICPROG_EXEC_REGION_NONE	0xff
+
+/* struct nicprog_exec_event.kind */
+enum nicprog_exec_event_kind {
+	NICPROG_EXEC_EV_MEM,	/* @unit: region, @addr: address touched */
+	NICPROG_EXEC_EV_ACCEL,	/* @unit: accelerator type, @len: bytes */
+	NICPROG_EXEC_EV_MAT,	/* a lookup a MAT stage serves */
+};
+
+/**
+ * struct nicprog_exec_event - one thing a run waited for, in order
+ * @at: the run's instruction cycles before it
+ * @kind: enum nicprog_exec_event_kind
+ * @unit: the region or accelerator type
+ * @len: bytes an accelerator job processes
+ * @addr: the address a memory access touched (its cache line and bank)
+ */
+struct nicprog_exec_event {
+	u32 at;
+	u8 kind;
+	u8 unit;
+	u16 len;
+	u64 addr;
+};
+
+#define NICPROG_EXEC_TRACE_MAX	512
+
+/**
+ * struct nicprog_exec_trace - what a run waited for, for a timing model
+ * @n: entries in @ev
+ * @lost: events past NICPROG_EXEC_TRACE_MAX, not recorded
+ * @ev: the events, in program order
+ *
+ * With a trace, a run's cycles are its instructions' class costs alone:
+ * memory latency, engine and MAT time are the timing model's to add.
+ */
+struct nicprog_exec_trace {
+	u32 n;
+	u32 lost;
+	struct nicprog_exec_event ev[NICPROG_EXEC_TRACE_MAX];
 };
 
 /**
@@ -204,11 +250,14 @@ struct nicprog_exec_ops {
  * @stack: one stack per call frame; frame 0 lives in the run's context
  * @diff: scratch of bpf_csum_diff(), as the kernel's per-CPU scratchpad
  * @ctx: the context of nicprog_exec_run()
+ * @trace: if set, each run (or stage of one) records its events here
+ *	instead of pricing them; set by the owner of the state
  */
 struct nicprog_exec_state {
 	u64 stack[NICPROG_EXEC_MAX_FRAMES][NICPROG_EXEC_STACK / 8];
 	u32 diff[NICPROG_EXEC_STACK / 4];
 	struct nicprog_exec_ctx ctx;
+	struct nicprog_exec_trace *trace;
 };
 
 /**
@@ -217,6 +266,7 @@ struct nicprog_exec_state {
  * @action: the XDP verdict, R0's low 32 bits (XDP_ABORTED when @error is set)
  * @redirect_ifindex: target of bpf_redirect() when @action is XDP_REDIRECT
  * @cycles: NIC cycles the run took, from the cost table and latencies
+ *	(or, with a trace, the cost table alone)
  * @insns: instructions executed
  * @error: 0, or why the executor stopped the program itself: -E2BIG (step
  *	bound), -EOPNOTSUPP (helper or instruction it does not implement),

@@ -56,12 +56,26 @@ struct nicprog_lnic_unit {
  * @size: bytes
  * @latency_cycles: access latency seen by a unit of this region, in that
  *	unit's cycles
+ * @banks: independent banks accesses are spread over by address; 0 or 1
+ *	for one
+ * @bank_cycles: cycles one access keeps its bank busy, so that accesses
+ *	to a busy bank queue; 0 if accesses never queue
+ * @cache_bytes: bytes of a cache in front of the region, 0 without one
+ * @cache_cycles: latency of an access the cache serves
  */
 struct nicprog_lnic_region {
 	const char *name;
 	u64 size;
 	u32 latency_cycles;
+	u32 banks;
+	u32 bank_cycles;
+	u64 cache_bytes;
+	u32 cache_cycles;
 };
+
+#define NICPROG_LNIC_MAX_BANKS		1024	/* per region */
+#define NICPROG_LNIC_CACHE_LINE		64	/* bytes */
+#define NICPROG_LNIC_CACHE_WAYS		8
 
 /**
  * struct nicprog_lnic_hub - a switching hub: a bounded queue between units

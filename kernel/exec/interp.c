@@ -294,6 +294,46 @@ static u64 ctx_load(const struct nicprog_exec_pkt *pkt, s16 off, u8 size)
 	return load((const u8 *)fields + off, size);
 }
 
+/* Record an event of a traced run; past the trace's end, count it. */
+static void trace_event(struct nicprog_exec_trace *tr, u64 at, u8 kind,
+			u8 unit, u64 len, u64 addr)
+{
+	struct nicprog_exec_event *ev;
+
+	if (tr->n == NICPROG_EXEC_TRACE_MAX) {
+		tr->lost++;
+		return;
+	}
+	ev = &tr->ev[tr->n++];
+	ev->at = min_t(u64, at, U32_MAX);
+	ev->kind = kind;
+	ev->unit = unit;
+	ev->len = min_t(u64, len, 0xffff);
+	ev->addr = addr;
+}
+
+static bool on_stack(const struct nicprog_exec_state *st,
+		     const struct nicprog_exec_ctx *ctx, uintptr_t a)
+{
+	return (a >= (uintptr_t)st->stack &&
+		a < (uintptr_t)st->stack + sizeof(st->stack)) ||
+	       (a >= (uintptr_t)ctx->stack &&
+		a < (uintptr_t)ctx->stack + sizeof(ctx->stack));
+}
+
+/* A traced run's access of @addr by instruction @pc: an event, or none. */
+static void trace_mem(const struct nicprog_exec_prog *prog,
+		      const struct nicprog_exec_state *st,
+		      const struct nicprog_exec_ctx *ctx, u32 pc, u64 cycles,
+		      u64 addr)
+{
+	if (!prog->region || prog->region[pc] == NICPROG_EXEC_REGION_NONE ||
+	    on_stack(st, ctx, (uintptr_t)addr))
+		return;
+	trace_event(st->trace, cycles, NICPROG_EXEC_EV_MEM, prog->region[pc],
+		    0, addr);
+}
+
 /* Extra cycles of touching @addr: packet, stack (none) or map memory. */
 static u32 mem_latency(const struct nicprog_exec_prog *prog,
 		       const struct nicprog_exec_state *st,
@@ -302,11 +342,7 @@ static u32 mem_latency(const struct nicprog_exec_prog *prog,
 {
 	uintptr_t a = (uintptr_t)addr;
 
-	if (a >= (uintptr_t)st->stack && a < (uintptr_t)st->stack +
-	    sizeof(st->stack))
-		return 0;
-	if (a >= (uintptr_t)ctx->stack && a < (uintptr_t)ctx->stack +
-	    sizeof(ctx->stack))
+	if (on_stack(st, ctx, a))
 		return 0;
 	if (a >= (uintptr_t)pkt->buf && a < (uintptr_t)pkt->buf + pkt->buf_len)
 		return prog->lat_pkt;
@@ -422,8 +458,8 @@ void nicprog_exec_start(struct nicprog_exec_ctx *ctx,
  * queue is full), and the called function's body runs instead.
  */
 static bool accel_call(u8 accel, const struct nicprog_exec_ops *ops,
-		       void *priv, struct nicprog_exec_pkt *pkt, u64 *regs,
-		       u64 *cycles)
+		       void *priv, struct nicprog_exec_state *st,
+		       struct nicprog_exec_pkt *pkt, u64 *regs, u64 *cycles)
 {
 	u64 args[5], ret;
 	s64 c;
@@ -435,7 +471,11 @@ static bool accel_call(u8 accel, const struct nicprog_exec_ops *ops,
 	if (c < 0)
 		return false;
 	regs[BPF_REG_0] = nicprog_exec_accel_ret(accel, ret);
-	*cycles += c;
+	if (st->trace)
+		trace_event(st->trace, *cycles, NICPROG_EXEC_EV_ACCEL,
+			    accel & NICPROG_EXEC_AFN_MASK, args[2], 0);
+	else
+		*cycles += c;
 	return true;
 }
 
@@ -470,12 +510,17 @@ void nicprog_exec_resume(const struct nicprog_exec_prog *prog,
 	const struct bpf_insn *insn;
 	u64 *regs = ctx->regs;
 	u32 depth = 0, pc = ctx->pc, next;
+	struct nicprog_exec_trace *tr = st->trace;
 	u64 steps = 0, cycles = 0, addr;
 	bool in_region = false;
 	u8 cls, op, size;
 
 	memset(res, 0, sizeof(*res));
 	res->redirect_ifindex = ctx->redirect_ifindex;
+	if (tr) {
+		tr->n = 0;
+		tr->lost = 0;
+	}
 	for (;;) {
 		if (pc >= prog->len || ++steps > NICPROG_EXEC_MAX_STEPS) {
 			res->error = pc >= prog->len ? -EINVAL : -E2BIG;
@@ -486,15 +531,24 @@ void nicprog_exec_resume(const struct nicprog_exec_prog *prog,
 		op = BPF_OP(insn->code);
 		size = BPF_SIZE(insn->code);
 		next = pc + 1;
-		cycles += prog->cycles ? prog->cycles[pc] :
-			  prog->cost[nicprog_insn_class(insn->code)];
 		if (prog->flags &&
 		    (prog->flags[pc] & NICPROG_EXEC_INSN_MAT_REGION)) {
-			res->mat_lookups += !in_region;
+			/* a MAT stage runs the region, not the core */
+			if (!in_region) {
+				res->mat_lookups++;
+				if (tr)
+					trace_event(tr, cycles,
+						    NICPROG_EXEC_EV_MAT, 0, 0, 0);
+			}
 			in_region = true;
 		} else {
 			in_region = false;
 		}
+		if (!tr)
+			cycles += prog->cycles ? prog->cycles[pc] :
+				  prog->cost[nicprog_insn_class(insn->code)];
+		else if (!in_region)
+			cycles += prog->cost[nicprog_insn_class(insn->code)];
 
 		switch (cls) {
 		case BPF_ALU64:
@@ -532,14 +586,18 @@ void nicprog_exec_resume(const struct nicprog_exec_prog *prog,
 				break;
 			}
 			addr = regs[insn->src_reg] + insn->off;
-			if (!prog->cycles)
+			if (tr)
+				trace_mem(prog, st, ctx, pc, cycles, addr);
+			else if (!prog->cycles)
 				cycles += mem_latency(prog, st, ctx, pkt, addr);
 			regs[insn->dst_reg] = load((void *)(uintptr_t)addr, size);
 			break;
 		case BPF_ST:
 		case BPF_STX:
 			addr = regs[insn->dst_reg] + insn->off;
-			if (!prog->cycles)
+			if (tr)
+				trace_mem(prog, st, ctx, pc, cycles, addr);
+			else if (!prog->cycles)
 				cycles += mem_latency(prog, st, ctx, pkt, addr);
 			if (BPF_MODE(insn->code) == BPF_ATOMIC) {
 				atomic_op(insn, regs);
@@ -565,8 +623,8 @@ void nicprog_exec_resume(const struct nicprog_exec_prog *prog,
 			}
 			if (op == BPF_CALL && insn->src_reg == BPF_PSEUDO_CALL &&
 			    prog->accel && prog->accel[pc] && ops->accel &&
-			    accel_call(prog->accel[pc], ops, priv, pkt, regs,
-				       &cycles)) {
+			    accel_call(prog->accel[pc], ops, priv, st, pkt,
+				       regs, &cycles)) {
 				res->accel_jobs++;
 				break;
 			}
@@ -584,14 +642,27 @@ void nicprog_exec_resume(const struct nicprog_exec_prog *prog,
 				break;
 			}
 			if (op == BPF_CALL) {
-				if (prog->flags &&
-				    (prog->flags[pc] & NICPROG_EXEC_INSN_MAT))
+				bool mat = prog->flags &&
+					   (prog->flags[pc] & NICPROG_EXEC_INSN_MAT);
+				bool map = insn->imm >= BPF_FUNC_map_lookup_elem &&
+					   insn->imm <= BPF_FUNC_map_delete_elem;
+
+				if (mat)
 					res->mat_lookups++;
-				else if (!prog->cycles &&
-					 insn->imm <= BPF_FUNC_map_delete_elem)
+				if (mat && tr)
+					trace_event(tr, cycles, NICPROG_EXEC_EV_MAT,
+						    0, 0, 0);
+				else if (map && !tr && !prog->cycles)
 					cycles += prog->lat_map;
+				addr = regs[BPF_REG_1];	/* the map */
 				regs[BPF_REG_0] = call_helper(insn->imm, regs, ops,
 							      priv, st, pkt, res);
+				/* a hit touches its element, else the map */
+				if (map && !mat && tr)
+					trace_mem(prog, st, ctx, pc, cycles,
+						  insn->imm == BPF_FUNC_map_lookup_elem &&
+						  regs[BPF_REG_0] ?
+						  regs[BPF_REG_0] : addr);
 				break;
 			}
 			if (cond64(op, regs[insn->dst_reg],

@@ -44,8 +44,11 @@ typedef int64_t s64;
 #define U32_MAX			((u32)~0U)
 #define U64_MAX			((u64)~0ULL)
 #define GFP_KERNEL		0
+#define GFP_ATOMIC		0
 #define kvcalloc(n, size, gfp)	calloc(n, size)
 #define kvfree(p)		free(p)
+#define kmalloc(size, gfp)	malloc(size)
+#define kfree(p)		free(p)
 #define hweight16(w)		((unsigned int)__builtin_popcount((u16)(w)))
 #define hweight64(w)		((unsigned int)__builtin_popcountll(w))
 #define min(a, b)		((a) < (b) ? (a) : (b))

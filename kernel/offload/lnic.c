@@ -155,6 +155,21 @@ static int lnic_check_region(const struct nicprog_lnic *lnic, u32 i,
 	if (!r->latency_cycles)
 		return lnic_bad(why, len, "region %u (%s): latency is 0 cycles",
 				i, r->name);
+	if (r->banks > NICPROG_LNIC_MAX_BANKS)
+		return lnic_bad(why, len, "region %u (%s): %u banks, at most %u",
+				i, r->name, r->banks, NICPROG_LNIC_MAX_BANKS);
+	if (r->cache_bytes && (r->cache_bytes % (NICPROG_LNIC_CACHE_LINE *
+						 NICPROG_LNIC_CACHE_WAYS) ||
+			       r->cache_bytes > r->size))
+		return lnic_bad(why, len,
+				"region %u (%s): cache of %llu bytes is not a multiple of %u or is larger than the region",
+				i, r->name, (unsigned long long)r->cache_bytes,
+				NICPROG_LNIC_CACHE_LINE * NICPROG_LNIC_CACHE_WAYS);
+	if (!r->cache_bytes != !r->cache_cycles ||
+	    r->cache_cycles >= r->latency_cycles)
+		return lnic_bad(why, len,
+				"region %u (%s): a cache needs a hit latency below the region's %u cycles, and a hit latency a cache",
+				i, r->name, r->latency_cycles);
 	for (j = 0; j < lnic->n_units; j++)
 		if (lnic->units[j].region_mask & (1U << i))
 			reached = true;

@@ -63,6 +63,10 @@ struct lt_key {
 static const struct lt_key lt_keys[] = {
 	LT_R("size", LT_SIZE, true, size),
 	LT_R("latency", LT_NUM, true, latency_cycles),
+	LT_R("banks", LT_NUM, false, banks),
+	LT_R("busy", LT_NUM, false, bank_cycles),
+	LT_R("cache", LT_SIZE, false, cache_bytes),
+	LT_R("hit", LT_NUM, false, cache_cycles),
 	LT_U("type", LT_UTYPE, true, type),
 	LT_U("accel", LT_ATYPE, false, accel),
 	LT_U("count", LT_NUM, true, count),
@@ -603,7 +607,16 @@ size_t nicprog_lnic_format(const struct nicprog_lnic *lnic, char *buf,
 	for (i = 0; i < lnic->n_regions; i++) {
 		lt_put(&o, "region %s", lnic->regions[i].name);
 		lt_put_size(&o, "size", lnic->regions[i].size);
-		lt_put(&o, " latency %u\n", lnic->regions[i].latency_cycles);
+		lt_put(&o, " latency %u", lnic->regions[i].latency_cycles);
+		if (lnic->regions[i].banks > 1)
+			lt_put(&o, " banks %u", lnic->regions[i].banks);
+		if (lnic->regions[i].bank_cycles)
+			lt_put(&o, " busy %u", lnic->regions[i].bank_cycles);
+		if (lnic->regions[i].cache_bytes) {
+			lt_put_size(&o, "cache", lnic->regions[i].cache_bytes);
+			lt_put(&o, " hit %u", lnic->regions[i].cache_cycles);
+		}
+		lt_put(&o, "\n");
 	}
 	for (i = 0; i < lnic->n_units; i++) {
 		u = &lnic->units[i];

@@ -147,6 +147,20 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# fw_profiles NAME: nicsim reads profiles (firmware files nicsim/<x>.lnic)
+# from a fresh directory, $TMP/nicsim; at exit the search path is restored
+# and the directory removed. Skips the test without firmware_class.path.
+FWPATH=/sys/module/firmware_class/parameters/path
+fw_profiles() {
+	[ -w "$FWPATH" ] ||
+		skip_all "the kernel has no firmware_class.path parameter"
+	TMP=$(mktemp -d "/tmp/nicprog-$1.XXXXXX")
+	_oldfw=$(cat "$FWPATH")
+	trap 'cleanup; echo -n "$_oldfw" > "$FWPATH"; rm -rf "$TMP"' EXIT
+	mkdir -p "$TMP/nicsim"
+	echo -n "$TMP" > "$FWPATH"
+}
+
 # Read a counter of a netdev, optionally inside a namespace.
 # nstat [NS] DEV COUNTER
 nstat() {

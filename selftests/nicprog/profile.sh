@@ -12,17 +12,10 @@
 require_root_tools
 PLAN=$NICPROG_SRC/tools/nicprog-plan/nicprog-plan
 [ -x "$PLAN" ] || skip_all "nicprog-plan not built (make tools)"
-FWPATH=/sys/module/firmware_class/parameters/path
-[ -w "$FWPATH" ] || skip_all "the kernel has no firmware_class.path parameter"
 nicprog_load || skip_all "cannot load nicprog/nicsim"
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 
-TMP=$(mktemp -d /tmp/nicprog-profile.XXXXXX)
-OLDFW=$(cat "$FWPATH")
-_restore() { echo -n "$OLDFW" > "$FWPATH"; rm -rf "$TMP"; }
-trap 'cleanup; _restore' EXIT
-mkdir -p "$TMP/nicsim"
-echo -n "$TMP" > "$FWPATH"
+fw_profiles profile
 EX=$NICPROG_SRC/bpf/examples
 
 tap_begin

@@ -350,6 +350,50 @@ TEST(cycle_accounting)
 	EXPECT_EQ(1ULL + 3 + 20 + 2 + 2 + 1, r.cycles);	/* stack: no latency */
 }
 
+/*
+ * With a trace, a run costs its instruction classes only and records, in
+ * order, each access outside the stack with the region the plan gave it.
+ */
+TEST(trace_records_accesses_in_order)
+{
+	static u64 mem[2];
+	struct bpf_insn p[] = {
+		I(BPF_LD | BPF_DW | BPF_IMM, 1, 0, 0, (u32)(uintptr_t)mem),
+		I(0, 0, 0, 0, (u32)((u64)(uintptr_t)mem >> 32)),
+		I(BPF_STX | BPF_MEM | BPF_DW, 10, 1, -8, 0),	/* stack: none */
+		I(BPF_LDX | BPF_MEM | BPF_DW, 0, 1, 0, 0),	/* region 3 */
+		I(BPF_LDX | BPF_MEM | BPF_DW, 0, 1, 8, 0),	/* no region */
+		I(BPF_STX | BPF_MEM | BPF_DW, 1, 0, 8, 0),	/* region 1 */
+		EXIT,
+	};
+	static const u8 region[] = { 0xff, 0xff, 0xff, 3, 0xff, 1, 0xff };
+	struct nicprog_exec_prog prog = {
+		.insns = p, .len = ARRAY_SIZE(p),
+		.cost = { 1, 3, 20, 1, 2, 2, 10, 5 },
+		.lat_pkt = 50, .lat_map = 200, .region = region,
+	};
+	static struct nicprog_exec_trace tr;
+	struct nicprog_exec_pkt pkt = { 0 };
+	struct nicprog_exec_result r;
+
+	tr.n = 99;
+	state.trace = &tr;
+	nicprog_exec_run(&prog, &no_ops, NULL, &state, &pkt, &r);
+	state.trace = NULL;
+	EXPECT_EQ(0, r.error);
+	/* ld_imm64 (alu) 1, store 2, load 2, load 2, store 2, exit 1 */
+	EXPECT_EQ(1ULL + 2 + 2 + 2 + 2 + 1, r.cycles);
+	ASSERT_EQ(2, tr.n);
+	EXPECT_EQ(0, tr.lost);
+	EXPECT_EQ(NICPROG_EXEC_EV_MEM, tr.ev[0].kind);
+	EXPECT_EQ(3, tr.ev[0].unit);
+	EXPECT_EQ((uintptr_t)&mem[0], tr.ev[0].addr);
+	EXPECT_EQ(5, tr.ev[0].at);
+	EXPECT_EQ(1, tr.ev[1].unit);
+	EXPECT_EQ((uintptr_t)&mem[1], tr.ev[1].addr);
+	EXPECT_EQ(9, tr.ev[1].at);
+}
+
 /* An XDP frame laid out as BPF_PROG_TEST_RUN lays it out on x86_64. */
 #define FRAME_SZ	4096
 #define HEADROOM	256

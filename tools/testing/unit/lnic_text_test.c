@@ -53,7 +53,11 @@ static bool lnic_equal(const struct nicprog_lnic *a,
 		if (strcmp(a->regions[i].name, b->regions[i].name) ||
 		    a->regions[i].size != b->regions[i].size ||
 		    a->regions[i].latency_cycles !=
-		    b->regions[i].latency_cycles)
+		    b->regions[i].latency_cycles ||
+		    max(a->regions[i].banks, 1u) != max(b->regions[i].banks, 1u) ||
+		    a->regions[i].bank_cycles != b->regions[i].bank_cycles ||
+		    a->regions[i].cache_bytes != b->regions[i].cache_bytes ||
+		    a->regions[i].cache_cycles != b->regions[i].cache_cycles)
 			return false;
 	for (i = 0; i < a->n_hubs; i++)
 		if (strcmp(a->hubs[i].name, b->hubs[i].name) ||
@@ -85,6 +89,14 @@ FIXTURE_TEARDOWN(text)
 		"unit core type core count 2 clock 800 insns 1K\n" \
 		"\tcost alu=1,mul=1,div=1,branch=1,load=1,store=1,atomic=1,call=1\n" \
 		"\tregions mem\n"
+
+/* BASE with more keys on its region */
+#define REGION(keys)	"lnic t\n" \
+		"region mem size 4K latency 2 " keys "\n" \
+		"unit core type core count 2 clock 800 insns 1K\n" \
+		"\tcost alu=1,mul=1,div=1,branch=1,load=1,store=1,atomic=1,call=1\n" \
+		"\tregions mem\n"
+#define NOHIT	"region 0 (mem): a cache needs a hit latency below the region's 2 cycles, and a hit latency a cache"
 
 static int parse(struct _test_data_text *self, const char *s)
 {
@@ -192,6 +204,12 @@ TEST_F(text, refusals)
 		{ "lnic t\nregion m size 1K latency 2\nunit c type core count 1 clock 1 insns 1K regions m\n", "unit 0 (c): cost of instruction class 0 is 0 cycles" },
 		{ BASE "unit x type dma count 1 clock 1 service 1\x7f\n", "line 6: byte 0x7f is not printable ASCII" },
 		{ BASE "\n\n  \tunit x\xc3\xa9 type dma\n", "line 8: byte 0xc3 is not printable ASCII" },
+		{ REGION("banks 1025"), "region 0 (mem): 1025 banks, at most 1024" },
+		{ REGION("cache 1000 hit 1"), "region 0 (mem): cache of 1000 bytes is not a multiple of 512 or is larger than the region" },
+		{ REGION("cache 8K hit 1"), "region 0 (mem): cache of 8192 bytes is not a multiple of 512 or is larger than the region" },
+		{ REGION("cache 1K"), NOHIT },
+		{ REGION("hit 1"), NOHIT },
+		{ REGION("cache 1K hit 2"), NOHIT },
 	};
 	u32 i;
 

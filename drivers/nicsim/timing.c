@@ -1,0 +1,414 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nicsim's timing model: the ground truth nicprog's predictor is measured
+ * against, so it shares none of the predictor's formulas. The cores run
+ * each frame for its result first; the executor records what the run
+ * waited for (struct nicprog_exec_trace: memory accesses by address, engine
+ * and MAT jobs) and its instruction cycles. Here those runs are replayed
+ * as a discrete-event simulation of the whole NIC, in one clock:
+ *
+ * - each core has hardware threads; a thread takes the next run waiting
+ *   for the core, and the core issues one thread's instructions until it
+ *   waits for memory, an engine or a MAT stage, then switches to the
+ *   thread that is ready first (as network processors swap contexts on a
+ *   memory reference), so that threads hide latency only as far as the
+ *   others have work;
+ * - a region with a cache in front serves an access from it if the line
+ *   (the real address the program touched) is there, LRU within a set;
+ * - a region's banks are busy for a while after each access, by address,
+ *   so accesses to one bank queue, across all cores;
+ * - engines and MAT stages are pools of units serving jobs first come,
+ *   first served, so a long job holds up those behind it.
+ *
+ * Replay is in order of the simulated clock over all cores, so contention
+ * does not depend on how the host scheduled the cores' threads. Runs wait
+ * in the cores' queues until a batch has gathered (or the counters are
+ * read), which bounds the memory they hold. A run's stages on different
+ * cores are timed where they run; a core that runs out of work idles until
+ * the rest of the NIC's clock.
+ *
+ * The caller serializes every call for one model (nicsim: ndev->tm_lock).
+ */
+#ifdef __KERNEL__
+#include <linux/kernel.h>
+#include <linux/overflow.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#else
+#include "compat.h"
+#endif
+#include "timing.h"
+
+/**
+ * struct nicsim_tm_rec - one run waiting for, or on, a hardware thread
+ * @next: the next run in the core's queue
+ * @cycles: its instruction cycles
+ * @n: entries in @ev
+ * @lost: events it could not record
+ * @ev: what it waited for
+ */
+struct nicsim_tm_rec {
+	struct nicsim_tm_rec *next;
+	u64 cycles;
+	u32 n;
+	u32 lost;
+	struct nicprog_exec_event ev[];
+};
+
+/* Cycles of @u's clock in cycles of a clock of @mhz. */
+static u32 tm_scale(u64 cycles, u32 unit_mhz, u32 mhz)
+{
+	return min_t(u64, cycles * mhz / (unit_mhz ? unit_mhz : 1), U32_MAX);
+}
+
+static u32 tm_hash(u64 line)
+{
+	return (line * 0x9e3779b97f4a7c15ULL) >> 32;
+}
+
+static void tm_pool_init(struct nicsim_tm_pool *p,
+			 const struct nicprog_lnic_unit *u, u32 mhz)
+{
+	p->count = min_t(u32, p->count + u->count, NICSIM_TM_MAX_ENGINES);
+	p->service = tm_scale(u->service_cycles, u->clock_mhz, mhz);
+	p->per_kib = tm_scale(u->cycles_per_kib, u->clock_mhz, mhz);
+}
+
+/**
+ * nicsim_tm_create() - a timing model for a NIC
+ * @lnic: the NIC's profile
+ * @n_cores: cores it runs (at most NICSIM_TM_MAX_CORES)
+ *
+ * Context: process.
+ * Return: the model, or NULL without memory.
+ */
+struct nicsim_tm *nicsim_tm_create(const struct nicprog_lnic *lnic,
+				   u32 n_cores)
+{
+	const struct nicprog_lnic_unit *cu = NULL, *u;
+	const struct nicprog_lnic_region *lr;
+	struct nicsim_tm_region *r;
+	struct nicsim_tm *tm;
+	u32 i, threads, mhz;
+
+	for (i = 0; i < lnic->n_units && !cu; i++)
+		if (lnic->units[i].type == NICPROG_UNIT_CORE)
+			cu = &lnic->units[i];
+	if (!cu)
+		return NULL;
+	tm = kvcalloc(1, sizeof(*tm), GFP_KERNEL);
+	if (!tm)
+		return NULL;
+	mhz = cu->clock_mhz;
+	tm->n_cores = min_t(u32, n_cores, NICSIM_TM_MAX_CORES);
+	threads = clamp_t(u32, cu->threads, 1, NICSIM_TM_MAX_THREADS);
+	for (i = 0; i < tm->n_cores; i++)
+		tm->cores[i].n_threads = threads;
+	tm->n_regions = lnic->n_regions;
+	for (i = 0; i < lnic->n_regions; i++) {
+		lr = &lnic->regions[i];
+		r = &tm->regions[i];
+		r->latency = lr->latency_cycles;
+		r->bank_cycles = lr->bank_cycles;
+		r->cache_cycles = lr->cache_cycles;
+		r->banks = max_t(u32, lr->banks, 1);
+		r->sets = lr->cache_bytes / (NICPROG_LNIC_CACHE_LINE *
+					     NICPROG_LNIC_CACHE_WAYS);
+		if (cu->region_mask & BIT(i))
+			tm->slowest = max(tm->slowest, r->latency);
+		if (r->sets) {
+			r->tags = kvcalloc((size_t)r->sets * NICPROG_LNIC_CACHE_WAYS,
+					   sizeof(u64), GFP_KERNEL);
+			if (!r->tags)
+				goto err;
+		}
+		if (r->bank_cycles) {
+			r->bank_free = kvcalloc(r->banks, sizeof(u64), GFP_KERNEL);
+			if (!r->bank_free)
+				goto err;
+		}
+	}
+	for (i = 0; i < lnic->n_units; i++) {
+		u = &lnic->units[i];
+		if (u->type == NICPROG_UNIT_ACCEL && u->accel < __NICPROG_ACCEL_MAX)
+			tm_pool_init(&tm->accel[u->accel], u, mhz);
+		else if (u->type == NICPROG_UNIT_MAT)
+			tm_pool_init(&tm->mat, u, mhz);
+	}
+	return tm;
+
+err:
+	nicsim_tm_destroy(tm);
+	return NULL;
+}
+
+/**
+ * nicsim_tm_destroy() - free a timing model and the runs it holds
+ * @tm: the model, or NULL
+ *
+ * Context: process.
+ */
+void nicsim_tm_destroy(struct nicsim_tm *tm)
+{
+	struct nicsim_tm_rec *rec;
+	struct nicsim_tm_core *c;
+	u32 i, t;
+
+	if (!tm)
+		return;
+	for (i = 0; i < tm->n_cores; i++) {
+		c = &tm->cores[i];
+		for (t = 0; t < c->n_threads; t++)
+			kfree(c->threads[t].rec);
+		while ((rec = c->head)) {
+			c->head = rec->next;
+			kfree(rec);
+		}
+	}
+	for (i = 0; i < tm->n_regions; i++) {
+		kvfree(tm->regions[i].tags);
+		kvfree(tm->regions[i].bank_free);
+	}
+	kvfree(tm);
+}
+
+/* An access to @r at @t: its cycles until the data is back. */
+static u64 tm_access(struct nicsim_tm_region *r, u64 t, u64 addr)
+{
+	u64 line = addr / NICPROG_LNIC_CACHE_LINE + 1, start, *set;
+	u32 w, b;
+
+	r->accesses++;
+	if (r->sets) {
+		set = &r->tags[(u64)(tm_hash(line) % r->sets) *
+			       NICPROG_LNIC_CACHE_WAYS];
+		for (w = 0; w < NICPROG_LNIC_CACHE_WAYS && set[w] != line; w++)
+			;
+		/* a miss evicts the least recently used way */
+		memmove(&set[1], &set[0],
+			min_t(u32, w, NICPROG_LNIC_CACHE_WAYS - 1) * sizeof(*set));
+		set[0] = line;
+		if (w < NICPROG_LNIC_CACHE_WAYS) {
+			r->hits++;
+			return r->cache_cycles;
+		}
+	}
+	if (!r->bank_cycles)
+		return r->latency;
+	b = tm_hash(line ^ 0x5bd1e995) % r->banks;
+	start = max(t, r->bank_free[b]);
+	r->bank_free[b] = start + r->bank_cycles;
+	r->bank_wait += start - t;
+	return start - t + r->latency;
+}
+
+/* A job of @len bytes on the first unit of @p free at or after @t. */
+static u64 tm_job(struct nicsim_tm_pool *p, u64 t, u32 len)
+{
+	u64 start, svc;
+	u32 i, u = 0;
+
+	if (!p->count)
+		return 0;
+	for (i = 1; i < p->count; i++)
+		if (p->free[i] < p->free[u])
+			u = i;
+	start = max(t, p->free[u]);
+	svc = p->service + (u64)p->per_kib * len / 1024;
+	p->free[u] = start + svc;
+	p->jobs++;
+	p->wait += start - t;
+	return start - t + svc;
+}
+
+/* Cycles until what event @ev waits for, issued at @t, is done. */
+static u64 tm_event(struct nicsim_tm *tm, const struct nicprog_exec_event *ev,
+		    u64 t)
+{
+	u8 type;
+
+	switch (ev->kind) {
+	case NICPROG_EXEC_EV_MEM:
+		if (ev->unit >= tm->n_regions)
+			return tm->slowest;
+		return tm_access(&tm->regions[ev->unit], t, ev->addr);
+	case NICPROG_EXEC_EV_ACCEL:
+		type = nicprog_accel_fn_type(ev->unit);
+		return type < __NICPROG_ACCEL_MAX ?
+		       tm_job(&tm->accel[type], t, ev->len) : 0;
+	case NICPROG_EXEC_EV_MAT:
+		return tm_job(&tm->mat, t, 0);
+	}
+	return 0;
+}
+
+/**
+ * nicsim_tm_add() - hand the model a run a core has done
+ * @tm: the model
+ * @core: the core, below the model's cores
+ * @cycles: the run's instruction cycles (and the core's own, as a hop)
+ * @tr: what it waited for; NULL if nothing
+ *
+ * Replays a batch when enough runs wait.
+ *
+ * Context: any; the caller serializes calls for @tm.
+ * Return: false if the run could not be kept (no memory); it is counted.
+ */
+bool nicsim_tm_add(struct nicsim_tm *tm, u32 core, u64 cycles,
+		   const struct nicprog_exec_trace *tr)
+{
+	struct nicsim_tm_core *c = &tm->cores[core];
+	struct nicsim_tm_rec *rec;
+	u32 n = tr ? tr->n : 0;
+
+	rec = kmalloc(sizeof(*rec) + n * sizeof(rec->ev[0]), GFP_ATOMIC);
+	if (!rec) {
+		tm->dropped++;
+		return false;
+	}
+	rec->next = NULL;
+	rec->cycles = cycles;
+	rec->n = n;
+	rec->lost = tr ? tr->lost : 0;
+	if (n)
+		memcpy(rec->ev, tr->ev, n * sizeof(rec->ev[0]));
+	tm->lost += rec->lost;
+	if (c->tail)
+		c->tail->next = rec;
+	else
+		c->head = rec;
+	c->tail = rec;
+	if (++tm->queued >= NICSIM_TM_BATCH)
+		nicsim_tm_replay(tm, false);
+	return true;
+}
+
+static bool tm_core_running(const struct nicsim_tm_core *c)
+{
+	u32 i;
+
+	for (i = 0; i < c->n_threads; i++)
+		if (c->threads[i].rec)
+			return true;
+	return false;
+}
+
+/* Thread @th of @c takes the core's oldest waiting run. */
+static void tm_take(struct nicsim_tm *tm, struct nicsim_tm_core *c,
+		    struct nicsim_tm_thread *th)
+{
+	if (!tm_core_running(c))	/* idle until now */
+		c->now = max(c->now, tm->clock);
+	th->rec = c->head;
+	c->head = th->rec->next;
+	if (!c->head)
+		c->tail = NULL;
+	tm->queued--;
+	th->pos = 0;
+	th->done = 0;
+	th->ready = c->now;
+	th->start = c->now;
+}
+
+/* Thread @th of @c runs to its next event, or to the end of its run. */
+static void tm_step(struct nicsim_tm *tm, struct nicsim_tm_core *c,
+		    struct nicsim_tm_thread *th)
+{
+	struct nicsim_tm_rec *rec = th->rec;
+	u64 until, run;
+
+	if (th->ready > c->now) {	/* every thread was waiting */
+		c->active += th->ready - c->now;
+		c->now = th->ready;
+	}
+	until = th->pos < rec->n ? rec->ev[th->pos].at : rec->cycles;
+	run = until > th->done ? until - th->done : 0;
+	th->done += run;
+	c->now += run;
+	c->busy += run;
+	c->active += run;
+	tm->clock = max(tm->clock, c->now);
+	if (th->pos < rec->n) {
+		th->ready = c->now + tm_event(tm, &rec->ev[th->pos++], c->now);
+		return;
+	}
+	if (rec->lost) {	/* unrecorded accesses, at the slowest latency */
+		th->ready = c->now + (u64)rec->lost * tm->slowest;
+		rec->lost = 0;
+		return;
+	}
+	c->runs++;
+	c->latency += c->now - th->start;
+	c->latency_max = max(c->latency_max, c->now - th->start);
+	kfree(rec);
+	th->rec = NULL;
+}
+
+/**
+ * nicsim_tm_replay() - time the runs handed to the model
+ * @tm: the model
+ * @all: finish every run. Otherwise stop where the next step needs a run
+ *	not handed over yet: a working core with a free thread and none
+ *	waiting (its next run may be on its way), unless that holds up
+ *	NICSIM_TM_HOLD runs; the runs in flight stay on their threads so
+ *	that the next batch overlaps them.
+ *
+ * Context: any; the caller serializes calls for @tm.
+ */
+void nicsim_tm_replay(struct nicsim_tm *tm, bool all)
+{
+	struct nicsim_tm_thread *th, *best_th;
+	struct nicsim_tm_core *c, *best_c;
+	bool starved;
+	u64 t, best_t;
+	u32 i, k;
+
+	for (;;) {
+		if (!all && !tm->queued)
+			return;
+		best_c = NULL;
+		best_th = NULL;
+		best_t = U64_MAX;
+		starved = false;
+		for (i = 0; i < tm->n_cores; i++) {
+			c = &tm->cores[i];
+			for (k = 0; k < c->n_threads; k++) {
+				th = &c->threads[k];
+				if (!th->rec && !c->head)
+					starved |= tm_core_running(c);
+				if (!th->rec && !c->head)
+					continue;
+				t = th->rec ? max(c->now, th->ready) : c->now;
+				if (t < best_t) {
+					best_t = t;
+					best_c = c;
+					best_th = th;
+				}
+			}
+		}
+		if (!best_th ||
+		    (starved && !all && tm->queued < NICSIM_TM_HOLD))
+			return;
+		if (best_th->rec)
+			tm_step(tm, best_c, best_th);
+		else
+			tm_take(tm, best_c, best_th);
+	}
+}
+
+/**
+ * nicsim_tm_pending() - runs handed to the model and not timed yet
+ * @tm: the model
+ *
+ * Context: any; the caller serializes calls for @tm.
+ * Return: runs waiting for a thread or on one.
+ */
+u32 nicsim_tm_pending(const struct nicsim_tm *tm)
+{
+	u32 i, k, n = tm->queued;
+
+	for (i = 0; i < tm->n_cores; i++)
+		for (k = 0; k < tm->cores[i].n_threads; k++)
+			n += !!tm->cores[i].threads[k].rec;
+	return n;
+}

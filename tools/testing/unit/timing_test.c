@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nicsim's timing model, natively, on hand-made runs whose timing follows
+ * from first principles: hardware threads hide memory latency until the
+ * core is busy, a cache serves a working set that fits and not one that
+ * does not, banks queue accesses from different cores, engines serve in
+ * arrival order, unrecorded events still cost, and a replay does not
+ * depend on how the runs were batched.
+ */
+#include "compat.h"
+#include <net/nicprog_lnic.h>
+
+#include "kselftest_harness.h"
+#include "timing.h"
+
+static struct nicprog_lnic_text lt;
+
+/* A one-region NIC: @region is the text after "region mem ". */
+static const struct nicprog_lnic *nic(u32 cores, u32 threads,
+				      const char *region)
+{
+	char text[1024], why[128];
+
+	snprintf(text, sizeof(text),
+		 "lnic t\nregion mem %s\n"
+		 "unit core type core count %u threads %u clock 1000 insns 4K\n"
+		 "\tcost alu=1,mul=1,div=1,branch=1,load=1,store=1,atomic=1,call=1\n"
+		 "\tregions mem\n"
+		 "unit crc type accel accel crc count 1 clock 500 service 10 per_kib 100\n"
+		 "unit mat type mat count 2 clock 1000 service 8 regions mem\n",
+		 region, cores, threads);
+	if (nicprog_lnic_parse(text, strlen(text), &lt, why, sizeof(why))) {
+		fprintf(stderr, "profile: %s\n", why);
+		return NULL;
+	}
+	return &lt.lnic;
+}
+
+static struct nicprog_exec_trace tr;
+
+/* A run of @cycles that touches @n addresses from @addr, @step apart. */
+static const struct nicprog_exec_trace *mem_run(u32 n, u64 addr, u64 step)
+{
+	u32 i;
+
+	tr.n = n;
+	tr.lost = 0;
+	for (i = 0; i < n; i++)
+		tr.ev[i] = (struct nicprog_exec_event){
+			.at = 5 + i, .kind = NICPROG_EXEC_EV_MEM,
+			.addr = addr + i * step,
+		};
+	return &tr;
+}
+
+/* Runs of 10 cycles, one 100-cycle access each, on 1, 4 and 16 threads. */
+TEST(threads_hide_latency_until_the_core_is_busy)
+{
+	static const u32 threads[] = { 1, 4, 16 };
+	/* per run: 110 alone; 110/4 with four; the 10 of issue with 16 */
+	static const u64 per_run[] = { 110, 27, 10 };
+	struct nicsim_tm *tm;
+	u32 t, i;
+
+	for (t = 0; t < ARRAY_SIZE(threads); t++) {
+		tm = nicsim_tm_create(nic(1, threads[t], "size 1M latency 100"), 1);
+		ASSERT_NE(NULL, tm);
+		for (i = 0; i < 4000; i++)
+			ASSERT_TRUE(nicsim_tm_add(tm, 0, 10, mem_run(1, 0, 0)));
+		nicsim_tm_replay(tm, true);
+		EXPECT_EQ(4000, tm->cores[0].runs);
+		EXPECT_EQ(40000, tm->cores[0].busy);
+		EXPECT_GE(tm->cores[0].active, 4000 * per_run[t]);
+		EXPECT_LE(tm->cores[0].active, 4000 * per_run[t] + 4000 + 110);
+		/* a run's own latency only grows when threads share the core */
+		EXPECT_GE(tm->cores[0].latency, 4000 * 110);
+		nicsim_tm_destroy(tm);
+	}
+}
+
+/* 8-way sets of 64-byte lines: 64 KiB holds 1024 lines. */
+TEST(cache_serves_a_working_set_that_fits)
+{
+	struct nicsim_tm *tm;
+	u64 hits;
+	u32 i;
+
+	tm = nicsim_tm_create(nic(1, 1, "size 1G latency 200 cache 64K hit 10"),
+			      1);
+	ASSERT_NE(NULL, tm);
+	/* 512 lines, 20 times: all but the first touch of each line hit */
+	for (i = 0; i < 20 * 512; i++)
+		nicsim_tm_add(tm, 0, 10, mem_run(1, (i % 512) * 64ULL, 0));
+	nicsim_tm_replay(tm, true);
+	EXPECT_EQ(20 * 512, tm->regions[0].accesses);
+	EXPECT_EQ(19 * 512, tm->regions[0].hits);
+	EXPECT_EQ(512 * 210 + 19 * 512 * 20, tm->cores[0].active);
+	nicsim_tm_destroy(tm);
+
+	/* 65536 lines round robin: LRU keeps none of them for the next turn */
+	tm = nicsim_tm_create(nic(1, 1, "size 1G latency 200 cache 64K hit 10"),
+			      1);
+	ASSERT_NE(NULL, tm);
+	for (i = 0; i < 4 * 65536; i++)
+		nicsim_tm_add(tm, 0, 10, mem_run(1, (i % 65536) * 64ULL, 0));
+	nicsim_tm_replay(tm, true);
+	hits = tm->regions[0].hits;
+	EXPECT_EQ(0, hits);
+	nicsim_tm_destroy(tm);
+}
+
+/* Two cores hammer one bank: the second of each pair waits the first out. */
+TEST(banks_queue_accesses_across_cores)
+{
+	struct nicsim_tm *tm;
+	u32 i;
+
+	tm = nicsim_tm_create(nic(2, 1, "size 1M latency 10 banks 1 busy 50"),
+			      2);
+	ASSERT_NE(NULL, tm);
+	for (i = 0; i < 200; i++) {
+		nicsim_tm_add(tm, 0, 10, mem_run(1, i * 64ULL, 0));
+		nicsim_tm_add(tm, 1, 10, mem_run(1, i * 64ULL, 0));
+	}
+	nicsim_tm_replay(tm, true);
+	/* one access per 50 cycles in all: 400 accesses take 20,000 */
+	EXPECT_GE(tm->cores[0].active, 19000);
+	EXPECT_GE(tm->cores[1].active, 19000);
+	EXPECT_GE(tm->regions[0].bank_wait, 400 * 20);
+	nicsim_tm_destroy(tm);
+
+	/* 64 banks, addresses spread: the same runs hardly wait */
+	tm = nicsim_tm_create(nic(2, 1, "size 1M latency 10 banks 64 busy 50"),
+			      2);
+	ASSERT_NE(NULL, tm);
+	for (i = 0; i < 200; i++) {
+		nicsim_tm_add(tm, 0, 10, mem_run(1, i * 64ULL, 0));
+		nicsim_tm_add(tm, 1, 10, mem_run(1, (i + 1000) * 64ULL, 0));
+	}
+	nicsim_tm_replay(tm, true);
+	EXPECT_LE(tm->cores[0].active, 200 * 20 * 3 / 2);
+	nicsim_tm_destroy(tm);
+}
+
+/* One engine: a 4 KiB job ahead holds up the small one behind it. */
+TEST(engine_serves_in_order_head_of_line)
+{
+	struct nicsim_tm *tm;
+	u64 small;
+
+	tm = nicsim_tm_create(nic(2, 1, "size 1M latency 10"), 2);
+	ASSERT_NE(NULL, tm);
+	tr.n = 1;
+	tr.lost = 0;
+	tr.ev[0] = (struct nicprog_exec_event){
+		.at = 0, .kind = NICPROG_EXEC_EV_ACCEL,
+		.unit = NICPROG_AFN_CRC32C, .len = 64,
+	};
+	nicsim_tm_add(tm, 1, 1, &tr);
+	nicsim_tm_replay(tm, true);
+	small = tm->cores[1].latency;
+	/* service 10 + 100 per KiB at 500 MHz: doubled in 1 GHz cycles */
+	EXPECT_EQ(2 * (10 + 100 * 64 / 1024) + 1, small);
+	nicsim_tm_destroy(tm);
+
+	tm = nicsim_tm_create(nic(2, 1, "size 1M latency 10"), 2);
+	ASSERT_NE(NULL, tm);
+	tr.ev[0].len = 4096;
+	nicsim_tm_add(tm, 0, 1, &tr);
+	tr.ev[0].len = 64;
+	nicsim_tm_add(tm, 1, 1, &tr);
+	nicsim_tm_replay(tm, true);
+	EXPECT_EQ(2 * (10 + 400), tm->accel[NICPROG_ACCEL_CRC].wait);
+	EXPECT_EQ(small + 2 * (10 + 400), tm->cores[1].latency);
+	nicsim_tm_destroy(tm);
+}
+
+TEST(lost_events_cost_the_slowest_latency)
+{
+	struct nicsim_tm *tm;
+
+	tm = nicsim_tm_create(nic(1, 1, "size 1M latency 70"), 1);
+	ASSERT_NE(NULL, tm);
+	tr.n = 0;
+	tr.lost = 3;
+	nicsim_tm_add(tm, 0, 10, &tr);
+	nicsim_tm_replay(tm, true);
+	EXPECT_EQ(3, tm->lost);
+	EXPECT_EQ(10 + 3 * 70, tm->cores[0].active);
+	nicsim_tm_destroy(tm);
+}
+
+/*
+ * Batches leave runs in flight and stop where a core waits for its next
+ * run, so the totals do not depend on the batching.
+ */
+TEST(replay_in_batches_equals_replay_at_once)
+{
+	struct nicsim_tm *a, *b;
+	u32 i;
+
+	a = nicsim_tm_create(nic(4, 4, "size 1G latency 90 banks 4 busy 30 cache 32K hit 5"), 4);
+	b = nicsim_tm_create(&lt.lnic, 4);
+	ASSERT_NE(NULL, a);
+	ASSERT_NE(NULL, b);
+	for (i = 0; i < 3 * NICSIM_TM_BATCH + 17; i++) {
+		mem_run(1 + i % 7, (i * 2654435761u) % (1 << 20) * 64ULL, 4096);
+		nicsim_tm_add(a, i % 4, 20 + i % 13, &tr);
+		if (i == NICSIM_TM_BATCH / 2) {
+			/* until a core runs out: a few runs stay per core */
+			nicsim_tm_replay(a, false);
+			EXPECT_LT(a->queued, 16);
+			EXPECT_GT(nicsim_tm_pending(a), a->queued);
+		}
+	}
+	/* b: every run queued first, then one replay; batching is automatic */
+	for (i = 0; i < 3 * NICSIM_TM_BATCH + 17; i++) {
+		mem_run(1 + i % 7, (i * 2654435761u) % (1 << 20) * 64ULL, 4096);
+		nicsim_tm_add(b, i % 4, 20 + i % 13, &tr);
+	}
+	nicsim_tm_replay(a, true);
+	nicsim_tm_replay(b, true);
+	EXPECT_EQ(0, nicsim_tm_pending(a));
+	for (i = 0; i < 4; i++) {
+		EXPECT_EQ(a->cores[i].runs, b->cores[i].runs);
+		EXPECT_EQ(a->cores[i].busy, b->cores[i].busy);
+		/* an early batch ends a few runs' overlap sooner */
+		EXPECT_LE(a->cores[i].active, b->cores[i].active * 101 / 100);
+		EXPECT_GE(a->cores[i].active, b->cores[i].active * 99 / 100);
+	}
+	EXPECT_EQ(3 * NICSIM_TM_BATCH + 17,
+		  a->cores[0].runs + a->cores[1].runs + a->cores[2].runs +
+		  a->cores[3].runs);
+	nicsim_tm_destroy(a);
+	nicsim_tm_destroy(b);
+}
+
+TEST(mat_stages_are_a_pool)
+{
+	struct nicsim_tm *tm;
+	u32 i;
+
+	tm = nicsim_tm_create(nic(4, 1, "size 1M latency 10"), 4);
+	ASSERT_NE(NULL, tm);
+	tr.n = 1;
+	tr.lost = 0;
+	tr.ev[0] = (struct nicprog_exec_event){ .kind = NICPROG_EXEC_EV_MAT };
+	for (i = 0; i < 4; i++)
+		nicsim_tm_add(tm, i, 1, &tr);
+	nicsim_tm_replay(tm, true);
+	/* two stages of 8 cycles, four lookups at once: two wait 8 */
+	EXPECT_EQ(2, tm->mat.count);
+	EXPECT_EQ(16, tm->mat.wait);
+	nicsim_tm_destroy(tm);
+}
+
+TEST_HARNESS_MAIN
