@@ -101,25 +101,17 @@ static void nicprog_plan_stages_init(struct nicprog_plan *plan)
 }
 
 /*
- * Per instruction, the memory region it touches: a table's where the plan
- * placed it, the packet's the fastest region the cores reach (where a NIC
- * keeps frames in flight). A driver with a timing model learns from it
- * which memory each access waits for.
+ * Per instruction, the memory region it touches, where the plan placed the
+ * table or the packet. A driver with a timing model learns from it which
+ * memory each access waits for.
  */
 static int nicprog_plan_regions(struct nicprog_plan *plan,
 				const struct nicprog_prog *np)
 {
-	const struct nicprog_lnic *lnic = plan->nd->lnic;
-	const struct nicprog_lnic_unit *cu = &lnic->units[plan->lo.core_unit];
 	const struct nicprog_insn_meta *m;
-	u32 i, r, pkt = U32_MAX;
+	u32 i;
 	u8 cls;
 
-	for (r = 0; r < lnic->n_regions; r++)
-		if ((cu->region_mask & BIT(r)) &&
-		    (pkt == U32_MAX || lnic->regions[r].latency_cycles <
-				       lnic->regions[pkt].latency_cycles))
-			pkt = r;
 	plan->region = kvmalloc_array(np->len, 1, GFP_KERNEL);
 	if (!plan->region)
 		return -ENOMEM;
@@ -129,7 +121,7 @@ static int nicprog_plan_regions(struct nicprog_plan *plan,
 		plan->region[i] = NICPROG_EXEC_REGION_NONE;
 		if (cls == BPF_LDX || cls == BPF_ST || cls == BPF_STX) {
 			if (m->ptr == NICPROG_PTR_PACKET)
-				plan->region[i] = pkt;
+				plan->region[i] = plan->lo.pkt_region;
 			else if (m->ptr == NICPROG_PTR_MAP_VALUE &&
 				 m->map < plan->lo.n_tables)
 				plan->region[i] = plan->lo.tables[m->map].region;

@@ -359,7 +359,7 @@ void nicsim_tm_replay(struct nicsim_tm *tm, bool all)
 {
 	struct nicsim_tm_thread *th, *best_th;
 	struct nicsim_tm_core *c, *best_c;
-	bool starved;
+	bool starved, running, idle_thread;
 	u64 t, best_t;
 	u32 i, k;
 
@@ -372,12 +372,15 @@ void nicsim_tm_replay(struct nicsim_tm *tm, bool all)
 		starved = false;
 		for (i = 0; i < tm->n_cores; i++) {
 			c = &tm->cores[i];
+			running = false;
+			idle_thread = false;
 			for (k = 0; k < c->n_threads; k++) {
 				th = &c->threads[k];
-				if (!th->rec && !c->head)
-					starved |= tm_core_running(c);
-				if (!th->rec && !c->head)
+				running |= !!th->rec;
+				if (!th->rec && !c->head) {
+					idle_thread = true;
 					continue;
+				}
 				t = th->rec ? max(c->now, th->ready) : c->now;
 				if (t < best_t) {
 					best_t = t;
@@ -385,6 +388,7 @@ void nicsim_tm_replay(struct nicsim_tm *tm, bool all)
 					best_th = th;
 				}
 			}
+			starved |= running && idle_thread;
 		}
 		if (!best_th ||
 		    (starved && !all && tm->queued < NICSIM_TM_HOLD))

@@ -344,6 +344,8 @@ struct nicprog_stage {
  *	serves, NICPROG_MAT_REGION for a part of a loop one MAT lookup
  *	replaces (ident.c)
  * @tables: per table, class and placement
+ * @pkt_region: the region frames in flight live in: the fastest the
+ *	cores reach
  * @n_tables: entries in @tables
  * @tput: predicted packets per million NIC cycles
  * @lat: predicted mean cycles from the wire to the verdict
@@ -371,6 +373,7 @@ struct nicprog_layout {
 	u16 *insn_cycles;
 	u8 *insn_mat;
 	struct nicprog_table_info *tables;
+	u8 pkt_region;
 	u32 n_tables;
 	u64 tput;
 	u64 lat;

@@ -31,16 +31,21 @@ void nicprog_place(const struct nicprog_ir *ir,
 	const struct nicprog_lnic_unit *cu = core_unit(lnic, lo);
 	u64 room[NICPROG_LNIC_MAX_REGIONS];
 	bool done[NICPROG_MAX_TABLES] = { 0 };
-	u32 i, r, t, best, slow = 0;
+	u32 i, r, t, best, slow = 0, fast = U32_MAX;
 
 	for (r = 0; r < lnic->n_regions; r++) {
 		room[r] = lnic->regions[r].size;
-		if ((cu->region_mask & BIT(r)) &&
-		    (!(cu->region_mask & BIT(slow)) ||
-		     lnic->regions[r].latency_cycles >
-		     lnic->regions[slow].latency_cycles))
+		if (!(cu->region_mask & BIT(r)))
+			continue;
+		if (!(cu->region_mask & BIT(slow)) ||
+		    lnic->regions[r].latency_cycles >
+		    lnic->regions[slow].latency_cycles)
 			slow = r;
+		if (fast == U32_MAX || lnic->regions[r].latency_cycles <
+				       lnic->regions[fast].latency_cycles)
+			fast = r;
 	}
+	lo->pkt_region = fast;
 	for (i = 0; i < lo->n_tables; i++) {
 		/* hottest remaining table */
 		for (t = U32_MAX, best = 0; best < lo->n_tables; best++)
@@ -66,15 +71,14 @@ void nicprog_place(const struct nicprog_ir *ir,
 	}
 }
 
-static u32 fastest_latency(const struct nicprog_lnic *lnic,
-			   const struct nicprog_lnic_unit *cu, bool slowest)
+static u32 slowest_latency(const struct nicprog_lnic *lnic,
+			   const struct nicprog_lnic_unit *cu)
 {
-	u32 r, v = slowest ? 0 : U32_MAX;
+	u32 r, v = 0;
 
 	for (r = 0; r < lnic->n_regions; r++)
 		if (cu->region_mask & BIT(r))
-			v = slowest ? max(v, lnic->regions[r].latency_cycles) :
-				      min(v, lnic->regions[r].latency_cycles);
+			v = max(v, lnic->regions[r].latency_cycles);
 	return v;
 }
 
@@ -156,8 +160,8 @@ void nicprog_predict_costs(const struct nicprog_ir *ir,
 			   struct nicprog_layout *lo)
 {
 	const struct nicprog_lnic_unit *cu = core_unit(lnic, lo);
-	u32 lat_pkt = fastest_latency(lnic, cu, false);
-	u32 lat_any = fastest_latency(lnic, cu, true);
+	u32 lat_pkt = lnic->regions[lo->pkt_region].latency_cycles;
+	u32 lat_any = slowest_latency(lnic, cu);
 	const struct nicprog_insn_meta *m;
 	const struct bpf_insn *insn;
 	u32 i, lat, c;

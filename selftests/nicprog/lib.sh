@@ -147,6 +147,11 @@ cleanup() {
 }
 trap cleanup EXIT
 
+PLAN=$NICPROG_SRC/tools/nicprog-plan/nicprog-plan
+require_plan() {
+	[ -x "$PLAN" ] || skip_all "nicprog-plan not built (make tools)"
+}
+
 # fw_profiles NAME: nicsim reads profiles (firmware files nicsim/<x>.lnic)
 # from a fresh directory, $TMP/nicsim; at exit the search path is restored
 # and the directory removed. Skips the test without firmware_class.path.

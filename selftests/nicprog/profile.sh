@@ -10,8 +10,7 @@
 # an errno and a kernel log line naming the cause, and create nothing.
 . "$(dirname "$0")/lib.sh"
 require_root_tools
-PLAN=$NICPROG_SRC/tools/nicprog-plan/nicprog-plan
-[ -x "$PLAN" ] || skip_all "nicprog-plan not built (make tools)"
+require_plan
 nicprog_load || skip_all "cannot load nicprog/nicsim"
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 

@@ -8,8 +8,7 @@
 # the waiting. Every run the cores did is timed, none lost.
 . "$(dirname "$0")/lib.sh"
 require_root_tools
-PLAN=$NICPROG_SRC/tools/nicprog-plan/nicprog-plan
-[ -x "$PLAN" ] || skip_all "nicprog-plan not built (make tools)"
+require_plan
 [ -x "$SELFDIR/oracle" ] || skip_all "oracle not built"
 nicprog_load || skip_all "cannot load nicprog/nicsim"
 
