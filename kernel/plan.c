@@ -100,41 +100,6 @@ static void nicprog_plan_stages_init(struct nicprog_plan *plan)
 	}
 }
 
-/*
- * Per instruction, the memory region it touches, where the plan placed the
- * table or the packet. A driver with a timing model learns from it which
- * memory each access waits for.
- */
-static int nicprog_plan_regions(struct nicprog_plan *plan,
-				const struct nicprog_prog *np)
-{
-	const struct nicprog_insn_meta *m;
-	u32 i;
-	u8 cls;
-
-	plan->region = kvmalloc_array(np->len, 1, GFP_KERNEL);
-	if (!plan->region)
-		return -ENOMEM;
-	for (i = 0; i < np->len; i++) {
-		m = &np->ir_in.meta[i];
-		cls = BPF_CLASS(np->ir_in.insns[i].code);
-		plan->region[i] = NICPROG_EXEC_REGION_NONE;
-		if (cls == BPF_LDX || cls == BPF_ST || cls == BPF_STX) {
-			if (m->ptr == NICPROG_PTR_PACKET)
-				plan->region[i] = plan->lo.pkt_region;
-			else if (m->ptr == NICPROG_PTR_MAP_VALUE &&
-				 m->map < plan->lo.n_tables)
-				plan->region[i] = plan->lo.tables[m->map].region;
-		} else if (np->ir_in.insns[i].code == (BPF_JMP | BPF_CALL) &&
-			   m->map < plan->lo.n_tables &&
-			   m->helper >= BPF_FUNC_map_lookup_elem &&
-			   m->helper <= BPF_FUNC_map_delete_elem) {
-			plan->region[i] = plan->lo.tables[m->map].region;
-		}
-	}
-	return 0;
-}
-
 /**
  * nicprog_plan_create() - plan an attached program for its port
  * @np: the program, finalized
@@ -150,7 +115,7 @@ struct nicprog_plan *nicprog_plan_create(struct nicprog_prog *np,
 	const struct nicprog_lnic_unit *core;
 	struct nicprog_plan *plan;
 	const char *why;
-	u32 budget, i;
+	u32 budget;
 	u8 shape;
 	int err;
 
@@ -175,16 +140,13 @@ struct nicprog_plan *nicprog_plan_create(struct nicprog_prog *np,
 		goto err_free;
 	}
 	plan->flags = kvmalloc_array(np->len, 1, GFP_KERNEL);
-	if (!plan->flags) {
+	plan->region = kvmalloc_array(np->len, 1, GFP_KERNEL);
+	if (!plan->flags || !plan->region) {
 		err = -ENOMEM;
 		goto err_free;
 	}
-	for (i = 0; i < np->len; i++)
-		plan->flags[i] = np->flags[i] |
-			(plan->lo.insn_mat[i] == NICPROG_MAT_LOOKUP ?
-			 NICPROG_EXEC_INSN_MAT : 0) |
-			(plan->lo.insn_mat[i] == NICPROG_MAT_REGION ?
-			 NICPROG_EXEC_INSN_MAT_REGION : 0);
+	memcpy(plan->flags, np->flags, np->len);
+	nicprog_layout_exec(&np->ir_in, &plan->lo, plan->flags, plan->region);
 	core = &nd->lnic->units[plan->lo.core_unit];
 	plan->exec = np->exec;
 	memcpy(plan->exec.cost, core->cost, sizeof(plan->exec.cost));
@@ -192,11 +154,8 @@ struct nicprog_plan *nicprog_plan_create(struct nicprog_prog *np,
 	plan->exec.cycles = plan->lo.insn_cycles;
 	plan->exec.stage = plan->lo.n_stages > 1 ? plan->lo.insn_stage : NULL;
 	plan->exec.accel = plan->lo.insn_accel;
-	plan->nd = nd;
-	err = nicprog_plan_regions(plan, np);
-	if (err)
-		goto err_free;
 	plan->exec.region = plan->region;
+	plan->nd = nd;
 	plan->core_stage = kvmalloc_array(plan->lo.cores, 1, GFP_KERNEL);
 	if (!plan->core_stage) {
 		err = -ENOMEM;

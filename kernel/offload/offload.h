@@ -405,6 +405,9 @@ int nicprog_layout_build(const struct nicprog_ir *ir,
 			 u32 budget, struct nicprog_layout *lo,
 			 const char **why);
 void nicprog_layout_free(struct nicprog_layout *lo);
+void nicprog_layout_exec(const struct nicprog_ir_input *in,
+			 const struct nicprog_layout *lo, u8 *flags,
+			 u8 *region);
 const char *nicprog_shape_name(unsigned int shape);
 const char *nicprog_layout_shape(const struct nicprog_layout *lo);
 bool nicprog_layout_valid(const struct nicprog_ir *ir,

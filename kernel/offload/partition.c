@@ -917,3 +917,47 @@ void nicprog_layout_free(struct nicprog_layout *lo)
 	kvfree(lo->tables);
 	memset(lo, 0, sizeof(*lo));
 }
+
+/**
+ * nicprog_layout_exec() - what an executor running a layout needs per insn
+ * @in: the program
+ * @lo: its layout
+ * @flags: in, the program's enum nicprog_exec_insn_flags; out, with the
+ *	MAT lookups and regions the layout maps added
+ * @region: out, the LNIC region each packet or map access (or map helper
+ *	call) touches, where the layout put the packet and the tables;
+ *	NICPROG_EXEC_REGION_NONE for other instructions
+ *
+ * A driver with a timing model learns from @region which memory each
+ * access waits for; the offline predictor runs the layout the same way.
+ */
+void nicprog_layout_exec(const struct nicprog_ir_input *in,
+			 const struct nicprog_layout *lo, u8 *flags,
+			 u8 *region)
+{
+	const struct nicprog_insn_meta *m;
+	u32 i;
+	u8 cls;
+
+	for (i = 0; i < in->len; i++) {
+		m = &in->meta[i];
+		cls = BPF_CLASS(in->insns[i].code);
+		if (lo->insn_mat[i] == NICPROG_MAT_LOOKUP)
+			flags[i] |= NICPROG_EXEC_INSN_MAT;
+		else if (lo->insn_mat[i] == NICPROG_MAT_REGION)
+			flags[i] |= NICPROG_EXEC_INSN_MAT_REGION;
+		region[i] = NICPROG_EXEC_REGION_NONE;
+		if (cls == BPF_LDX || cls == BPF_ST || cls == BPF_STX) {
+			if (m->ptr == NICPROG_PTR_PACKET)
+				region[i] = lo->pkt_region;
+			else if (m->ptr == NICPROG_PTR_MAP_VALUE &&
+				 m->map < lo->n_tables)
+				region[i] = lo->tables[m->map].region;
+		} else if (in->insns[i].code == (BPF_JMP | BPF_CALL) &&
+			   m->map < lo->n_tables &&
+			   m->helper >= BPF_FUNC_map_lookup_elem &&
+			   m->helper <= BPF_FUNC_map_delete_elem) {
+			region[i] = lo->tables[m->map].region;
+		}
+	}
+}
