@@ -25,6 +25,9 @@
  * (so that no queue overflows), waits for the last verdict and detaches;
  * benchmarks read the NIC's counters around it. ORACLE_BENCH=flows draws
  * IPv4 source addresses from 10.128.0.0/9 instead of the small pool.
+ * With ORACLE_PCAP naming a pcap file (classic format, Ethernet), bench
+ * mode sends its frames in order instead (again from the first when
+ * FRAMES is more): a workload the predictor sees too.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -550,21 +553,91 @@ static uint64_t verdict_sum(const char *nf)
 	return s;
 }
 
+static uint32_t pcap32(const uint8_t *p, int swap)
+{
+	return swap ? (uint32_t)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3] :
+		      (uint32_t)p[3] << 24 | p[2] << 16 | p[1] << 8 | p[0];
+}
+
+/* The frames of a pcap file, packed, with their offsets; NULL on an error. */
+static uint8_t *pcap_frames(const char *path, uint32_t **off, uint32_t *n)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t h[24], r[16], *buf = NULL, *p;
+	size_t used = 0, cap = 0, n_cap = 0;
+	uint32_t magic, len, *o;
+	int swap;
+
+	*off = NULL;
+	*n = 0;
+	if (!f || fread(h, sizeof(h), 1, f) != 1)
+		goto bad;
+	magic = pcap32(h, 0);
+	swap = magic == 0xd4c3b2a1 || magic == 0x4d3cb2a1;
+	if ((!swap && magic != 0xa1b2c3d4 && magic != 0xa1b23c4d) ||
+	    pcap32(h + 20, swap) != 1)
+		goto bad;
+	while (fread(r, sizeof(r), 1, f) == 1) {
+		len = pcap32(r + 8, swap);
+		if (len != pcap32(r + 12, swap) || len > MAX_FRAME || len < 14)
+			goto bad;
+		if (used + len > cap) {
+			cap = cap ? 2 * cap : 1 << 20;
+			p = realloc(buf, cap);
+			if (!p)
+				goto bad;
+			buf = p;
+		}
+		if (*n + 1 >= n_cap) {
+			n_cap = n_cap ? 2 * n_cap : 1024;
+			o = realloc(*off, n_cap * sizeof(*o));
+			if (!o)
+				goto bad;
+			*off = o;
+		}
+		if (fread(buf + used, len, 1, f) != 1)
+			goto bad;
+		(*off)[(*n)++] = used;
+		used += len;
+		(*off)[*n] = used;
+	}
+	fclose(f);
+	if (*n)
+		return buf;
+bad:
+	fprintf(stderr, "oracle: %s: not a whole pcap file of Ethernet frames of 14 to %d bytes\n",
+		path, MAX_FRAME);
+	if (f)
+		fclose(f);
+	free(buf);
+	free(*off);
+	return NULL;
+}
+
 /* Send @frames frames, keeping at most BENCH_WINDOW without a verdict. */
 static int bench(int fd, const struct sockaddr_ll *to, const char *nf,
 		 int nf_idx, unsigned long frames)
 {
-	uint8_t frame[MAX_FRAME];
+	const char *pcap = getenv("ORACLE_PCAP");
+	uint8_t frame[MAX_FRAME], *pf = NULL, *p = frame;
+	uint32_t *off = NULL, n_pf = 0;
 	uint64_t base, done, end;
 	unsigned long i;
 	int len;
 
 	many_sources = !strcmp(getenv("ORACLE_BENCH"), "flows");
+	if (pcap && !(pf = pcap_frames(pcap, &off, &n_pf)))
+		return 2;
 	ethtool_init(nf);
 	base = verdict_sum(nf);
 	for (i = 0; i < frames; i++) {
-		len = make_frame(frame);
-		if (sendto(fd, frame, len, 0, (const struct sockaddr *)to,
+		if (pf) {
+			p = pf + off[i % n_pf];
+			len = off[i % n_pf + 1] - off[i % n_pf];
+		} else {
+			len = make_frame(frame);
+		}
+		if (sendto(fd, p, len, 0, (const struct sockaddr *)to,
 			   sizeof(*to)) != len) {
 			perror("oracle: send");
 			return 2;
@@ -583,6 +656,8 @@ static int bench(int fd, const struct sockaddr_ll *to, const char *nf,
 	while ((done = verdict_sum(nf) - base) < frames && now_ms() < end)
 		usleep(200);
 	bpf_xdp_detach(nf_idx, XDP_FLAGS_HW_MODE, NULL);
+	free(pf);
+	free(off);
 	printf("# bench: %lu frames sent, %llu verdicts\n", frames,
 	       (unsigned long long)done);
 	return done == frames ? 0 : 1;

@@ -13,11 +13,21 @@
  *   nicprog-plan --blocks FACTS|OBJ.o
  *   nicprog-plan --facts FACTS|OBJ.o    (the facts, one line per insn)
  *   nicprog-plan [--profile P] --lnic   (the profile, as profile text)
+ *   nicprog-plan [--profile P] [--shape S] [--cores N] --workload W
+ *	[--entry MAP:KEYHEX:VALHEX ...] OBJ.o
+ *   nicprog-plan --workload W --pcap-out FILE
  *
  * --quality prints, for every budget from 1 to N (16 by default), the
  * predicted throughput of the plan the offloader chooses (shape auto),
  * that of the best plan whose stages are runs of the program's DAG in
  * topological order (exhaustive search), and their ratio.
+ *
+ * --workload (a workload file, see workload.c, or a pcap file) predicts
+ * the plan's performance on that traffic: the plan runs offline over the
+ * frames (hostrun.c) from the initial table entries given, and a queueing
+ * model of the NIC (model.c) turns the paths into throughput, latency,
+ * utilisation and the bottleneck, overall and per packet class.
+ * --pcap-out writes a workload's frames, for a traffic source to send.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -31,10 +41,15 @@
 #include "absint.h"
 #include "compat.h"
 #include "facts.h"
+#include "hostrun.h"
+#include "model.h"
 #include "profiles.h"
+#include "workload.h"
 
 #define USAGE "usage: nicprog-plan [--profile P] [--sec S] [--shape S] [--cores N] [--quality|--blocks|--facts] FACTS|OBJ.o\n" \
-	      "       nicprog-plan [--profile P] --lnic\n"
+	      "       nicprog-plan [--profile P] --lnic\n" \
+	      "       nicprog-plan [--profile P] [--shape S] [--cores N] --workload W [--entry MAP:KEYHEX:VALHEX ...] OBJ.o\n" \
+	      "       nicprog-plan --workload W --pcap-out FILE\n"
 
 static void *slurp(const char *path, size_t *len)
 {
@@ -306,6 +321,166 @@ static void print_blocks(const struct nicprog_ir *ir)
 	}
 }
 
+/* --workload: a workload file, or a pcap file, expanded into frames. */
+static int workload_frames(const char *path, struct np_workload *w,
+			   struct np_frames *fr)
+{
+	char why[256];
+	size_t len;
+	char *text = slurp(path, &len);
+	bool pcap = len >= 4 && (!memcmp(text, "\xd4\xc3\xb2\xa1", 4) ||
+				 !memcmp(text, "\xa1\xb2\xc3\xd4", 4) ||
+				 !memcmp(text, "\x4d\x3c\xb2\xa1", 4) ||
+				 !memcmp(text, "\xa1\xb2\x3c\x4d", 4));
+	int err;
+
+	memset(w, 0, sizeof(*w));
+	if (pcap) {
+		free(text);
+		snprintf(w->name, sizeof(w->name), "pcap");
+		err = np_pcap_read(path, fr, why, sizeof(why));
+		w->frames = fr->n;
+	} else {
+		err = np_workload_parse(text, len, w, why, sizeof(why)) ||
+		      np_wl_expand(w, fr, why, sizeof(why));
+		free(text);
+	}
+	if (err)
+		fprintf(stderr, "nicprog-plan: %s: %s\n", path, why);
+	return err ? -1 : 0;
+}
+
+static int hexbytes(const char *s, size_t n, u8 *out, size_t want)
+{
+	size_t i;
+	unsigned int b;
+
+	if (n != 2 * want)
+		return -1;
+	for (i = 0; i < want; i++) {
+		if (sscanf(s + 2 * i, "%2x", &b) != 1)
+			return -1;
+		out[i] = b;
+	}
+	return 0;
+}
+
+/* --entry MAP:KEYHEX:VALHEX, MAP a table's name in the object */
+static int parse_entry(const struct np_object *obj, const char *arg,
+		       struct np_entry *e)
+{
+	const char *k = strchr(arg, ':'), *v = k ? strchr(k + 1, ':') : NULL;
+	const struct nicprog_ir_table *t;
+	u32 m;
+
+	for (m = 0; k && m < obj->n_maps; m++)
+		if (strlen(obj->map_names[m]) == (size_t)(k - arg) &&
+		    !strncmp(obj->map_names[m], arg, k - arg))
+			break;
+	if (!v || m == obj->n_maps) {
+		fprintf(stderr, "nicprog-plan: --entry %s: want MAP:KEYHEX:VALHEX with MAP a table of the object\n",
+			arg);
+		return -1;
+	}
+	t = &obj->maps[m];
+	e->map = m;
+	e->key = malloc(t->key_size);
+	e->val = malloc(t->value_size);
+	if (!e->key || !e->val ||
+	    hexbytes(k + 1, v - k - 1, e->key, t->key_size) ||
+	    hexbytes(v + 1, strlen(v + 1), e->val, t->value_size)) {
+		fprintf(stderr, "nicprog-plan: --entry %s: table %s has %u-byte keys and %u-byte values, in hex\n",
+			arg, obj->map_names[m], t->key_size, t->value_size);
+		return -1;
+	}
+	return 0;
+}
+
+static const char * const verdict_names[] = {
+	"aborted", "drop", "pass", "tx", "redirect"
+};
+
+static void print_prediction(const struct np_workload *w,
+			     const struct nicprog_lnic *lnic,
+			     const struct nicprog_layout *lo,
+			     const struct np_hostrun *hr,
+			     const struct np_prediction *p)
+{
+	const struct np_pred_class *c;
+	u32 i;
+
+	printf("workload %s: %u frames", w->name, hr->frames);
+	if (w->flows)
+		printf(", %u flows %s", w->flows, w->zipf ? "zipf" : "uniform");
+	printf("; plan %s, cores %u, stages %u\n", nicprog_layout_shape(lo),
+	       lo->cores, lo->n_stages);
+	printf("predicted throughput %.1f frames per million cycles (%.3f Mpps at %u MHz), latency %.1f cycles, bottleneck %s\n",
+	       p->tput, p->mpps, lnic->units[lo->core_unit].clock_mhz, p->lat,
+	       p->bottleneck);
+	if (p->offered)
+		printf("offered %llu kpps: %.0f%% of that\n",
+		       (unsigned long long)w->rate_kpps, 100 * p->offered);
+	printf("class\tframes\tverdict\truns\tcycles\tlatency\tmem\thit%%\tjobs\tmat\n");
+	for (i = 0; i < __NP_WL_CLASS_MAX; i++) {
+		c = &p->cls[i];
+		if (!c->frames)
+			continue;
+		printf("%s\t%u\t%s\t%.2f\t%.1f\t%.1f\t%.1f\t%.1f\t%.2f\t%.2f\n",
+		       np_wl_class_name(i), c->frames, verdict_names[c->verdict],
+		       c->runs, c->cycles, c->lat, c->mem, 100 * c->hit,
+		       c->jobs, c->mat);
+	}
+	printf("unit\tutilisation\n");
+	for (i = 0; i < p->n_units; i++)
+		printf("%s\t%.3f\n", p->units[i].name, p->units[i].util);
+	if (hr->errors)
+		printf("executor stopped %u runs (see the verdicts)\n", hr->errors);
+}
+
+static int predict_workload(const struct np_object *obj,
+			    const struct nicprog_ir_input *in,
+			    const struct nicprog_exec_prog *exec,
+			    const struct nicprog_lnic *lnic,
+			    const struct nicprog_layout *lo,
+			    const struct np_workload *w,
+			    const struct np_frames *fr, char **entries,
+			    u32 n_entries)
+{
+	struct np_entry ent[NP_MAX_ENTRIES];
+	struct np_prediction pred;
+	struct np_hostrun hr;
+	struct np_hostrun_in hi = {
+		.in = in, .exec = exec, .lnic = lnic, .lo = lo,
+		.entries = ent, .n_entries = n_entries, .ifindex = 1,
+	};
+	char why[256];
+	u32 i;
+
+	for (i = 0; i < n_entries; i++)
+		if (parse_entry(obj, entries[i], &ent[i]))
+			return 1;
+	if (np_hostrun(&hi, fr, &hr, why, sizeof(why))) {
+		fprintf(stderr, "nicprog-plan: offline run: %s\n", why);
+		return 1;
+	}
+	if (hr.engine_diff) {
+		fprintf(stderr, "nicprog-plan: offline run: %u frames came out differently with engines than with the BPF bodies; an engine function is wrong\n",
+			hr.engine_diff);
+		return 1;
+	}
+	if (np_predict(lnic, lo, &hr, w->rate_kpps, &pred)) {
+		fprintf(stderr, "nicprog-plan: no memory\n");
+		return 1;
+	}
+	print_prediction(w, lnic, lo, &hr, &pred);
+	np_hostrun_free(&hr);
+	for (i = 0; i < n_entries; i++) {
+		free(ent[i].key);
+		free(ent[i].val);
+	}
+	return 0;
+}
+
 static double now(void)
 {
 	struct timespec ts;
@@ -325,10 +500,17 @@ int main(int argc, char **argv)
 		{ "profile", required_argument, NULL, 'p' },
 		{ "sec", required_argument, NULL, 'S' },
 		{ "lnic", no_argument, NULL, 'l' },
+		{ "workload", required_argument, NULL, 'w' },
+		{ "entry", required_argument, NULL, 'e' },
+		{ "pcap-out", required_argument, NULL, 'o' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct nicprog_lnic *lnic;
-	const char *sec = NULL;
+	const char *sec = NULL, *wl_path = NULL, *pcap_out = NULL;
+	static char *entries[NP_MAX_ENTRIES];
+	u32 n_entries = 0;
+	struct np_workload wl;
+	struct np_frames fr;
 	struct offline ol = { 0 };
 	struct nicprog_lnic_summary sum;
 	struct nicprog_ir_input in;
@@ -351,7 +533,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	lnic = nicsim_profile_find(NULL);
-	while ((c = getopt_long(argc, argv, "s:c:qbfp:S:l", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:c:qbfp:S:lw:e:o:", opts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			for (shape = 0; shape < __NICPROG_SHAPE_MAX; shape++)
@@ -391,6 +573,20 @@ int main(int argc, char **argv)
 		case 'l':
 			show_lnic = 1;
 			break;
+		case 'w':
+			wl_path = optarg;
+			break;
+		case 'e':
+			if (n_entries == NP_MAX_ENTRIES) {
+				fprintf(stderr, "nicprog-plan: at most %u --entry\n",
+					NP_MAX_ENTRIES);
+				return 2;
+			}
+			entries[n_entries++] = optarg;
+			break;
+		case 'o':
+			pcap_out = optarg;
+			break;
 		default:
 			fprintf(stderr, USAGE);
 			return 2;
@@ -406,7 +602,17 @@ int main(int argc, char **argv)
 		free(buf);
 		return 0;
 	}
-	if (show_lnic || optind + 1 != argc) {
+	if (wl_path && workload_frames(wl_path, &wl, &fr))
+		return 1;
+	if (pcap_out && wl_path && optind == argc) {
+		if (np_pcap_write(pcap_out, &fr, lwhy, sizeof(lwhy))) {
+			fprintf(stderr, "nicprog-plan: %s\n", lwhy);
+			return 1;
+		}
+		return 0;
+	}
+	if (show_lnic || optind + 1 != argc || (pcap_out && !wl_path) ||
+	    (n_entries && !wl_path)) {
 		fprintf(stderr, USAGE);
 		return 2;
 	}
@@ -451,6 +657,15 @@ int main(int argc, char **argv)
 					 &lo, &why)) {
 			fprintf(stderr, "nicprog-plan: %s\n", why);
 			return 1;
+		}
+		if (wl_path) {
+			if (!elf) {
+				fprintf(stderr, "nicprog-plan: --workload runs the program: give its object, not facts\n");
+				return 1;
+			}
+			return predict_workload(&ol.obj, &in, &ol.exec, lnic,
+						&lo, &wl, &fr, entries,
+						n_entries);
 		}
 		print_plan(&ir, lnic, &lo);
 		for (i = 0, visits = 0; i < in.len; i++)

@@ -34,13 +34,65 @@ for nf in count icmp_echo port_filter firewall router lb heavy_hitter nat esp di
 	fi
 done
 
+# --workload: every example NF, its table entries, a workload; the offline
+# run checks engines against the BPF bodies on every frame (exit 1 if not).
+. "$top/selftests/nicprog/nf_entries.sh"
+NF_IDX=2 OUT_IDX=3
+printf '%s\n' "workload small" "frames 600" "flows 200 zipf 1.0" \
+	"mix tcp_syn 20 tcp 30 udp 40 icmp 5 arp 5" "sizes 64 2 600 1 1500 1" \
+	> "$TMP/small.wl"
+for nf in count icmp_echo port_filter firewall router lb heavy_hitter nat esp digest; do
+	nf_entries "$nf"
+	args=()
+	for e in "${ENTRIES[@]}"; do args+=(--entry "$e"); done
+	for prof in nicsim-generic nicsim-soc; do
+		if timeout 60 "$PLAN" --profile $prof --workload "$TMP/small.wl" \
+			"${args[@]}" "$top/bpf/examples/$nf.o" > "$TMP/w" 2>&1 &&
+		   grep -qE '^predicted throughput [0-9.]+ frames per million cycles .* bottleneck ' "$TMP/w" &&
+		   [ "$(grep -cE '^(tcp_syn|tcp|udp|icmp|arp)	' "$TMP/w")" = 5 ] &&
+		   awk -F'\t' '$1 ~ /^(tcp_syn|tcp|udp|icmp|arp)$/ { n += $2 } END { exit n != 600 }' "$TMP/w"; then
+			ok "$nf on $prof: predicted per class, engines agree with the BPF bodies"
+		else
+			sed 's/^/# /' "$TMP/w"
+			nok "$nf on $prof: predicted per class, engines agree with the BPF bodies"
+		fi
+	done
+done
+# what the tables hold shows in the verdicts: nat translates (tx) with its
+# external address configured, passes without
+nf_entries nat
+timeout 60 "$PLAN" --workload "$TMP/small.wl" --entry "${ENTRIES[0]}" \
+	"$top/bpf/examples/nat.o" > "$TMP/w1" 2>&1
+timeout 60 "$PLAN" --workload "$TMP/small.wl" "$top/bpf/examples/nat.o" > "$TMP/w0" 2>&1
+if grep -qP '^udp\t\d+\ttx\t' "$TMP/w1" && grep -qP '^udp\t\d+\tpass\t' "$TMP/w0"; then
+	ok "--entry fills tables: nat's UDP frames go out translated only with its address"
+else
+	sed 's/^/# /' "$TMP/w1" "$TMP/w0"
+	nok "--entry fills tables: nat's UDP frames go out translated only with its address"
+fi
+# a pcap file is a workload too, and the same frames predict the same
+timeout 60 "$PLAN" --workload "$TMP/small.wl" --pcap-out "$TMP/small.pcap" &&
+timeout 60 "$PLAN" --workload "$TMP/small.pcap" "$top/bpf/examples/firewall.o" > "$TMP/p1" 2>&1 &&
+timeout 60 "$PLAN" --workload "$TMP/small.wl" "$top/bpf/examples/firewall.o" > "$TMP/p2" 2>&1 &&
+cmp -s <(grep -v '^workload' "$TMP/p1") <(grep -v '^workload' "$TMP/p2") &&
+	ok "a pcap of the workload's frames predicts what the workload does" ||
+	nok "a pcap of the workload's frames predicts what the workload does"
+# more threads per core hide more of the memory latency: the prediction
+# for the same plan on a one-thread-per-core variant is much slower
+"$PLAN" --lnic | sed 's/threads 4 /threads 1 /' > "$TMP/t1.lnic"
+t4=$("$PLAN" --workload "$TMP/small.wl" "$top/bpf/examples/router.o" | awk '/^predicted/ { print $3 }')
+t1=$("$PLAN" --profile "$TMP/t1.lnic" --workload "$TMP/small.wl" "$top/bpf/examples/router.o" | awk '/^predicted/ { print $3 }')
+awk -v a="$t4" -v b="$t1" 'BEGIN { exit !(a > 2 * b) }' &&
+	ok "router: 4 threads per core predicted over twice 1 thread ($t4 vs $t1)" ||
+	nok "router: 4 threads per core predicted over twice 1 thread ($t4 vs $t1)"
+
 # refused DESC PATTERN ARGS...: exit status 1, PATTERN on stderr.
 refused() {
 	local desc=$1 pat=$2 rc
 	shift 2
 	timeout 60 "$PLAN" "$@" > /dev/null 2> "$TMP/err"
 	rc=$?
-	if [ $rc -eq 1 ] && grep -qE "$pat" "$TMP/err"; then
+	if [ $rc -eq 1 ] && grep -qE -e "$pat" "$TMP/err"; then
 		ok "$desc"
 	else
 		echo "# rc=$rc, expected '$pat' in:"
@@ -58,6 +110,16 @@ refused "no such section" "no program in section nope" --sec nope "$top/bpf/exam
 refused "an x86 executable is not a BPF object" "not a BPF object \(ELF machine 62\)" /bin/true
 refused "a text file is neither an object nor facts" "not a BPF ELF object, and not a facts file" "$top/README.md"
 refused "a missing file" "No such file" "$TMP/missing.o"
+printf 'mix tcp 1\nsizes 64 1\nflows 10 zipf 9\n' > "$TMP/bad.wl"
+refused "workload with an error: the line and cause named" "bad.wl: line 3: zipf takes an exponent above 0, at most 4" \
+	--workload "$TMP/bad.wl" "$top/bpf/examples/count.o"
+refused "--entry of a table the object has not" "--entry nosuch:00:00: want MAP:KEYHEX:VALHEX with MAP a table of the object" \
+	--workload "$TMP/small.wl" --entry nosuch:00:00 "$top/bpf/examples/count.o"
+refused "--entry of the wrong size" "--entry nat_cfg:00:01: table nat_cfg has 4-byte keys and 4-byte values, in hex" \
+	--workload "$TMP/small.wl" --entry nat_cfg:00:01 "$top/bpf/examples/nat.o"
+printf 'garbage' > "$TMP/bad.pcap"
+refused "a workload that is neither" "bad.pcap: line 1: cannot read \"garbage\"" \
+	--workload "$TMP/bad.pcap" "$top/bpf/examples/count.o"
 timeout 10 "$PLAN" --profile bogus "$top/bpf/examples/count.o" 2> "$TMP/err" > /dev/null
 [ $? -eq 2 ] && grep -q "unknown profile bogus (nicsim-generic, nicsim-soc; or a .lnic file)" "$TMP/err" &&
 	ok "unknown profile: usage error 2, the profiles named" ||

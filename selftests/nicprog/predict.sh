@@ -1,0 +1,90 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The workload predictor against nicsim's timing model. nicprog-plan
+# --workload predicts, offline and without the NIC, what an NF will do with
+# a workload's frames; the same frames then go through the offloaded NF
+# (the kernel's own plan) on nicsim, and the timing model's counters say
+# what it did. Throughput within 5%, mean latency within 10%, for NFs
+# whose runs wait on memory, caches, banks, engines and MAT stages, on a
+# many-threaded and a one-thread-per-core profile.
+# The full matrix (every NF, profile, workload) is tools/bench/prediction.
+. "$(dirname "$0")/lib.sh"
+require_root_tools
+require_plan
+[ -x "$SELFDIR/oracle" ] || skip_all "oracle not built"
+nicprog_load || skip_all "cannot load nicprog/nicsim"
+EX=$NICPROG_SRC/bpf/examples
+WL=$NICPROG_SRC/tools/workloads/syn.wl
+. "$SELFDIR/nf_entries.sh"
+TMP=$(mktemp -d /tmp/nicprog-predict.XXXXXX)
+trap 'cleanup; rm -rf "$TMP"' EXIT
+"$PLAN" --workload "$WL" --pcap-out "$TMP/syn.pcap" ||
+	{ echo "not ok: cannot write the workload's frames" >&2; exit 1; }
+FRAMES=$(awk '$1 == "frames" { print $2 }' "$WL")
+
+# err PRED MEASURED: |PRED - MEASURED| / MEASURED, in percent
+err() { awk -v p="$1" -v m="$2" 'BEGIN { e = (p - m) / m; printf "%.1f", 100 * (e < 0 ? -e : e) }'; }
+within() { awk -v e="$1" -v lim="$2" 'BEGIN { exit !(e <= lim) }'; }
+
+tap_begin
+for prof in nicsim-generic nicsim-soc; do
+	ID=$(nicsim_new_id)
+	NS=pred-$ID
+	echo "$ID 4 $prof" > "$BUS/new_device" && _created_devs+=("$ID")
+	echo "$ID:0 $ID:1" > $BUS/link_device
+	echo "$ID:2 $ID:3" > $BUS/link_device
+	IN=nicsim${ID}p0 NF=nicsim${ID}p1 OUT=nicsim${ID}p2 CAP=nicsim${ID}p3
+	netns_new "$NS"
+	silent_ports_to_ns "$NS" $IN $NF $OUT $CAP ||
+		{ echo "not ok: cannot move the ports into $NS" >&2; exit 1; }
+	NF_IDX=$(ip netns exec "$NS" cat /sys/class/net/$NF/ifindex)
+	OUT_IDX=$(ip netns exec "$NS" cat /sys/class/net/$OUT/ifindex)
+	# ip netns exec mounts a sysfs of its own, without debugfs
+	PLAN_HOOK="{ mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug; } && cat /sys/kernel/debug/nicprog/$NF/plan"
+	for nf in firewall router lb; do
+		nf_entries $nf
+		args=()
+		for e in "${ENTRIES[@]}"; do args+=(--entry "$e"); done
+		"$PLAN" --profile $prof --workload "$WL" "${args[@]}" "$EX/$nf.o" \
+			> "$TMP/pred" 2>&1
+		grep -q '^predicted' "$TMP/pred" || sed 's/^/# /' "$TMP/pred"
+		check "$prof $nf: predicted offline" grep -q '^predicted' "$TMP/pred"
+		read -r pt pl < <(awk '/^predicted/ { l = $0; sub(/.*latency /, "", l); sub(/ cycles.*/, "", l); print $3, l }' "$TMP/pred")
+		oshape=$(awk '/^workload/ { s = $0; sub(/.*plan /, "", s); sub(/,.*/, "", s); print s }' "$TMP/pred")
+		ip netns exec "$NS" ethtool -S "$NF" > "$TMP/before"
+		ip netns exec "$NS" env ORACLE_BENCH=1 ORACLE_PCAP="$TMP/syn.pcap" \
+			ORACLE_HOOK="$PLAN_HOOK > $TMP/plan" \
+			"$SELFDIR/oracle" "$EX/$nf.o" "$IN" "$NF" "$OUT" "$CAP" 7 \
+			"$FRAMES" "${ENTRIES[@]}" > "$TMP/oracle" 2>&1
+		rc=$?
+		[ $rc = 0 ] || sed 's/^/# /' "$TMP/oracle"
+		check "$prof $nf: $FRAMES frames through the NIC" test $rc = 0
+		pending() {
+			ip netns exec "$NS" ethtool -S "$NF" |
+				awk '$1 == "timing_pending:" { exit $2 != 0 }'
+		}
+		wait_for 5 pending
+		ip netns exec "$NS" ethtool -S "$NF" > "$TMP/after"
+		read -r mt ml < <(awk '
+			FNR == 1 { f++ }
+			{ n = $1; sub(":", "", n); v[f, n] = $2; names[n] = 1 }
+			END {
+				for (n in names) {
+					d = v[2, n] - v[1, n]
+					if (n ~ /^xdp_(drop|pass|tx|redirect|aborted)$/) pk += d
+					else if (n ~ /^core[0-9]+_cycles$/ && d > busy) busy = d
+					else if (n ~ /^core[0-9]+_latency$/) lat += d
+				}
+				printf "%.1f %.1f\n", busy ? pk * 1e6 / busy : 0, pk ? lat / pk : 0
+			}' "$TMP/before" "$TMP/after")
+		kshape=$(awk '$1 == "shape" { print $2 }' "$TMP/plan")
+		expect_eq "$prof $nf: the kernel's plan is the offline one" "$oshape" "$kshape"
+		te=$(err "$pt" "$mt")
+		le=$(err "$pl" "$ml")
+		tap_info "$prof $nf: throughput $mt measured, $pt predicted ($te%);" \
+			"latency $ml measured, $pl predicted ($le%)"
+		check "$prof $nf: throughput predicted within 5%" within "$te" 5
+		check "$prof $nf: mean latency predicted within 10%" within "$le" 10
+	done
+done
+tap_end

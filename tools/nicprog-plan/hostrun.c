@@ -1,0 +1,623 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The offline run of a plan (see hostrun.h). Two worlds run every frame
+ * side by side, each with its own tables: one as the NIC runs the plan
+ * (stages on the cores the frame is steered to, engines for accelerator
+ * calls, every run traced), one as the host runs the object (the BPF
+ * bodies, no stages). Their verdicts, frames and tables must agree; a
+ * difference is an engine function here that is not its body's twin.
+ *
+ * Tables follow the kernel's NIC tables (kernel/table.c) where the
+ * predictor can see it: a hash element is an allocation of its own,
+ * replaced on update; array values lie side by side, 8-byte aligned.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engines.h"
+#include "hostrun.h"
+
+#define NP_PKT_BUFS	256	/* frame buffers of a staged plan in flight */
+#define NP_FRAME_SZ	4096
+#define NP_HEADROOM	256
+#define NP_TAILROOM	320
+
+struct np_elem {
+	struct np_elem *next;
+	u8 *val;
+	u8 key[];
+};
+
+struct np_table {
+	const struct nicprog_ir_table *t;
+	u8 *values;		/* array */
+	struct np_elem **buckets;
+	u32 n_buckets;
+	u32 count;
+};
+
+struct np_world {
+	struct np_table tables[NICPROG_MAX_TABLES];
+	u32 n_tables;
+	u64 now;
+	u64 rng;
+	bool engines;
+};
+
+/* Memory starting on a cache line, as the NIC's allocations do. */
+static void *line_alloc(size_t size)
+{
+	void *p;
+
+	return posix_memalign(&p, 64, size ? size : 1) ? NULL : p;
+}
+
+static u32 stride(const struct nicprog_ir_table *t)
+{
+	return (t->value_size + 7) & ~7U;
+}
+
+static struct np_elem **hslot(struct np_table *tb, const void *key)
+{
+	u32 h = np_jhash(key, tb->t->key_size, 0);
+	struct np_elem **e = &tb->buckets[h & (tb->n_buckets - 1)];
+
+	while (*e && memcmp((*e)->key, key, tb->t->key_size))
+		e = &(*e)->next;
+	return e;
+}
+
+static void *w_lookup(void *priv, u32 map, const void *key)
+{
+	struct np_world *w = priv;
+	struct np_table *tb = &w->tables[map];
+	u32 idx;
+
+	if (tb->values) {
+		memcpy(&idx, key, sizeof(idx));
+		return idx < tb->t->max_entries ?
+		       tb->values + (u64)idx * stride(tb->t) : NULL;
+	}
+	return *hslot(tb, key) ? (*hslot(tb, key))->val : NULL;
+}
+
+static long w_update(void *priv, u32 map, const void *key, const void *value,
+		     u64 flags)
+{
+	struct np_world *w = priv;
+	struct np_table *tb = &w->tables[map];
+	struct np_elem **slot, *e;
+	u32 idx, vs = tb->t->value_size;
+
+	if (flags > BPF_EXIST)
+		return -EINVAL;
+	if (tb->values) {
+		memcpy(&idx, key, sizeof(idx));
+		if (idx >= tb->t->max_entries)
+			return -E2BIG;
+		if (flags == BPF_NOEXIST)
+			return -EEXIST;
+		memcpy(tb->values + (u64)idx * stride(tb->t), value, vs);
+		return 0;
+	}
+	slot = hslot(tb, key);
+	if (*slot && flags == BPF_NOEXIST)
+		return -EEXIST;
+	if (!*slot && flags == BPF_EXIST)
+		return -ENOENT;
+	if (!*slot && tb->count >= tb->t->max_entries)
+		return -E2BIG;
+	e = malloc(sizeof(*e) + tb->t->key_size);
+	if (!e)
+		return -ENOMEM;
+	/* a line of its own, as a kmalloc'd element mostly has */
+	e->val = line_alloc((vs + 63) & ~63U);
+	if (!e->val) {
+		free(e);
+		return -ENOMEM;
+	}
+	memcpy(e->key, key, tb->t->key_size);
+	memcpy(e->val, value, vs);
+	if (*slot) {		/* replaced, as hlist_replace_rcu() does */
+		e->next = (*slot)->next;
+		free((*slot)->val);
+		free(*slot);
+	} else {
+		e->next = NULL;
+		tb->count++;
+	}
+	*slot = e;
+	return 0;
+}
+
+static long w_delete(void *priv, u32 map, const void *key)
+{
+	struct np_world *w = priv;
+	struct np_table *tb = &w->tables[map];
+	struct np_elem **slot, *e;
+
+	if (tb->values)
+		return -EINVAL;
+	slot = hslot(tb, key);
+	e = *slot;
+	if (!e)
+		return -ENOENT;
+	*slot = e->next;
+	free(e->val);
+	free(e);
+	tb->count--;
+	return 0;
+}
+
+static u64 w_ktime(void *priv)
+{
+	return ((struct np_world *)priv)->now;
+}
+
+static u32 w_prandom(void *priv)
+{
+	struct np_world *w = priv;
+
+	w->rng ^= w->rng << 13;
+	w->rng ^= w->rng >> 7;
+	w->rng ^= w->rng << 17;
+	return w->rng >> 32;
+}
+
+static s64 w_accel(void *priv, u32 afn, struct nicprog_exec_pkt *pkt,
+		   const u64 *args, u64 *ret)
+{
+	struct np_world *w = priv;
+
+	if (!w->engines || np_engine_run(afn, pkt, args, ret))
+		return -EOPNOTSUPP;
+	return 0;
+}
+
+static const struct nicprog_exec_ops world_ops = {
+	.map_lookup = w_lookup,
+	.map_update = w_update,
+	.map_delete = w_delete,
+	.ktime_ns = w_ktime,
+	.prandom = w_prandom,
+	.accel = w_accel,
+};
+
+static void world_free(struct np_world *w)
+{
+	struct np_elem *e;
+	u32 i, b;
+
+	for (i = 0; i < w->n_tables; i++) {
+		free(w->tables[i].values);
+		for (b = 0; b < w->tables[i].n_buckets; b++)
+			while ((e = w->tables[i].buckets[b])) {
+				w->tables[i].buckets[b] = e->next;
+				free(e->val);
+				free(e);
+			}
+		free(w->tables[i].buckets);
+	}
+}
+
+static int world_init(struct np_world *w, const struct np_hostrun_in *hi,
+		      bool engines, char *why, size_t why_len)
+{
+	const struct nicprog_ir_table *t;
+	struct np_table *tb;
+	u32 i;
+	long err;
+
+	memset(w, 0, sizeof(*w));
+	w->engines = engines;
+	w->n_tables = hi->in->n_tables;
+	for (i = 0; i < w->n_tables; i++) {
+		t = &hi->in->tables[i];
+		tb = &w->tables[i];
+		tb->t = t;
+		if (t->type == BPF_MAP_TYPE_ARRAY) {
+			tb->values = line_alloc((u64)t->max_entries * stride(t));
+			if (!tb->values)
+				goto nomem;
+			memset(tb->values, 0, (u64)t->max_entries * stride(t));
+			continue;
+		}
+		if (t->type != BPF_MAP_TYPE_HASH) {
+			snprintf(why, why_len, "table %u: type %u; offline runs know HASH and ARRAY tables (as NIC tables in Linux 6.1)",
+				 i, t->type);
+			return -1;
+		}
+		for (tb->n_buckets = 1; tb->n_buckets < t->max_entries;)
+			tb->n_buckets *= 2;
+		tb->buckets = calloc(tb->n_buckets, sizeof(*tb->buckets));
+		if (!tb->buckets)
+			goto nomem;
+	}
+	for (i = 0; i < hi->n_entries; i++) {
+		err = w_update(w, hi->entries[i].map, hi->entries[i].key,
+			       hi->entries[i].val, BPF_ANY);
+		if (err) {
+			snprintf(why, why_len, "initial entry %u of table %u: %s",
+				 i + 1, hi->entries[i].map, strerror(-err));
+			return -1;
+		}
+	}
+	return 0;
+nomem:
+	snprintf(why, why_len, "no memory for table %u", i);
+	return -1;
+}
+
+/* The tables of two worlds hold the same entries. */
+static bool worlds_equal(struct np_world *a, struct np_world *b)
+{
+	const struct nicprog_ir_table *t;
+	struct np_elem *e;
+	u8 *v;
+	u32 i, k;
+
+	for (i = 0; i < a->n_tables; i++) {
+		t = a->tables[i].t;
+		if (a->tables[i].values) {
+			if (memcmp(a->tables[i].values, b->tables[i].values,
+				   (u64)t->max_entries * stride(t)))
+				return false;
+			continue;
+		}
+		if (a->tables[i].count != b->tables[i].count)
+			return false;
+		for (k = 0; k < a->tables[i].n_buckets; k++)
+			for (e = a->tables[i].buckets[k]; e; e = e->next) {
+				v = w_lookup(b, i, e->key);
+				if (!v || memcmp(v, e->val, t->value_size))
+					return false;
+			}
+	}
+	return true;
+}
+
+/* What nicsim steers by: a flow hash of the frame's addresses and ports. */
+static u32 flow_hash(const u8 *d, u32 len)
+{
+	u32 off = 14, words[9] = { 0 }, n = 0, proto;
+	u8 l4 = 0;
+
+	if (len < 14)
+		return 0;
+	proto = (d[12] << 8) | d[13];
+	if (proto == 0x8100 && len >= 18) {
+		proto = (d[16] << 8) | d[17];
+		off = 18;
+	}
+	if (proto == 0x0800 && len >= off + 20) {
+		memcpy(&words[n++], d + off + 12, 4);
+		memcpy(&words[n++], d + off + 16, 4);
+		words[n++] = d[off + 9];
+		if (!(((d[off + 6] << 8) | d[off + 7]) & 0x3fff))
+			l4 = d[off + 9];
+		off += (d[off] & 15) * 4;
+	} else if (proto == 0x86dd && len >= off + 40) {
+		memcpy(words, d + off + 8, 32);
+		n = 8;
+		l4 = d[off + 6];
+		off += 40;
+	} else {
+		memcpy(words, d, 12);
+		return np_jhash2(words, 3, proto);
+	}
+	if ((l4 == 6 || l4 == 17) && len >= off + 4)
+		memcpy(&words[n++], d + off, 4);
+	return np_jhash2(words, n, 0);
+}
+
+/* The plan core of stage @s that takes the frame @d. */
+static u32 stage_core(const struct nicprog_layout *lo, u32 s, const u8 *d,
+		      u32 len)
+{
+	const struct nicprog_stage *st = &lo->stages[s];
+	const struct nicprog_table_info *ti;
+	u8 key[NICPROG_KEY_MAX];
+	u32 k, n = 0;
+
+	switch (st->steer) {
+	case NICPROG_STEER_FLOW:
+		return st->first_core + flow_hash(d, len) % st->replicas;
+	case NICPROG_STEER_KEY:
+		ti = &lo->tables[st->shard_table];
+		for (k = 0; k < ti->key_len; k++)
+			if (ti->key_pkt[k] >= 0)
+				key[n++] = ti->key_pkt[k] < (s32)len ?
+					   d[ti->key_pkt[k]] : 0;
+		return st->first_core + np_jhash(key, n, 0) % st->replicas;
+	}
+	return st->first_core;
+}
+
+/* Cache lines touched: (region, line) to a dense index. */
+struct np_lines {
+	u64 *key;
+	u32 *idx;
+	u32 cap;
+};
+
+static int line_index(struct np_lines *l, struct np_hostrun *out, u8 region,
+		      u64 addr, u32 *idx)
+{
+	u64 key = ((addr / NICPROG_LNIC_CACHE_LINE) << 8 | region) + 1;
+	u32 h, i, cap;
+	void *p;
+
+	if (2 * (out->n_lines + 1) > l->cap) {
+		struct np_lines nl;
+
+		cap = l->cap ? 2 * l->cap : 1 << 16;
+		nl.key = calloc(cap, sizeof(*nl.key));
+		nl.idx = calloc(cap, sizeof(*nl.idx));
+		nl.cap = cap;
+		p = realloc(out->line_count, cap / 2 * sizeof(*out->line_count));
+		if (p)
+			out->line_count = p;
+		p = p ? realloc(out->line_region, cap / 2) : NULL;
+		if (p)
+			out->line_region = p;
+		if (!nl.key || !nl.idx || !p) {
+			free(nl.key);
+			free(nl.idx);
+			return -1;
+		}
+		for (i = 0; i < l->cap; i++) {
+			if (!l->key[i])
+				continue;
+			for (h = (l->key[i] * 0x9e3779b97f4a7c15ULL) >> 40;
+			     nl.key[h & (cap - 1)]; h++)
+				;
+			nl.key[h & (cap - 1)] = l->key[i];
+			nl.idx[h & (cap - 1)] = l->idx[i];
+		}
+		free(l->key);
+		free(l->idx);
+		*l = nl;
+	}
+	for (h = (key * 0x9e3779b97f4a7c15ULL) >> 40;
+	     l->key[h & (l->cap - 1)] && l->key[h & (l->cap - 1)] != key; h++)
+		;
+	h &= l->cap - 1;
+	if (!l->key[h]) {
+		l->key[h] = key;
+		l->idx[h] = out->n_lines;
+		out->line_count[out->n_lines] = 0;
+		out->line_region[out->n_lines++] = region;
+	}
+	*idx = l->idx[h];
+	out->line_count[*idx]++;
+	return 0;
+}
+
+static int grow(void **p, u64 *cap, u64 want, size_t size)
+{
+	void *q;
+
+	if (want <= *cap)
+		return 0;
+	*cap = max_t(u64, want, 2 * *cap + 1024);
+	q = realloc(*p, *cap * size);
+	if (!q)
+		return -1;
+	*p = q;
+	return 0;
+}
+
+/* Record a run and its trace. */
+static int record(struct np_hostrun *out, struct np_lines *lines, u64 *cap_r,
+		  u64 *cap_e, const struct nicprog_exec_trace *tr,
+		  const struct np_run *r)
+{
+	const struct nicprog_exec_event *x;
+	struct np_event *e;
+	struct np_run *run;
+	u32 i, n = tr ? tr->n : 0;
+
+	if (grow((void **)&out->runs, cap_r, out->n_runs + 1, sizeof(*run)) ||
+	    grow((void **)&out->ev, cap_e, out->n_ev + n, sizeof(*e)))
+		return -1;
+	run = &out->runs[out->n_runs++];
+	*run = *r;
+	run->ev = out->n_ev;
+	run->n_ev = n;
+	run->lost = tr ? tr->lost : 0;
+	for (i = 0; i < n; i++) {
+		x = &tr->ev[i];
+		e = &out->ev[out->n_ev++];
+		e->at = x->at;
+		e->kind = x->kind;
+		e->unit = x->unit;
+		e->len = x->len;
+		e->line = 0;
+		if (x->kind == NICPROG_EXEC_EV_MEM &&
+		    line_index(lines, out, x->unit, x->addr, &e->line))
+			return -1;
+	}
+	if (tr)
+		out->lost += tr->lost;
+	return 0;
+}
+
+static void pkt_init(struct nicprog_exec_pkt *pkt, u8 *buf, const u8 *f,
+		     u32 len, u32 ifindex)
+{
+	*pkt = (struct nicprog_exec_pkt){
+		.buf = buf, .buf_len = NP_FRAME_SZ,
+		.head_reserved = 40, .tail_reserved = NP_TAILROOM,
+		.data_meta = NP_HEADROOM, .data = NP_HEADROOM,
+		.data_end = NP_HEADROOM + len, .ingress_ifindex = ifindex,
+	};
+	memcpy(buf + NP_HEADROOM, f, len);
+}
+
+/**
+ * np_hostrun() - run a plan offline over frames
+ * @hi: the program, the NIC, the plan and the initial tables
+ * @fr: the frames, in order
+ * @out: what ran; free with np_hostrun_free()
+ * @why: on an error, what went wrong
+ * @why_len: size of @why
+ *
+ * Return: 0, or -1 with @why set.
+ */
+int np_hostrun(const struct np_hostrun_in *hi, const struct np_frames *fr,
+	       struct np_hostrun *out, char *why, size_t why_len)
+{
+	const struct nicprog_layout *lo = hi->lo;
+	const struct nicprog_lnic_unit *cu = &hi->lnic->units[lo->core_unit];
+	struct nicprog_exec_prog nic = *hi->exec, host = *hi->exec;
+	struct nicprog_exec_state *st = NULL;
+	struct nicprog_exec_trace *tr = NULL;
+	struct nicprog_exec_result res, hres;
+	struct nicprog_exec_pkt pkt, hpkt;
+	struct np_world *wn = NULL, *wh = NULL;
+	struct np_lines lines = { 0 };
+	u8 *flags = NULL, *region = NULL, *bufs = NULL, *hbuf = NULL;
+	u64 cap_r = 0, cap_e = 0;
+	struct nicprog_exec_ctx ctx;
+	u32 i, s, core, len;
+	const u8 *f;
+	struct np_run r;
+	bool done;
+	int ret = -1;
+
+	memset(out, 0, sizeof(*out));
+	flags = malloc(hi->in->len);
+	region = malloc(hi->in->len);
+	st = calloc(1, sizeof(*st));
+	tr = calloc(1, sizeof(*tr));
+	wn = malloc(sizeof(*wn));
+	wh = malloc(sizeof(*wh));
+	bufs = calloc(lo->n_stages > 1 ? NP_PKT_BUFS : lo->cores, NP_FRAME_SZ);
+	hbuf = calloc(1, NP_FRAME_SZ);
+	out->verdict = calloc(fr->n ?: 1, 1);
+	out->cls = calloc(fr->n ?: 1, 1);
+	if (!out->verdict || !out->cls || !flags || !region || !st || !tr || !wn || !wh || !bufs || !hbuf) {
+		snprintf(why, why_len, "no memory");
+		free(wn);
+		free(wh);
+		wn = wh = NULL;
+		goto out;
+	}
+	if (world_init(wn, hi, true, why, why_len) ||
+	    world_init(wh, hi, false, why, why_len))
+		goto out_worlds;
+	memcpy(flags, hi->exec->flags, hi->in->len);
+	nicprog_layout_exec(hi->in, lo, flags, region);
+	memcpy(nic.cost, cu->cost, sizeof(nic.cost));
+	nic.flags = flags;
+	nic.cycles = lo->insn_cycles;
+	nic.stage = lo->n_stages > 1 ? lo->insn_stage : NULL;
+	nic.accel = lo->insn_accel;
+	nic.region = region;
+	host.accel = NULL;		/* the host runs the BPF bodies */
+
+	for (i = 0; i < fr->n; i++) {
+		f = fr->buf + fr->off[i];
+		len = fr->len[i];
+		memset(&r, 0, sizeof(r));
+		r.frame = i;
+		r.cls = np_wl_classify(f, len);
+		out->class_frames[r.cls]++;
+		out->cls[i] = r.cls;
+		wn->now = wh->now = 1000ULL * (i + 1);
+		wn->rng = wh->rng = 0x9e3779b97f4a7c15ULL * (i + 1);
+
+		core = stage_core(lo, 0, f, len);
+		pkt_init(&pkt, bufs + (u64)(lo->n_stages > 1 ?
+					    i % NP_PKT_BUFS : core) *
+				      NP_FRAME_SZ, f, len, hi->ifindex);
+		st->trace = tr;
+		if (lo->n_stages == 1) {
+			nicprog_exec_run(&nic, &world_ops, wn, st, &pkt, &res);
+			r.core = core;
+			r.cycles = res.cycles;
+			if (record(out, &lines, &cap_r, &cap_e, tr, &r))
+				goto nomem;
+			out->errors += !!res.error;
+		} else {
+			nicprog_exec_start(&ctx, &pkt);
+			done = false;
+			for (s = 0; s < lo->n_stages; s++) {
+				if (s)
+					core = stage_core(lo, s,
+							  pkt.buf + pkt.data,
+							  pkt.data_end - pkt.data);
+				r.core = core;
+				r.stage = s;
+				r.pass = done || ctx.stage != s;
+				r.cycles = s ? lo->hop_cycles : 0;
+				if (r.pass) {
+					if (s && record(out, &lines, &cap_r,
+							&cap_e, NULL, &r))
+						goto nomem;
+					continue;
+				}
+				nicprog_exec_resume(&nic, &world_ops, wn, st,
+						    &pkt, &ctx, &res);
+				r.cycles += res.cycles;
+				if (record(out, &lines, &cap_r, &cap_e, tr, &r))
+					goto nomem;
+				out->errors += !!res.error;
+				done = res.done;
+			}
+		}
+		out->verdicts[min_t(u32, res.action, 4)]++;
+		out->verdict[i] = min_t(u32, res.action, 4);
+
+		st->trace = NULL;
+		pkt_init(&hpkt, hbuf, f, len, hi->ifindex);
+		nicprog_exec_run(&host, &world_ops, wh, st, &hpkt, &hres);
+		if (hres.action != res.action ||
+		    hpkt.data_end - hpkt.data != pkt.data_end - pkt.data ||
+		    memcmp(hpkt.buf + hpkt.data, pkt.buf + pkt.data,
+			   pkt.data_end - pkt.data) ||
+		    (res.action == XDP_REDIRECT &&
+		     hres.redirect_ifindex != res.redirect_ifindex))
+			out->engine_diff++;
+	}
+	out->frames = fr->n;
+	if (!worlds_equal(wn, wh) || !worlds_equal(wh, wn))
+		out->engine_diff++;
+	ret = 0;
+	goto out_worlds;
+nomem:
+	snprintf(why, why_len, "no memory for the runs of %u frames", fr->n);
+out_worlds:
+	world_free(wn);
+	world_free(wh);
+out:
+	if (ret)
+		np_hostrun_free(out);
+	free(lines.key);
+	free(lines.idx);
+	free(wn);
+	free(wh);
+	free(flags);
+	free(region);
+	free(st);
+	free(tr);
+	free(bufs);
+	free(hbuf);
+	return ret;
+}
+
+/**
+ * np_hostrun_free() - free an offline run's records
+ * @out: the run
+ */
+void np_hostrun_free(struct np_hostrun *out)
+{
+	free(out->runs);
+	free(out->ev);
+	free(out->line_count);
+	free(out->line_region);
+	free(out->verdict);
+	free(out->cls);
+	memset(out, 0, sizeof(*out));
+}

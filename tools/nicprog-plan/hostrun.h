@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A plan run offline over a workload's frames, stage by stage on the cores
+ * the NIC would steer each frame to, with what every run waits for
+ * recorded: the predictor's view of the NF's paths.
+ */
+#ifndef _NICPROG_PLAN_HOSTRUN_H
+#define _NICPROG_PLAN_HOSTRUN_H
+
+#include "offload.h"
+#include "workload.h"
+
+#define NP_MAX_ENTRIES	1024
+
+/**
+ * struct np_entry - an initial table entry
+ * @map: the table
+ * @key: its key (the table's key size)
+ * @val: its value (the table's value size)
+ */
+struct np_entry {
+	u32 map;
+	u8 *key;
+	u8 *val;
+};
+
+/**
+ * struct np_run - one stage of one frame on one core
+ * @frame: the frame
+ * @core: the plan core
+ * @stage: the stage
+ * @cls: the frame's enum np_wl_class
+ * @pass: the frame only passed through (its program ran elsewhere)
+ * @cycles: instruction cycles, with the hop from the stage before
+ * @ev: its first event in struct np_hostrun.ev
+ * @n_ev: its events
+ * @lost: memory accesses past the trace's end (not in @ev)
+ */
+struct np_run {
+	u32 frame;
+	u16 core;
+	u8 stage;
+	u8 cls;
+	u8 pass;
+	u32 cycles;
+	u64 ev;
+	u32 n_ev;
+	u32 lost;
+};
+
+/**
+ * struct np_event - something a run waited for
+ * @at: the run's instruction cycles before it
+ * @kind: enum nicprog_exec_event_kind
+ * @unit: the region, or the accelerator function
+ * @len: an engine job's bytes
+ * @line: a memory access's cache line, as an index into the lines the
+ *	whole run touched (struct np_hostrun.line_count)
+ */
+struct np_event {
+	u32 at;
+	u8 kind;
+	u8 unit;
+	u16 len;
+	u32 line;
+};
+
+/**
+ * struct np_hostrun - the offline run of a plan
+ * @runs: the runs, in frame order
+ * @n_runs: entries in @runs
+ * @ev: their events
+ * @n_ev: entries in @ev
+ * @line_count: per cache line touched, its accesses
+ * @line_region: per cache line, its region
+ * @n_lines: lines touched
+ * @frames: frames run
+ * @verdict: per frame, its XDP verdict
+ * @cls: per frame, its enum np_wl_class
+ * @class_frames: frames per enum np_wl_class
+ * @verdicts: frames per XDP verdict (XDP_ABORTED..XDP_REDIRECT)
+ * @errors: runs the executor stopped
+ * @lost: events past a trace's end (counted, not recorded)
+ * @engine_diff: frames whose result with engines differed from the BPF
+ *	bodies' (verdict, bytes or tables): an engine function that is wrong
+ */
+struct np_hostrun {
+	struct np_run *runs;
+	u32 n_runs;
+	struct np_event *ev;
+	u64 n_ev;
+	u32 *line_count;
+	u8 *line_region;
+	u32 n_lines;
+	u32 frames;
+	u8 *verdict;
+	u8 *cls;
+	u32 class_frames[__NP_WL_CLASS_MAX];
+	u32 verdicts[5];
+	u32 errors;
+	u64 lost;
+	u32 engine_diff;
+};
+
+/**
+ * struct np_hostrun_in - what to run
+ * @in: the program
+ * @exec: its executor program (instructions, context flags, maps)
+ * @lnic: the NIC
+ * @lo: the plan
+ * @entries: initial table entries
+ * @n_entries: entries in @entries
+ * @ifindex: the ingress port's ifindex
+ */
+struct np_hostrun_in {
+	const struct nicprog_ir_input *in;
+	const struct nicprog_exec_prog *exec;
+	const struct nicprog_lnic *lnic;
+	const struct nicprog_layout *lo;
+	const struct np_entry *entries;
+	u32 n_entries;
+	u32 ifindex;
+};
+
+int np_hostrun(const struct np_hostrun_in *hi, const struct np_frames *fr,
+	       struct np_hostrun *out, char *why, size_t why_len);
+void np_hostrun_free(struct np_hostrun *out);
+
+#endif /* _NICPROG_PLAN_HOSTRUN_H */

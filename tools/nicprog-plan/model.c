@@ -1,0 +1,544 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The predictor's performance model (see model.h). Inputs: the runs of an
+ * offline run of the plan -- per frame and stage, the core, instruction
+ * cycles and, in order, what the run waits for (memory by cache line,
+ * engine jobs with their sizes, MAT lookups) -- and the LNIC.
+ *
+ * - Caches: Che's approximation of LRU. A line's accesses arrive at the
+ *   rate its share of the region's accesses says; a cache of C lines keeps
+ *   a line for the characteristic time T that solves
+ *   sum_l (1 - exp(-rate_l * T)) = C, and a repeat access finds its line
+ *   with probability 1 - exp(-rate_l * T). A line's first access misses.
+ * - Banks, engines, MAT stages: queues. Misses spread evenly over a
+ *   region's banks, each an M/D/1 queue; an engine type or the MAT stages
+ *   an M/D/m queue (Erlang C, halved for deterministic service). The load
+ *   is the work of every core over the time the busiest needs.
+ * - Hardware threads: a closed machine-repairman queue per core, threads
+ *   alternating segments of instructions (the core serves one at a time)
+ *   and waits, solved by mean value analysis for the core's cycles per
+ *   run. A core takes a new run only when none of its threads can issue,
+ *   so it keeps busy as many threads as cover a typical run's longest
+ *   wait; by Little's law a run takes that many times the core's cycles
+ *   per run, from a thread taking it to its end.
+ * - The waits depend on the load and the load on the waits: iterate to
+ *   the fixed point. A queue whose demand exceeds its capacity bounds the
+ *   elapsed time itself, and its wait follows from Little's law over the
+ *   threads it holds.
+ *
+ * Throughput is frames over the elapsed time: the busiest core's, or the
+ * busiest queue's demand divided by its servers.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+
+#define NP_RES_MAX	(NICPROG_LNIC_MAX_REGIONS + __NICPROG_ACCEL_MAX + 1)
+#define NP_RHO_MAX	0.98
+#define NP_ITER_MAX	500
+
+/* A queue the cores share: the banks of a region, an engine type, the MATs. */
+struct np_res {
+	char name[32];
+	double servers;		/* banks or units */
+	double svc;		/* mean service cycles (set from its uses) */
+	double uses;		/* over the whole run */
+	double busy;		/* service cycles over the whole run */
+	double wait;		/* mean queueing cycles per use */
+};
+
+struct np_core {
+	double runs;
+	double c;		/* instruction cycles */
+	double events;		/* waits (unrecorded accesses: one) */
+	double w0;		/* waits without queueing */
+	double uses[NP_RES_MAX];
+	double w;		/* waits with queueing */
+	double active;		/* cycles with a run on some thread */
+	double w_run;		/* a typical run's longest wait (queueing apart) */
+	double stretch;		/* cycles a run waits for the core */
+	u32 busy_threads;	/* threads it keeps busy */
+};
+
+/* Che's characteristic time for @cap lines and per-line rates @k / @n. */
+static double che_time(const u32 *count, const u8 *region, u32 n_lines,
+		       u8 r, double n, double cap)
+{
+	double lo = 0, hi = 1, sum;
+	u32 i, it;
+
+	for (it = 0; it < 200; it++) {
+		double t = it < 100 ? hi : (lo + hi) / 2;
+
+		for (i = 0, sum = 0; i < n_lines; i++)
+			if (region[i] == r)
+				sum += 1 - exp(-count[i] / n * t);
+		if (it < 100) {
+			if (sum >= cap)
+				it = 99;	/* bracketed: bisect */
+			else
+				lo = hi, hi *= 2;
+			continue;
+		}
+		if (sum < cap)
+			lo = t;
+		else
+			hi = t;
+	}
+	return (lo + hi) / 2;
+}
+
+/* Per line, the probability that an access finds it in the cache. */
+static int line_hits(const struct nicprog_lnic *lnic,
+		     const struct np_hostrun *hr, double **out)
+{
+	double *p = calloc(hr->n_lines ? hr->n_lines : 1, sizeof(*p));
+	double n[NICPROG_LNIC_MAX_REGIONS] = { 0 }, t[NICPROG_LNIC_MAX_REGIONS];
+	u32 lines[NICPROG_LNIC_MAX_REGIONS] = { 0 }, i, r;
+	double cap, k;
+
+	if (!p)
+		return -1;
+	for (i = 0; i < hr->n_lines; i++) {
+		n[hr->line_region[i]] += hr->line_count[i];
+		lines[hr->line_region[i]]++;
+	}
+	for (r = 0; r < lnic->n_regions; r++) {
+		cap = (double)lnic->regions[r].cache_bytes /
+		      NICPROG_LNIC_CACHE_LINE;
+		t[r] = !cap ? 0 : lines[r] <= cap ? INFINITY :
+		       che_time(hr->line_count, hr->line_region, hr->n_lines,
+				r, n[r], cap);
+	}
+	for (i = 0; i < hr->n_lines; i++) {
+		r = hr->line_region[i];
+		k = hr->line_count[i];
+		if (r >= lnic->n_regions || !t[r])
+			continue;
+		p[i] = (k - 1) / k * (isinf(t[r]) ? 1 : 1 - exp(-k / n[r] * t[r]));
+	}
+	*out = p;
+	return 0;
+}
+
+/* Erlang C: the chance a job waits, @m servers offered @a erlangs. */
+static double erlang_c(double m, double a)
+{
+	double term = 1, sum = 1, k, last;
+
+	if (a >= m)
+		return 1;
+	for (k = 1; k < m; k++) {
+		term *= a / k;
+		sum += term;
+	}
+	last = term * a / m / (1 - a / m);
+	return last / (sum + last);
+}
+
+/* Mean queueing of a use of @q at @elapsed cycles for the whole run. */
+static double queue_wait(const struct np_res *q, double elapsed)
+{
+	double rho, a;
+
+	if (!q->uses || !elapsed)
+		return 0;
+	a = q->busy / elapsed;			/* erlangs offered */
+	rho = fmin(a / q->servers, NP_RHO_MAX);
+	a = rho * q->servers;
+	if (q->servers == 1)
+		return rho * q->svc / (2 * (1 - rho));
+	return erlang_c(q->servers, a) * q->svc /
+	       (q->servers * (1 - rho)) / 2;
+}
+
+/* Service cycles of an engine job of @len bytes, in core cycles. */
+static double engine_svc(const struct nicprog_lnic *lnic,
+			 const struct nicprog_layout *lo, u32 type, u32 len)
+{
+	const struct nicprog_lnic_unit *u = &lnic->units[lo->accel_unit[type]];
+	double mhz = lnic->units[lo->core_unit].clock_mhz;
+
+	return (u->service_cycles + (double)u->cycles_per_kib * len / 1024) *
+	       mhz / (u->clock_mhz ? u->clock_mhz : 1);
+}
+
+/*
+ * Resources: a region's banks at r, an engine type at n_regions + type,
+ * the MATs last. Returns the resource of an event, or -1 for none, and
+ * its wait apart from queueing in *@w0 and service in *@svc.
+ */
+static int event_res(const struct nicprog_lnic *lnic,
+		     const struct nicprog_layout *lo, const struct np_event *e,
+		     const double *hit, double *w0, double *svc, double *miss)
+{
+	const struct nicprog_lnic_region *rg;
+	u32 type;
+
+	*miss = 0;
+	*svc = 0;
+	switch (e->kind) {
+	case NICPROG_EXEC_EV_MEM:
+		if (e->unit >= lnic->n_regions)
+			return -1;
+		rg = &lnic->regions[e->unit];
+		*miss = rg->cache_bytes ? 1 - hit[e->line] : 1;
+		*w0 = (1 - *miss) * rg->cache_cycles + *miss * rg->latency_cycles;
+		*svc = rg->bank_cycles;
+		return rg->bank_cycles ? (int)e->unit : -1;
+	case NICPROG_EXEC_EV_ACCEL:
+		type = nicprog_accel_fn_type(e->unit);
+		if (type >= __NICPROG_ACCEL_MAX || !lo->accel_count[type] ||
+		    lo->accel_unit[type] == U32_MAX) {
+			*w0 = 0;
+			return -1;
+		}
+		*svc = engine_svc(lnic, lo, type, e->len);
+		*w0 = *svc;
+		return lnic->n_regions + type;
+	case NICPROG_EXEC_EV_MAT:
+		*w0 = lo->mat_service;
+		*svc = lo->mat_service;
+		return lo->mat_units ? (int)(lnic->n_regions + __NICPROG_ACCEL_MAX) : -1;
+	}
+	*w0 = 0;
+	return -1;
+}
+
+/*
+ * A core's hardware threads as a machine-repairman queue: each thread
+ * alternates a segment of instructions (@seg cycles on the core, one at a
+ * time) and a wait (@wait cycles, all at once). Mean value analysis for
+ * @n threads. Return: segments per cycle.
+ */
+static double mva(double seg, double wait, u32 n)
+{
+	double q = 0, resp, x = 0;
+	u32 i;
+
+	for (i = 1; i <= n; i++) {
+		resp = seg * (1 + q);
+		x = i / (resp + wait);
+		q = x * resp;
+	}
+	return x;
+}
+
+/*
+ * A core's cycles per run, from mean value analysis of its threads, and
+ * the threads it keeps busy. A thread of a core takes a new run only when
+ * no thread before it can issue (nicsim's rule; NFP swaps contexts alike),
+ * so a core keeps as many threads busy as it takes to issue through its
+ * runs' usual waits: one, and one more per segment that a typical run's
+ * longest wait outlasts -- all of them if that is more, or if @all.
+ */
+static void core_rate(struct np_core *c, u32 threads, bool all)
+{
+	double g = c->runs ? 1 + c->events / c->runs : 1;
+	double seg = c->runs ? c->c / c->runs / g : 0;
+	/* g segments, g - 1 waits: spread over the segments */
+	double wait = c->runs ? c->w / c->runs / g : 0;
+
+	c->active = 0;
+	c->busy_threads = 1;
+	if (!c->runs || !seg)
+		return;
+	c->active = c->runs * g / mva(seg, wait, threads);
+	c->busy_threads = all ? threads :
+			  min_t(u32, threads, 1 + ceil(c->w_run / seg - 1e-9));
+}
+
+/*
+ * A run's latency: its instructions and its own waits, and the stretch
+ * of its core. By Little's law a core that keeps n threads busy takes n
+ * times its cycles per run for a run, on average; what its runs do not
+ * wait for themselves they wait for the core.
+ */
+static double run_latency(const struct nicprog_lnic *lnic,
+			  const struct nicprog_layout *lo,
+			  const struct np_hostrun *hr, const struct np_run *r,
+			  const struct np_core *c, const struct np_res *res,
+			  const double *hit, double slowest)
+{
+	double w0, svc, miss, lat;
+	u32 j;
+	int k;
+
+	lat = r->cycles + r->lost * slowest + c->stretch;
+	for (j = 0; j < r->n_ev; j++) {
+		k = event_res(lnic, lo, &hr->ev[r->ev + j], hit, &w0, &svc,
+			      &miss);
+		lat += w0;
+		if (k >= 0)
+			lat += (k < (int)lnic->n_regions ? miss : 1) * res[k].wait;
+	}
+	return lat;
+}
+
+/* How much longer than its own path a run of @c takes (see run_latency). */
+static void core_stretch(struct np_core *c)
+{
+	c->stretch = c->runs ? fmax(0, (c->busy_threads * c->active -
+					c->c - c->w) / c->runs) : 0;
+}
+
+static void add_unit(struct np_prediction *p, const char *name, double util)
+{
+	struct np_pred_unit *u;
+
+	if (p->n_units == NP_PRED_MAX_UNITS)
+		return;
+	u = &p->units[p->n_units++];
+	snprintf(u->name, sizeof(u->name), "%.31s", name);
+	u->util = util;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Per core, the median over its runs of a run's longest wait. */
+static int waits_typical(const struct nicprog_lnic *lnic,
+			 const struct nicprog_layout *lo,
+			 const struct np_hostrun *hr, const double *hit,
+			 const struct np_res *res, double slowest,
+			 struct np_core *core)
+{
+	double *w = malloc(sizeof(*w) * (hr->n_runs + 1)), w0, svc, miss;
+	const struct np_run *r;
+	u32 c, i, j, n;
+	int k;
+
+	if (!w)
+		return -1;
+	for (c = 0; c < lo->cores; c++) {
+		for (i = 0, n = 0; i < hr->n_runs; i++) {
+			r = &hr->runs[i];
+			if (r->core != c)
+				continue;
+			w[n] = r->lost * slowest;
+			for (j = 0; j < r->n_ev; j++) {
+				k = event_res(lnic, lo, &hr->ev[r->ev + j], hit,
+					      &w0, &svc, &miss);
+				if (k >= 0)
+					w0 += (k < (int)lnic->n_regions ?
+					       miss : 1) * res[k].wait;
+				w[n] = fmax(w[n], w0);
+			}
+			n++;
+		}
+		qsort(w, n, sizeof(*w), cmp_double);
+		core[c].w_run = n ? w[n / 2] : 0;
+	}
+	free(w);
+	return 0;
+}
+
+/**
+ * np_predict() - predict a plan's performance on a workload
+ * @lnic: the NIC
+ * @lo: the plan
+ * @hr: the offline run of the plan over the workload's frames
+ * @rate_kpps: the workload's offered rate, 0 for none
+ * @p: the prediction
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int np_predict(const struct nicprog_lnic *lnic,
+	       const struct nicprog_layout *lo, const struct np_hostrun *hr,
+	       u64 rate_kpps, struct np_prediction *p)
+{
+	const struct nicprog_lnic_unit *cu = &lnic->units[lo->core_unit];
+	u32 threads = cu->threads ? cu->threads : 1, sat = U32_MAX;
+	struct np_core core[NICPROG_MAX_STAGES] = { 0 };
+	struct np_res res[NP_RES_MAX] = { 0 };
+	u32 n_res = lnic->n_regions + __NICPROG_ACCEL_MAX + 1;
+	u32 i, j, c, q, it, best = 0, vcount[__NP_WL_CLASS_MAX][5] = { 0 };
+	double elapsed = 0, old, *hit, lat, w0, svc, miss, slowest = 0;
+	double total, held;
+	const struct np_event *e;
+	const struct np_run *r;
+	struct np_pred_class *pc;
+	char name[32];
+	int k;
+
+	memset(p, 0, sizeof(*p));
+	if (line_hits(lnic, hr, &hit))
+		return -ENOMEM;
+	for (i = 0; i < lnic->n_regions; i++) {
+		snprintf(res[i].name, sizeof(res[i].name), "%.24s banks",
+			 lnic->regions[i].name);
+		res[i].servers = lnic->regions[i].banks ? lnic->regions[i].banks : 1;
+		/* nicsim times accesses past a trace's end at this */
+		if (cu->region_mask & BIT(i))
+			slowest = fmax(slowest, lnic->regions[i].latency_cycles);
+	}
+	for (i = 0; i < __NICPROG_ACCEL_MAX; i++) {
+		snprintf(res[lnic->n_regions + i].name, sizeof(res[0].name),
+			 "%s engine", nicprog_accel_type_name(i));
+		res[lnic->n_regions + i].servers = max_t(u32, lo->accel_count[i], 1);
+	}
+	snprintf(res[n_res - 1].name, sizeof(res[0].name), "mat");
+	res[n_res - 1].servers = max_t(u32, lo->mat_units, 1);
+
+	for (i = 0; i < hr->n_runs; i++) {
+		r = &hr->runs[i];
+		c = min_t(u32, r->core, NICPROG_MAX_STAGES - 1);
+		core[c].runs++;
+		core[c].c += r->cycles;
+		core[c].events += r->n_ev + !!r->lost;
+		core[c].w0 += r->lost * slowest;
+		for (j = 0; j < r->n_ev; j++) {
+			k = event_res(lnic, lo, &hr->ev[r->ev + j], hit, &w0,
+				      &svc, &miss);
+			core[c].w0 += w0;
+			if (k < 0)
+				continue;
+			/* a bank queues the misses only */
+			if (k < (int)lnic->n_regions) {
+				core[c].uses[k] += miss;
+				res[k].uses += miss;
+				res[k].busy += miss * svc;
+			} else {
+				core[c].uses[k]++;
+				res[k].uses++;
+				res[k].busy += svc;
+			}
+		}
+	}
+	for (q = 0; q < n_res; q++)
+		res[q].svc = res[q].uses ? res[q].busy / res[q].uses : 0;
+	for (it = 0; it < NP_ITER_MAX; it++) {
+		old = elapsed;
+		elapsed = 0;
+		for (c = 0; c < lo->cores; c++) {
+			core[c].w = core[c].w0;
+			for (q = 0; q < n_res; q++)
+				core[c].w += core[c].uses[q] * res[q].wait;
+			core_rate(&core[c], threads, false);
+			elapsed = fmax(elapsed, core[c].active);
+		}
+		for (q = 0; q < n_res; q++)
+			elapsed = fmax(elapsed, res[q].busy / res[q].servers);
+		for (q = 0; q < n_res; q++)
+			res[q].wait = (res[q].wait + queue_wait(&res[q], elapsed)) / 2;
+		if (it > 10 && fabs(elapsed - old) <= 1e-6 * elapsed)
+			break;
+	}
+	p->iterations = it;
+
+	/* the unit that sets the elapsed time */
+	for (c = 0; c < lo->cores; c++)
+		if (core[c].active > core[best].active)
+			best = c;
+	snprintf(p->bottleneck, sizeof(p->bottleneck), "core%u%s", best,
+		 core[best].c < core[best].active * 0.999 ?
+		 " (waiting)" : "");
+	for (q = 0; q < n_res; q++)
+		if (res[q].busy / res[q].servers > core[best].active * 1.0001 &&
+		    res[q].busy / res[q].servers >= elapsed * 0.9999) {
+			snprintf(p->bottleneck, sizeof(p->bottleneck), "%.31s",
+				 res[q].name);
+			sat = q;
+		}
+
+	if (waits_typical(lnic, lo, hr, hit, res, slowest, core)) {
+		free(hit);
+		return -ENOMEM;
+	}
+	for (c = 0; c < lo->cores; c++) {
+		core_rate(&core[c], threads, false);
+		core_stretch(&core[c]);
+	}
+
+	/*
+	 * A saturated queue holds every thread that is not issuing: all of
+	 * them wait their turn there. Its wait then follows from Little's
+	 * law over the whole NIC rather than from a queueing formula.
+	 */
+	if (sat != U32_MAX && res[sat].uses) {
+		res[sat].wait = 0;
+		for (c = 0, held = 0; c < lo->cores; c++) {
+			if (!core[c].uses[sat])
+				continue;
+			core_rate(&core[c], threads, true);
+			core[c].stretch = 0;
+			held += threads * elapsed;
+		}
+		for (i = 0, total = 0; i < hr->n_runs; i++) {
+			r = &hr->runs[i];
+			if (core[r->core].uses[sat])
+				total += run_latency(lnic, lo, hr, r,
+						     &core[r->core], res, hit,
+						     slowest);
+		}
+		res[sat].wait = fmax(0, (held - total) / res[sat].uses);
+	}
+
+	p->tput = elapsed ? hr->frames * 1e6 / elapsed : 0;
+	p->mpps = p->tput * cu->clock_mhz / 1e6;
+	if (rate_kpps && p->mpps)
+		p->offered = rate_kpps / 1e3 / p->mpps;
+	for (c = 0; c < lo->cores; c++) {
+		snprintf(name, sizeof(name), "core%u", c);
+		add_unit(p, name, elapsed ? core[c].c / elapsed : 0);
+	}
+	for (q = 0; q < n_res; q++)
+		if (res[q].uses)
+			add_unit(p, res[q].name,
+				 elapsed ? res[q].busy / res[q].servers / elapsed : 0);
+
+	/* per class: each run's own path and waits */
+	for (i = 0; i < hr->n_runs; i++) {
+		r = &hr->runs[i];
+		pc = &p->cls[r->cls];
+		lat = run_latency(lnic, lo, hr, r, &core[r->core], res, hit,
+				  slowest);
+		pc->runs++;
+		pc->cycles += r->cycles;
+		pc->mem += r->lost;
+		for (j = 0; j < r->n_ev; j++) {
+			e = &hr->ev[r->ev + j];
+			event_res(lnic, lo, e, hit, &w0, &svc, &miss);
+			if (e->kind == NICPROG_EXEC_EV_MEM) {
+				pc->mem++;
+				pc->hit += 1 - miss;
+			} else if (e->kind == NICPROG_EXEC_EV_ACCEL) {
+				pc->jobs++;
+			} else {
+				pc->mat++;
+			}
+		}
+		pc->lat += lat;
+		p->lat += lat;
+	}
+	for (i = 0; i < hr->frames; i++)
+		vcount[hr->cls[i]][hr->verdict[i]]++;
+	for (i = 0; i < __NP_WL_CLASS_MAX; i++) {
+		pc = &p->cls[i];
+		pc->frames = hr->class_frames[i];
+		if (pc->mem)
+			pc->hit /= pc->mem;
+		if (pc->frames) {
+			pc->runs /= pc->frames;
+			pc->cycles /= pc->frames;
+			pc->lat /= pc->frames;
+			pc->mem /= pc->frames;
+			pc->jobs /= pc->frames;
+			pc->mat /= pc->frames;
+		}
+		for (j = 0; j < 5; j++)
+			if (vcount[i][j] > vcount[i][pc->verdict])
+				pc->verdict = j;
+	}
+	if (hr->frames)
+		p->lat /= hr->frames;
+	free(hit);
+	return 0;
+}
