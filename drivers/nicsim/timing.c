@@ -344,6 +344,18 @@ static void tm_step(struct nicsim_tm *tm, struct nicsim_tm_core *c,
 	th->rec = NULL;
 }
 
+/* Instruction cycles @th issues before its next wait (0: it takes a run). */
+static u64 tm_segment(const struct nicsim_tm_thread *th)
+{
+	const struct nicsim_tm_rec *rec = th->rec;
+	u64 until;
+
+	if (!rec)
+		return 0;
+	until = th->pos < rec->n ? rec->ev[th->pos].at : rec->cycles;
+	return until > th->done ? until - th->done : 0;
+}
+
 /**
  * nicsim_tm_replay() - time the runs handed to the model
  * @tm: the model
@@ -357,10 +369,10 @@ static void tm_step(struct nicsim_tm *tm, struct nicsim_tm_core *c,
  */
 void nicsim_tm_replay(struct nicsim_tm *tm, bool all)
 {
-	struct nicsim_tm_thread *th, *best_th;
+	struct nicsim_tm_thread *th, *best_th, *pick;
 	struct nicsim_tm_core *c, *best_c;
 	bool starved, running, idle_thread;
-	u64 t, best_t;
+	u64 t, t_pick, best_t;
 	u32 i, k;
 
 	for (;;) {
@@ -374,6 +386,9 @@ void nicsim_tm_replay(struct nicsim_tm *tm, bool all)
 			c = &tm->cores[i];
 			running = false;
 			idle_thread = false;
+			pick = NULL;
+			t_pick = U64_MAX;
+			/* the core's choice: the thread ready first */
 			for (k = 0; k < c->n_threads; k++) {
 				th = &c->threads[k];
 				running |= !!th->rec;
@@ -382,13 +397,25 @@ void nicsim_tm_replay(struct nicsim_tm *tm, bool all)
 					continue;
 				}
 				t = th->rec ? max(c->now, th->ready) : c->now;
-				if (t < best_t) {
-					best_t = t;
-					best_c = c;
-					best_th = th;
+				if (t < t_pick) {
+					t_pick = t;
+					pick = th;
 				}
 			}
 			starved |= running && idle_thread;
+			if (!pick)
+				continue;
+			/*
+			 * Across cores, in the order of what the steps touch:
+			 * a step issues its instructions, then waits, so a
+			 * bank or an engine sees it at the end of them.
+			 */
+			t = t_pick + tm_segment(pick);
+			if (t < best_t) {
+				best_t = t;
+				best_c = c;
+				best_th = pick;
+			}
 		}
 		if (!best_th ||
 		    (starved && !all && tm->queued < NICSIM_TM_HOLD))

@@ -209,7 +209,7 @@ TEST(replay_in_batches_equals_replay_at_once)
 		if (i == NICSIM_TM_BATCH / 2) {
 			/* until a core runs out: a few runs stay per core */
 			nicsim_tm_replay(a, false);
-			EXPECT_LT(a->queued, 16);
+			EXPECT_LT(a->queued, 32);
 			EXPECT_GT(nicsim_tm_pending(a), a->queued);
 		}
 	}
