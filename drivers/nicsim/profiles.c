@@ -17,12 +17,16 @@
 #endif
 #include "profiles.h"
 
-extern const char nicsim_lnic_generic[], nicsim_lnic_soc[];
+extern const char nicsim_lnic_generic[], nicsim_lnic_soc[], nicsim_lnic_nfp[],
+		  nicsim_lnic_pipeline[], nicsim_lnic_fpga[];
 
 /* The first is the default. */
 static const char * const nicsim_profile_texts[] = {
 	nicsim_lnic_generic,
 	nicsim_lnic_soc,
+	nicsim_lnic_nfp,
+	nicsim_lnic_pipeline,
+	nicsim_lnic_fpga,
 };
 
 static struct nicprog_lnic_text *nicsim_profiles[ARRAY_SIZE(nicsim_profile_texts)];

@@ -16,6 +16,21 @@ nicsim_lnic_soc:
 	.incbin	"nicsim-soc.lnic"
 	.byte	0
 
+	.globl	nicsim_lnic_nfp
+nicsim_lnic_nfp:
+	.incbin	"nicsim-nfp.lnic"
+	.byte	0
+
+	.globl	nicsim_lnic_pipeline
+nicsim_lnic_pipeline:
+	.incbin	"nicsim-pipeline.lnic"
+	.byte	0
+
+	.globl	nicsim_lnic_fpga
+nicsim_lnic_fpga:
+	.incbin	"nicsim-fpga.lnic"
+	.byte	0
+
 #ifndef __KERNEL__
 	.section .note.GNU-stack, "", @progbits
 #endif

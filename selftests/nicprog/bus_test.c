@@ -209,7 +209,9 @@ TEST_F(bus, garbage)
 	EXPECT_REFUSED("new_device", "1 2 nicsim-generic 4", EINVAL,
 		       "new_device: expected \"ID [PORT_COUNT [PROFILE]]\"");
 	EXPECT_REFUSED("new_device", "1 2 3", ENOENT,
-		       "profile \"3\": not shipped (nicsim-generic, nicsim-soc) and no firmware file nicsim/3.lnic");
+		       "profile \"3\": not shipped (nicsim-generic, nicsim-soc, "
+		       "nicsim-nfp, nicsim-pipeline, nicsim-fpga) and no firmware "
+		       "file nicsim/3.lnic");
 }
 
 TEST_F(bus, overlong_command)

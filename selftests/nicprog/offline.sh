@@ -60,7 +60,7 @@ compare() {
 }
 
 tap_begin
-for profile in nicsim-generic nicsim-soc; do
+for profile in nicsim-generic nicsim-soc nicsim-nfp nicsim-pipeline nicsim-fpga; do
 	ID=$(nicsim_new_id)
 	echo "$ID 1 $profile" > "$BUS/new_device" || skip_all "cannot create a $profile device"
 	_created_devs+=("$ID")

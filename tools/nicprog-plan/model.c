@@ -10,17 +10,20 @@
  *   a line for the characteristic time T that solves
  *   sum_l (1 - exp(-rate_l * T)) = C, and a repeat access finds its line
  *   with probability 1 - exp(-rate_l * T). A line's first access misses.
- * - Banks, engines, MAT stages: queues. Misses spread evenly over a
- *   region's banks, each an M/D/1 queue; an engine type or the MAT stages
- *   an M/D/m queue (Erlang C, halved for deterministic service). The load
- *   is the work of every core over the time the busiest needs.
+ * - Banks, engines, MAT stages: queues. A region's misses load its banks
+ *   as the lines they touch fall, over random interleavings (the
+ *   hardware's is not known), each bank an M/D/1 queue; an engine type or
+ *   the MAT stages an M/D/m queue (Erlang C, halved for deterministic
+ *   service). The load is the work of every core over the time the
+ *   busiest needs.
  * - Hardware threads: a closed machine-repairman queue per core, threads
  *   alternating segments of instructions (the core serves one at a time)
  *   and waits, solved by mean value analysis for the core's cycles per
- *   run. A core takes a new run only when none of its threads can issue,
- *   so it keeps busy as many threads as cover a typical run's longest
- *   wait; by Little's law a run takes that many times the core's cycles
- *   per run, from a thread taking it to its end.
+ *   run. A thread takes a new run only when no thread before it can
+ *   issue, so a core keeps busy as many threads as cover the long waits
+ *   that recur (the 97th percentile of its runs' longest); by Little's
+ *   law a run takes that many times the core's cycles per run, from a
+ *   thread taking it to its end.
  * - The waits depend on the load and the load on the waits: iterate to
  *   the fixed point. A queue whose demand exceeds its capacity bounds the
  *   elapsed time itself, and its wait follows from Little's law over the
@@ -39,6 +42,8 @@
 #define NP_RES_MAX	(NICPROG_LNIC_MAX_REGIONS + __NICPROG_ACCEL_MAX + 1)
 #define NP_RHO_MAX	0.98
 #define NP_ITER_MAX	500
+#define NP_RUN_Q	0.97
+#define NP_BANK_TRIALS	64	/* random interleavings a region's banks are priced over */
 
 /* A queue the cores share: the banks of a region, an engine type, the MATs. */
 struct np_res {
@@ -48,6 +53,9 @@ struct np_res {
 	double uses;		/* over the whole run */
 	double busy;		/* service cycles over the whole run */
 	double wait;		/* mean queueing cycles per use */
+	double bound;		/* cycles its busiest server is busy */
+	double *bank_load;	/* banks: per trial and bank, busy cycles */
+	u32 banks;
 };
 
 struct np_core {
@@ -58,7 +66,7 @@ struct np_core {
 	double uses[NP_RES_MAX];
 	double w;		/* waits with queueing */
 	double active;		/* cycles with a run on some thread */
-	double w_run;		/* a typical run's longest wait (queueing apart) */
+	double w_run;		/* the long wait that recurs (see waits_recurring) */
 	double stretch;		/* cycles a run waits for the core */
 	u32 busy_threads;	/* threads it keeps busy */
 };
@@ -139,18 +147,35 @@ static double erlang_c(double m, double a)
 	return last / (sum + last);
 }
 
+/* M/D/1: mean queueing of a job of @svc cycles at utilisation @rho. */
+static double md1(double rho, double svc)
+{
+	rho = fmin(rho, NP_RHO_MAX);
+	return rho * svc / (2 * (1 - rho));
+}
+
 /* Mean queueing of a use of @q at @elapsed cycles for the whole run. */
 static double queue_wait(const struct np_res *q, double elapsed)
 {
-	double rho, a;
+	double rho, a, w = 0, *l;
+	u32 t, b;
 
 	if (!q->uses || !elapsed)
 		return 0;
+	if (q->bank_load) {
+		/* each bank its own queue, its share of the accesses */
+		for (t = 0; t < NP_BANK_TRIALS; t++) {
+			l = q->bank_load + (u64)t * q->banks;
+			for (b = 0; b < q->banks; b++)
+				w += l[b] / q->busy * md1(l[b] / elapsed, q->svc);
+		}
+		return w / NP_BANK_TRIALS;
+	}
 	a = q->busy / elapsed;			/* erlangs offered */
 	rho = fmin(a / q->servers, NP_RHO_MAX);
 	a = rho * q->servers;
 	if (q->servers == 1)
-		return rho * q->svc / (2 * (1 - rho));
+		return md1(rho, q->svc);
 	return erlang_c(q->servers, a) * q->svc /
 	       (q->servers * (1 - rho)) / 2;
 }
@@ -231,9 +256,9 @@ static double mva(double seg, double wait, u32 n)
  * A core's cycles per run, from mean value analysis of its threads, and
  * the threads it keeps busy. A thread of a core takes a new run only when
  * no thread before it can issue (nicsim's rule; NFP swaps contexts alike),
- * so a core keeps as many threads busy as it takes to issue through its
- * runs' usual waits: one, and one more per segment that a typical run's
- * longest wait outlasts -- all of them if that is more, or if @all.
+ * so a core keeps as many threads busy as it takes to issue through the
+ * long waits that recur: one, and one more per segment such a wait
+ * outlasts -- all of them if that is more, or if @all.
  */
 static void core_rate(struct np_core *c, u32 threads, bool all)
 {
@@ -303,8 +328,12 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Per core, the median over its runs of a run's longest wait. */
-static int waits_typical(const struct nicprog_lnic *lnic,
+/*
+ * Per core, the long wait that recurs: the 97th percentile of its runs'
+ * longest waits. A wait that lets a thread in keeps it busy as long as
+ * such waits come back before its run is done; a rarer one does not.
+ */
+static int waits_recurring(const struct nicprog_lnic *lnic,
 			 const struct nicprog_layout *lo,
 			 const struct np_hostrun *hr, const double *hit,
 			 const struct np_res *res, double slowest,
@@ -334,9 +363,48 @@ static int waits_typical(const struct nicprog_lnic *lnic,
 			n++;
 		}
 		qsort(w, n, sizeof(*w), cmp_double);
-		core[c].w_run = n ? w[n / 2] : 0;
+		core[c].w_run = n ? w[(u32)(NP_RUN_Q * (n - 1))] : 0;
 	}
 	free(w);
+	return 0;
+}
+
+/*
+ * How a region's misses load its banks. Which bank a line lives in is the
+ * hardware's interleaving, which the predictor does not know: price it over
+ * random interleavings. A few hot lines (a small table every core reads)
+ * may share a bank, which then bounds the NIC; many lines spread evenly.
+ */
+static int bank_loads(const struct np_hostrun *hr, const double *hit,
+		      u8 region, const struct nicprog_lnic_region *rg,
+		      struct np_res *q)
+{
+	u64 x = 0x9e3779b97f4a7c15ULL * (region + 1);
+	double *l, max, sum = 0;
+	u32 t, i;
+
+	q->banks = rg->banks;
+	q->bank_load = calloc((size_t)NP_BANK_TRIALS * q->banks,
+			      sizeof(*q->bank_load));
+	if (!q->bank_load)
+		return -1;
+	for (t = 0; t < NP_BANK_TRIALS; t++) {
+		l = q->bank_load + (u64)t * q->banks;
+		for (i = 0; i < hr->n_lines; i++) {
+			if (hr->line_region[i] != region)
+				continue;
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			l[x % q->banks] += hr->line_count[i] *
+					   (rg->cache_bytes ? 1 - hit[i] : 1) *
+					   rg->bank_cycles;
+		}
+		for (i = 0, max = 0; i < q->banks; i++)
+			max = fmax(max, l[i]);
+		sum += max;
+	}
+	q->bound = sum / NP_BANK_TRIALS;
 	return 0;
 }
 
@@ -356,7 +424,7 @@ int np_predict(const struct nicprog_lnic *lnic,
 {
 	const struct nicprog_lnic_unit *cu = &lnic->units[lo->core_unit];
 	u32 threads = cu->threads ? cu->threads : 1, sat = U32_MAX;
-	struct np_core core[NICPROG_MAX_STAGES] = { 0 };
+	struct np_core *core;
 	struct np_res res[NP_RES_MAX] = { 0 };
 	u32 n_res = lnic->n_regions + __NICPROG_ACCEL_MAX + 1;
 	u32 i, j, c, q, it, best = 0, vcount[__NP_WL_CLASS_MAX][5] = { 0 };
@@ -366,11 +434,14 @@ int np_predict(const struct nicprog_lnic *lnic,
 	const struct np_run *r;
 	struct np_pred_class *pc;
 	char name[32];
-	int k;
+	int k, err;
 
 	memset(p, 0, sizeof(*p));
-	if (line_hits(lnic, hr, &hit))
+	core = calloc(lo->cores ? lo->cores : 1, sizeof(*core));
+	if (!core || line_hits(lnic, hr, &hit)) {
+		free(core);
 		return -ENOMEM;
+	}
 	for (i = 0; i < lnic->n_regions; i++) {
 		snprintf(res[i].name, sizeof(res[i].name), "%.24s banks",
 			 lnic->regions[i].name);
@@ -389,7 +460,7 @@ int np_predict(const struct nicprog_lnic *lnic,
 
 	for (i = 0; i < hr->n_runs; i++) {
 		r = &hr->runs[i];
-		c = min_t(u32, r->core, NICPROG_MAX_STAGES - 1);
+		c = r->core;
 		core[c].runs++;
 		core[c].c += r->cycles;
 		core[c].events += r->n_ev + !!r->lost;
@@ -412,8 +483,14 @@ int np_predict(const struct nicprog_lnic *lnic,
 			}
 		}
 	}
-	for (q = 0; q < n_res; q++)
+	for (q = 0; q < n_res; q++) {
 		res[q].svc = res[q].uses ? res[q].busy / res[q].uses : 0;
+		res[q].bound = res[q].busy / res[q].servers;
+		if (q < lnic->n_regions && res[q].uses &&
+		    lnic->regions[q].banks > 1 &&
+		    bank_loads(hr, hit, q, &lnic->regions[q], &res[q]))
+			goto nomem;
+	}
 	for (it = 0; it < NP_ITER_MAX; it++) {
 		old = elapsed;
 		elapsed = 0;
@@ -425,7 +502,7 @@ int np_predict(const struct nicprog_lnic *lnic,
 			elapsed = fmax(elapsed, core[c].active);
 		}
 		for (q = 0; q < n_res; q++)
-			elapsed = fmax(elapsed, res[q].busy / res[q].servers);
+			elapsed = fmax(elapsed, res[q].bound);
 		for (q = 0; q < n_res; q++)
 			res[q].wait = (res[q].wait + queue_wait(&res[q], elapsed)) / 2;
 		if (it > 10 && fabs(elapsed - old) <= 1e-6 * elapsed)
@@ -441,17 +518,15 @@ int np_predict(const struct nicprog_lnic *lnic,
 		 core[best].c < core[best].active * 0.999 ?
 		 " (waiting)" : "");
 	for (q = 0; q < n_res; q++)
-		if (res[q].busy / res[q].servers > core[best].active * 1.0001 &&
-		    res[q].busy / res[q].servers >= elapsed * 0.9999) {
+		if (res[q].bound > core[best].active * 1.0001 &&
+		    res[q].bound >= elapsed * 0.9999) {
 			snprintf(p->bottleneck, sizeof(p->bottleneck), "%.31s",
 				 res[q].name);
 			sat = q;
 		}
 
-	if (waits_typical(lnic, lo, hr, hit, res, slowest, core)) {
-		free(hit);
-		return -ENOMEM;
-	}
+	if (waits_recurring(lnic, lo, hr, hit, res, slowest, core))
+		goto nomem;
 	for (c = 0; c < lo->cores; c++) {
 		core_rate(&core[c], threads, false);
 		core_stretch(&core[c]);
@@ -492,7 +567,7 @@ int np_predict(const struct nicprog_lnic *lnic,
 	for (q = 0; q < n_res; q++)
 		if (res[q].uses)
 			add_unit(p, res[q].name,
-				 elapsed ? res[q].busy / res[q].servers / elapsed : 0);
+				 elapsed ? res[q].bound / elapsed : 0);
 
 	/* per class: each run's own path and waits */
 	for (i = 0; i < hr->n_runs; i++) {
@@ -539,6 +614,14 @@ int np_predict(const struct nicprog_lnic *lnic,
 	}
 	if (hr->frames)
 		p->lat /= hr->frames;
+	err = 0;
+out:
+	for (q = 0; q < n_res; q++)
+		free(res[q].bank_load);
 	free(hit);
-	return 0;
+	free(core);
+	return err;
+nomem:
+	err = -ENOMEM;
+	goto out;
 }

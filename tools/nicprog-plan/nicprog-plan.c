@@ -14,7 +14,7 @@
  *   nicprog-plan --facts FACTS|OBJ.o    (the facts, one line per insn)
  *   nicprog-plan [--profile P] --lnic   (the profile, as profile text)
  *   nicprog-plan [--profile P] [--shape S] [--cores N] --workload W
- *	[--entry MAP:KEYHEX:VALHEX ...] OBJ.o
+ *	[--entry MAP:KEYHEX:VALHEX ...] OBJ.o|FACTS
  *   nicprog-plan --workload W --pcap-out FILE
  *
  * --quality prints, for every budget from 1 to N (16 by default), the
@@ -26,7 +26,9 @@
  * the plan's performance on that traffic: the plan runs offline over the
  * frames (hostrun.c) from the initial table entries given, and a queueing
  * model of the NIC (model.c) turns the paths into throughput, latency,
- * utilisation and the bottleneck, overall and per packet class.
+ * utilisation and the bottleneck, overall and per packet class. From the
+ * facts of a loaded program it predicts for the device that holds it
+ * (tables by number: facts keep no names).
  * --pcap-out writes a workload's frames, for a traffic source to send.
  */
 #include <errno.h>
@@ -48,7 +50,7 @@
 
 #define USAGE "usage: nicprog-plan [--profile P] [--sec S] [--shape S] [--cores N] [--quality|--blocks|--facts] FACTS|OBJ.o\n" \
 	      "       nicprog-plan [--profile P] --lnic\n" \
-	      "       nicprog-plan [--profile P] [--shape S] [--cores N] --workload W [--entry MAP:KEYHEX:VALHEX ...] OBJ.o\n" \
+	      "       nicprog-plan [--profile P] [--shape S] [--cores N] --workload W [--entry MAP:KEYHEX:VALHEX ...] OBJ.o|FACTS\n" \
 	      "       nicprog-plan --workload W --pcap-out FILE\n"
 
 static void *slurp(const char *path, size_t *len)
@@ -365,32 +367,43 @@ static int hexbytes(const char *s, size_t n, u8 *out, size_t want)
 	return 0;
 }
 
-/* --entry MAP:KEYHEX:VALHEX, MAP a table's name in the object */
-static int parse_entry(const struct np_object *obj, const char *arg,
+/*
+ * --entry MAP:KEYHEX:VALHEX: MAP a table's name in the object, or its
+ * number (the only way for facts, which keep no names).
+ */
+static int parse_entry(const struct np_object *obj,
+		       const struct nicprog_ir_input *in, const char *arg,
 		       struct np_entry *e)
 {
 	const char *k = strchr(arg, ':'), *v = k ? strchr(k + 1, ':') : NULL;
 	const struct nicprog_ir_table *t;
-	u32 m;
+	char *end;
+	u32 m = U32_MAX;
 
-	for (m = 0; k && m < obj->n_maps; m++)
+	for (m = 0; obj && k && m < obj->n_maps; m++)
 		if (strlen(obj->map_names[m]) == (size_t)(k - arg) &&
 		    !strncmp(obj->map_names[m], arg, k - arg))
 			break;
-	if (!v || m == obj->n_maps) {
-		fprintf(stderr, "nicprog-plan: --entry %s: want MAP:KEYHEX:VALHEX with MAP a table of the object\n",
-			arg);
+	if (k && (!obj || m == obj->n_maps)) {
+		m = strtoul(arg, &end, 10);
+		if (end != k || end == arg)
+			m = U32_MAX;
+	}
+	if (!v || m >= in->n_tables) {
+		fprintf(stderr, "nicprog-plan: --entry %s: want MAP:KEYHEX:VALHEX with MAP a table of the %s\n",
+			arg, obj ? "object (its name or number)" :
+			"program (its number)");
 		return -1;
 	}
-	t = &obj->maps[m];
+	t = &in->tables[m];
 	e->map = m;
 	e->key = malloc(t->key_size);
 	e->val = malloc(t->value_size);
 	if (!e->key || !e->val ||
 	    hexbytes(k + 1, v - k - 1, e->key, t->key_size) ||
 	    hexbytes(v + 1, strlen(v + 1), e->val, t->value_size)) {
-		fprintf(stderr, "nicprog-plan: --entry %s: table %s has %u-byte keys and %u-byte values, in hex\n",
-			arg, obj->map_names[m], t->key_size, t->value_size);
+		fprintf(stderr, "nicprog-plan: --entry %s: table %.*s has %u-byte keys and %u-byte values, in hex\n",
+			arg, (int)(k - arg), arg, t->key_size, t->value_size);
 		return -1;
 	}
 	return 0;
@@ -437,6 +450,32 @@ static void print_prediction(const struct np_workload *w,
 		printf("executor stopped %u runs (see the verdicts)\n", hr->errors);
 }
 
+/*
+ * A loaded program, from the facts the kernel recorded: its instructions
+ * as verified, ready for the executor as load_object() prepares them.
+ */
+static int facts_exec(const struct nicprog_ir_input *in, struct offline *ol)
+{
+	const char *why;
+	u32 i, bad;
+
+	ol->flags = calloc(in->len ? in->len : 1, 1);
+	if (!ol->flags)
+		return -1;
+	for (i = 0; i < in->len; i++)
+		if (in->meta[i].ptr == NICPROG_PTR_CTX)
+			ol->flags[i] = NICPROG_EXEC_INSN_CTX;
+	ol->exec = (struct nicprog_exec_prog){
+		.insns = in->insns, .flags = ol->flags, .len = in->len,
+		.n_maps = in->n_tables,
+	};
+	if (nicprog_exec_check(&ol->exec, &bad, &why)) {
+		fprintf(stderr, "nicprog-plan: facts: insn %u: %s\n", bad, why);
+		return -1;
+	}
+	return 0;
+}
+
 static int predict_workload(const struct np_object *obj,
 			    const struct nicprog_ir_input *in,
 			    const struct nicprog_exec_prog *exec,
@@ -457,7 +496,7 @@ static int predict_workload(const struct np_object *obj,
 	u32 i;
 
 	for (i = 0; i < n_entries; i++)
-		if (parse_entry(obj, entries[i], &ent[i]))
+		if (parse_entry(obj, in, entries[i], &ent[i]))
 			return 1;
 	if (np_hostrun(&hi, fr, &hr, why, sizeof(why))) {
 		fprintf(stderr, "nicprog-plan: offline run: %s\n", why);
@@ -659,13 +698,11 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		if (wl_path) {
-			if (!elf) {
-				fprintf(stderr, "nicprog-plan: --workload runs the program: give its object, not facts\n");
+			if (!elf && facts_exec(&in, &ol))
 				return 1;
-			}
-			return predict_workload(&ol.obj, &in, &ol.exec, lnic,
-						&lo, &wl, &fr, entries,
-						n_entries);
+			return predict_workload(elf ? &ol.obj : NULL, &in,
+						&ol.exec, lnic, &lo, &wl, &fr,
+						entries, n_entries);
 		}
 		print_plan(&ir, lnic, &lo);
 		for (i = 0, visits = 0; i < in.len; i++)

@@ -15,7 +15,9 @@
 #error "PROFILE_DIR: the directory of the shipped .lnic files"
 #endif
 
-static const char * const shipped[] = { "nicsim-generic", "nicsim-soc" };
+static const char * const shipped[] = {
+	"nicsim-generic", "nicsim-soc", "nicsim-nfp", "nicsim-pipeline", "nicsim-fpga",
+};
 
 static size_t read_profile(const char *name, char *buf, size_t size)
 {

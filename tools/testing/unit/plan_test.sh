@@ -45,7 +45,7 @@ for nf in count icmp_echo port_filter firewall router lb heavy_hitter nat esp di
 	nf_entries "$nf"
 	args=()
 	for e in "${ENTRIES[@]}"; do args+=(--entry "$e"); done
-	for prof in nicsim-generic nicsim-soc; do
+	for prof in nicsim-generic nicsim-soc nicsim-nfp nicsim-pipeline nicsim-fpga; do
 		if timeout 60 "$PLAN" --profile $prof --workload "$TMP/small.wl" \
 			"${args[@]}" "$top/bpf/examples/$nf.o" > "$TMP/w" 2>&1 &&
 		   grep -qE '^predicted throughput [0-9.]+ frames per million cycles .* bottleneck ' "$TMP/w" &&
@@ -70,6 +70,11 @@ else
 	sed 's/^/# /' "$TMP/w1" "$TMP/w0"
 	nok "--entry fills tables: nat's UDP frames go out translated only with its address"
 fi
+timeout 60 "$PLAN" --workload "$TMP/small.wl" --entry "0:${ENTRIES[0]#nat_cfg:}" \
+	"$top/bpf/examples/nat.o" > "$TMP/w2" 2>&1
+cmp -s "$TMP/w1" "$TMP/w2" &&
+	ok "--entry names a table by its number too" ||
+	nok "--entry names a table by its number too"
 # a pcap file is a workload too, and the same frames predict the same
 timeout 60 "$PLAN" --workload "$TMP/small.wl" --pcap-out "$TMP/small.pcap" &&
 timeout 60 "$PLAN" --workload "$TMP/small.pcap" "$top/bpf/examples/firewall.o" > "$TMP/p1" 2>&1 &&
@@ -113,15 +118,17 @@ refused "a missing file" "No such file" "$TMP/missing.o"
 printf 'mix tcp 1\nsizes 64 1\nflows 10 zipf 9\n' > "$TMP/bad.wl"
 refused "workload with an error: the line and cause named" "bad.wl: line 3: zipf takes an exponent above 0, at most 4" \
 	--workload "$TMP/bad.wl" "$top/bpf/examples/count.o"
-refused "--entry of a table the object has not" "--entry nosuch:00:00: want MAP:KEYHEX:VALHEX with MAP a table of the object" \
+refused "--entry of a table the object has not" "--entry nosuch:00:00: want MAP:KEYHEX:VALHEX with MAP a table of the object \(its name or number\)" \
 	--workload "$TMP/small.wl" --entry nosuch:00:00 "$top/bpf/examples/count.o"
 refused "--entry of the wrong size" "--entry nat_cfg:00:01: table nat_cfg has 4-byte keys and 4-byte values, in hex" \
 	--workload "$TMP/small.wl" --entry nat_cfg:00:01 "$top/bpf/examples/nat.o"
+refused "--entry of a table number the object has not" "--entry 7:00:00: want MAP:KEYHEX:VALHEX with MAP a table of the object \(its name or number\)" \
+	--workload "$TMP/small.wl" --entry 7:00:00 "$top/bpf/examples/nat.o"
 printf 'garbage' > "$TMP/bad.pcap"
 refused "a workload that is neither" "bad.pcap: line 1: cannot read \"garbage\"" \
 	--workload "$TMP/bad.pcap" "$top/bpf/examples/count.o"
 timeout 10 "$PLAN" --profile bogus "$top/bpf/examples/count.o" 2> "$TMP/err" > /dev/null
-[ $? -eq 2 ] && grep -q "unknown profile bogus (nicsim-generic, nicsim-soc; or a .lnic file)" "$TMP/err" &&
+[ $? -eq 2 ] && grep -q "unknown profile bogus (nicsim-generic, nicsim-soc, nicsim-nfp, nicsim-pipeline, nicsim-fpga; or a .lnic file)" "$TMP/err" &&
 	ok "unknown profile: usage error 2, the profiles named" ||
 	nok "unknown profile: usage error 2, the profiles named"
 "$PLAN" --profile nicsim-soc "$top/bpf/examples/router.o" > "$TMP/soc" 2>&1
