@@ -93,10 +93,27 @@ nicsim_new_id() {
 	echo "$id"
 }
 
-# nicsim_new ID PORTS: create a device, remembered for cleanup.
+# nicsim_new ID PORTS [PROFILE]: create a device, remembered for cleanup.
 nicsim_new() {
-	echo "$1 $2" > "$BUS/new_device" || return 1
+	echo "$*" > "$BUS/new_device" || return 1
 	_created_devs+=("$1")
+}
+
+# oracle_nic PREFIX [PROFILE]: a four-port device for the oracle, IN wired
+# to NF and OUT to CAP, the ports in a new namespace PREFIX-ID. Sets ID,
+# NS, IN, NF, OUT, CAP, NF_IDX and OUT_IDX; fails the test if it cannot.
+oracle_nic() {
+	ID=$(nicsim_new_id)
+	NS=$1-$ID
+	IN=nicsim${ID}p0 NF=nicsim${ID}p1 OUT=nicsim${ID}p2 CAP=nicsim${ID}p3
+	nicsim_new "$ID" 4 ${2:+"$2"} &&
+	echo "$ID:0 $ID:1" > "$BUS/link_device" &&
+	echo "$ID:2 $ID:3" > "$BUS/link_device" &&
+	netns_new "$NS" &&
+	silent_ports_to_ns "$NS" "$IN" "$NF" "$OUT" "$CAP" ||
+		{ echo "not ok: cannot set up nicsim$ID's ports in $NS" >&2; exit 1; }
+	NF_IDX=$(ip netns exec "$NS" cat "/sys/class/net/$NF/ifindex")
+	OUT_IDX=$(ip netns exec "$NS" cat "/sys/class/net/$OUT/ifindex")
 }
 
 nicsim_del() {

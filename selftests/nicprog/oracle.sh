@@ -15,19 +15,7 @@ SHAPES=${ORACLE_SHAPES:-single replicated pipelined pipelined+replicated auto}
 NFS=${ORACLE_NFS:-count icmp_echo port_filter firewall router lb heavy_hitter nat esp digest}
 SEED=${ORACLE_SEED:-1}
 EX=$NICPROG_SRC/bpf/examples
-ID=$(nicsim_new_id)
-NS=orc-$ID
-IN=nicsim${ID}p0 NF=nicsim${ID}p1 OUT=nicsim${ID}p2 CAP=nicsim${ID}p3
-
-nicsim_new "$ID" 4
-echo "$ID:0 $ID:1" > $BUS/link_device
-echo "$ID:2 $ID:3" > $BUS/link_device
-netns_new "$NS"
-silent_ports_to_ns "$NS" $IN $NF $OUT $CAP ||
-	{ echo "not ok: cannot move the ports into $NS" >&2; exit 1; }
-
-NF_IDX=$(ip netns exec "$NS" cat /sys/class/net/$NF/ifindex)
-OUT_IDX=$(ip netns exec "$NS" cat /sys/class/net/$OUT/ifindex)
+oracle_nic orc
 . "$SELFDIR/nf_entries.sh"
 
 # Jobs the NIC's accelerator engines ran so far (all types).

@@ -31,17 +31,7 @@ within() { awk -v e="$1" -v lim="$2" 'BEGIN { exit !(e <= lim) }'; }
 
 tap_begin
 for prof in nicsim-generic nicsim-soc nicsim-pipeline nicsim-fpga; do
-	ID=$(nicsim_new_id)
-	NS=pred-$ID
-	echo "$ID 4 $prof" > "$BUS/new_device" && _created_devs+=("$ID")
-	echo "$ID:0 $ID:1" > $BUS/link_device
-	echo "$ID:2 $ID:3" > $BUS/link_device
-	IN=nicsim${ID}p0 NF=nicsim${ID}p1 OUT=nicsim${ID}p2 CAP=nicsim${ID}p3
-	netns_new "$NS"
-	silent_ports_to_ns "$NS" $IN $NF $OUT $CAP ||
-		{ echo "not ok: cannot move the ports into $NS" >&2; exit 1; }
-	NF_IDX=$(ip netns exec "$NS" cat /sys/class/net/$NF/ifindex)
-	OUT_IDX=$(ip netns exec "$NS" cat /sys/class/net/$OUT/ifindex)
+	oracle_nic pred "$prof"
 	# ip netns exec mounts a sysfs of its own, without debugfs
 	D=/sys/kernel/debug/nicprog/$NF
 	PLAN_HOOK="{ mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug; } && cp $D/facts $TMP/facts && cat $D/plan"

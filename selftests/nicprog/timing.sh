@@ -27,17 +27,7 @@ done
 tap_begin
 declare -A S
 for t in 1 4; do
-	ID=$(nicsim_new_id)
-	NS=tim-$ID
-	echo "$ID 4 threads$t" > "$BUS/new_device" && _created_devs+=("$ID")
-	echo "$ID:0 $ID:1" > $BUS/link_device
-	echo "$ID:2 $ID:3" > $BUS/link_device
-	IN=nicsim${ID}p0 NF=nicsim${ID}p1 OUT=nicsim${ID}p2 CAP=nicsim${ID}p3
-	netns_new "$NS"
-	silent_ports_to_ns "$NS" $IN $NF $OUT $CAP ||
-		{ echo "not ok: cannot move the ports into $NS" >&2; exit 1; }
-	NF_IDX=$(ip netns exec "$NS" cat /sys/class/net/$NF/ifindex)
-	OUT_IDX=$(ip netns exec "$NS" cat /sys/class/net/$OUT/ifindex)
+	oracle_nic tim threads$t
 	echo 1 > /sys/class/nicprog/$NF/plan_cores
 	nf_entries $NFN
 	ip netns exec "$NS" "$SELFDIR/oracle" "$EX/$NFN.o" "$IN" "$NF" "$OUT" \

@@ -491,18 +491,17 @@ int np_hostrun(const struct np_hostrun_in *hi, const struct np_frames *fr,
 	region = malloc(hi->in->len);
 	st = calloc(1, sizeof(*st));
 	tr = calloc(1, sizeof(*tr));
-	wn = malloc(sizeof(*wn));
-	wh = malloc(sizeof(*wh));
+	/* zeroed: world_free() of one world_init() never reached is a no-op */
+	wn = calloc(1, sizeof(*wn));
+	wh = calloc(1, sizeof(*wh));
 	bufs = calloc(lo->n_stages > 1 ? NP_PKT_BUFS : lo->cores, NP_FRAME_SZ);
 	hbuf = calloc(1, NP_FRAME_SZ);
 	out->verdict = calloc(fr->n ?: 1, 1);
 	out->cls = calloc(fr->n ?: 1, 1);
-	if (!out->verdict || !out->cls || !flags || !region || !st || !tr || !wn || !wh || !bufs || !hbuf) {
+	if (!out->verdict || !out->cls || !flags || !region || !st || !tr ||
+	    !wn || !wh || !bufs || !hbuf) {
 		snprintf(why, why_len, "no memory");
-		free(wn);
-		free(wh);
-		wn = wh = NULL;
-		goto out;
+		goto out_worlds;
 	}
 	if (world_init(wn, hi, true, why, why_len) ||
 	    world_init(wh, hi, false, why, why_len))
@@ -589,9 +588,10 @@ int np_hostrun(const struct np_hostrun_in *hi, const struct np_frames *fr,
 nomem:
 	snprintf(why, why_len, "no memory for the runs of %u frames", fr->n);
 out_worlds:
-	world_free(wn);
-	world_free(wh);
-out:
+	if (wn)
+		world_free(wn);
+	if (wh)
+		world_free(wh);
 	if (ret)
 		np_hostrun_free(out);
 	free(lines.key);

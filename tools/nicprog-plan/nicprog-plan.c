@@ -700,9 +700,12 @@ int main(int argc, char **argv)
 		if (wl_path) {
 			if (!elf && facts_exec(&in, &ol))
 				return 1;
-			return predict_workload(elf ? &ol.obj : NULL, &in,
-						&ol.exec, lnic, &lo, &wl, &fr,
-						entries, n_entries);
+			c = predict_workload(elf ? &ol.obj : NULL, &in,
+					     &ol.exec, lnic, &lo, &wl, &fr,
+					     entries, n_entries);
+			np_frames_free(&fr);
+			nicprog_layout_free(&lo);
+			return c;
 		}
 		print_plan(&ir, lnic, &lo);
 		for (i = 0, visits = 0; i < in.len; i++)
