@@ -61,9 +61,16 @@ static u32 tm_scale(u64 cycles, u32 unit_mhz, u32 mhz)
 	return min_t(u64, cycles * mhz / (unit_mhz ? unit_mhz : 1), U32_MAX);
 }
 
+/*
+ * A line's set and bank: every bit of the line mixed into the high half
+ * (splitmix64's finalizer). A multiplicative hash's middle bits modulo a
+ * power of two used half of 16384 sets for a table's consecutive lines.
+ */
 static u32 tm_hash(u64 line)
 {
-	return (line * 0x9e3779b97f4a7c15ULL) >> 32;
+	line = (line ^ (line >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	line = (line ^ (line >> 27)) * 0x94d049bb133111ebULL;
+	return (line ^ (line >> 31)) >> 32;
 }
 
 static void tm_pool_init(struct nicsim_tm_pool *p,
