@@ -33,6 +33,7 @@ modules: $(KDIR)/.nicprog-ready
 tools:
 	$(MAKE) -C tools/testing/unit KSFT_DIR=$(KSFT_DIR)
 	$(MAKE) -C tools/nicprog-plan nicprog-plan nicprog-plan-asan
+	$(MAKE) -C tools/nicprog-calibrate
 
 bpf:
 	$(MAKE) -C bpf
@@ -55,6 +56,7 @@ clean:
 	-[ -d $(KDIR) ] && $(MAKE) -C $(KDIR) M=$(CURDIR) clean
 	$(MAKE) -C tools/testing/unit clean
 	$(MAKE) -C tools/nicprog-plan clean
+	$(MAKE) -C tools/nicprog-calibrate clean
 	$(MAKE) -C bpf clean
 	-$(MAKE) -C selftests/nicprog OUTPUT=$(CURDIR)/selftests/nicprog clean
 	rm -rf build selftests/kselftest
