@@ -115,7 +115,7 @@ struct nicprog_plan *nicprog_plan_create(struct nicprog_prog *np,
 	const struct nicprog_lnic_unit *core;
 	struct nicprog_plan *plan;
 	const char *why;
-	u32 budget;
+	u32 budget, free;
 	u8 shape;
 	int err;
 
@@ -123,6 +123,16 @@ struct nicprog_plan *nicprog_plan_create(struct nicprog_prog *np,
 	shape = nd->plan_shape;
 	budget = nd->plan_cores ? nd->plan_cores : nd->sum.cores;
 	mutex_unlock(&nd->plan_lock);
+	/* programs on the NIC's other ports hold their cores */
+	if (nd->ops->cores_free) {
+		free = nd->ops->cores_free(nd);
+		if (!free) {
+			NL_SET_ERR_MSG_MOD(extack,
+					   "every core of the NIC runs another port's program");
+			return ERR_PTR(-ENOSPC);
+		}
+		budget = min(budget, free);
+	}
 
 	plan = kzalloc(sizeof(*plan), GFP_KERNEL);
 	if (!plan)

@@ -174,7 +174,7 @@ exception:
 
 static void nicsim_core_job_start(struct nicsim_core *core,
 				  struct nicsim_port *port,
-				  const struct nicprog_plan *plan,
+				  const struct nicsim_plan_ref *ref,
 				  struct sk_buff *skb);
 
 /* Hand the timing model a run of @core. BH disabled. */
@@ -207,21 +207,23 @@ static void nicsim_core_idle_timing(struct nicsim_dev *ndev)
 static void nicsim_core_run(struct nicsim_core *core, struct nicsim_port *port,
 			    struct sk_buff *skb)
 {
-	const struct nicprog_plan *plan = rcu_dereference(port->plan);
+	const struct nicsim_plan_ref *ref = rcu_dereference(port->ref);
+	const struct nicprog_plan *plan;
 	struct nicprog_exec_pkt pkt;
 	struct nicprog_exec_result res;
 
-	if (!plan) {		/* removed while the frame waited */
+	if (!ref) {		/* removed while the frame waited */
 		nicsim_host_rx(port, skb);
 		return;
 	}
+	plan = ref->plan;
 	if (skb->len > NICSIM_FRAME_MAX || skb_linearize(skb)) {
 		nicsim_stats_inc(port, rx_length_errors);
 		kfree_skb(skb);
 		return;
 	}
 	if (nicprog_plan_stages(plan) > 1) {
-		nicsim_core_job_start(core, port, plan, skb);
+		nicsim_core_job_start(core, port, ref, skb);
 		return;
 	}
 	pkt = (struct nicprog_exec_pkt){
@@ -278,14 +280,16 @@ static void nicsim_job_free(struct nicsim_job *job)
 
 /* Hand @job to the core of the next stage, or drop it if the queue is full. */
 static void nicsim_job_forward(struct nicsim_core *from,
-			       const struct nicprog_plan *plan,
+			       const struct nicsim_plan_ref *ref,
 			       struct nicsim_job *job, u32 stage)
 {
-	const struct nicprog_stage_info *si = nicprog_plan_stage(plan, stage);
+	const struct nicprog_stage_info *si =
+		nicprog_plan_stage(ref->plan, stage);
 	struct nicsim_core *core;
 	bool queued = false;
 
-	core = from->ndev->cores[nicsim_stage_core(si, job->frame + job->pkt.data,
+	core = from->ndev->cores[ref->base +
+				 nicsim_stage_core(si, job->frame + job->pkt.data,
 						   job->pkt.data_end -
 						   job->pkt.data)];
 	spin_lock(&core->jobs_lock);
@@ -312,17 +316,24 @@ static void nicsim_job_forward(struct nicsim_core *from,
 static void nicsim_core_job(struct nicsim_core *core, struct nicsim_job *job,
 			    bool queued)
 {
-	const struct nicprog_plan *plan = rcu_dereference(job->port->plan);
+	const struct nicsim_plan_ref *ref = rcu_dereference(job->port->ref);
+	const struct nicprog_plan *plan;
 	struct nicprog_exec_result res;
 	u32 stage, hop;
 
-	if (plan != job->plan) {	/* replaced while the job waited */
+	/*
+	 * Replaced while the job waited, or (a frame steered under the plan
+	 * before) on a core the plan does not hold.
+	 */
+	if (!ref || ref != job->ref || core->index < ref->base ||
+	    core->index - ref->base >= nicprog_plan_cores(ref->plan)) {
 		core->queue_drops++;
 		nicsim_stats_inc(job->port, rx_fifo_errors);
 		nicsim_job_free(job);
 		return;
 	}
-	stage = nicprog_plan_core_stage(plan, core->index);
+	plan = ref->plan;
+	stage = nicprog_plan_core_stage(plan, core->index - ref->base);
 	hop = queued ? NICSIM_HOP_CYCLES : 0;
 	if (!job->res.done && job->ctx.stage == stage) {
 		nicprog_plan_resume(plan, core->state, &job->pkt, &job->ctx,
@@ -340,7 +351,7 @@ static void nicsim_core_job(struct nicsim_core *core, struct nicsim_job *job,
 		core->passes++;
 	}
 	if (stage + 1 < nicprog_plan_stages(plan)) {
-		nicsim_job_forward(core, plan, job, stage + 1);
+		nicsim_job_forward(core, ref, job, stage + 1);
 		return;
 	}
 	nicsim_verdict(job->port, plan, &job->pkt, &job->res);
@@ -350,7 +361,7 @@ static void nicsim_core_job(struct nicsim_core *core, struct nicsim_job *job,
 /* Start a frame from the wire on stage 0 of a multi-stage plan. */
 static void nicsim_core_job_start(struct nicsim_core *core,
 				  struct nicsim_port *port,
-				  const struct nicprog_plan *plan,
+				  const struct nicsim_plan_ref *ref,
 				  struct sk_buff *skb)
 {
 	struct nicsim_job *job;
@@ -362,7 +373,7 @@ static void nicsim_core_job_start(struct nicsim_core *core,
 		return;
 	}
 	job->port = port;
-	job->plan = plan;
+	job->ref = ref;
 	job->res.done = false;
 	job->pkt = (struct nicprog_exec_pkt){
 		.buf = job->frame, .buf_len = NICSIM_FRAME_SZ,
@@ -374,7 +385,7 @@ static void nicsim_core_job_start(struct nicsim_core *core,
 	};
 	memcpy(job->frame + XDP_PACKET_HEADROOM, skb->data, skb->len);
 	consume_skb(skb);
-	nicprog_plan_start(plan, &job->ctx, &job->pkt);
+	nicprog_plan_start(ref->plan, &job->ctx, &job->pkt);
 	nicsim_core_job(core, job, false);
 }
 
@@ -429,21 +440,23 @@ static int nicsim_core_thread(void *data)
 
 /**
  * nicsim_cores_steer() - hand a frame from the wire to a NIC core
- * @port: the port it arrived on, which has a plan
+ * @port: the port it arrived on
+ * @ref: its installed plan, read under the same RCU section
  * @skb: the frame; skb->dev is @port's netdev
  *
  * Context: BH disabled, RCU held.
  * Return: true if queued; false if the core's queue is full (the caller
  * drops and counts the frame).
  */
-bool nicsim_cores_steer(struct nicsim_port *port, struct sk_buff *skb)
+bool nicsim_cores_steer(struct nicsim_port *port,
+			const struct nicsim_plan_ref *ref, struct sk_buff *skb)
 {
-	const struct nicprog_plan *plan = rcu_dereference(port->plan);
 	struct nicsim_dev *ndev = port->ndev;
 	struct nicsim_core *core;
 	bool queued = false;
 
-	core = ndev->cores[nicsim_stage_core(nicprog_plan_stage(plan, 0),
+	core = ndev->cores[ref->base +
+			   nicsim_stage_core(nicprog_plan_stage(ref->plan, 0),
 					     skb->data, skb_headlen(skb))];
 	spin_lock(&core->queue.lock);
 	if (skb_queue_len(&core->queue) < NICSIM_CORE_QUEUE_LEN) {

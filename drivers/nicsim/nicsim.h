@@ -100,8 +100,8 @@ struct nicsim_pcpu_stats {
  *	NICSIM_RXQ_LEN, protected by its own lock
  * @stats: per-CPU counters
  * @np: the port's registration with nicprog
- * @plan: the installed plan; written under RTNL by the plan ops, read
- *	under RCU by the receive path and the NIC cores
+ * @ref: the installed plan and its cores; written under RTNL by the plan
+ *	ops, read under RCU by the receive path and the NIC cores
  */
 struct nicsim_port {
 	struct net_device *netdev;
@@ -112,7 +112,7 @@ struct nicsim_port {
 	struct sk_buff_head rxq;
 	struct nicsim_pcpu_stats __percpu *stats;
 	struct nicprog_dev *np;
-	const struct nicprog_plan __rcu *plan;
+	struct nicsim_plan_ref __rcu *ref;
 };
 
 /*
@@ -123,10 +123,25 @@ struct nicsim_port {
 #define NICSIM_FRAME_SZ		4096
 
 /**
+ * struct nicsim_plan_ref - a plan installed on a port, and where it runs
+ * @plan: the plan
+ * @base: the NIC core that is the plan's core 0: the plan runs on cores
+ *	@base up to @base + nicprog_plan_cores(@plan), which no other port's
+ *	plan holds
+ *
+ * One per plan_load, freed once no frame or job can see it.
+ */
+struct nicsim_plan_ref {
+	const struct nicprog_plan *plan;
+	u32 base;
+};
+
+/**
  * struct nicsim_job - a frame between the stages of a plan
  * @list: entry in a core's job queue
  * @port: the port the frame arrived on
- * @plan: the plan it runs; a job of a replaced plan is dropped
+ * @ref: the installed plan it runs; a job of a replaced plan is dropped
+ *	(compared, never dereferenced once replaced)
  * @pkt: the frame's bounds in @frame
  * @ctx: the run's live state; valid while @res.done is false
  * @res: the finished run's verdict, once @res.done
@@ -135,7 +150,7 @@ struct nicsim_port {
 struct nicsim_job {
 	struct list_head list;
 	struct nicsim_port *port;
-	const struct nicprog_plan *plan;
+	const struct nicsim_plan_ref *ref;
 	struct nicprog_exec_pkt pkt;
 	struct nicprog_exec_ctx ctx;
 	struct nicprog_exec_result res;
@@ -204,6 +219,8 @@ struct nicsim_core {
  * @accel_queue_max: per enum nicprog_accel_type, most jobs seen waiting
  * @accel_refused: per enum nicprog_accel_type, jobs refused for a full
  *	queue (their calls ran the function's BPF body on the core)
+ * @core_port: per core, the port whose plan holds it, or NULL; under RTNL
+ *	(plan ops)
  * @port_count: entries in @ports
  * @ports: the ports, all registered while the device is listed
  */
@@ -223,6 +240,7 @@ struct nicsim_dev {
 	atomic_t accel_inflight[__NICPROG_ACCEL_MAX];
 	atomic_t accel_queue_max[__NICPROG_ACCEL_MAX];
 	atomic64_t accel_refused[__NICPROG_ACCEL_MAX];
+	struct nicsim_port *core_port[NICSIM_MAX_CORES];
 	u32 port_count;
 	struct nicsim_port *ports[];
 };
@@ -238,7 +256,8 @@ void nicsim_port_get_stats(struct nicsim_port *port,
 /* cores.c */
 int nicsim_cores_start(struct nicsim_dev *ndev);
 void nicsim_cores_stop(struct nicsim_dev *ndev);
-bool nicsim_cores_steer(struct nicsim_port *port, struct sk_buff *skb);
+bool nicsim_cores_steer(struct nicsim_port *port,
+			const struct nicsim_plan_ref *ref, struct sk_buff *skb);
 void nicsim_cores_purge(struct nicsim_port *port);
 
 /* bpf.c */
@@ -246,6 +265,7 @@ int nicsim_port_ndo_bpf(struct net_device *dev, struct netdev_bpf *bpf);
 int nicsim_plan_load(struct nicprog_dev *nd, const struct nicprog_plan *plan,
 		     struct netlink_ext_ack *extack);
 void nicsim_plan_unload(struct nicprog_dev *nd);
+u32 nicsim_plan_cores_free(struct nicprog_dev *nd);
 
 /* accel.c */
 s64 nicsim_accel_run(struct nicprog_dev *nd, u32 afn,

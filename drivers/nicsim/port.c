@@ -48,6 +48,7 @@ static void nicsim_wire_rx(struct nicsim_port *port, struct sk_buff *skb)
 {
 	struct net_device *dev = port->netdev;
 	unsigned int max_len = dev->mtu + dev->hard_header_len;
+	const struct nicsim_plan_ref *ref;
 
 	if (skb_vlan_tagged(skb))
 		max_len += VLAN_HLEN;
@@ -60,9 +61,10 @@ static void nicsim_wire_rx(struct nicsim_port *port, struct sk_buff *skb)
 	}
 	if (unlikely(!netif_running(dev)))
 		goto drop;
-	if (rcu_access_pointer(port->plan)) {
+	ref = rcu_dereference(port->ref);
+	if (ref) {
 		skb->dev = dev;
-		if (likely(nicsim_cores_steer(port, skb)))
+		if (likely(nicsim_cores_steer(port, ref, skb)))
 			return;
 		nicsim_stats_inc(port, rx_fifo_errors);
 		goto drop;

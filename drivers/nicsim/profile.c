@@ -101,5 +101,6 @@ const struct nicprog_dev_ops nicsim_nicprog_ops = {
 	.port_stats	= nicsim_nicprog_port_stats,
 	.plan_load	= nicsim_plan_load,
 	.plan_unload	= nicsim_plan_unload,
+	.cores_free	= nicsim_plan_cores_free,
 	.accel_run	= nicsim_accel_run,
 };

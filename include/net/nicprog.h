@@ -55,6 +55,10 @@ struct nicprog_port_stats {
  *	any more. May refuse with an extack message. Required. RTNL held.
  * @plan_unload: remove the installed plan; when it returns no frame runs
  *	it. Required. RTNL held.
+ * @cores_free: the most cores a plan for this port may use: those of the
+ *	port's NIC that no other port's plan holds, as the driver allocates
+ *	them (this port's own count as free). Optional: without it a plan
+ *	may use every core of the LNIC. RTNL held.
  * @accel_run: run accelerator function @afn (enum nicprog_accel_fn) on
  *	one of the NIC's engines, with the exact semantics of its BPF body in
  *	bpf/nicprog.h: @args are the call's R1-R5 (R1 the context, that is
@@ -77,6 +81,7 @@ struct nicprog_dev_ops {
 			 const struct nicprog_plan *plan,
 			 struct netlink_ext_ack *extack);
 	void (*plan_unload)(struct nicprog_dev *nd);
+	u32 (*cores_free)(struct nicprog_dev *nd);
 
 	/* Accelerators */
 	s64 (*accel_run)(struct nicprog_dev *nd, u32 afn,

@@ -99,14 +99,15 @@ nicsim_new() {
 	_created_devs+=("$1")
 }
 
-# oracle_nic PREFIX [PROFILE]: a four-port device for the oracle, IN wired
-# to NF and OUT to CAP, the ports in a new namespace PREFIX-ID. Sets ID,
-# NS, IN, NF, OUT, CAP, NF_IDX and OUT_IDX; fails the test if it cannot.
+# oracle_nic PREFIX [PROFILE [PORTS]]: a device for the oracle, IN wired
+# to NF and OUT to CAP, those four ports in a new namespace PREFIX-ID (any
+# more of PORTS stay where they are). Sets ID, NS, IN, NF, OUT, CAP, NF_IDX
+# and OUT_IDX; fails the test if it cannot.
 oracle_nic() {
 	ID=$(nicsim_new_id)
 	NS=$1-$ID
 	IN=nicsim${ID}p0 NF=nicsim${ID}p1 OUT=nicsim${ID}p2 CAP=nicsim${ID}p3
-	nicsim_new "$ID" 4 ${2:+"$2"} &&
+	nicsim_new "$ID" "${3:-4}" ${2:+"$2"} &&
 	echo "$ID:0 $ID:1" > "$BUS/link_device" &&
 	echo "$ID:2 $ID:3" > "$BUS/link_device" &&
 	netns_new "$NS" &&
