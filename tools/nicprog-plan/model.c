@@ -19,11 +19,12 @@
  * - Hardware threads: a closed machine-repairman queue per core, threads
  *   alternating segments of instructions (the core serves one at a time)
  *   and waits, solved by mean value analysis for the core's cycles per
- *   run. A thread takes a new run only when no thread before it can
- *   issue, so a core keeps busy as many threads as cover the long waits
- *   that recur (the 97th percentile of its runs' longest); by Little's
- *   law a run takes that many times the core's cycles per run, from a
- *   thread taking it to its end.
+ *   run. How many threads a core keeps busy -- and so how long a run
+ *   waits for the core -- depends on how successive runs' segments and
+ *   waits line up: the core's runs are scheduled on its threads as the
+ *   LNIC's threads behave (the first ready thread issues; a free thread
+ *   takes a run only when every thread before it waits), each wait at
+ *   its expected length.
  * - The waits depend on the load and the load on the waits: iterate to
  *   the fixed point. A queue whose demand exceeds its capacity bounds the
  *   elapsed time itself, and its wait follows from Little's law over the
@@ -42,7 +43,6 @@
 #define NP_RES_MAX	(NICPROG_LNIC_MAX_REGIONS + __NICPROG_ACCEL_MAX + 1)
 #define NP_RHO_MAX	0.98
 #define NP_ITER_MAX	500
-#define NP_RUN_Q	0.97
 #define NP_BANK_TRIALS	64	/* random interleavings a region's banks are priced over */
 
 /* A queue the cores share: the banks of a region, an engine type, the MATs. */
@@ -66,9 +66,7 @@ struct np_core {
 	double uses[NP_RES_MAX];
 	double w;		/* waits with queueing */
 	double active;		/* cycles with a run on some thread */
-	double w_run;		/* the long wait that recurs (see waits_recurring) */
 	double stretch;		/* cycles a run waits for the core */
-	u32 busy_threads;	/* threads it keeps busy */
 };
 
 /* Che's characteristic time for @cap lines and per-line rates @k / @n. */
@@ -252,15 +250,8 @@ static double mva(double seg, double wait, u32 n)
 	return x;
 }
 
-/*
- * A core's cycles per run, from mean value analysis of its threads, and
- * the threads it keeps busy. A thread of a core takes a new run only when
- * no thread before it can issue (nicsim's rule; NFP swaps contexts alike),
- * so a core keeps as many threads busy as it takes to issue through the
- * long waits that recur: one, and one more per segment such a wait
- * outlasts -- all of them if that is more, or if @all.
- */
-static void core_rate(struct np_core *c, u32 threads, bool all)
+/* A core's cycles with a run, from mean value analysis of its threads. */
+static void core_rate(struct np_core *c, u32 threads)
 {
 	double g = c->runs ? 1 + c->events / c->runs : 1;
 	double seg = c->runs ? c->c / c->runs / g : 0;
@@ -268,19 +259,15 @@ static void core_rate(struct np_core *c, u32 threads, bool all)
 	double wait = c->runs ? c->w / c->runs / g : 0;
 
 	c->active = 0;
-	c->busy_threads = 1;
 	if (!c->runs || !seg)
 		return;
 	c->active = c->runs * g / mva(seg, wait, threads);
-	c->busy_threads = all ? threads :
-			  min_t(u32, threads, 1 + ceil(c->w_run / seg - 1e-9));
 }
 
 /*
  * A run's latency: its instructions and its own waits, and the stretch
- * of its core. By Little's law a core that keeps n threads busy takes n
- * times its cycles per run for a run, on average; what its runs do not
- * wait for themselves they wait for the core.
+ * of its core (core_stretches()): what its runs do not wait for
+ * themselves they wait for the core.
  */
 static double run_latency(const struct nicprog_lnic *lnic,
 			  const struct nicprog_layout *lo,
@@ -303,13 +290,6 @@ static double run_latency(const struct nicprog_lnic *lnic,
 	return lat;
 }
 
-/* How much longer than its own path a run of @c takes (see run_latency). */
-static void core_stretch(struct np_core *c)
-{
-	c->stretch = c->runs ? fmax(0, (c->busy_threads * c->active -
-					c->c - c->w) / c->runs) : 0;
-}
-
 static void add_unit(struct np_prediction *p, const char *name, double util)
 {
 	struct np_pred_unit *u;
@@ -321,51 +301,143 @@ static void add_unit(struct np_prediction *p, const char *name, double util)
 	u->util = util;
 }
 
-static int cmp_double(const void *a, const void *b)
+/* A run's wait for event @e: its latency and the mean queue wait. */
+static double event_wait(const struct nicprog_lnic *lnic,
+			 const struct nicprog_layout *lo,
+			 const struct np_event *e, const double *hit,
+			 const struct np_res *res)
 {
-	double x = *(const double *)a, y = *(const double *)b;
+	double w0, svc, miss;
+	int k = event_res(lnic, lo, e, hit, &w0, &svc, &miss);
 
-	return (x > y) - (x < y);
+	if (k >= 0)
+		w0 += (k < (int)lnic->n_regions ? miss : 1) * res[k].wait;
+	return w0;
+}
+
+struct np_thread {
+	const struct np_run *r;	/* NULL: free */
+	u32 pos;		/* next event */
+	bool lost;		/* unrecorded accesses still to wait for */
+	double done, ready, start;
+};
+
+/*
+ * How long a core's runs take, from a thread taking one to its end: the
+ * core's hardware threads scheduled run by run, as the LNIC's threads
+ * behave -- the core issues the thread ready first (the first on a tie)
+ * until it waits, and a free thread takes the next run when it is that
+ * thread, so a thread joins only when every thread before it is waiting
+ * -- each run's segments of instructions alternating with its waits at
+ * their expected lengths (queueing included), the core's runs all
+ * waiting for it. How many threads a core keeps busy, and so how long a
+ * run waits for the core, follows from how the waits and segments of
+ * successive runs line up, which no mean captures.
+ * Return: the mean, 0 without runs.
+ */
+static double core_threads(const struct nicprog_lnic *lnic,
+			   const struct nicprog_layout *lo,
+			   const struct np_hostrun *hr, const u32 *runs,
+			   u32 n, u32 n_threads, const double *hit,
+			   const struct np_res *res, double slowest)
+{
+	struct np_thread th[NICPROG_LNIC_MAX_THREADS] = { 0 }, *pick;
+	double now = 0, t, t_pick, until, sum = 0;
+	u32 next = 0, k, done_runs = 0;
+	const struct np_run *r;
+
+	n_threads = clamp_t(u32, n_threads, 1, NICPROG_LNIC_MAX_THREADS);
+	while (done_runs < n) {
+		pick = NULL;
+		t_pick = INFINITY;
+		for (k = 0; k < n_threads; k++) {
+			if (!th[k].r && next == n)
+				continue;
+			t = th[k].r ? fmax(now, th[k].ready) : now;
+			if (t < t_pick) {
+				t_pick = t;
+				pick = &th[k];
+			}
+		}
+		if (!pick)
+			break;
+		if (!pick->r) {		/* it takes the next run */
+			pick->r = &hr->runs[runs[next++]];
+			pick->pos = 0;
+			pick->lost = pick->r->lost;
+			pick->done = 0;
+			pick->ready = pick->start = now;
+			continue;
+		}
+		r = pick->r;
+		now = fmax(now, pick->ready);
+		until = pick->pos < r->n_ev ? hr->ev[r->ev + pick->pos].at :
+			r->cycles;
+		if (until > pick->done) {
+			now += until - pick->done;
+			pick->done = until;
+		}
+		if (pick->pos < r->n_ev) {
+			pick->ready = now + event_wait(lnic, lo,
+						       &hr->ev[r->ev + pick->pos++],
+						       hit, res);
+		} else if (pick->lost) {
+			pick->ready = now + r->lost * slowest;
+			pick->lost = false;
+		} else {
+			sum += now - pick->start;
+			done_runs++;
+			pick->r = NULL;
+		}
+	}
+	return n ? sum / n : 0;
 }
 
 /*
- * Per core, the long wait that recurs: the 97th percentile of its runs'
- * longest waits. A wait that lets a thread in keeps it busy as long as
- * such waits come back before its run is done; a rarer one does not.
+ * Each core's stretch: how much longer than its own path (instructions
+ * and waits) a run takes, for waiting on the core while other threads
+ * issue (core_threads()).
  */
-static int waits_recurring(const struct nicprog_lnic *lnic,
-			 const struct nicprog_layout *lo,
-			 const struct np_hostrun *hr, const double *hit,
-			 const struct np_res *res, double slowest,
-			 struct np_core *core)
+static int core_stretches(const struct nicprog_lnic *lnic,
+			  const struct nicprog_layout *lo,
+			  const struct np_hostrun *hr, u32 threads,
+			  const double *hit, const struct np_res *res,
+			  double slowest, struct np_core *core)
 {
-	double *w = malloc(sizeof(*w) * (hr->n_runs + 1)), w0, svc, miss;
-	const struct np_run *r;
-	u32 c, i, j, n;
-	int k;
+	u32 *first = calloc(lo->cores + 1, sizeof(*first));
+	u32 *runs = malloc(sizeof(*runs) * (hr->n_runs + 1));
+	u32 *fill = calloc(lo->cores + 1, sizeof(*fill));
+	u32 c, i;
+	double lat;
 
-	if (!w)
+	if (!first || !runs || !fill) {
+		free(first);
+		free(runs);
+		free(fill);
 		return -1;
-	for (c = 0; c < lo->cores; c++) {
-		for (i = 0, n = 0; i < hr->n_runs; i++) {
-			r = &hr->runs[i];
-			if (r->core != c)
-				continue;
-			w[n] = r->lost * slowest;
-			for (j = 0; j < r->n_ev; j++) {
-				k = event_res(lnic, lo, &hr->ev[r->ev + j], hit,
-					      &w0, &svc, &miss);
-				if (k >= 0)
-					w0 += (k < (int)lnic->n_regions ?
-					       miss : 1) * res[k].wait;
-				w[n] = fmax(w[n], w0);
-			}
-			n++;
-		}
-		qsort(w, n, sizeof(*w), cmp_double);
-		core[c].w_run = n ? w[(u32)(NP_RUN_Q * (n - 1))] : 0;
 	}
-	free(w);
+	/* the runs of each core, in order: first[c] .. first[c + 1] */
+	for (i = 0; i < hr->n_runs; i++)
+		first[hr->runs[i].core + 1]++;
+	for (c = 0; c < lo->cores; c++)
+		first[c + 1] += first[c];
+	for (i = 0; i < hr->n_runs; i++) {
+		c = hr->runs[i].core;
+		runs[first[c] + fill[c]++] = i;
+	}
+	for (c = 0; c < lo->cores; c++) {
+		core[c].stretch = 0;
+		if (!core[c].runs)
+			continue;
+		lat = core_threads(lnic, lo, hr, runs + first[c],
+				   first[c + 1] - first[c], threads, hit, res,
+				   slowest);
+		core[c].stretch = fmax(0, lat - (core[c].c + core[c].w) /
+					    core[c].runs);
+	}
+	free(first);
+	free(runs);
+	free(fill);
 	return 0;
 }
 
@@ -498,7 +570,7 @@ int np_predict(const struct nicprog_lnic *lnic,
 			core[c].w = core[c].w0;
 			for (q = 0; q < n_res; q++)
 				core[c].w += core[c].uses[q] * res[q].wait;
-			core_rate(&core[c], threads, false);
+			core_rate(&core[c], threads);
 			elapsed = fmax(elapsed, core[c].active);
 		}
 		for (q = 0; q < n_res; q++)
@@ -525,12 +597,10 @@ int np_predict(const struct nicprog_lnic *lnic,
 			sat = q;
 		}
 
-	if (waits_recurring(lnic, lo, hr, hit, res, slowest, core))
+	for (c = 0; c < lo->cores; c++)
+		core_rate(&core[c], threads);
+	if (core_stretches(lnic, lo, hr, threads, hit, res, slowest, core))
 		goto nomem;
-	for (c = 0; c < lo->cores; c++) {
-		core_rate(&core[c], threads, false);
-		core_stretch(&core[c]);
-	}
 
 	/*
 	 * A saturated queue holds every thread that is not issuing: all of
@@ -542,7 +612,7 @@ int np_predict(const struct nicprog_lnic *lnic,
 		for (c = 0, held = 0; c < lo->cores; c++) {
 			if (!core[c].uses[sat])
 				continue;
-			core_rate(&core[c], threads, true);
+			core_rate(&core[c], threads);
 			core[c].stretch = 0;
 			held += threads * elapsed;
 		}
