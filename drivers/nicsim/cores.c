@@ -24,61 +24,27 @@
 #include <linux/bpf.h>
 #include <linux/etherdevice.h>
 #include <linux/filter.h>
-#include <linux/if_vlan.h>
-#include <linux/ip.h>
-#include <linux/ipv6.h>
 #include <linux/jhash.h>
 #include <linux/kthread.h>
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
-#include <net/ip.h>
 #include <net/xdp.h>
 #include <trace/events/xdp.h>
 
 #include "nicsim.h"
+#include "steer.h"
 
 #define NICSIM_TAILROOM		SKB_DATA_ALIGN(sizeof(struct skb_shared_info))
 #define NICSIM_FRAME_MAX	(NICSIM_FRAME_SZ - XDP_PACKET_HEADROOM - \
 				 NICSIM_TAILROOM)
 
-/*
- * RSS-like flow hash over addresses and ports, so that every frame of a
- * flow goes to the same core and keeps its order.
- */
+/* The flow hash frames of a flow share (steer.h). */
 static u32 nicsim_flow_hash(const u8 *d, u32 len)
 {
-	u32 off = ETH_HLEN, words[9] = { 0 }, n = 0;
-	u16 proto;
-	u8 l4 = 0;
+	u32 words[NICSIM_FLOW_WORDS], seed, n;
 
-	if (len < ETH_HLEN)
-		return 0;
-	proto = get_unaligned_be16(d + 12);
-	if (proto == ETH_P_8021Q && len >= VLAN_ETH_HLEN) {
-		proto = get_unaligned_be16(d + 16);
-		off = VLAN_ETH_HLEN;
-	}
-	if (proto == ETH_P_IP && len >= off + sizeof(struct iphdr)) {
-		const struct iphdr *ip = (const void *)(d + off);
-
-		words[n++] = get_unaligned((u32 *)&ip->saddr);
-		words[n++] = get_unaligned((u32 *)&ip->daddr);
-		words[n++] = ip->protocol;
-		if (!(get_unaligned_be16(&ip->frag_off) & (IP_MF | IP_OFFSET)))
-			l4 = ip->protocol;
-		off += ip->ihl * 4;
-	} else if (proto == ETH_P_IPV6 && len >= off + sizeof(struct ipv6hdr)) {
-		memcpy(words, d + off + 8, 32);	/* saddr, daddr */
-		n = 8;
-		l4 = d[off + 6];
-		off += sizeof(struct ipv6hdr);
-	} else {
-		memcpy(words, d, 12);		/* MAC addresses */
-		return jhash2(words, 3, proto);
-	}
-	if ((l4 == IPPROTO_TCP || l4 == IPPROTO_UDP) && len >= off + 4)
-		words[n++] = get_unaligned((u32 *)(d + off));
-	return jhash2(words, n, 0);
+	n = nicsim_flow_words(d, len, words, &seed);
+	return n ? jhash2(words, n, seed) : 0;
 }
 
 /* A new skb holding the frame as the program left it. */

@@ -17,6 +17,7 @@
 
 #include "engines.h"
 #include "hostrun.h"
+#include "steer.h"
 
 #define NP_PKT_BUFS	256	/* frame buffers of a staged plan in flight */
 #define NP_FRAME_SZ	4096
@@ -277,38 +278,13 @@ static bool worlds_equal(struct np_world *a, struct np_world *b)
 	return true;
 }
 
-/* What nicsim steers by: a flow hash of the frame's addresses and ports. */
+/* What nicsim steers by: its flow hash (drivers/nicsim/steer.h). */
 static u32 flow_hash(const u8 *d, u32 len)
 {
-	u32 off = 14, words[9] = { 0 }, n = 0, proto;
-	u8 l4 = 0;
+	u32 words[NICSIM_FLOW_WORDS], seed, n;
 
-	if (len < 14)
-		return 0;
-	proto = (d[12] << 8) | d[13];
-	if (proto == 0x8100 && len >= 18) {
-		proto = (d[16] << 8) | d[17];
-		off = 18;
-	}
-	if (proto == 0x0800 && len >= off + 20) {
-		memcpy(&words[n++], d + off + 12, 4);
-		memcpy(&words[n++], d + off + 16, 4);
-		words[n++] = d[off + 9];
-		if (!(((d[off + 6] << 8) | d[off + 7]) & 0x3fff))
-			l4 = d[off + 9];
-		off += (d[off] & 15) * 4;
-	} else if (proto == 0x86dd && len >= off + 40) {
-		memcpy(words, d + off + 8, 32);
-		n = 8;
-		l4 = d[off + 6];
-		off += 40;
-	} else {
-		memcpy(words, d, 12);
-		return np_jhash2(words, 3, proto);
-	}
-	if ((l4 == 6 || l4 == 17) && len >= off + 4)
-		memcpy(&words[n++], d + off, 4);
-	return np_jhash2(words, n, 0);
+	n = nicsim_flow_words(d, len, words, &seed);
+	return n ? np_jhash2(words, n, seed) : 0;
 }
 
 /* The plan core of stage @s that takes the frame @d. */
