@@ -14,13 +14,10 @@ require_plan
 nicprog_load || skip_all "cannot load nicprog/nicsim"
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 EX=$NICPROG_SRC/bpf/examples
-WL=$NICPROG_SRC/tools/workloads/syn.wl
 . "$SELFDIR/nf_entries.sh"
 TMP=$(mktemp -d /tmp/nicprog-coresident.XXXXXX)
 trap 'cleanup; rm -rf "$TMP"' EXIT
-"$PLAN" --workload "$WL" --pcap-out "$TMP/syn.pcap" ||
-	{ echo "not ok: cannot write the workload's frames" >&2; exit 1; }
-FRAMES=$(awk '$1 == "frames" { print $2 }' "$WL")
+syn_workload
 
 # core_packets PORT: per core "N packets", from the NIC's counters
 core_packets() {
@@ -94,21 +91,10 @@ check "router's frames ran on cores 10-15 ($n)" test "$n" -ge "$FRAMES"
 expect_eq "and on none of count's" 0 "$(moved "$TMP/c2" "$TMP/c3" 0 9)"
 kshape=$(awk '$1 == "shape" { print $2 ", cores " $6 ", stages " $10 }' "$TMP/plan")
 expect_eq "the kernel's plan is nicprog-plan's for a six-core slice" "$oshape" "$kshape"
-mt=$(awk '
-	FNR == 1 { f++ }
-	{ n = $1; sub(":", "", n); v[f, n] = $2; names[n] = 1 }
-	END {
-		for (n in names) {
-			d = v[2, n] - v[1, n]
-			if (n ~ /^xdp_(drop|pass|tx|redirect|aborted)$/) pk += d
-			else if (n ~ /^core[0-9]+_cycles$/ && d > busy) busy = d
-		}
-		printf "%.1f\n", busy ? pk * 1e6 / busy : 0
-	}' <(grep -v "^NIC" "$TMP/n2") <(grep -v "^NIC" "$TMP/n3"))
-te=$(awk -v p="$pt" -v m="$mt" 'BEGIN { e = (p - m) / m; printf "%.1f", 100 * (e < 0 ? -e : e) }')
+read -r mt _ < <(nic_rates "$TMP/n2" "$TMP/n3")
+te=$(pct_err "$pt" "$mt")
 tap_info "router on six cores: $mt frames per million cycles measured, $pt predicted ($te%)"
-check "its throughput is the six-core prediction within 8%" \
-	awk -v e="$te" 'BEGIN { exit !(e <= 8) }'
+check "its throughput is the six-core prediction within 8%" within "$te" 8
 
 # NF holds the six, B the ten: a third program has no core
 echo 6 > "/sys/class/nicprog/$NF/plan_cores"

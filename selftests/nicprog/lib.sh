@@ -117,6 +117,38 @@ oracle_nic() {
 	OUT_IDX=$(ip netns exec "$NS" cat "/sys/class/net/$OUT/ifindex")
 }
 
+# syn_workload: the syn workload (tools/workloads/syn.wl) as frames in
+# $TMP/syn.pcap, for the oracle to send; sets WL and FRAMES.
+syn_workload() {
+	WL=$NICPROG_SRC/tools/workloads/syn.wl
+	"$PLAN" --workload "$WL" --pcap-out "$TMP/syn.pcap" ||
+		{ echo "not ok: cannot write the workload's frames" >&2; exit 1; }
+	FRAMES=$(awk '$1 == "frames" { print $2 }' "$WL")
+}
+
+# nic_rates BEFORE AFTER: from two `ethtool -S` snapshots of a port, as
+# tools/bench/prediction measures: frames with a verdict per million
+# cycles of the busiest core, and the cores' run latency per frame.
+nic_rates() {
+	awk '
+		FNR == 1 { f++ }
+		{ n = $1; sub(":", "", n); v[f, n] = $2; names[n] = 1 }
+		END {
+			for (n in names) {
+				d = v[2, n] - v[1, n]
+				if (n ~ /^xdp_(drop|pass|tx|redirect|aborted)$/) pk += d
+				else if (n ~ /^core[0-9]+_cycles$/ && d > busy) busy = d
+				else if (n ~ /^core[0-9]+_latency$/) lat += d
+			}
+			printf "%.1f %.1f\n", busy ? pk * 1e6 / busy : 0, pk ? lat / pk : 0
+		}' "$1" "$2"
+}
+
+# pct_err PRED MEASURED: |PRED - MEASURED| / MEASURED, in percent
+pct_err() { awk -v p="$1" -v m="$2" 'BEGIN { e = (p - m) / m; printf "%.1f", 100 * (e < 0 ? -e : e) }'; }
+# within E LIMIT: E <= LIMIT
+within() { awk -v e="$1" -v lim="$2" 'BEGIN { exit !(e <= lim) }'; }
+
 nicsim_del() {
 	echo "$1" > "$BUS/del_device"
 }

@@ -17,17 +17,10 @@ require_plan
 [ -x "$SELFDIR/oracle" ] || skip_all "oracle not built"
 nicprog_load || skip_all "cannot load nicprog/nicsim"
 EX=$NICPROG_SRC/bpf/examples
-WL=$NICPROG_SRC/tools/workloads/syn.wl
 . "$SELFDIR/nf_entries.sh"
 TMP=$(mktemp -d /tmp/nicprog-predict.XXXXXX)
 trap 'cleanup; rm -rf "$TMP"' EXIT
-"$PLAN" --workload "$WL" --pcap-out "$TMP/syn.pcap" ||
-	{ echo "not ok: cannot write the workload's frames" >&2; exit 1; }
-FRAMES=$(awk '$1 == "frames" { print $2 }' "$WL")
-
-# err PRED MEASURED: |PRED - MEASURED| / MEASURED, in percent
-err() { awk -v p="$1" -v m="$2" 'BEGIN { e = (p - m) / m; printf "%.1f", 100 * (e < 0 ? -e : e) }'; }
-within() { awk -v e="$1" -v lim="$2" 'BEGIN { exit !(e <= lim) }'; }
+syn_workload
 
 tap_begin
 for prof in nicsim-generic nicsim-soc nicsim-pipeline nicsim-fpga; do
@@ -59,22 +52,11 @@ for prof in nicsim-generic nicsim-soc nicsim-pipeline nicsim-fpga; do
 		}
 		wait_for 5 pending
 		ip netns exec "$NS" ethtool -S "$NF" > "$TMP/after"
-		read -r mt ml < <(awk '
-			FNR == 1 { f++ }
-			{ n = $1; sub(":", "", n); v[f, n] = $2; names[n] = 1 }
-			END {
-				for (n in names) {
-					d = v[2, n] - v[1, n]
-					if (n ~ /^xdp_(drop|pass|tx|redirect|aborted)$/) pk += d
-					else if (n ~ /^core[0-9]+_cycles$/ && d > busy) busy = d
-					else if (n ~ /^core[0-9]+_latency$/) lat += d
-				}
-				printf "%.1f %.1f\n", busy ? pk * 1e6 / busy : 0, pk ? lat / pk : 0
-			}' "$TMP/before" "$TMP/after")
+		read -r mt ml < <(nic_rates "$TMP/before" "$TMP/after")
 		kshape=$(awk '$1 == "shape" { print $2 }' "$TMP/plan")
 		expect_eq "$prof $nf: the kernel's plan is the offline one" "$oshape" "$kshape"
-		te=$(err "$pt" "$mt")
-		le=$(err "$pl" "$ml")
+		te=$(pct_err "$pt" "$mt")
+		le=$(pct_err "$pl" "$ml")
 		tap_info "$prof $nf: throughput $mt measured, $pt predicted ($te%);" \
 			"latency $ml measured, $pl predicted ($le%)"
 		check "$prof $nf: throughput predicted within 8%" within "$te" 8
