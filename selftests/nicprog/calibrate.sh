@@ -34,7 +34,7 @@ calibrate_dev() {
 }
 
 # measured parameters: costs, memories, engines (the counts they have)
-declare -A WANT=([nicsim-nfp]=22 [nicsim-pipeline]=17)
+declare -A WANT=([nicsim-nfp]=26 [nicsim-pipeline]=18)
 
 tap_begin
 for p in nicsim-nfp nicsim-pipeline; do

@@ -279,7 +279,8 @@ void nicdev_unload(struct nicdev *d)
 /**
  * nicdev_send() - send one frame carrying @p to the port
  * @d: the port
- * @p: the run's parameters
+ * @p: the run's parameters; the frame's source MAC address is
+ *	02:00 and @p->seed, which flow steering hashes
  * @len: frame bytes, at least UB_PARAMS_OFF + sizeof(*p)
  *
  * Return: 0 or -errno.
@@ -293,7 +294,10 @@ int nicdev_send(struct nicdev *d, const struct ub_params *p, uint32_t len)
 		return -EINVAL;
 	memset(frame, 0xa5, len);
 	memset(eh->ether_dhost, 0xff, ETH_ALEN);
-	memcpy(eh->ether_shost, "\x02\x00\x00\x00\x00\x01", ETH_ALEN);
+	/* the source address from the seed: the NIC spreads frames by it */
+	eh->ether_shost[0] = 0x02;
+	eh->ether_shost[1] = 0;
+	memcpy(eh->ether_shost + 2, &p->seed, 4);
 	eh->ether_type = htons(UB_ETH_P);
 	memcpy(frame + UB_PARAMS_OFF, p, sizeof(*p));
 	if (send(d->tx, frame, len, 0) != (ssize_t)len)

@@ -27,11 +27,17 @@
  *   latency, the full table the miss latency, and random walks of
  *   doubling width, sent in bursts, the cache's size (LRU under uniform
  *   random references hits capacity/width of the time);
+ * - hardware threads: a burst of frames that mostly wait on the slowest
+ *   memory, on one core: summed run latency over the core's cycles with
+ *   a run (Little's law: every thread holds a run);
  * - accelerators: one job of 0, 512 and 1024 bytes (jhash: 0 and 60) and
- *   none; the extra waiting is the engine's service time, in core cycles.
+ *   none; the extra waiting is the engine's service time, in core cycles;
+ *   a burst of jobs from every core (plan shape replicated) that queue:
+ *   jobs times service time over the NIC's cycles, the engines.
  *
- * The last memory's capacity, engine counts, clocks, bank structure and
- * MAT stages are not measured; the profile keeps the template's.
+ * The last memory's capacity, clocks, bank structure, MAT stages and
+ * engines that never queue are not measured; the profile keeps the
+ * template's.
  * --reference prints each measured value against a profile's and the
  * error; with --tolerance the exit status is 3 if any error is larger.
  */
@@ -52,6 +58,8 @@
 #define CAL_FRAME	1100		/* bytes; jobs of up to 1024 */
 #define CAL_HIT_STOP	0.4		/* width past the cache: hit share */
 #define CAL_MIN_LINES	1024
+#define CAL_THREAD_FRAMES 256		/* a burst against the threads */
+#define CAL_ENGINE_FRAMES 2048		/* a burst against the engines */
 
 static const char * const ic_names[__NICPROG_IC_MAX] = {
 	[NICPROG_IC_ALU] = "alu", [NICPROG_IC_MUL] = "mul",
@@ -83,8 +91,9 @@ struct cal_region {
 };
 
 struct cal_accel {
-	bool measured, has_per_kib;
+	bool measured, has_per_kib, count_bound;
 	double service, per_kib, svc[3];
+	double count;			/* engines; 0: not measured */
 };
 
 struct cal {
@@ -94,12 +103,14 @@ struct cal {
 	struct nicprog_lnic_text tmpl;
 	const struct nicprog_lnic *lnic;
 	u32 core;			/* the template's core unit */
-	int n_cores, *c_lat, *c_busy, *c_runs;
+	int n_cores, *c_lat, *c_busy, *c_runs, *c_active;
 	struct nicdev_snap delta;
 	char loaded[32];
 	u64 loaded_entries;
 	u32 seed;
 	double cost[__NICPROG_IC_MAX];
+	double threads;			/* 0: not measured */
+	bool threads_bound;		/* the core issued all the time */
 	struct cal_region reg[NICPROG_LNIC_MAX_REGIONS];
 	struct cal_accel acc[__NICPROG_ACCEL_MAX];
 };
@@ -108,9 +119,12 @@ struct cal {
 struct cal_sample {
 	double wait;		/* cycles waiting, not for a busy bank */
 	double busy;		/* issue cycles */
+	double lat;		/* run latencies, summed */
+	double active;		/* the busiest core's cycles with a run */
 	u64 runs;
 	u64 acc[NICPROG_LNIC_MAX_REGIONS], hits[NICPROG_LNIC_MAX_REGIONS];
 	u64 jobs[__NICPROG_ACCEL_MAX];
+	u64 qwait[__NICPROG_ACCEL_MAX];	/* cycles jobs queued */
 	int region;		/* most accesses */
 };
 
@@ -181,6 +195,7 @@ static int sample(struct cal *c, u32 lines, u32 steps, u32 len, u32 frames,
 		lat += v[c->c_lat[i]];
 		busy += v[c->c_busy[i]];
 		s->runs += v[c->c_runs[i]];
+		s->active = fmax(s->active, v[c->c_active[i]]);
 	}
 	for (r = 0; r < c->lnic->n_regions; r++) {
 		s->acc[r] = v[c->reg[r].acc];
@@ -198,8 +213,14 @@ static int sample(struct cal *c, u32 lines, u32 steps, u32 len, u32 frames,
 		k = nicdev_stat(&c->d, name);
 		if (k >= 0)
 			s->jobs[accels[i].type] = v[k];
+		snprintf(name, sizeof(name), "accel_%s_wait",
+			 nicprog_accel_type_name(accels[i].type));
+		k = nicdev_stat(&c->d, name);
+		if (k >= 0)
+			s->qwait[accels[i].type] = v[k];
 	}
 	s->busy = busy;
+	s->lat = lat;
 	s->wait = lat - busy - bank;
 	s->region = s->acc[best] ? (int)best : -1;
 	if (frames == 1 && s->runs != 1)
@@ -410,6 +431,42 @@ static int measure_latencies(struct cal *c)
 }
 
 /*
+ * Hardware threads: a burst of frames that mostly wait, on one core. A
+ * thread takes the next run whenever the others wait, so while the core
+ * has runs every thread holds one, and by Little's law the runs' summed
+ * latency over the core's cycles with a run is the threads. A core that
+ * issued all the time had more runs in flight than it needed: a bound.
+ */
+static int measure_threads(struct cal *c)
+{
+	struct cal_sample s;
+	u32 r, slow = U32_MAX;
+	int err;
+
+	for (r = 0; r < c->lnic->n_regions; r++)
+		if (c->reg[r].seen && c->reg[r].has_latency &&
+		    (slow == U32_MAX ||
+		     c->reg[r].latency > c->reg[slow].latency))
+			slow = r;
+	if (slow == U32_MAX)
+		return 0;
+	err = load(c, "ub_mem", c->reg[slow].largest);
+	if (!err)
+		err = sample(c, c->reg[slow].largest, UB_STEPS_MAX, 0,
+			     CAL_THREAD_FRAMES, &s);
+	if (err)
+		return err;
+	if (!s.active)
+		return -EIO;
+	c->threads = s.lat / s.active;
+	c->threads_bound = s.busy > 0.9 * s.active;
+	printf("measured threads %.2f per core (%u frames, %.0f%% of the core's cycles issuing%s)\n",
+	       c->threads, CAL_THREAD_FRAMES, 100 * s.busy / s.active,
+	       c->threads_bound ? ": at least" : "");
+	return 0;
+}
+
+/*
  * Cycles @b waited for memory more than @a, at the latencies measured:
  * a job's parameters are read from the frame only when there is a job.
  */
@@ -481,6 +538,57 @@ static int measure_accels(struct cal *c)
 	return 0;
 }
 
+/*
+ * Engines of a type: a burst of jobs from every core (plan shape
+ * replicated, frames spread by their source address). While jobs queue
+ * the engines are all busy, so jobs times the service time over the
+ * NIC's cycles is how many there are. If jobs queued less than a service
+ * time on average, the cores could not keep the engines busy: the count
+ * is at least what was seen.
+ */
+static int measure_engine_counts(struct cal *c, const char *dev)
+{
+	char old[64];
+	struct cal_sample s;
+	u32 i, t, len;
+	double svc;
+	int err;
+
+	err = nicdev_sysfs(dev, "plan_shape", "replicated", old, sizeof(old));
+	for (i = 0; !err && i < ARRAY_SIZE(accels); i++) {
+		struct cal_accel *ca = &c->acc[accels[i].type];
+
+		t = accels[i].type;
+		if (!ca->measured)
+			continue;
+		len = accels[i].lens[accels[i].n_lens - 1];
+		c->loaded[0] = 0;	/* planned again, replicated */
+		err = load(c, accels[i].prog, 1);
+		if (!err)
+			err = sample(c, 0, 1, len, CAL_ENGINE_FRAMES, &s);
+		if (err)
+			break;
+		if (!s.active || s.jobs[t] != CAL_ENGINE_FRAMES) {
+			fprintf(stderr, "nicprog-calibrate: %s: %llu jobs for %u frames\n",
+				accels[i].prog, (unsigned long long)s.jobs[t],
+				CAL_ENGINE_FRAMES);
+			err = -EIO;
+			break;
+		}
+		svc = ca->svc[accels[i].n_lens - 1];
+		ca->count = s.jobs[t] * svc / s.active;
+		/* queued less than a service time a job: not always busy */
+		ca->count_bound = s.qwait[t] < s.jobs[t] * svc;
+		printf("measured accel %s engines %.2f (%u jobs of %u bytes over %.0f cycles%s)\n",
+		       nicprog_accel_type_name(t), ca->count, CAL_ENGINE_FRAMES,
+		       len, s.active,
+		       ca->count_bound ? "; they were idle at times: at least" : "");
+	}
+	c->loaded[0] = 0;
+	nicdev_sysfs(dev, "plan_shape", "single", old, sizeof(old));
+	return err;
+}
+
 static double err_pct(double m, double ref)
 {
 	return ref ? 100.0 * (m - ref) / ref : (m ? 100.0 : 0);
@@ -513,6 +621,8 @@ static double compare(const struct cal *c, const struct nicprog_lnic *ref)
 		snprintf(what, sizeof(what), "cost %s", ic_names[k]);
 		CMP(what, c->cost[k], rc->cost[k]);
 	}
+	if (c->threads && !c->threads_bound)
+		CMP("core threads", c->threads, rc->threads);
 	for (i = 0; i < ref->n_regions; i++) {
 		const struct nicprog_lnic_region *rr = &ref->regions[i];
 		const struct cal_region *cr = &c->reg[i];
@@ -557,6 +667,11 @@ static double compare(const struct cal *c, const struct nicprog_lnic *ref)
 				 nicprog_accel_type_name(accels[i].type));
 			CMP(what, ca->per_kib, u->cycles_per_kib * scale);
 		}
+		if (ca->count && !ca->count_bound) {
+			snprintf(what, sizeof(what), "accel %s engines",
+				 nicprog_accel_type_name(accels[i].type));
+			CMP(what, ca->count, u->count);
+		}
 	}
 #undef CMP
 	printf("compare: largest error %.2f%%\n", worst);
@@ -586,6 +701,8 @@ static int write_profile(const struct cal *c, const char *tmpl_path,
 	u = &out.units[c->core];
 	for (k = 0; k < __NICPROG_IC_MAX; k++)
 		u->cost[k] = round_u32(c->cost[k]);
+	if (c->threads && !c->threads_bound)
+		u->threads = round_u32(c->threads);
 	for (i = 0; i < out.lnic.n_regions; i++) {
 		struct nicprog_lnic_region *r = &out.regions[i];
 		const struct cal_region *cr = &c->reg[i];
@@ -618,6 +735,8 @@ static int write_profile(const struct cal *c, const char *tmpl_path,
 			u->cycles_per_kib = round_u32(ca->per_kib);
 		u->service_cycles = round_u32(ca->service);
 		u->clock_mhz = out.units[c->core].clock_mhz;
+		if (ca->count && !ca->count_bound && round_u32(ca->count))
+			u->count = round_u32(ca->count);
 	}
 	err = nicprog_lnic_validate(&out.lnic, why, sizeof(why));
 	if (err) {
@@ -635,10 +754,11 @@ static int write_profile(const struct cal *c, const char *tmpl_path,
 	}
 	nicprog_lnic_format(&out.lnic, text, len + 1);
 	fprintf(f, "# %s as nicprog-calibrate measured it on %s.\n"
-		"# Measured: the core's instruction costs; every memory's latency, cache hit\n"
-		"# latency and cache size, and the capacity of every memory but the last;\n"
-		"# accelerators' service and per-KiB cycles (jhash engines: service only),\n"
-		"# in the core's clock. The rest is the template's.\n%s",
+		"# Measured: the core's instruction costs and threads; every memory's\n"
+		"# latency, cache hit latency and cache size, and the capacity of every\n"
+		"# memory but the last; accelerators' service and per-KiB cycles (jhash\n"
+		"# engines: service only), in the core's clock, and how many engines\n"
+		"# there are where jobs queued. The rest is the template's.\n%s",
 		out.name, c->d.name, text);
 	free(text);
 	return fclose(f) ? -EIO : 0;
@@ -657,8 +777,10 @@ static int setup_counters(struct cal *c)
 	c->c_lat = calloc(c->n_cores + 1, sizeof(int));
 	c->c_busy = calloc(c->n_cores + 1, sizeof(int));
 	c->c_runs = calloc(c->n_cores + 1, sizeof(int));
+	c->c_active = calloc(c->n_cores + 1, sizeof(int));
 	c->delta.v = calloc(c->d.n_stats, sizeof(u64));
-	if (!c->c_lat || !c->c_busy || !c->c_runs || !c->delta.v)
+	if (!c->c_lat || !c->c_busy || !c->c_runs || !c->c_active ||
+	    !c->delta.v)
 		return -ENOMEM;
 	for (i = 0; i < (u32)c->n_cores; i++) {
 		snprintf(name, sizeof(name), "core%u_latency", i);
@@ -667,7 +789,10 @@ static int setup_counters(struct cal *c)
 		c->c_busy[i] = nicdev_stat(&c->d, name);
 		snprintf(name, sizeof(name), "core%u_runs", i);
 		c->c_runs[i] = nicdev_stat(&c->d, name);
-		if (c->c_busy[i] < 0 || c->c_runs[i] < 0)
+		snprintf(name, sizeof(name), "core%u_cycles", i);
+		c->c_active[i] = nicdev_stat(&c->d, name);
+		if (c->c_busy[i] < 0 || c->c_runs[i] < 0 ||
+		    c->c_active[i] < 0)
 			return -EOPNOTSUPP;
 	}
 	for (i = 0; i < c->lnic->n_regions; i++) {
@@ -790,7 +915,11 @@ int main(int argc, char **argv)
 	if (!err)
 		err = measure_latencies(&c);
 	if (!err)
+		err = measure_threads(&c);
+	if (!err)
 		err = measure_accels(&c);
+	if (!err)
+		err = measure_engine_counts(&c, dev);
 	nicdev_unload(&c.d);
 	if (old_shape[0]) {
 		char tmp[64];
@@ -806,6 +935,7 @@ int main(int argc, char **argv)
 	free(c.c_lat);
 	free(c.c_busy);
 	free(c.c_runs);
+	free(c.c_active);
 	free(c.delta.v);
 	free(reft);
 	if (err) {
