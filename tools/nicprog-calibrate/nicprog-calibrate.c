@@ -36,7 +36,7 @@
  *   jobs times service time over the NIC's cycles, the engines.
  *
  * The last memory's capacity, clocks, bank structure, MAT stages and
- * engines that never queue are not measured; the profile keeps the
+ * engines idle at times in the burst are not measured; the profile keeps the
  * template's.
  * --reference prints each measured value against a profile's and the
  * error; with --tolerance the exit status is 3 if any error is larger.
