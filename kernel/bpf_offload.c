@@ -178,6 +178,69 @@ static void nicprog_note_afn(struct nicprog_insn_meta *meta,
 	meta->afn = fn;
 }
 
+/* Sort a value of the live state into @ptr, @data or @other by its kind. */
+static void nicprog_note_kind(const struct bpf_reg_state *reg, u64 bit,
+			      u64 *ptr, u64 *data, u64 *other)
+{
+	if (reg->type == NOT_INIT)	/* no path reads it */
+		return;
+	switch (ptr_kind(reg)) {
+	case NICPROG_PTR_CTX:
+	case NICPROG_PTR_PACKET:
+	case NICPROG_PTR_STACK:
+		*ptr |= bit;
+		break;
+	case NICPROG_PTR_SCALAR:
+		*data |= bit;
+		break;
+	default:
+		*other |= bit;
+	}
+}
+
+/*
+ * What registers and main-frame stack slots hold before @meta's insn, so
+ * that a handover to the host (handover.c) knows which values to rebase.
+ */
+static void nicprog_note_state(struct bpf_verifier_env *env,
+			       struct nicprog_insn_meta *meta,
+			       const struct bpf_reg_state *regs)
+{
+	const struct bpf_verifier_state *vs = env->cur_state;
+	const struct bpf_func_state *fs;
+	const struct bpf_stack_state *slot;
+	u64 ptr = 0, data = 0, other = 0;
+	u32 r, i, b;
+
+	for (r = 0; r < BPF_REG_10; r++)
+		nicprog_note_kind(&regs[r], BIT(r), &ptr, &data, &other);
+	meta->ptr_regs |= ptr;
+	meta->data_regs |= data;
+	meta->other_regs |= other;
+	if (vs->curframe)
+		return;
+	ptr = data = other = 0;
+	fs = vs->frame[0];
+	for (i = 0; i < fs->allocated_stack / BPF_REG_SIZE && i < 64; i++) {
+		slot = &fs->stack[i];
+		if (slot->slot_type[BPF_REG_SIZE - 1] == STACK_SPILL) {
+			nicprog_note_kind(&slot->spilled_ptr, BIT_ULL(i), &ptr,
+					  &data, &other);
+			continue;
+		}
+		for (b = 0; b < BPF_REG_SIZE; b++) {
+			if (slot->slot_type[b] == STACK_MISC ||
+			    slot->slot_type[b] == STACK_ZERO)
+				data |= BIT_ULL(i);
+			else if (slot->slot_type[b] != STACK_INVALID)
+				other |= BIT_ULL(i);
+		}
+	}
+	meta->ptr_slots |= ptr;
+	meta->data_slots |= data;
+	meta->other_slots |= other;
+}
+
 /* Facts the offloader needs, from the verifier's state before @insn. */
 static void nicprog_note_facts(struct nicprog_prog *np,
 			       struct nicprog_insn_meta *meta,
@@ -273,6 +336,7 @@ static int nicprog_insn_hook(struct bpf_verifier_env *env, int insn_idx,
 	if (meta->visits < U32_MAX)
 		meta->visits++;
 	nicprog_note_facts(np, meta, insn, regs);
+	nicprog_note_state(env, meta, regs);
 	meta->dst_kinds |= BIT(ptr_kind(&regs[insn->dst_reg]));
 	if (BPF_SRC(insn->code) == BPF_X || cls == BPF_LDX)
 		meta->src_kinds |= BIT(ptr_kind(&regs[insn->src_reg]));
@@ -454,6 +518,7 @@ static int nicprog_finalize(struct bpf_verifier_env *env)
 	const char *why;
 	u32 i, bad, n_subs;
 	u64 t0 = ktime_get_ns();
+	bool partial;
 	int err;
 
 	np->verify_ns = t0 - np->verify_ns;
@@ -462,8 +527,12 @@ static int nicprog_finalize(struct bpf_verifier_env *env)
 			env->prog->len, np->len);
 		return -EINVAL;
 	}
-	if (np->len > nd->sum.insn_store) {
-		np_vlog(env, "program has %u instructions; the NIC's cores hold at most %u\n",
+	/* with partial offload, the plan leaves the rest to the host */
+	mutex_lock(&nd->plan_lock);
+	partial = nd->plan_partial;
+	mutex_unlock(&nd->plan_lock);
+	if (np->len > nd->sum.insn_store && !partial) {
+		np_vlog(env, "program has %u instructions; the NIC's cores hold at most %u (plan_partial lets the host run the rest)\n",
 			np->len, nd->sum.insn_store);
 		return -E2BIG;
 	}

@@ -18,6 +18,7 @@ struct bpf_prog;
 struct dentry;
 struct netlink_ext_ack;
 struct nicprog_table;
+struct nicprog_handover_entry;
 
 /**
  * struct nicprog_dev - one registered SmartNIC port
@@ -33,10 +34,12 @@ struct nicprog_table;
  * @xdp_prog: the installed program, one reference owned; under RTNL
  * @mem_used: bytes of NIC memory tables hold; under RTNL (map alloc/free)
  * @plan: the installed plan, under RTNL
- * @plan_lock: protects @plan_shape, @plan_cores and @plan_text, which
- *	sysfs and debugfs read without RTNL
+ * @plan_lock: protects @plan_shape, @plan_cores, @plan_partial and
+ *	@plan_text, which sysfs and debugfs read without RTNL
  * @plan_shape: enum nicprog_shape the next attach plans for
  * @plan_cores: cores the next plan may use, 0 for all
+ * @plan_partial: the operator allows partial offload: what the NIC cannot
+ *	hold runs on the host (handover.c)
  * @plan_text: the installed plan in words, or NULL
  * @facts: the installed program's facts file (offload/facts.h), or NULL
  * @facts_len: its size
@@ -56,6 +59,7 @@ struct nicprog_dev {
 	struct mutex plan_lock;
 	u8 plan_shape;
 	u32 plan_cores;
+	bool plan_partial;
 	char *plan_text;
 	void *facts;
 	size_t facts_len;
@@ -77,6 +81,14 @@ struct nicprog_dev {
  * @plan_ns: time the offloader spent making the layout
  * @stages: per stage, what drivers see of it
  * @core_stage: per core of the plan, its stage
+ * @host_exec: partial offload: the program as the host runs its part
+ *	(no engines, no MAT, no NIC timing)
+ * @run_stage: partial offload: per instruction, 0 for the NIC and
+ *	NICPROG_EXEC_STAGE_HOST for the host, for nicprog_plan_run()
+ * @entries: partial offload: where the NIC hands runs over, by pc
+ * @n_entries: entries in @entries
+ * @cookie: random, in every handover, so that a frame of a replaced
+ *	plan does not run under this one
  */
 struct nicprog_plan {
 	struct nicprog_exec_prog exec;
@@ -89,6 +101,11 @@ struct nicprog_plan {
 	u64 plan_ns;
 	struct nicprog_stage_info stages[NICPROG_MAX_STAGES];
 	u8 *core_stage;
+	struct nicprog_exec_prog host_exec;
+	u8 *run_stage;
+	struct nicprog_handover_entry *entries;
+	u32 n_entries;
+	u32 cookie;
 };
 
 /**
@@ -142,6 +159,12 @@ void nicprog_sysfs_exit(void);
 /* bpf_offload.c */
 int nicprog_bpf_init(struct nicprog_dev *nd);
 void nicprog_bpf_exit(struct nicprog_dev *nd);
+
+/* handover.c */
+int nicprog_handover_init(struct nicprog_plan *plan,
+			  const struct nicprog_ir *ir);
+u32 nicprog_handover_pc(const struct nicprog_plan *plan, u32 i);
+extern const struct nicprog_exec_ops nicprog_plan_host_ops;
 
 /* plan.c */
 struct nicprog_plan *nicprog_plan_create(struct nicprog_prog *np,

@@ -74,6 +74,51 @@ static const struct nicprog_exec_ops nicprog_plan_exec_ops = {
 	.accel		= plan_accel,
 };
 
+/* The host part of a partial plan: same tables, no engines. */
+const struct nicprog_exec_ops nicprog_plan_host_ops = {
+	.map_lookup	= plan_map_lookup,
+	.map_update	= plan_map_update,
+	.map_delete	= plan_map_delete,
+	.ktime_ns	= plan_ktime_ns,
+	.prandom	= plan_prandom,
+};
+
+/* The executor's views of a partial plan, and its handover points. */
+static int nicprog_plan_host_init(struct nicprog_plan *plan,
+				  const struct nicprog_prog *np)
+{
+	const struct nicprog_layout *lo = &plan->lo;
+	u32 i;
+
+	plan->run_stage = kvmalloc_array(np->len, 1, GFP_KERNEL);
+	if (!plan->run_stage)
+		return -ENOMEM;
+	for (i = 0; i < np->len; i++)
+		plan->run_stage[i] = lo->insn_stage[i] == NICPROG_EXEC_STAGE_HOST ?
+				     NICPROG_EXEC_STAGE_HOST :
+				     lo->insn_stage[i] == NICPROG_EXEC_STAGE_ANY ?
+				     NICPROG_EXEC_STAGE_ANY : 0;
+	plan->host_exec = np->exec;
+	plan->host_exec.stage = lo->insn_stage;
+	plan->exec.stage = lo->insn_stage;
+	return nicprog_handover_init(plan, &np->ir);
+}
+
+/* What the host runs of the plan, for the kernel log and the extack. */
+static void nicprog_plan_host_say(struct nicprog_dev *nd,
+				  const struct nicprog_plan *plan,
+				  struct netlink_ext_ack *extack)
+{
+	const struct nicprog_layout *lo = &plan->lo;
+
+	netdev_info(nd->netdev,
+		    "nicprog: partial offload (%s): the NIC holds %u instructions, the host runs %u in %u nodes; %u handover points carry up to %u bytes\n",
+		    lo->host_why, lo->nic_insns, lo->host_insns, lo->host_nodes,
+		    plan->n_entries, lo->host_bytes);
+	NL_SET_ERR_MSG_MOD(extack,
+			   "partially offloaded: the host runs what the NIC cannot hold (see the plan)");
+}
+
 /* What drivers see of the stages, computed once rather than per frame. */
 static void nicprog_plan_stages_init(struct nicprog_plan *plan)
 {
@@ -114,15 +159,26 @@ struct nicprog_plan *nicprog_plan_create(struct nicprog_prog *np,
 	struct nicprog_dev *nd = np->nd;
 	const struct nicprog_lnic_unit *core;
 	struct nicprog_plan *plan;
+	struct nicprog_host_limits lim = {
+		.insn_store = nd->sum.insn_store,
+	};
 	const char *why;
 	u32 budget, free;
+	bool partial;
 	u8 shape;
 	int err;
 
 	mutex_lock(&nd->plan_lock);
 	shape = nd->plan_shape;
 	budget = nd->plan_cores ? nd->plan_cores : nd->sum.cores;
+	partial = nd->plan_partial;
 	mutex_unlock(&nd->plan_lock);
+	/* loaded under plan_partial, which was cleared since */
+	if (!partial && np->len > nd->sum.insn_store) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "program has more instructions than the NIC's cores hold (plan_partial lets the host run the rest)");
+		return ERR_PTR(-E2BIG);
+	}
 	/* programs on the NIC's other ports hold their cores */
 	if (nd->ops->cores_free) {
 		free = nd->ops->cores_free(nd);
@@ -138,8 +194,8 @@ struct nicprog_plan *nicprog_plan_create(struct nicprog_prog *np,
 	if (!plan)
 		return ERR_PTR(-ENOMEM);
 	plan->plan_ns = ktime_get_ns();
-	err = nicprog_layout_build(&np->ir, nd->lnic, shape, budget, &plan->lo,
-				   &why);
+	err = nicprog_layout_build(&np->ir, nd->lnic, shape, budget,
+				   partial ? &lim : NULL, &plan->lo, &why);
 	plan->plan_ns = ktime_get_ns() - plan->plan_ns;
 	if (err) {
 		/* the offloader's reasons are static strings */
@@ -174,6 +230,12 @@ struct nicprog_plan *nicprog_plan_create(struct nicprog_prog *np,
 	nicprog_plan_stages_init(plan);
 	plan->tables = np->tables;
 	plan->prog = np->prog;
+	if (plan->lo.node_host) {
+		err = nicprog_plan_host_init(plan, np);
+		if (err)
+			goto err_free;
+		nicprog_plan_host_say(nd, plan, extack);
+	}
 	return plan;
 
 err_free:
@@ -192,6 +254,8 @@ void nicprog_plan_destroy(struct nicprog_plan *plan)
 	if (!plan)
 		return;
 	nicprog_layout_free(&plan->lo);
+	kvfree(plan->entries);
+	kvfree(plan->run_stage);
 	kvfree(plan->region);
 	kvfree(plan->core_stage);
 	kvfree(plan->flags);
@@ -214,6 +278,7 @@ static void nicprog_plan_render(struct seq_buf *sb, const struct nicprog_dev *nd
 	const struct nicprog_stage *st;
 	static const char * const steer[] = { "none", "flow", "key" };
 	u32 s, t, n;
+	u64 pct;
 
 	seq_buf_printf(sb, "program %u %s: %u insns, %u blocks, %u nodes, %u edges\n",
 		       plan->prog->aux->id, plan->prog->aux->name, np->len,
@@ -237,6 +302,17 @@ static void nicprog_plan_render(struct seq_buf *sb, const struct nicprog_dev *nd
 		seq_buf_printf(sb, ", nodes %u, state in %u bytes, cycles ",
 			       st->n_nodes, st->in_bytes);
 		seq_buf_fx(sb, st->cost_fx);
+		seq_buf_printf(sb, "\n");
+	}
+	if (lo->node_host) {
+		seq_buf_printf(sb, "host: %u nodes, %u insns (the NIC holds %u of %u): %s\n",
+			       lo->host_nodes, lo->host_insns, lo->nic_insns,
+			       nd->sum.insn_store, lo->host_why);
+		pct = div64_u64(lo->host_share_fx * 10000, NICPROG_FX);
+		seq_buf_printf(sb, "host: %llu.%02llu%% of packets handed over (predicted), at most %u bytes of state, at insns",
+			       pct / 100, pct % 100, lo->host_bytes);
+		for (n = 0; n < plan->n_entries; n++)
+			seq_buf_printf(sb, " %u", nicprog_handover_pc(plan, n));
 		seq_buf_printf(sb, "\n");
 	}
 	if (lo->mat_cost_fx) {
@@ -287,6 +363,7 @@ static void nicprog_plan_render(struct seq_buf *sb, const struct nicprog_dev *nd
 			       np->maps[t]->name,
 			       nicprog_table_class_name(ti->cls),
 			       ti->mat && lo->mat_units ? " (mat)" : "",
+			       lo->host_tables & BIT_ULL(t) ? "host" :
 			       nd->lnic->regions[ti->region].name);
 		seq_buf_fx(sb, ti->acc_fx);
 		seq_buf_printf(sb, ": %s\n", ti->why);
@@ -336,7 +413,9 @@ void nicprog_plan_publish(struct nicprog_dev *nd, struct nicprog_plan *plan)
  * @pkt: the frame
  * @res: verdict, cycles and instructions
  *
- * Runs the whole program, whatever the plan's stages.
+ * Runs the whole program, whatever the plan's stages -- but for the part
+ * a partial plan leaves to the host: there the run stops with @res->done
+ * false, its live state in @st->ctx for nicprog_plan_handover().
  *
  * Context: the caller holds rcu_read_lock() across the call and keeps
  * @plan installed until a grace period after it stopped using it.
@@ -346,8 +425,18 @@ void nicprog_plan_run(const struct nicprog_plan *plan,
 		      struct nicprog_exec_pkt *pkt,
 		      struct nicprog_exec_result *res)
 {
-	nicprog_exec_run(&plan->exec, &nicprog_plan_exec_ops, (void *)plan, st,
-			 pkt, res);
+	struct nicprog_exec_prog nic;
+
+	if (!plan->run_stage) {
+		nicprog_exec_run(&plan->exec, &nicprog_plan_exec_ops,
+				 (void *)plan, st, pkt, res);
+		return;
+	}
+	nic = plan->exec;
+	nic.stage = plan->run_stage;
+	nicprog_exec_start(&st->ctx, pkt);
+	nicprog_exec_resume(&nic, &nicprog_plan_exec_ops, (void *)plan, st, pkt,
+			    &st->ctx, res);
 }
 EXPORT_SYMBOL_GPL(nicprog_plan_run);
 
@@ -444,6 +533,19 @@ u32 nicprog_plan_cores(const struct nicprog_plan *plan)
 	return plan->lo.cores;
 }
 EXPORT_SYMBOL_GPL(nicprog_plan_cores);
+
+/**
+ * nicprog_plan_partial() - does the host run part of a plan?
+ * @plan: the plan
+ *
+ * Context: any.
+ * Return: true if runs may stop for nicprog_plan_handover().
+ */
+bool nicprog_plan_partial(const struct nicprog_plan *plan)
+{
+	return plan->run_stage;
+}
+EXPORT_SYMBOL_GPL(nicprog_plan_partial);
 
 /**
  * nicprog_plan_prog() - the BPF program a plan was made from

@@ -139,9 +139,40 @@ static ssize_t plan_cores_store(struct device *dev,
 }
 static DEVICE_ATTR_RW(plan_cores);
 
+static ssize_t plan_partial_show(struct device *dev,
+				 struct device_attribute *attr, char *buf)
+{
+	struct nicprog_dev *nd = to_nicprog_dev(dev);
+	bool partial;
+
+	mutex_lock(&nd->plan_lock);
+	partial = nd->plan_partial;
+	mutex_unlock(&nd->plan_lock);
+	return sysfs_emit(buf, "%u\n", partial);
+}
+
+static ssize_t plan_partial_store(struct device *dev,
+				  struct device_attribute *attr,
+				  const char *buf, size_t count)
+{
+	struct nicprog_dev *nd = to_nicprog_dev(dev);
+	bool partial;
+	int err;
+
+	err = kstrtobool(buf, &partial);
+	if (err)
+		return err;
+	mutex_lock(&nd->plan_lock);
+	nd->plan_partial = partial;
+	mutex_unlock(&nd->plan_lock);
+	return count;
+}
+static DEVICE_ATTR_RW(plan_partial);
+
 static struct attribute *nicprog_dev_attrs[] = {
 	&dev_attr_plan_shape.attr,
 	&dev_attr_plan_cores.attr,
+	&dev_attr_plan_partial.attr,
 	&dev_attr_ifindex.attr,
 	&dev_attr_profile.attr,
 	&dev_attr_cores.attr,

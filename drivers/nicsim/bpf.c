@@ -77,6 +77,18 @@ u32 nicsim_plan_cores_free(struct nicprog_dev *nd)
 }
 
 /*
+ * Handovers of the plan still in the receive queue hold @ref only to
+ * compare it: the NAPI poll drops them once @ref is not installed.
+ */
+static void nicsim_plan_ref_free(struct nicsim_plan_ref *ref)
+{
+	if (!ref)
+		return;
+	nicprog_host_free(ref->host);
+	kfree(ref);
+}
+
+/*
  * Publish the plan to the receive path and the cores; once a grace period
  * has passed no core runs the old plan, and once its jobs are purged none
  * will, so the core may release it and its cores go to the new one.
@@ -94,16 +106,23 @@ int nicsim_plan_load(struct nicprog_dev *nd, const struct nicprog_plan *plan,
 				   "the plan needs more cores than the NIC has free of other ports' programs");
 		return -ENOSPC;
 	}
-	ref = kmalloc(sizeof(*ref), GFP_KERNEL);
+	ref = kzalloc(sizeof(*ref), GFP_KERNEL);
 	if (!ref)
 		return -ENOMEM;
 	ref->plan = plan;
 	ref->base = base;
+	if (nicprog_plan_partial(plan)) {
+		ref->host = nicprog_host_alloc(NICSIM_FRAME_SZ);
+		if (!ref->host) {
+			kfree(ref);
+			return -ENOMEM;
+		}
+	}
 	rcu_assign_pointer(port->ref, ref);
 	if (old) {
 		synchronize_net();
 		nicsim_cores_purge(port);
-		kfree(old);
+		nicsim_plan_ref_free(old);
 	}
 	nicsim_cores_hold(port, base, need);
 	return 0;
@@ -117,6 +136,6 @@ void nicsim_plan_unload(struct nicprog_dev *nd)
 	RCU_INIT_POINTER(port->ref, NULL);
 	synchronize_net();
 	nicsim_cores_purge(port);
-	kfree(old);
+	nicsim_plan_ref_free(old);
 	nicsim_cores_hold(port, 0, 0);
 }

@@ -85,11 +85,20 @@ static void nicsim_core_exception(struct nicsim_port *port,
 	trace_xdp_exception(port->netdev, nicprog_plan_prog(plan), act);
 }
 
-/* Act on a finished run's verdict. BH disabled, RCU held. */
-static void nicsim_verdict(struct nicsim_port *port,
-			   const struct nicprog_plan *plan,
-			   const struct nicprog_exec_pkt *pkt,
-			   const struct nicprog_exec_result *res)
+/**
+ * nicsim_verdict() - act on a finished run's verdict
+ * @port: the port the frame arrived on
+ * @plan: the plan that ran
+ * @pkt: the frame as the program left it
+ * @res: the run's result, @res->done
+ *
+ * For NIC cores and for the host part of partial plans alike.
+ *
+ * Context: BH disabled, RCU held.
+ */
+void nicsim_verdict(struct nicsim_port *port, const struct nicprog_plan *plan,
+		    const struct nicprog_exec_pkt *pkt,
+		    const struct nicprog_exec_result *res)
 {
 	struct nicsim_port *out;
 	struct sk_buff *nskb;
@@ -142,6 +151,37 @@ static void nicsim_core_job_start(struct nicsim_core *core,
 				  struct nicsim_port *port,
 				  const struct nicsim_plan_ref *ref,
 				  struct sk_buff *skb);
+
+/*
+ * Partial offload: the run stopped where the host takes over. Write its
+ * state and the frame into a new frame for the host, as a NIC prepends
+ * receive metadata. BH disabled, RCU held.
+ */
+static void nicsim_handover(struct nicsim_core *core, struct nicsim_port *port,
+			    const struct nicsim_plan_ref *ref,
+			    const struct nicprog_exec_pkt *pkt,
+			    const struct nicprog_exec_ctx *ctx)
+{
+	u32 len = nicprog_plan_handover_size(ref->plan, pkt, ctx);
+	struct sk_buff *skb;
+	int n;
+
+	skb = len ? netdev_alloc_skb(port->netdev, len) : NULL;
+	if (!skb)
+		goto err;
+	n = nicprog_plan_handover(ref->plan, pkt, ctx, skb_put(skb, len), len);
+	if (n < 0) {
+		kfree_skb(skb);
+		goto err;
+	}
+	nicsim_stats_frame(port, host_handovers, host_state_bytes,
+			   len - (pkt->data_end - pkt->data_meta));
+	nicsim_host_rx_handover(port, skb, ref);
+	return;
+err:
+	core->errors++;
+	nicsim_stats_inc(port, host_errors);
+}
 
 /* Hand the timing model a run of @core. BH disabled. */
 static void nicsim_core_timed(struct nicsim_core *core, u64 cycles,
@@ -209,7 +249,10 @@ static void nicsim_core_run(struct nicsim_core *core, struct nicsim_port *port,
 	core->mat_lookups += res.mat_lookups;
 	if (res.error)
 		core->errors++;
-	nicsim_verdict(port, plan, &pkt, &res);
+	if (!res.done)
+		nicsim_handover(core, port, ref, &pkt, &core->state->ctx);
+	else
+		nicsim_verdict(port, plan, &pkt, &res);
 }
 
 /* Hash of the packet bytes a stage's shard key copies; absent bytes are 0. */
@@ -309,8 +352,14 @@ static void nicsim_core_job(struct nicsim_core *core, struct nicsim_job *job,
 		core->mat_lookups += res.mat_lookups;
 		if (res.error)
 			core->errors++;
-		if (res.done)
+		if (res.done) {
 			job->res = res;
+		} else if (job->ctx.stage == NICPROG_EXEC_STAGE_HOST) {
+			nicsim_handover(core, job->port, ref, &job->pkt,
+					&job->ctx);
+			nicsim_job_free(job);
+			return;
+		}
 	} else {
 		if (hop)
 			nicsim_core_timed(core, hop, NULL);

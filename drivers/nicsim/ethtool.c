@@ -34,6 +34,8 @@ static int nicsim_get_link_ksettings(struct net_device *dev,
 
 static const char nicsim_xdp_stat_names[][ETH_GSTRING_LEN] = {
 	"xdp_drop", "xdp_pass", "xdp_tx", "xdp_redirect", "xdp_aborted",
+	"host_handovers", "host_state_bytes", "host_runs", "host_errors",
+	"host_ns",
 };
 
 /*
@@ -126,6 +128,11 @@ static void nicsim_get_ethtool_stats(struct net_device *dev,
 	*data++ = u64_stats_read(&s.xdp_tx);
 	*data++ = u64_stats_read(&s.xdp_redirect);
 	*data++ = u64_stats_read(&s.xdp_aborted);
+	*data++ = u64_stats_read(&s.host_handovers);
+	*data++ = u64_stats_read(&s.host_state_bytes);
+	*data++ = u64_stats_read(&s.host_runs);
+	*data++ = u64_stats_read(&s.host_errors);
+	*data++ = u64_stats_read(&s.host_ns);
 	spin_lock_bh(&ndev->tm_lock);
 	tm = ndev->tm;
 	for (i = 0; i < ndev->n_cores; i++) {

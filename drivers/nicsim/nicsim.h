@@ -41,6 +41,12 @@
  * @xdp_redirect: frames the NIC's program sent out of another port
  * @xdp_aborted: frames aborted by the program, or with an invalid verdict
  *	or redirect target (the xdp_exception tracepoint fires)
+ * @host_handovers: partial offload: frames the NIC handed to the host part
+ * @host_state_bytes: live state those handovers carried, in bytes
+ * @host_runs: host part runs (their verdicts count in @xdp_drop ...)
+ * @host_errors: handovers dropped: the NIC could not write one, or the
+ *	host refused one (of a replaced plan, or malformed)
+ * @host_ns: host CPU time in host part runs
  * @syncp: writers run with BH disabled (xmit, NAPI, NIC cores) and never
  *	nest a section
  */
@@ -59,6 +65,11 @@ struct nicsim_pcpu_stats {
 	u64_stats_t xdp_tx;
 	u64_stats_t xdp_redirect;
 	u64_stats_t xdp_aborted;
+	u64_stats_t host_handovers;
+	u64_stats_t host_state_bytes;
+	u64_stats_t host_runs;
+	u64_stats_t host_errors;
+	u64_stats_t host_ns;
 	struct u64_stats_sync syncp;
 };
 
@@ -128,13 +139,28 @@ struct nicsim_port {
  * @base: the NIC core that is the plan's core 0: the plan runs on cores
  *	@base up to @base + nicprog_plan_cores(@plan), which no other port's
  *	plan holds
+ * @host: partial plans: the host's scratch for their host part, used by
+ *	the port's NAPI instance only; NULL otherwise
  *
  * One per plan_load, freed once no frame or job can see it.
  */
 struct nicsim_plan_ref {
 	const struct nicprog_plan *plan;
 	u32 base;
+	struct nicprog_host *host;
 };
+
+/**
+ * struct nicsim_rx_cb - the receive descriptor of a frame in a port's rxq
+ *	(skb->cb)
+ * @ref: NULL for a frame; for a handover (partial offload), the plan the
+ *	NIC ran, compared with the installed one, never dereferenced
+ */
+struct nicsim_rx_cb {
+	const struct nicsim_plan_ref *ref;
+};
+
+#define NICSIM_RX_CB(skb)	((struct nicsim_rx_cb *)(skb)->cb)
 
 /**
  * struct nicsim_job - a frame between the stages of a plan
@@ -248,6 +274,8 @@ struct nicsim_dev {
 /* port.c */
 void nicsim_wire_tx(struct nicsim_port *port, struct sk_buff *skb);
 void nicsim_host_rx(struct nicsim_port *port, struct sk_buff *skb);
+void nicsim_host_rx_handover(struct nicsim_port *port, struct sk_buff *skb,
+			     const struct nicsim_plan_ref *ref);
 struct nicsim_port *nicsim_port_create(struct nicsim_dev *ndev, u32 index);
 void nicsim_port_destroy(struct nicsim_port *port);
 void nicsim_port_get_stats(struct nicsim_port *port,
@@ -259,6 +287,12 @@ void nicsim_cores_stop(struct nicsim_dev *ndev);
 bool nicsim_cores_steer(struct nicsim_port *port,
 			const struct nicsim_plan_ref *ref, struct sk_buff *skb);
 void nicsim_cores_purge(struct nicsim_port *port);
+void nicsim_verdict(struct nicsim_port *port, const struct nicprog_plan *plan,
+		    const struct nicprog_exec_pkt *pkt,
+		    const struct nicprog_exec_result *res);
+
+/* hostpart.c */
+void nicsim_host_part(struct nicsim_port *port, struct sk_buff *skb);
 
 /* bpf.c */
 int nicsim_port_ndo_bpf(struct net_device *dev, struct netdev_bpf *bpf);

@@ -13,16 +13,13 @@
 
 #include "nicsim.h"
 
-/**
- * nicsim_host_rx() - the NIC hands a frame to the host stack
- * @port: the port
- * @skb: the frame, at its Ethernet header
- *
- * Context: BH disabled.
- */
-void nicsim_host_rx(struct nicsim_port *port, struct sk_buff *skb)
+/* Into the host's receive queue, with @ref in the descriptor. */
+static void __nicsim_host_rx(struct nicsim_port *port, struct sk_buff *skb,
+			     const struct nicsim_plan_ref *ref)
 {
 	bool queued = false;
+
+	NICSIM_RX_CB(skb)->ref = ref;
 
 	/* The sender may be destroyed while the frame waits in our queue. */
 	skb->dev = port->netdev;
@@ -38,6 +35,32 @@ void nicsim_host_rx(struct nicsim_port *port, struct sk_buff *skb)
 		return;
 	}
 	napi_schedule(&port->napi);
+}
+
+/**
+ * nicsim_host_rx() - the NIC hands a frame to the host stack
+ * @port: the port
+ * @skb: the frame, at its Ethernet header
+ *
+ * Context: BH disabled.
+ */
+void nicsim_host_rx(struct nicsim_port *port, struct sk_buff *skb)
+{
+	__nicsim_host_rx(port, skb, NULL);
+}
+
+/**
+ * nicsim_host_rx_handover() - the NIC hands a run over to the host part
+ * @port: the port
+ * @skb: nicprog_plan_handover()'s bytes
+ * @ref: the plan the NIC ran
+ *
+ * Context: BH disabled.
+ */
+void nicsim_host_rx_handover(struct nicsim_port *port, struct sk_buff *skb,
+			     const struct nicsim_plan_ref *ref)
+{
+	__nicsim_host_rx(port, skb, ref);
 }
 
 /*
@@ -131,11 +154,15 @@ static int nicsim_port_poll(struct napi_struct *napi, int budget)
 	int done = 0;
 
 	while (done < budget && (skb = skb_dequeue(&port->rxq))) {
+		done++;
+		if (NICSIM_RX_CB(skb)->ref) {
+			nicsim_host_part(port, skb);
+			continue;
+		}
 		skb->protocol = eth_type_trans(skb, dev);
 		nicsim_stats_frame(port, rx_packets, rx_bytes,
 				   skb->len + ETH_HLEN);
 		netif_receive_skb(skb);
-		done++;
 	}
 	if (done < budget)
 		napi_complete_done(napi, done);

@@ -19,6 +19,7 @@ struct net_device;
 struct netdev_bpf;
 struct netlink_ext_ack;
 struct nicprog_dev;
+struct nicprog_host;
 struct nicprog_plan;
 
 /**
@@ -134,5 +135,21 @@ void nicprog_plan_resume(const struct nicprog_plan *plan,
 			 struct nicprog_exec_pkt *pkt,
 			 struct nicprog_exec_ctx *ctx,
 			 struct nicprog_exec_result *res);
+
+/* Partial offload: the NIC hands runs over to the host (handover.c). */
+u32 nicprog_plan_handover_size(const struct nicprog_plan *plan,
+			       const struct nicprog_exec_pkt *pkt,
+			       const struct nicprog_exec_ctx *ctx);
+int nicprog_plan_handover(const struct nicprog_plan *plan,
+			  const struct nicprog_exec_pkt *pkt,
+			  const struct nicprog_exec_ctx *ctx,
+			  void *out, u32 size);
+struct nicprog_host *nicprog_host_alloc(u32 buf_len);
+void nicprog_host_free(struct nicprog_host *h);
+int nicprog_plan_host_run(const struct nicprog_plan *plan,
+			  struct nicprog_host *h, const void *in, u32 len,
+			  u32 ifindex, struct nicprog_exec_pkt **pkt,
+			  struct nicprog_exec_result *res);
+bool nicprog_plan_partial(const struct nicprog_plan *plan);
 
 #endif /* _NET_NICPROG_H */

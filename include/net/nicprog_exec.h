@@ -98,6 +98,8 @@ static inline u64 nicprog_exec_accel_ret(u8 accel, u64 ret)
 
 /* struct nicprog_exec_prog.stage of a subprogram's instructions */
 #define NICPROG_EXEC_STAGE_ANY	0xff
+/* struct nicprog_exec_prog.stage of the part the host runs (partial offload) */
+#define NICPROG_EXEC_STAGE_HOST	0xfe
 
 /**
  * struct nicprog_exec_prog - a program prepared for the executor

@@ -66,6 +66,15 @@ enum nicprog_meta_flags {
  * @pkt_hi: one past the highest packet byte it touches
  * @visits: times the verifier reached it (for loops: a bound on the
  *	iterations, relative to the loop's entry)
+ * @ptr_regs: registers holding a context, packet or stack pointer before
+ *	it, on some path (what a handover to the host rebases)
+ * @data_regs: registers holding a scalar before it, on some path
+ * @other_regs: registers holding any other pointer, on some path
+ * @ptr_slots: main-frame stack slots (bit i for bytes [-8(i+1), -8i) of
+ *	the frame pointer) holding a spilled context, packet or stack
+ *	pointer, on some path; all 0 before instructions of subprograms
+ * @data_slots: slots holding data (a spilled scalar, bytes), likewise
+ * @other_slots: slots holding any other spilled pointer, likewise
  */
 struct nicprog_insn_meta {
 	u8 ptr;
@@ -84,6 +93,12 @@ struct nicprog_insn_meta {
 	s32 pkt_lo;
 	s32 pkt_hi;
 	u32 visits;
+	u16 ptr_regs;
+	u16 data_regs;
+	u16 other_regs;
+	u64 ptr_slots;
+	u64 data_slots;
+	u64 other_slots;
 };
 
 #define NICPROG_MAX_TRIPS	1024	/* iterations a loop is assumed to run */
@@ -362,6 +377,16 @@ struct nicprog_stage {
  * @accel_count: per enum nicprog_accel_type, engines of that unit
  * @accel_cost_fx: per enum nicprog_accel_type, engine cycles per packet
  *	(core cycles), times NICPROG_FX
+ * @node_host: partial offload: per DAG node, where it runs (enum
+ *	nicprog_node_side, host.c); NULL when the NIC runs the whole program
+ * @host_nodes: nodes the host runs
+ * @host_insns: main-program instructions the host runs
+ * @nic_insns: instructions the NIC holds
+ * @host_entries: block edges where the NIC hands a run over
+ * @host_bytes: largest live state a handover carries
+ * @host_share_fx: expected handovers per packet, NICPROG_FX is all
+ * @host_tables: tables only the host part accesses, bit per table
+ * @host_why: what the NIC could not hold, for operators
  */
 struct nicprog_layout {
 	u8 shape;
@@ -388,6 +413,32 @@ struct nicprog_layout {
 	u32 accel_unit[__NICPROG_ACCEL_MAX];
 	u32 accel_count[__NICPROG_ACCEL_MAX];
 	u64 accel_cost_fx[__NICPROG_ACCEL_MAX];
+	u8 *node_host;
+	u32 host_nodes;
+	u32 host_insns;
+	u32 nic_insns;
+	u32 host_entries;
+	u32 host_bytes;
+	u64 host_share_fx;
+	u64 host_tables;
+	const char *host_why;
+};
+
+/* struct nicprog_layout.node_host */
+enum nicprog_node_side {
+	NICPROG_NODE_NIC,
+	NICPROG_NODE_HOST,
+	NICPROG_NODE_BOTH,	/* a small exit: in either part's stage */
+};
+
+/**
+ * struct nicprog_host_limits - what a NIC holds, for a partial offload
+ * @insn_store: instructions one core holds
+ * @host_tables: tables kept in host memory, bit per table index
+ */
+struct nicprog_host_limits {
+	u32 insn_store;
+	u64 host_tables;
 };
 
 /* struct nicprog_layout.insn_mat */
@@ -402,8 +453,13 @@ const char *nicprog_accel_fn_name(unsigned int afn);
 
 int nicprog_layout_build(const struct nicprog_ir *ir,
 			 const struct nicprog_lnic *lnic, u8 shape,
-			 u32 budget, struct nicprog_layout *lo,
-			 const char **why);
+			 u32 budget, const struct nicprog_host_limits *host,
+			 struct nicprog_layout *lo, const char **why);
+int nicprog_host_cut(const struct nicprog_ir *ir,
+		     const struct nicprog_table_info *tables, u32 n_tables,
+		     const u64 *node_tables,
+		     const struct nicprog_host_limits *lim,
+		     struct nicprog_layout *lo, const char **why);
 void nicprog_layout_free(struct nicprog_layout *lo);
 void nicprog_layout_exec(const struct nicprog_ir_input *in,
 			 const struct nicprog_layout *lo, u8 *flags,

@@ -406,10 +406,20 @@ static int layout_finish(struct part *p, const char **why)
 		if (lo->stages[s].replicas == 1)
 			lo->stages[s].steer = NICPROG_STEER_NONE;
 	}
-	for (i = 0; i < ir->in->len; i++)
-		lo->insn_stage[i] = ir->insn_block[i] < ir->n_main ?
-			lo->node_stage[ir->blocks[ir->insn_block[i]].node] :
-			0xff;
+	for (i = 0; i < ir->in->len; i++) {
+		u32 b = ir->insn_block[i];
+
+		if (b >= ir->n_main)
+			lo->insn_stage[i] = NICPROG_EXEC_STAGE_ANY;
+		else if (!lo->node_host)
+			lo->insn_stage[i] = lo->node_stage[ir->blocks[b].node];
+		else if (lo->node_host[ir->blocks[b].node] == NICPROG_NODE_HOST)
+			lo->insn_stage[i] = NICPROG_EXEC_STAGE_HOST;
+		else if (lo->node_host[ir->blocks[b].node] == NICPROG_NODE_BOTH)
+			lo->insn_stage[i] = NICPROG_EXEC_STAGE_ANY;
+		else
+			lo->insn_stage[i] = lo->node_stage[ir->blocks[b].node];
+	}
 	return nicprog_layout_valid(ir, lo, why) ? 0 : -EINVAL;
 }
 
@@ -454,6 +464,31 @@ static void node_tables(struct part *p)
 			    ir->in->insns[j].src_reg == BPF_PSEUDO_CALL)
 				p->node_tables[b->node] |= subs;
 	}
+}
+
+/*
+ * Leave what the host runs out of the NIC's stages: its tables, engines,
+ * MAT lookups and cycles. It keeps a stage number so that the stages'
+ * invariants hold unchanged, and runs in NICPROG_EXEC_STAGE_HOST.
+ */
+static void host_drop(struct part *p)
+{
+	const struct nicprog_ir *ir = p->ir;
+	struct nicprog_layout *lo = p->lo;
+	u32 i;
+
+	for (i = 0; i < ir->n_nodes; i++)
+		if (lo->node_host[i] == NICPROG_NODE_HOST) {
+			p->node_tables[i] = 0;
+			lo->node_cost_fx[i] = 0;
+		}
+	for (i = 0; i < ir->in->len; i++)
+		if (ir->insn_block[i] < ir->n_main &&
+		    lo->node_host[ir->blocks[ir->insn_block[i]].node] ==
+		    NICPROG_NODE_HOST) {
+			lo->insn_mat[i] = 0;
+			lo->insn_accel[i] = 0;
+		}
 }
 
 /* Accelerator calls the NIC has an engine for become engine jobs. */
@@ -513,6 +548,8 @@ static void map_mat(const struct nicprog_ir *ir,
  * @lnic: the NIC, validated
  * @shape: enum nicprog_shape
  * @budget: cores the plan may use, at least 1
+ * @host: for a partial offload, what the NIC holds (the host runs the
+ *	rest, host.c); NULL to plan the whole program for the NIC
  * @lo: filled; release with nicprog_layout_free(), also on error
  * @why: on error, a static reason
  *
@@ -521,8 +558,8 @@ static void map_mat(const struct nicprog_ir *ir,
  */
 int nicprog_layout_build(const struct nicprog_ir *ir,
 			 const struct nicprog_lnic *lnic, u8 shape,
-			 u32 budget, struct nicprog_layout *lo,
-			 const char **why)
+			 u32 budget, const struct nicprog_host_limits *host,
+			 struct nicprog_layout *lo, const char **why)
 {
 	struct part p = { .ir = ir, .lnic = lnic, .lo = lo };
 	u32 i, n = ir->n_nodes;
@@ -557,10 +594,21 @@ int nicprog_layout_build(const struct nicprog_ir *ir,
 
 	nicprog_classify(ir, lo->tables);
 	node_tables(&p);
+	if (host) {
+		err = nicprog_host_cut(ir, lo->tables, lo->n_tables,
+				       p.node_tables, host, lo, why);
+		if (err)
+			goto out;
+		err = -ENOMEM;
+	}
 	map_mat(ir, lnic, lo);
 	map_accel(ir, lnic, lo);
+	if (lo->node_host)
+		host_drop(&p);
 	nicprog_place(ir, lnic, lo);
 	nicprog_predict_costs(ir, lnic, lo);
+	if (lo->node_host)
+		host_drop(&p);
 
 	lo->n_stages = 1;
 	switch (shape) {
@@ -751,8 +799,8 @@ int nicprog_layout_optimum(const struct nicprog_ir *ir,
 	int err;
 
 	budget = clamp_t(u32, budget, 1, NICPROG_MAX_STAGES);
-	err = nicprog_layout_build(ir, lnic, NICPROG_SHAPE_SINGLE, budget, lo,
-				   why);
+	err = nicprog_layout_build(ir, lnic, NICPROG_SHAPE_SINGLE, budget, NULL,
+				   lo, why);
 	if (err)
 		return err;
 	err = -ENOMEM;
@@ -847,6 +895,8 @@ bool nicprog_layout_valid(const struct nicprog_ir *ir,
 	}
 	for (i = 0; i < ir->n_edges; i++) {
 		e = &ir->edges[i];
+		if (lo->node_host && lo->node_host[e->to] == NICPROG_NODE_HOST)
+			continue;	/* handed over (host.c checked it) */
 		if (lo->node_stage[e->from] > lo->node_stage[e->to]) {
 			*why = "an edge runs backwards between stages";
 			return false;
@@ -862,6 +912,8 @@ bool nicprog_layout_valid(const struct nicprog_ir *ir,
 		const struct nicprog_ir_block *b = &ir->blocks[i];
 		u64 acc = b->tbl_rd | b->tbl_wr;
 
+		if (lo->node_host && lo->node_host[b->node] == NICPROG_NODE_HOST)
+			continue;
 		s = lo->node_stage[b->node];
 		for (t = 0; t < lo->n_tables; t++) {
 			if (!(acc & BIT_ULL(t)) ||
@@ -908,6 +960,7 @@ bool nicprog_layout_valid(const struct nicprog_ir *ir,
  */
 void nicprog_layout_free(struct nicprog_layout *lo)
 {
+	kvfree(lo->node_host);
 	kvfree(lo->node_stage);
 	kvfree(lo->node_cost_fx);
 	kvfree(lo->insn_stage);

@@ -253,6 +253,13 @@ void nicprog_predict(const struct nicprog_ir *ir, struct nicprog_layout *lo)
 		lo->stages[lo->node_stage[i]].cost_fx += lo->node_cost_fx[i];
 	for (i = 0; i < ir->n_edges; i++) {
 		e = &ir->edges[i];
+		if (lo->node_host && lo->node_host[e->to] == NICPROG_NODE_HOST) {
+			/* the NIC writes the handed-over state, 8 bytes a cycle */
+			if (lo->node_host[e->from] != NICPROG_NODE_HOST)
+				lo->stages[lo->node_stage[e->from]].cost_fx +=
+					(u64)e->freq * (e->bytes / 8);
+			continue;
+		}
 		st = &lo->stages[lo->node_stage[e->to]];
 		if (lo->node_stage[e->from] == lo->node_stage[e->to])
 			continue;

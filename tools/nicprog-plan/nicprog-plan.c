@@ -693,7 +693,7 @@ int main(int argc, char **argv)
 		if (nicprog_layout_build(&ir, lnic, shape,
 					 cores ? cores :
 					 min_t(u32, sum.cores, NICPROG_MAX_STAGES),
-					 &lo, &why)) {
+					 NULL, &lo, &why)) {
 			fprintf(stderr, "nicprog-plan: %s\n", why);
 			return 1;
 		}
@@ -719,7 +719,7 @@ int main(int argc, char **argv)
 	printf("cores\tchosen\toptimum\tratio\tshape\n");
 	for (b = 1; b <= (cores ? cores : NICPROG_MAX_STAGES); b++) {
 		if (nicprog_layout_build(&ir, lnic, NICPROG_SHAPE_AUTO, b,
-					 &lo, &why) ||
+					 NULL, &lo, &why) ||
 		    nicprog_layout_optimum(&ir, lnic, b, &opt, &why)) {
 			fprintf(stderr, "nicprog-plan: %s\n", why);
 			return 1;

@@ -476,7 +476,7 @@ TEST(every_layout_keeps_the_invariants)
 			for (budget = 1; budget <= 16; budget++) {
 				ASSERT_EQ(0, nicprog_layout_build(&ir, &test_lnic,
 								  shape, budget,
-								  &lo, &why))
+								  NULL, &lo, &why))
 					TH_LOG("trial %u shape %u budget %u: %s",
 					       trial, shape, budget, why);
 				ASSERT_TRUE(nicprog_layout_valid(&ir, &lo, &why));
@@ -508,11 +508,12 @@ TEST(auto_never_predicts_worse_than_single)
 		ir_of(&p, &in, &ir, 4);
 		ASSERT_EQ(0, nicprog_layout_build(&ir, &test_lnic,
 						  NICPROG_SHAPE_SINGLE, 1,
-						  &one, &why));
+						  NULL, &one, &why));
 		for (budget = 1; budget <= 16; budget++) {
 			ASSERT_EQ(0, nicprog_layout_build(&ir, &test_lnic,
 							  NICPROG_SHAPE_AUTO,
-							  budget, &lo, &why));
+							  budget, NULL, &lo,
+							  &why));
 			ASSERT_TRUE(lo.tput >= one.tput);
 			nicprog_layout_free(&lo);
 		}
@@ -576,7 +577,8 @@ TEST(optimum_equals_brute_force)
 		for (budget = 1; budget <= 4; budget++) {
 			ASSERT_EQ(0, nicprog_layout_build(&ir, &test_lnic,
 							  NICPROG_SHAPE_SINGLE,
-							  budget, &lo, &why));
+							  budget, NULL, &lo,
+							  &why));
 			ASSERT_EQ(0, nicprog_layout_optimum(&ir, &test_lnic,
 							    budget, &opt,
 							    &why)) TH_LOG("%s", why);

@@ -1,0 +1,104 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Partial offload: a program larger than nicsim-generic's instruction store
+# (progs/partial.c, about 11K instructions against 8K) is refused unless
+# the operator sets plan_partial, and then runs split: the NIC runs a
+# prefix that fits and hands each run's live state, in front of the frame,
+# to the host part in the port's receive path. The oracle holds under
+# every plan shape (verdicts, bytes and tables equal the host's); the plan
+# says what went where and why, the NIC's counters what was handed over.
+# Where the store holds the program (nicsim-soc), nothing is split.
+. "$(dirname "$0")/lib.sh"
+require_root_tools
+[ -x "$SELFDIR/oracle" ] || skip_all "oracle not built"
+nicprog_load || skip_all "cannot load nicprog/nicsim"
+mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+
+OBJ=$SELFDIR/progs/partial.o
+FRAMES=${PARTIAL_FRAMES:-3000}
+SHAPES=${PARTIAL_SHAPES:-auto single pipelined+replicated}
+TMP=$(mktemp -d /tmp/nicprog-partial.XXXXXX)
+trap 'cleanup; rm -rf "$TMP"' EXIT
+
+# stat PORT NAME: one of the NIC's counters of PORT (in $NS)
+stat() {
+	ip netns exec "$NS" ethtool -S "$1" | awk -v n="$2:" '$1 == n { print $2 }'
+}
+plan() { cat "/sys/kernel/debug/nicprog/$NF/plan"; }
+
+tap_begin
+oracle_nic part nicsim-generic
+SYS=/sys/class/nicprog/$NF
+expect_eq "plan_partial is off by default" 0 "$(cat "$SYS/plan_partial")"
+check "plan_partial refuses what is not a boolean" \
+	sh -c "! echo maybe > $SYS/plan_partial 2>/dev/null"
+
+out=$(ip netns exec "$NS" ip link set dev "$NF" xdpoffload obj "$OBJ" sec xdp 2>&1)
+rc=$?
+check "without plan_partial: refused" test $rc -ne 0
+check "without plan_partial: the verifier log says why and what to do" \
+	grep -q "\[nicprog\] program has [0-9]* instructions; the NIC's cores hold at most 8192 (plan_partial lets the host run the rest)" <<< "$out"
+
+echo 1 > "$SYS/plan_partial"
+out=$(ip netns exec "$NS" ip link set dev "$NF" xdpoffload obj "$OBJ" sec xdp 2>&1)
+rc=$?
+expect_eq "with plan_partial: attached" 0 "$rc"
+check "ip warns that the offload is partial" \
+	grep -q "Warning: nicprog: partially offloaded: the host runs what the NIC cannot hold" <<< "$out"
+plan > "$TMP/plan"
+sed 's/^/# /' "$TMP/plan" | grep "^# host"
+nic=$(awk '$1 == "host:" && $3 == "nodes," { print $9 }' "$TMP/plan")
+check "the plan says what the host runs and why" \
+	grep -q "^host: [0-9]* nodes, [0-9]* insns (the NIC holds [0-9]* of 8192): the NIC's instruction store$" "$TMP/plan"
+check "the NIC holds at most its store ($nic of 8192)" \
+	test -n "$nic" -a "${nic:-0}" -le 8192 -a "${nic:-0}" -gt 1000
+check "the plan names the handover points" \
+	grep -q "^host: [0-9.]*% of packets handed over (predicted), at most [0-9]* bytes of state, at insns [0-9]" "$TMP/plan"
+check "the kernel log says it too" \
+	sh -c "dmesg | grep -q '$NF: nicprog: partial offload (the NIC.s instruction store)'"
+ip netns exec "$NS" ip link set dev "$NF" xdpoffload off
+
+for shape in $SHAPES; do
+	echo "$shape" > "$SYS/plan_shape"
+	h0=$(stat "$NF" host_handovers) r0=$(stat "$NF" host_runs)
+	e0=$(stat "$NF" host_errors)
+	out=$(ip netns exec "$NS" "$SELFDIR/oracle" "$OBJ" "$IN" "$NF" "$OUT" \
+		"$CAP" 1 "$FRAMES" 2>&1)
+	rc=$?
+	grep '^#' <<< "$out"
+	expect_eq "$shape: oracle exit status" 0 "$rc"
+	check "$shape: verdicts and bytes equal over $FRAMES frames" \
+		grep -q "^ok 1 .*verdicts and output bytes equal .* for $FRAMES frames (0 differ)" <<< "$out"
+	check "$shape: final map contents equal" grep -q "^ok 2 " <<< "$out"
+	h=$(($(stat "$NF" host_handovers) - h0))
+	r=$(($(stat "$NF" host_runs) - r0))
+	e=$(($(stat "$NF" host_errors) - e0))
+	tap_info "$shape: $h of $FRAMES frames handed over to the host"
+	check "$shape: the NIC handed frames over ($h)" test "$h" -gt 0 -a "$h" -lt "$FRAMES"
+	expect_eq "$shape: the host ran every handover" "$h" "$r"
+	expect_eq "$shape: no handover was lost" 0 "$e"
+done
+echo auto > "$SYS/plan_shape"
+
+# The state crosses as bytes: a replaced program's handovers still in the
+# host's queue are dropped and counted, never run under the new plan.
+e0=$(stat "$NF" host_errors)
+ip netns exec "$NS" ip link set dev "$NF" xdpoffload obj "$OBJ" sec xdp 2>/dev/null
+check "replacing the program under traffic: no oops" sh -c "
+	ip netns exec $NS $SELFDIR/oracle $OBJ $IN $NF $OUT $CAP 2 300 >/dev/null 2>&1 &
+	for i in 1 2 3 4 5; do
+		ip netns exec $NS ip link set dev $NF xdpoffload obj $OBJ sec xdp 2>/dev/null
+		sleep 0.2
+	done
+	wait
+	! dmesg | grep -qE 'BUG|WARNING|Oops'"
+ip netns exec "$NS" ip link set dev "$NF" xdpoffload off
+
+# Where the instruction store holds the program, nothing is split.
+oracle_nic whole nicsim-soc
+echo 1 > "/sys/class/nicprog/$NF/plan_partial"
+check "nicsim-soc holds the program whole" \
+	ip netns exec "$NS" ip link set dev "$NF" xdpoffload obj "$OBJ" sec xdp
+check "its plan has no host part" sh -c "! grep -q '^host:' /sys/kernel/debug/nicprog/$NF/plan"
+ip netns exec "$NS" ip link set dev "$NF" xdpoffload off
+tap_end
