@@ -183,6 +183,7 @@ u64 nicprog_table_bytes(const struct bpf_map *map);
 int nicprog_table_alloc(struct nicprog_dev *nd,
 			struct bpf_offloaded_map *offmap);
 void nicprog_table_free(struct bpf_offloaded_map *offmap);
+bool nicprog_table_in_host(const struct nicprog_table *t);
 void *nicprog_table_lookup(struct nicprog_table *t, const void *key);
 long nicprog_table_update(struct nicprog_table *t, const void *key,
 			  const void *value, u64 flags);

@@ -163,7 +163,7 @@ struct nicprog_plan *nicprog_plan_create(struct nicprog_prog *np,
 		.insn_store = nd->sum.insn_store,
 	};
 	const char *why;
-	u32 budget, free;
+	u32 budget, free, t;
 	bool partial;
 	u8 shape;
 	int err;
@@ -173,11 +173,19 @@ struct nicprog_plan *nicprog_plan_create(struct nicprog_prog *np,
 	budget = nd->plan_cores ? nd->plan_cores : nd->sum.cores;
 	partial = nd->plan_partial;
 	mutex_unlock(&nd->plan_lock);
+	for (t = 0; t < np->n_maps; t++)
+		if (nicprog_table_in_host(np->tables[t]))
+			lim.host_tables |= BIT_ULL(t);
 	/* loaded under plan_partial, which was cleared since */
 	if (!partial && np->len > nd->sum.insn_store) {
 		NL_SET_ERR_MSG_MOD(extack,
 				   "program has more instructions than the NIC's cores hold (plan_partial lets the host run the rest)");
 		return ERR_PTR(-E2BIG);
+	}
+	if (!partial && lim.host_tables) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "a table of the program is in host memory (plan_partial lets the host run its accesses)");
+		return ERR_PTR(-ENOSPC);
 	}
 	/* programs on the NIC's other ports hold their cores */
 	if (nd->ops->cores_free) {
@@ -363,6 +371,8 @@ static void nicprog_plan_render(struct seq_buf *sb, const struct nicprog_dev *nd
 			       np->maps[t]->name,
 			       nicprog_table_class_name(ti->cls),
 			       ti->mat && lo->mat_units ? " (mat)" : "",
+			       nicprog_table_in_host(plan->tables[t]) ?
+			       "host (it did not fit the NIC)" :
 			       lo->host_tables & BIT_ULL(t) ? "host" :
 			       nd->lnic->regions[ti->region].name);
 		seq_buf_fx(sb, ti->acc_fx);

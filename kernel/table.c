@@ -37,7 +37,9 @@ struct nicprog_htab_elem {
  * @key_size: bytes of a key
  * @value_size: bytes of a value
  * @max_entries: capacity
- * @bytes: NIC memory charged for it
+ * @bytes: NIC memory charged for it; 0 for a table in host memory
+ * @host: partial offload: the table did not fit the NIC and is kept in
+ *	host memory; only the host part of a plan may access it
  * @lock: serializes hash mutations
  * @count: elements in a hash table, under @lock
  * @n_buckets: power of two
@@ -53,6 +55,7 @@ struct nicprog_table {
 	u32 value_size;
 	u32 max_entries;
 	u64 bytes;
+	bool host;
 	spinlock_t lock;
 	u32 count;
 	u32 n_buckets;
@@ -86,6 +89,10 @@ u64 nicprog_table_bytes(const struct bpf_map *map)
  * @offmap: the map being created
  *
  * Context: process, RTNL held (BPF_OFFLOAD_MAP_ALLOC).
+ * A map the NIC's memory cannot hold is refused, or with plan_partial set
+ * kept in host memory, where only the host part of a partial plan reaches
+ * it (offload/host.c).
+ *
  * Return: 0, -EOPNOTSUPP for map flags a NIC table cannot honour (mmap,
  * which global variables need), -ENOSPC when the NIC's memory cannot hold
  * the map, -ENOMEM.
@@ -96,6 +103,7 @@ int nicprog_table_alloc(struct nicprog_dev *nd,
 	struct bpf_map *map = &offmap->map;
 	u64 bytes = nicprog_table_bytes(map);
 	struct nicprog_table *t;
+	bool partial, host = false;
 
 	/* The map has no name yet: describe it by its shape. */
 	if (map->map_flags & ~(BPF_F_NO_PREALLOC | BPF_F_ZERO_SEED |
@@ -106,14 +114,22 @@ int nicprog_table_alloc(struct nicprog_dev *nd,
 			    map->max_entries, map->map_flags);
 		return -EOPNOTSUPP;
 	}
+	mutex_lock(&nd->plan_lock);
+	partial = nd->plan_partial;
+	mutex_unlock(&nd->plan_lock);
 	if (bytes > nd->sum.mem_bytes - nd->mem_used) {
 		netdev_info(nd->netdev,
-			    "nicprog: map (type %u, key %u, value %u, %u entries) needs %llu bytes of NIC memory, %llu of %llu are free\n",
+			    "nicprog: map (type %u, key %u, value %u, %u entries) needs %llu bytes of NIC memory, %llu of %llu are free%s\n",
 			    map->map_type, map->key_size, map->value_size,
 			    map->max_entries, bytes,
 			    nd->sum.mem_bytes - nd->mem_used,
-			    nd->sum.mem_bytes);
-		return -ENOSPC;
+			    nd->sum.mem_bytes,
+			    partial ? "; kept in host memory, for the host part of a partial plan" :
+			    " (plan_partial keeps it in host memory)");
+		if (!partial)
+			return -ENOSPC;
+		host = true;
+		bytes = 0;
 	}
 
 	t = kzalloc(sizeof(*t), GFP_KERNEL);
@@ -125,6 +141,7 @@ int nicprog_table_alloc(struct nicprog_dev *nd,
 	t->value_size = map->value_size;
 	t->max_entries = map->max_entries;
 	t->bytes = bytes;
+	t->host = host;
 	spin_lock_init(&t->lock);
 
 	if (t->type == BPF_MAP_TYPE_ARRAY) {
@@ -178,6 +195,18 @@ void nicprog_table_free(struct bpf_offloaded_map *offmap)
 	}
 	t->nd->mem_used -= t->bytes;
 	kfree(t);
+}
+
+/**
+ * nicprog_table_in_host() - is a table kept in host memory?
+ * @t: the table
+ *
+ * Context: any.
+ * Return: true if only the host part of a partial plan may access it.
+ */
+bool nicprog_table_in_host(const struct nicprog_table *t)
+{
+	return t->host;
 }
 
 static void *htab_value(const struct nicprog_table *t,

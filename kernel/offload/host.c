@@ -81,23 +81,40 @@ static void close_host(const struct nicprog_ir *ir, u8 *host)
 	}
 }
 
-#define SHARED_MAX	16	/* instructions of an exit both sides hold */
+#define SHARED_MAX	16	/* instructions of a tail both sides hold */
 
 /*
- * Small exits that touch no table and call nothing -- the "return the
- * verdict" block every path of a program may end in -- both sides hold
- * and run, so that a cut does not hand over every frame to return.
+ * Small tails of the program -- nodes from which every path runs through
+ * small nodes to an exit, touching no table but read-only tables and
+ * counters and calling nothing: the "count and return the verdict" blocks
+ * that compilers merge for every path of a program -- both sides hold and
+ * run, so that a cut does not hand frames over only to finish there.
  */
-static void mark_shared(const struct nicprog_ir *ir, const u64 *node_tables,
-			const u32 *insns, u8 *host)
+static void mark_shared(const struct nicprog_ir *ir,
+			const struct nicprog_table_info *tables, u32 n_tables,
+			const u64 *node_tables,
+			const struct nicprog_host_limits *lim, const u32 *insns,
+			u8 *host)
 {
-	u32 i;
+	u64 shareable = 0;
+	u32 i, k, t;
 
+	for (t = 0; t < n_tables; t++)
+		if (tables[t].cls != NICPROG_TC_SHARED &&
+		    tables[t].cls != NICPROG_TC_SHARDED &&
+		    !(lim->host_tables & BIT_ULL(t)))
+			shareable |= BIT_ULL(t);
 	for (i = 0; i < ir->n_nodes; i++)
-		host[i] = insns[i] <= SHARED_MAX && !node_tables[i] ?
+		host[i] = insns[i] <= SHARED_MAX &&
+			  !(node_tables[i] & ~shareable) ?
 			  NICPROG_NODE_BOTH : NICPROG_NODE_NIC;
-	for (i = 0; i < ir->n_edges; i++)
-		host[ir->edges[i].from] = NICPROG_NODE_NIC;
+	/* successors have higher numbers: they are decided first */
+	for (i = ir->n_nodes; i-- > 0;) {
+		if (host[i] == NICPROG_NODE_BOTH)
+			continue;
+		for (k = ir->in_off[i]; k < ir->in_off[i + 1]; k++)
+			host[ir->edges[ir->in_edge[k]].from] = NICPROG_NODE_NIC;
+	}
 }
 
 /*
@@ -285,7 +302,7 @@ int nicprog_host_cut(const struct nicprog_ir *ir,
 	if (!host || !cand || !insns)
 		goto out;
 	node_insns(ir, insns);
-	mark_shared(ir, node_tables, insns, host);
+	mark_shared(ir, tables, n_tables, node_tables, lim, insns, host);
 	for (i = 0; i < n; i++)
 		if (node_tables[i] & lim->host_tables) {
 			host[i] = NICPROG_NODE_HOST;

@@ -461,10 +461,6 @@ static void init_entry(struct bpf_object *nic, struct bpf_object *host,
 	}
 }
 
-struct entry {
-	uint8_t kv[512];
-};
-
 static size_t entry_len;
 
 static int cmp_entry(const void *a, const void *b)
@@ -472,23 +468,32 @@ static int cmp_entry(const void *a, const void *b)
 	return memcmp(a, b, entry_len);
 }
 
-/* All (key, value) pairs of a map, sorted. */
-static struct entry *dump_map(int fd, uint32_t ks, uint32_t vs, int *n)
+/* All (key, value) pairs of a map, each ks + vs bytes, sorted. */
+static uint8_t *dump_map(int fd, uint32_t ks, uint32_t vs, int *n)
 {
-	struct entry *e = calloc(70000, sizeof(*e));
-	uint8_t key[256], next[256];
+	size_t len = ks + vs, cap = 0;
+	uint8_t key[256], next[256], *e = NULL;
 	int have = 0, cnt = 0;
 
 	while (!bpf_map_get_next_key(fd, have ? key : NULL, next) &&
 	       cnt < 70000) {
-		memcpy(e[cnt].kv, next, ks);
-		if (bpf_map_lookup_elem(fd, next, e[cnt].kv + ks) == 0)
+		if ((size_t)cnt == cap) {
+			cap = cap ? 2 * cap : 64;
+			e = realloc(e, cap * len);
+			if (!e) {
+				fprintf(stderr, "oracle: out of memory\n");
+				exit(2);
+			}
+		}
+		memcpy(e + cnt * len, next, ks);
+		if (bpf_map_lookup_elem(fd, next, e + cnt * len + ks) == 0)
 			cnt++;
 		memcpy(key, next, ks);
 		have = 1;
 	}
-	entry_len = ks + vs;
-	qsort(e, cnt, sizeof(*e), cmp_entry);
+	entry_len = len;
+	if (cnt)
+		qsort(e, cnt, len, cmp_entry);
 	*n = cnt;
 	return e;
 }
@@ -500,11 +505,11 @@ static int compare_maps(struct bpf_object *nic, struct bpf_object *host)
 
 	bpf_object__for_each_map(mn, nic) {
 		uint32_t ks = bpf_map__key_size(mn), vs = bpf_map__value_size(mn);
-		struct entry *a, *b;
+		uint8_t *a, *b;
 		int na, nb, i;
 
 		mh = bpf_object__find_map_by_name(host, bpf_map__name(mn));
-		if (!mh || ks + vs > sizeof(a->kv)) {
+		if (!mh || ks > 256) {
 			printf("# map %s: cannot compare\n", bpf_map__name(mn));
 			diffs++;
 			continue;
@@ -517,7 +522,8 @@ static int compare_maps(struct bpf_object *nic, struct bpf_object *host)
 			diffs++;
 		} else {
 			for (i = 0; i < na; i++)
-				if (memcmp(a[i].kv, b[i].kv, ks + vs)) {
+				if (memcmp(a + (size_t)i * (ks + vs),
+					   b + (size_t)i * (ks + vs), ks + vs)) {
 					printf("# map %s: entry %d differs\n",
 					       bpf_map__name(mn), i);
 					diffs++;

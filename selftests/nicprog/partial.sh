@@ -7,7 +7,9 @@
 # to the host part in the port's receive path. The oracle holds under
 # every plan shape (verdicts, bytes and tables equal the host's); the plan
 # says what went where and why, the NIC's counters what was handed over.
-# Where the store holds the program (nicsim-soc), nothing is split.
+# progs/flowlog.c fits no shipped profile whole (its table exceeds every
+# profile's memory): on each of the four it runs split, the table in host
+# memory. Where the store holds the program (nicsim-soc), nothing is split.
 . "$(dirname "$0")/lib.sh"
 require_root_tools
 [ -x "$SELFDIR/oracle" ] || skip_all "oracle not built"
@@ -93,6 +95,45 @@ check "replacing the program under traffic: no oops" sh -c "
 	wait
 	! dmesg | grep -qE 'BUG|WARNING|Oops'"
 ip netns exec "$NS" ip link set dev "$NF" xdpoffload off
+
+# A program that fits no profile whole: flowlog's table (8M records of
+# 8 KiB) exceeds every shipped profile's memory. Without plan_partial its
+# map is refused; with it, the table stays in host memory and the host
+# part reaches it, on each of the four architectures.
+for prof in nicsim-nfp nicsim-soc nicsim-pipeline nicsim-fpga; do
+	oracle_nic "fl${prof#nicsim-}" "$prof"
+	out=$(ip netns exec "$NS" ip link set dev "$NF" xdpoffload \
+		obj "$SELFDIR/progs/flowlog.o" sec xdp 2>&1)
+	rc=$?
+	check "$prof flowlog: refused without plan_partial" \
+		test $rc -ne 0 -a -n "$(grep "map 'flows': failed to create: No space left on device" <<< "$out")"
+	check "$prof flowlog: the kernel log says what to do" sh -c \
+		"dmesg | tail -n 20 | grep -q '$NF: nicprog: map (type 1, key 16, value 8176, 8388608 entries) needs .* (plan_partial keeps it in host memory)'"
+	echo 1 > "/sys/class/nicprog/$NF/plan_partial"
+	ip netns exec "$NS" ip link set dev "$NF" xdpoffload \
+		obj "$SELFDIR/progs/flowlog.o" sec xdp 2>/dev/null
+	plan > "$TMP/plan"
+	ip netns exec "$NS" ip link set dev "$NF" xdpoffload off
+	check "$prof flowlog: the plan keeps the table in host memory" \
+		grep -q "^table [0-9] flows: .*, region host (it did not fit the NIC)," "$TMP/plan"
+	check "$prof flowlog: and says why the host runs a part" \
+		grep -q "^host: [0-9]* nodes, .*: tables in host memory$" "$TMP/plan"
+	h0=$(stat "$NF" host_handovers) r0=$(stat "$NF" host_runs)
+	out=$(ip netns exec "$NS" "$SELFDIR/oracle" "$SELFDIR/progs/flowlog.o" \
+		"$IN" "$NF" "$OUT" "$CAP" 3 "$FRAMES" 2>&1)
+	rc=$?
+	grep '^# [0-9]* frames\|^# map' <<< "$out"
+	expect_eq "$prof flowlog: oracle exit status" 0 "$rc"
+	check "$prof flowlog: verdicts and bytes equal over $FRAMES frames" \
+		grep -q "^ok 1 .*verdicts and output bytes equal .* for $FRAMES frames (0 differ)" <<< "$out"
+	check "$prof flowlog: final map contents equal" grep -q "^ok 2 " <<< "$out"
+	h=$(($(stat "$NF" host_handovers) - h0))
+	r=$(($(stat "$NF" host_runs) - r0))
+	tap_info "$prof flowlog: $h of $FRAMES frames handed over to the host"
+	check "$prof flowlog: frames without ports stay on the NIC ($h)" \
+		test "$h" -gt 0 -a "$h" -lt "$FRAMES"
+	expect_eq "$prof flowlog: the host ran every handover" "$h" "$r"
+done
 
 # Where the instruction store holds the program, nothing is split.
 oracle_nic whole nicsim-soc
