@@ -23,7 +23,6 @@
 #include <linux/bsearch.h>
 #include <linux/random.h>
 #include <linux/slab.h>
-#include <linux/sort.h>
 #include <asm/unaligned.h>
 
 #include "nicprog.h"
@@ -113,6 +112,7 @@ struct nicprog_host {
 	u8 buf[];
 };
 
+/* entries are sorted by pc (nicprog_host_entries()) */
 static int entry_cmp(const void *a, const void *b)
 {
 	const struct nicprog_handover_entry *x = a, *y = b;
@@ -131,40 +131,31 @@ static int entry_cmp(const void *a, const void *b)
 int nicprog_handover_init(struct nicprog_plan *plan, const struct nicprog_ir *ir)
 {
 	const struct nicprog_layout *lo = &plan->lo;
-	struct nicprog_handover_entry *e;
-	const struct nicprog_ir_block *b, *t;
+	const struct nicprog_ir_block *t;
 	const struct nicprog_insn_meta *m;
-	u32 i, s, n = 0, k;
+	struct nicprog_handover_entry *e;
+	u32 *pcs, i, n;
 
+	pcs = kvcalloc(max_t(u32, lo->host_entries, 1), sizeof(*pcs),
+		       GFP_KERNEL);
 	plan->entries = kvcalloc(max_t(u32, lo->host_entries, 1),
 				 sizeof(*plan->entries), GFP_KERNEL);
-	if (!plan->entries)
+	if (!pcs || !plan->entries) {
+		kvfree(pcs);
 		return -ENOMEM;
-	for (i = 0; i < ir->n_main; i++) {
-		b = &ir->blocks[i];
-		if (lo->node_host[b->node] == NICPROG_NODE_HOST)
-			continue;
-		for (s = 0; s < b->n_succ; s++) {
-			if (b->succ[s] >= ir->n_main)
-				continue;
-			t = &ir->blocks[b->succ[s]];
-			if (lo->node_host[t->node] != NICPROG_NODE_HOST ||
-			    n == lo->host_entries)
-				continue;
-			for (k = 0; k < n && plan->entries[k].pc != t->start; k++)
-				;
-			if (k < n)
-				continue;
-			m = &ir->in->meta[t->start];
-			e = &plan->entries[n++];
-			e->pc = t->start;
-			e->regs = t->live_regs;
-			e->ptr_regs = t->live_regs & m->ptr_regs;
-			e->slots = t->live_stack;
-			e->ptr_slots = t->live_stack & m->ptr_slots;
-		}
 	}
-	sort(plan->entries, n, sizeof(*plan->entries), entry_cmp, NULL);
+	n = nicprog_host_entries(ir, lo, pcs, lo->host_entries);
+	for (i = 0; i < n; i++) {
+		t = &ir->blocks[ir->insn_block[pcs[i]]];
+		m = &ir->in->meta[t->start];
+		e = &plan->entries[i];
+		e->pc = t->start;
+		e->regs = t->live_regs;
+		e->ptr_regs = t->live_regs & m->ptr_regs;
+		e->slots = t->live_stack;
+		e->ptr_slots = t->live_stack & m->ptr_slots;
+	}
+	kvfree(pcs);
 	plan->n_entries = n;
 	plan->cookie = get_random_u32();
 	return 0;

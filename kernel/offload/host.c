@@ -128,10 +128,10 @@ static bool handover_ok(const struct nicprog_ir *ir, u32 b)
 	const struct nicprog_insn_meta *m = &ir->in->meta[blk->start];
 	u64 regs = blk->live_regs, slots = blk->live_stack;
 
-	if (!m->visits)
-		return true;
 	if (blk->flags & NICPROG_BLK_UNSAFE_IN)
 		return false;
+	if (!m->visits)
+		return true;
 	if (regs & (m->other_regs | (m->ptr_regs & m->data_regs)))
 		return false;
 	return !(slots & (m->other_slots | (m->ptr_slots & m->data_slots)));
@@ -244,9 +244,9 @@ static void longest_prefix(const struct nicprog_ir *ir,
 {
 	u32 n = ir->n_nodes, i, k;
 
+	/* shared tails too: the NIC holds them, and they may not fit */
 	for (k = n; k > 0 && nic_insns(ir, host, insns) > lim->insn_store; k--)
-		if (host[k - 1] == NICPROG_NODE_NIC)
-			host[k - 1] = NICPROG_NODE_HOST;
+		host[k - 1] = NICPROG_NODE_HOST;
 	for (i = 0; i < n; i++) {
 		if (host[i] != NICPROG_NODE_HOST ||
 		    ir->node_off[i + 1] - ir->node_off[i] != 1 ||
@@ -321,7 +321,8 @@ int nicprog_host_cut(const struct nicprog_ir *ir,
 	err = 0;
 	if (!k)
 		goto out;
-	if (host[0] == NICPROG_NODE_HOST) {
+	if (host[0] == NICPROG_NODE_HOST ||
+	    nic_insns(ir, host, insns) > lim->insn_store) {
 		*why = mem ? "a table the program accesses first is in host memory; no part of the program can run on the NIC" :
 			     "no prefix of the program fits the NIC and can hand its state to the host";
 		err = -E2BIG;
@@ -364,4 +365,42 @@ out:
 	kvfree(cand);
 	kvfree(insns);
 	return err;
+}
+
+/**
+ * nicprog_host_entries() - where runs of a partial layout are handed over
+ * @ir: the program
+ * @lo: its layout, @lo->node_host set
+ * @pcs: filled with the first instructions of the host's blocks entered
+ *	from the NIC's, ascending, each once
+ * @max: room in @pcs; @lo->host_entries is always enough
+ *
+ * Return: entries filled.
+ */
+u32 nicprog_host_entries(const struct nicprog_ir *ir,
+			 const struct nicprog_layout *lo, u32 *pcs, u32 max)
+{
+	const struct nicprog_ir_block *b, *t;
+	u32 i, s, k, j, n = 0;
+
+	for (i = 0; i < ir->n_main; i++) {
+		b = &ir->blocks[i];
+		if (lo->node_host[b->node] == NICPROG_NODE_HOST)
+			continue;
+		for (s = 0; s < b->n_succ; s++) {
+			if (b->succ[s] >= ir->n_main)
+				continue;
+			t = &ir->blocks[b->succ[s]];
+			if (lo->node_host[t->node] != NICPROG_NODE_HOST)
+				continue;
+			for (k = 0; k < n && pcs[k] < t->start; k++)
+				;
+			if ((k < n && pcs[k] == t->start) || n == max)
+				continue;
+			for (j = n++; j > k; j--)
+				pcs[j] = pcs[j - 1];
+			pcs[k] = t->start;
+		}
+	}
+	return n;
 }

@@ -460,6 +460,8 @@ int nicprog_host_cut(const struct nicprog_ir *ir,
 		     const u64 *node_tables,
 		     const struct nicprog_host_limits *lim,
 		     struct nicprog_layout *lo, const char **why);
+u32 nicprog_host_entries(const struct nicprog_ir *ir,
+			 const struct nicprog_layout *lo, u32 *pcs, u32 max);
 void nicprog_layout_free(struct nicprog_layout *lo);
 void nicprog_layout_exec(const struct nicprog_ir_input *in,
 			 const struct nicprog_layout *lo, u8 *flags,

@@ -56,6 +56,13 @@ check "the NIC holds at most its store ($nic of 8192)" \
 	test -n "$nic" -a "${nic:-0}" -le 8192 -a "${nic:-0}" -gt 1000
 check "the plan names the handover points" \
 	grep -q "^host: [0-9.]*% of packets handed over (predicted), at most [0-9]* bytes of state, at insns [0-9]" "$TMP/plan"
+if [ -x "$PLAN" ]; then
+	expect_eq "the offline planner splits it as the kernel does" \
+		"$(grep '^host:' "$TMP/plan")" \
+		"$("$PLAN" --partial --profile nicsim-generic "$OBJ" 2>&1 | grep '^host:')"
+else
+	tap_skip "the offline planner splits it as the kernel does" "nicprog-plan not built"
+fi
 check "the kernel log says it too" \
 	sh -c "dmesg | grep -q '$NF: nicprog: partial offload (the NIC.s instruction store)'"
 ip netns exec "$NS" ip link set dev "$NF" xdpoffload off
@@ -134,6 +141,51 @@ for prof in nicsim-nfp nicsim-soc nicsim-pipeline nicsim-fpga; do
 		test "$h" -gt 0 -a "$h" -lt "$FRAMES"
 	expect_eq "$prof flowlog: the host ran every handover" "$h" "$r"
 done
+
+# Predicted and measured: the offline predictor (nicprog-plan --partial)
+# runs the same frames through the same split and prices the NIC's part;
+# the NIC hands over exactly the frames it predicts, and its throughput
+# and latency are those of predict.sh's tolerances.
+if [ -x "$PLAN" ]; then
+	for case in "partial nicsim-generic large" "flowlog nicsim-nfp syn"; do
+		set -- $case
+		prog=$1 prof=$2 wl=$3
+		sed 's/^frames .*/frames 2000/' "$NICPROG_SRC/tools/workloads/$wl.wl" > "$TMP/$wl.wl"
+		"$PLAN" --workload "$TMP/$wl.wl" --pcap-out "$TMP/$wl.pcap"
+		"$PLAN" --partial --profile "$prof" --workload "$TMP/$wl.wl" \
+			"$SELFDIR/progs/$prog.o" > "$TMP/pred" 2>&1
+		grep '^host: [0-9]* of' "$TMP/pred" | sed 's/^/# predicted: /'
+		ph=$(awk '/^host: [0-9]* of/ { print $2 }' "$TMP/pred")
+		read -r pt pl < <(awk '/^predicted/ { l = $0; sub(/.*latency /, "", l); sub(/ cycles.*/, "", l); print $3, l }' "$TMP/pred")
+		oracle_nic "pr$prog" "$prof"
+		echo 1 > "/sys/class/nicprog/$NF/plan_partial"
+		ip netns exec "$NS" ethtool -S "$NF" > "$TMP/before"
+		ip netns exec "$NS" env ORACLE_BENCH=1 ORACLE_PCAP="$TMP/$wl.pcap" \
+			"$SELFDIR/oracle" "$SELFDIR/progs/$prog.o" "$IN" "$NF" \
+			"$OUT" "$CAP" 7 2000 > "$TMP/oracle" 2>&1
+		rc=$?
+		[ $rc = 0 ] || sed 's/^/# /' "$TMP/oracle"
+		check "$prog on $prof, $wl: 2000 frames through the split" test $rc = 0
+		pending() {
+			ip netns exec "$NS" ethtool -S "$NF" |
+				awk '$1 == "timing_pending:" { exit $2 != 0 }'
+		}
+		wait_for 5 pending
+		ip netns exec "$NS" ethtool -S "$NF" > "$TMP/after"
+		mh=$(($(awk '$1 == "host_handovers:" { print $2 }' "$TMP/after") -
+		      $(awk '$1 == "host_handovers:" { print $2 }' "$TMP/before")))
+		expect_eq "$prog on $prof, $wl: handovers as predicted" "$ph" "$mh"
+		read -r mt ml < <(nic_rates "$TMP/before" "$TMP/after")
+		te=$(pct_err "$pt" "$mt")
+		le=$(pct_err "$pl" "$ml")
+		tap_info "$prog on $prof, $wl: NIC throughput $mt measured, $pt predicted ($te%);" \
+			"latency $ml measured, $pl predicted ($le%)"
+		check "$prog on $prof, $wl: NIC throughput predicted within 8%" within "$te" 8
+		check "$prog on $prof, $wl: NIC mean latency predicted within 12%" within "$le" 12
+	done
+else
+	tap_skip "predicted and measured" "nicprog-plan not built"
+fi
 
 # Where the instruction store holds the program, nothing is split.
 oracle_nic whole nicsim-soc

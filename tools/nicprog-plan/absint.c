@@ -497,6 +497,54 @@ static void ai_note_afn(struct nicprog_insn_meta *m, const struct ai_reg *r5)
 	m->afn = fn;
 }
 
+/* Sort a value of the live state by its kind, as nicprog_note_kind(). */
+static void ai_note_kind(const struct ai_reg *r, u64 bit, u64 *ptr, u64 *data,
+			 u64 *other)
+{
+	if (r->type == AI_NOT_INIT)
+		return;
+	switch (ai_kind(r)) {
+	case NICPROG_PTR_CTX:
+	case NICPROG_PTR_PACKET:
+	case NICPROG_PTR_STACK:
+		*ptr |= bit;
+		break;
+	case NICPROG_PTR_SCALAR:
+		*data |= bit;
+		break;
+	default:
+		*other |= bit;
+	}
+}
+
+/* What registers and main-frame slots hold, as nicprog_note_state(). */
+static void ai_note_state(struct nicprog_insn_meta *m,
+			  const struct ai_state *st)
+{
+	const struct ai_frame *fr = st->fr[st->cur];
+	u64 ptr = 0, data = 0, other = 0;
+	u32 i;
+
+	for (i = 0; i < BPF_REG_10; i++)
+		ai_note_kind(&fr->regs[i], BIT(i), &ptr, &data, &other);
+	m->ptr_regs |= ptr;
+	m->data_regs |= data;
+	m->other_regs |= other;
+	if (st->cur)
+		return;
+	ptr = data = other = 0;
+	for (i = 0; i < AI_SLOTS; i++) {
+		if (fr->stack[i].kind == AI_SLOT_SPILL)
+			ai_note_kind(&fr->stack[i].reg, BIT_ULL(i), &ptr, &data,
+				     &other);
+		else if (fr->stack[i].kind == AI_SLOT_MISC)
+			data |= BIT_ULL(i);
+	}
+	m->ptr_slots |= ptr;
+	m->data_slots |= data;
+	m->other_slots |= other;
+}
+
 static int ai_note(struct ai *ai, const struct ai_state *st)
 {
 	static const char * const kinds[] = {
@@ -512,6 +560,7 @@ static int ai_note(struct ai *ai, const struct ai_state *st)
 
 	if (m->visits < U32_MAX)
 		m->visits++;
+	ai_note_state(m, st);
 	for (i = 0; i < MAX_BPF_REG; i++)
 		if (ai_kind(&regs[i]) == NICPROG_PTR_MAP_VALUE)
 			m->mapval_regs |= BIT(i);

@@ -446,7 +446,7 @@ int np_hostrun(const struct np_hostrun_in *hi, const struct np_frames *fr,
 {
 	const struct nicprog_layout *lo = hi->lo;
 	const struct nicprog_lnic_unit *cu = &hi->lnic->units[lo->core_unit];
-	struct nicprog_exec_prog nic = *hi->exec, host = *hi->exec;
+	struct nicprog_exec_prog nic = *hi->exec, host = *hi->exec, part;
 	struct nicprog_exec_state *st = NULL;
 	struct nicprog_exec_trace *tr = NULL;
 	struct nicprog_exec_result res, hres;
@@ -459,7 +459,7 @@ int np_hostrun(const struct np_hostrun_in *hi, const struct np_frames *fr,
 	u32 i, s, core, len;
 	const u8 *f;
 	struct np_run r;
-	bool done;
+	bool done, staged;
 	int ret = -1;
 
 	memset(out, 0, sizeof(*out));
@@ -487,10 +487,14 @@ int np_hostrun(const struct np_hostrun_in *hi, const struct np_frames *fr,
 	memcpy(nic.cost, cu->cost, sizeof(nic.cost));
 	nic.flags = flags;
 	nic.cycles = lo->insn_cycles;
-	nic.stage = lo->n_stages > 1 ? lo->insn_stage : NULL;
+	staged = lo->n_stages > 1 || lo->node_host;
+	nic.stage = staged ? lo->insn_stage : NULL;
 	nic.accel = lo->insn_accel;
 	nic.region = region;
 	host.accel = NULL;		/* the host runs the BPF bodies */
+	/* a partial plan's host part: the executor on the host, untimed */
+	part = host;
+	part.stage = lo->insn_stage;
 
 	for (i = 0; i < fr->n; i++) {
 		f = fr->buf + fr->off[i];
@@ -508,7 +512,7 @@ int np_hostrun(const struct np_hostrun_in *hi, const struct np_frames *fr,
 					    i % NP_PKT_BUFS : core) *
 				      NP_FRAME_SZ, f, len, hi->ifindex);
 		st->trace = tr;
-		if (lo->n_stages == 1) {
+		if (!staged) {
 			nicprog_exec_run(&nic, &world_ops, wn, st, &pkt, &res);
 			r.core = core;
 			r.cycles = res.cycles;
@@ -540,6 +544,17 @@ int np_hostrun(const struct np_hostrun_in *hi, const struct np_frames *fr,
 					goto nomem;
 				out->errors += !!res.error;
 				done = res.done;
+				if (!done && ctx.stage == NICPROG_EXEC_STAGE_HOST)
+					break;
+			}
+			if (!done && ctx.stage == NICPROG_EXEC_STAGE_HOST) {
+				/* handed over: no later stage sees the frame */
+				out->handovers++;
+				out->class_handovers[r.cls]++;
+				st->trace = NULL;
+				nicprog_exec_resume(&part, &world_ops, wn, st,
+						    &pkt, &ctx, &res);
+				out->errors += !!res.error;
 			}
 		}
 		out->verdicts[min_t(u32, res.action, 4)]++;

@@ -79,6 +79,8 @@ struct np_event {
  * @cls: per frame, its enum np_wl_class
  * @class_frames: frames per enum np_wl_class
  * @verdicts: frames per XDP verdict (XDP_ABORTED..XDP_REDIRECT)
+ * @handovers: partial plans: frames the NIC handed over to the host part
+ * @class_handovers: the same per class
  * @errors: runs the executor stopped
  * @lost: events past a trace's end (counted, not recorded)
  * @engine_diff: frames whose result with engines differed from the BPF
@@ -97,6 +99,8 @@ struct np_hostrun {
 	u8 *cls;
 	u32 class_frames[__NP_WL_CLASS_MAX];
 	u32 verdicts[5];
+	u32 handovers;
+	u32 class_handovers[__NP_WL_CLASS_MAX];
 	u32 errors;
 	u64 lost;
 	u32 engine_diff;

@@ -48,9 +48,9 @@
 #include "profiles.h"
 #include "workload.h"
 
-#define USAGE "usage: nicprog-plan [--profile P] [--sec S] [--shape S] [--cores N] [--quality|--blocks|--facts] FACTS|OBJ.o\n" \
+#define USAGE "usage: nicprog-plan [--profile P] [--sec S] [--shape S] [--cores N] [--partial] [--quality|--blocks|--facts] FACTS|OBJ.o\n" \
 	      "       nicprog-plan [--profile P] --lnic\n" \
-	      "       nicprog-plan [--profile P] [--shape S] [--cores N] --workload W [--entry MAP:KEYHEX:VALHEX ...] OBJ.o|FACTS\n" \
+	      "       nicprog-plan [--profile P] [--shape S] [--cores N] [--partial] --workload W [--entry MAP:KEYHEX:VALHEX ...] OBJ.o|FACTS\n" \
 	      "       nicprog-plan --workload W --pcap-out FILE\n"
 
 static void *slurp(const char *path, size_t *len)
@@ -182,7 +182,7 @@ out:
  */
 static int load_object(const char *path, const char *sec,
 		       const struct nicprog_lnic *lnic, struct offline *ol,
-		       struct nicprog_ir_input *in, bool verbose)
+		       struct nicprog_ir_input *in, bool verbose, bool partial)
 {
 	struct nicprog_lnic_summary sum;
 	u64 bytes;
@@ -196,14 +196,14 @@ static int load_object(const char *path, const char *sec,
 		return -1;
 	}
 	nicprog_lnic_summarize(lnic, &sum);
-	if (ol->obj.len > sum.insn_store) {
-		fprintf(stderr, "nicprog-plan: %s: program has %u instructions; the NIC's cores hold at most %u\n",
+	if (ol->obj.len > sum.insn_store && !partial) {
+		fprintf(stderr, "nicprog-plan: %s: program has %u instructions; the NIC's cores hold at most %u (--partial lets the host run the rest)\n",
 			path, ol->obj.len, sum.insn_store);
 		return -1;
 	}
 	for (i = 0, bytes = 0; i < ol->facts.n_tables; i++)
 		bytes += ol->facts.tables[i].bytes;
-	if (bytes > sum.mem_bytes) {
+	if (bytes > sum.mem_bytes && !partial) {
 		fprintf(stderr, "nicprog-plan: %s: its maps need %llu bytes of NIC memory, the NIC has %llu\n",
 			path, (unsigned long long)bytes,
 			(unsigned long long)sum.mem_bytes);
@@ -273,9 +273,60 @@ static void print_fx(u64 fx)
 	       (unsigned long long)(c % 100));
 }
 
-static void print_plan(const struct nicprog_ir *ir,
+/*
+ * --partial: what the NIC holds, as the kernel decides it: tables that do
+ * not fit the memory left when they are created (here in table order)
+ * stay in host memory.
+ */
+static void host_limits(const struct nicprog_ir_input *in,
+			const struct nicprog_lnic *lnic,
+			struct nicprog_host_limits *lim)
+{
+	struct nicprog_lnic_summary sum;
+	u64 used = 0;
+	u32 t;
+
+	nicprog_lnic_summarize(lnic, &sum);
+	lim->insn_store = sum.insn_store;
+	lim->host_tables = 0;
+	for (t = 0; t < in->n_tables; t++) {
+		if (in->tables[t].bytes > sum.mem_bytes - used)
+			lim->host_tables |= BIT_ULL(t);
+		else
+			used += in->tables[t].bytes;
+	}
+}
+
+/* The host part of a partial plan, in the kernel's words. */
+static void print_host(const struct nicprog_ir *ir,
 		       const struct nicprog_lnic *lnic,
 		       const struct nicprog_layout *lo)
+{
+	struct nicprog_lnic_summary sum;
+	u32 *pcs, n, i;
+	u64 pct;
+
+	nicprog_lnic_summarize(lnic, &sum);
+	printf("host: %u nodes, %u insns (the NIC holds %u of %u): %s\n",
+	       lo->host_nodes, lo->host_insns, lo->nic_insns, sum.insn_store,
+	       lo->host_why);
+	/* truncated, as the kernel prints it */
+	pct = lo->host_share_fx * 10000 / NICPROG_FX;
+	printf("host: %llu.%02llu%% of packets handed over (predicted), at most %u bytes of state, at insns",
+	       (unsigned long long)pct / 100, (unsigned long long)pct % 100,
+	       lo->host_bytes);
+	pcs = calloc(lo->host_entries ?: 1, sizeof(*pcs));
+	n = pcs ? nicprog_host_entries(ir, lo, pcs, lo->host_entries) : 0;
+	for (i = 0; i < n; i++)
+		printf(" %u", pcs[i]);
+	printf("\n");
+	free(pcs);
+}
+
+static void print_plan(const struct nicprog_ir *ir,
+		       const struct nicprog_lnic *lnic,
+		       const struct nicprog_layout *lo,
+		       const struct nicprog_host_limits *lim)
 {
 	static const char * const steer[] = { "none", "flow", "key" };
 	const struct nicprog_stage *st;
@@ -296,10 +347,15 @@ static void print_plan(const struct nicprog_ir *ir,
 		print_fx(st->cost_fx);
 		printf("\n");
 	}
+	if (lo->node_host)
+		print_host(ir, lnic, lo);
 	for (t = 0; t < lo->n_tables; t++) {
 		printf("table %u: %s%s, region %s, accesses ", t,
 		       nicprog_table_class_name(lo->tables[t].cls),
 		       lo->tables[t].mat && lo->mat_units ? " (mat)" : "",
+		       lim && (lim->host_tables & BIT_ULL(t)) ?
+		       "host (it did not fit the NIC)" :
+		       lo->host_tables & BIT_ULL(t) ? "host" :
 		       lnic->regions[lo->tables[t].region].name);
 		print_fx(lo->tables[t].acc_fx);
 		printf(": %s\n", lo->tables[t].why);
@@ -443,6 +499,15 @@ static void print_prediction(const struct np_workload *w,
 		       c->runs, c->cycles, c->lat, c->mem, 100 * c->hit,
 		       c->jobs, c->mat);
 	}
+	if (lo->node_host) {
+		printf("host: %u of %u frames handed over (%.1f%%):", hr->handovers,
+		       hr->frames, hr->frames ? 100.0 * hr->handovers / hr->frames : 0);
+		for (i = 0; i < __NP_WL_CLASS_MAX; i++)
+			if (hr->class_handovers[i])
+				printf(" %s %u", np_wl_class_name(i),
+				       hr->class_handovers[i]);
+		printf("\n");
+	}
 	printf("unit\tutilisation\n");
 	for (i = 0; i < p->n_units; i++)
 		printf("%s\t%.3f\n", p->units[i].name, p->units[i].util);
@@ -542,6 +607,7 @@ int main(int argc, char **argv)
 		{ "workload", required_argument, NULL, 'w' },
 		{ "entry", required_argument, NULL, 'e' },
 		{ "pcap-out", required_argument, NULL, 'o' },
+		{ "partial", no_argument, NULL, 'P' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct nicprog_lnic *lnic;
@@ -560,7 +626,8 @@ int main(int argc, char **argv)
 	unsigned int shape = NICPROG_SHAPE_AUTO, cores = 0, b;
 	struct nicprog_facts f;
 	struct nicprog_ir ir;
-	int c, quality = 0, blocks = 0, facts = 0, show_lnic = 0;
+	int c, quality = 0, blocks = 0, facts = 0, show_lnic = 0, partial = 0;
+	struct nicprog_host_limits lim;
 	double worst = 1e9, t0, t_ir;
 	char lwhy[128] = "";
 	const char *why;
@@ -572,7 +639,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	lnic = nicsim_profile_find(NULL);
-	while ((c = getopt_long(argc, argv, "s:c:qbfp:S:lw:e:o:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:c:qbfp:S:lw:e:o:P", opts,
+				NULL)) != -1) {
 		switch (c) {
 		case 's':
 			for (shape = 0; shape < __NICPROG_SHAPE_MAX; shape++)
@@ -626,6 +694,9 @@ int main(int argc, char **argv)
 		case 'o':
 			pcap_out = optarg;
 			break;
+		case 'P':
+			partial = 1;
+			break;
 		default:
 			fprintf(stderr, USAGE);
 			return 2;
@@ -659,7 +730,7 @@ int main(int argc, char **argv)
 	elf = len >= 4 && !memcmp(buf, "\177ELF", 4);
 	if (elf) {
 		if (load_object(argv[optind], sec, lnic, &ol, &in,
-				!facts && !blocks))
+				!facts && !blocks, partial))
 			return 1;
 	} else if (nicprog_facts_read(buf, len, &f, &why)) {
 		fprintf(stderr, "nicprog-plan: %s: not a BPF ELF object, and %s\n",
@@ -690,10 +761,11 @@ int main(int argc, char **argv)
 	if (!quality) {
 		/* the kernel's default budget: every core */
 		nicprog_lnic_summarize(lnic, &sum);
+		host_limits(&in, lnic, &lim);
 		if (nicprog_layout_build(&ir, lnic, shape,
 					 cores ? cores :
 					 min_t(u32, sum.cores, NICPROG_MAX_STAGES),
-					 NULL, &lo, &why)) {
+					 partial ? &lim : NULL, &lo, &why)) {
 			fprintf(stderr, "nicprog-plan: %s\n", why);
 			return 1;
 		}
@@ -707,7 +779,7 @@ int main(int argc, char **argv)
 			nicprog_layout_free(&lo);
 			return c;
 		}
-		print_plan(&ir, lnic, &lo);
+		print_plan(&ir, lnic, &lo, partial ? &lim : NULL);
 		for (i = 0, visits = 0; i < in.len; i++)
 			visits += in.meta[i].visits;
 		/* the kernel's walk or absint.c's: they prune differently */

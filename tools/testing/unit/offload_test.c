@@ -494,6 +494,92 @@ TEST(every_layout_keeps_the_invariants)
 	EXPECT_GT(reps, 1000);
 }
 
+/*
+ * Partial offload (offload/host.c): for any instruction store and tables
+ * kept in host memory, the host part is closed under successors, the NIC
+ * keeps what it holds and starts the program, and no written table, no
+ * table in host memory and no map value pointer crosses the cut.
+ */
+TEST(partial_layouts_keep_the_invariants)
+{
+	struct nicprog_host_limits lim;
+	struct nicprog_ir_input in;
+	struct nicprog_layout lo;
+	struct nicprog_ir ir;
+	u32 trial, i, b, t, held, total, split = 0;
+	u64 nic_w, host_w, written;
+	const char *why;
+	struct prog p;
+	int err;
+
+	for (trial = 0; trial < 300; trial++) {
+		random_prog(&p, 2 + rnd(30));
+		ir_of(&p, &in, &ir, 4);
+		for (b = 0, total = 0; b < ir.n_main; b++)
+			total += ir.blocks[b].end - ir.blocks[b].start;
+		lim.insn_store = 1 + rnd(total + 8);
+		lim.host_tables = rnd(4) ? 0 : BIT_ULL(rnd(4));
+		err = nicprog_layout_build(&ir, &test_lnic, rnd(__NICPROG_SHAPE_MAX),
+					   1 + rnd(16), &lim, &lo, &why);
+		if (err) {
+			/* nothing fits, or the first node is the host's */
+			ASSERT_EQ(-E2BIG, err);
+			nicprog_layout_free(&lo);
+			nicprog_ir_free(&ir);
+			continue;
+		}
+		ASSERT_TRUE(nicprog_layout_valid(&ir, &lo, &why));
+		if (!lo.node_host) {
+			ASSERT_LE(total, lim.insn_store);
+			nicprog_layout_free(&lo);
+			nicprog_ir_free(&ir);
+			continue;
+		}
+		split++;
+		ASSERT_NE(NICPROG_NODE_HOST, lo.node_host[0]);
+		ASSERT_LE(lo.nic_insns, lim.insn_store);
+		for (i = 0; i < ir.n_edges; i++) {
+			const struct nicprog_ir_edge *e = &ir.edges[i];
+
+			if (lo.node_host[e->from] == NICPROG_NODE_HOST)
+				ASSERT_NE(NICPROG_NODE_NIC, lo.node_host[e->to]);
+			if (lo.node_host[e->from] != NICPROG_NODE_HOST &&
+			    lo.node_host[e->to] == NICPROG_NODE_HOST)
+				ASSERT_FALSE(e->unsafe);
+		}
+		written = nic_w = host_w = 0;
+		for (t = 0; t < lo.n_tables; t++)
+			if (lo.tables[t].cls == NICPROG_TC_SHARED ||
+			    lo.tables[t].cls == NICPROG_TC_SHARDED)
+				written |= BIT_ULL(t);
+		for (b = 0, held = 0; b < ir.n_main; b++) {
+			const struct nicprog_ir_block *bl = &ir.blocks[b];
+			u64 acc = bl->tbl_rd | bl->tbl_wr;
+
+			if (lo.node_host[bl->node] == NICPROG_NODE_HOST) {
+				host_w |= acc & written;
+				for (i = bl->start; i < bl->end; i++)
+					ASSERT_EQ(NICPROG_EXEC_STAGE_HOST,
+						  lo.insn_stage[i]);
+				continue;
+			}
+			held += bl->end - bl->start;
+			nic_w |= acc & written;
+			ASSERT_EQ(0, acc & lim.host_tables);
+			for (i = bl->start; i < bl->end; i++)
+				ASSERT_NE(NICPROG_EXEC_STAGE_HOST,
+					  lo.insn_stage[i]);
+		}
+		ASSERT_EQ(0, nic_w & host_w);
+		/* its blocks, and the subprograms if it calls them */
+		ASSERT_TRUE(lo.nic_insns == held ||
+			    lo.nic_insns == held + in.len - total);
+		nicprog_layout_free(&lo);
+		nicprog_ir_free(&ir);
+	}
+	EXPECT_GT(split, 50);
+}
+
 TEST(auto_never_predicts_worse_than_single)
 {
 	struct nicprog_ir_input in;
