@@ -128,7 +128,8 @@ static struct bus_type nicsim_bus;
 /*
  * Frames queued on a core point at their port, so: cut every wire (no
  * frame can arrive once a grace period has passed), stop the cores, then
- * destroy the ports.
+ * destroy the ports. The ports' ethtool stats read the cores under RTNL
+ * until then, so the cores stop under it.
  */
 static void nicsim_dev_destroy(struct nicsim_dev *ndev)
 {
@@ -140,7 +141,9 @@ static void nicsim_dev_destroy(struct nicsim_dev *ndev)
 		nicsim_unlink(ndev->ports[i]);
 	rtnl_unlock();
 	synchronize_net();
+	rtnl_lock();
 	nicsim_cores_stop(ndev);
+	rtnl_unlock();
 	i = ndev->port_count;
 	while (i--)
 		nicsim_port_destroy(ndev->ports[i]);

@@ -105,7 +105,8 @@ static void nicsim_get_strings(struct net_device *dev, u32 sset, u8 *data)
 }
 
 /*
- * Per-port XDP verdicts; the rest are the whole NIC's. The timing model's
+ * Per-port XDP verdicts and handovers; the rest are the whole NIC's, read
+ * under RTNL (which the cores stop under). The timing model's
  * counters (cycles, busy, runs, latency, waits, memory) cover the runs it
  * has timed: timing_pending more are held until the NIC has been idle
  * for NICSIM_TM_IDLE.
@@ -135,6 +136,13 @@ static void nicsim_get_ethtool_stats(struct net_device *dev,
 	*data++ = u64_stats_read(&s.host_ns);
 	spin_lock_bh(&ndev->tm_lock);
 	tm = ndev->tm;
+	if (!tm) {	/* the device is going: its cores have stopped */
+		spin_unlock_bh(&ndev->tm_lock);
+		memset(data, 0, (nicsim_get_sset_count(dev, ETH_SS_STATS) -
+				 ARRAY_SIZE(nicsim_xdp_stat_names)) *
+				sizeof(*data));
+		return;
+	}
 	for (i = 0; i < ndev->n_cores; i++) {
 		core = ndev->cores[i];
 		tc = &tm->cores[i];

@@ -187,6 +187,32 @@ else
 	tap_skip "predicted and measured" "nicprog-plan not built"
 fi
 
+# Device removal while the NIC hands frames over: handovers still queued
+# for the host go with the port, and nothing outlives the device.
+if command -v bpftool > /dev/null; then
+	oracle_nic del nicsim-generic
+	echo 1 > "/sys/class/nicprog/$NF/plan_partial"
+	objs() { echo "$(bpftool prog show | grep -c '^[0-9]') $(bpftool map show | grep -c '^[0-9]')"; }
+	before=$(objs)
+	ip netns exec "$NS" env ORACLE_BENCH=1 "$SELFDIR/oracle" "$OBJ" "$IN" \
+		"$NF" "$OUT" "$CAP" 5 100000 > /dev/null 2>&1 &
+	OPID=$!
+	handing() {
+		[ "$(ip netns exec "$NS" ethtool -S "$NF" 2>/dev/null |
+		     awk '$1 == "host_handovers:" { print $2 }')" -gt 20 ] 2>/dev/null
+	}
+	check "removal: the NIC hands frames over" wait_for 30 handing
+	check "removal: delete the device under traffic" nicsim_del "$ID"
+	gone() { ! kill -0 "$OPID" 2>/dev/null; }
+	check "removal: the traffic ends" wait_for 20 gone
+	kill "$OPID" 2>/dev/null
+	wait "$OPID" 2>/dev/null
+	drained() { [ "$(objs)" = "$before" ]; }
+	check "removal: no program or map outlives the device" wait_for 10 drained
+else
+	tap_skip "removal under traffic" "bpftool not installed"
+fi
+
 # Where the instruction store holds the program, nothing is split.
 oracle_nic whole nicsim-soc
 echo 1 > "/sys/class/nicprog/$NF/plan_partial"
