@@ -510,6 +510,38 @@ static void nicprog_log_line(void *priv, const char *line)
 	np_vlog((struct bpf_verifier_env *)priv, "%s", line);
 }
 
+/*
+ * A program larger than the instruction store: say which part does not
+ * fit -- the part plan_partial would leave to the host.
+ */
+static void nicprog_log_store(struct bpf_verifier_env *env,
+			      struct nicprog_prog *np)
+{
+	struct nicprog_dev *nd = np->nd;
+	struct nicprog_host_limits lim = { .insn_store = nd->sum.insn_store };
+	struct nicprog_layout lo;
+	const char *why;
+	u32 i, *pcs;
+
+	np_vlog(env, "program has %u instructions; the NIC's cores hold at most %u\n",
+		np->len, nd->sum.insn_store);
+	for (i = 0; i < np->n_maps; i++)
+		if (nicprog_table_in_host(np->tables[i]))
+			lim.host_tables |= BIT_ULL(i);
+	if (nicprog_layout_build(&np->ir, nd->lnic, NICPROG_SHAPE_SINGLE, 1,
+				 &lim, &lo, &why) || !lo.node_host) {
+		np_vlog(env, "no prefix of it fits the NIC and can hand over to the host\n");
+		goto out;
+	}
+	pcs = kvcalloc(lo.host_entries, sizeof(*pcs), GFP_KERNEL);
+	if (pcs && nicprog_host_entries(&np->ir, &lo, pcs, lo.host_entries))
+		np_vlog(env, "the NIC can hold %u of them; %u, from insn %u on, do not fit (plan_partial lets the host run them)\n",
+			lo.nic_insns, lo.host_insns, pcs[0]);
+	kvfree(pcs);
+out:
+	nicprog_layout_free(&lo);
+}
+
 static int nicprog_finalize(struct bpf_verifier_env *env)
 {
 	struct nicprog_prog *np = env_prog(env);
@@ -527,15 +559,10 @@ static int nicprog_finalize(struct bpf_verifier_env *env)
 			env->prog->len, np->len);
 		return -EINVAL;
 	}
-	/* with partial offload, the plan leaves the rest to the host */
+	/* with partial offload, the plan leaves what does not fit to the host */
 	mutex_lock(&nd->plan_lock);
 	partial = nd->plan_partial;
 	mutex_unlock(&nd->plan_lock);
-	if (np->len > nd->sum.insn_store && !partial) {
-		np_vlog(env, "program has %u instructions; the NIC's cores hold at most %u (plan_partial lets the host run the rest)\n",
-			np->len, nd->sum.insn_store);
-		return -E2BIG;
-	}
 	np->insns = kvmalloc_array(np->len, sizeof(*np->insns), GFP_KERNEL);
 	np->flags = kvcalloc(np->len, sizeof(*np->flags), GFP_KERNEL);
 	if (!np->insns || !np->flags)
@@ -582,6 +609,10 @@ static int nicprog_finalize(struct bpf_verifier_env *env)
 		np_vlog(env, "the offloader cannot analyze the program: %s\n",
 			why);
 		return err;
+	}
+	if (np->len > nd->sum.insn_store && !partial) {
+		nicprog_log_store(env, np);
+		return -E2BIG;
 	}
 	return 0;
 }
