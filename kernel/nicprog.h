@@ -18,7 +18,6 @@ struct bpf_prog;
 struct dentry;
 struct netlink_ext_ack;
 struct nicprog_table;
-struct nicprog_handover_entry;
 
 /**
  * struct nicprog_dev - one registered SmartNIC port
@@ -103,7 +102,7 @@ struct nicprog_plan {
 	u8 *core_stage;
 	struct nicprog_exec_prog host_exec;
 	u8 *run_stage;
-	struct nicprog_handover_entry *entries;
+	struct nicprog_exec_live *entries;
 	u32 n_entries;
 	u32 cookie;
 };

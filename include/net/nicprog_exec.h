@@ -361,6 +361,38 @@ void nicprog_exec_resume(const struct nicprog_exec_prog *prog,
 			 struct nicprog_exec_result *res);
 bool nicprog_exec_helper_supported(s32 func_id);
 
+/**
+ * struct nicprog_exec_live - what a run's live state is at one instruction,
+ *	where a run may be handed over (partial offload)
+ * @pc: the instruction, at depth 0
+ * @regs: registers R0-R9 live there, bit per register
+ * @ptr_regs: of them, context, packet or stack pointers
+ * @slots: main-frame stack slots live there, bit i for bytes
+ *	[-8(i+1), -8i) of the frame pointer
+ * @ptr_slots: of them, spilled context, packet or stack pointers
+ */
+struct nicprog_exec_live {
+	u32 pc;
+	u16 regs;
+	u16 ptr_regs;
+	u64 slots;
+	u64 ptr_slots;
+};
+
+/* handover.c: a stopped run's state as bytes, and back */
+const struct nicprog_exec_live *
+nicprog_exec_live_find(const struct nicprog_exec_live *lv, u32 n, u32 pc);
+u32 nicprog_exec_state_size(const struct nicprog_exec_live *lv,
+			    const struct nicprog_exec_pkt *pkt);
+int nicprog_exec_state_out(const struct nicprog_exec_live *lv, u32 cookie,
+			   const struct nicprog_exec_pkt *pkt,
+			   const struct nicprog_exec_ctx *ctx,
+			   void *out, u32 size);
+int nicprog_exec_state_in(const struct nicprog_exec_live *lv, u32 n_lv,
+			  u32 cookie, const void *in, u32 len, u8 *buf,
+			  u32 buf_len, struct nicprog_exec_pkt *pkt,
+			  struct nicprog_exec_ctx *ctx);
+
 /* helpers.c: XDP helpers that act on the frame, shared with the run loop */
 long nicprog_exec_adjust_head(struct nicprog_exec_pkt *pkt, s32 offset);
 long nicprog_exec_adjust_meta(struct nicprog_exec_pkt *pkt, s32 offset);
