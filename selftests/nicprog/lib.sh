@@ -117,6 +117,26 @@ oracle_nic() {
 	OUT_IDX=$(ip netns exec "$NS" cat "/sys/class/net/$OUT/ifindex")
 }
 
+# oracle_equal DESC OUTPUT RC: the oracle's three verdicts on a run whose
+# output and exit status are given: it ran, verdicts and bytes were equal
+# for all $FRAMES frames, and so were the final tables.
+oracle_equal() {
+	expect_eq "$1: oracle exit status" 0 "$3"
+	check "$1: verdicts and bytes equal over $FRAMES frames" \
+		grep -q "^ok 1 .*verdicts and output bytes equal .* for $FRAMES frames (0 differ)" <<< "$2"
+	check "$1: final map contents equal" grep -q "^ok 2 " <<< "$2"
+}
+
+# timing_settled NS PORT: wait (5 s at most) until nicsim's timing model
+# has timed every run, so that its counters cover every frame.
+timing_settled() {
+	_pending() {
+		ip netns exec "$1" ethtool -S "$2" |
+			awk '$1 == "timing_pending:" { exit $2 != 0 }'
+	}
+	wait_for 5 _pending "$1" "$2"
+}
+
 # syn_workload: the syn workload (tools/workloads/syn.wl) as frames in
 # $TMP/syn.pcap, for the oracle to send; sets WL and FRAMES.
 syn_workload() {

@@ -28,6 +28,28 @@ stat() {
 }
 plan() { cat "/sys/kernel/debug/nicprog/$NF/plan"; }
 
+# split_oracle DESC PROG SEED: the oracle on PROG split between the NIC
+# and the host, then the handover counters: some frames, not all, handed
+# over, each run on the host, none lost.
+split_oracle() {
+	local desc=$1 out rc h0 r0 e0 h r e
+	h0=$(stat "$NF" host_handovers) r0=$(stat "$NF" host_runs)
+	e0=$(stat "$NF" host_errors)
+	out=$(ip netns exec "$NS" "$SELFDIR/oracle" "$2" "$IN" "$NF" "$OUT" \
+		"$CAP" "$3" "$FRAMES" 2>&1)
+	rc=$?
+	grep '^# [0-9]* frames\|^# map' <<< "$out"
+	oracle_equal "$desc" "$out" "$rc"
+	h=$(($(stat "$NF" host_handovers) - h0))
+	r=$(($(stat "$NF" host_runs) - r0))
+	e=$(($(stat "$NF" host_errors) - e0))
+	tap_info "$desc: $h of $FRAMES frames handed over to the host"
+	check "$desc: some frames, not all, handed over ($h)" \
+		test "$h" -gt 0 -a "$h" -lt "$FRAMES"
+	expect_eq "$desc: the host ran every handover" "$h" "$r"
+	expect_eq "$desc: no handover was lost" 0 "$e"
+}
+
 tap_begin
 oracle_nic part nicsim-generic
 SYS=/sys/class/nicprog/$NF
@@ -71,23 +93,7 @@ ip netns exec "$NS" ip link set dev "$NF" xdpoffload off
 
 for shape in $SHAPES; do
 	echo "$shape" > "$SYS/plan_shape"
-	h0=$(stat "$NF" host_handovers) r0=$(stat "$NF" host_runs)
-	e0=$(stat "$NF" host_errors)
-	out=$(ip netns exec "$NS" "$SELFDIR/oracle" "$OBJ" "$IN" "$NF" "$OUT" \
-		"$CAP" 1 "$FRAMES" 2>&1)
-	rc=$?
-	grep '^#' <<< "$out"
-	expect_eq "$shape: oracle exit status" 0 "$rc"
-	check "$shape: verdicts and bytes equal over $FRAMES frames" \
-		grep -q "^ok 1 .*verdicts and output bytes equal .* for $FRAMES frames (0 differ)" <<< "$out"
-	check "$shape: final map contents equal" grep -q "^ok 2 " <<< "$out"
-	h=$(($(stat "$NF" host_handovers) - h0))
-	r=$(($(stat "$NF" host_runs) - r0))
-	e=$(($(stat "$NF" host_errors) - e0))
-	tap_info "$shape: $h of $FRAMES frames handed over to the host"
-	check "$shape: the NIC handed frames over ($h)" test "$h" -gt 0 -a "$h" -lt "$FRAMES"
-	expect_eq "$shape: the host ran every handover" "$h" "$r"
-	expect_eq "$shape: no handover was lost" 0 "$e"
+	split_oracle "$shape" "$OBJ" 1
 done
 echo auto > "$SYS/plan_shape"
 
@@ -127,21 +133,7 @@ for prof in nicsim-nfp nicsim-soc nicsim-pipeline nicsim-fpga; do
 		grep -q "^table [0-9] flows: .*, region host (it did not fit the NIC)," "$TMP/plan"
 	check "$prof flowlog: and says why the host runs a part" \
 		grep -q "^host: [0-9]* nodes, .*: tables in host memory$" "$TMP/plan"
-	h0=$(stat "$NF" host_handovers) r0=$(stat "$NF" host_runs)
-	out=$(ip netns exec "$NS" "$SELFDIR/oracle" "$SELFDIR/progs/flowlog.o" \
-		"$IN" "$NF" "$OUT" "$CAP" 3 "$FRAMES" 2>&1)
-	rc=$?
-	grep '^# [0-9]* frames\|^# map' <<< "$out"
-	expect_eq "$prof flowlog: oracle exit status" 0 "$rc"
-	check "$prof flowlog: verdicts and bytes equal over $FRAMES frames" \
-		grep -q "^ok 1 .*verdicts and output bytes equal .* for $FRAMES frames (0 differ)" <<< "$out"
-	check "$prof flowlog: final map contents equal" grep -q "^ok 2 " <<< "$out"
-	h=$(($(stat "$NF" host_handovers) - h0))
-	r=$(($(stat "$NF" host_runs) - r0))
-	tap_info "$prof flowlog: $h of $FRAMES frames handed over to the host"
-	check "$prof flowlog: frames without ports stay on the NIC ($h)" \
-		test "$h" -gt 0 -a "$h" -lt "$FRAMES"
-	expect_eq "$prof flowlog: the host ran every handover" "$h" "$r"
+	split_oracle "$prof flowlog" "$SELFDIR/progs/flowlog.o" 3
 done
 
 # Predicted and measured: the offline predictor (nicprog-plan --partial)
@@ -168,11 +160,7 @@ if [ -x "$PLAN" ]; then
 		rc=$?
 		[ $rc = 0 ] || sed 's/^/# /' "$TMP/oracle"
 		check "$prog on $prof, $wl: 2000 frames through the split" test $rc = 0
-		pending() {
-			ip netns exec "$NS" ethtool -S "$NF" |
-				awk '$1 == "timing_pending:" { exit $2 != 0 }'
-		}
-		wait_for 5 pending
+		timing_settled "$NS" "$NF"
 		ip netns exec "$NS" ethtool -S "$NF" > "$TMP/after"
 		mh=$(($(awk '$1 == "host_handovers:" { print $2 }' "$TMP/after") -
 		      $(awk '$1 == "host_handovers:" { print $2 }' "$TMP/before")))

@@ -46,11 +46,7 @@ for prof in nicsim-generic nicsim-soc nicsim-pipeline nicsim-fpga; do
 		rc=$?
 		[ $rc = 0 ] || sed 's/^/# /' "$TMP/oracle"
 		check "$prof $nf: $FRAMES frames through the NIC" test $rc = 0
-		pending() {
-			ip netns exec "$NS" ethtool -S "$NF" |
-				awk '$1 == "timing_pending:" { exit $2 != 0 }'
-		}
-		wait_for 5 pending
+		timing_settled "$NS" "$NF"
 		ip netns exec "$NS" ethtool -S "$NF" > "$TMP/after"
 		read -r mt ml < <(nic_rates "$TMP/before" "$TMP/after")
 		kshape=$(awk '$1 == "shape" { print $2 }' "$TMP/plan")

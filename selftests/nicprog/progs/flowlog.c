@@ -9,6 +9,7 @@
  * and passes what it need not record.
  */
 #include "../../../bpf/examples/parse.h"
+#include "kinds.h"
 
 #define HIST	255
 #define SNAP	32
@@ -43,21 +44,6 @@ struct {
 	__type(key, __u32);
 	__type(value, struct flow_rec);
 } blank SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 4);
-	__type(key, __u32);
-	__type(value, __u64);
-} kinds SEC(".maps");
-
-static __always_inline void count(__u32 kind)
-{
-	__u64 *c = bpf_map_lookup_elem(&kinds, &kind);
-
-	if (c)
-		__sync_fetch_and_add(c, 1);
-}
 
 SEC("xdp")
 int flowlog(struct xdp_md *ctx)

@@ -8,6 +8,7 @@
  * which the handover carries; the flow table is written only after it.
  */
 #include "../../../bpf/examples/parse.h"
+#include "kinds.h"
 
 #define PAYLOAD		32
 
@@ -53,26 +54,11 @@ struct flow_val {
 };
 
 struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 4);
-	__type(key, __u32);
-	__type(value, __u64);
-} kinds SEC(".maps");
-
-struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 256);
 	__type(key, struct flow_key);
 	__type(value, struct flow_val);
 } flows SEC(".maps");
-
-static __always_inline void count(__u32 kind)
-{
-	__u64 *c = bpf_map_lookup_elem(&kinds, &kind);
-
-	if (c)
-		__sync_fetch_and_add(c, 1);
-}
 
 SEC("xdp")
 int partial(struct xdp_md *ctx)
