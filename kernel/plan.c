@@ -514,6 +514,8 @@ EXPORT_SYMBOL_GPL(nicprog_plan_stage);
  */
 u32 nicprog_plan_core_stage(const struct nicprog_plan *plan, u32 core)
 {
+	if (WARN_ON_ONCE(core >= plan->lo.cores))
+		return 0;
 	return plan->core_stage[core];
 }
 EXPORT_SYMBOL_GPL(nicprog_plan_core_stage);

@@ -33,20 +33,21 @@ void nicsim_host_part(struct nicsim_port *port, struct sk_buff *skb)
 	rcu_read_lock();
 	ref = rcu_dereference(port->ref);
 	if (ref != NICSIM_RX_CB(skb)->ref || !ref->host ||
-	    skb_linearize(skb)) {
-		nicsim_stats_inc(port, host_errors);
-		goto out;
-	}
+	    skb_linearize(skb))
+		goto drop;
 	t0 = ktime_get_ns();
 	err = nicprog_plan_host_run(ref->plan, ref->host, skb->data, skb->len,
 				    port->netdev->ifindex, &pkt, &res);
-	if (err) {
-		nicsim_stats_inc(port, host_errors);
-		goto out;
-	}
+	if (err)
+		goto drop;
 	nicsim_verdict(port, ref->plan, pkt, &res);
 	nicsim_stats_frame(port, host_runs, host_ns, ktime_get_ns() - t0);
-out:
 	rcu_read_unlock();
+	/* the verdict acted on a copy of the frame */
 	consume_skb(skb);
+	return;
+drop:
+	rcu_read_unlock();
+	nicsim_stats_inc(port, host_errors);
+	kfree_skb(skb);
 }
