@@ -83,7 +83,9 @@ struct nicprog_dev {
  * @host_exec: partial offload: the program as the host runs its part
  *	(no engines, no MAT, no NIC timing)
  * @run_stage: partial offload: per instruction, 0 for the NIC and
- *	NICPROG_EXEC_STAGE_HOST for the host, for nicprog_plan_run()
+ *	NICPROG_EXEC_STAGE_HOST for the host
+ * @run_exec: partial offload: @exec with @run_stage, what
+ *	nicprog_plan_run() runs
  * @entries: partial offload: where the NIC hands runs over, by pc
  * @n_entries: entries in @entries
  * @cookie: random, in every handover, so that a frame of a replaced
@@ -102,6 +104,7 @@ struct nicprog_plan {
 	u8 *core_stage;
 	struct nicprog_exec_prog host_exec;
 	u8 *run_stage;
+	struct nicprog_exec_prog run_exec;
 	struct nicprog_exec_live *entries;
 	u32 n_entries;
 	u32 cookie;

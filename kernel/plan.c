@@ -101,6 +101,8 @@ static int nicprog_plan_host_init(struct nicprog_plan *plan,
 	plan->host_exec = np->exec;
 	plan->host_exec.stage = lo->insn_stage;
 	plan->exec.stage = lo->insn_stage;
+	plan->run_exec = plan->exec;
+	plan->run_exec.stage = plan->run_stage;
 	return nicprog_handover_init(plan, &np->ir);
 }
 
@@ -435,18 +437,14 @@ void nicprog_plan_run(const struct nicprog_plan *plan,
 		      struct nicprog_exec_pkt *pkt,
 		      struct nicprog_exec_result *res)
 {
-	struct nicprog_exec_prog nic;
-
 	if (!plan->run_stage) {
 		nicprog_exec_run(&plan->exec, &nicprog_plan_exec_ops,
 				 (void *)plan, st, pkt, res);
 		return;
 	}
-	nic = plan->exec;
-	nic.stage = plan->run_stage;
 	nicprog_exec_start(&st->ctx, pkt);
-	nicprog_exec_resume(&nic, &nicprog_plan_exec_ops, (void *)plan, st, pkt,
-			    &st->ctx, res);
+	nicprog_exec_resume(&plan->run_exec, &nicprog_plan_exec_ops,
+			    (void *)plan, st, pkt, &st->ctx, res);
 }
 EXPORT_SYMBOL_GPL(nicprog_plan_run);
 

@@ -28,7 +28,6 @@
  *	(host byte order)
  * @magic: NICPROG_HANDOVER_MAGIC
  * @cookie: the plan's; a frame of a replaced plan does not run
- * @pc: instruction the host resumes at
  * @redirect_ifindex: bpf_redirect()'s target so far
  * @rx_queue_index: xdp_md.rx_queue_index
  * @hdr_len: bytes of the header and the values; the frame follows
@@ -39,18 +38,14 @@
  *	@data_meta to @data_end
  * @data: see @data_meta
  * @data_end: see @data_meta
- * @regs: registers carried, bit per register
- * @ptr_regs: of them, pointers (tag and offset)
- * @pad: 0
- * @slots: main-frame stack slots carried after the registers
- * @ptr_slots: of them, pointers
+ * @live: the handover point: where the host resumes, which registers
+ *	and slots follow and which of them are pointers (tag and offset)
  *
  * The values follow, u64 each, registers then slots, lowest bit first.
  */
 struct ho_hdr {
 	u32 magic;
 	u32 cookie;
-	u32 pc;
 	u32 redirect_ifindex;
 	u32 rx_queue_index;
 	u32 hdr_len;
@@ -60,11 +55,8 @@ struct ho_hdr {
 	u32 data_meta;
 	u32 data;
 	u32 data_end;
-	u16 regs;
-	u16 ptr_regs;
 	u32 pad;
-	u64 slots;
-	u64 ptr_slots;
+	struct nicprog_exec_live live;
 };
 
 /*
@@ -182,14 +174,12 @@ int nicprog_exec_state_out(const struct nicprog_exec_live *lv, u32 cookie,
 		return -ENOSPC;
 	h = (struct ho_hdr){
 		.magic = NICPROG_HANDOVER_MAGIC, .cookie = cookie,
-		.pc = lv->pc, .redirect_ifindex = ctx->redirect_ifindex,
+		.redirect_ifindex = ctx->redirect_ifindex,
 		.rx_queue_index = pkt->rx_queue_index, .hdr_len = len,
 		.buf_len = pkt->buf_len, .head_reserved = pkt->head_reserved,
 		.tail_reserved = pkt->tail_reserved,
 		.data_meta = pkt->data_meta, .data = pkt->data,
-		.data_end = pkt->data_end, .regs = lv->regs,
-		.ptr_regs = lv->ptr_regs, .slots = lv->slots,
-		.ptr_slots = lv->ptr_slots,
+		.data_end = pkt->data_end, .live = *lv,
 	};
 	memcpy(out, &h, sizeof(h));
 	for (j = 0; j < HO_VALS; j++) {
@@ -269,9 +259,9 @@ int nicprog_exec_state_in(const struct nicprog_exec_live *lv, u32 n_lv,
 		return -EINVAL;
 	if (hd.cookie != cookie)
 		return -ESTALE;
-	e = nicprog_exec_live_find(lv, n_lv, hd.pc);
-	if (!e || hd.regs != e->regs || hd.ptr_regs != e->ptr_regs ||
-	    hd.slots != e->slots || hd.ptr_slots != e->ptr_slots ||
+	e = nicprog_exec_live_find(lv, n_lv, hd.live.pc);
+	/* struct nicprog_exec_live has no padding */
+	if (!e || memcmp(&hd.live, e, sizeof(*e)) ||
 	    hd.hdr_len != ho_hdr_len(e) || len < hd.hdr_len ||
 	    hd.buf_len > buf_len || hd.tail_reserved > hd.buf_len ||
 	    hd.head_reserved > hd.data_meta ||
@@ -302,7 +292,7 @@ int nicprog_exec_state_in(const struct nicprog_exec_live *lv, u32 n_lv,
 	}
 	ctx->regs[BPF_REG_10] = (u64)(uintptr_t)(ctx->stack +
 						 ARRAY_SIZE(ctx->stack));
-	ctx->pc = hd.pc;
+	ctx->pc = e->pc;
 	ctx->stage = NICPROG_EXEC_STAGE_HOST;
 	ctx->redirect_ifindex = hd.redirect_ifindex;
 	return 0;

@@ -90,20 +90,14 @@ static void close_host(const struct nicprog_ir *ir, u8 *host)
  * that compilers merge for every path of a program -- both sides hold and
  * run, so that a cut does not hand frames over only to finish there.
  */
-static void mark_shared(const struct nicprog_ir *ir,
-			const struct nicprog_table_info *tables, u32 n_tables,
+static void mark_shared(const struct nicprog_ir *ir, u64 written,
 			const u64 *node_tables,
 			const struct nicprog_host_limits *lim, const u32 *insns,
 			u8 *host)
 {
-	u64 shareable = 0;
-	u32 i, k, t;
+	u64 shareable = ~(written | lim->host_tables);
+	u32 i, k;
 
-	for (t = 0; t < n_tables; t++)
-		if (tables[t].cls != NICPROG_TC_SHARED &&
-		    tables[t].cls != NICPROG_TC_SHARDED &&
-		    !(lim->host_tables & BIT_ULL(t)))
-			shareable |= BIT_ULL(t);
 	for (i = 0; i < ir->n_nodes; i++)
 		host[i] = insns[i] <= SHARED_MAX &&
 			  !(node_tables[i] & ~shareable) ?
@@ -141,18 +135,13 @@ static bool handover_ok(const struct nicprog_ir *ir, u32 b)
  * One pass of the rules: move to the host what breaks one. Returns true
  * if anything moved.
  */
-static bool enforce(const struct nicprog_ir *ir,
-		    const struct nicprog_table_info *tables, u32 n_tables,
+static bool enforce(const struct nicprog_ir *ir, u64 written,
 		    const u64 *node_tables, u8 *host)
 {
-	u64 nic_w = 0, host_w = 0, written = 0;
+	u64 nic_w = 0, host_w = 0;
 	bool moved = false;
-	u32 i, t, s;
+	u32 i, s;
 
-	for (t = 0; t < n_tables; t++)
-		if (tables[t].cls == NICPROG_TC_SHARED ||
-		    tables[t].cls == NICPROG_TC_SHARDED)
-			written |= BIT_ULL(t);
 	for (i = 0; i < ir->n_nodes; i++) {
 		if (host[i] == NICPROG_NODE_HOST)
 			host_w |= node_tables[i] & written;
@@ -215,7 +204,7 @@ static bool best_seed(const struct nicprog_ir *ir,
 		if (host[v] != NICPROG_NODE_NIC)
 			continue;
 		memcpy(cand, host, n);
-		cand[v] = 1;
+		cand[v] = NICPROG_NODE_HOST;
 		close_host(ir, cand);
 		held = nic_insns(ir, cand, insns);
 		if (held > lim->insn_store)
@@ -273,8 +262,7 @@ static u32 handover_bytes(const struct nicprog_ir_block *b)
 /**
  * nicprog_host_cut() - choose the part of a program the host runs
  * @ir: the program
- * @tables: its tables, classified
- * @n_tables: entries in @tables
+ * @written: its sharded and shared-mutable tables, bit per table
  * @node_tables: per node, the tables it (or a subprogram) accesses
  * @lim: what the NIC holds
  * @lo: filled: @lo->node_host (allocated here) and the host_* fields;
@@ -283,8 +271,7 @@ static u32 handover_bytes(const struct nicprog_ir_block *b)
  *
  * Return: 0, -E2BIG if no prefix of the program fits the NIC, -ENOMEM.
  */
-int nicprog_host_cut(const struct nicprog_ir *ir,
-		     const struct nicprog_table_info *tables, u32 n_tables,
+int nicprog_host_cut(const struct nicprog_ir *ir, u64 written,
 		     const u64 *node_tables,
 		     const struct nicprog_host_limits *lim,
 		     struct nicprog_layout *lo, const char **why)
@@ -302,7 +289,7 @@ int nicprog_host_cut(const struct nicprog_ir *ir,
 	if (!host || !cand || !insns)
 		goto out;
 	node_insns(ir, insns);
-	mark_shared(ir, tables, n_tables, node_tables, lim, insns, host);
+	mark_shared(ir, written, node_tables, lim, insns, host);
 	for (i = 0; i < n; i++)
 		if (node_tables[i] & lim->host_tables) {
 			host[i] = NICPROG_NODE_HOST;
@@ -314,7 +301,7 @@ int nicprog_host_cut(const struct nicprog_ir *ir,
 		if (!best_seed(ir, lim, insns, host, cand))
 			longest_prefix(ir, lim, node_tables, insns, host);
 	}
-	while (enforce(ir, tables, n_tables, node_tables, host))
+	while (enforce(ir, written, node_tables, host))
 		;
 	for (i = 0, k = 0; i < n; i++)
 		k += host[i] == NICPROG_NODE_HOST;

@@ -455,8 +455,7 @@ int nicprog_layout_build(const struct nicprog_ir *ir,
 			 const struct nicprog_lnic *lnic, u8 shape,
 			 u32 budget, const struct nicprog_host_limits *host,
 			 struct nicprog_layout *lo, const char **why);
-int nicprog_host_cut(const struct nicprog_ir *ir,
-		     const struct nicprog_table_info *tables, u32 n_tables,
+int nicprog_host_cut(const struct nicprog_ir *ir, u64 written,
 		     const u64 *node_tables,
 		     const struct nicprog_host_limits *lim,
 		     struct nicprog_layout *lo, const char **why);

@@ -595,8 +595,8 @@ int nicprog_layout_build(const struct nicprog_ir *ir,
 	nicprog_classify(ir, lo->tables);
 	node_tables(&p);
 	if (host) {
-		err = nicprog_host_cut(ir, lo->tables, lo->n_tables,
-				       p.node_tables, host, lo, why);
+		err = nicprog_host_cut(ir, p.written, p.node_tables, host, lo,
+				       why);
 		if (err)
 			goto out;
 		err = -ENOMEM;

@@ -127,6 +127,26 @@ oracle_equal() {
 	check "$1: final map contents equal" grep -q "^ok 2 " <<< "$2"
 }
 
+# predicted_rates FILE: the throughput and mean latency nicprog-plan
+# --workload printed into FILE, as "T L".
+predicted_rates() {
+	awk '/^predicted/ { l = $0; sub(/.*latency /, "", l); sub(/ cycles.*/, "", l); print $3, l }' "$1"
+}
+
+# rates_within DESC PT PL BEFORE AFTER: the NIC's throughput and mean
+# latency between two `ethtool -S` snapshots held to the prediction PT PL:
+# within 8% and 12%.
+rates_within() {
+	local mt ml te le
+	read -r mt ml < <(nic_rates "$4" "$5")
+	te=$(pct_err "$2" "$mt")
+	le=$(pct_err "$3" "$ml")
+	tap_info "$1: throughput $mt measured, $2 predicted ($te%);" \
+		"latency $ml measured, $3 predicted ($le%)"
+	check "$1: throughput predicted within 8%" within "$te" 8
+	check "$1: mean latency predicted within 12%" within "$le" 12
+}
+
 # timing_settled NS PORT: wait (5 s at most) until nicsim's timing model
 # has timed every run, so that its counters cover every frame.
 timing_settled() {

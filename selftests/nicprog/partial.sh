@@ -97,9 +97,9 @@ for shape in $SHAPES; do
 done
 echo auto > "$SYS/plan_shape"
 
-# The state crosses as bytes: a replaced program's handovers still in the
-# host's queue are dropped and counted, never run under the new plan.
-e0=$(stat "$NF" host_errors)
+# Replacing the program while its handovers wait in the host's queue: the
+# queued ones of the old plan are refused by cookie (kernel/exec/handover.c,
+# unit-tested in handover_test); here, that nothing crashes or warns.
 ip netns exec "$NS" ip link set dev "$NF" xdpoffload obj "$OBJ" sec xdp 2>/dev/null
 check "replacing the program under traffic: no oops" sh -c "
 	ip netns exec $NS $SELFDIR/oracle $OBJ $IN $NF $OUT $CAP 2 300 >/dev/null 2>&1 &
@@ -150,7 +150,7 @@ if [ -x "$PLAN" ]; then
 			"$SELFDIR/progs/$prog.o" > "$TMP/pred" 2>&1
 		grep '^host: [0-9]* of' "$TMP/pred" | sed 's/^/# predicted: /'
 		ph=$(awk '/^host: [0-9]* of/ { print $2 }' "$TMP/pred")
-		read -r pt pl < <(awk '/^predicted/ { l = $0; sub(/.*latency /, "", l); sub(/ cycles.*/, "", l); print $3, l }' "$TMP/pred")
+		read -r pt pl < <(predicted_rates "$TMP/pred")
 		oracle_nic "pr$prog" "$prof"
 		echo 1 > "/sys/class/nicprog/$NF/plan_partial"
 		ip netns exec "$NS" ethtool -S "$NF" > "$TMP/before"
@@ -165,13 +165,8 @@ if [ -x "$PLAN" ]; then
 		mh=$(($(awk '$1 == "host_handovers:" { print $2 }' "$TMP/after") -
 		      $(awk '$1 == "host_handovers:" { print $2 }' "$TMP/before")))
 		expect_eq "$prog on $prof, $wl: handovers as predicted" "$ph" "$mh"
-		read -r mt ml < <(nic_rates "$TMP/before" "$TMP/after")
-		te=$(pct_err "$pt" "$mt")
-		le=$(pct_err "$pl" "$ml")
-		tap_info "$prog on $prof, $wl: NIC throughput $mt measured, $pt predicted ($te%);" \
-			"latency $ml measured, $pl predicted ($le%)"
-		check "$prog on $prof, $wl: NIC throughput predicted within 8%" within "$te" 8
-		check "$prog on $prof, $wl: NIC mean latency predicted within 12%" within "$le" 12
+		rates_within "$prog on $prof, $wl, the NIC's part" "$pt" "$pl" \
+			"$TMP/before" "$TMP/after"
 	done
 else
 	tap_skip "predicted and measured" "nicprog-plan not built"

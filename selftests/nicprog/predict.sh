@@ -36,7 +36,7 @@ for prof in nicsim-generic nicsim-soc nicsim-pipeline nicsim-fpga; do
 			> "$TMP/pred" 2>&1
 		grep -q '^predicted' "$TMP/pred" || sed 's/^/# /' "$TMP/pred"
 		check "$prof $nf: predicted offline" grep -q '^predicted' "$TMP/pred"
-		read -r pt pl < <(awk '/^predicted/ { l = $0; sub(/.*latency /, "", l); sub(/ cycles.*/, "", l); print $3, l }' "$TMP/pred")
+		read -r pt pl < <(predicted_rates "$TMP/pred")
 		oshape=$(awk '/^workload/ { s = $0; sub(/.*plan /, "", s); sub(/,.*/, "", s); print s }' "$TMP/pred")
 		ip netns exec "$NS" ethtool -S "$NF" > "$TMP/before"
 		ip netns exec "$NS" env ORACLE_BENCH=1 ORACLE_PCAP="$TMP/syn.pcap" \
@@ -48,15 +48,9 @@ for prof in nicsim-generic nicsim-soc nicsim-pipeline nicsim-fpga; do
 		check "$prof $nf: $FRAMES frames through the NIC" test $rc = 0
 		timing_settled "$NS" "$NF"
 		ip netns exec "$NS" ethtool -S "$NF" > "$TMP/after"
-		read -r mt ml < <(nic_rates "$TMP/before" "$TMP/after")
 		kshape=$(awk '$1 == "shape" { print $2 }' "$TMP/plan")
 		expect_eq "$prof $nf: the kernel's plan is the offline one" "$oshape" "$kshape"
-		te=$(pct_err "$pt" "$mt")
-		le=$(pct_err "$pl" "$ml")
-		tap_info "$prof $nf: throughput $mt measured, $pt predicted ($te%);" \
-			"latency $ml measured, $pl predicted ($le%)"
-		check "$prof $nf: throughput predicted within 8%" within "$te" 8
-		check "$prof $nf: mean latency predicted within 12%" within "$le" 12
+		rates_within "$prof $nf" "$pt" "$pl" "$TMP/before" "$TMP/after"
 		[ $nf = count ] || continue
 		# the loaded program, from the facts the kernel recorded
 		"$PLAN" --workload "$WL" "$TMP/facts" > "$TMP/fpred" 2>&1
