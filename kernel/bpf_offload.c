@@ -289,6 +289,35 @@ static void nicprog_note_facts(struct nicprog_prog *np,
 		meta->flags |= NICPROG_META_SPILL_PTR;
 }
 
+/*
+ * A helper only the host has: the host part of a partial plan calls the
+ * kernel's own implementation, the one this program would call on the
+ * host, with the frame as an xdp_buff. Only helpers whose context is
+ * their first argument, and whose other arguments are values or memory
+ * the executor addresses as the kernel does, are nicprog_exec_host_helper().
+ */
+static bool nicprog_note_host_call(struct bpf_verifier_env *env,
+				   struct nicprog_prog *np, int insn_idx,
+				   s32 func_id)
+{
+	const struct bpf_func_proto *fn;
+	u32 h;
+
+	if (!nicprog_exec_host_helper(func_id))
+		return false;
+	h = nicprog_host_fn_index(func_id);
+	if (!np->host_fn[h]) {
+		fn = env->ops->get_func_proto(func_id, env->prog);
+		if (!fn || !fn->func || fn->ret_type != RET_INTEGER ||
+		    fn->arg1_type != ARG_PTR_TO_CTX)
+			return false;
+		np->host_fn[h] = fn;
+	}
+	if (np->host_call_insn < 0 || insn_idx < np->host_call_insn)
+		np->host_call_insn = insn_idx;
+	return true;
+}
+
 static int nicprog_prepare(struct bpf_prog *prog)
 {
 	struct nicprog_dev *nd =
@@ -309,6 +338,7 @@ static int nicprog_prepare(struct bpf_prog *prog)
 	}
 	for (i = 0; i < prog->len; i++)
 		np->meta[i].map = NICPROG_MAP_NONE;
+	np->host_call_insn = -1;
 	/* the verifier explores paths between prepare and finalize */
 	np->verify_ns = ktime_get_ns();
 	prog->aux->offload->dev_priv = np;
@@ -348,7 +378,8 @@ static int nicprog_insn_hook(struct bpf_verifier_env *env, int insn_idx,
 			return -EOPNOTSUPP;
 		}
 		if (insn->src_reg == 0 &&
-		    !nicprog_exec_helper_supported(insn->imm)) {
+		    !nicprog_exec_helper_supported(insn->imm) &&
+		    !nicprog_note_host_call(env, np, insn_idx, insn->imm)) {
 			np_vlog(env, "insn %d: helper %s (%d) is not supported on the NIC\n",
 				insn_idx, helper_name(insn->imm), insn->imm);
 			return -EOPNOTSUPP;
@@ -609,6 +640,12 @@ static int nicprog_finalize(struct bpf_verifier_env *env)
 		np_vlog(env, "the offloader cannot analyze the program: %s\n",
 			why);
 		return err;
+	}
+	if (np->host_call_insn >= 0 && !partial) {
+		i = np->host_call_insn;
+		np_vlog(env, "insn %u: helper %s (%d) is not supported on the NIC (plan_partial lets the host run it and what follows it)\n",
+			i, helper_name(np->insns[i].imm), np->insns[i].imm);
+		return -EOPNOTSUPP;
 	}
 	if (np->len > nd->sum.insn_store && !partial) {
 		nicprog_log_store(env, np);

@@ -17,8 +17,10 @@
  * the bytes come from a device.
  */
 #include <linux/bpf.h>
+#include <linux/netdevice.h>
 #include <linux/random.h>
 #include <linux/slab.h>
+#include <net/xdp.h>
 
 #include "nicprog.h"
 
@@ -181,6 +183,50 @@ void nicprog_host_free(struct nicprog_host *h)
 	kvfree(h);
 }
 EXPORT_SYMBOL_GPL(nicprog_host_free);
+
+/**
+ * nicprog_plan_host_call() - &nicprog_exec_ops.host_call of the host part
+ * @priv: the plan
+ * @func_id: a helper nicprog_exec_host_helper() names
+ * @pkt: the frame, in the host's scratch
+ * @args: R1-R5; R1 is the context
+ * @ret: set to the helper's R0
+ *
+ * Calls the kernel's helper, the one a host XDP program on the port calls,
+ * on an xdp_buff over the frame that names the port's receive queue as
+ * its rxq (as BPF_PROG_TEST_RUN does for an ingress_ifindex): the
+ * device's namespace, FIB, neighbours and MTUs are the host's, so the
+ * result is. Other arguments are values and pointers into the frame, the
+ * stack and map values, all host memory the verifier bounded.
+ *
+ * Context: the host part's run, under rcu_read_lock().
+ * Return: 0, or -EOPNOTSUPP if the program did not resolve @func_id.
+ */
+long nicprog_plan_host_call(void *priv, s32 func_id,
+			    struct nicprog_exec_pkt *pkt, const u64 *args,
+			    u64 *ret)
+{
+	const struct nicprog_plan *plan = priv;
+	struct net_device *dev = plan->nd->netdev;
+	const struct bpf_func_proto *fn;
+	struct netdev_rx_queue *rxq;
+	struct xdp_buff xdp;
+	u32 q;
+
+	fn = plan->host_fn[nicprog_host_fn_index(func_id)];
+	if (!fn)
+		return -EOPNOTSUPP;
+	q = pkt->rx_queue_index < dev->real_num_rx_queues ?
+	    pkt->rx_queue_index : 0;
+	rxq = __netif_get_rx_queue(dev, q);
+	xdp_init_buff(&xdp, pkt->buf_len, &rxq->xdp_rxq);
+	xdp_prepare_buff(&xdp, pkt->buf, pkt->data,
+			 pkt->data_end - pkt->data, true);
+	xdp.data_meta = pkt->buf + pkt->data_meta;
+	*ret = fn->func((u64)(uintptr_t)&xdp, args[1], args[2], args[3],
+			args[4]);
+	return 0;
+}
 
 /**
  * nicprog_plan_host_run() - run the host part of a handed-over frame

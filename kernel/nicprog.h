@@ -13,6 +13,7 @@
 
 struct bpf_offload_dev;
 struct bpf_offloaded_map;
+struct bpf_func_proto;
 struct bpf_map;
 struct bpf_prog;
 struct dentry;
@@ -67,6 +68,19 @@ struct nicprog_dev {
 
 #define NICPROG_PROG_MAX_MAPS	NICPROG_MAX_TABLES
 
+/* Helpers only the host has (nicprog_exec_host_helper()), by index. */
+enum {
+	NICPROG_HOST_FN_FIB_LOOKUP,
+	NICPROG_HOST_FN_CHECK_MTU,
+	__NICPROG_HOST_FN_MAX,
+};
+
+static inline u32 nicprog_host_fn_index(s32 func_id)
+{
+	return func_id == BPF_FUNC_fib_lookup ? NICPROG_HOST_FN_FIB_LOOKUP :
+						NICPROG_HOST_FN_CHECK_MTU;
+}
+
 /**
  * struct nicprog_plan - what a driver installs (opaque to drivers); made
  *	at attach time, owned by the port (nicprog_dev.plan, under RTNL)
@@ -90,6 +104,8 @@ struct nicprog_dev {
  * @n_entries: entries in @entries
  * @cookie: random, in every handover, so that a frame of a replaced
  *	plan does not run under this one
+ * @host_fn: partial offload: the kernel's helpers only the host has,
+ *	by NICPROG_HOST_FN_*, as struct nicprog_prog holds them
  */
 struct nicprog_plan {
 	struct nicprog_exec_prog exec;
@@ -108,6 +124,7 @@ struct nicprog_plan {
 	struct nicprog_exec_live *entries;
 	u32 n_entries;
 	u32 cookie;
+	const struct bpf_func_proto *host_fn[__NICPROG_HOST_FN_MAX];
 };
 
 /**
@@ -129,6 +146,10 @@ struct nicprog_plan {
  * @verify_ns: time the verifier spent between prepare and finalize (its
  *	path exploration), then the verifier's time to the offloader's
  * @ir_ns: time the offloader spent building the IR
+ * @host_fn: the kernel's helpers only the host has (NICPROG_HOST_FN_*)
+ *	that the program calls, as the verifier's ops resolve them; built
+ *	in, never freed
+ * @host_call_insn: the first instruction calling one of them, or -1
  */
 struct nicprog_prog {
 	struct nicprog_dev *nd;
@@ -146,6 +167,8 @@ struct nicprog_prog {
 	struct nicprog_ir ir;
 	u64 verify_ns;
 	u64 ir_ns;
+	const struct bpf_func_proto *host_fn[__NICPROG_HOST_FN_MAX];
+	int host_call_insn;
 };
 
 static inline struct nicprog_dev *to_nicprog_dev(struct device *dev)
@@ -166,6 +189,9 @@ void nicprog_bpf_exit(struct nicprog_dev *nd);
 int nicprog_handover_init(struct nicprog_plan *plan,
 			  const struct nicprog_ir *ir);
 u32 nicprog_handover_pc(const struct nicprog_plan *plan, u32 i);
+long nicprog_plan_host_call(void *priv, s32 func_id,
+			    struct nicprog_exec_pkt *pkt, const u64 *args,
+			    u64 *ret);
 extern const struct nicprog_exec_ops nicprog_plan_host_ops;
 
 /* plan.c */

@@ -74,13 +74,17 @@ static const struct nicprog_exec_ops nicprog_plan_exec_ops = {
 	.accel		= plan_accel,
 };
 
-/* The host part of a partial plan: same tables, no engines. */
+/*
+ * The host part of a partial plan: same tables, no engines, and the
+ * helpers only the host has.
+ */
 const struct nicprog_exec_ops nicprog_plan_host_ops = {
 	.map_lookup	= plan_map_lookup,
 	.map_update	= plan_map_update,
 	.map_delete	= plan_map_delete,
 	.ktime_ns	= plan_ktime_ns,
 	.prandom	= plan_prandom,
+	.host_call	= nicprog_plan_host_call,
 };
 
 /* The executor's views of a partial plan, and its handover points. */
@@ -184,6 +188,11 @@ struct nicprog_plan *nicprog_plan_create(struct nicprog_prog *np,
 				   "program has more instructions than the NIC's cores hold (plan_partial lets the host run the rest)");
 		return ERR_PTR(-E2BIG);
 	}
+	if (!partial && np->host_call_insn >= 0) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "program calls a helper only the host has (plan_partial lets the host run it)");
+		return ERR_PTR(-EOPNOTSUPP);
+	}
 	if (!partial && lim.host_tables) {
 		NL_SET_ERR_MSG_MOD(extack,
 				   "a table of the program is in host memory (plan_partial lets the host run its accesses)");
@@ -232,6 +241,7 @@ struct nicprog_plan *nicprog_plan_create(struct nicprog_prog *np,
 	plan->exec.accel = plan->lo.insn_accel;
 	plan->exec.region = plan->region;
 	plan->nd = nd;
+	memcpy(plan->host_fn, np->host_fn, sizeof(plan->host_fn));
 	plan->core_stage = kvmalloc_array(plan->lo.cores, 1, GFP_KERNEL);
 	if (!plan->core_stage) {
 		err = -ENOMEM;

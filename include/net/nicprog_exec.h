@@ -233,6 +233,10 @@ struct nicprog_exec_pkt {
  *	arguments @args (R1-R5; R1 is the context, that is @pkt); set *@ret
  *	to its R0 and return the cycles the core waited, or -errno to run the
  *	subprogram's body instead. Optional.
+ * @host_call: call helper @func_id, one nicprog_exec_host_helper() names,
+ *	with the call's arguments @args (R1-R5; R1 is the context, that is
+ *	@pkt); set *@ret to its R0 and return 0, or -errno to stop the run
+ *	with -EOPNOTSUPP. Only the host sets it. Optional.
  *
  * All are called from the executing context and must not sleep.
  */
@@ -245,6 +249,9 @@ struct nicprog_exec_ops {
 	u32 (*prandom)(void *priv);
 	s64 (*accel)(void *priv, u32 afn, struct nicprog_exec_pkt *pkt,
 		     const u64 *args, u64 *ret);
+	long (*host_call)(void *priv, s32 func_id,
+			  struct nicprog_exec_pkt *pkt, const u64 *args,
+			  u64 *ret);
 };
 
 /**
@@ -360,6 +367,7 @@ void nicprog_exec_resume(const struct nicprog_exec_prog *prog,
 			 struct nicprog_exec_ctx *ctx,
 			 struct nicprog_exec_result *res);
 bool nicprog_exec_helper_supported(s32 func_id);
+const char *nicprog_exec_host_helper(s32 func_id);
 
 /**
  * struct nicprog_exec_live - what a run's live state is at one instruction,

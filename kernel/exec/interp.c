@@ -44,6 +44,29 @@ bool nicprog_exec_helper_supported(s32 func_id)
 	return false;
 }
 
+/**
+ * nicprog_exec_host_helper() - is this a helper only the host has?
+ * @func_id: enum bpf_func_id
+ *
+ * Helpers that read host state -- the routing and neighbour tables, the
+ * devices' MTUs -- no NIC core can run. The host part of a partial plan
+ * calls the kernel's own implementation through
+ * &nicprog_exec_ops.host_call, so their results are exactly the host's.
+ *
+ * Context: any.
+ * Return: the helper's name, or NULL if it is not one of them.
+ */
+const char *nicprog_exec_host_helper(s32 func_id)
+{
+	switch (func_id) {
+	case BPF_FUNC_fib_lookup:
+		return "bpf_fib_lookup";
+	case BPF_FUNC_check_mtu:
+		return "bpf_check_mtu";
+	}
+	return NULL;
+}
+
 static int exec_bad(u32 *bad_insn, const char **why, u32 insn, int err,
 		    const char *reason)
 {
@@ -65,7 +88,8 @@ static bool size_ok(u8 code)
  *
  * Checks what the executor relies on beyond the verifier: every opcode is
  * one it implements, jumps and calls land inside the program, maps are in
- * range, helpers are implemented.
+ * range, helpers are implemented (those only the host has run where
+ * &nicprog_exec_ops.host_call is set: the host part of a partial plan).
  *
  * Context: any.
  * Return: 0, -EOPNOTSUPP for an instruction or helper the executor does
@@ -107,7 +131,8 @@ int nicprog_exec_check(const struct nicprog_exec_prog *prog, u32 *bad_insn,
 						return exec_bad(bad_insn, why, i, -EINVAL, "call target outside the program");
 				} else if (insn->src_reg) {
 					return exec_bad(bad_insn, why, i, -EOPNOTSUPP, "kfunc call");
-				} else if (!nicprog_exec_helper_supported(insn->imm)) {
+				} else if (!nicprog_exec_helper_supported(insn->imm) &&
+					   !nicprog_exec_host_helper(insn->imm)) {
 					return exec_bad(bad_insn, why, i, -EOPNOTSUPP, "helper not implemented on the NIC");
 				}
 				break;
@@ -654,6 +679,14 @@ void nicprog_exec_resume(const struct nicprog_exec_prog *prog,
 						    0, 0, 0);
 				else if (map && !tr && !prog->cycles)
 					cycles += prog->lat_map;
+				if (nicprog_exec_host_helper(insn->imm)) {
+					if (!ops->host_call ||
+					    ops->host_call(priv, insn->imm, pkt,
+							   &regs[BPF_REG_1],
+							   &regs[BPF_REG_0]))
+						goto bad;
+					break;
+				}
 				addr = regs[BPF_REG_1];	/* the map */
 				regs[BPF_REG_0] = call_helper(insn->imm, regs, ops,
 							      priv, st, pkt, res);

@@ -6,11 +6,12 @@
  * The host part is a set of DAG nodes closed under successors: a frame
  * that reaches it never comes back to the NIC, so the NIC runs a prefix
  * and hands the run's live state over in the frame's metadata
- * (kernel/handover.c). The set starts from what the NIC cannot hold --
- * every node that touches a table kept in host memory, and, while the
- * NIC's instructions exceed its instruction store, everything after the
- * node whose cut leaves the fewest expected handovers (the branch
- * frequencies of the IR) -- and grows until every rule holds:
+ * (kernel/handover.c). The set starts from what the NIC cannot hold or
+ * run -- every node that touches a table kept in host memory or calls a
+ * helper only the host has, and, while the NIC's instructions exceed its
+ * instruction store, everything after the node whose cut leaves the
+ * fewest expected handovers (the branch frequencies of the IR) -- and
+ * grows until every rule holds:
  *
  *  - a written table (sharded or shared-mutable) is accessed on one side
  *    only: the NIC and the host share no coherent memory;
@@ -81,6 +82,56 @@ static void close_host(const struct nicprog_ir *ir, u8 *host)
 	}
 }
 
+/*
+ * Nodes that call a helper only the host has (nicprog_exec_host_helper()),
+ * themselves or through a subprogram -- any, if one of them calls one.
+ * Returns the first such helper in program order, or 0.
+ */
+static s32 host_calls(const struct nicprog_ir *ir, u8 *need)
+{
+	const struct bpf_insn *insn;
+	const struct nicprog_ir_block *b;
+	bool subs = false;
+	s32 first = 0;
+	u32 i, j;
+
+	for (i = 0; i < ir->in->len; i++) {
+		insn = &ir->in->insns[i];
+		if (insn->code != (BPF_JMP | BPF_CALL) || insn->src_reg ||
+		    !nicprog_exec_host_helper(insn->imm))
+			continue;
+		first = first ?: insn->imm;
+		subs = subs || ir->insn_block[i] >= ir->n_main;
+	}
+	if (!first)
+		return 0;
+	for (i = 0; i < ir->n_main; i++) {
+		b = &ir->blocks[i];
+		for (j = b->start; j < b->end; j++) {
+			insn = &ir->in->insns[j];
+			if (insn->code != (BPF_JMP | BPF_CALL))
+				continue;
+			if ((!insn->src_reg &&
+			     nicprog_exec_host_helper(insn->imm)) ||
+			    (subs && insn->src_reg == BPF_PSEUDO_CALL))
+				need[b->node] = 1;
+		}
+	}
+	return first;
+}
+
+/* Why a host part that holds a helper the NIC lacks exists, for the plan. */
+static const char *host_call_why(s32 func_id)
+{
+	switch (func_id) {
+	case BPF_FUNC_fib_lookup:
+		return "bpf_fib_lookup, which only the host has";
+	case BPF_FUNC_check_mtu:
+		return "bpf_check_mtu, which only the host has";
+	}
+	return "a helper only the host has";
+}
+
 #define SHARED_MAX	16	/* instructions of a tail both sides hold */
 
 /*
@@ -93,13 +144,13 @@ static void close_host(const struct nicprog_ir *ir, u8 *host)
 static void mark_shared(const struct nicprog_ir *ir, u64 written,
 			const u64 *node_tables,
 			const struct nicprog_host_limits *lim, const u32 *insns,
-			u8 *host)
+			const u8 *need, u8 *host)
 {
 	u64 shareable = ~(written | lim->host_tables);
 	u32 i, k;
 
 	for (i = 0; i < ir->n_nodes; i++)
-		host[i] = insns[i] <= SHARED_MAX &&
+		host[i] = insns[i] <= SHARED_MAX && !need[i] &&
 			  !(node_tables[i] & ~shareable) ?
 			  NICPROG_NODE_BOTH : NICPROG_NODE_NIC;
 	/* successors have higher numbers: they are decided first */
@@ -229,7 +280,8 @@ static bool best_seed(const struct nicprog_ir *ir,
  */
 static void longest_prefix(const struct nicprog_ir *ir,
 			   const struct nicprog_host_limits *lim,
-			   const u64 *node_tables, const u32 *insns, u8 *host)
+			   const u64 *node_tables, const u32 *insns,
+			   const u8 *need, u8 *host)
 {
 	u32 n = ir->n_nodes, i, k;
 
@@ -239,7 +291,7 @@ static void longest_prefix(const struct nicprog_ir *ir,
 	for (i = 0; i < n; i++) {
 		if (host[i] != NICPROG_NODE_HOST ||
 		    ir->node_off[i + 1] - ir->node_off[i] != 1 ||
-		    ir->blocks[ir->node_entry[i]].n_succ ||
+		    ir->blocks[ir->node_entry[i]].n_succ || need[i] ||
 		    (node_tables[i] & lim->host_tables) ||
 		    nic_insns(ir, host, insns) +
 		    (insns[i] & ~NODE_CALLS) > lim->insn_store)
@@ -278,28 +330,35 @@ int nicprog_host_cut(const struct nicprog_ir *ir, u64 written,
 {
 	u32 n = ir->n_nodes, i, k, s, *insns;
 	bool store = false, mem = false;
-	u64 nic_t;
-	u8 *host, *cand;
+	u8 *host, *cand, *need;
 	int err = -ENOMEM;
+	s32 call;
+	u64 nic_t;
 
 	*why = "out of memory";
 	host = kvcalloc(n, 1, GFP_KERNEL);
 	cand = kvcalloc(n, 1, GFP_KERNEL);
+	need = kvcalloc(n, 1, GFP_KERNEL);
 	insns = kvcalloc(n, sizeof(u32), GFP_KERNEL);
-	if (!host || !cand || !insns)
+	if (!host || !cand || !need || !insns)
 		goto out;
 	node_insns(ir, insns);
-	mark_shared(ir, written, node_tables, lim, insns, host);
-	for (i = 0; i < n; i++)
+	call = host_calls(ir, need);
+	mark_shared(ir, written, node_tables, lim, insns, need, host);
+	for (i = 0; i < n; i++) {
 		if (node_tables[i] & lim->host_tables) {
 			host[i] = NICPROG_NODE_HOST;
 			mem = true;
 		}
+		if (need[i])
+			host[i] = NICPROG_NODE_HOST;
+	}
 	close_host(ir, host);
 	if (nic_insns(ir, host, insns) > lim->insn_store) {
 		store = true;
 		if (!best_seed(ir, lim, insns, host, cand))
-			longest_prefix(ir, lim, node_tables, insns, host);
+			longest_prefix(ir, lim, node_tables, insns, need,
+				       host);
 	}
 	while (enforce(ir, written, node_tables, host))
 		;
@@ -311,6 +370,7 @@ int nicprog_host_cut(const struct nicprog_ir *ir, u64 written,
 	if (host[0] == NICPROG_NODE_HOST ||
 	    nic_insns(ir, host, insns) > lim->insn_store) {
 		*why = mem ? "a table the program accesses first is in host memory; no part of the program can run on the NIC" :
+		       call && need[0] ? "the program's first instructions call a helper only the host has; no part of it can run on the NIC" :
 			     "no prefix of the program fits the NIC and can hand its state to the host";
 		err = -E2BIG;
 		goto out;
@@ -318,6 +378,7 @@ int nicprog_host_cut(const struct nicprog_ir *ir, u64 written,
 	lo->host_nodes = k;
 	lo->nic_insns = nic_insns(ir, host, insns);
 	lo->host_why = mem ? "tables in host memory" :
+		       call ? host_call_why(call) :
 		       store ? "the NIC's instruction store" :
 		       "handover rules";
 	for (i = 0; i < ir->n_main; i++) {
@@ -350,8 +411,30 @@ int nicprog_host_cut(const struct nicprog_ir *ir, u64 written,
 out:
 	kvfree(host);
 	kvfree(cand);
+	kvfree(need);
 	kvfree(insns);
 	return err;
+}
+
+/**
+ * nicprog_host_call_insn() - where a program first calls a helper only the
+ *	host has
+ * @in: the program
+ *
+ * Such a program runs only partially offloaded: the host part calls it.
+ *
+ * Return: the instruction, or U32_MAX if it calls none.
+ */
+u32 nicprog_host_call_insn(const struct nicprog_ir_input *in)
+{
+	u32 i;
+
+	for (i = 0; i < in->len; i++)
+		if (in->insns[i].code == (BPF_JMP | BPF_CALL) &&
+		    !in->insns[i].src_reg &&
+		    nicprog_exec_host_helper(in->insns[i].imm))
+			return i;
+	return U32_MAX;
 }
 
 /**

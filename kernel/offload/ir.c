@@ -49,8 +49,10 @@ static u32 helper_args(s32 id)
 	case BPF_FUNC_get_prandom_u32:
 		return 0;
 	case BPF_FUNC_map_update_elem:
+	case BPF_FUNC_fib_lookup:
 		return 4;
 	case BPF_FUNC_csum_diff:
+	case BPF_FUNC_check_mtu:
 		return 5;
 	default:
 		return 2;
@@ -821,7 +823,9 @@ static void prov_insn(struct nicprog_ir *ir, u32 i, u16 *p)
 		if (op != BPF_CALL)
 			break;
 		memset(p, 0, 6 * 16);
-		if (is_pseudo_call(insn) && m->stack_args)
+		/* callees and helpers only the host has may write the stack */
+		if (m->stack_args && (is_pseudo_call(insn) ||
+				      nicprog_exec_host_helper(m->helper)))
 			memset(stk, 0, 1024);
 		break;
 	}

@@ -459,6 +459,7 @@ int nicprog_host_cut(const struct nicprog_ir *ir, u64 written,
 		     const u64 *node_tables,
 		     const struct nicprog_host_limits *lim,
 		     struct nicprog_layout *lo, const char **why);
+u32 nicprog_host_call_insn(const struct nicprog_ir_input *in);
 u32 nicprog_host_entries(const struct nicprog_ir *ir,
 			 const struct nicprog_layout *lo, u32 *pcs, u32 max);
 void nicprog_layout_free(struct nicprog_layout *lo);

@@ -571,6 +571,10 @@ int nicprog_layout_build(const struct nicprog_ir *ir,
 		*why = "unknown plan shape";
 		return -EINVAL;
 	}
+	if (!host && nicprog_host_call_insn(ir->in) != U32_MAX) {
+		*why = "the program calls a helper only the host has (a partial offload lets the host run it)";
+		return -EOPNOTSUPP;
+	}
 	lo->shape = shape;
 	lo->budget = max_t(u32, budget, 1);
 	lo->hop_cycles = NICPROG_HOP_CYCLES;

@@ -600,7 +600,8 @@ static int ai_note(struct ai *ai, const struct ai_state *st)
 		if (in->src_reg == BPF_PSEUDO_KFUNC_CALL)
 			return ai_fail(ai, -EOPNOTSUPP, "insn %u: calls a kernel function (kfunc); Linux 6.1 cannot offload kfunc calls",
 				       st->insn);
-		if (!in->src_reg && !nicprog_exec_helper_supported(in->imm))
+		if (!in->src_reg && !nicprog_exec_helper_supported(in->imm) &&
+		    !nicprog_exec_host_helper(in->imm))
 			return ai_fail(ai, -EOPNOTSUPP, "insn %u: helper %d is not supported on the NIC",
 				       st->insn, in->imm);
 		m->helper = in->imm;

@@ -196,6 +196,16 @@ static int load_object(const char *path, const char *sec,
 		return -1;
 	}
 	nicprog_lnic_summarize(lnic, &sum);
+	*in = (struct nicprog_ir_input){
+		.insns = ol->facts.insns, .len = ol->obj.len,
+	};
+	i = nicprog_host_call_insn(in);
+	if (i != U32_MAX && !partial) {
+		fprintf(stderr, "nicprog-plan: %s: insn %u: helper %s (%d) is not supported on the NIC (--partial lets the host run it and what follows it)\n",
+			path, i, nicprog_exec_host_helper(in->insns[i].imm),
+			in->insns[i].imm);
+		return -1;
+	}
 	if (ol->obj.len > sum.insn_store && !partial) {
 		fprintf(stderr, "nicprog-plan: %s: program has %u instructions; the NIC's cores hold at most %u (--partial lets the host run the rest)\n",
 			path, ol->obj.len, sum.insn_store);

@@ -728,6 +728,71 @@ TEST(refusals_name_the_instruction)
 		       I(BPF_LDX | (0x80) | BPF_W, 0, 1, 0, 0), EXIT);
 }
 
+static long fake_host_call(void *priv, s32 func_id,
+			   struct nicprog_exec_pkt *pkt, const u64 *args,
+			   u64 *ret)
+{
+	int *calls = priv;
+
+	(*calls)++;
+	if (func_id != BPF_FUNC_fib_lookup ||
+	    args[0] != (u64)(uintptr_t)pkt)
+		return -EINVAL;
+	*ret = args[1] * 1000 + args[3];	/* R2, R4 */
+	return 0;
+}
+
+/*
+ * Helpers only the host has pass the check, run where host_call is set
+ * (the host part of a partial plan) with the context and arguments as
+ * called, and elsewhere stop the run at the call.
+ */
+TEST(host_helpers_run_only_on_the_host)
+{
+	const struct bpf_insn insns[] = {
+		MOV64(BPF_REG_2, 7),
+		MOV64(BPF_REG_3, 64),
+		MOV64(BPF_REG_4, 9),
+		CALL(BPF_FUNC_fib_lookup),
+		EXIT,
+	};
+	struct nicprog_exec_prog prog = {
+		.insns = insns, .len = ARRAY_SIZE(insns),
+	};
+	struct nicprog_exec_ops host = { .host_call = fake_host_call };
+	struct nicprog_exec_pkt pkt = { 0 };
+	struct nicprog_exec_result res;
+	const char *why;
+	int calls = 0;
+	u32 bad;
+
+	ASSERT_STREQ("bpf_fib_lookup", nicprog_exec_host_helper(BPF_FUNC_fib_lookup));
+	ASSERT_STREQ("bpf_check_mtu", nicprog_exec_host_helper(BPF_FUNC_check_mtu));
+	EXPECT_EQ(NULL, nicprog_exec_host_helper(BPF_FUNC_redirect));
+	EXPECT_FALSE(nicprog_exec_helper_supported(BPF_FUNC_fib_lookup));
+	ASSERT_EQ(0, nicprog_exec_check(&prog, &bad, &why));
+
+	nicprog_exec_run(&prog, &host, &calls, &state, &pkt, &res);
+	EXPECT_EQ(1, calls);
+	EXPECT_EQ(0, res.error);
+	EXPECT_EQ(7009U, res.ret);
+
+	nicprog_exec_run(&prog, &no_ops, NULL, &state, &pkt, &res);
+	EXPECT_EQ(-EOPNOTSUPP, res.error);
+	EXPECT_EQ(3U, res.error_insn);
+	EXPECT_EQ(XDP_ABORTED, res.action);
+
+	/* the helper's own refusal stops the run too */
+	prog.insns = (const struct bpf_insn[]){
+		MOV64(BPF_REG_2, 7), CALL(BPF_FUNC_check_mtu), EXIT,
+	};
+	prog.len = 3;
+	nicprog_exec_run(&prog, &host, &calls, &state, &pkt, &res);
+	EXPECT_EQ(2, calls);
+	EXPECT_EQ(-EOPNOTSUPP, res.error);
+	EXPECT_EQ(1U, res.error_insn);
+}
+
 static s64 fake_engine(void *priv, u32 afn, struct nicprog_exec_pkt *pkt,
 			const u64 *args, u64 *ret)
 {

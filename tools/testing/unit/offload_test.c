@@ -404,6 +404,9 @@ TEST(liveness_on_edges)
 	nicprog_ir_free(&ir);
 }
 
+/* random_prog() also calls helpers only the host has */
+static bool gen_host_calls;
+
 /* A random forward-branching program touching tables. */
 static void random_prog(struct prog *p, u32 blocks)
 {
@@ -441,6 +444,13 @@ static void random_prog(struct prog *p, u32 blocks)
 			m->ptr = NICPROG_PTR_MAP_VALUE;
 			m->map = p->meta[p->len - 3].map;
 			m->mapval_regs = BIT(BPF_REG_0);
+			break;
+		case 2:
+			if (!gen_host_calls || rnd(3))
+				break;
+			m = emit(p, INSN(BPF_JMP | BPF_CALL, 0, 0, 0,
+					 BPF_FUNC_fib_lookup));
+			m->helper = BPF_FUNC_fib_lookup;
 			break;
 		default:
 			break;
@@ -577,6 +587,74 @@ TEST(partial_layouts_keep_the_invariants)
 		nicprog_layout_free(&lo);
 		nicprog_ir_free(&ir);
 	}
+	EXPECT_GT(split, 50);
+}
+
+/*
+ * A helper only the host has: without a host part the program is
+ * refused; with one, every call of it is the host's, and so is all that
+ * follows, while the NIC keeps the rest even when its store holds all.
+ */
+TEST(host_calls_are_the_hosts)
+{
+	struct nicprog_host_limits lim;
+	struct nicprog_ir_input in;
+	struct nicprog_layout lo;
+	struct nicprog_ir ir;
+	u32 trial, i, b, calls = 0, split = 0;
+	const char *why;
+	struct prog p;
+	int err;
+
+	gen_host_calls = true;
+	for (trial = 0; trial < 300; trial++) {
+		random_prog(&p, 2 + rnd(30));
+		ir_of(&p, &in, &ir, 4);
+		if (nicprog_host_call_insn(&in) == U32_MAX) {
+			nicprog_ir_free(&ir);
+			continue;
+		}
+		calls++;
+		EXPECT_EQ(-EOPNOTSUPP,
+			  nicprog_layout_build(&ir, &test_lnic,
+					       NICPROG_SHAPE_AUTO, 4, NULL,
+					       &lo, &why));
+		EXPECT_STREQ("the program calls a helper only the host has (a partial offload lets the host run it)",
+			     why);
+		nicprog_layout_free(&lo);
+		lim.insn_store = 1 << 20;	/* holds it all */
+		lim.host_tables = 0;
+		err = nicprog_layout_build(&ir, &test_lnic, NICPROG_SHAPE_AUTO,
+					   4, &lim, &lo, &why);
+		if (err) {
+			/* the first node calls it, or cannot hand over */
+			ASSERT_EQ(-E2BIG, err);
+			EXPECT_TRUE(!strcmp(why, "the program's first instructions call a helper only the host has; no part of it can run on the NIC") ||
+				    !strcmp(why, "no prefix of the program fits the NIC and can hand its state to the host"));
+			nicprog_layout_free(&lo);
+			nicprog_ir_free(&ir);
+			continue;
+		}
+		ASSERT_TRUE(lo.node_host != NULL);
+		ASSERT_TRUE(nicprog_layout_valid(&ir, &lo, &why));
+		EXPECT_STREQ("bpf_fib_lookup, which only the host has",
+			     lo.host_why);
+		split++;
+		for (b = 0; b < ir.n_main; b++)
+			for (i = ir.blocks[b].start; i < ir.blocks[b].end; i++)
+				if (in.insns[i].code == (BPF_JMP | BPF_CALL) &&
+				    in.insns[i].imm == BPF_FUNC_fib_lookup)
+					ASSERT_EQ(NICPROG_NODE_HOST,
+						  lo.node_host[ir.blocks[b].node]);
+		for (i = 0; i < ir.n_edges; i++)
+			if (lo.node_host[ir.edges[i].from] == NICPROG_NODE_HOST)
+				ASSERT_NE(NICPROG_NODE_NIC,
+					  lo.node_host[ir.edges[i].to]);
+		nicprog_layout_free(&lo);
+		nicprog_ir_free(&ir);
+	}
+	gen_host_calls = false;
+	EXPECT_GT(calls, 100);
 	EXPECT_GT(split, 50);
 }
 
