@@ -328,11 +328,25 @@ static int nicprog_prepare(struct bpf_prog *prog)
 	np = kzalloc(sizeof(*np), GFP_KERNEL);
 	if (!np)
 		return -ENOMEM;
+	/* a prepared program pins the port's LNIC until destroy */
+	mutex_lock(&nd->plan_lock);
+	if (nd->lnic_frozen) {
+		mutex_unlock(&nd->plan_lock);
+		kfree(np);
+		netdev_warn(nd->netdev,
+			    "nicprog: program refused: the NIC's profile is being replaced\n");
+		return -EBUSY;
+	}
+	nd->n_progs++;
+	mutex_unlock(&nd->plan_lock);
 	np->nd = nd;
 	np->prog = prog;
 	np->len = prog->len;
 	np->meta = kvcalloc(prog->len, sizeof(*np->meta), GFP_KERNEL);
 	if (!np->meta) {
+		mutex_lock(&nd->plan_lock);
+		nd->n_progs--;
+		mutex_unlock(&nd->plan_lock);
 		kfree(np);
 		return -ENOMEM;
 	}
@@ -665,12 +679,16 @@ static int nicprog_translate(struct bpf_prog *prog)
 static void nicprog_destroy(struct bpf_prog *prog)
 {
 	struct nicprog_prog *np = prog->aux->offload->dev_priv;
+	struct nicprog_dev *nd = np->nd;
 
 	nicprog_ir_free(&np->ir);
 	kvfree(np->flags);
 	kvfree(np->insns);
 	kvfree(np->meta);
 	kfree(np);
+	mutex_lock(&nd->plan_lock);
+	nd->n_progs--;
+	mutex_unlock(&nd->plan_lock);
 }
 
 const struct bpf_prog_offload_ops nicprog_bpf_prog_ops = {

@@ -30,6 +30,26 @@ static struct nicprog_dev *nicprog_dev_find(const struct net_device *netdev)
 	return NULL;
 }
 
+/* Can a driver with @ops run @lnic? A failure is a driver bug, logged. */
+static int nicprog_lnic_check(struct net_device *netdev,
+			      const struct nicprog_dev_ops *ops,
+			      const struct nicprog_lnic *lnic)
+{
+	char why[128];
+	u32 i;
+
+	if (nicprog_lnic_validate(lnic, why, sizeof(why))) {
+		netdev_err(netdev, "nicprog: invalid LNIC: %s\n", why);
+		return -EINVAL;
+	}
+	for (i = 0; i < lnic->n_units; i++)
+		if (lnic->units[i].type == NICPROG_UNIT_ACCEL && !ops->accel_run) {
+			netdev_err(netdev, "nicprog: LNIC has accelerators but ops lack accel_run\n");
+			return -EINVAL;
+		}
+	return 0;
+}
+
 static void nicprog_dev_release(struct device *dev)
 {
 	struct nicprog_dev *nd = to_nicprog_dev(dev);
@@ -44,7 +64,8 @@ static void nicprog_dev_release(struct device *dev)
  * nicprog_register() - make a netdev a nicprog SmartNIC port
  * @netdev: the port, already registered with register_netdevice()
  * @lnic: description of the NIC behind the port; must stay valid and
- *	unchanged until nicprog_unregister()
+ *	unchanged until nicprog_unregister() or its replacement
+ *	(nicprog_lnic_replace_end())
  * @ops: the driver's operations; required members must be set
  *
  * Validates @lnic and @ops (a failure is a driver bug and is logged with its
@@ -61,24 +82,16 @@ struct nicprog_dev *nicprog_register(struct net_device *netdev,
 				     const struct nicprog_dev_ops *ops)
 {
 	struct nicprog_dev *nd;
-	char why[128];
-	u32 i;
 	int err;
 
 	ASSERT_RTNL();
-	if (nicprog_lnic_validate(lnic, why, sizeof(why))) {
-		netdev_err(netdev, "nicprog: invalid LNIC: %s\n", why);
-		return ERR_PTR(-EINVAL);
-	}
 	if (!ops || !ops->port_stats || !ops->plan_load || !ops->plan_unload) {
 		netdev_err(netdev, "nicprog: ops table lacks a required member\n");
 		return ERR_PTR(-EINVAL);
 	}
-	for (i = 0; i < lnic->n_units; i++)
-		if (lnic->units[i].type == NICPROG_UNIT_ACCEL && !ops->accel_run) {
-			netdev_err(netdev, "nicprog: LNIC has accelerators but ops lack accel_run\n");
-			return ERR_PTR(-EINVAL);
-		}
+	err = nicprog_lnic_check(netdev, ops, lnic);
+	if (err)
+		return ERR_PTR(err);
 	if (nicprog_dev_find(netdev))
 		return ERR_PTR(-EEXIST);
 
@@ -142,6 +155,77 @@ void nicprog_unregister(struct nicprog_dev *nd)
 	put_device(&nd->dev);
 }
 EXPORT_SYMBOL_GPL(nicprog_unregister);
+
+
+/**
+ * nicprog_lnic_replace_begin() - prepare to replace a port's LNIC
+ * @nd: the port
+ * @lnic: the LNIC to come, validated here
+ *
+ * A NIC that takes another architecture profile (a reflashed FPGA shell,
+ * nicsim's profile file) changes what every plan, table and verification
+ * of its ports was made for, so none may exist: no program loaded for or
+ * attached to the port, no map offloaded to it. From here until
+ * nicprog_lnic_replace_end() no program can be prepared for the port (a
+ * load fails with EBUSY); the caller holds RTNL throughout, which keeps
+ * maps and attaches out. Each refusal is logged with its cause.
+ *
+ * Context: process, RTNL held.
+ * Return: 0; -EBUSY if a program or map is bound to the port; -EINVAL
+ * for an LNIC the port cannot take.
+ */
+int nicprog_lnic_replace_begin(struct nicprog_dev *nd,
+			       const struct nicprog_lnic *lnic)
+{
+	int err;
+
+	ASSERT_RTNL();
+	err = nicprog_lnic_check(nd->netdev, nd->ops, lnic);
+	if (err)
+		return err;
+	mutex_lock(&nd->plan_lock);
+	if (nd->n_progs || nd->n_tables) {
+		netdev_err(nd->netdev,
+			   "nicprog: cannot take profile %s: %u programs and %u maps are bound to the port\n",
+			   lnic->name, nd->n_progs, nd->n_tables);
+		err = -EBUSY;
+	} else {
+		nd->lnic_frozen = true;
+	}
+	mutex_unlock(&nd->plan_lock);
+	return err;
+}
+EXPORT_SYMBOL_GPL(nicprog_lnic_replace_begin);
+
+/**
+ * nicprog_lnic_replace_end() - end nicprog_lnic_replace_begin()
+ * @nd: the port
+ * @lnic: its LNIC from now on, the one given to _begin(); NULL to keep
+ *	the old one (the driver could not switch)
+ *
+ * A plan_cores setting more than the new NIC's cores is reset to 0 (all).
+ *
+ * Context: process, RTNL held since _begin().
+ */
+void nicprog_lnic_replace_end(struct nicprog_dev *nd,
+			      const struct nicprog_lnic *lnic)
+{
+	ASSERT_RTNL();
+	mutex_lock(&nd->plan_lock);
+	if (lnic) {
+		nd->lnic = lnic;
+		nicprog_lnic_summarize(lnic, &nd->sum);
+		if (nd->plan_cores > nd->sum.cores) {
+			netdev_info(nd->netdev,
+				    "nicprog: plan_cores %u reset to 0: profile %s has %u cores\n",
+				    nd->plan_cores, lnic->name, nd->sum.cores);
+			nd->plan_cores = 0;
+		}
+	}
+	nd->lnic_frozen = false;
+	mutex_unlock(&nd->plan_lock);
+}
+EXPORT_SYMBOL_GPL(nicprog_lnic_replace_end);
 
 /**
  * nicprog_dev_netdev() - the netdev of a registered port

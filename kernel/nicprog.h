@@ -26,9 +26,11 @@ struct nicprog_table;
  *	structure, which is freed by its release callback
  * @netdev: the port; the driver unregisters us before unregistering it, so
  *	no reference is held
- * @lnic: the driver's description of the NIC, driver-owned and constant
+ * @lnic: the driver's description of the NIC, driver-owned; replaced
+ *	only between nicprog_lnic_replace_begin() and _end(), under RTNL and
+ *	@plan_lock, when no program or map is bound to the port
  * @ops: the driver's operations
- * @sum: @lnic summarized once at registration
+ * @sum: @lnic summarized, as @lnic changes
  * @list: entry in nicprog_devs, under RTNL
  * @offdev: the port's BPF offload device
  * @xdp_prog: the installed program, one reference owned; under RTNL
@@ -40,6 +42,11 @@ struct nicprog_table;
  * @plan_cores: cores the next plan may use, 0 for all
  * @plan_partial: the operator allows partial offload: what the NIC cannot
  *	hold runs on the host (handover.c)
+ * @n_progs: programs prepared for the port and not yet destroyed, loaded
+ *	or attached; under @plan_lock
+ * @n_tables: maps offloaded to the port; under RTNL
+ * @lnic_frozen: the driver is replacing @lnic (nicprog_lnic_replace_begin());
+ *	no program may be prepared; under @plan_lock
  * @plan_text: the installed plan in words, or NULL
  * @facts: the installed program's facts file (offload/facts.h), or NULL
  * @facts_len: its size
@@ -60,6 +67,9 @@ struct nicprog_dev {
 	u8 plan_shape;
 	u32 plan_cores;
 	bool plan_partial;
+	u32 n_progs;
+	u32 n_tables;
+	bool lnic_frozen;
 	char *plan_text;
 	void *facts;
 	size_t facts_len;

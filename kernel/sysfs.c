@@ -12,12 +12,18 @@
 
 #include "nicprog.h"
 
+/* The LNIC may be replaced (nicprog_lnic_replace_end()): read under plan_lock. */
 #define NICPROG_SUM_ATTR(field)						\
 static ssize_t field##_show(struct device *dev,				\
 			    struct device_attribute *attr, char *buf)	\
 {									\
-	return sysfs_emit(buf, "%llu\n",				\
-			  (unsigned long long)to_nicprog_dev(dev)->sum.field); \
+	struct nicprog_dev *nd = to_nicprog_dev(dev);			\
+	u64 v;								\
+									\
+	mutex_lock(&nd->plan_lock);					\
+	v = nd->sum.field;						\
+	mutex_unlock(&nd->plan_lock);					\
+	return sysfs_emit(buf, "%llu\n", (unsigned long long)v);	\
 }									\
 static DEVICE_ATTR_RO(field)
 
@@ -39,14 +45,26 @@ static DEVICE_ATTR_RO(ifindex);
 static ssize_t profile_show(struct device *dev, struct device_attribute *attr,
 			    char *buf)
 {
-	return sysfs_emit(buf, "%s\n", to_nicprog_dev(dev)->lnic->name);
+	struct nicprog_dev *nd = to_nicprog_dev(dev);
+	ssize_t n;
+
+	mutex_lock(&nd->plan_lock);
+	n = sysfs_emit(buf, "%s\n", nd->lnic->name);
+	mutex_unlock(&nd->plan_lock);
+	return n;
 }
 static DEVICE_ATTR_RO(profile);
 
 static ssize_t mem_regions_show(struct device *dev,
 				struct device_attribute *attr, char *buf)
 {
-	return sysfs_emit(buf, "%u\n", to_nicprog_dev(dev)->lnic->n_regions);
+	struct nicprog_dev *nd = to_nicprog_dev(dev);
+	u32 n;
+
+	mutex_lock(&nd->plan_lock);
+	n = nd->lnic->n_regions;
+	mutex_unlock(&nd->plan_lock);
+	return sysfs_emit(buf, "%u\n", n);
 }
 static DEVICE_ATTR_RO(mem_regions);
 
@@ -54,15 +72,19 @@ static DEVICE_ATTR_RO(mem_regions);
 static ssize_t accelerators_show(struct device *dev,
 				 struct device_attribute *attr, char *buf)
 {
-	const struct nicprog_lnic_summary *sum = &to_nicprog_dev(dev)->sum;
+	struct nicprog_dev *nd = to_nicprog_dev(dev);
+	u32 accels[__NICPROG_ACCEL_MAX];
 	int len = 0;
 	int i;
 
+	mutex_lock(&nd->plan_lock);
+	memcpy(accels, nd->sum.accels, sizeof(accels));
+	mutex_unlock(&nd->plan_lock);
 	for (i = NICPROG_ACCEL_NONE + 1; i < __NICPROG_ACCEL_MAX; i++) {
-		if (!sum->accels[i])
+		if (!accels[i])
 			continue;
 		len += sysfs_emit_at(buf, len, "%s%s:%u", len ? " " : "",
-				     nicprog_accel_type_name(i), sum->accels[i]);
+				     nicprog_accel_type_name(i), accels[i]);
 	}
 	if (!len)
 		len = sysfs_emit(buf, "none");
@@ -127,15 +149,16 @@ static ssize_t plan_cores_store(struct device *dev,
 	err = kstrtou32(buf, 0, &cores);
 	if (err)
 		return err;
+	mutex_lock(&nd->plan_lock);
 	if (cores > nd->sum.cores) {
 		dev_warn_ratelimited(dev, "plan_cores: %u is more than the NIC's %u cores\n",
 				     cores, nd->sum.cores);
-		return -ERANGE;
+		err = -ERANGE;
+	} else {
+		nd->plan_cores = cores;
 	}
-	mutex_lock(&nd->plan_lock);
-	nd->plan_cores = cores;
 	mutex_unlock(&nd->plan_lock);
-	return count;
+	return err ?: count;
 }
 static DEVICE_ATTR_RW(plan_cores);
 

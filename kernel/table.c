@@ -160,6 +160,7 @@ int nicprog_table_alloc(struct nicprog_dev *nd,
 		t->value_off = round_up(t->key_size, 8);
 	}
 	nd->mem_used += bytes;
+	nd->n_tables++;
 	offmap->dev_priv = t;
 	offmap->dev_ops = &nicprog_table_dev_ops;
 	return 0;
@@ -194,6 +195,7 @@ void nicprog_table_free(struct bpf_offloaded_map *offmap)
 		kvfree(t->buckets);
 	}
 	t->nd->mem_used -= t->bytes;
+	t->nd->n_tables--;
 	kfree(t);
 }
 

@@ -12,6 +12,10 @@
  *   link_device    "ID:PORT ID:PORT"   wire two ports together
  *   unlink_device  "ID:PORT"           cut a port's wire
  *
+ * and per device, /sys/bus/nicsim/devices/nicsim<ID>/profile: the
+ * profile's name; writing a name replaces the profile while no port has a
+ * program or map (the NIC is "reflashed": cores and timing model restart).
+ *
  * Bad input fails the write with an errno, and a kernel log line says why.
  *
  * Locking: nicsim_devs_lock serializes every change to devices and wires
@@ -103,6 +107,7 @@ static void nicsim_dev_release(struct device *dev)
 	struct nicsim_dev *ndev = container_of(dev, struct nicsim_dev, dev);
 
 	kvfree(ndev->own_lnic);
+	mutex_destroy(&ndev->lnic_lock);
 	kfree(ndev);
 }
 
@@ -111,14 +116,112 @@ static ssize_t lnic_show(struct device *dev, struct device_attribute *attr,
 			 char *buf)
 {
 	struct nicsim_dev *ndev = container_of(dev, struct nicsim_dev, dev);
-	size_t n = nicprog_lnic_format(ndev->lnic, buf, PAGE_SIZE);
+	size_t n;
 
+	mutex_lock(&ndev->lnic_lock);
+	n = nicprog_lnic_format(ndev->lnic, buf, PAGE_SIZE);
+	mutex_unlock(&ndev->lnic_lock);
 	return n < PAGE_SIZE ? n : -EFBIG;
 }
 static DEVICE_ATTR_RO(lnic);
 
+static ssize_t profile_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	struct nicsim_dev *ndev = container_of(dev, struct nicsim_dev, dev);
+	ssize_t n;
+
+	mutex_lock(&ndev->lnic_lock);
+	n = sysfs_emit(buf, "%s\n", ndev->lnic->name);
+	mutex_unlock(&ndev->lnic_lock);
+	return n;
+}
+
+/*
+ * Give the NIC another profile, as reflashing a NIC does: every port must
+ * be free of programs and maps (nicprog_lnic_replace_begin() says which is
+ * not), the cores and timing model restart for the new profile, and if
+ * they cannot, the old profile stays.
+ */
+static int nicsim_profile_replace(struct nicsim_dev *ndev,
+				  const struct nicprog_lnic *lnic,
+				  struct nicprog_lnic_text **own)
+{
+	const struct nicprog_lnic *old;
+	struct nicprog_lnic_text *old_own;
+	u32 i, begun;
+	int err = 0;
+
+	ASSERT_RTNL();
+	if (!ndev->live)
+		return -ENODEV;
+	for (begun = 0; begun < ndev->port_count; begun++) {
+		err = nicprog_lnic_replace_begin(ndev->ports[begun]->np, lnic);
+		if (err)
+			goto out_end;
+	}
+	/* no port has a plan: no frame is on a core */
+	nicsim_cores_stop(ndev);
+	mutex_lock(&ndev->lnic_lock);
+	old = ndev->lnic;
+	old_own = ndev->own_lnic;
+	ndev->lnic = lnic;
+	ndev->own_lnic = *own;
+	mutex_unlock(&ndev->lnic_lock);
+	err = nicsim_cores_start(ndev);
+	if (err) {
+		mutex_lock(&ndev->lnic_lock);
+		ndev->lnic = old;
+		ndev->own_lnic = old_own;
+		mutex_unlock(&ndev->lnic_lock);
+		if (nicsim_cores_start(ndev))
+			dev_err(&ndev->dev, "profile: the NIC has no cores until its next profile: out of memory\n");
+	} else {
+		*own = old_own;		/* the caller frees the old one */
+	}
+out_end:
+	for (i = 0; i < begun; i++)
+		nicprog_lnic_replace_end(ndev->ports[i]->np,
+					 err ? NULL : ndev->lnic);
+	return err;
+}
+
+static ssize_t profile_store(struct device *dev, struct device_attribute *attr,
+			     const char *buf, size_t count)
+{
+	struct nicsim_dev *ndev = container_of(dev, struct nicsim_dev, dev);
+	char copy[NICSIM_CMD_MAX], *w[1];
+	struct nicprog_lnic_text *own = NULL;
+	const struct nicprog_lnic *lnic;
+	int err;
+
+	if (nicsim_split(buf, count, copy, w, 1) != 1) {
+		dev_err(dev, "profile: expected one profile name\n");
+		return -EINVAL;
+	}
+	lnic = nicsim_profile_find(w[0]);
+	if (!lnic) {
+		err = nicsim_profile_request(w[0], &own);
+		if (err)
+			return err;
+		lnic = &own->lnic;
+	}
+	rtnl_lock();
+	err = nicsim_profile_replace(ndev, lnic, &own);
+	rtnl_unlock();
+	kvfree(own);
+	if (err)
+		dev_err(dev, "profile: cannot take profile %s: %d\n", w[0],
+			err);
+	else
+		dev_info(dev, "profile: now %s\n", w[0]);
+	return err ?: count;
+}
+static DEVICE_ATTR_RW(profile);
+
 static struct attribute *nicsim_dev_attrs[] = {
 	&dev_attr_lnic.attr,
+	&dev_attr_profile.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(nicsim_dev);
@@ -137,6 +240,7 @@ static void nicsim_dev_destroy(struct nicsim_dev *ndev)
 
 	lockdep_assert_held(&nicsim_devs_lock);
 	rtnl_lock();
+	ndev->live = false;
 	for (i = 0; i < ndev->port_count; i++)
 		nicsim_unlink(ndev->ports[i]);
 	rtnl_unlock();
@@ -169,6 +273,7 @@ static struct nicsim_dev *nicsim_dev_create(u32 id, u32 port_count,
 	ndev->id = id;
 	ndev->lnic = lnic;
 	ndev->own_lnic = own_lnic;
+	mutex_init(&ndev->lnic_lock);
 	INIT_LIST_HEAD(&ndev->list);
 	device_initialize(&ndev->dev);
 	ndev->dev.bus = &nicsim_bus;
@@ -193,6 +298,9 @@ static struct nicsim_dev *nicsim_dev_create(u32 id, u32 port_count,
 		ndev->ports[i] = port;
 		ndev->port_count = i + 1;
 	}
+	rtnl_lock();
+	ndev->live = true;
+	rtnl_unlock();
 	return ndev;
 
 err_ports_destroy:

@@ -228,9 +228,13 @@ struct nicsim_core {
  * struct nicsim_dev - one simulated SmartNIC, a device on the nicsim bus
  * @dev: /sys/bus/nicsim/devices/nicsim<ID>; its refcount owns the structure
  * @id: ID given at creation
- * @lnic: architecture profile of the NIC
+ * @lnic: architecture profile of the NIC; replaced (bus.c, profile) under
+ *	RTNL and @lnic_lock, while no port has a program or map
  * @own_lnic: @lnic's storage when it was read from a file, else NULL;
- *	freed with the device
+ *	freed with the device or when replaced
+ * @lnic_lock: serializes reading @lnic outside RTNL with its replacement
+ * @live: created and not being destroyed: the profile may be replaced;
+ *	under RTNL
  * @list: entry in the bus's device list, under nicsim_devs_lock
  * @n_cores: entries in @cores
  * @cores: the NIC's cores, running while the device exists
@@ -255,6 +259,8 @@ struct nicsim_dev {
 	u32 id;
 	const struct nicprog_lnic *lnic;
 	struct nicprog_lnic_text *own_lnic;
+	struct mutex lnic_lock;
+	bool live;
 	struct list_head list;
 	u32 n_cores;
 	struct nicsim_core *cores[NICSIM_MAX_CORES];

@@ -94,6 +94,10 @@ struct nicprog_dev *nicprog_register(struct net_device *netdev,
 				     const struct nicprog_lnic *lnic,
 				     const struct nicprog_dev_ops *ops);
 void nicprog_unregister(struct nicprog_dev *nd);
+int nicprog_lnic_replace_begin(struct nicprog_dev *nd,
+			       const struct nicprog_lnic *lnic);
+void nicprog_lnic_replace_end(struct nicprog_dev *nd,
+			      const struct nicprog_lnic *lnic);
 struct net_device *nicprog_dev_netdev(const struct nicprog_dev *nd);
 int nicprog_ndo_bpf(struct nicprog_dev *nd, struct netdev_bpf *bpf);
 void nicprog_plan_run(const struct nicprog_plan *plan,

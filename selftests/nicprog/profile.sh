@@ -8,6 +8,9 @@
 # error, binary junk, an oversized file, a missing file, a name that is
 # not a plain file name and a file naming another profile are refused with
 # an errno and a kernel log line naming the cause, and create nothing.
+# A device takes another profile later (its profile file) while no port
+# has a program or map: the ports, ethtool and plans follow, and the
+# oracle holds on the new cores; while one is bound, EBUSY and the cause.
 . "$(dirname "$0")/lib.sh"
 require_root_tools
 require_plan
@@ -53,6 +56,76 @@ if echo "$ID 1 four" > "$BUS/new_device"; then
 else
 	tap_fail "a profile from a firmware file creates the device"
 fi
+
+# Replacing a device's profile.
+ID=$(nicsim_new_id)
+P=nicsim${ID}p0
+nicsim_new "$ID" 2
+DEV=$BUS/devices/nicsim$ID
+expect_eq "a device names its profile" nicsim-generic "$(cat "$DEV/profile")"
+echo 16 > "/sys/class/nicprog/$P/plan_cores"
+check "it takes another" sh -c "echo nicsim-soc > $DEV/profile"
+expect_eq "the device names it" nicsim-soc "$(cat "$DEV/profile")"
+expect_eq "every port names it" "nicsim-soc nicsim-soc" \
+	"$(cat /sys/class/nicprog/nicsim${ID}p0/profile /sys/class/nicprog/nicsim${ID}p1/profile | xargs)"
+expect_eq "the ports have its cores" 8 "$(cat "/sys/class/nicprog/$P/cores")"
+expect_eq "a plan_cores more than those is reset" 0 "$(cat "/sys/class/nicprog/$P/plan_cores")"
+expect_eq "ethtool's firmware version is the profile" nicsim-soc \
+	"$(ethtool -i "$P" | awk '$1 == "firmware-version:" { print $2 }')"
+"$PLAN" --profile nicsim-soc --lnic > "$TMP/soc.user"
+cat "$DEV/lnic" > "$TMP/soc.kernel"
+check "its text reads back" cmp -s "$TMP/soc.user" "$TMP/soc.kernel"
+check "ethtool counts its 8 cores" sh -c \
+	"ethtool -S $P | grep -q '^ *core7_packets:' && ! ethtool -S $P | grep -q '^ *core8_packets:'"
+ip link set "$P" up
+ip link set dev "$P" xdpoffload obj "$EX/count.o" sec xdp
+check "an NF is planned for its cores" \
+	grep -q "cores 8 of 8" "/sys/kernel/debug/nicprog/$P/plan"
+n=$(dmesg | wc -l)
+check "with a program attached: EBUSY" bash -c \
+	"! echo nicsim-nfp 2> $TMP/err > $DEV/profile && grep -q 'Device or resource busy' $TMP/err"
+check "the kernel log says why" sh -c \
+	"dmesg | tail -n +$((n + 1)) | grep -q '$P: nicprog: cannot take profile nicsim-nfp: 1 programs and 1 maps are bound to the port'"
+expect_eq "the profile stays" nicsim-soc "$(cat "$DEV/profile")"
+ip link set dev "$P" xdpoffload off
+# the program and its map are freed after the detach, asynchronously
+retake() { echo nicsim-nfp > "$DEV/profile" 2>/dev/null; }
+check "once they are freed, it takes another" wait_for 20 retake
+expect_eq "the ports have its cores" 16 "$(cat "/sys/class/nicprog/$P/cores")"
+check "an unknown profile: ENOENT, the profile stays" sh -c \
+	"! echo nope > $DEV/profile 2>/dev/null && [ \$(cat $DEV/profile) = nicsim-nfp ]"
+check "a firmware file's profile" sh -c "echo four > $DEV/profile"
+expect_eq "the ports have its cores" 4 "$(cat "/sys/class/nicprog/$P/cores")"
+# Loads and attaches racing replacements: each replacement either
+# happens or is refused, each load sees one profile; nothing breaks.
+Q=nicsim${ID}p1
+ip link set "$Q" up
+bg sh -c "for i in \$(seq 30); do
+	ip link set dev $Q xdpoffload obj $EX/count.o sec xdp 2>/dev/null
+	ip link set dev $Q xdpoffload off 2>/dev/null
+done"
+took=0
+for i in $(seq 30); do
+	for p in nicsim-generic nicsim-soc; do
+		echo "$p" > "$DEV/profile" 2>/dev/null && took=$((took + 1))
+		cat "/sys/class/nicprog/$P/profile" "/sys/class/nicprog/$P/cores" > /dev/null
+	done
+done
+wait
+tap_info "$took of 60 replacements taken while programs came and went"
+check "replacements racing loads: no oops, no warning" \
+	sh -c "! dmesg | grep -qE 'BUG|WARNING|Oops|lockdep'"
+nicsim_del "$ID"
+
+oracle_nic reprofile nicsim-generic
+echo nicsim-fpga > "$BUS/devices/nicsim$ID/profile"
+out=$(ip netns exec "$NS" "$SELFDIR/oracle" "$EX/count.o" "$IN" "$NF" "$OUT" \
+	"$CAP" 3 300 2>&1)
+rc=$?
+FRAMES=300
+oracle_equal "the oracle on the new profile's cores" "$out" "$rc"
+check "the kernel log names the new profile" sh -c \
+	"dmesg | grep -q 'nicsim$ID: profile: now nicsim-fpga'"
 
 # refused DESC PROFILE ERRNO-TEXT LOG-TEXT
 refused() {
