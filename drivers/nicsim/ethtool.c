@@ -35,7 +35,7 @@ static int nicsim_get_link_ksettings(struct net_device *dev,
 static const char nicsim_xdp_stat_names[][ETH_GSTRING_LEN] = {
 	"xdp_drop", "xdp_pass", "xdp_tx", "xdp_redirect", "xdp_aborted",
 	"host_handovers", "host_state_bytes", "host_runs", "host_errors",
-	"host_ns",
+	"host_ns", "host_insns",
 };
 
 /*
@@ -134,6 +134,7 @@ static void nicsim_get_ethtool_stats(struct net_device *dev,
 	*data++ = u64_stats_read(&s.host_runs);
 	*data++ = u64_stats_read(&s.host_errors);
 	*data++ = u64_stats_read(&s.host_ns);
+	*data++ = u64_stats_read(&s.host_insns);
 	spin_lock_bh(&ndev->tm_lock);
 	tm = ndev->tm;
 	if (!tm) {	/* the device is going: its cores have stopped */

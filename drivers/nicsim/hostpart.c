@@ -42,6 +42,7 @@ void nicsim_host_part(struct nicsim_port *port, struct sk_buff *skb)
 		goto drop;
 	nicsim_verdict(port, ref->plan, pkt, &res);
 	nicsim_stats_frame(port, host_runs, host_ns, ktime_get_ns() - t0);
+	nicsim_stats_add(port, host_insns, res.insns);
 	rcu_read_unlock();
 	/* the verdict acted on a copy of the frame */
 	consume_skb(skb);

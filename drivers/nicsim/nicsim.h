@@ -47,6 +47,7 @@
  * @host_errors: handovers dropped: the NIC could not write one, or the
  *	host refused one (of a replaced plan, or malformed)
  * @host_ns: host CPU time in host part runs
+ * @host_insns: instructions host part runs executed
  * @syncp: writers run with BH disabled (xmit, NAPI, NIC cores) and never
  *	nest a section
  */
@@ -70,6 +71,7 @@ struct nicsim_pcpu_stats {
 	u64_stats_t host_runs;
 	u64_stats_t host_errors;
 	u64_stats_t host_ns;
+	u64_stats_t host_insns;
 	struct u64_stats_sync syncp;
 };
 
@@ -87,6 +89,15 @@ struct nicsim_pcpu_stats {
 	} while (0)
 
 /* Count one frame of @len bytes in a packets/bytes pair, one section. */
+#define nicsim_stats_add(port, field, n)			\
+	do {							\
+		struct nicsim_pcpu_stats *__s =			\
+			this_cpu_ptr((port)->stats);		\
+		u64_stats_update_begin(&__s->syncp);		\
+		u64_stats_add(&__s->field, (n));		\
+		u64_stats_update_end(&__s->syncp);		\
+	} while (0)
+
 #define nicsim_stats_frame(port, pkts, bytes, len)		\
 	do {							\
 		struct nicsim_pcpu_stats *__s =			\

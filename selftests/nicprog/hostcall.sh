@@ -149,6 +149,15 @@ if [ -x "$PLAN" ]; then
 	      $(awk '$1 == "host_handovers:" { print $2 }' "$TMP/before")))
 	check "router on nicsim-nfp, syn: handovers as predicted ($mh)" \
 		test -n "$ph" -a "$ph" = "$mh" -a "$mh" -gt 0
+	# offline, the FIB is unknown: the verdicts are the host's, and the
+	# host's instructions counted only up to the lookup
+	check "router offline: the verdicts are left to the host" \
+		grep -q "^host: $ph verdicts the host's helpers decide (not predicted offline)" "$TMP/pred"
+	pi=$(sed -n 's/.*; \([0-9]*\) insns on the host up to them$/\1/p' "$TMP/pred")
+	mi=$(($(awk '$1 == "host_insns:" { print $2 }' "$TMP/after") -
+	      $(awk '$1 == "host_insns:" { print $2 }' "$TMP/before")))
+	check "router: the host ran the predicted instructions up to the lookup, then more ($pi, $mi)" \
+		test -n "$pi" -a "$mi" -gt "${pi:-0}"
 	rates_within "router on nicsim-nfp, syn, the NIC's part" "$pt" "$pl" \
 		"$TMP/before" "$TMP/after"
 else

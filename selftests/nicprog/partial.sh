@@ -138,8 +138,9 @@ done
 
 # Predicted and measured: the offline predictor (nicprog-plan --partial)
 # runs the same frames through the same split and prices the NIC's part;
-# the NIC hands over exactly the frames it predicts, and its throughput
-# and latency are those of predict.sh's tolerances.
+# the NIC hands over exactly the frames it predicts, the host runs exactly
+# the instructions it predicts, and the NIC's throughput and latency are
+# those of predict.sh's tolerances.
 if [ -x "$PLAN" ]; then
 	for case in "partial nicsim-generic large" "flowlog nicsim-nfp syn"; do
 		set -- $case
@@ -165,6 +166,10 @@ if [ -x "$PLAN" ]; then
 		mh=$(($(awk '$1 == "host_handovers:" { print $2 }' "$TMP/after") -
 		      $(awk '$1 == "host_handovers:" { print $2 }' "$TMP/before")))
 		expect_eq "$prog on $prof, $wl: handovers as predicted" "$ph" "$mh"
+		pi=$(awk '/^host: [0-9]* insns on the host/ { print $2 }' "$TMP/pred")
+		mi=$(($(awk '$1 == "host_insns:" { print $2 }' "$TMP/after") -
+		      $(awk '$1 == "host_insns:" { print $2 }' "$TMP/before")))
+		expect_eq "$prog on $prof, $wl: the host part's instructions as predicted" "$pi" "$mi"
 		rates_within "$prog on $prof, $wl, the NIC's part" "$pt" "$pl" \
 			"$TMP/before" "$TMP/after"
 	done

@@ -431,6 +431,23 @@ static void pkt_init(struct nicprog_exec_pkt *pkt, u8 *buf, const u8 *f,
 	memcpy(buf + NP_HEADROOM, f, len);
 }
 
+/*
+ * Did the run stop at a helper only the host has? Offline there is no
+ * host FIB, neighbour table or device: what the helper returns, and so the
+ * verdict, is the host's to decide.
+ */
+static bool host_decided(const struct nicprog_ir_input *in,
+			 const struct nicprog_exec_result *res)
+{
+	const struct bpf_insn *insn;
+
+	if (res->error != -EOPNOTSUPP || res->error_insn >= in->len)
+		return false;
+	insn = &in->insns[res->error_insn];
+	return insn->code == (BPF_JMP | BPF_CALL) && !insn->src_reg &&
+	       nicprog_exec_host_helper(insn->imm);
+}
+
 /**
  * np_hostrun() - run a plan offline over frames
  * @hi: the program, the NIC, the plan and the initial tables
@@ -456,7 +473,7 @@ int np_hostrun(const struct np_hostrun_in *hi, const struct np_frames *fr,
 	u8 *flags = NULL, *region = NULL, *bufs = NULL, *hbuf = NULL;
 	u64 cap_r = 0, cap_e = 0;
 	struct nicprog_exec_ctx ctx;
-	u32 i, s, core, len;
+	u32 i, s, core, len, verdict;
 	const u8 *f;
 	struct np_run r;
 	bool done, staged;
@@ -554,15 +571,24 @@ int np_hostrun(const struct np_hostrun_in *hi, const struct np_frames *fr,
 				st->trace = NULL;
 				nicprog_exec_resume(&part, &world_ops, wn, st,
 						    &pkt, &ctx, &res);
-				out->errors += !!res.error;
+				out->host_insns += res.insns;
+				if (host_decided(hi->in, &res))
+					out->host_decided++;
+				else
+					out->errors += !!res.error;
 			}
 		}
-		out->verdicts[min_t(u32, res.action, 4)]++;
-		out->verdict[i] = min_t(u32, res.action, 4);
+		verdict = host_decided(hi->in, &res) ? NP_VERDICT_HOST :
+						       min_t(u32, res.action, 4);
+		out->verdicts[verdict]++;
+		out->verdict[i] = verdict;
 
 		st->trace = NULL;
 		pkt_init(&hpkt, hbuf, f, len, hi->ifindex);
 		nicprog_exec_run(&host, &world_ops, wh, st, &hpkt, &hres);
+		/* the host decides both alike; the frame was not compared */
+		if (verdict == NP_VERDICT_HOST && host_decided(hi->in, &hres))
+			continue;
 		if (hres.action != res.action ||
 		    hpkt.data_end - hpkt.data != pkt.data_end - pkt.data ||
 		    memcmp(hpkt.buf + hpkt.data, pkt.buf + pkt.data,

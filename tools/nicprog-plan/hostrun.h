@@ -65,6 +65,10 @@ struct np_event {
 	u32 line;
 };
 
+/* A verdict offline runs cannot know: helpers only the host has decide. */
+#define NP_VERDICT_HOST	5
+#define NP_VERDICTS	6
+
 /**
  * struct np_hostrun - the offline run of a plan
  * @runs: the runs, in frame order
@@ -75,12 +79,18 @@ struct np_event {
  * @line_region: per cache line, its region
  * @n_lines: lines touched
  * @frames: frames run
- * @verdict: per frame, its XDP verdict
+ * @verdict: per frame, its XDP verdict or NP_VERDICT_HOST
  * @cls: per frame, its enum np_wl_class
  * @class_frames: frames per enum np_wl_class
- * @verdicts: frames per XDP verdict (XDP_ABORTED..XDP_REDIRECT)
+ * @verdicts: frames per XDP verdict (XDP_ABORTED..XDP_REDIRECT), and
+ *	NP_VERDICT_HOST
  * @handovers: partial plans: frames the NIC handed over to the host part
  * @class_handovers: the same per class
+ * @host_insns: instructions the host part ran for them (up to a helper
+ *	only the host has, for those of @host_decided)
+ * @host_decided: handed-over frames whose verdict a helper only the host
+ *	has decides (NP_VERDICT_HOST): the host's FIB, neighbours, MTUs,
+ *	which no offline run knows
  * @errors: runs the executor stopped
  * @lost: events past a trace's end (counted, not recorded)
  * @engine_diff: frames whose result with engines differed from the BPF
@@ -98,9 +108,11 @@ struct np_hostrun {
 	u8 *verdict;
 	u8 *cls;
 	u32 class_frames[__NP_WL_CLASS_MAX];
-	u32 verdicts[5];
+	u32 verdicts[NP_VERDICTS];
 	u32 handovers;
 	u32 class_handovers[__NP_WL_CLASS_MAX];
+	u64 host_insns;
+	u32 host_decided;
 	u32 errors;
 	u64 lost;
 	u32 engine_diff;

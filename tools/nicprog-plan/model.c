@@ -499,7 +499,7 @@ int np_predict(const struct nicprog_lnic *lnic,
 	struct np_core *core;
 	struct np_res res[NP_RES_MAX] = { 0 };
 	u32 n_res = lnic->n_regions + __NICPROG_ACCEL_MAX + 1;
-	u32 i, j, c, q, it, best = 0, vcount[__NP_WL_CLASS_MAX][5] = { 0 };
+	u32 i, j, c, q, it, best = 0, vcount[__NP_WL_CLASS_MAX][NP_VERDICTS] = { 0 };
 	double elapsed = 0, old, *hit, lat, w0, svc, miss, slowest = 0;
 	double total, held;
 	const struct np_event *e;
@@ -678,7 +678,7 @@ int np_predict(const struct nicprog_lnic *lnic,
 			pc->jobs /= pc->frames;
 			pc->mat /= pc->frames;
 		}
-		for (j = 0; j < 5; j++)
+		for (j = 0; j < NP_VERDICTS; j++)
 			if (vcount[i][j] > vcount[i][pc->verdict])
 				pc->verdict = j;
 	}

@@ -475,8 +475,8 @@ static int parse_entry(const struct np_object *obj,
 	return 0;
 }
 
-static const char * const verdict_names[] = {
-	"aborted", "drop", "pass", "tx", "redirect"
+static const char * const verdict_names[NP_VERDICTS] = {
+	"aborted", "drop", "pass", "tx", "redirect", "host"
 };
 
 static void print_prediction(const struct np_workload *w,
@@ -517,6 +517,14 @@ static void print_prediction(const struct np_workload *w,
 				printf(" %s %u", np_wl_class_name(i),
 				       hr->class_handovers[i]);
 		printf("\n");
+		if (hr->handovers && !hr->host_decided)
+			printf("host: %llu insns on the host (%.1f per handover)\n",
+			       (unsigned long long)hr->host_insns,
+			       (double)hr->host_insns / hr->handovers);
+		else if (hr->handovers)
+			printf("host: %u verdicts the host's helpers decide (not predicted offline); %llu insns on the host up to them\n",
+			       hr->host_decided,
+			       (unsigned long long)hr->host_insns);
 	}
 	printf("unit\tutilisation\n");
 	for (i = 0; i < p->n_units; i++)
