@@ -262,6 +262,16 @@ static void nicprog_note_facts(struct nicprog_prog *np,
 			nicprog_note_afn(meta, &regs[BPF_REG_5]);
 			return;
 		}
+		/* the memory it reads, for the liveness of a handover */
+		if (!insn->src_reg && (insn->imm == BPF_FUNC_fib_lookup ||
+				       insn->imm == BPF_FUNC_check_mtu)) {
+			nicprog_note_stack(meta, &meta->key_off,
+					   NICPROG_META_KEY,
+					   NICPROG_META_KEY_VAR,
+					   &regs[insn->imm == BPF_FUNC_fib_lookup ?
+						 BPF_REG_2 : BPF_REG_3], 0);
+			return;
+		}
 		if (insn->src_reg || insn->imm < BPF_FUNC_map_lookup_elem ||
 		    insn->imm > BPF_FUNC_map_delete_elem)
 			return;

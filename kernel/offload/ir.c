@@ -628,6 +628,18 @@ static void live_insn(const struct nicprog_ir *ir, u32 i, u16 *regs,
 				*stack = ~0ULL;
 				break;
 			}
+			/* the parameters, the MTU they read (and write) */
+			if ((m->helper == BPF_FUNC_fib_lookup ||
+			     m->helper == BPF_FUNC_check_mtu) &&
+			    (m->flags & (NICPROG_META_KEY |
+					 NICPROG_META_KEY_VAR)) ==
+			    NICPROG_META_KEY) {
+				*stack |= slots_of(m->key_off,
+						   m->helper == BPF_FUNC_fib_lookup ?
+						   sizeof(struct bpf_fib_lookup) :
+						   sizeof(u32));
+				break;
+			}
 			if (m->helper >= BPF_FUNC_map_lookup_elem &&
 			    m->helper <= BPF_FUNC_map_delete_elem &&
 			    m->map < ir->in->n_tables) {

@@ -54,7 +54,8 @@ enum nicprog_meta_flags {
  * @flags: enum nicprog_meta_flags
  * @mapval_regs: registers that may hold a map value pointer before it
  * @stack_off: frame pointer offset of a main-frame stack access
- * @key_off: frame pointer offset of a map helper's key (R2)
+ * @key_off: frame pointer offset of a map helper's key (R2), or of the
+ *	memory bpf_fib_lookup (R2) or bpf_check_mtu (R3) reads
  * @val_off: frame pointer offset of map_update_elem's value (R3)
  * @stack_args: calls: arguments that may point to the stack, bit 0 for R1
  * @afn: subprogram calls: enum nicprog_accel_fn the call passes as its

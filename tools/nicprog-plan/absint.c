@@ -570,6 +570,12 @@ static int ai_note(struct ai *ai, const struct ai_state *st)
 				m->stack_args |= BIT(i - 1);
 		if (in->src_reg == BPF_PSEUDO_CALL) {
 			ai_note_afn(m, &regs[BPF_REG_5]);
+		} else if (!in->src_reg && (in->imm == BPF_FUNC_fib_lookup ||
+					    in->imm == BPF_FUNC_check_mtu)) {
+			ai_note_stack(m, &m->key_off, NICPROG_META_KEY,
+				      NICPROG_META_KEY_VAR,
+				      &regs[in->imm == BPF_FUNC_fib_lookup ?
+					    BPF_REG_2 : BPF_REG_3], 0);
 		} else if (!in->src_reg && in->imm >= BPF_FUNC_map_lookup_elem &&
 			   in->imm <= BPF_FUNC_map_delete_elem) {
 			ai_note_map(ai, m, &regs[BPF_REG_1]);
