@@ -116,7 +116,7 @@ struct nicprog_dev *nicprog_register(struct net_device *netdev,
 	err = nicprog_bpf_init(nd);
 	if (err)
 		goto err_put_device;
-	err = device_add(&nd->dev);
+	err = nicprog_ring_add(nd);
 	if (err) {
 		netdev_err(netdev, "nicprog: cannot add class device: %d\n",
 			   err);
@@ -151,7 +151,7 @@ void nicprog_unregister(struct nicprog_dev *nd)
 	list_del(&nd->list);
 	nicprog_debugfs_remove(nd);
 	nicprog_bpf_exit(nd);
-	device_del(&nd->dev);
+	nicprog_ring_del(nd);
 	put_device(&nd->dev);
 }
 EXPORT_SYMBOL_GPL(nicprog_unregister);
@@ -282,9 +282,12 @@ static int __init nicprog_init(void)
 {
 	int err;
 
-	err = nicprog_sysfs_init();
+	err = nicprog_ring_init();
 	if (err)
 		return err;
+	err = nicprog_sysfs_init();
+	if (err)
+		goto err_ring_exit;
 	nicprog_debugfs_init();
 	err = register_netdevice_notifier(&nicprog_netdev_nb);
 	if (err)
@@ -294,6 +297,8 @@ static int __init nicprog_init(void)
 err_debugfs_exit:
 	nicprog_debugfs_exit();
 	nicprog_sysfs_exit();
+err_ring_exit:
+	nicprog_ring_exit();
 	return err;
 }
 
@@ -304,6 +309,7 @@ static void __exit nicprog_exit(void)
 	WARN_ON(!list_empty(&nicprog_devs));
 	nicprog_debugfs_exit();
 	nicprog_sysfs_exit();
+	nicprog_ring_exit();
 }
 
 module_init(nicprog_init);

@@ -3,6 +3,7 @@
 #ifndef _NICPROG_CORE_H
 #define _NICPROG_CORE_H
 
+#include <linux/cdev.h>
 #include <linux/device.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -51,6 +52,9 @@ struct nicprog_table;
  * @facts: the installed program's facts file (offload/facts.h), or NULL
  * @facts_len: its size
  * @debugfs: /sys/kernel/debug/nicprog/<ifname>
+ * @cdev: /dev/nicprog/<ifname> (kernel/ring/), @dev its device
+ * @ring_dead: the port is unregistered: ring commands fail with ENODEV
+ * @ring_pipes: pipes the port's open files hold
  */
 struct nicprog_dev {
 	struct device dev;
@@ -74,6 +78,9 @@ struct nicprog_dev {
 	void *facts;
 	size_t facts_len;
 	struct dentry *debugfs;
+	struct cdev cdev;
+	bool ring_dead;
+	atomic_t ring_pipes;
 };
 
 #define NICPROG_PROG_MAX_MAPS	NICPROG_MAX_TABLES
@@ -194,6 +201,13 @@ void nicprog_sysfs_exit(void);
 /* bpf_offload.c */
 int nicprog_bpf_init(struct nicprog_dev *nd);
 void nicprog_bpf_exit(struct nicprog_dev *nd);
+
+/* ring/chardev.c */
+int nicprog_ring_init(void);
+void nicprog_ring_exit(void);
+int nicprog_ring_add(struct nicprog_dev *nd);
+void nicprog_ring_del(struct nicprog_dev *nd);
+char *nicprog_ring_devnode(struct device *dev, umode_t *mode);
 
 /* handover.c */
 int nicprog_handover_init(struct nicprog_plan *plan,

@@ -234,6 +234,15 @@ NICPROG_STAT_ATTR(host_rx_packets);
 NICPROG_STAT_ATTR(host_rx_bytes);
 NICPROG_STAT_ATTR(nic_drops);
 
+/* Pipes the port's open files of /dev/nicprog/<ifname> hold. */
+static ssize_t ring_pipes_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%d\n",
+			  atomic_read(&to_nicprog_dev(dev)->ring_pipes));
+}
+static DEVICE_ATTR_RO(ring_pipes);
+
 static struct attribute *nicprog_stats_attrs[] = {
 	&dev_attr_wire_rx_packets.attr,
 	&dev_attr_wire_rx_bytes.attr,
@@ -242,6 +251,7 @@ static struct attribute *nicprog_stats_attrs[] = {
 	&dev_attr_host_rx_packets.attr,
 	&dev_attr_host_rx_bytes.attr,
 	&dev_attr_nic_drops.attr,
+	&dev_attr_ring_pipes.attr,
 	NULL,
 };
 
@@ -260,6 +270,7 @@ struct class nicprog_class = {
 	.name = NICPROG_CLASS_NAME,
 	.owner = THIS_MODULE,
 	.dev_groups = nicprog_dev_groups,
+	.devnode = nicprog_ring_devnode,
 };
 
 int nicprog_sysfs_init(void)

@@ -4,6 +4,7 @@
  *
  * This header grows with the subsystem: generic netlink attributes,
  * uring_cmd opcodes and ring layouts land here as they are implemented.
+ * Structs are padded to 64-bit multiples with explicit reserved fields.
  * Every enum ends in a __NICPROG_*_MAX sentinel; values are never reused.
  *
  * Logical NIC (LNIC) vocabulary, shared by sysfs (as names) and netlink (as
@@ -124,6 +125,150 @@ enum nicprog_steer {
 	NICPROG_STEER_KEY,	/* hash of a sharded table's key bytes */
 
 	__NICPROG_STEER_MAX
+};
+
+/*
+ * Streaming rings (after Enso): /dev/nicprog/<ifname>, driven by io_uring.
+ *
+ * A pipe is a power-of-two ring of bytes that one side appends to and the
+ * other consumes in order: the NIC appends to an RX pipe, the application
+ * to a TX pipe. Its indices are free-running byte counts (the byte at
+ * index i is at offset i & (size - 1)); the producer advances tail, the
+ * consumer head, each on its own cache line of the pipe's control page.
+ *
+ * An open file of the device owns the pipes it creates. mmap() of
+ * struct nicprog_pipe_create.mmap_len bytes at its mmap_off maps the
+ * control page, then the data twice, back to back, so that a record the
+ * ring wraps reads as one contiguous range.
+ *
+ * The kernel keeps its own copy of both indices: what userspace writes to
+ * the control page is read as a request (a head within the data the
+ * producer published), never trusted.
+ */
+#define NICPROG_RING_VERSION	1
+#define NICPROG_DEV_DIR		"nicprog"	/* /dev/nicprog/<ifname> */
+
+#define NICPROG_PIPE_SIZE_MIN	4096U
+#define NICPROG_PIPE_SIZE_MAX	(64U << 20)
+
+enum nicprog_pipe_dir {
+	NICPROG_PIPE_DIR_UNSPEC,
+	NICPROG_PIPE_RX,	/* the NIC appends, the application consumes */
+	NICPROG_PIPE_TX,	/* the application appends, the NIC sends */
+
+	__NICPROG_PIPE_DIR_MAX
+};
+
+enum nicprog_pipe_framing {
+	NICPROG_FRAMING_UNSPEC,
+	/* each record behind a struct nicprog_rec, NICPROG_REC_ALIGN aligned */
+	NICPROG_FRAMING_RECORDS,
+	/* bytes back to back, no boundaries kept */
+	NICPROG_FRAMING_STREAM,
+
+	__NICPROG_FRAMING_MAX
+};
+
+/**
+ * struct nicprog_pipe_ctrl - the control page of a pipe
+ * @tail: producer: bytes ever appended
+ * @head: consumer: bytes ever consumed
+ * @version: NICPROG_RING_VERSION
+ * @dir: enum nicprog_pipe_dir
+ * @framing: enum nicprog_pipe_framing
+ * @flags: 0
+ * @size: data bytes, a power of two
+ * @drops: records the producer dropped for want of room
+ * @drop_bytes: their bytes
+ */
+struct nicprog_pipe_ctrl {
+	__u64 tail;
+	__u64 __pad0[7];
+	__u64 head;
+	__u64 __pad1[7];
+	__u32 version;
+	__u32 dir;
+	__u32 framing;
+	__u32 flags;
+	__u64 size;
+	__u64 drops;
+	__u64 drop_bytes;
+	__u64 __rsvd[4];
+};
+
+#define NICPROG_REC_ALIGN	8
+
+/**
+ * struct nicprog_rec - the header of a record, NICPROG_FRAMING_RECORDS
+ * @len: bytes of the record after this header (the next header follows
+ *	them, rounded up to NICPROG_REC_ALIGN)
+ * @flags: 0
+ * @__rsvd: 0
+ */
+struct nicprog_rec {
+	__u32 len;
+	__u16 flags;
+	__u16 __rsvd;
+};
+
+/*
+ * IORING_OP_URING_CMD on the device: the SQE's cmd_op is an enum
+ * nicprog_ring_op and its 16-byte command area a struct nicprog_uring_cmd
+ * naming the operation's argument struct in user memory. Argument structs
+ * are extensible: a smaller one (an older ABI) is zero-extended, a larger
+ * one accepted if the bytes past what the kernel knows are zero (else
+ * E2BIG). The CQE's res is the operation's result or -errno.
+ */
+enum nicprog_ring_op {
+	NICPROG_OP_UNSPEC,
+	NICPROG_OP_PIPE_CREATE,		/* struct nicprog_pipe_create */
+	NICPROG_OP_PIPE_DESTROY,	/* struct nicprog_pipe_destroy */
+
+	__NICPROG_OP_MAX
+};
+
+/**
+ * struct nicprog_uring_cmd - the command area of the SQE
+ * @arg: user address of the operation's argument struct
+ * @arg_len: its size in bytes
+ * @flags: 0
+ */
+struct nicprog_uring_cmd {
+	__u64 arg;
+	__u32 arg_len;
+	__u32 flags;
+};
+
+/**
+ * struct nicprog_pipe_create - NICPROG_OP_PIPE_CREATE; res: 0
+ * @size: in: data bytes, a power of two in NICPROG_PIPE_SIZE_MIN..MAX
+ * @dir: in: enum nicprog_pipe_dir
+ * @framing: in: enum nicprog_pipe_framing
+ * @flags: in: 0
+ * @id: out: the pipe's id, unique within the open file
+ * @__pad: 0
+ * @mmap_off: out: where mmap() finds the pipe
+ * @mmap_len: out: the length to map: a page, then 2 * @size
+ */
+struct nicprog_pipe_create {
+	__u32 size;
+	__u32 dir;
+	__u32 framing;
+	__u32 flags;
+	__u32 id;
+	__u32 __pad;
+	__u64 mmap_off;
+	__u64 mmap_len;
+};
+
+/**
+ * struct nicprog_pipe_destroy - NICPROG_OP_PIPE_DESTROY; res: 0
+ * @id: the pipe; its mappings stay valid until unmapped
+ * @flags: 0
+ */
+struct nicprog_pipe_destroy {
+	__u32 id;
+	__u32 flags;
 };
 
 #endif /* _UAPI_LINUX_NICPROG_H */

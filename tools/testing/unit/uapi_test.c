@@ -6,12 +6,14 @@
 #include <linux/nicprog.h>
 
 #ifndef __cplusplus
+#include <stddef.h>
+
 #include "kselftest.h"
 
 int main(void)
 {
 	ksft_print_header();
-	ksft_set_plan(3);
+	ksft_set_plan(5);
 	/* Values are ABI: appending is allowed, renumbering is not. */
 	if (NICPROG_UNIT_CORE == 1 && NICPROG_UNIT_DMA == 5 &&
 	    __NICPROG_UNIT_MAX == 6)
@@ -27,6 +29,24 @@ int main(void)
 		ksft_test_result_pass("instruction class values\n");
 	else
 		ksft_test_result_fail("instruction class values changed\n");
+	/* ring ABI: cache-line separated indices, 8-byte multiples */
+	if (offsetof(struct nicprog_pipe_ctrl, tail) == 0 &&
+	    offsetof(struct nicprog_pipe_ctrl, head) == 64 &&
+	    sizeof(struct nicprog_pipe_ctrl) == 200 &&
+	    sizeof(struct nicprog_rec) == NICPROG_REC_ALIGN &&
+	    sizeof(struct nicprog_pipe_create) == 40 &&
+	    sizeof(struct nicprog_pipe_destroy) == 8)
+		ksft_test_result_pass("ring layouts\n");
+	else
+		ksft_test_result_fail("ring layouts changed\n");
+	/* the command area of a 64-byte SQE is 16 bytes */
+	if (sizeof(struct nicprog_uring_cmd) == 16 &&
+	    NICPROG_OP_PIPE_CREATE == 1 && NICPROG_OP_PIPE_DESTROY == 2 &&
+	    NICPROG_PIPE_RX == 1 && NICPROG_PIPE_TX == 2 &&
+	    NICPROG_FRAMING_RECORDS == 1 && NICPROG_FRAMING_STREAM == 2)
+		ksft_test_result_pass("ring command values\n");
+	else
+		ksft_test_result_fail("ring command values changed\n");
 	ksft_finished();
 }
 #endif

@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /dev/nicprog/<ifname>: the streaming-ring device of a port, its class
+ * device /sys/class/nicprog/<ifname> given a device number.
+ *
+ * An open file owns the pipes it creates (pipe.c); nothing else reaches
+ * them. Commands arrive as IORING_OP_URING_CMD (the layouts are in
+ * include/uapi/linux/nicprog.h); each copies its arguments once, checks
+ * every field and changes nothing unless all are valid. Commands that
+ * allocate or free are slow-path: issued non-blocking they ask io_uring
+ * to retry them from its worker (-EAGAIN), where they may sleep.
+ *
+ * Lifetime: an open file holds a reference to the port's class device,
+ * so struct nicprog_dev outlives it; once the port is unregistered,
+ * commands fail with ENODEV while existing mappings stay valid.
+ */
+#include <linux/cdev.h>
+#include <linux/fs.h>
+#include <linux/idr.h>
+#include <linux/io_uring.h>
+#include <linux/log2.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "../nicprog.h"
+#include "ring.h"
+
+#define NICPROG_RING_MINORS	1024
+
+static dev_t nicprog_ring_devt;
+static DEFINE_IDA(nicprog_ring_ida);
+
+#define ring_err(rf, fmt, ...) \
+	dev_info_ratelimited(&(rf)->nd->dev, "ring: " fmt, ##__VA_ARGS__)
+
+static bool nicprog_ring_dead(struct nicprog_ring_file *rf)
+{
+	return READ_ONCE(rf->nd->ring_dead);
+}
+
+/*
+ * The operation's argument struct, extensible: a smaller one is
+ * zero-extended, a larger one must have zeros past ours.
+ */
+static int nicprog_ring_args(const struct nicprog_uring_cmd *c, void *args,
+			     size_t size)
+{
+	if (!c->arg_len || c->arg_len > PAGE_SIZE)
+		return -EINVAL;
+	return copy_struct_from_user(args, size, u64_to_user_ptr(c->arg),
+				     c->arg_len);
+}
+
+static int nicprog_ring_out(const struct nicprog_uring_cmd *c,
+			    const void *args, size_t size)
+{
+	return copy_to_user(u64_to_user_ptr(c->arg), args,
+			    min_t(size_t, size, c->arg_len)) ? -EFAULT : 0;
+}
+
+/* Destroy the file's pipe @id; false if it has none. */
+static bool nicprog_pipe_destroy(struct nicprog_ring_file *rf, u32 id)
+{
+	struct nicprog_pipe *pipe;
+
+	lockdep_assert_held(&rf->lock);
+	pipe = xa_erase(&rf->pipes, id);
+	if (!pipe)
+		return false;
+	rf->bytes -= pipe->size;
+	atomic_dec(&rf->nd->ring_pipes);
+	nicprog_pipe_free(pipe);
+	return true;
+}
+
+static int nicprog_pipe_create_cmd(struct nicprog_ring_file *rf,
+				   const struct nicprog_uring_cmd *c)
+{
+	struct nicprog_pipe_create a;
+	struct nicprog_pipe *pipe;
+	u32 id;
+	int err;
+
+	err = nicprog_ring_args(c, &a, sizeof(a));
+	if (err)
+		return err;
+	if (a.flags || a.id || a.__pad || a.mmap_off || a.mmap_len) {
+		ring_err(rf, "pipe create: flags and out fields must be 0\n");
+		return -EINVAL;
+	}
+	if (!is_power_of_2(a.size) || a.size < NICPROG_PIPE_SIZE_MIN ||
+	    a.size > NICPROG_PIPE_SIZE_MAX || a.size < PAGE_SIZE) {
+		ring_err(rf, "pipe create: size %u is not a power of two in %u..%u\n",
+			 a.size, NICPROG_PIPE_SIZE_MIN, NICPROG_PIPE_SIZE_MAX);
+		return -EINVAL;
+	}
+	if (!a.dir || a.dir >= __NICPROG_PIPE_DIR_MAX ||
+	    !a.framing || a.framing >= __NICPROG_FRAMING_MAX) {
+		ring_err(rf, "pipe create: direction %u or framing %u unknown\n",
+			 a.dir, a.framing);
+		return -EINVAL;
+	}
+
+	/* allocated before the lock: mmap takes it under the mmap lock */
+	pipe = nicprog_pipe_alloc(a.size, a.dir, a.framing);
+	if (!pipe)
+		return -ENOMEM;
+	mutex_lock(&rf->lock);
+	if (nicprog_ring_dead(rf)) {
+		err = -ENODEV;
+		goto err_unlock;
+	}
+	if (rf->bytes + a.size > NICPROG_RING_FILE_BYTES) {
+		ring_err(rf, "pipe create: the file's pipes would hold more than %llu bytes\n",
+			 NICPROG_RING_FILE_BYTES);
+		err = -ENOSPC;
+		goto err_unlock;
+	}
+	err = xa_alloc(&rf->pipes, &id, pipe,
+		       XA_LIMIT(1, NICPROG_RING_FILE_PIPES), GFP_KERNEL);
+	if (err) {
+		if (err == -EBUSY) {
+			ring_err(rf, "pipe create: the file has %u pipes already\n",
+				 NICPROG_RING_FILE_PIPES);
+			err = -ENOSPC;
+		}
+		goto err_unlock;
+	}
+	pipe->id = id;
+	rf->bytes += a.size;
+	atomic_inc(&rf->nd->ring_pipes);
+	mutex_unlock(&rf->lock);
+
+	/* not under the lock: a fault takes the mmap lock */
+	a.id = id;
+	a.mmap_off = (u64)id << NICPROG_PIPE_MMAP_SHIFT;
+	a.mmap_len = PAGE_SIZE + 2ULL * a.size;
+	err = nicprog_ring_out(c, &a, sizeof(a));
+	if (err) {	/* unless a guess of the id destroyed it already */
+		mutex_lock(&rf->lock);
+		nicprog_pipe_destroy(rf, id);
+		mutex_unlock(&rf->lock);
+	}
+	return err;
+
+err_unlock:
+	mutex_unlock(&rf->lock);
+	nicprog_pipe_free(pipe);
+	return err;
+}
+
+static int nicprog_pipe_destroy_cmd(struct nicprog_ring_file *rf,
+				    const struct nicprog_uring_cmd *c)
+{
+	struct nicprog_pipe_destroy a;
+	int err;
+
+	err = nicprog_ring_args(c, &a, sizeof(a));
+	if (err)
+		return err;
+	if (a.flags) {
+		ring_err(rf, "pipe destroy: flags must be 0\n");
+		return -EINVAL;
+	}
+	mutex_lock(&rf->lock);
+	if (!nicprog_pipe_destroy(rf, a.id)) {
+		ring_err(rf, "pipe destroy: no pipe %u in this file\n", a.id);
+		err = -EINVAL;
+	}
+	mutex_unlock(&rf->lock);
+	return err;
+}
+
+static int nicprog_ring_uring_cmd(struct io_uring_cmd *ioucmd,
+				  unsigned int issue_flags)
+{
+	struct nicprog_ring_file *rf = ioucmd->file->private_data;
+	struct nicprog_uring_cmd c;
+
+	/* the command area may be the submission ring, which userspace writes */
+	memcpy(&c, ioucmd->cmd, sizeof(c));
+	if (c.flags) {
+		ring_err(rf, "command %u: flags must be 0\n", ioucmd->cmd_op);
+		return -EINVAL;
+	}
+	if (nicprog_ring_dead(rf))
+		return -ENODEV;
+	switch (ioucmd->cmd_op) {
+	case NICPROG_OP_PIPE_CREATE:
+		if (issue_flags & IO_URING_F_NONBLOCK)
+			return -EAGAIN;
+		return nicprog_pipe_create_cmd(rf, &c);
+	case NICPROG_OP_PIPE_DESTROY:
+		if (issue_flags & IO_URING_F_NONBLOCK)
+			return -EAGAIN;
+		return nicprog_pipe_destroy_cmd(rf, &c);
+	}
+	ring_err(rf, "command %u unknown\n", ioucmd->cmd_op);
+	return -EINVAL;
+}
+
+static int nicprog_ring_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	struct nicprog_ring_file *rf = file->private_data;
+	u64 off = (u64)vma->vm_pgoff << PAGE_SHIFT;
+	struct nicprog_pipe *pipe;
+	int err = -EINVAL;
+
+	if (!(vma->vm_flags & VM_SHARED) || (vma->vm_flags & VM_EXEC) ||
+	    off & (BIT_ULL(NICPROG_PIPE_MMAP_SHIFT) - 1)) {
+		ring_err(rf, "mmap: a pipe maps shared, not executable, at its mmap_off\n");
+		return -EINVAL;
+	}
+	mutex_lock(&rf->lock);
+	pipe = xa_load(&rf->pipes, off >> NICPROG_PIPE_MMAP_SHIFT);
+	if (!pipe)
+		ring_err(rf, "mmap: no pipe at offset %#llx\n", off);
+	else if (vma->vm_end - vma->vm_start != PAGE_SIZE + 2UL * pipe->size)
+		ring_err(rf, "mmap: pipe %u maps %lu bytes, not %lu\n",
+			 pipe->id, PAGE_SIZE + 2UL * pipe->size,
+			 vma->vm_end - vma->vm_start);
+	else
+		err = nicprog_pipe_mmap(pipe, vma);
+	mutex_unlock(&rf->lock);
+	return err;
+}
+
+static int nicprog_ring_open(struct inode *inode, struct file *file)
+{
+	struct nicprog_dev *nd = container_of(inode->i_cdev, struct nicprog_dev,
+					      cdev);
+	struct nicprog_ring_file *rf;
+
+	if (READ_ONCE(nd->ring_dead))
+		return -ENODEV;
+	rf = kzalloc(sizeof(*rf), GFP_KERNEL);
+	if (!rf)
+		return -ENOMEM;
+	rf->nd = nd;
+	get_device(&nd->dev);
+	mutex_init(&rf->lock);
+	xa_init_flags(&rf->pipes, XA_FLAGS_ALLOC1);
+	file->private_data = rf;
+	return nonseekable_open(inode, file);
+}
+
+static int nicprog_ring_release(struct inode *inode, struct file *file)
+{
+	struct nicprog_ring_file *rf = file->private_data;
+	struct nicprog_pipe *pipe;
+	unsigned long id;
+
+	mutex_lock(&rf->lock);
+	xa_for_each(&rf->pipes, id, pipe)
+		nicprog_pipe_destroy(rf, id);
+	mutex_unlock(&rf->lock);
+	xa_destroy(&rf->pipes);
+	mutex_destroy(&rf->lock);
+	put_device(&rf->nd->dev);
+	kfree(rf);
+	return 0;
+}
+
+static const struct file_operations nicprog_ring_fops = {
+	.owner		= THIS_MODULE,
+	.open		= nicprog_ring_open,
+	.release	= nicprog_ring_release,
+	.mmap		= nicprog_ring_mmap,
+	.uring_cmd	= nicprog_ring_uring_cmd,
+	.llseek		= no_llseek,
+};
+
+/**
+ * nicprog_ring_add() - add a port's class device as /dev/nicprog/<ifname>
+ * @nd: the port, its class device initialized and named
+ *
+ * Replaces device_add() of the class device.
+ *
+ * Context: process, RTNL held (nicprog_register()).
+ * Return: 0 or -errno; on error the device is not added.
+ */
+int nicprog_ring_add(struct nicprog_dev *nd)
+{
+	int minor, err;
+
+	minor = ida_alloc_max(&nicprog_ring_ida, NICPROG_RING_MINORS - 1,
+			      GFP_KERNEL);
+	if (minor < 0)
+		return minor;
+	nd->dev.devt = MKDEV(MAJOR(nicprog_ring_devt), minor);
+	cdev_init(&nd->cdev, &nicprog_ring_fops);
+	nd->cdev.owner = THIS_MODULE;
+	err = cdev_device_add(&nd->cdev, &nd->dev);
+	if (err)
+		ida_free(&nicprog_ring_ida, minor);
+	return err;
+}
+
+/**
+ * nicprog_ring_del() - undo nicprog_ring_add()
+ * @nd: the port, being unregistered
+ *
+ * Open files stay open; their commands fail with ENODEV from here on.
+ *
+ * Context: process, RTNL held (nicprog_unregister()).
+ */
+void nicprog_ring_del(struct nicprog_dev *nd)
+{
+	WRITE_ONCE(nd->ring_dead, true);
+	cdev_device_del(&nd->cdev, &nd->dev);
+	ida_free(&nicprog_ring_ida, MINOR(nd->dev.devt));
+}
+
+/* /dev/nicprog/<ifname>, read-write for root only. */
+char *nicprog_ring_devnode(struct device *dev, umode_t *mode)
+{
+	return kasprintf(GFP_KERNEL, NICPROG_DEV_DIR "/%s", dev_name(dev));
+}
+
+/**
+ * nicprog_ring_init() - reserve the streaming-ring device numbers
+ *
+ * Return: 0 or -errno.
+ */
+int nicprog_ring_init(void)
+{
+	return alloc_chrdev_region(&nicprog_ring_devt, 0, NICPROG_RING_MINORS,
+				   NICPROG_DEV_DIR);
+}
+
+/** nicprog_ring_exit() - undo nicprog_ring_init() */
+void nicprog_ring_exit(void)
+{
+	unregister_chrdev_region(nicprog_ring_devt, NICPROG_RING_MINORS);
+	ida_destroy(&nicprog_ring_ida);
+}

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Pipes: a control page and a power-of-two ring of data pages, mapped into
+ * the owner's address space as the control page followed by the data twice
+ * (so that a record the ring wraps reads contiguously).
+ *
+ * The pages are the pipe's; a mapping takes its own page references, so a
+ * pipe destroyed (or its file closed) while mapped leaves the mapping
+ * valid, with memory freed at munmap.
+ */
+#include <linux/log2.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+
+#include "ring.h"
+
+/**
+ * nicprog_pipe_alloc() - allocate a pipe
+ * @size: data bytes, a power of two in NICPROG_PIPE_SIZE_MIN..MAX
+ * @dir: enum nicprog_pipe_dir, valid
+ * @framing: enum nicprog_pipe_framing, valid
+ *
+ * The control page is filled in; indices start at 0.
+ *
+ * Context: process; sleeps.
+ * Return: the pipe (id 0, for the caller to set), or NULL.
+ */
+struct nicprog_pipe *nicprog_pipe_alloc(u32 size, u32 dir, u32 framing)
+{
+	struct nicprog_pipe_ctrl *ctrl;
+	struct nicprog_pipe *pipe;
+	u32 i;
+
+	pipe = kzalloc(sizeof(*pipe), GFP_KERNEL);
+	if (!pipe)
+		return NULL;
+	pipe->size = size;
+	pipe->dir = dir;
+	pipe->framing = framing;
+	pipe->n_pages = size >> PAGE_SHIFT;
+	pipe->pages = kvcalloc(pipe->n_pages, sizeof(*pipe->pages),
+			       GFP_KERNEL);
+	pipe->ctrl_page = alloc_page(GFP_KERNEL | __GFP_ZERO);
+	if (!pipe->pages || !pipe->ctrl_page)
+		goto err;
+	for (i = 0; i < pipe->n_pages; i++) {
+		pipe->pages[i] = alloc_page(GFP_KERNEL | __GFP_ZERO |
+					    __GFP_NOWARN);
+		if (!pipe->pages[i])
+			goto err;
+	}
+	ctrl = page_address(pipe->ctrl_page);
+	ctrl->version = NICPROG_RING_VERSION;
+	ctrl->dir = dir;
+	ctrl->framing = framing;
+	ctrl->size = size;
+	return pipe;
+
+err:
+	nicprog_pipe_free(pipe);
+	return NULL;
+}
+
+/**
+ * nicprog_pipe_free() - drop the pipe's pages and free it
+ * @pipe: the pipe, or a partly allocated one; mappings keep their pages
+ *
+ * Context: process.
+ */
+void nicprog_pipe_free(struct nicprog_pipe *pipe)
+{
+	u32 i;
+
+	if (pipe->pages)
+		for (i = 0; i < pipe->n_pages && pipe->pages[i]; i++)
+			__free_page(pipe->pages[i]);
+	if (pipe->ctrl_page)
+		__free_page(pipe->ctrl_page);
+	kvfree(pipe->pages);
+	kfree(pipe);
+}
+
+/**
+ * nicprog_pipe_mmap() - map a pipe into @vma
+ * @pipe: the pipe
+ * @vma: a mapping of exactly a page plus twice the pipe's size, shared,
+ *	not executable (the caller checked)
+ *
+ * Context: process, the mmap lock held for writing.
+ * Return: 0 or the error of vm_insert_page().
+ */
+int nicprog_pipe_mmap(struct nicprog_pipe *pipe, struct vm_area_struct *vma)
+{
+	unsigned long addr = vma->vm_start;
+	u32 i;
+	int err;
+
+	vma->vm_flags |= VM_DONTEXPAND | VM_DONTDUMP;
+	vma->vm_flags &= ~VM_MAYEXEC;
+	err = vm_insert_page(vma, addr, pipe->ctrl_page);
+	for (i = 0; !err && i < 2 * pipe->n_pages; i++) {
+		addr += PAGE_SIZE;
+		err = vm_insert_page(vma, addr,
+				     pipe->pages[i & (pipe->n_pages - 1)]);
+	}
+	return err;
+}

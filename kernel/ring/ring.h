@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Streaming rings (Enso pipes): private definitions of kernel/ring/. */
+#ifndef _NICPROG_RING_H
+#define _NICPROG_RING_H
+
+#include <linux/mutex.h>
+#include <linux/xarray.h>
+#include <uapi/linux/nicprog.h>
+
+struct nicprog_dev;
+struct page;
+struct vm_area_struct;
+
+#define NICPROG_RING_FILE_PIPES	64		/* pipes per open file */
+#define NICPROG_RING_FILE_BYTES	(256ULL << 20)	/* their data, at most */
+/* a pipe's mmap offset: its id in the high half (the id is never 0) */
+#define NICPROG_PIPE_MMAP_SHIFT	32
+
+/**
+ * struct nicprog_pipe - one pipe of an open file
+ * @id: its id within the file, from 1
+ * @size: data bytes, a power of two
+ * @dir: enum nicprog_pipe_dir
+ * @framing: enum nicprog_pipe_framing
+ * @n_pages: data pages
+ * @ctrl_page: the control page (struct nicprog_pipe_ctrl)
+ * @pages: the data pages
+ */
+struct nicprog_pipe {
+	u32 id;
+	u32 size;
+	u32 dir;
+	u32 framing;
+	u32 n_pages;
+	struct page *ctrl_page;
+	struct page **pages;
+};
+
+/**
+ * struct nicprog_ring_file - an open file of /dev/nicprog/<ifname>
+ * @nd: the port, one device reference held
+ * @lock: serializes changes to @pipes and the byte count, and mmap
+ * @pipes: the file's pipes by id
+ * @bytes: their data bytes
+ */
+struct nicprog_ring_file {
+	struct nicprog_dev *nd;
+	struct mutex lock;
+	struct xarray pipes;
+	u64 bytes;
+};
+
+/* pipe.c */
+struct nicprog_pipe *nicprog_pipe_alloc(u32 size, u32 dir, u32 framing);
+void nicprog_pipe_free(struct nicprog_pipe *pipe);
+int nicprog_pipe_mmap(struct nicprog_pipe *pipe, struct vm_area_struct *vma);
+
+#endif /* _NICPROG_RING_H */

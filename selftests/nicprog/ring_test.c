@@ -1,0 +1,494 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ring_test - the streaming-ring device /dev/nicprog/<ifname> through
+ * io_uring (liburing): pipes are created, mapped (control page, data
+ * twice), isolated per open file, bounded, destroyed; hostile commands
+ * and mappings are refused with EINVAL (E2BIG, EFAULT, ENOSPC where those
+ * say more) and change nothing; a seeded fuzzer of random commands never
+ * breaks that; mappings outlive their pipes and files.
+ *
+ *   ring_test IFNAME [SEED [FUZZ_ROUNDS]]
+ *   ring_test --hold IFNAME   (open, map a pipe, wait for a line on stdin,
+ *                             then check every command fails with ENODEV
+ *                             and the mapping still reads back)
+ *
+ * Pipes in use are read from /sys/class/nicprog/IFNAME/statistics/ring_pipes.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <liburing.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <linux/nicprog.h>
+
+#include "kselftest.h"
+
+static struct io_uring ring;
+static const char *ifname;
+static char devpath[128];
+
+/* One command through io_uring; returns the CQE's res. */
+static int cmd(int fd, uint32_t op, void *arg, uint32_t len, uint32_t flags)
+{
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&ring);
+	struct nicprog_uring_cmd *c;
+	struct io_uring_cqe *cqe;
+	int res;
+
+	if (!sqe)
+		ksft_exit_fail_msg("no submission queue entry\n");
+	memset(sqe, 0, sizeof(*sqe));
+	sqe->opcode = IORING_OP_URING_CMD;
+	sqe->fd = fd;
+	sqe->cmd_op = op;
+	c = (struct nicprog_uring_cmd *)sqe->cmd;
+	c->arg = (uintptr_t)arg;
+	c->arg_len = len;
+	c->flags = flags;
+	if (io_uring_submit(&ring) != 1)
+		ksft_exit_fail_msg("io_uring_submit: %s\n", strerror(errno));
+	if (io_uring_wait_cqe(&ring, &cqe))
+		ksft_exit_fail_msg("io_uring_wait_cqe failed\n");
+	res = cqe->res;
+	io_uring_cqe_seen(&ring, cqe);
+	return res;
+}
+
+static int create(int fd, uint32_t size, uint32_t dir, uint32_t framing,
+		  struct nicprog_pipe_create *out)
+{
+	struct nicprog_pipe_create a = {
+		.size = size, .dir = dir, .framing = framing,
+	};
+	int res = cmd(fd, NICPROG_OP_PIPE_CREATE, &a, sizeof(a), 0);
+
+	if (out)
+		*out = a;
+	return res;
+}
+
+static int destroy(int fd, uint32_t id)
+{
+	struct nicprog_pipe_destroy a = { .id = id };
+
+	return cmd(fd, NICPROG_OP_PIPE_DESTROY, &a, sizeof(a), 0);
+}
+
+static long ring_pipes(void)
+{
+	char path[160];
+	long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path),
+		 "/sys/class/nicprog/%s/statistics/ring_pipes", ifname);
+	f = fopen(path, "r");
+	if (!f)
+		ksft_exit_fail_msg("%s: %s\n", path, strerror(errno));
+	if (fscanf(f, "%ld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+static int open_dev(void)
+{
+	int fd = open(devpath, O_RDWR);
+
+	if (fd < 0)
+		ksft_exit_fail_msg("open %s: %s\n", devpath, strerror(errno));
+	return fd;
+}
+
+#define RESULT(cond, ...) ksft_test_result(cond, __VA_ARGS__)
+
+static void test_node(void)
+{
+	char path[160], want[32];
+	unsigned int ma, mi;
+	struct stat st;
+	FILE *f;
+	int ok;
+
+	snprintf(path, sizeof(path), "/sys/class/nicprog/%s/dev", ifname);
+	f = fopen(path, "r");
+	ok = f && fscanf(f, "%u:%u", &ma, &mi) == 2;
+	if (f)
+		fclose(f);
+	snprintf(want, sizeof(want), "%u:%u", ma, mi);
+	ok = ok && !stat(devpath, &st) && S_ISCHR(st.st_mode) &&
+	     major(st.st_rdev) == ma && minor(st.st_rdev) == mi;
+	RESULT(ok, "%s is the char device %s of the port's class device\n",
+	       devpath, ok ? want : "?");
+}
+
+/* A pipe maps as its control page, then its data twice. */
+static void test_create_map(int fd)
+{
+	static const uint32_t sizes[] = { 4096, 65536, 1 << 20 };
+	struct nicprog_pipe_create a;
+	struct nicprog_pipe_ctrl *ctrl;
+	unsigned int i, ok = 1;
+	uint8_t *m, *data;
+	long before = ring_pipes();
+
+	for (i = 0; i < 3; i++) {
+		uint32_t dir = i == 1 ? NICPROG_PIPE_TX : NICPROG_PIPE_RX;
+		uint32_t fr = i == 2 ? NICPROG_FRAMING_STREAM :
+				       NICPROG_FRAMING_RECORDS;
+		int res = create(fd, sizes[i], dir, fr, &a);
+
+		if (res || !a.id || a.mmap_off != (uint64_t)a.id << 32 ||
+		    a.mmap_len != 4096 + 2ULL * sizes[i]) {
+			ksft_print_msg("create %u: res %d id %u off %#llx len %llu\n",
+				       sizes[i], res, a.id,
+				       (unsigned long long)a.mmap_off,
+				       (unsigned long long)a.mmap_len);
+			ok = 0;
+			continue;
+		}
+		m = mmap(NULL, a.mmap_len, PROT_READ | PROT_WRITE, MAP_SHARED,
+			 fd, a.mmap_off);
+		if (m == MAP_FAILED) {
+			ksft_print_msg("mmap: %s\n", strerror(errno));
+			ok = 0;
+			continue;
+		}
+		ctrl = (void *)m;
+		data = m + 4096;
+		if (ctrl->version != NICPROG_RING_VERSION || ctrl->dir != dir ||
+		    ctrl->framing != fr || ctrl->size != sizes[i] ||
+		    ctrl->head || ctrl->tail || data[0] || data[sizes[i] - 1])
+			ok = 0;
+		/* the data twice: a write shows at both places */
+		data[5] = 0xa5;
+		data[sizes[i] + sizes[i] - 1] = 0x5a;
+		if (data[sizes[i] + 5] != 0xa5 || data[sizes[i] - 1] != 0x5a)
+			ok = 0;
+		munmap(m, a.mmap_len);
+		if (destroy(fd, a.id))
+			ok = 0;
+	}
+	RESULT(ok && ring_pipes() == before,
+	       "create, map (control page, data twice), destroy\n");
+}
+
+/* create_bad DESC EXPECT FIELDS...: a refused create changes nothing */
+static int bad_create(int fd, const char *desc, int expect,
+		      struct nicprog_pipe_create a, uint32_t len)
+{
+	long before = ring_pipes();
+	int res = cmd(fd, NICPROG_OP_PIPE_CREATE, &a, len, 0);
+
+	if (res == expect && ring_pipes() == before)
+		return 1;
+	ksft_print_msg("%s: res %d, expected %d\n", desc, res, expect);
+	return 0;
+}
+
+static void test_hostile(int fd)
+{
+	struct nicprog_pipe_create ok = {
+		.size = 65536, .dir = NICPROG_PIPE_RX,
+		.framing = NICPROG_FRAMING_RECORDS,
+	}, a;
+	struct {
+		struct nicprog_pipe_create c;
+		uint64_t extra;
+	} big;
+	long before = ring_pipes();
+	int good = 1, res;
+	void *m;
+
+#define BAD(desc, err, field, val) \
+	do { a = ok; a.field = val; good &= bad_create(fd, desc, err, a, sizeof(a)); } while (0)
+	BAD("size 0", -EINVAL, size, 0);
+	BAD("size 3000", -EINVAL, size, 3000);
+	BAD("size not a power of two", -EINVAL, size, 65536 + 4096);
+	BAD("size 2048", -EINVAL, size, 2048);
+	BAD("size 128 MiB", -EINVAL, size, 128U << 20);
+	BAD("size 2^31", -EINVAL, size, 1U << 31);
+	BAD("direction 0", -EINVAL, dir, 0);
+	BAD("direction 3", -EINVAL, dir, 3);
+	BAD("direction ~0", -EINVAL, dir, ~0U);
+	BAD("framing 0", -EINVAL, framing, 0);
+	BAD("framing 3", -EINVAL, framing, 3);
+	BAD("flags", -EINVAL, flags, 1);
+	BAD("id set", -EINVAL, id, 7);
+	BAD("mmap_off set", -EINVAL, mmap_off, 4096);
+	BAD("mmap_len set", -EINVAL, mmap_len, 1);
+	good &= bad_create(fd, "arg_len 0", -EINVAL, ok, 0);
+	good &= bad_create(fd, "arg_len past a page", -EINVAL, ok, 8192);
+	memset(&big, 0, sizeof(big));
+	big.c = ok;
+	big.extra = 1;
+	res = cmd(fd, NICPROG_OP_PIPE_CREATE, &big, sizeof(big), 0);
+	good &= res == -E2BIG;
+	res = cmd(fd, NICPROG_OP_PIPE_CREATE, NULL, sizeof(ok), 0);
+	good &= res == -EFAULT;
+	res = cmd(fd, NICPROG_OP_PIPE_CREATE, (void *)16, sizeof(ok), 0);
+	good &= res == -EFAULT;
+	a = ok;
+	good &= cmd(fd, NICPROG_OP_PIPE_CREATE, &a, sizeof(a), 1) == -EINVAL;
+	good &= cmd(fd, 0, &a, sizeof(a), 0) == -EINVAL;
+	good &= cmd(fd, __NICPROG_OP_MAX, &a, sizeof(a), 0) == -EINVAL;
+	good &= cmd(fd, 0xffffffffU, &a, sizeof(a), 0) == -EINVAL;
+	good &= destroy(fd, 0) == -EINVAL;
+	good &= destroy(fd, 999) == -EINVAL;
+	good &= destroy(fd, ~0U) == -EINVAL;
+	RESULT(good && ring_pipes() == before,
+	       "hostile commands: EINVAL/E2BIG/EFAULT, nothing changed\n");
+
+	/* mappings: only a pipe's own offset and length, shared, no exec */
+	good = !create(fd, 65536, NICPROG_PIPE_RX, NICPROG_FRAMING_RECORDS, &a);
+	m = mmap(NULL, a.mmap_len, PROT_READ, MAP_SHARED, fd, a.mmap_off + 4096);
+	good &= m == MAP_FAILED && errno == EINVAL;
+	m = mmap(NULL, a.mmap_len - 4096, PROT_READ, MAP_SHARED, fd, a.mmap_off);
+	good &= m == MAP_FAILED && errno == EINVAL;
+	m = mmap(NULL, a.mmap_len + 4096, PROT_READ, MAP_SHARED, fd, a.mmap_off);
+	good &= m == MAP_FAILED && errno == EINVAL;
+	m = mmap(NULL, a.mmap_len, PROT_READ, MAP_PRIVATE, fd, a.mmap_off);
+	good &= m == MAP_FAILED && errno == EINVAL;
+	m = mmap(NULL, a.mmap_len, PROT_READ | PROT_EXEC, MAP_SHARED, fd,
+		 a.mmap_off);
+	good &= m == MAP_FAILED && errno == EINVAL;
+	m = mmap(NULL, a.mmap_len, PROT_READ, MAP_SHARED, fd,
+		 (uint64_t)(a.id + 1) << 32);
+	good &= m == MAP_FAILED && errno == EINVAL;
+	m = mmap(NULL, a.mmap_len, PROT_READ, MAP_SHARED, fd, a.mmap_off);
+	good &= m != MAP_FAILED;
+	if (m != MAP_FAILED) {
+		/* growing the mapping past the pipe is refused */
+		good &= mremap(m, a.mmap_len, a.mmap_len + 4096, 0) ==
+			MAP_FAILED;
+		munmap(m, a.mmap_len);
+	}
+	good &= !destroy(fd, a.id);
+	good &= destroy(fd, a.id) == -EINVAL;	/* twice */
+	m = mmap(NULL, a.mmap_len, PROT_READ, MAP_SHARED, fd, a.mmap_off);
+	good &= m == MAP_FAILED && errno == EINVAL;
+	RESULT(good && ring_pipes() == before,
+	       "hostile mappings refused; a destroyed pipe no longer maps\n");
+}
+
+static void test_limits(int fd)
+{
+	struct nicprog_pipe_create a;
+	long before = ring_pipes();
+	uint32_t ids[64];
+	int i, n = 0, ok;
+
+	for (i = 0; i < 64; i++)
+		if (!create(fd, 4096, NICPROG_PIPE_RX, NICPROG_FRAMING_STREAM,
+			    &a))
+			ids[n++] = a.id;
+	ok = n == 64 && create(fd, 4096, NICPROG_PIPE_RX,
+			       NICPROG_FRAMING_STREAM, NULL) == -ENOSPC &&
+	     ring_pipes() == before + 64;
+	for (i = 0; i < n; i++)
+		ok &= !destroy(fd, ids[i]);
+	RESULT(ok && ring_pipes() == before,
+	       "64 pipes per file, the 65th ENOSPC\n");
+
+	n = 0;
+	for (i = 0; i < 4; i++)
+		if (!create(fd, 64U << 20, NICPROG_PIPE_RX,
+			    NICPROG_FRAMING_STREAM, &a))
+			ids[n++] = a.id;
+	ok = n == 4 && create(fd, 4096, NICPROG_PIPE_RX,
+			      NICPROG_FRAMING_STREAM, NULL) == -ENOSPC;
+	for (i = 0; i < n; i++)
+		ok &= !destroy(fd, ids[i]);
+	RESULT(ok && ring_pipes() == before,
+	       "256 MiB of pipes per file, more ENOSPC\n");
+}
+
+/* Only the opener reaches its pipes. */
+static void test_isolation(int fd)
+{
+	struct nicprog_pipe_create a;
+	int other = open_dev(), ok;
+	void *m;
+
+	ok = !create(fd, 4096, NICPROG_PIPE_RX, NICPROG_FRAMING_RECORDS, &a);
+	ok &= destroy(other, a.id) == -EINVAL;
+	m = mmap(NULL, a.mmap_len, PROT_READ, MAP_SHARED, other, a.mmap_off);
+	ok &= m == MAP_FAILED;
+	close(other);
+	ok &= !destroy(fd, a.id);
+	RESULT(ok, "another open file cannot destroy or map the opener's pipes\n");
+}
+
+/*
+ * A mapping holds its file (as any mapping of a file does): closing the
+ * descriptor leaves the pipe and its data until the munmap, which frees
+ * them.
+ */
+static void test_close_mapped(void)
+{
+	struct nicprog_pipe_create a;
+	long before = ring_pipes();
+	int fd = open_dev(), ok;
+	uint8_t *m;
+
+	ok = !create(fd, 65536, NICPROG_PIPE_TX, NICPROG_FRAMING_STREAM, &a);
+	m = mmap(NULL, a.mmap_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 a.mmap_off);
+	ok &= m != MAP_FAILED;
+	if (m != MAP_FAILED)
+		memset(m + 4096, 0x3c, 65536);
+	close(fd);
+	ok &= ring_pipes() == before + 1;
+	if (m != MAP_FAILED) {
+		ok &= m[4096 + 100] == 0x3c && m[4096 + 65536 + 100] == 0x3c;
+		munmap(m, a.mmap_len);
+	}
+	ok &= ring_pipes() == before;
+	RESULT(ok, "a mapping keeps its closed file's pipe; munmap frees it\n");
+}
+
+static uint64_t rng;
+
+static uint32_t rnd(void)
+{
+	rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+	return rng >> 33;
+}
+
+/* A value a careless or hostile caller might pass. */
+static uint32_t wild(void)
+{
+	static const uint32_t v[] = { 0, 1, 2, 3, 4095, 4096, 8192, 65536,
+				      1 << 20, 64 << 20, 128 << 20, 0x7fffffff,
+				      0x80000000, 0xffffffff };
+
+	return rnd() % 4 ? v[rnd() % (sizeof(v) / sizeof(v[0]))] : rnd();
+}
+
+/*
+ * Seeded random commands: every result is success or a refusal, and the
+ * pipes in use are exactly those created and not destroyed.
+ */
+static void test_fuzz(int fd, unsigned long rounds)
+{
+	uint8_t buf[256];
+	long before = ring_pipes(), live = 0;
+	unsigned long i, bad = 0, made = 0;
+	uint32_t op, len, flags;
+	int res;
+
+	for (i = 0; i < rounds; i++) {
+		struct nicprog_pipe_create *c = (void *)buf;
+		struct nicprog_pipe_destroy *d = (void *)buf;
+
+		memset(buf, 0, sizeof(buf));
+		op = rnd() % 3 ? 1 + rnd() % 2 : wild();
+		if (op == NICPROG_OP_PIPE_CREATE && rnd() % 2) {
+			c->size = 4096 << (rnd() % 5);
+			c->dir = 1 + rnd() % 2;
+			c->framing = 1 + rnd() % 2;
+		} else if (op == NICPROG_OP_PIPE_DESTROY) {
+			d->id = rnd() % 4 ? rnd() % 70 : wild();
+		}
+		if (rnd() % 5 == 0)
+			for (len = 0; len < 32; len++)
+				buf[len] = rnd();
+		if (rnd() % 8 == 0)
+			((uint32_t *)buf)[rnd() % 8] = wild();
+		len = rnd() % 6 ? (op == NICPROG_OP_PIPE_DESTROY ? 8 : 32) :
+				  wild() % 300;
+		flags = rnd() % 10 ? 0 : wild();
+		res = cmd(fd, op, rnd() % 20 ? buf : (void *)(uintptr_t)wild(),
+			  len, flags);
+		if (res == 0 && op == NICPROG_OP_PIPE_CREATE) {
+			live++;
+			made++;
+		} else if (res == 0 && op == NICPROG_OP_PIPE_DESTROY) {
+			live--;
+		} else if (res != -EINVAL && res != -E2BIG &&
+			   res != -EFAULT && res != -ENOSPC) {
+			if (bad++ < 5)
+				ksft_print_msg("fuzz %lu: op %u len %u flags %u: res %d\n",
+					       i, op, len, flags, res);
+		}
+	}
+	ksft_print_msg("fuzz: %lu commands, %lu pipes made, %ld live\n",
+		       rounds, made, live);
+	RESULT(!bad && ring_pipes() == before + live,
+	       "seeded fuzzer: %lu random commands, only success or a refusal, pipes accounted\n",
+	       rounds);
+}
+
+/* --hold: the port goes away while a file is open and a pipe mapped. */
+static int hold(void)
+{
+	struct nicprog_pipe_create a;
+	char line[16];
+	uint8_t *m;
+	int fd, ok;
+
+	ksft_print_header();
+	ksft_set_plan(1);
+	fd = open_dev();
+	if (create(fd, 65536, NICPROG_PIPE_RX, NICPROG_FRAMING_RECORDS, &a))
+		ksft_exit_fail_msg("create failed\n");
+	m = mmap(NULL, a.mmap_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 a.mmap_off);
+	if (m == MAP_FAILED)
+		ksft_exit_fail_msg("mmap: %s\n", strerror(errno));
+	m[4096] = 0x77;
+	printf("# holding\n");
+	fflush(stdout);
+	if (!fgets(line, sizeof(line), stdin))
+		ksft_exit_fail_msg("no line on stdin\n");
+	ok = create(fd, 4096, NICPROG_PIPE_RX, NICPROG_FRAMING_RECORDS,
+		    NULL) == -ENODEV;
+	ok &= destroy(fd, a.id) == -ENODEV;
+	ok &= m[4096] == 0x77 && m[4096 + 65536] == 0x77;
+	munmap(m, a.mmap_len);
+	close(fd);
+	ksft_test_result(ok, "after the port went: ENODEV, the mapping readable, close clean\n");
+	ksft_finished();
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long rounds = 20000;
+	int fd, held = argc > 1 && !strcmp(argv[1], "--hold");
+
+	if (argc < 2 + held)
+		ksft_exit_fail_msg("usage: ring_test IFNAME [SEED [ROUNDS]] | --hold IFNAME\n");
+	ifname = argv[1 + held];
+	snprintf(devpath, sizeof(devpath), "/dev/" NICPROG_DEV_DIR "/%s",
+		 ifname);
+	if (io_uring_queue_init(8, &ring, 0))
+		ksft_exit_fail_msg("io_uring_queue_init failed\n");
+	if (held)
+		return hold();
+	rng = argc > 2 ? strtoull(argv[2], NULL, 0) : 1;
+	if (argc > 3)
+		rounds = strtoul(argv[3], NULL, 0);
+
+	ksft_print_header();
+	ksft_set_plan(9);
+	test_node();
+	fd = open_dev();
+	test_create_map(fd);
+	test_hostile(fd);
+	test_limits(fd);
+	test_isolation(fd);
+	test_close_mapped();
+	test_fuzz(fd, rounds);
+	close(fd);
+	ksft_finished();
+	return 0;
+}
