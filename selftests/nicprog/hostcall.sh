@@ -97,13 +97,8 @@ check "the plan says the host runs it and why" \
 first=$(sed -n 's/^host: .* at insns \([0-9]*\).*/\1/p' "$TMP/plan")
 check "the NIC hands over no later than the first call (insn $first, the call $insn)" \
 	test -n "$first" -a "${first:-0}" -le "${insn:-0}"
-if [ -x "$PLAN" ]; then
-	expect_eq "the offline planner splits it as the kernel does" \
-		"$(grep '^host:' "$TMP/plan")" \
-		"$("$PLAN" --partial --profile nicsim-nfp "$OBJ" 2>&1 | grep '^host:')"
-else
-	tap_skip "the offline planner splits it as the kernel does" "nicprog-plan not built"
-fi
+split_like_kernel "the offline planner splits it as the kernel does" \
+	"$TMP/plan" nicsim-nfp "$OBJ"
 check "the kernel log says it too" \
 	sh -c "dmesg | grep -q '$NF: nicprog: partial offload (bpf_fib_lookup, which only the host has)'"
 ip netns exec "$NS" ip link set dev "$NF" xdpoffload off
@@ -126,27 +121,11 @@ done
 # Predicted and measured: the NIC hands over exactly the frames the
 # offline predictor says it does, at the predicted rate and latency.
 if [ -x "$PLAN" ]; then
-	sed 's/^frames .*/frames 2000/' "$NICPROG_SRC/tools/workloads/syn.wl" > "$TMP/syn.wl"
-	"$PLAN" --workload "$TMP/syn.wl" --pcap-out "$TMP/syn.pcap"
-	"$PLAN" --partial --profile nicsim-nfp --workload "$TMP/syn.wl" "$OBJ" \
-		> "$TMP/pred" 2>&1
-	grep '^host: [0-9]* of' "$TMP/pred" | sed 's/^/# predicted: /'
+	split_bench "$OBJ" nicsim-nfp syn routes
+	check "router on nicsim-nfp, syn: 2000 frames through the split" test $? = 0
 	ph=$(awk '/^host: [0-9]* of/ { print $2 }' "$TMP/pred")
 	read -r pt pl < <(predicted_rates "$TMP/pred")
-	oracle_nic rtpred nicsim-nfp
-	routes
-	echo 1 > "/sys/class/nicprog/$NF/plan_partial"
-	ip netns exec "$NS" ethtool -S "$NF" > "$TMP/before"
-	ip netns exec "$NS" env ORACLE_BENCH=1 ORACLE_PCAP="$TMP/syn.pcap" \
-		"$SELFDIR/oracle" "$OBJ" "$IN" "$NF" "$OUT" "$CAP" 7 2000 \
-		> "$TMP/oracle" 2>&1
-	rc=$?
-	[ $rc = 0 ] || sed 's/^/# /' "$TMP/oracle"
-	check "router on nicsim-nfp, syn: 2000 frames through the split" test $rc = 0
-	timing_settled "$NS" "$NF"
-	ip netns exec "$NS" ethtool -S "$NF" > "$TMP/after"
-	mh=$(($(awk '$1 == "host_handovers:" { print $2 }' "$TMP/after") -
-	      $(awk '$1 == "host_handovers:" { print $2 }' "$TMP/before")))
+	mh=$(stat_delta host_handovers)
 	check "router on nicsim-nfp, syn: handovers as predicted ($mh)" \
 		test -n "$ph" -a "$ph" = "$mh" -a "$mh" -gt 0
 	# offline, the FIB is unknown: the verdicts are the host's, and the
@@ -154,8 +133,7 @@ if [ -x "$PLAN" ]; then
 	check "router offline: the verdicts are left to the host" \
 		grep -q "^host: $ph verdicts the host's helpers decide (not predicted offline)" "$TMP/pred"
 	pi=$(sed -n 's/.*; \([0-9]*\) insns on the host up to them$/\1/p' "$TMP/pred")
-	mi=$(($(awk '$1 == "host_insns:" { print $2 }' "$TMP/after") -
-	      $(awk '$1 == "host_insns:" { print $2 }' "$TMP/before")))
+	mi=$(stat_delta host_insns)
 	check "router: the host ran the predicted instructions up to the lookup, then more ($pi, $mi)" \
 		test -n "$pi" -a "$mi" -gt "${pi:-0}"
 	rates_within "router on nicsim-nfp, syn, the NIC's part" "$pt" "$pl" \

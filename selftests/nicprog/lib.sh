@@ -127,6 +127,51 @@ oracle_equal() {
 	check "$1: final map contents equal" grep -q "^ok 2 " <<< "$2"
 }
 
+# split_bench OBJ PROFILE WL [SETUP]: the workload tools/workloads/WL.wl
+# cut to 2000 frames, predicted for OBJ split on PROFILE by nicprog-plan
+# --partial into $TMP/pred, then sent (bench mode) through OBJ on a new
+# nicsim device of PROFILE with plan_partial set; `ethtool -S` of the NF
+# port before and after in $TMP/before and $TMP/after. SETUP, a command,
+# runs once the device is made. Returns the oracle's exit status.
+split_bench() {
+	local obj=$1 prof=$2 wl=$3 setup=$4 rc
+	sed 's/^frames .*/frames 2000/' "$NICPROG_SRC/tools/workloads/$wl.wl" > "$TMP/$wl.wl"
+	"$PLAN" --workload "$TMP/$wl.wl" --pcap-out "$TMP/$wl.pcap"
+	"$PLAN" --partial --profile "$prof" --workload "$TMP/$wl.wl" "$obj" \
+		> "$TMP/pred" 2>&1
+	grep '^host: [0-9]* \(of\|insns\|verdicts\)' "$TMP/pred" | sed 's/^/# predicted: /'
+	oracle_nic "sb${prof#nicsim-}" "$prof"
+	[ -z "$setup" ] || $setup
+	echo 1 > "/sys/class/nicprog/$NF/plan_partial"
+	ip netns exec "$NS" ethtool -S "$NF" > "$TMP/before"
+	ip netns exec "$NS" env ORACLE_BENCH=1 ORACLE_PCAP="$TMP/$wl.pcap" \
+		"$SELFDIR/oracle" "$obj" "$IN" "$NF" "$OUT" "$CAP" 7 2000 \
+		> "$TMP/oracle" 2>&1
+	rc=$?
+	[ $rc = 0 ] || sed 's/^/# /' "$TMP/oracle"
+	timing_settled "$NS" "$NF"
+	ip netns exec "$NS" ethtool -S "$NF" > "$TMP/after"
+	return $rc
+}
+
+# stat_delta NAME: growth of an `ethtool -S` counter from $TMP/before to
+# $TMP/after.
+stat_delta() {
+	echo $(($(awk -v n="$1:" '$1 == n { print $2 }' "$TMP/after") -
+		$(awk -v n="$1:" '$1 == n { print $2 }' "$TMP/before")))
+}
+
+# split_like_kernel DESC PLANFILE PROFILE OBJ: the host: lines of the
+# kernel's plan equal those nicprog-plan --partial prints.
+split_like_kernel() {
+	if [ -x "$PLAN" ]; then
+		expect_eq "$1" "$(grep '^host:' "$2")" \
+			"$("$PLAN" --partial --profile "$3" "$4" 2>&1 | grep '^host:')"
+	else
+		tap_skip "$1" "nicprog-plan not built"
+	fi
+}
+
 # predicted_rates FILE: the throughput and mean latency nicprog-plan
 # --workload printed into FILE, as "T L".
 predicted_rates() {

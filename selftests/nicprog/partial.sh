@@ -80,13 +80,8 @@ check "the NIC holds at most its store ($nic of 8192)" \
 	test -n "$nic" -a "${nic:-0}" -le 8192 -a "${nic:-0}" -gt 1000
 check "the plan names the handover points" \
 	grep -q "^host: [0-9.]*% of packets handed over (predicted), at most [0-9]* bytes of state, at insns [0-9]" "$TMP/plan"
-if [ -x "$PLAN" ]; then
-	expect_eq "the offline planner splits it as the kernel does" \
-		"$(grep '^host:' "$TMP/plan")" \
-		"$("$PLAN" --partial --profile nicsim-generic "$OBJ" 2>&1 | grep '^host:')"
-else
-	tap_skip "the offline planner splits it as the kernel does" "nicprog-plan not built"
-fi
+split_like_kernel "the offline planner splits it as the kernel does" \
+	"$TMP/plan" nicsim-generic "$OBJ"
 check "the kernel log says it too" \
 	sh -c "dmesg | grep -q '$NF: nicprog: partial offload (the NIC.s instruction store)'"
 ip netns exec "$NS" ip link set dev "$NF" xdpoffload off
@@ -145,31 +140,15 @@ if [ -x "$PLAN" ]; then
 	for case in "partial nicsim-generic large" "flowlog nicsim-nfp syn"; do
 		set -- $case
 		prog=$1 prof=$2 wl=$3
-		sed 's/^frames .*/frames 2000/' "$NICPROG_SRC/tools/workloads/$wl.wl" > "$TMP/$wl.wl"
-		"$PLAN" --workload "$TMP/$wl.wl" --pcap-out "$TMP/$wl.pcap"
-		"$PLAN" --partial --profile "$prof" --workload "$TMP/$wl.wl" \
-			"$SELFDIR/progs/$prog.o" > "$TMP/pred" 2>&1
-		grep '^host: [0-9]* of' "$TMP/pred" | sed 's/^/# predicted: /'
+		split_bench "$SELFDIR/progs/$prog.o" "$prof" "$wl"
+		check "$prog on $prof, $wl: 2000 frames through the split" test $? = 0
 		ph=$(awk '/^host: [0-9]* of/ { print $2 }' "$TMP/pred")
 		read -r pt pl < <(predicted_rates "$TMP/pred")
-		oracle_nic "pr$prog" "$prof"
-		echo 1 > "/sys/class/nicprog/$NF/plan_partial"
-		ip netns exec "$NS" ethtool -S "$NF" > "$TMP/before"
-		ip netns exec "$NS" env ORACLE_BENCH=1 ORACLE_PCAP="$TMP/$wl.pcap" \
-			"$SELFDIR/oracle" "$SELFDIR/progs/$prog.o" "$IN" "$NF" \
-			"$OUT" "$CAP" 7 2000 > "$TMP/oracle" 2>&1
-		rc=$?
-		[ $rc = 0 ] || sed 's/^/# /' "$TMP/oracle"
-		check "$prog on $prof, $wl: 2000 frames through the split" test $rc = 0
-		timing_settled "$NS" "$NF"
-		ip netns exec "$NS" ethtool -S "$NF" > "$TMP/after"
-		mh=$(($(awk '$1 == "host_handovers:" { print $2 }' "$TMP/after") -
-		      $(awk '$1 == "host_handovers:" { print $2 }' "$TMP/before")))
-		expect_eq "$prog on $prof, $wl: handovers as predicted" "$ph" "$mh"
+		expect_eq "$prog on $prof, $wl: handovers as predicted" "$ph" \
+			"$(stat_delta host_handovers)"
 		pi=$(awk '/^host: [0-9]* insns on the host/ { print $2 }' "$TMP/pred")
-		mi=$(($(awk '$1 == "host_insns:" { print $2 }' "$TMP/after") -
-		      $(awk '$1 == "host_insns:" { print $2 }' "$TMP/before")))
-		expect_eq "$prog on $prof, $wl: the host part's instructions as predicted" "$pi" "$mi"
+		expect_eq "$prog on $prof, $wl: the host part's instructions as predicted" \
+			"$pi" "$(stat_delta host_insns)"
 		rates_within "$prog on $prof, $wl, the NIC's part" "$pt" "$pl" \
 			"$TMP/before" "$TMP/after"
 	done
