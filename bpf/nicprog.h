@@ -56,6 +56,19 @@
 		__uint(max_entries, entries);				\
 	} name SEC(".maps")
 
+/*
+ * Streaming rings: steer the frame to the port's NF output @out (below
+ * NICPROG_RING_OUTPUTS); the NIC appends it to the RX pipe an application
+ * bound to that output (Documentation/nicprog/rings.rst). Return this
+ * from the program, as bpf_redirect()'s result. On the host the target is
+ * no device, so host XDP drops the frame as an invalid redirect.
+ */
+#define NICPROG_PIPE_REDIRECT_BIT	0x80000000U
+static __always_inline long nicprog_redirect_pipe(__u32 out)
+{
+	return bpf_redirect(NICPROG_PIPE_REDIRECT_BIT | out, 0);
+}
+
 /* The packet bounds of an XDP context, as the verifier wants them. */
 #define NICPROG_DATA(ctx)	((void *)(long)(ctx)->data)
 #define NICPROG_DATA_END(ctx)	((void *)(long)(ctx)->data_end)

@@ -57,6 +57,7 @@ static void nicprog_dev_release(struct device *dev)
 	kvfree(nd->plan_text);
 	kvfree(nd->facts);
 	mutex_destroy(&nd->plan_lock);
+	mutex_destroy(&nd->ring_lock);
 	kfree(nd);
 }
 
@@ -104,6 +105,7 @@ struct nicprog_dev *nicprog_register(struct net_device *netdev,
 	nicprog_lnic_summarize(lnic, &nd->sum);
 	INIT_LIST_HEAD(&nd->list);
 	mutex_init(&nd->plan_lock);
+	mutex_init(&nd->ring_lock);
 
 	device_initialize(&nd->dev);
 	nd->dev.class = &nicprog_class;

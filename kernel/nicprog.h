@@ -19,6 +19,7 @@ struct bpf_map;
 struct bpf_prog;
 struct dentry;
 struct netlink_ext_ack;
+struct nicprog_pipe;
 struct nicprog_table;
 
 /**
@@ -53,8 +54,12 @@ struct nicprog_table;
  * @facts_len: its size
  * @debugfs: /sys/kernel/debug/nicprog/<ifname>
  * @cdev: /dev/nicprog/<ifname> (kernel/ring/), @dev its device
- * @ring_dead: the port is unregistered: ring commands fail with ENODEV
+ * @ring_dead: the port is unregistered: ring commands fail with ENODEV;
+ *	set under @ring_lock
  * @ring_pipes: pipes the port's open files hold
+ * @ring_lock: serializes binding pipes to @ring_out and @ring_dead (taken
+ *	after a ring file's lock)
+ * @ring_out: per NF output, the RX pipe bound to it; RCU for the datapath
  */
 struct nicprog_dev {
 	struct device dev;
@@ -81,6 +86,8 @@ struct nicprog_dev {
 	struct cdev cdev;
 	bool ring_dead;
 	atomic_t ring_pipes;
+	struct mutex ring_lock;
+	struct nicprog_pipe __rcu *ring_out[NICPROG_RING_OUTPUTS];
 };
 
 #define NICPROG_PROG_MAX_MAPS	NICPROG_MAX_TABLES

@@ -122,6 +122,17 @@ void nicsim_verdict(struct nicsim_port *port, const struct nicprog_plan *plan,
 		nicsim_wire_tx(port, nskb);
 		return;
 	case XDP_REDIRECT:
+		/* to an NF output: into the pipe bound to it, as a DMA would */
+		if (res->redirect_ifindex & NICPROG_PIPE_TARGET_BIT) {
+			if (nicprog_ring_deliver(port->np, res->redirect_ifindex,
+						 pkt->buf + pkt->data,
+						 pkt->data_end - pkt->data) ==
+			    -ENOENT)
+				goto exception;
+			/* delivered, or dropped and counted by the pipe */
+			nicsim_stats_inc(port, xdp_redirect);
+			return;
+		}
 		out = res->redirect_ifindex ?
 		      nicsim_redirect_target(port, res->redirect_ifindex) : NULL;
 		if (!out)

@@ -20,6 +20,8 @@
 #include <linux/io_uring.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
+#include <linux/netdevice.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -59,6 +61,24 @@ static int nicprog_ring_out(const struct nicprog_uring_cmd *c,
 			    min_t(size_t, size, c->arg_len)) ? -EFAULT : 0;
 }
 
+/*
+ * Unbind @pipe from its output, if bound; true if the datapath may still
+ * see it until a grace period passes.
+ */
+static bool nicprog_pipe_unbind(struct nicprog_dev *nd,
+				struct nicprog_pipe *pipe)
+{
+	bool bound;
+
+	mutex_lock(&nd->ring_lock);
+	bound = pipe->output;
+	if (bound)
+		RCU_INIT_POINTER(nd->ring_out[pipe->output - 1], NULL);
+	pipe->output = 0;
+	mutex_unlock(&nd->ring_lock);
+	return bound;
+}
+
 /* Destroy the file's pipe @id; false if it has none. */
 static bool nicprog_pipe_destroy(struct nicprog_ring_file *rf, u32 id)
 {
@@ -68,6 +88,8 @@ static bool nicprog_pipe_destroy(struct nicprog_ring_file *rf, u32 id)
 	pipe = xa_erase(&rf->pipes, id);
 	if (!pipe)
 		return false;
+	if (nicprog_pipe_unbind(rf->nd, pipe))
+		synchronize_rcu();	/* no core appends to it any more */
 	rf->bytes -= pipe->size;
 	atomic_dec(&rf->nd->ring_pipes);
 	nicprog_pipe_free(pipe);
@@ -172,6 +194,62 @@ static int nicprog_pipe_destroy_cmd(struct nicprog_ring_file *rf,
 	return err;
 }
 
+static int nicprog_pipe_bind_cmd(struct nicprog_ring_file *rf,
+				 const struct nicprog_uring_cmd *c, bool bind)
+{
+	struct nicprog_dev *nd = rf->nd;
+	struct nicprog_pipe_bind a;
+	struct nicprog_pipe *pipe;
+	int err;
+
+	err = nicprog_ring_args(c, &a, sizeof(a));
+	if (err)
+		return err;
+	if (a.flags || a.__pad || a.output >= NICPROG_RING_OUTPUTS) {
+		ring_err(rf, "pipe bind: flags must be 0, the output below %u\n",
+			 NICPROG_RING_OUTPUTS);
+		return -EINVAL;
+	}
+	mutex_lock(&rf->lock);
+	pipe = xa_load(&rf->pipes, a.id);
+	if (!pipe || pipe->dir != NICPROG_PIPE_RX) {
+		ring_err(rf, "pipe bind: no RX pipe %u in this file\n", a.id);
+		err = -EINVAL;
+		goto out_unlock;
+	}
+	if (!bind) {
+		if (pipe->output != a.output + 1) {
+			ring_err(rf, "pipe unbind: pipe %u is not bound to output %u\n",
+				 a.id, a.output);
+			err = -EINVAL;
+		} else if (nicprog_pipe_unbind(nd, pipe)) {
+			synchronize_rcu();
+		}
+		goto out_unlock;
+	}
+	mutex_lock(&nd->ring_lock);
+	if (nd->ring_dead) {
+		err = -ENODEV;
+	} else if (!ns_capable(dev_net(nd->netdev)->user_ns, CAP_NET_ADMIN)) {
+		ring_err(rf, "pipe bind: needs CAP_NET_ADMIN in the port's namespace\n");
+		err = -EPERM;
+	} else if (pipe->output) {
+		ring_err(rf, "pipe bind: pipe %u is bound to output %u\n",
+			 a.id, pipe->output - 1);
+		err = -EBUSY;
+	} else if (rcu_access_pointer(nd->ring_out[a.output])) {
+		ring_err(rf, "pipe bind: output %u has a pipe\n", a.output);
+		err = -EBUSY;
+	} else {
+		pipe->output = a.output + 1;
+		rcu_assign_pointer(nd->ring_out[a.output], pipe);
+	}
+	mutex_unlock(&nd->ring_lock);
+out_unlock:
+	mutex_unlock(&rf->lock);
+	return err;
+}
+
 static int nicprog_ring_uring_cmd(struct io_uring_cmd *ioucmd,
 				  unsigned int issue_flags)
 {
@@ -195,6 +273,12 @@ static int nicprog_ring_uring_cmd(struct io_uring_cmd *ioucmd,
 		if (issue_flags & IO_URING_F_NONBLOCK)
 			return -EAGAIN;
 		return nicprog_pipe_destroy_cmd(rf, &c);
+	case NICPROG_OP_PIPE_BIND:
+	case NICPROG_OP_PIPE_UNBIND:
+		if (issue_flags & IO_URING_F_NONBLOCK)
+			return -EAGAIN;
+		return nicprog_pipe_bind_cmd(rf, &c,
+					     ioucmd->cmd_op == NICPROG_OP_PIPE_BIND);
 	}
 	ring_err(rf, "command %u unknown\n", ioucmd->cmd_op);
 	return -EINVAL;
@@ -307,10 +391,52 @@ int nicprog_ring_add(struct nicprog_dev *nd)
  */
 void nicprog_ring_del(struct nicprog_dev *nd)
 {
+	struct nicprog_pipe *pipe;
+	u32 i;
+
+	mutex_lock(&nd->ring_lock);
 	WRITE_ONCE(nd->ring_dead, true);
+	/* the driver no longer delivers: the pipes stay their files' */
+	for (i = 0; i < NICPROG_RING_OUTPUTS; i++) {
+		pipe = rcu_dereference_protected(nd->ring_out[i],
+						 lockdep_is_held(&nd->ring_lock));
+		if (pipe)
+			pipe->output = 0;
+		RCU_INIT_POINTER(nd->ring_out[i], NULL);
+	}
+	mutex_unlock(&nd->ring_lock);
 	cdev_device_del(&nd->cdev, &nd->dev);
 	ida_free(&nicprog_ring_ida, MINOR(nd->dev.devt));
 }
+
+/**
+ * nicprog_ring_deliver() - append a frame an NF steered to an output
+ * @nd: the port whose program steered it
+ * @target: the program's redirect target, NICPROG_PIPE_TARGET(output)
+ * @buf: the frame's bytes
+ * @len: their length
+ *
+ * The driver's datapath calls this for an XDP_REDIRECT whose target has
+ * NICPROG_PIPE_TARGET_BIT set, as it would DMA the frame into host memory.
+ *
+ * Context: BH or process, under rcu_read_lock().
+ * Return: 0; -ENOENT if no pipe is bound to the output (the frame is an
+ * invalid redirect), -ENOSPC if the pipe had no room (counted there).
+ */
+int nicprog_ring_deliver(struct nicprog_dev *nd, u32 target,
+			 const void *buf, u32 len)
+{
+	u32 out = target & ~NICPROG_PIPE_TARGET_BIT;
+	struct nicprog_pipe *pipe;
+
+	if (!(target & NICPROG_PIPE_TARGET_BIT) || out >= NICPROG_RING_OUTPUTS)
+		return -ENOENT;
+	pipe = rcu_dereference(nd->ring_out[out]);
+	if (!pipe)
+		return -ENOENT;
+	return nicprog_pipe_append(pipe, buf, len);
+}
+EXPORT_SYMBOL_GPL(nicprog_ring_deliver);
 
 /* /dev/nicprog/<ifname>, read-write for root only. */
 char *nicprog_ring_devnode(struct device *dev, umode_t *mode)

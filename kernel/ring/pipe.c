@@ -11,6 +11,7 @@
 #include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
+#include <linux/vmalloc.h>
 
 #include "ring.h"
 
@@ -29,11 +30,13 @@ struct nicprog_pipe *nicprog_pipe_alloc(u32 size, u32 dir, u32 framing)
 {
 	struct nicprog_pipe_ctrl *ctrl;
 	struct nicprog_pipe *pipe;
+	struct page **twice;
 	u32 i;
 
 	pipe = kzalloc(sizeof(*pipe), GFP_KERNEL);
 	if (!pipe)
 		return NULL;
+	spin_lock_init(&pipe->lock);
 	pipe->size = size;
 	pipe->dir = dir;
 	pipe->framing = framing;
@@ -49,7 +52,18 @@ struct nicprog_pipe *nicprog_pipe_alloc(u32 size, u32 dir, u32 framing)
 		if (!pipe->pages[i])
 			goto err;
 	}
+	/* the kernel writes records across the end as userspace reads them */
+	twice = kvmalloc_array(2 * pipe->n_pages, sizeof(*twice), GFP_KERNEL);
+	if (!twice)
+		goto err;
+	for (i = 0; i < 2 * pipe->n_pages; i++)
+		twice[i] = pipe->pages[i & (pipe->n_pages - 1)];
+	pipe->data = vmap(twice, 2 * pipe->n_pages, VM_MAP, PAGE_KERNEL);
+	kvfree(twice);
+	if (!pipe->data)
+		goto err;
 	ctrl = page_address(pipe->ctrl_page);
+	pipe->ctrl = ctrl;
 	ctrl->version = NICPROG_RING_VERSION;
 	ctrl->dir = dir;
 	ctrl->framing = framing;
@@ -71,6 +85,8 @@ void nicprog_pipe_free(struct nicprog_pipe *pipe)
 {
 	u32 i;
 
+	if (pipe->data)
+		vunmap(pipe->data);
 	if (pipe->pages)
 		for (i = 0; i < pipe->n_pages && pipe->pages[i]; i++)
 			__free_page(pipe->pages[i]);
@@ -104,4 +120,59 @@ int nicprog_pipe_mmap(struct nicprog_pipe *pipe, struct vm_area_struct *vma)
 				     pipe->pages[i & (pipe->n_pages - 1)]);
 	}
 	return err;
+}
+
+/**
+ * nicprog_pipe_append() - append a record (or bytes) to a pipe
+ * @pipe: an RX pipe
+ * @buf: the bytes
+ * @len: their length
+ *
+ * The consumer's head in the control page is taken if it lies between the
+ * kernel's head and tail, and ignored otherwise: userspace cannot make the
+ * producer overwrite what it has not released, nor skip past what was
+ * written. A record is appended whole or dropped and counted; in a
+ * records pipe it is a struct nicprog_rec, the bytes, and zeros up to
+ * NICPROG_REC_ALIGN. The new tail is published after the bytes.
+ *
+ * Context: any; BH or process.
+ * Return: 0, or -ENOSPC if it did not fit (counted in the control page).
+ */
+int nicprog_pipe_append(struct nicprog_pipe *pipe, const void *buf, u32 len)
+{
+	struct nicprog_pipe_ctrl *ctrl = pipe->ctrl;
+	bool rec = pipe->framing == NICPROG_FRAMING_RECORDS;
+	u64 need, head;
+	struct nicprog_rec *h;
+	unsigned long flags;
+	u8 *p;
+
+	need = rec ? ALIGN((u64)sizeof(*h) + len, NICPROG_REC_ALIGN) : len;
+	spin_lock_irqsave(&pipe->lock, flags);
+	head = READ_ONCE(ctrl->head);
+	if (head - pipe->head <= pipe->tail - pipe->head)
+		pipe->head = head;
+	if (need > pipe->size - (pipe->tail - pipe->head)) {
+		pipe->drops++;
+		pipe->drop_bytes += len;
+		WRITE_ONCE(ctrl->drops, pipe->drops);
+		WRITE_ONCE(ctrl->drop_bytes, pipe->drop_bytes);
+		spin_unlock_irqrestore(&pipe->lock, flags);
+		return -ENOSPC;
+	}
+	p = pipe->data + (pipe->tail & (pipe->size - 1));
+	if (rec) {
+		h = (struct nicprog_rec *)p;
+		h->len = len;
+		h->flags = 0;
+		h->__rsvd = 0;
+		p += sizeof(*h);
+		memset(p + len, 0, need - sizeof(*h) - len);
+	}
+	memcpy(p, buf, len);
+	pipe->tail += need;
+	/* the bytes before the tail that announces them */
+	smp_store_release(&ctrl->tail, pipe->tail);
+	spin_unlock_irqrestore(&pipe->lock, flags);
+	return 0;
 }

@@ -25,6 +25,15 @@ struct vm_area_struct;
  * @n_pages: data pages
  * @ctrl_page: the control page (struct nicprog_pipe_ctrl)
  * @pages: the data pages
+ * @ctrl: @ctrl_page's kernel address
+ * @data: the data pages mapped twice in the kernel, as in userspace
+ * @output: the NF output it is bound to plus one, 0 if none; under the
+ *	port's ring_lock
+ * @lock: serializes producers (the NIC's cores append concurrently)
+ * @tail: bytes appended, the kernel's copy; under @lock
+ * @head: bytes the consumer released, the kernel's copy; under @lock
+ * @drops: records dropped for want of room; under @lock
+ * @drop_bytes: their bytes; under @lock
  */
 struct nicprog_pipe {
 	u32 id;
@@ -34,6 +43,14 @@ struct nicprog_pipe {
 	u32 n_pages;
 	struct page *ctrl_page;
 	struct page **pages;
+	struct nicprog_pipe_ctrl *ctrl;
+	u8 *data;
+	u32 output;
+	spinlock_t lock;
+	u64 tail;
+	u64 head;
+	u64 drops;
+	u64 drop_bytes;
 };
 
 /**
@@ -54,5 +71,6 @@ struct nicprog_ring_file {
 struct nicprog_pipe *nicprog_pipe_alloc(u32 size, u32 dir, u32 framing);
 void nicprog_pipe_free(struct nicprog_pipe *pipe);
 int nicprog_pipe_mmap(struct nicprog_pipe *pipe, struct vm_area_struct *vma);
+int nicprog_pipe_append(struct nicprog_pipe *pipe, const void *buf, u32 len);
 
 #endif /* _NICPROG_RING_H */

@@ -3,7 +3,10 @@
 # The streaming-ring device of a port, /dev/nicprog/<ifname>: ring_test
 # drives it through io_uring (pipes created, mapped, isolated, bounded and
 # destroyed; hostile commands and mappings refused with nothing changed; a
-# seeded fuzzer), then a file with a pipe mapped outlives its port: once
+# seeded fuzzer); an offloaded NF (progs/topipe.c) steers frames to outputs
+# and they arrive in the pipes bound to them (records and streams, in
+# order, full pipes dropping and counting, a bogus head ignored, unbound
+# outputs invalid redirects); then a file with a pipe mapped outlives its port: once
 # the device is deleted its commands fail with ENODEV, the mapping still
 # reads back and nothing breaks.
 . "$(dirname "$0")/lib.sh"
@@ -29,6 +32,36 @@ check "ring_test: all 9 cases pass" \
 	grep -q "^# Totals: pass:9 fail:0" "$TMP/out"
 expect_eq "no pipe left once the files are closed" 0 \
 	"$(cat "/sys/class/nicprog/$P/statistics/ring_pipes")"
+
+# An NF steers frames to its outputs: they arrive in the bound pipes.
+ID2=$(nicsim_new_id)
+IN=nicsim${ID2}p0 NF=nicsim${ID2}p1
+nicsim_new "$ID2" 2
+echo "$ID2:0 $ID2:1" > "$BUS/link_device"
+for p in "$IN" "$NF"; do
+	sysctl -qw "net.ipv6.conf.$p.disable_ipv6=1"
+	ip link set "$p" up
+done
+ip link set dev "$NF" xdpoffload obj "$SELFDIR/progs/topipe.o" sec xdp
+ab0=$(ethtool -S "$NF" | awk '$1 == "xdp_aborted:" { print $2 }')
+"$SELFDIR/ring_test" --pipe "$IN" "$NF" > "$TMP/pipe" 2>&1
+rc=$?
+sed 's/^/# /' "$TMP/pipe"
+expect_eq "ring_test --pipe: exit status" 0 "$rc"
+check "ring_test --pipe: all 8 cases pass" \
+	grep -q "^# Totals: pass:8 fail:0" "$TMP/pipe"
+ab=$(($(ethtool -S "$NF" | awk '$1 == "xdp_aborted:" { print $2 }') - ab0))
+check "frames to unbound outputs are invalid redirects ($ab, at least 10)" \
+	test "$ab" -ge 10
+if command -v setpriv > /dev/null; then
+	expect_eq "binding without CAP_NET_ADMIN: EPERM" "bind: -1" \
+		"$(setpriv --bounding-set=-net_admin --inh-caps=-net_admin \
+			"$SELFDIR/ring_test" --bind "$NF" 2>&1 | grep '^bind:')"
+else
+	tap_skip "binding without CAP_NET_ADMIN" "setpriv not installed"
+fi
+ip link set dev "$NF" xdpoffload off
+expect_eq "no pipe left" 0 "$(cat "/sys/class/nicprog/$NF/statistics/ring_pipes")"
 
 # The port goes while a file is open and a pipe mapped.
 mkfifo "$TMP/in"

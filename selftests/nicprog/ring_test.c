@@ -11,6 +11,10 @@
  *   ring_test --hold IFNAME   (open, map a pipe, wait for a line on stdin,
  *                             then check every command fails with ENODEV
  *                             and the mapping still reads back)
+ *   ring_test --bind IFNAME   (prints the result of binding a pipe)
+ *   ring_test --pipe IN NF    (NF runs progs/topipe.o, IN is wired to it:
+ *                             frames sent from IN to UDP port 9000 + N
+ *                             arrive in the pipe bound to NF's output N)
  *
  * Pipes in use are read from /sys/class/nicprog/IFNAME/statistics/ring_pipes.
  */
@@ -22,8 +26,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
+#include <linux/if_ether.h>
+#include <linux/if_packet.h>
+#include <net/if.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -381,29 +391,35 @@ static void test_fuzz(int fd, unsigned long rounds)
 {
 	uint8_t buf[256];
 	long before = ring_pipes(), live = 0;
-	unsigned long i, bad = 0, made = 0;
+	unsigned long i, bad = 0, made = 0, binds = 0;
 	uint32_t op, len, flags;
 	int res;
 
 	for (i = 0; i < rounds; i++) {
 		struct nicprog_pipe_create *c = (void *)buf;
 		struct nicprog_pipe_destroy *d = (void *)buf;
+		struct nicprog_pipe_bind *b = (void *)buf;
 
 		memset(buf, 0, sizeof(buf));
-		op = rnd() % 3 ? 1 + rnd() % 2 : wild();
+		op = rnd() % 3 ? 1 + rnd() % 4 : wild();
 		if (op == NICPROG_OP_PIPE_CREATE && rnd() % 2) {
 			c->size = 4096 << (rnd() % 5);
 			c->dir = 1 + rnd() % 2;
 			c->framing = 1 + rnd() % 2;
 		} else if (op == NICPROG_OP_PIPE_DESTROY) {
 			d->id = rnd() % 4 ? rnd() % 70 : wild();
+		} else if (op == NICPROG_OP_PIPE_BIND ||
+			   op == NICPROG_OP_PIPE_UNBIND) {
+			b->id = rnd() % 4 ? rnd() % 70 : wild();
+			b->output = rnd() % 4 ? rnd() % 70 : wild();
 		}
 		if (rnd() % 5 == 0)
-			for (len = 0; len < 32; len++)
+			for (len = 0; len < 40; len++)
 				buf[len] = rnd();
 		if (rnd() % 8 == 0)
 			((uint32_t *)buf)[rnd() % 8] = wild();
-		len = rnd() % 6 ? (op == NICPROG_OP_PIPE_DESTROY ? 8 : 32) :
+		len = rnd() % 6 ? (op == NICPROG_OP_PIPE_DESTROY ? 8 :
+				   op == NICPROG_OP_PIPE_CREATE ? 40 : 16) :
 				  wild() % 300;
 		flags = rnd() % 10 ? 0 : wild();
 		res = cmd(fd, op, rnd() % 20 ? buf : (void *)(uintptr_t)wild(),
@@ -413,15 +429,19 @@ static void test_fuzz(int fd, unsigned long rounds)
 			made++;
 		} else if (res == 0 && op == NICPROG_OP_PIPE_DESTROY) {
 			live--;
+		} else if (res == 0 && (op == NICPROG_OP_PIPE_BIND ||
+					op == NICPROG_OP_PIPE_UNBIND)) {
+			binds++;
 		} else if (res != -EINVAL && res != -E2BIG &&
-			   res != -EFAULT && res != -ENOSPC) {
+			   res != -EFAULT && res != -ENOSPC &&
+			   res != -EBUSY) {
 			if (bad++ < 5)
 				ksft_print_msg("fuzz %lu: op %u len %u flags %u: res %d\n",
 					       i, op, len, flags, res);
 		}
 	}
-	ksft_print_msg("fuzz: %lu commands, %lu pipes made, %ld live\n",
-		       rounds, made, live);
+	ksft_print_msg("fuzz: %lu commands, %lu pipes made, %ld live, %lu binds and unbinds\n",
+		       rounds, made, live, binds);
 	RESULT(!bad && ring_pipes() == before + live,
 	       "seeded fuzzer: %lu random commands, only success or a refusal, pipes accounted\n",
 	       rounds);
@@ -460,20 +480,271 @@ static int hold(void)
 	return 0;
 }
 
+static int bind_pipe(int fd, uint32_t op, uint32_t id, uint32_t out)
+{
+	struct nicprog_pipe_bind a = { .id = id, .output = out };
+
+	return cmd(fd, op, &a, sizeof(a), 0);
+}
+
+static int pkt_fd, pkt_ifindex;
+
+/* A UDP frame to port @dport, @len bytes, its payload @seq repeated. */
+static int frame(uint8_t *f, uint16_t dport, int len, uint32_t seq)
+{
+	int i;
+
+	memset(f, 0, len);
+	memset(f, 0xff, 6);
+	f[6] = 0x02;
+	f[12] = 0x08;			/* IPv4 */
+	f[14] = 0x45;
+	f[16] = (len - 14) >> 8;
+	f[17] = (len - 14) & 0xff;
+	f[22] = 64;			/* TTL */
+	f[23] = 17;			/* UDP */
+	f[26] = 10, f[29] = 1, f[30] = 10, f[33] = 2;
+	f[34] = 0x30, f[35] = 0x39;	/* source port 12345 */
+	f[36] = dport >> 8, f[37] = dport & 0xff;
+	f[38] = (len - 34) >> 8, f[39] = (len - 34) & 0xff;
+	for (i = 42; i + 4 <= len; i += 4)
+		memcpy(f + i, &seq, 4);
+	return len;
+}
+
+static void send_frame(const uint8_t *f, int len)
+{
+	struct sockaddr_ll to = {
+		.sll_family = AF_PACKET, .sll_ifindex = pkt_ifindex,
+		.sll_halen = 6,
+	};
+
+	if (sendto(pkt_fd, f, len, 0, (struct sockaddr *)&to, sizeof(to)) !=
+	    len)
+		ksft_exit_fail_msg("send: %s\n", strerror(errno));
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000ULL + ts.tv_nsec / 1000000;
+}
+
+/* Wait until the pipe's tail reaches @want (bounded), return the tail. */
+static uint64_t tail_at(volatile struct nicprog_pipe_ctrl *ctrl, uint64_t want)
+{
+	uint64_t end = now_ms() + 5000;
+
+	while (__atomic_load_n(&ctrl->tail, __ATOMIC_ACQUIRE) < want &&
+	       now_ms() < end)
+		usleep(1000);
+	return __atomic_load_n(&ctrl->tail, __ATOMIC_ACQUIRE);
+}
+
+/*
+ * Wait until the pipe's count of delivered and dropped bytes has moved
+ * from @tail + @drops and then stayed put for 200 ms (bounded).
+ */
+static void settle(volatile struct nicprog_pipe_ctrl *ctrl, uint64_t tail,
+		   uint64_t drops)
+{
+	uint64_t end = now_ms() + 5000, last = tail + drops, cur;
+
+	while (now_ms() < end) {
+		usleep(200000);
+		cur = ctrl->tail + ctrl->drops;
+		if (cur != tail + drops && cur == last)
+			break;
+		last = cur;
+	}
+}
+
+#define REC(len)	(((8 + (len)) + 7) & ~7)
+#define FLEN(i)		(60 + ((i) * 37) % 954)
+
+/* --pipe: frames the NF steers to an output arrive in the bound pipe. */
+static int pipe_mode(const char *in)
+{
+	struct nicprog_pipe_create a, b, t;
+	struct nicprog_pipe_ctrl *ctrl, *ctrl2;
+	uint8_t f[1514], *m, *m2, *data;
+	uint64_t head, tail, drops;
+	int fd, i, rd, ok, len;
+
+	ksft_print_header();
+	ksft_set_plan(8);
+	pkt_ifindex = if_nametoindex(in);
+	pkt_fd = socket(AF_PACKET, SOCK_RAW, 0);
+	if (!pkt_ifindex || pkt_fd < 0)
+		ksft_exit_fail_msg("%s: %s\n", in, strerror(errno));
+	fd = open_dev();
+	if (create(fd, 65536, NICPROG_PIPE_RX, NICPROG_FRAMING_RECORDS, &a) ||
+	    create(fd, 4096, NICPROG_PIPE_RX, NICPROG_FRAMING_RECORDS, &b) ||
+	    create(fd, 4096, NICPROG_PIPE_TX, NICPROG_FRAMING_RECORDS, &t))
+		ksft_exit_fail_msg("create failed\n");
+	m = mmap(NULL, a.mmap_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 a.mmap_off);
+	m2 = mmap(NULL, b.mmap_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		  b.mmap_off);
+	if (m == MAP_FAILED || m2 == MAP_FAILED)
+		ksft_exit_fail_msg("mmap: %s\n", strerror(errno));
+	ctrl = (void *)m;
+	ctrl2 = (void *)m2;
+	data = m + 4096;
+
+	ok = !bind_pipe(fd, NICPROG_OP_PIPE_BIND, a.id, 0);
+	ok &= bind_pipe(fd, NICPROG_OP_PIPE_BIND, b.id, 0) == -EBUSY;
+	ok &= bind_pipe(fd, NICPROG_OP_PIPE_BIND, a.id, 3) == -EBUSY;
+	ok &= bind_pipe(fd, NICPROG_OP_PIPE_BIND, t.id, 3) == -EINVAL;
+	ok &= bind_pipe(fd, NICPROG_OP_PIPE_BIND, b.id,
+			NICPROG_RING_OUTPUTS) == -EINVAL;
+	ok &= bind_pipe(fd, NICPROG_OP_PIPE_BIND, 99, 3) == -EINVAL;
+	ok &= bind_pipe(fd, NICPROG_OP_PIPE_UNBIND, b.id, 1) == -EINVAL;
+	ok &= !bind_pipe(fd, NICPROG_OP_PIPE_BIND, b.id, 1);
+	ksft_test_result(ok, "bind: one pipe per output, one output per pipe, RX only; refusals change nothing\n");
+
+	/* 200 frames of 60..1013 bytes to output 0, read in order, 20 at a time */
+	ok = 1;
+	for (i = 0, rd = 0, tail = 0, head = 0; ok && i < 200; i++) {
+		send_frame(f, frame(f, 9000, FLEN(i), i));
+		tail += REC(FLEN(i));
+		if (i % 20 != 19)
+			continue;
+		ok = tail_at(ctrl, tail) == tail;
+		for (; ok && rd <= i; rd++) {
+			struct nicprog_rec *r = (void *)(data + (head & 65535));
+
+			len = frame(f, 9000, FLEN(rd), rd);
+			if (r->len != (uint32_t)len || memcmp(r + 1, f, len)) {
+				ksft_print_msg("record %d: len %u, expected %d\n",
+					       rd, r->len, len);
+				ok = 0;
+			}
+			head += REC(len);
+			/* released as read: the NIC may reuse the space */
+			__atomic_store_n(&ctrl->head, head, __ATOMIC_RELEASE);
+		}
+	}
+	ok &= !ctrl->drops && rd == 200;
+	ksft_test_result(ok, "200 frames arrive in order as records, the ring wrapping (%llu bytes through 64 KiB)\n",
+			 (unsigned long long)tail);
+
+	/* a full pipe drops whole records and counts them */
+	for (i = 0; i < 100; i++)
+		send_frame(f, frame(f, 9001, 200, i));
+	settle(ctrl2, 0, 0);
+	tail = ctrl2->tail;
+	drops = ctrl2->drops;
+	ok = tail == 19 * REC(200) && drops == 100 - 19 &&
+	     ctrl2->drop_bytes == drops * 200;
+	ksft_test_result(ok, "a full 4 KiB pipe keeps 19 records and counts 81 drops (tail %llu, drops %llu)\n",
+			 (unsigned long long)tail, (unsigned long long)drops);
+
+	/* a head past the tail is no release: nothing is overwritten */
+	ctrl2->head = tail + 4096;
+	for (i = 0; i < 5; i++)
+		send_frame(f, frame(f, 9001, 200, 1000 + i));
+	settle(ctrl2, tail, drops);
+	ok = ctrl2->tail == tail && ctrl2->drops == drops + 5;
+	/* a real release makes room again */
+	ctrl2->head = tail;
+	for (i = 0; i < 5; i++)
+		send_frame(f, frame(f, 9001, 200, 2000 + i));
+	ok &= tail_at(ctrl2, tail + 5 * REC(200)) == tail + 5 * REC(200);
+	ksft_test_result(ok, "a bogus head frees nothing; a release makes room\n");
+
+	/* unbound outputs: invalid redirects, nothing delivered */
+	ok = !bind_pipe(fd, NICPROG_OP_PIPE_UNBIND, b.id, 1);
+	ok &= bind_pipe(fd, NICPROG_OP_PIPE_UNBIND, b.id, 1) == -EINVAL;
+	tail = ctrl2->tail;
+	drops = ctrl2->drops;
+	for (i = 0; i < 5; i++) {
+		send_frame(f, frame(f, 9001, 100, i));
+		send_frame(f, frame(f, 9002, 100, i));
+	}
+	usleep(300000);
+	ok &= ctrl2->tail == tail && ctrl2->drops == drops;
+	printf("# unbound: 10 frames sent to outputs 1 and 2\n");
+	ksft_test_result(ok, "after unbind the pipe gets nothing\n");
+
+	/* destroying a bound pipe unbinds it; the output takes another */
+	ok = !destroy(fd, a.id);
+	ok &= !bind_pipe(fd, NICPROG_OP_PIPE_BIND, b.id, 0);
+	tail = ctrl2->tail;
+	send_frame(f, frame(f, 9000, 300, 7));
+	ok &= tail_at(ctrl2, tail + REC(300)) == tail + REC(300);
+	ksft_test_result(ok, "destroying a bound pipe unbinds it; the output takes another\n");
+
+	/* the stream framing: bytes back to back */
+	ok = !create(fd, 4096, NICPROG_PIPE_RX, NICPROG_FRAMING_STREAM, &a);
+	ok &= !bind_pipe(fd, NICPROG_OP_PIPE_BIND, a.id, 3);
+	munmap(m, 4096 + 2 * 65536);
+	m = mmap(NULL, a.mmap_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 a.mmap_off);
+	ok &= m != MAP_FAILED;
+	if (m != MAP_FAILED) {
+		ctrl = (void *)m;
+		send_frame(f, frame(f, 9003, 100, 1));
+		send_frame(f, frame(f, 9003, 64, 2));
+		ok &= tail_at(ctrl, 164) == 164;
+		frame(f, 9003, 100, 1);
+		ok &= !memcmp(m + 4096, f, 100);
+		frame(f, 9003, 64, 2);
+		ok &= !memcmp(m + 4096 + 100, f, 64);
+	}
+	ksft_test_result(ok, "a stream pipe holds the bytes back to back\n");
+
+	/* closing the file unbinds; frames go nowhere, nothing breaks */
+	munmap(m, a.mmap_len);
+	munmap(m2, b.mmap_len);
+	close(fd);
+	for (i = 0; i < 5; i++)
+		send_frame(f, frame(f, 9000 + i % 4, 80, i));
+	fd = open_dev();
+	for (i = 0, ok = 1; i < 4; i++) {
+		ok &= !create(fd, 4096, NICPROG_PIPE_RX,
+			      NICPROG_FRAMING_RECORDS, &a);
+		ok &= !bind_pipe(fd, NICPROG_OP_PIPE_BIND, a.id, i);
+	}
+	close(fd);
+	ksft_test_result(ok, "closing the file unbinds its pipes: the outputs are free\n");
+	ksft_finished();
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long rounds = 20000;
 	int fd, held = argc > 1 && !strcmp(argv[1], "--hold");
+	int piped = argc > 1 && !strcmp(argv[1], "--pipe");
 
-	if (argc < 2 + held)
-		ksft_exit_fail_msg("usage: ring_test IFNAME [SEED [ROUNDS]] | --hold IFNAME\n");
-	ifname = argv[1 + held];
+	if (argc < 2 + held + 2 * piped)
+		ksft_exit_fail_msg("usage: ring_test IFNAME [SEED [ROUNDS]] | --hold IFNAME | --pipe IN NF\n");
+	ifname = argv[1 + held + 2 * piped];
 	snprintf(devpath, sizeof(devpath), "/dev/" NICPROG_DEV_DIR "/%s",
 		 ifname);
 	if (io_uring_queue_init(8, &ring, 0))
 		ksft_exit_fail_msg("io_uring_queue_init failed\n");
 	if (held)
 		return hold();
+	if (piped)
+		return pipe_mode(argv[2]);
+	if (!strcmp(argv[1], "--bind")) {	/* ring_test --bind IFNAME */
+		struct nicprog_pipe_create a;
+
+		ifname = argv[2];
+		snprintf(devpath, sizeof(devpath), "/dev/" NICPROG_DEV_DIR "/%s",
+			 ifname);
+		fd = open_dev();
+		if (create(fd, 4096, NICPROG_PIPE_RX, NICPROG_FRAMING_RECORDS,
+			   &a))
+			ksft_exit_fail_msg("create failed\n");
+		printf("bind: %d\n", bind_pipe(fd, NICPROG_OP_PIPE_BIND, a.id, 5));
+		close(fd);
+		return 0;
+	}
 	rng = argc > 2 ? strtoull(argv[2], NULL, 0) : 1;
 	if (argc > 3)
 		rounds = strtoul(argv[3], NULL, 0);

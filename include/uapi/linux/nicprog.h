@@ -223,9 +223,22 @@ enum nicprog_ring_op {
 	NICPROG_OP_UNSPEC,
 	NICPROG_OP_PIPE_CREATE,		/* struct nicprog_pipe_create */
 	NICPROG_OP_PIPE_DESTROY,	/* struct nicprog_pipe_destroy */
+	NICPROG_OP_PIPE_BIND,		/* struct nicprog_pipe_bind */
+	NICPROG_OP_PIPE_UNBIND,		/* struct nicprog_pipe_bind */
 
 	__NICPROG_OP_MAX
 };
+
+/*
+ * NF outputs. An NF steers a frame to its port's output N with
+ * bpf_redirect(NICPROG_PIPE_TARGET(N), 0) (bpf/nicprog.h:
+ * nicprog_redirect_pipe()); ifindexes are positive ints, so such a target
+ * is never a device. The NIC appends the frame to the RX pipe bound to
+ * output N, or drops it as an invalid redirect if none is.
+ */
+#define NICPROG_RING_OUTPUTS		64
+#define NICPROG_PIPE_TARGET_BIT		0x80000000U
+#define NICPROG_PIPE_TARGET(n)		(NICPROG_PIPE_TARGET_BIT | (n))
 
 /**
  * struct nicprog_uring_cmd - the command area of the SQE
@@ -269,6 +282,25 @@ struct nicprog_pipe_create {
 struct nicprog_pipe_destroy {
 	__u32 id;
 	__u32 flags;
+};
+
+/**
+ * struct nicprog_pipe_bind - NICPROG_OP_PIPE_BIND, _UNBIND; res: 0
+ * @id: an RX pipe of the file
+ * @output: the port's NF output, below NICPROG_RING_OUTPUTS
+ * @flags: 0: a record that does not fit the pipe is dropped and counted
+ *	in the control page's drops and drop_bytes
+ * @__pad: 0
+ *
+ * Binding needs CAP_NET_ADMIN in the port's network namespace; an output
+ * takes one pipe, a pipe one output. Destroying the pipe or closing its
+ * file unbinds it.
+ */
+struct nicprog_pipe_bind {
+	__u32 id;
+	__u32 output;
+	__u32 flags;
+	__u32 __pad;
 };
 
 #endif /* _UAPI_LINUX_NICPROG_H */

@@ -42,6 +42,10 @@ int main(void)
 	/* the command area of a 64-byte SQE is 16 bytes */
 	if (sizeof(struct nicprog_uring_cmd) == 16 &&
 	    NICPROG_OP_PIPE_CREATE == 1 && NICPROG_OP_PIPE_DESTROY == 2 &&
+	    NICPROG_OP_PIPE_BIND == 3 && NICPROG_OP_PIPE_UNBIND == 4 &&
+	    sizeof(struct nicprog_pipe_bind) == 16 &&
+	    NICPROG_PIPE_TARGET(5) == 0x80000005U &&
+	    NICPROG_RING_OUTPUTS == 64 &&
 	    NICPROG_PIPE_RX == 1 && NICPROG_PIPE_TX == 2 &&
 	    NICPROG_FRAMING_RECORDS == 1 && NICPROG_FRAMING_STREAM == 2)
 		ksft_test_result_pass("ring command values\n");
