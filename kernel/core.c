@@ -106,6 +106,7 @@ struct nicprog_dev *nicprog_register(struct net_device *netdev,
 	INIT_LIST_HEAD(&nd->list);
 	mutex_init(&nd->plan_lock);
 	mutex_init(&nd->ring_lock);
+	INIT_LIST_HEAD(&nd->ring_files);
 
 	device_initialize(&nd->dev);
 	nd->dev.class = &nicprog_class;

@@ -60,6 +60,7 @@ struct nicprog_table;
  * @ring_lock: serializes binding pipes to @ring_out and @ring_dead (taken
  *	after a ring file's lock)
  * @ring_out: per NF output, the RX pipe bound to it; RCU for the datapath
+ * @ring_files: the open files of /dev/nicprog/<ifname>, under @ring_lock
  */
 struct nicprog_dev {
 	struct device dev;
@@ -88,6 +89,7 @@ struct nicprog_dev {
 	atomic_t ring_pipes;
 	struct mutex ring_lock;
 	struct nicprog_pipe __rcu *ring_out[NICPROG_RING_OUTPUTS];
+	struct list_head ring_files;
 };
 
 #define NICPROG_PROG_MAX_MAPS	NICPROG_MAX_TABLES

@@ -150,6 +150,7 @@ static int nicprog_pipe_create_cmd(struct nicprog_ring_file *rf,
 		goto err_unlock;
 	}
 	pipe->id = id;
+	pipe->rf = rf;
 	rf->bytes += a.size;
 	atomic_inc(&rf->nd->ring_pipes);
 	mutex_unlock(&rf->lock);
@@ -250,6 +251,24 @@ out_unlock:
 	return err;
 }
 
+static int nicprog_wait_cmd(struct nicprog_ring_file *rf,
+			    const struct nicprog_uring_cmd *c,
+			    struct io_uring_cmd *ioucmd)
+{
+	struct nicprog_wait a;
+	int err;
+
+	err = nicprog_ring_args(c, &a, sizeof(a));
+	if (err)
+		return err;
+	if (a.flags || !a.timeout_ms || a.timeout_ms > NICPROG_WAIT_TIMEOUT_MAX) {
+		ring_err(rf, "wait: flags must be 0, the timeout 1..%u ms\n",
+			 NICPROG_WAIT_TIMEOUT_MAX);
+		return -EINVAL;
+	}
+	return nicprog_notif_wait(rf, ioucmd, a.timeout_ms);
+}
+
 static int nicprog_ring_uring_cmd(struct io_uring_cmd *ioucmd,
 				  unsigned int issue_flags)
 {
@@ -279,6 +298,8 @@ static int nicprog_ring_uring_cmd(struct io_uring_cmd *ioucmd,
 			return -EAGAIN;
 		return nicprog_pipe_bind_cmd(rf, &c,
 					     ioucmd->cmd_op == NICPROG_OP_PIPE_BIND);
+	case NICPROG_OP_WAIT:
+		return nicprog_wait_cmd(rf, &c, ioucmd);
 	}
 	ring_err(rf, "command %u unknown\n", ioucmd->cmd_op);
 	return -EINVAL;
@@ -295,6 +316,14 @@ static int nicprog_ring_mmap(struct file *file, struct vm_area_struct *vma)
 	    off & (BIT_ULL(NICPROG_PIPE_MMAP_SHIFT) - 1)) {
 		ring_err(rf, "mmap: a pipe maps shared, not executable, at its mmap_off\n");
 		return -EINVAL;
+	}
+	if (!off) {		/* the notification ring */
+		if (vma->vm_end - vma->vm_start != NICPROG_NOTIF_MMAP_LEN) {
+			ring_err(rf, "mmap: the notification ring maps %u bytes\n",
+				 NICPROG_NOTIF_MMAP_LEN);
+			return -EINVAL;
+		}
+		return nicprog_notif_mmap(rf, vma);
 	}
 	mutex_lock(&rf->lock);
 	pipe = xa_load(&rf->pipes, off >> NICPROG_PIPE_MMAP_SHIFT);
@@ -321,10 +350,23 @@ static int nicprog_ring_open(struct inode *inode, struct file *file)
 	rf = kzalloc(sizeof(*rf), GFP_KERNEL);
 	if (!rf)
 		return -ENOMEM;
+	if (nicprog_notif_init(rf)) {
+		kfree(rf);
+		return -ENOMEM;
+	}
 	rf->nd = nd;
-	get_device(&nd->dev);
 	mutex_init(&rf->lock);
 	xa_init_flags(&rf->pipes, XA_FLAGS_ALLOC1);
+	mutex_lock(&nd->ring_lock);
+	if (nd->ring_dead) {
+		mutex_unlock(&nd->ring_lock);
+		nicprog_notif_free(rf);
+		kfree(rf);
+		return -ENODEV;
+	}
+	list_add_tail(&rf->node, &nd->ring_files);
+	mutex_unlock(&nd->ring_lock);
+	get_device(&nd->dev);
 	file->private_data = rf;
 	return nonseekable_open(inode, file);
 }
@@ -335,12 +377,17 @@ static int nicprog_ring_release(struct inode *inode, struct file *file)
 	struct nicprog_pipe *pipe;
 	unsigned long id;
 
+	mutex_lock(&rf->nd->ring_lock);
+	list_del(&rf->node);
+	mutex_unlock(&rf->nd->ring_lock);
 	mutex_lock(&rf->lock);
 	xa_for_each(&rf->pipes, id, pipe)
 		nicprog_pipe_destroy(rf, id);
 	mutex_unlock(&rf->lock);
 	xa_destroy(&rf->pipes);
 	mutex_destroy(&rf->lock);
+	/* no command is in flight: io_uring holds the file until done */
+	nicprog_notif_free(rf);
 	put_device(&rf->nd->dev);
 	kfree(rf);
 	return 0;
@@ -385,12 +432,14 @@ int nicprog_ring_add(struct nicprog_dev *nd)
  * nicprog_ring_del() - undo nicprog_ring_add()
  * @nd: the port, being unregistered
  *
- * Open files stay open; their commands fail with ENODEV from here on.
+ * Open files stay open; parked waits complete with ENODEV, and so does
+ * every command from here on.
  *
  * Context: process, RTNL held (nicprog_unregister()).
  */
 void nicprog_ring_del(struct nicprog_dev *nd)
 {
+	struct nicprog_ring_file *rf;
 	struct nicprog_pipe *pipe;
 	u32 i;
 
@@ -404,6 +453,9 @@ void nicprog_ring_del(struct nicprog_dev *nd)
 			pipe->output = 0;
 		RCU_INIT_POINTER(nd->ring_out[i], NULL);
 	}
+	/* parked waits end now: their files are the applications' still */
+	list_for_each_entry(rf, &nd->ring_files, node)
+		nicprog_notif_cancel(rf, -ENODEV);
 	mutex_unlock(&nd->ring_lock);
 	cdev_device_del(&nd->cdev, &nd->dev);
 	ida_free(&nicprog_ring_ida, MINOR(nd->dev.devt));

@@ -133,7 +133,8 @@ int nicprog_pipe_mmap(struct nicprog_pipe *pipe, struct vm_area_struct *vma)
  * producer overwrite what it has not released, nor skip past what was
  * written. A record is appended whole or dropped and counted; in a
  * records pipe it is a struct nicprog_rec, the bytes, and zeros up to
- * NICPROG_REC_ALIGN. The new tail is published after the bytes.
+ * NICPROG_REC_ALIGN. The new tail is published after the bytes, then
+ * the file is notified if its application has caught up (notify.c).
  *
  * Context: any; BH or process.
  * Return: 0, or -ENOSPC if it did not fit (counted in the control page).
@@ -173,6 +174,7 @@ int nicprog_pipe_append(struct nicprog_pipe *pipe, const void *buf, u32 len)
 	pipe->tail += need;
 	/* the bytes before the tail that announces them */
 	smp_store_release(&ctrl->tail, pipe->tail);
+	nicprog_notif_post(pipe, pipe->head, pipe->tail);
 	spin_unlock_irqrestore(&pipe->lock, flags);
 	return 0;
 }

@@ -3,7 +3,9 @@
 #ifndef _NICPROG_RING_H
 #define _NICPROG_RING_H
 
+#include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/spinlock.h>
 #include <linux/xarray.h>
 #include <uapi/linux/nicprog.h>
 
@@ -34,6 +36,8 @@ struct vm_area_struct;
  * @head: bytes the consumer released, the kernel's copy; under @lock
  * @drops: records dropped for want of room; under @lock
  * @drop_bytes: their bytes; under @lock
+ * @rf: the file that owns it
+ * @notified: the tail its last notification announced; under @lock
  */
 struct nicprog_pipe {
 	u32 id;
@@ -51,20 +55,40 @@ struct nicprog_pipe {
 	u64 head;
 	u64 drops;
 	u64 drop_bytes;
+	struct nicprog_ring_file *rf;
+	u64 notified;
 };
 
 /**
  * struct nicprog_ring_file - an open file of /dev/nicprog/<ifname>
  * @nd: the port, one device reference held
+ * @node: in the port's ring_files, under its ring_lock
  * @lock: serializes changes to @pipes and the byte count, and mmap
  * @pipes: the file's pipes by id
  * @bytes: their data bytes
+ * @notif_pages: the notification ring's control page and entries
+ * @nctrl: the control page
+ * @notifs: the entries
+ * @notif_lock: serializes posting (taken inside a pipe's lock), @waiters
+ * @ntail: entries posted, the kernel's copy; under @notif_lock
+ * @nhead: entries the application read, the kernel's copy; likewise
+ * @nfull: notifications a full ring refused; likewise
+ * @waiters: parked NICPROG_OP_WAIT commands; under @notif_lock
  */
 struct nicprog_ring_file {
 	struct nicprog_dev *nd;
+	struct list_head node;
 	struct mutex lock;
 	struct xarray pipes;
 	u64 bytes;
+	struct page *notif_pages[2];
+	struct nicprog_notif_ctrl *nctrl;
+	struct nicprog_notif *notifs;
+	spinlock_t notif_lock;
+	u64 ntail;
+	u64 nhead;
+	u64 nfull;
+	struct list_head waiters;
 };
 
 /* pipe.c */
@@ -72,5 +96,16 @@ struct nicprog_pipe *nicprog_pipe_alloc(u32 size, u32 dir, u32 framing);
 void nicprog_pipe_free(struct nicprog_pipe *pipe);
 int nicprog_pipe_mmap(struct nicprog_pipe *pipe, struct vm_area_struct *vma);
 int nicprog_pipe_append(struct nicprog_pipe *pipe, const void *buf, u32 len);
+
+/* notify.c */
+int nicprog_notif_init(struct nicprog_ring_file *rf);
+void nicprog_notif_free(struct nicprog_ring_file *rf);
+int nicprog_notif_mmap(struct nicprog_ring_file *rf,
+		       struct vm_area_struct *vma);
+void nicprog_notif_post(struct nicprog_pipe *pipe, u64 head, u64 tail);
+void nicprog_notif_cancel(struct nicprog_ring_file *rf, int err);
+struct io_uring_cmd;
+int nicprog_notif_wait(struct nicprog_ring_file *rf,
+		       struct io_uring_cmd *ioucmd, u32 timeout_ms);
 
 #endif /* _NICPROG_RING_H */

@@ -12,6 +12,8 @@
  *                             then check every command fails with ENODEV
  *                             and the mapping still reads back)
  *   ring_test --bind IFNAME   (prints the result of binding a pipe)
+ *   ring_test --park IFNAME   (a pipe, a wait in flight, then sleeps until
+ *                             killed)
  *   ring_test --pipe IN NF    (NF runs progs/topipe.o, IN is wired to it:
  *                             frames sent from IN to UDP port 9000 + N
  *                             arrive in the pipe bound to NF's output N)
@@ -70,6 +72,49 @@ static int cmd(int fd, uint32_t op, void *arg, uint32_t len, uint32_t flags)
 	res = cqe->res;
 	io_uring_cqe_seen(&ring, cqe);
 	return res;
+}
+
+/* A WAIT submitted and left in flight; reap() collects its result. */
+static void submit_wait(int fd, uint32_t timeout_ms)
+{
+	static struct nicprog_wait w;
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&ring);
+	struct nicprog_uring_cmd *c;
+
+	if (!sqe)
+		ksft_exit_fail_msg("no submission queue entry\n");
+	memset(sqe, 0, sizeof(*sqe));
+	w.timeout_ms = timeout_ms;
+	sqe->opcode = IORING_OP_URING_CMD;
+	sqe->fd = fd;
+	sqe->cmd_op = NICPROG_OP_WAIT;
+	c = (struct nicprog_uring_cmd *)sqe->cmd;
+	c->arg = (uintptr_t)&w;
+	c->arg_len = sizeof(w);
+	if (io_uring_submit(&ring) != 1)
+		ksft_exit_fail_msg("io_uring_submit: %s\n", strerror(errno));
+}
+
+/* The next completion's res, or -ETIMEDOUT after @ms. */
+static int reap(unsigned int ms)
+{
+	struct __kernel_timespec ts = { .tv_sec = ms / 1000,
+					.tv_nsec = (ms % 1000) * 1000000LL };
+	struct io_uring_cqe *cqe;
+	int res;
+
+	if (io_uring_wait_cqe_timeout(&ring, &cqe, &ts))
+		return -ETIMEDOUT;
+	res = cqe->res;
+	io_uring_cqe_seen(&ring, cqe);
+	return res;
+}
+
+static int do_wait(int fd, uint32_t timeout_ms)
+{
+	struct nicprog_wait w = { .timeout_ms = timeout_ms };
+
+	return cmd(fd, NICPROG_OP_WAIT, &w, sizeof(w), 0);
 }
 
 static int create(int fd, uint32_t size, uint32_t dir, uint32_t framing,
@@ -391,7 +436,7 @@ static void test_fuzz(int fd, unsigned long rounds)
 {
 	uint8_t buf[256];
 	long before = ring_pipes(), live = 0;
-	unsigned long i, bad = 0, made = 0, binds = 0;
+	unsigned long i, bad = 0, made = 0, binds = 0, waits = 0;
 	uint32_t op, len, flags;
 	int res;
 
@@ -399,9 +444,12 @@ static void test_fuzz(int fd, unsigned long rounds)
 		struct nicprog_pipe_create *c = (void *)buf;
 		struct nicprog_pipe_destroy *d = (void *)buf;
 		struct nicprog_pipe_bind *b = (void *)buf;
+		struct nicprog_wait *w = (void *)buf;
 
 		memset(buf, 0, sizeof(buf));
 		op = rnd() % 3 ? 1 + rnd() % 4 : wild();
+		if (rnd() % 50 == 0)	/* waits park: short timeouts */
+			op = NICPROG_OP_WAIT;
 		if (op == NICPROG_OP_PIPE_CREATE && rnd() % 2) {
 			c->size = 4096 << (rnd() % 5);
 			c->dir = 1 + rnd() % 2;
@@ -412,15 +460,23 @@ static void test_fuzz(int fd, unsigned long rounds)
 			   op == NICPROG_OP_PIPE_UNBIND) {
 			b->id = rnd() % 4 ? rnd() % 70 : wild();
 			b->output = rnd() % 4 ? rnd() % 70 : wild();
+		} else if (op == NICPROG_OP_WAIT) {
+			w->timeout_ms = rnd() % 3;
+			w->flags = rnd() % 4 ? 0 : wild();
 		}
 		if (rnd() % 5 == 0)
 			for (len = 0; len < 40; len++)
 				buf[len] = rnd();
 		if (rnd() % 8 == 0)
 			((uint32_t *)buf)[rnd() % 8] = wild();
-		len = rnd() % 6 ? (op == NICPROG_OP_PIPE_DESTROY ? 8 :
+		len = rnd() % 6 ? (op == NICPROG_OP_PIPE_DESTROY ||
+				   op == NICPROG_OP_WAIT ? 8 :
 				   op == NICPROG_OP_PIPE_CREATE ? 40 : 16) :
 				  wild() % 300;
+		/* a valid wait parks: keep it short, the run bounded */
+		if (op == NICPROG_OP_WAIT && w->timeout_ms > 2 &&
+		    w->timeout_ms <= NICPROG_WAIT_TIMEOUT_MAX)
+			w->timeout_ms = 2;
 		flags = rnd() % 10 ? 0 : wild();
 		res = cmd(fd, op, rnd() % 20 ? buf : (void *)(uintptr_t)wild(),
 			  len, flags);
@@ -432,6 +488,8 @@ static void test_fuzz(int fd, unsigned long rounds)
 		} else if (res == 0 && (op == NICPROG_OP_PIPE_BIND ||
 					op == NICPROG_OP_PIPE_UNBIND)) {
 			binds++;
+		} else if (res >= 0 && op == NICPROG_OP_WAIT) {
+			waits++;
 		} else if (res != -EINVAL && res != -E2BIG &&
 			   res != -EFAULT && res != -ENOSPC &&
 			   res != -EBUSY) {
@@ -440,8 +498,8 @@ static void test_fuzz(int fd, unsigned long rounds)
 					       i, op, len, flags, res);
 		}
 	}
-	ksft_print_msg("fuzz: %lu commands, %lu pipes made, %ld live, %lu binds and unbinds\n",
-		       rounds, made, live, binds);
+	ksft_print_msg("fuzz: %lu commands, %lu pipes made, %ld live, %lu binds and unbinds, %lu waits\n",
+		       rounds, made, live, binds, waits);
 	RESULT(!bad && ring_pipes() == before + live,
 	       "seeded fuzzer: %lu random commands, only success or a refusal, pipes accounted\n",
 	       rounds);
@@ -465,17 +523,20 @@ static int hold(void)
 	if (m == MAP_FAILED)
 		ksft_exit_fail_msg("mmap: %s\n", strerror(errno));
 	m[4096] = 0x77;
+	submit_wait(fd, NICPROG_WAIT_TIMEOUT_MAX);	/* parked */
 	printf("# holding\n");
 	fflush(stdout);
 	if (!fgets(line, sizeof(line), stdin))
 		ksft_exit_fail_msg("no line on stdin\n");
-	ok = create(fd, 4096, NICPROG_PIPE_RX, NICPROG_FRAMING_RECORDS,
-		    NULL) == -ENODEV;
+	/* the port went: the parked wait ended with ENODEV, not its timeout */
+	ok = reap(2000) == -ENODEV;
+	ok &= create(fd, 4096, NICPROG_PIPE_RX, NICPROG_FRAMING_RECORDS,
+		     NULL) == -ENODEV;
 	ok &= destroy(fd, a.id) == -ENODEV;
 	ok &= m[4096] == 0x77 && m[4096 + 65536] == 0x77;
 	munmap(m, a.mmap_len);
 	close(fd);
-	ksft_test_result(ok, "after the port went: ENODEV, the mapping readable, close clean\n");
+	ksft_test_result(ok, "after the port went: the parked wait and every command ENODEV, the mapping readable, close clean\n");
 	ksft_finished();
 	return 0;
 }
@@ -564,6 +625,93 @@ static void settle(volatile struct nicprog_pipe_ctrl *ctrl, uint64_t tail,
 #define REC(len)	(((8 + (len)) + 7) & ~7)
 #define FLEN(i)		(60 + ((i) * 37) % 954)
 
+/* Notifications: reactive, waited for through io_uring. */
+static void notif_tests(void)
+{
+	struct nicprog_notif_ctrl *nc;
+	struct nicprog_pipe_ctrl *ctrl;
+	struct nicprog_pipe_create a;
+	struct nicprog_notif *ne;
+	uint8_t f[1514], *m, *nm;
+	uint64_t t0, tail;
+	int fd = open_dev(), ok, i, res;
+
+	ok = !create(fd, 65536, NICPROG_PIPE_RX, NICPROG_FRAMING_RECORDS, &a);
+	ok &= !bind_pipe(fd, NICPROG_OP_PIPE_BIND, a.id, 0);
+	m = mmap(NULL, a.mmap_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 a.mmap_off);
+	nm = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	ok &= nm == MAP_FAILED && errno == EINVAL;
+	nm = mmap(NULL, NICPROG_NOTIF_MMAP_LEN, PROT_READ | PROT_WRITE,
+		  MAP_SHARED, fd, 0);
+	if (!ok || m == MAP_FAILED || nm == MAP_FAILED)
+		ksft_exit_fail_msg("notification setup failed\n");
+	ctrl = (void *)m;
+	nc = (void *)nm;
+	ne = (void *)(nm + 4096);
+	ok = nc->entries == NICPROG_NOTIF_ENTRIES &&
+	     nc->version == NICPROG_RING_VERSION && !nc->tail && !nc->head;
+	ok &= do_wait(fd, 0) == -EINVAL;
+	ok &= do_wait(fd, NICPROG_WAIT_TIMEOUT_MAX + 1) == -EINVAL;
+	ok &= cmd(fd, NICPROG_OP_WAIT, &(struct nicprog_wait){ 10, 1 },
+		  sizeof(struct nicprog_wait), 0) == -EINVAL;
+	t0 = now_ms();
+	res = do_wait(fd, 200);
+	ok &= res == 0 && now_ms() - t0 >= 150;
+	ksft_test_result(ok, "the notification ring maps at offset 0; a wait with nothing to wait for times out (%d after %llu ms)\n",
+			 res, (unsigned long long)(now_ms() - t0));
+
+	/* one frame: one notification, and a wait returns at once */
+	send_frame(f, frame(f, 9000, 100, 1));
+	ok = tail_at(ctrl, REC(100)) == REC(100);
+	t0 = now_ms();
+	ok &= do_wait(fd, 5000) == 1 && now_ms() - t0 < 1000;
+	ok &= nc->tail == 1 && ne[0].pipe == a.id && ne[0].tail == REC(100);
+	/* not caught up: ten more frames, no more notifications */
+	for (i = 0; i < 10; i++)
+		send_frame(f, frame(f, 9000, 100, 2 + i));
+	ok &= tail_at(ctrl, 11 * REC(100)) == 11 * REC(100);
+	ok &= nc->tail == 1;
+	ksft_test_result(ok, "reactive: one notification for a frame, none while the application has not caught up\n");
+
+	/* caught up (pipe and ring read): the next frame notifies again */
+	__atomic_store_n(&ctrl->head, ctrl->tail, __ATOMIC_RELEASE);
+	__atomic_store_n(&nc->head, 1, __ATOMIC_RELEASE);
+	/* a parked wait ends when the frame arrives */
+	submit_wait(fd, 5000);
+	usleep(100000);
+	t0 = now_ms();
+	send_frame(f, frame(f, 9000, 100, 20));
+	res = reap(3000);
+	ok = res == 1 && now_ms() - t0 < 1000 && nc->tail == 2 &&
+	     ne[1].tail == 12 * REC(100);
+	ksft_test_result(ok, "a parked wait completes when a caught-up pipe gets a frame (res %d)\n",
+			 res);
+
+	/* a head past the tail is ignored; a full ring counts */
+	__atomic_store_n(&nc->head, 1000, __ATOMIC_RELEASE);
+	ok = do_wait(fd, 10) == 1;	/* the entry is still unread */
+	__atomic_store_n(&nc->head, 2, __ATOMIC_RELEASE);
+	tail = ctrl->tail;
+	for (i = 0; i < 300; i++) {
+		__atomic_store_n(&ctrl->head, tail, __ATOMIC_RELEASE);
+		send_frame(f, frame(f, 9000, 64, i));
+		tail += REC(64);
+		if (tail_at(ctrl, tail) != tail)
+			break;
+	}
+	ok &= i == 300 && nc->tail == 2 + NICPROG_NOTIF_ENTRIES &&
+	     nc->full == 300 - NICPROG_NOTIF_ENTRIES;
+	ok &= do_wait(fd, 10) == NICPROG_NOTIF_ENTRIES;
+	ksft_test_result(ok, "a bogus ring head is ignored; a full ring refuses and counts (tail %llu, full %llu)\n",
+			 (unsigned long long)nc->tail,
+			 (unsigned long long)nc->full);
+	munmap(m, a.mmap_len);
+	munmap(nm, NICPROG_NOTIF_MMAP_LEN);
+	close(fd);
+	ksft_test_result(1, "notification tests left no mapping behind\n");
+}
+
 /* --pipe: frames the NF steers to an output arrive in the bound pipe. */
 static int pipe_mode(const char *in)
 {
@@ -574,7 +722,7 @@ static int pipe_mode(const char *in)
 	int fd, i, rd, ok, len;
 
 	ksft_print_header();
-	ksft_set_plan(8);
+	ksft_set_plan(13);
 	pkt_ifindex = if_nametoindex(in);
 	pkt_fd = socket(AF_PACKET, SOCK_RAW, 0);
 	if (!pkt_ifindex || pkt_fd < 0)
@@ -710,6 +858,7 @@ static int pipe_mode(const char *in)
 	}
 	close(fd);
 	ksft_test_result(ok, "closing the file unbinds its pipes: the outputs are free\n");
+	notif_tests();
 	ksft_finished();
 	return 0;
 }
@@ -731,6 +880,20 @@ int main(int argc, char **argv)
 		return hold();
 	if (piped)
 		return pipe_mode(argv[2]);
+	if (!strcmp(argv[1], "--park")) {	/* ring_test --park IFNAME */
+		ifname = argv[2];
+		snprintf(devpath, sizeof(devpath), "/dev/" NICPROG_DEV_DIR "/%s",
+			 ifname);
+		fd = open_dev();
+		if (create(fd, 65536, NICPROG_PIPE_RX, NICPROG_FRAMING_RECORDS,
+			   NULL))
+			ksft_exit_fail_msg("create failed\n");
+		submit_wait(fd, NICPROG_WAIT_TIMEOUT_MAX);
+		printf("parked\n");
+		fflush(stdout);
+		pause();	/* until killed */
+		return 0;
+	}
 	if (!strcmp(argv[1], "--bind")) {	/* ring_test --bind IFNAME */
 		struct nicprog_pipe_create a;
 

@@ -225,6 +225,7 @@ enum nicprog_ring_op {
 	NICPROG_OP_PIPE_DESTROY,	/* struct nicprog_pipe_destroy */
 	NICPROG_OP_PIPE_BIND,		/* struct nicprog_pipe_bind */
 	NICPROG_OP_PIPE_UNBIND,		/* struct nicprog_pipe_bind */
+	NICPROG_OP_WAIT,		/* struct nicprog_wait */
 
 	__NICPROG_OP_MAX
 };
@@ -301,6 +302,66 @@ struct nicprog_pipe_bind {
 	__u32 output;
 	__u32 flags;
 	__u32 __pad;
+};
+
+/*
+ * Notifications. Each open file has a notification ring, mapped at offset
+ * 0 (NICPROG_NOTIF_MMAP_LEN bytes: a control page, then the entries).
+ * When the NIC appends to one of the file's RX pipes and the application
+ * has consumed everything an earlier notification of that pipe announced
+ * (its head has reached that tail), the NIC posts a (pipe, tail) entry --
+ * reactively, not per record: an application that keeps up reads the
+ * pipes' tails and sees few notifications. NICPROG_OP_WAIT completes when
+ * entries are waiting.
+ */
+#define NICPROG_NOTIF_ENTRIES	256
+#define NICPROG_NOTIF_MMAP_LEN	8192
+
+/**
+ * struct nicprog_notif_ctrl - the control page of a notification ring
+ * @tail: producer: entries ever posted
+ * @head: consumer: entries ever read
+ * @entries: NICPROG_NOTIF_ENTRIES; entry i is at i % @entries
+ * @version: NICPROG_RING_VERSION
+ * @full: notifications not posted for a full ring (the pipe posts again
+ *	on its next append)
+ */
+struct nicprog_notif_ctrl {
+	__u64 tail;
+	__u64 __pad0[7];
+	__u64 head;
+	__u64 __pad1[7];
+	__u32 entries;
+	__u32 version;
+	__u64 full;
+	__u64 __rsvd[4];
+};
+
+/**
+ * struct nicprog_notif - one notification
+ * @pipe: the pipe's id
+ * @flags: 0
+ * @tail: the pipe's tail when it was posted
+ */
+struct nicprog_notif {
+	__u32 pipe;
+	__u32 flags;
+	__u64 tail;
+};
+
+#define NICPROG_WAIT_TIMEOUT_MAX	10000	/* ms */
+
+/**
+ * struct nicprog_wait - NICPROG_OP_WAIT; res: entries waiting in the
+ *	notification ring (at once if some are), 0 when @timeout_ms passed
+ *	first, -ENODEV when the port went
+ * @timeout_ms: 1..NICPROG_WAIT_TIMEOUT_MAX: a wait always ends, so that
+ *	closing or exiting with one in flight does not hang
+ * @flags: 0
+ */
+struct nicprog_wait {
+	__u32 timeout_ms;
+	__u32 flags;
 };
 
 #endif /* _UAPI_LINUX_NICPROG_H */

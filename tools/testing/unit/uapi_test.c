@@ -35,7 +35,12 @@ int main(void)
 	    sizeof(struct nicprog_pipe_ctrl) == 200 &&
 	    sizeof(struct nicprog_rec) == NICPROG_REC_ALIGN &&
 	    sizeof(struct nicprog_pipe_create) == 40 &&
-	    sizeof(struct nicprog_pipe_destroy) == 8)
+	    sizeof(struct nicprog_pipe_destroy) == 8 &&
+	    offsetof(struct nicprog_notif_ctrl, head) == 64 &&
+	    sizeof(struct nicprog_notif) == 16 &&
+	    NICPROG_NOTIF_ENTRIES * sizeof(struct nicprog_notif) +
+	    4096 == NICPROG_NOTIF_MMAP_LEN &&
+	    sizeof(struct nicprog_wait) == 8)
 		ksft_test_result_pass("ring layouts\n");
 	else
 		ksft_test_result_fail("ring layouts changed\n");
@@ -43,6 +48,7 @@ int main(void)
 	if (sizeof(struct nicprog_uring_cmd) == 16 &&
 	    NICPROG_OP_PIPE_CREATE == 1 && NICPROG_OP_PIPE_DESTROY == 2 &&
 	    NICPROG_OP_PIPE_BIND == 3 && NICPROG_OP_PIPE_UNBIND == 4 &&
+	    NICPROG_OP_WAIT == 5 &&
 	    sizeof(struct nicprog_pipe_bind) == 16 &&
 	    NICPROG_PIPE_TARGET(5) == 0x80000005U &&
 	    NICPROG_RING_OUTPUTS == 64 &&
