@@ -290,6 +290,7 @@ struct nicsim_dev {
 
 /* port.c */
 void nicsim_wire_tx(struct nicsim_port *port, struct sk_buff *skb);
+int nicsim_ring_xmit(struct nicprog_dev *nd, const void *buf, u32 len);
 void nicsim_host_rx(struct nicsim_port *port, struct sk_buff *skb);
 void nicsim_host_rx_handover(struct nicsim_port *port, struct sk_buff *skb,
 			     const struct nicsim_plan_ref *ref);

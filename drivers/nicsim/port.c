@@ -100,6 +100,33 @@ drop:
 }
 
 /**
+ * nicsim_ring_xmit() - &nicprog_dev_ops.ring_xmit: send a TX pipe's record
+ * @nd: the port
+ * @buf: the frame
+ * @len: its length
+ *
+ * The NIC reads the record from host memory (here: copies it into a new
+ * frame) and puts it on the wire, counted as the port's wire TX.
+ *
+ * Context: process.
+ * Return: 0, -ENOMEM.
+ */
+int nicsim_ring_xmit(struct nicprog_dev *nd, const void *buf, u32 len)
+{
+	struct nicsim_port *port = netdev_priv(nicprog_dev_netdev(nd));
+	struct sk_buff *skb;
+
+	skb = netdev_alloc_skb(port->netdev, len);
+	if (!skb)
+		return -ENOMEM;
+	skb_put_data(skb, buf, len);
+	local_bh_disable();
+	nicsim_wire_tx(port, skb);
+	local_bh_enable();
+	return 0;
+}
+
+/**
  * nicsim_wire_tx() - put a frame on the port's wire
  * @port: the port
  * @skb: the frame, at its Ethernet header

@@ -103,4 +103,5 @@ const struct nicprog_dev_ops nicsim_nicprog_ops = {
 	.plan_unload	= nicsim_plan_unload,
 	.cores_free	= nicsim_plan_cores_free,
 	.accel_run	= nicsim_accel_run,
+	.ring_xmit	= nicsim_ring_xmit,
 };

@@ -67,6 +67,11 @@ struct nicprog_port_stats {
  *	job took, or -errno to run the body on the core instead. Required
  *	when the LNIC has accelerator units. Called by NIC cores running a
  *	plan, in their context; must not sleep.
+ * @ring_xmit: put the @len bytes at @buf on the port's wire, as the NIC
+ *	sends a record of a TX pipe (Documentation/nicprog/rings.rst).
+ *	Return 0, or -errno to stop the send there (-ENOBUFS: the NIC's
+ *	transmit queue is full). Optional: without it TX pipes cannot send.
+ *	Process context; must not sleep.
  *
  * The table grows by phase (monitoring, BPF offload, plans, rings) as the
  * core gains users for each member; required members are checked once at
@@ -88,6 +93,9 @@ struct nicprog_dev_ops {
 	s64 (*accel_run)(struct nicprog_dev *nd, u32 afn,
 			 struct nicprog_exec_pkt *pkt, const u64 *args,
 			 u64 *ret);
+
+	/* Streaming rings */
+	int (*ring_xmit)(struct nicprog_dev *nd, const void *buf, u32 len);
 };
 
 struct nicprog_dev *nicprog_register(struct net_device *netdev,

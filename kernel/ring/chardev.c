@@ -99,16 +99,17 @@ static bool nicprog_pipe_destroy(struct nicprog_ring_file *rf, u32 id)
 static int nicprog_pipe_create_cmd(struct nicprog_ring_file *rf,
 				   const struct nicprog_uring_cmd *c)
 {
+	struct nicprog_pipe *pipe, *share;
 	struct nicprog_pipe_create a;
-	struct nicprog_pipe *pipe;
 	u32 id;
 	int err;
 
 	err = nicprog_ring_args(c, &a, sizeof(a));
 	if (err)
 		return err;
-	if (a.flags || a.id || a.__pad || a.mmap_off || a.mmap_len) {
-		ring_err(rf, "pipe create: flags and out fields must be 0\n");
+	if ((a.flags & ~NICPROG_PIPE_SHARE) || a.id || a.mmap_off ||
+	    a.mmap_len || (!(a.flags & NICPROG_PIPE_SHARE) && a.share)) {
+		ring_err(rf, "pipe create: unknown flags, or out fields set\n");
 		return -EINVAL;
 	}
 	if (!is_power_of_2(a.size) || a.size < NICPROG_PIPE_SIZE_MIN ||
@@ -124,11 +125,27 @@ static int nicprog_pipe_create_cmd(struct nicprog_ring_file *rf,
 		return -EINVAL;
 	}
 
-	/* allocated before the lock: mmap takes it under the mmap lock */
-	pipe = nicprog_pipe_alloc(a.size, a.dir, a.framing);
-	if (!pipe)
-		return -ENOMEM;
 	mutex_lock(&rf->lock);
+	if (a.flags & NICPROG_PIPE_SHARE) {
+		/* the pages are the other pipe's: allocation cannot fault */
+		share = xa_load(&rf->pipes, a.share);
+		if (!share || a.dir != NICPROG_PIPE_TX ||
+		    share->size != a.size || share->framing != a.framing) {
+			ring_err(rf, "pipe create: a shared pipe is a TX pipe of the size and framing of a pipe of the file\n");
+			mutex_unlock(&rf->lock);
+			return -EINVAL;
+		}
+		pipe = nicprog_pipe_alloc(a.size, a.dir, a.framing, share);
+	} else {
+		/* allocated without the lock: mmap takes it under mmap_lock */
+		mutex_unlock(&rf->lock);
+		pipe = nicprog_pipe_alloc(a.size, a.dir, a.framing, NULL);
+		mutex_lock(&rf->lock);
+	}
+	if (!pipe) {
+		mutex_unlock(&rf->lock);
+		return -ENOMEM;
+	}
 	if (nicprog_ring_dead(rf)) {
 		err = -ENODEV;
 		goto err_unlock;
@@ -251,6 +268,91 @@ out_unlock:
 	return err;
 }
 
+/*
+ * NICPROG_OP_PIPE_SEND: every record up to the application's tail is
+ * checked, its length read once, before the first is sent; the NIC's head
+ * then moves past each sent record.
+ */
+static int nicprog_pipe_send_cmd(struct nicprog_ring_file *rf,
+				 const struct nicprog_uring_cmd *c,
+				 bool nonblock)
+{
+	const struct nicprog_dev_ops *ops = rf->nd->ops;
+	struct nicprog_pipe_send a;
+	struct nicprog_pipe *pipe;
+	struct nicprog_rec *rec;
+	u32 n = 0, i, len;
+	int err, xerr;
+	u64 h, need;
+
+	err = nicprog_ring_args(c, &a, sizeof(a));
+	if (err)
+		return err;
+	if (a.flags) {
+		ring_err(rf, "pipe send: flags must be 0\n");
+		return -EINVAL;
+	}
+	if (!ops->ring_xmit)
+		return -EOPNOTSUPP;
+	if (nonblock) {
+		if (!mutex_trylock(&rf->lock))
+			return -EAGAIN;
+	} else {
+		mutex_lock(&rf->lock);
+	}
+	err = -EINVAL;
+	pipe = xa_load(&rf->pipes, a.id);
+	if (!pipe || pipe->dir != NICPROG_PIPE_TX ||
+	    pipe->framing != NICPROG_FRAMING_RECORDS) {
+		ring_err(rf, "pipe send: no TX records pipe %u in this file\n",
+			 a.id);
+		goto out_unlock;
+	}
+	if (a.tail - pipe->head > pipe->size) {
+		ring_err(rf, "pipe send: tail %llu is not within the pipe past its head %llu\n",
+			 a.tail, pipe->head);
+		goto out_unlock;
+	}
+	for (h = pipe->head; h != a.tail && n < NICPROG_SEND_BATCH; n++) {
+		rec = (struct nicprog_rec *)(pipe->data +
+					     (h & (pipe->size - 1)));
+		len = READ_ONCE(rec->len);
+		need = ALIGN((u64)sizeof(*rec) + len, NICPROG_REC_ALIGN);
+		if (len < NICPROG_FRAME_MIN || len > NICPROG_FRAME_MAX ||
+		    need > a.tail - h) {
+			ring_err(rf, "pipe send: record at %llu of %u bytes is not a frame within the tail\n",
+				 h, len);
+			goto out_unlock;
+		}
+		rf->send_lens[n] = len;
+		h += need;
+	}
+	/* the port's netdev lives while it is not dead (ring_del()) */
+	if (nonblock ? !mutex_trylock(&rf->nd->ring_lock) :
+		       mutex_lock_interruptible(&rf->nd->ring_lock)) {
+		err = nonblock ? -EAGAIN : -EINTR;
+		goto out_unlock;
+	}
+	xerr = rf->nd->ring_dead ? -ENODEV : 0;
+	for (i = 0; i < n && !xerr; i++) {
+		h = pipe->head & (pipe->size - 1);
+		xerr = ops->ring_xmit(rf->nd, pipe->data + h + sizeof(*rec),
+				      rf->send_lens[i]);
+		if (xerr)
+			break;
+		pipe->head += ALIGN(sizeof(*rec) + rf->send_lens[i],
+				    NICPROG_REC_ALIGN);
+	}
+	mutex_unlock(&rf->nd->ring_lock);
+	/* the head after the sends: the space is the application's again */
+	smp_store_release(&pipe->ctrl->head, pipe->head);
+	/* records sent; the NIC's refusal only if it took none */
+	err = i ? i : xerr;
+out_unlock:
+	mutex_unlock(&rf->lock);
+	return err;
+}
+
 static int nicprog_wait_cmd(struct nicprog_ring_file *rf,
 			    const struct nicprog_uring_cmd *c,
 			    struct io_uring_cmd *ioucmd)
@@ -300,6 +402,9 @@ static int nicprog_ring_uring_cmd(struct io_uring_cmd *ioucmd,
 					     ioucmd->cmd_op == NICPROG_OP_PIPE_BIND);
 	case NICPROG_OP_WAIT:
 		return nicprog_wait_cmd(rf, &c, ioucmd);
+	case NICPROG_OP_PIPE_SEND:
+		return nicprog_pipe_send_cmd(rf, &c,
+					     issue_flags & IO_URING_F_NONBLOCK);
 	}
 	ring_err(rf, "command %u unknown\n", ioucmd->cmd_op);
 	return -EINVAL;
@@ -350,7 +455,9 @@ static int nicprog_ring_open(struct inode *inode, struct file *file)
 	rf = kzalloc(sizeof(*rf), GFP_KERNEL);
 	if (!rf)
 		return -ENOMEM;
-	if (nicprog_notif_init(rf)) {
+	rf->send_lens = kcalloc(NICPROG_SEND_BATCH, sizeof(u32), GFP_KERNEL);
+	if (!rf->send_lens || nicprog_notif_init(rf)) {
+		kfree(rf->send_lens);
 		kfree(rf);
 		return -ENOMEM;
 	}
@@ -361,6 +468,7 @@ static int nicprog_ring_open(struct inode *inode, struct file *file)
 	if (nd->ring_dead) {
 		mutex_unlock(&nd->ring_lock);
 		nicprog_notif_free(rf);
+		kfree(rf->send_lens);
 		kfree(rf);
 		return -ENODEV;
 	}
@@ -388,6 +496,7 @@ static int nicprog_ring_release(struct inode *inode, struct file *file)
 	mutex_destroy(&rf->lock);
 	/* no command is in flight: io_uring holds the file until done */
 	nicprog_notif_free(rf);
+	kfree(rf->send_lens);
 	put_device(&rf->nd->dev);
 	kfree(rf);
 	return 0;
@@ -453,6 +562,8 @@ void nicprog_ring_del(struct nicprog_dev *nd)
 			pipe->output = 0;
 		RCU_INIT_POINTER(nd->ring_out[i], NULL);
 	}
+	/* no datapath append to a pipe its file may free from here on */
+	synchronize_rcu();
 	/* parked waits end now: their files are the applications' still */
 	list_for_each_entry(rf, &nd->ring_files, node)
 		nicprog_notif_cancel(rf, -ENODEV);

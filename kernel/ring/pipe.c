@@ -20,13 +20,16 @@
  * @size: data bytes, a power of two in NICPROG_PIPE_SIZE_MIN..MAX
  * @dir: enum nicprog_pipe_dir, valid
  * @framing: enum nicprog_pipe_framing, valid
+ * @share: NULL, or a pipe of the same size whose data pages this one
+ *	shares (each page referenced once more)
  *
  * The control page is filled in; indices start at 0.
  *
  * Context: process; sleeps.
  * Return: the pipe (id 0, for the caller to set), or NULL.
  */
-struct nicprog_pipe *nicprog_pipe_alloc(u32 size, u32 dir, u32 framing)
+struct nicprog_pipe *nicprog_pipe_alloc(u32 size, u32 dir, u32 framing,
+				       const struct nicprog_pipe *share)
 {
 	struct nicprog_pipe_ctrl *ctrl;
 	struct nicprog_pipe *pipe;
@@ -47,6 +50,11 @@ struct nicprog_pipe *nicprog_pipe_alloc(u32 size, u32 dir, u32 framing)
 	if (!pipe->pages || !pipe->ctrl_page)
 		goto err;
 	for (i = 0; i < pipe->n_pages; i++) {
+		if (share) {
+			get_page(share->pages[i]);
+			pipe->pages[i] = share->pages[i];
+			continue;
+		}
 		pipe->pages[i] = alloc_page(GFP_KERNEL | __GFP_ZERO |
 					    __GFP_NOWARN);
 		if (!pipe->pages[i])
@@ -77,7 +85,8 @@ err:
 
 /**
  * nicprog_pipe_free() - drop the pipe's pages and free it
- * @pipe: the pipe, or a partly allocated one; mappings keep their pages
+ * @pipe: the pipe, or a partly allocated one; mappings (and a pipe that
+ *	shares them) keep their pages
  *
  * Context: process.
  */

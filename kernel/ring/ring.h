@@ -74,6 +74,7 @@ struct nicprog_pipe {
  * @nhead: entries the application read, the kernel's copy; likewise
  * @nfull: notifications a full ring refused; likewise
  * @waiters: parked NICPROG_OP_WAIT commands; under @notif_lock
+ * @send_lens: NICPROG_OP_PIPE_SEND's record lengths; under @lock
  */
 struct nicprog_ring_file {
 	struct nicprog_dev *nd;
@@ -89,10 +90,12 @@ struct nicprog_ring_file {
 	u64 nhead;
 	u64 nfull;
 	struct list_head waiters;
+	u32 *send_lens;
 };
 
 /* pipe.c */
-struct nicprog_pipe *nicprog_pipe_alloc(u32 size, u32 dir, u32 framing);
+struct nicprog_pipe *nicprog_pipe_alloc(u32 size, u32 dir, u32 framing,
+				       const struct nicprog_pipe *share);
 void nicprog_pipe_free(struct nicprog_pipe *pipe);
 int nicprog_pipe_mmap(struct nicprog_pipe *pipe, struct vm_area_struct *vma);
 int nicprog_pipe_append(struct nicprog_pipe *pipe, const void *buf, u32 len);

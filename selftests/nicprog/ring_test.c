@@ -32,6 +32,7 @@
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
 #include <net/if.h>
+#include <poll.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -445,11 +446,14 @@ static void test_fuzz(int fd, unsigned long rounds)
 		struct nicprog_pipe_destroy *d = (void *)buf;
 		struct nicprog_pipe_bind *b = (void *)buf;
 		struct nicprog_wait *w = (void *)buf;
+		struct nicprog_pipe_send *sd = (void *)buf;
 
 		memset(buf, 0, sizeof(buf));
 		op = rnd() % 3 ? 1 + rnd() % 4 : wild();
 		if (rnd() % 50 == 0)	/* waits park: short timeouts */
 			op = NICPROG_OP_WAIT;
+		else if (rnd() % 30 == 0)
+			op = NICPROG_OP_PIPE_SEND;
 		if (op == NICPROG_OP_PIPE_CREATE && rnd() % 2) {
 			c->size = 4096 << (rnd() % 5);
 			c->dir = 1 + rnd() % 2;
@@ -463,6 +467,10 @@ static void test_fuzz(int fd, unsigned long rounds)
 		} else if (op == NICPROG_OP_WAIT) {
 			w->timeout_ms = rnd() % 3;
 			w->flags = rnd() % 4 ? 0 : wild();
+		} else if (op == NICPROG_OP_PIPE_SEND) {
+			sd->id = rnd() % 4 ? rnd() % 70 : wild();
+			sd->tail = rnd() % 2 ? 8 * (rnd() % 64) :
+					       ((uint64_t)wild() << 32 | wild());
 		}
 		if (rnd() % 5 == 0)
 			for (len = 0; len < 40; len++)
@@ -488,7 +496,8 @@ static void test_fuzz(int fd, unsigned long rounds)
 		} else if (res == 0 && (op == NICPROG_OP_PIPE_BIND ||
 					op == NICPROG_OP_PIPE_UNBIND)) {
 			binds++;
-		} else if (res >= 0 && op == NICPROG_OP_WAIT) {
+		} else if (res >= 0 && (op == NICPROG_OP_WAIT ||
+					op == NICPROG_OP_PIPE_SEND)) {
 			waits++;
 		} else if (res != -EINVAL && res != -E2BIG &&
 			   res != -EFAULT && res != -ENOSPC &&
@@ -498,7 +507,7 @@ static void test_fuzz(int fd, unsigned long rounds)
 					       i, op, len, flags, res);
 		}
 	}
-	ksft_print_msg("fuzz: %lu commands, %lu pipes made, %ld live, %lu binds and unbinds, %lu waits\n",
+	ksft_print_msg("fuzz: %lu commands, %lu pipes made, %ld live, %lu binds and unbinds, %lu waits and sends\n",
 		       rounds, made, live, binds, waits);
 	RESULT(!bad && ring_pipes() == before + live,
 	       "seeded fuzzer: %lu random commands, only success or a refusal, pipes accounted\n",
@@ -549,6 +558,9 @@ static int bind_pipe(int fd, uint32_t op, uint32_t id, uint32_t out)
 }
 
 static int pkt_fd, pkt_ifindex;
+
+#define REC(len)	(((8 + (len)) + 7) & ~7)
+#define FLEN(i)		(60 + ((i) * 37) % 954)
 
 /* A UDP frame to port @dport, @len bytes, its payload @seq repeated. */
 static int frame(uint8_t *f, uint16_t dport, int len, uint32_t seq)
@@ -622,8 +634,192 @@ static void settle(volatile struct nicprog_pipe_ctrl *ctrl, uint64_t tail,
 	}
 }
 
-#define REC(len)	(((8 + (len)) + 7) & ~7)
-#define FLEN(i)		(60 + ((i) * 37) % 954)
+
+static int send_pipe(int fd, uint32_t id, uint64_t tail)
+{
+	struct nicprog_pipe_send a = { .id = id, .tail = tail };
+
+	return cmd(fd, NICPROG_OP_PIPE_SEND, &a, sizeof(a), 0);
+}
+
+/* The next frame that arrived on IN from its wire, or -1 after @ms. */
+static int recv_in(int rfd, uint8_t *buf, int ms)
+{
+	struct pollfd p = { .fd = rfd, .events = POLLIN };
+	struct sockaddr_ll from;
+	socklen_t fl;
+	int n;
+
+	for (;;) {
+		if (poll(&p, 1, ms) != 1)
+			return -1;
+		fl = sizeof(from);
+		n = recvfrom(rfd, buf, 2048, 0, (struct sockaddr *)&from, &fl);
+		if (n >= 0 && from.sll_pkttype != PACKET_OUTGOING)
+			return n;
+	}
+}
+
+/* Append a record of @f to a TX pipe's data at @tail; the new tail. */
+static uint64_t put_rec(uint8_t *data, uint32_t size, uint64_t tail,
+			const uint8_t *f, int len)
+{
+	struct nicprog_rec *r = (void *)(data + (tail & (size - 1)));
+
+	r->len = len;
+	r->flags = 0;
+	r->__rsvd = 0;
+	memcpy(r + 1, f, len);
+	return tail + REC(len);
+}
+
+/* The NIC's count of frames it put on the port's wire. */
+static long wire_tx(void)
+{
+	char path[160];
+	long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path),
+		 "/sys/class/nicprog/%s/statistics/wire_tx_packets", ifname);
+	f = fopen(path, "r");
+	if (f) {
+		if (fscanf(f, "%ld", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
+/* TX pipes: records sent out of the port; shared with RX, no copy. */
+static void tx_tests(const char *in)
+{
+	struct nicprog_pipe_create t, big, r, x, st;
+	struct nicprog_pipe_ctrl *tc, *rc;
+	uint8_t f[1514], g[2048], *tm, *rm, *bm;
+	uint64_t tail, head;
+	int fd = open_dev(), rfd, ok, i, n, len;
+	long wire;
+	struct sockaddr_ll sll = { .sll_family = AF_PACKET,
+				   .sll_protocol = htons(ETH_P_ALL) };
+
+	rfd = socket(AF_PACKET, SOCK_RAW, htons(ETH_P_ALL));
+	sll.sll_ifindex = if_nametoindex(in);
+	if (rfd < 0 || bind(rfd, (struct sockaddr *)&sll, sizeof(sll)))
+		ksft_exit_fail_msg("receive socket on %s: %s\n", in,
+				   strerror(errno));
+	ok = !create(fd, 65536, NICPROG_PIPE_TX, NICPROG_FRAMING_RECORDS, &t);
+	tm = mmap(NULL, t.mmap_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		  t.mmap_off);
+	if (!ok || tm == MAP_FAILED)
+		ksft_exit_fail_msg("TX pipe setup failed\n");
+	tc = (void *)tm;
+
+	/* 50 frames of 60..1013 bytes, sent and received in order */
+	for (i = 0, tail = 0; i < 50; i++)
+		tail = put_rec(tm + 4096, 65536, tail, f,
+			       frame(f, 7000, FLEN(i), i));
+	ok = send_pipe(fd, t.id, tail) == 50 && tc->head == tail;
+	for (i = 0; ok && i < 50; i++) {
+		len = frame(f, 7000, FLEN(i), i);
+		n = recv_in(rfd, g, 2000);
+		if (n != len || memcmp(f, g, len)) {
+			ksft_print_msg("frame %d: %d bytes, expected %d\n", i,
+				       n, len);
+			ok = 0;
+		}
+	}
+	ksft_test_result(ok, "a TX pipe's 50 records leave the port in order; the NIC's head follows\n");
+
+	/* hostile sends change nothing */
+	head = tc->head;
+	ok = send_pipe(fd, t.id, head + 65536 + 8) == -EINVAL;
+	ok &= send_pipe(fd, t.id, head - 8) == -EINVAL;
+	tail = put_rec(tm + 4096, 65536, head, f, frame(f, 7000, 100, 1));
+	tail = put_rec(tm + 4096, 65536, tail, f, frame(f, 7000, 100, 2));
+	((struct nicprog_rec *)(tm + 4096 + (tail & 65535) - REC(100)))->len = 5;
+	ok &= send_pipe(fd, t.id, tail) == -EINVAL;	/* second malformed */
+	ok &= send_pipe(fd, t.id, tail - 8) == -EINVAL;	/* crosses tail */
+	ok &= cmd(fd, NICPROG_OP_PIPE_SEND,
+		  &(struct nicprog_pipe_send){ t.id, 1, head },
+		  sizeof(struct nicprog_pipe_send), 0) == -EINVAL;
+	ok &= send_pipe(fd, 999, head) == -EINVAL;
+	ok &= !create(fd, 4096, NICPROG_PIPE_TX, NICPROG_FRAMING_STREAM, &st);
+	ok &= send_pipe(fd, st.id, 0) == -EINVAL;
+	ok &= send_pipe(fd, t.id, head) == 0;		/* nothing to send */
+	ok &= tc->head == head && recv_in(rfd, g, 300) < 0;
+	ksft_test_result(ok, "hostile sends (tail out of range, malformed or crossing record, flags, RX, stream) refused; nothing sent\n");
+
+	/* at most NICPROG_SEND_BATCH records a command */
+	ok = !create(fd, 262144, NICPROG_PIPE_TX, NICPROG_FRAMING_RECORDS,
+		     &big);
+	bm = mmap(NULL, big.mmap_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		  big.mmap_off);
+	ok &= bm != MAP_FAILED;
+	for (i = 0, tail = 0; ok && i < 1500; i++)
+		tail = put_rec(bm + 4096, 262144, tail, f,
+			       frame(f, 7001, 60, i));
+	wire = wire_tx();
+	ok &= send_pipe(fd, big.id, tail) == NICPROG_SEND_BATCH;
+	ok &= send_pipe(fd, big.id, tail) == 1500 - NICPROG_SEND_BATCH;
+	ok &= ((struct nicprog_pipe_ctrl *)bm)->head == tail;
+	ok &= wire_tx() - wire == 1500;
+	/* what the receiving stack kept of the burst arrived in order */
+	for (i = 0, n = -1; recv_in(rfd, g, 300) == 60; i++) {
+		if ((int)*(uint32_t *)(g + 42) <= n)
+			ok = 0;
+		n = *(uint32_t *)(g + 42);
+	}
+	ksft_test_result(ok, "1500 records go in two sends of %u and %u, all on the wire (%d received in order)\n",
+			 NICPROG_SEND_BATCH, 1500 - NICPROG_SEND_BATCH, i);
+	if (bm != MAP_FAILED)
+		munmap(bm, big.mmap_len);
+
+	/* zero-copy echo: TX over the RX pipe's data */
+	ok = !create(fd, 65536, NICPROG_PIPE_RX, NICPROG_FRAMING_RECORDS, &r);
+	ok &= !bind_pipe(fd, NICPROG_OP_PIPE_BIND, r.id, 0);
+	x = (struct nicprog_pipe_create){ .size = 65536, .dir = NICPROG_PIPE_RX,
+		.framing = NICPROG_FRAMING_RECORDS,
+		.flags = NICPROG_PIPE_SHARE, .share = r.id };
+	ok &= cmd(fd, NICPROG_OP_PIPE_CREATE, &x, sizeof(x), 0) == -EINVAL;
+	x.dir = NICPROG_PIPE_TX;
+	x.size = 4096;
+	ok &= cmd(fd, NICPROG_OP_PIPE_CREATE, &x, sizeof(x), 0) == -EINVAL;
+	x.size = 65536;
+	x.share = 999;
+	ok &= cmd(fd, NICPROG_OP_PIPE_CREATE, &x, sizeof(x), 0) == -EINVAL;
+	x.share = r.id;
+	ok &= cmd(fd, NICPROG_OP_PIPE_CREATE, &x, sizeof(x), 0) == 0;
+	rm = mmap(NULL, r.mmap_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		  r.mmap_off);
+	ok &= rm != MAP_FAILED;
+	rc = (void *)rm;
+	for (i = 0, tail = 0; ok && i < 20; i++) {
+		send_frame(f, frame(f, 9000, FLEN(i), 500 + i));
+		tail += REC(FLEN(i));
+	}
+	ok &= tail_at(rc, tail) == tail;
+	/* rewrite in place: the echo's destination MAC */
+	for (head = 0; ok && head < tail;) {
+		struct nicprog_rec *rec = (void *)(rm + 4096 + (head & 65535));
+
+		memset(rec + 1, 0x0e, 6);
+		head += REC(rec->len);
+	}
+	ok &= send_pipe(fd, x.id, tail) == 20;
+	for (i = 0; ok && i < 20; i++) {
+		len = frame(f, 9000, FLEN(i), 500 + i);
+		memset(f, 0x0e, 6);
+		ok &= recv_in(rfd, g, 2000) == len && !memcmp(f, g, len);
+	}
+	__atomic_store_n(&rc->head, tail, __ATOMIC_RELEASE);
+	ksft_test_result(ok, "zero-copy echo: 20 frames received, rewritten in place and sent from a TX pipe sharing the RX pipe's data\n");
+	if (rm != MAP_FAILED)
+		munmap(rm, r.mmap_len);
+	munmap(tm, t.mmap_len);
+	close(rfd);
+	close(fd);
+}
 
 /* Notifications: reactive, waited for through io_uring. */
 static void notif_tests(void)
@@ -722,7 +918,7 @@ static int pipe_mode(const char *in)
 	int fd, i, rd, ok, len;
 
 	ksft_print_header();
-	ksft_set_plan(13);
+	ksft_set_plan(17);
 	pkt_ifindex = if_nametoindex(in);
 	pkt_fd = socket(AF_PACKET, SOCK_RAW, 0);
 	if (!pkt_ifindex || pkt_fd < 0)
@@ -859,6 +1055,7 @@ static int pipe_mode(const char *in)
 	close(fd);
 	ksft_test_result(ok, "closing the file unbinds its pipes: the outputs are free\n");
 	notif_tests();
+	tx_tests(in);
 	ksft_finished();
 	return 0;
 }

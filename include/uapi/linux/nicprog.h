@@ -226,6 +226,7 @@ enum nicprog_ring_op {
 	NICPROG_OP_PIPE_BIND,		/* struct nicprog_pipe_bind */
 	NICPROG_OP_PIPE_UNBIND,		/* struct nicprog_pipe_bind */
 	NICPROG_OP_WAIT,		/* struct nicprog_wait */
+	NICPROG_OP_PIPE_SEND,		/* struct nicprog_pipe_send */
 
 	__NICPROG_OP_MAX
 };
@@ -253,14 +254,19 @@ struct nicprog_uring_cmd {
 	__u32 flags;
 };
 
+/* struct nicprog_pipe_create.flags */
+#define NICPROG_PIPE_SHARE	(1U << 0)	/* a TX pipe over @share's data */
+
 /**
  * struct nicprog_pipe_create - NICPROG_OP_PIPE_CREATE; res: 0
  * @size: in: data bytes, a power of two in NICPROG_PIPE_SIZE_MIN..MAX
  * @dir: in: enum nicprog_pipe_dir
  * @framing: in: enum nicprog_pipe_framing
- * @flags: in: 0
+ * @flags: in: 0, or NICPROG_PIPE_SHARE for a TX pipe whose data is the
+ *	data of the file's pipe @share (same size and framing): records an
+ *	application received, rewritten in place, are sent without a copy
  * @id: out: the pipe's id, unique within the open file
- * @__pad: 0
+ * @share: in: with NICPROG_PIPE_SHARE, the pipe whose data it shares
  * @mmap_off: out: where mmap() finds the pipe
  * @mmap_len: out: the length to map: a page, then 2 * @size
  */
@@ -270,7 +276,7 @@ struct nicprog_pipe_create {
 	__u32 framing;
 	__u32 flags;
 	__u32 id;
-	__u32 __pad;
+	__u32 share;
 	__u64 mmap_off;
 	__u64 mmap_len;
 };
@@ -348,6 +354,28 @@ struct nicprog_notif {
 	__u32 flags;
 	__u64 tail;
 };
+
+/**
+ * struct nicprog_pipe_send - NICPROG_OP_PIPE_SEND; res: records sent
+ * @id: a TX pipe of the file, NICPROG_FRAMING_RECORDS
+ * @flags: 0
+ * @tail: the application's tail: the records from the pipe's head (in
+ *	its control page, the NIC's) up to here are sent, in order, at most
+ *	NICPROG_SEND_BATCH of them per command (the head says how far it
+ *	got). Each is NICPROG_FRAME_MIN..NICPROG_FRAME_MAX bytes. A tail
+ *	behind the head, more than the pipe's size ahead of it, or a record
+ *	that is malformed or crosses it fails the command with EINVAL before
+ *	anything is sent.
+ */
+struct nicprog_pipe_send {
+	__u32 id;
+	__u32 flags;
+	__u64 tail;
+};
+
+#define NICPROG_SEND_BATCH	1024
+#define NICPROG_FRAME_MIN	14
+#define NICPROG_FRAME_MAX	9216
 
 #define NICPROG_WAIT_TIMEOUT_MAX	10000	/* ms */
 

@@ -48,7 +48,9 @@ int main(void)
 	if (sizeof(struct nicprog_uring_cmd) == 16 &&
 	    NICPROG_OP_PIPE_CREATE == 1 && NICPROG_OP_PIPE_DESTROY == 2 &&
 	    NICPROG_OP_PIPE_BIND == 3 && NICPROG_OP_PIPE_UNBIND == 4 &&
-	    NICPROG_OP_WAIT == 5 &&
+	    NICPROG_OP_WAIT == 5 && NICPROG_OP_PIPE_SEND == 6 &&
+	    sizeof(struct nicprog_pipe_send) == 16 &&
+	    offsetof(struct nicprog_pipe_create, share) == 20 &&
 	    sizeof(struct nicprog_pipe_bind) == 16 &&
 	    NICPROG_PIPE_TARGET(5) == 0x80000005U &&
 	    NICPROG_RING_OUTPUTS == 64 &&
