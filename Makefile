@@ -34,6 +34,8 @@ tools:
 	$(MAKE) -C tools/testing/unit KSFT_DIR=$(KSFT_DIR)
 	$(MAKE) -C tools/nicprog-plan nicprog-plan nicprog-plan-asan
 	$(MAKE) -C tools/nicprog-calibrate
+	$(MAKE) -C tools/lib/nicring
+	$(MAKE) -C tools/apps
 
 bpf:
 	$(MAKE) -C bpf
@@ -57,6 +59,8 @@ clean:
 	$(MAKE) -C tools/testing/unit clean
 	$(MAKE) -C tools/nicprog-plan clean
 	$(MAKE) -C tools/nicprog-calibrate clean
+	$(MAKE) -C tools/lib/nicring clean
+	$(MAKE) -C tools/apps clean
 	$(MAKE) -C bpf clean
 	-$(MAKE) -C selftests/nicprog OUTPUT=$(CURDIR)/selftests/nicprog clean
 	rm -rf build selftests/kselftest

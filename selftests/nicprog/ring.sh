@@ -72,6 +72,28 @@ wait "$PPID2" 2>/dev/null
 nopipe() { [ "$(cat "/sys/class/nicprog/$NF/statistics/ring_pipes")" = 0 ]; }
 check "kill -9 with a wait in flight: its pipe goes within the wait's bound" \
 	wait_for 20 nopipe
+# libnicring's echo: frames steered to output 0 come back, rewritten in
+# place and sent from a TX pipe over the same memory.
+ECHO=$NICPROG_SRC/tools/apps/echo
+if [ -x "$ECHO" ]; then
+	"$ECHO" -n 2000 -i 10000 "$NF" > "$TMP/echo" 2>&1 &
+	EPID=$!
+	started() { grep -q "^echo: $NF output 0" "$TMP/echo"; }
+	check "echo starts on $NF" wait_for 10 started
+	"$SELFDIR/ring_test" --echo-peer "$IN" 2000 > "$TMP/peer" 2>&1
+	sed 's/^/# /' "$TMP/peer"
+	check "echo: 2000 frames back in order, addresses swapped" \
+		grep -q "^ok 1 2000 of 2000 frames echoed" "$TMP/peer"
+	ended() { ! kill -0 "$EPID" 2>/dev/null; }
+	check "echo ends after 2000 frames" wait_for 20 ended
+	kill "$EPID" 2>/dev/null
+	wait "$EPID"
+	sed 's/^/# /' "$TMP/echo"
+	check "echo counted 2000 frames and no drop" \
+		grep -q "^echo: 2000 frames, .* 0 dropped$" "$TMP/echo"
+else
+	tap_skip "libnicring echo" "tools/apps/echo not built"
+fi
 ip link set dev "$NF" xdpoffload off
 expect_eq "no pipe left" 0 "$(cat "/sys/class/nicprog/$NF/statistics/ring_pipes")"
 

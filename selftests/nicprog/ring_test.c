@@ -14,6 +14,7 @@
  *   ring_test --bind IFNAME   (prints the result of binding a pipe)
  *   ring_test --park IFNAME   (a pipe, a wait in flight, then sleeps until
  *                             killed)
+ *   ring_test --echo-peer IN COUNT  (the far end of tools/apps/echo)
  *   ring_test --pipe IN NF    (NF runs progs/topipe.o, IN is wired to it:
  *                             frames sent from IN to UDP port 9000 + N
  *                             arrive in the pipe bound to NF's output N)
@@ -1060,6 +1061,51 @@ static int pipe_mode(const char *in)
 	return 0;
 }
 
+/*
+ * --echo-peer: the far end of tools/apps/echo. Frames to UDP port 9000 go
+ * out of IN 32 at a time; each must come back, in order, byte for byte,
+ * its Ethernet addresses swapped. Prints TAP; exits 0 if all did.
+ */
+static int echo_peer(const char *in, int count)
+{
+	struct sockaddr_ll sll = { .sll_family = AF_PACKET,
+				   .sll_protocol = htons(ETH_P_ALL) };
+	uint8_t f[1514], g[2048], mac[6];
+	int rfd, i, j, len, got = 0, bad = 0;
+
+	ksft_print_header();
+	ksft_set_plan(1);
+	pkt_ifindex = if_nametoindex(in);
+	pkt_fd = socket(AF_PACKET, SOCK_RAW, 0);
+	rfd = socket(AF_PACKET, SOCK_RAW, htons(ETH_P_ALL));
+	sll.sll_ifindex = pkt_ifindex;
+	if (!pkt_ifindex || pkt_fd < 0 || rfd < 0 ||
+	    bind(rfd, (struct sockaddr *)&sll, sizeof(sll)))
+		ksft_exit_fail_msg("%s: %s\n", in, strerror(errno));
+	for (i = 0; i < count && !bad; i += 32) {
+		for (j = i; j < count && j < i + 32; j++)
+			send_frame(f, frame(f, 9000, FLEN(j), j));
+		for (j = i; j < count && j < i + 32; j++) {
+			len = frame(f, 9000, FLEN(j), j);
+			memcpy(mac, f, 6);
+			memcpy(f, f + 6, 6);
+			memcpy(f + 6, mac, 6);
+			if (recv_in(rfd, g, 3000) != len || memcmp(f, g, len)) {
+				ksft_print_msg("frame %d not echoed as expected\n",
+					       j);
+				bad = 1;
+				break;
+			}
+			got++;
+		}
+	}
+	ksft_test_result(!bad && got == count,
+			 "%d of %d frames echoed in order, addresses swapped\n",
+			 got, count);
+	ksft_finished();
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long rounds = 20000;
@@ -1091,6 +1137,8 @@ int main(int argc, char **argv)
 		pause();	/* until killed */
 		return 0;
 	}
+	if (!strcmp(argv[1], "--echo-peer"))	/* --echo-peer IN COUNT */
+		return echo_peer(argv[2], argc > 3 ? atoi(argv[3]) : 1000);
 	if (!strcmp(argv[1], "--bind")) {	/* ring_test --bind IFNAME */
 		struct nicprog_pipe_create a;
 

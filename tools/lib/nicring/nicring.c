@@ -1,0 +1,443 @@
+// SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR BSD-3-Clause
+/*
+ * libnicring: see nicring.h. The kernel side is kernel/ring/.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <liburing.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "nicring.h"
+
+#define NICRING_PIPES	64
+#define REC_HDR		sizeof(struct nicprog_rec)
+
+struct nicring_pipe {
+	struct nicring *r;
+	uint32_t id;
+	uint32_t size;
+	uint32_t dir;
+	uint32_t framing;
+	uint8_t *map;
+	uint64_t map_len;
+	struct nicprog_pipe_ctrl *ctrl;
+	uint8_t *data;
+	uint64_t pos;	/* RX: head, released; TX: tail, appended */
+	uint64_t peek;	/* RX: past the records peeked */
+	uint64_t sent;	/* TX: tail the NIC was given */
+	struct nicring_pipe *share;
+};
+
+struct nicring {
+	int fd;
+	struct io_uring ring;
+	uint8_t *nmap;
+	struct nicprog_notif_ctrl *nctrl;
+	struct nicring_pipe *pipes[NICRING_PIPES];
+	struct nicring_stats st;
+};
+
+static uint64_t rec_size(uint32_t len)
+{
+	return (REC_HDR + len + NICPROG_REC_ALIGN - 1) &
+	       ~(uint64_t)(NICPROG_REC_ALIGN - 1);
+}
+
+/* One command; its CQE's res. */
+static int nicring_cmd(struct nicring *r, uint32_t op, void *arg,
+		       uint32_t len)
+{
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&r->ring);
+	struct nicprog_uring_cmd *c;
+	struct io_uring_cqe *cqe;
+	int res;
+
+	if (!sqe)
+		return -EBUSY;
+	memset(sqe, 0, sizeof(*sqe));
+	sqe->opcode = IORING_OP_URING_CMD;
+	sqe->fd = r->fd;
+	sqe->cmd_op = op;
+	c = (struct nicprog_uring_cmd *)sqe->cmd;
+	c->arg = (uintptr_t)arg;
+	c->arg_len = len;
+	res = io_uring_submit_and_wait(&r->ring, 1);
+	if (res < 0)
+		return res;
+	r->st.submits++;
+	res = io_uring_wait_cqe(&r->ring, &cqe);
+	if (res < 0)
+		return res;
+	res = cqe->res;
+	io_uring_cqe_seen(&r->ring, cqe);
+	r->st.commands++;
+	return res;
+}
+
+/**
+ * nicring_open() - open a port's streaming-ring device
+ * @ifname: the port, /dev/nicprog/@ifname
+ * @err: set to -errno on failure
+ *
+ * Return: the handle, or NULL.
+ */
+struct nicring *nicring_open(const char *ifname, int *err)
+{
+	char path[128];
+	struct nicring *r;
+	int e;
+
+	r = calloc(1, sizeof(*r));
+	if (!r) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	snprintf(path, sizeof(path), "/dev/" NICPROG_DEV_DIR "/%s", ifname);
+	r->fd = open(path, O_RDWR | O_CLOEXEC);
+	if (r->fd < 0) {
+		e = -errno;
+		goto err_free;
+	}
+	e = io_uring_queue_init(16, &r->ring, 0);
+	if (e)
+		goto err_close;
+	r->nmap = mmap(NULL, NICPROG_NOTIF_MMAP_LEN, PROT_READ | PROT_WRITE,
+		       MAP_SHARED, r->fd, 0);
+	if (r->nmap == MAP_FAILED) {
+		e = -errno;
+		io_uring_queue_exit(&r->ring);
+		goto err_close;
+	}
+	r->nctrl = (struct nicprog_notif_ctrl *)r->nmap;
+	return r;
+
+err_close:
+	close(r->fd);
+err_free:
+	free(r);
+	*err = e;
+	return NULL;
+}
+
+/**
+ * nicring_close() - free every pipe of @r and close it
+ * @r: the handle, or NULL
+ */
+void nicring_close(struct nicring *r)
+{
+	int i;
+
+	if (!r)
+		return;
+	for (i = 0; i < NICRING_PIPES; i++)
+		if (r->pipes[i])
+			nicring_pipe_free(r->pipes[i]);
+	munmap(r->nmap, NICPROG_NOTIF_MMAP_LEN);
+	io_uring_queue_exit(&r->ring);
+	close(r->fd);
+	free(r);
+}
+
+static struct nicring_pipe *pipe_new(struct nicring *r,
+				     struct nicprog_pipe_create *a, int *err)
+{
+	struct nicring_pipe *p;
+	int res;
+
+	res = nicring_cmd(r, NICPROG_OP_PIPE_CREATE, a, sizeof(*a));
+	if (res < 0) {
+		*err = res;
+		return NULL;
+	}
+	p = calloc(1, sizeof(*p));
+	if (!p) {
+		*err = -ENOMEM;
+		goto err_destroy;
+	}
+	p->map = mmap(NULL, a->mmap_len, PROT_READ | PROT_WRITE, MAP_SHARED,
+		      r->fd, a->mmap_off);
+	if (p->map == MAP_FAILED) {
+		*err = -errno;
+		free(p);
+		goto err_destroy;
+	}
+	p->r = r;
+	p->id = a->id;
+	p->size = a->size;
+	p->dir = a->dir;
+	p->framing = a->framing;
+	p->map_len = a->mmap_len;
+	p->ctrl = (struct nicprog_pipe_ctrl *)p->map;
+	p->data = p->map + (a->mmap_len - 2ULL * a->size);
+	r->pipes[a->id % NICRING_PIPES] = p;
+	return p;
+
+err_destroy:
+	nicring_cmd(r, NICPROG_OP_PIPE_DESTROY,
+		    &(struct nicprog_pipe_destroy){ .id = a->id },
+		    sizeof(struct nicprog_pipe_destroy));
+	return NULL;
+}
+
+/**
+ * nicring_rx() - an RX pipe bound to the NF's output @output
+ * @r: the handle
+ * @size: data bytes, a power of two, 4 KiB..64 MiB
+ * @framing: NICPROG_FRAMING_RECORDS or NICPROG_FRAMING_STREAM
+ * @output: the NF's output (nicprog_redirect_pipe() in bpf/nicprog.h)
+ * @err: set to -errno on failure
+ *
+ * Binding needs CAP_NET_ADMIN in the port's network namespace.
+ *
+ * Return: the pipe, or NULL.
+ */
+struct nicring_pipe *nicring_rx(struct nicring *r, uint32_t size,
+				uint32_t framing, uint32_t output, int *err)
+{
+	struct nicprog_pipe_create a = {
+		.size = size, .dir = NICPROG_PIPE_RX, .framing = framing,
+	};
+	struct nicprog_pipe_bind b = { .output = output };
+	struct nicring_pipe *p = pipe_new(r, &a, err);
+	int res;
+
+	if (!p)
+		return NULL;
+	b.id = p->id;
+	res = nicring_cmd(r, NICPROG_OP_PIPE_BIND, &b, sizeof(b));
+	if (res < 0) {
+		nicring_pipe_free(p);
+		*err = res;
+		return NULL;
+	}
+	return p;
+}
+
+/**
+ * nicring_tx() - a TX records pipe
+ * @r: the handle
+ * @size: data bytes, a power of two, 4 KiB..64 MiB
+ * @share: NULL, or an RX records pipe of @size whose data the TX pipe
+ *	shares, for nicring_forward(); create it before @share receives
+ * @err: set to -errno on failure
+ *
+ * Return: the pipe, or NULL.
+ */
+struct nicring_pipe *nicring_tx(struct nicring *r, uint32_t size,
+				struct nicring_pipe *share, int *err)
+{
+	struct nicprog_pipe_create a = {
+		.size = size, .dir = NICPROG_PIPE_TX,
+		.framing = NICPROG_FRAMING_RECORDS,
+	};
+	struct nicring_pipe *p;
+
+	if (share) {
+		a.flags = NICPROG_PIPE_SHARE;
+		a.share = share->id;
+	}
+	p = pipe_new(r, &a, err);
+	if (p)
+		p->share = share;
+	return p;
+}
+
+/**
+ * nicring_pipe_free() - unmap and destroy a pipe (an RX one is unbound)
+ * @p: the pipe
+ *
+ * Return: 0 or -errno.
+ */
+int nicring_pipe_free(struct nicring_pipe *p)
+{
+	struct nicring *r = p->r;
+	int res;
+
+	r->pipes[p->id % NICRING_PIPES] = NULL;
+	munmap(p->map, p->map_len);
+	res = nicring_cmd(r, NICPROG_OP_PIPE_DESTROY,
+			  &(struct nicprog_pipe_destroy){ .id = p->id },
+			  sizeof(struct nicprog_pipe_destroy));
+	free(p);
+	return res;
+}
+
+/**
+ * nicring_peek() - the records that arrived since the last peek
+ * @p: an RX records pipe
+ * @recs: filled, in order
+ * @max: room in @recs
+ *
+ * No system call: the tail is read from the pipe's control page. A
+ * record's bytes are contiguous even where the ring wraps.
+ *
+ * Return: records filled.
+ */
+int nicring_peek(struct nicring_pipe *p, struct nicring_rec *recs, int max)
+{
+	uint64_t tail = __atomic_load_n(&p->ctrl->tail, __ATOMIC_ACQUIRE);
+	struct nicprog_rec *h;
+	int n = 0;
+
+	while (n < max && p->peek != tail) {
+		h = (struct nicprog_rec *)(p->data + (p->peek & (p->size - 1)));
+		recs[n].data = h + 1;
+		recs[n].len = h->len;
+		p->peek += rec_size(h->len);
+		n++;
+	}
+	p->r->st.records += n;
+	return n;
+}
+
+/**
+ * nicring_release() - give the NIC back the space of @n peeked records
+ * @p: an RX records pipe
+ * @n: the oldest records peeked and not yet released
+ */
+void nicring_release(struct nicring_pipe *p, int n)
+{
+	struct nicprog_rec *h;
+
+	while (n-- > 0 && p->pos != p->peek) {
+		h = (struct nicprog_rec *)(p->data + (p->pos & (p->size - 1)));
+		p->pos += rec_size(h->len);
+	}
+	/* after the reads of what it releases */
+	__atomic_store_n(&p->ctrl->head, p->pos, __ATOMIC_RELEASE);
+}
+
+/**
+ * nicring_wait() - wait until a pipe of @r has records to peek
+ * @r: the handle
+ * @timeout_ms: 1..NICPROG_WAIT_TIMEOUT_MAX
+ *
+ * Returns at once, without a system call, if one has. Otherwise it
+ * submits NICPROG_OP_WAIT, which the NIC's next notification of a drained
+ * pipe completes; the notifications are then marked read.
+ *
+ * Return: >0 when records wait, 0 on timeout, -errno.
+ */
+int nicring_wait(struct nicring *r, uint32_t timeout_ms)
+{
+	struct nicprog_wait w = { .timeout_ms = timeout_ms };
+	uint64_t tail;
+	int i, res;
+
+	for (i = 0; i < NICRING_PIPES; i++)
+		if (r->pipes[i] && r->pipes[i]->dir == NICPROG_PIPE_RX &&
+		    __atomic_load_n(&r->pipes[i]->ctrl->tail,
+				    __ATOMIC_ACQUIRE) != r->pipes[i]->peek)
+			return 1;
+	res = nicring_cmd(r, NICPROG_OP_WAIT, &w, sizeof(w));
+	r->st.waits++;
+	tail = __atomic_load_n(&r->nctrl->tail, __ATOMIC_ACQUIRE);
+	r->st.notifications += tail - r->nctrl->head;
+	__atomic_store_n(&r->nctrl->head, tail, __ATOMIC_RELEASE);
+	return res;
+}
+
+/**
+ * nicring_append() - copy a frame into a TX pipe as a record
+ * @tx: a TX pipe that shares no RX pipe's data
+ * @buf: the frame
+ * @len: its length, NICPROG_FRAME_MIN..NICPROG_FRAME_MAX
+ *
+ * Return: 0, -ENOBUFS when the pipe has no room until nicring_send(), or
+ * -EINVAL.
+ */
+int nicring_append(struct nicring_pipe *tx, const void *buf, uint32_t len)
+{
+	uint64_t head = __atomic_load_n(&tx->ctrl->head, __ATOMIC_ACQUIRE);
+	struct nicprog_rec *h;
+
+	if (tx->share || len < NICPROG_FRAME_MIN || len > NICPROG_FRAME_MAX)
+		return -EINVAL;
+	if (rec_size(len) > tx->size - (tx->pos - head))
+		return -ENOBUFS;
+	h = (struct nicprog_rec *)(tx->data + (tx->pos & (tx->size - 1)));
+	h->len = len;
+	h->flags = 0;
+	h->__rsvd = 0;
+	memcpy(h + 1, buf, len);
+	tx->pos += rec_size(len);
+	return 0;
+}
+
+/**
+ * nicring_forward() - send the @n oldest peeked records of @rx, in place
+ * @tx: the TX pipe that shares @rx's data (nicring_tx())
+ * @rx: the RX pipe; every record it receives must be forwarded, in order,
+ *	as the two pipes' indices are the same
+ * @n: how many
+ *
+ * The records (rewritten in place, if the application did) are sent
+ * without a copy, then released.
+ *
+ * Return: records sent, or -errno.
+ */
+int nicring_forward(struct nicring_pipe *tx, struct nicring_pipe *rx, int n)
+{
+	uint64_t end = rx->pos;
+	struct nicprog_rec *h;
+	int i, res;
+
+	if (tx->share != rx)
+		return -EINVAL;
+	for (i = 0; i < n && end != rx->peek; i++) {
+		h = (struct nicprog_rec *)(rx->data + (end & (rx->size - 1)));
+		end += rec_size(h->len);
+	}
+	tx->pos = end;
+	res = nicring_send(tx);
+	if (res >= 0)
+		nicring_release(rx, i);
+	return res;
+}
+
+/**
+ * nicring_send() - ring the doorbell: send what was appended
+ * @tx: a TX pipe
+ *
+ * Return: records sent, or -errno (those before the error were sent).
+ */
+int nicring_send(struct nicring_pipe *tx)
+{
+	struct nicprog_pipe_send a = { .id = tx->id, .tail = tx->pos };
+	int res, total = 0;
+
+	while (__atomic_load_n(&tx->ctrl->head, __ATOMIC_ACQUIRE) != tx->pos) {
+		res = nicring_cmd(tx->r, NICPROG_OP_PIPE_SEND, &a, sizeof(a));
+		if (res <= 0)
+			return total ? total : res;
+		total += res;
+	}
+	tx->sent = tx->pos;
+	return total;
+}
+
+/**
+ * nicring_drops() - records the NIC dropped for a full pipe
+ * @p: an RX pipe
+ *
+ * Return: the count in the pipe's control page.
+ */
+uint64_t nicring_drops(const struct nicring_pipe *p)
+{
+	return __atomic_load_n(&p->ctrl->drops, __ATOMIC_RELAXED);
+}
+
+/**
+ * nicring_get_stats() - what @r cost the kernel so far
+ * @r: the handle
+ * @s: filled
+ */
+void nicring_get_stats(const struct nicring *r, struct nicring_stats *s)
+{
+	*s = r->st;
+}

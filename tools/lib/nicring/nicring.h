@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR BSD-3-Clause */
+/*
+ * libnicring - applications on nicprog's streaming rings
+ * (Documentation/nicprog/rings.rst), on liburing.
+ *
+ *   struct nicring *r = nicring_open("eth0", &err);
+ *   struct nicring_pipe *rx = nicring_rx(r, 1 << 20, NICPROG_FRAMING_RECORDS, 0);
+ *   struct nicring_rec recs[64];
+ *
+ *   for (;;) {
+ *           int n = nicring_peek(rx, recs, 64);     // no system call
+ *
+ *           if (!n) {
+ *                   nicring_wait(r, 1000);          // only when idle
+ *                   continue;
+ *           }
+ *           ... recs[i].data, recs[i].len ...
+ *           nicring_release(rx, n);
+ *   }
+ *
+ * Receiving costs no system call while records keep coming: the pipes'
+ * tails are read from shared memory, and a wait (one io_uring command) is
+ * submitted only when every pipe is drained. Every function returns a
+ * negative errno on failure. Not thread-safe: one thread per struct
+ * nicring.
+ */
+#ifndef __NICRING_H
+#define __NICRING_H
+
+#include <stdint.h>
+#include <linux/nicprog.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct nicring;
+struct nicring_pipe;
+
+/* One record of an RX pipe: a frame the NF steered there. */
+struct nicring_rec {
+	void *data;	/* in the pipe's mapping: may be rewritten in place */
+	uint32_t len;
+};
+
+/* What the application cost the kernel so far. */
+struct nicring_stats {
+	uint64_t commands;	/* io_uring commands completed */
+	uint64_t submits;	/* io_uring_enter() calls that submitted */
+	uint64_t waits;		/* NICPROG_OP_WAIT commands */
+	uint64_t notifications;	/* notification entries read */
+	uint64_t records;	/* records peeked */
+};
+
+struct nicring *nicring_open(const char *ifname, int *err);
+void nicring_close(struct nicring *r);
+
+struct nicring_pipe *nicring_rx(struct nicring *r, uint32_t size,
+				uint32_t framing, uint32_t output, int *err);
+struct nicring_pipe *nicring_tx(struct nicring *r, uint32_t size,
+				struct nicring_pipe *share, int *err);
+int nicring_pipe_free(struct nicring_pipe *p);
+
+int nicring_peek(struct nicring_pipe *p, struct nicring_rec *recs, int max);
+void nicring_release(struct nicring_pipe *p, int n);
+int nicring_wait(struct nicring *r, uint32_t timeout_ms);
+
+int nicring_append(struct nicring_pipe *tx, const void *buf, uint32_t len);
+int nicring_forward(struct nicring_pipe *tx, struct nicring_pipe *rx, int n);
+int nicring_send(struct nicring_pipe *tx);
+
+uint64_t nicring_drops(const struct nicring_pipe *p);
+void nicring_get_stats(const struct nicring *r, struct nicring_stats *s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* __NICRING_H */
