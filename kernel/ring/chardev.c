@@ -127,7 +127,7 @@ static int nicprog_pipe_create_cmd(struct nicprog_ring_file *rf,
 
 	mutex_lock(&rf->lock);
 	if (a.flags & NICPROG_PIPE_SHARE) {
-		/* the pages are the other pipe's: allocation cannot fault */
+		/* under the lock: @share must not go while it is shared */
 		share = xa_load(&rf->pipes, a.share);
 		if (!share || a.dir != NICPROG_PIPE_TX ||
 		    share->size != a.size || share->framing != a.framing) {

@@ -19,6 +19,15 @@ ROUNDS=${RING_ROUNDS:-20000}
 TMP=$(mktemp -d /tmp/nicprog-ring.XXXXXX)
 trap 'cleanup; rm -rf "$TMP"' EXIT
 
+# finishes PID: the process ends within 20 s (it is killed otherwise).
+finishes() {
+	local ok=0
+	wait_for 20 sh -c "! kill -0 $1 2>/dev/null" || ok=1
+	kill "$1" 2>/dev/null
+	wait "$1" 2>/dev/null
+	return $ok
+}
+
 tap_begin
 ID=$(nicsim_new_id)
 P=nicsim${ID}p0
@@ -84,10 +93,7 @@ if [ -x "$ECHO" ]; then
 	sed 's/^/# /' "$TMP/peer"
 	check "echo: 2000 frames back in order, addresses swapped" \
 		grep -q "^ok 1 2000 of 2000 frames echoed" "$TMP/peer"
-	ended() { ! kill -0 "$EPID" 2>/dev/null; }
-	check "echo ends after 2000 frames" wait_for 20 ended
-	kill "$EPID" 2>/dev/null
-	wait "$EPID"
+	check "echo ends after 2000 frames" finishes "$EPID"
 	sed 's/^/# /' "$TMP/echo"
 	check "echo counted 2000 frames and no drop" \
 		grep -q "^echo: 2000 frames, .* 0 dropped$" "$TMP/echo"
@@ -107,10 +113,7 @@ check "a file holds a mapped pipe" wait_for 10 holding
 check "the device is deleted under it" nicsim_del "$ID"
 echo go >&3
 exec 3>&-
-gone() { ! kill -0 "$HPID" 2>/dev/null; }
-check "the holder finishes" wait_for 20 gone
-kill "$HPID" 2>/dev/null
-wait "$HPID"
+check "the holder finishes" finishes "$HPID"
 sed 's/^/# /' "$TMP/hold"
 check "its commands failed with ENODEV, its mapping read back" \
 	grep -q "^ok 1 after the port went" "$TMP/hold"

@@ -139,14 +139,15 @@ static int destroy(int fd, uint32_t id)
 	return cmd(fd, NICPROG_OP_PIPE_DESTROY, &a, sizeof(a), 0);
 }
 
-static long ring_pipes(void)
+/* A counter of the port's /sys/class/nicprog/IFNAME/statistics/. */
+static long port_stat(const char *name)
 {
 	char path[160];
 	long v = -1;
 	FILE *f;
 
-	snprintf(path, sizeof(path),
-		 "/sys/class/nicprog/%s/statistics/ring_pipes", ifname);
+	snprintf(path, sizeof(path), "/sys/class/nicprog/%s/statistics/%s",
+		 ifname, name);
 	f = fopen(path, "r");
 	if (!f)
 		ksft_exit_fail_msg("%s: %s\n", path, strerror(errno));
@@ -154,6 +155,11 @@ static long ring_pipes(void)
 		v = -1;
 	fclose(f);
 	return v;
+}
+
+static long ring_pipes(void)
+{
+	return port_stat("ring_pipes");
 }
 
 static int open_dev(void)
@@ -677,19 +683,7 @@ static uint64_t put_rec(uint8_t *data, uint32_t size, uint64_t tail,
 /* The NIC's count of frames it put on the port's wire. */
 static long wire_tx(void)
 {
-	char path[160];
-	long v = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path),
-		 "/sys/class/nicprog/%s/statistics/wire_tx_packets", ifname);
-	f = fopen(path, "r");
-	if (f) {
-		if (fscanf(f, "%ld", &v) != 1)
-			v = -1;
-		fclose(f);
-	}
-	return v;
+	return port_stat("wire_tx_packets");
 }
 
 /* TX pipes: records sent out of the port; shared with RX, no copy. */
