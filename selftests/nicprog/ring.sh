@@ -101,6 +101,12 @@ else
 	tap_skip "libnicring echo" "tools/apps/echo not built"
 fi
 ip link set dev "$NF" xdpoffload off
+"$SELFDIR/ring_test" --replace "$IN" "$NF" "$SELFDIR/progs/topipe.o" \
+	> "$TMP/replace" 2>&1
+sed 's/^/# /' "$TMP/replace"
+check "ring_test --replace: bound pipes across program replacement and removal" \
+	grep -q "^# Totals: pass:3 fail:0" "$TMP/replace"
+ip link set dev "$NF" xdpoffload off
 expect_eq "no pipe left" 0 "$(cat "/sys/class/nicprog/$NF/statistics/ring_pipes")"
 
 # The port goes while a file is open and a pipe mapped.
