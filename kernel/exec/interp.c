@@ -425,6 +425,7 @@ static u64 call_helper(s32 id, u64 *r, const struct nicprog_exec_ops *ops,
 		       struct nicprog_exec_result *res)
 {
 	u32 map = r[1] & NICPROG_EXEC_MAP_MASK;
+	u64 ret = 0;
 
 	switch (id) {
 	case BPF_FUNC_map_lookup_elem:
@@ -455,6 +456,12 @@ static u64 call_helper(s32 id, u64 *r, const struct nicprog_exec_ops *ops,
 		return nicprog_exec_adjust_meta(pkt, (s32)r[2]);
 	case BPF_FUNC_xdp_adjust_tail:
 		return nicprog_exec_adjust_tail(pkt, (s32)r[2]);
+	case BPF_FUNC_fib_lookup:	/* nicprog_exec_host_helper() */
+	case BPF_FUNC_check_mtu:
+		if (!ops->host_call ||
+		    ops->host_call(priv, id, pkt, &r[BPF_REG_1], &ret))
+			res->error = -EOPNOTSUPP;	/* not on the host */
+		return ret;
 	}
 	return 0;	/* unreachable after nicprog_exec_check() */
 }
@@ -679,17 +686,11 @@ void nicprog_exec_resume(const struct nicprog_exec_prog *prog,
 						    0, 0, 0);
 				else if (map && !tr && !prog->cycles)
 					cycles += prog->lat_map;
-				if (nicprog_exec_host_helper(insn->imm)) {
-					if (!ops->host_call ||
-					    ops->host_call(priv, insn->imm, pkt,
-							   &regs[BPF_REG_1],
-							   &regs[BPF_REG_0]))
-						goto bad;
-					break;
-				}
 				addr = regs[BPF_REG_1];	/* the map */
 				regs[BPF_REG_0] = call_helper(insn->imm, regs, ops,
 							      priv, st, pkt, res);
+				if (res->error)
+					goto bad;
 				/* a hit touches its element, else the map */
 				if (map && !mat && tr)
 					trace_mem(prog, st, ctx, pc, cycles,

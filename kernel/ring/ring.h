@@ -9,6 +9,7 @@
 #include <linux/xarray.h>
 #include <uapi/linux/nicprog.h>
 
+struct io_uring_cmd;
 struct nicprog_dev;
 struct page;
 struct vm_area_struct;
@@ -107,7 +108,6 @@ int nicprog_notif_mmap(struct nicprog_ring_file *rf,
 		       struct vm_area_struct *vma);
 void nicprog_notif_post(struct nicprog_pipe *pipe, u64 head, u64 tail);
 void nicprog_notif_cancel(struct nicprog_ring_file *rf, int err);
-struct io_uring_cmd;
 int nicprog_notif_wait(struct nicprog_ring_file *rf,
 		       struct io_uring_cmd *ioucmd, u32 timeout_ms);
 

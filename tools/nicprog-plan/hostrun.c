@@ -476,7 +476,7 @@ int np_hostrun(const struct np_hostrun_in *hi, const struct np_frames *fr,
 	u32 i, s, core, len, verdict;
 	const u8 *f;
 	struct np_run r;
-	bool done, staged;
+	bool done, staged, handed, decided;
 	int ret = -1;
 
 	memset(out, 0, sizeof(*out));
@@ -517,6 +517,7 @@ int np_hostrun(const struct np_hostrun_in *hi, const struct np_frames *fr,
 		f = fr->buf + fr->off[i];
 		len = fr->len[i];
 		memset(&r, 0, sizeof(r));
+		handed = false;
 		r.frame = i;
 		r.cls = np_wl_classify(f, len);
 		out->class_frames[r.cls]++;
@@ -572,14 +573,13 @@ int np_hostrun(const struct np_hostrun_in *hi, const struct np_frames *fr,
 				nicprog_exec_resume(&part, &world_ops, wn, st,
 						    &pkt, &ctx, &res);
 				out->host_insns += res.insns;
-				if (host_decided(hi->in, &res))
-					out->host_decided++;
-				else
-					out->errors += !!res.error;
+				handed = true;
 			}
 		}
-		verdict = host_decided(hi->in, &res) ? NP_VERDICT_HOST :
-						       min_t(u32, res.action, 4);
+		decided = handed && host_decided(hi->in, &res);
+		out->host_decided += decided;
+		out->errors += handed && res.error && !decided;
+		verdict = decided ? NP_VERDICT_HOST : min_t(u32, res.action, 4);
 		out->verdicts[verdict]++;
 		out->verdict[i] = verdict;
 
@@ -587,7 +587,7 @@ int np_hostrun(const struct np_hostrun_in *hi, const struct np_frames *fr,
 		pkt_init(&hpkt, hbuf, f, len, hi->ifindex);
 		nicprog_exec_run(&host, &world_ops, wh, st, &hpkt, &hres);
 		/* the host decides both alike; the frame was not compared */
-		if (verdict == NP_VERDICT_HOST && host_decided(hi->in, &hres))
+		if (decided && host_decided(hi->in, &hres))
 			continue;
 		if (hres.action != res.action ||
 		    hpkt.data_end - hpkt.data != pkt.data_end - pkt.data ||
