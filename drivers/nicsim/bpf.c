@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * nicsim's side of BPF offload: ndo_bpf goes to the nicprog core, which
- * verifies, plans and calls back here to install plans on the NIC.
+ * verifies, plans and calls back here to install plans on the NIC; native
+ * XDP stays with the driver (xdp.c).
  */
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
@@ -12,6 +13,9 @@ int nicsim_port_ndo_bpf(struct net_device *dev, struct netdev_bpf *bpf)
 {
 	struct nicsim_port *port = netdev_priv(dev);
 
+	/* native XDP is the driver's; the rest is offload, nicprog's */
+	if (bpf->command == XDP_SETUP_PROG)
+		return nicsim_xdp_setup(port, bpf);
 	return nicprog_ndo_bpf(port->np, bpf);
 }
 

@@ -35,7 +35,8 @@ static int nicsim_get_link_ksettings(struct net_device *dev,
 static const char nicsim_xdp_stat_names[][ETH_GSTRING_LEN] = {
 	"xdp_drop", "xdp_pass", "xdp_tx", "xdp_redirect", "xdp_aborted",
 	"host_handovers", "host_state_bytes", "host_runs", "host_errors",
-	"host_ns", "host_insns",
+	"host_ns", "host_insns", "rx_xdp_drop", "rx_xdp_pass", "rx_xdp_tx",
+	"rx_xdp_redirect", "rx_xdp_aborted", "xdp_xmit", "xdp_xmit_errors",
 };
 
 /*
@@ -105,8 +106,9 @@ static void nicsim_get_strings(struct net_device *dev, u32 sset, u8 *data)
 }
 
 /*
- * Per-port XDP verdicts and handovers; the rest are the whole NIC's, read
- * under RTNL (which the cores stop under). The timing model's
+ * Per-port XDP verdicts (the NIC's program's, handovers, the native
+ * program's); the rest are the whole NIC's, read under RTNL (which the
+ * cores stop under). The timing model's
  * counters (cycles, busy, runs, latency, waits, memory) cover the runs it
  * has timed: timing_pending more are held until the NIC has been idle
  * for NICSIM_TM_IDLE.
@@ -135,6 +137,13 @@ static void nicsim_get_ethtool_stats(struct net_device *dev,
 	*data++ = u64_stats_read(&s.host_errors);
 	*data++ = u64_stats_read(&s.host_ns);
 	*data++ = u64_stats_read(&s.host_insns);
+	*data++ = u64_stats_read(&s.rx_xdp_drop);
+	*data++ = u64_stats_read(&s.rx_xdp_pass);
+	*data++ = u64_stats_read(&s.rx_xdp_tx);
+	*data++ = u64_stats_read(&s.rx_xdp_redirect);
+	*data++ = u64_stats_read(&s.rx_xdp_aborted);
+	*data++ = u64_stats_read(&s.xdp_xmit);
+	*data++ = u64_stats_read(&s.xdp_xmit_errors);
 	spin_lock_bh(&ndev->tm_lock);
 	tm = ndev->tm;
 	if (!tm) {	/* the device is going: its cores have stopped */

@@ -9,6 +9,7 @@
 #include <linux/skbuff.h>
 #include <linux/u64_stats_sync.h>
 #include <net/nicprog.h>
+#include <net/xdp.h>
 
 #include "profiles.h"
 #include "timing.h"
@@ -48,6 +49,14 @@
  *	host refused one (of a replaced plan, or malformed)
  * @host_ns: host CPU time in host part runs
  * @host_insns: instructions host part runs executed
+ * @rx_xdp_drop: frames the port's native XDP program dropped
+ * @rx_xdp_pass: frames it passed to the stack
+ * @rx_xdp_tx: frames it sent back out of the port
+ * @rx_xdp_redirect: frames it redirected (another port, a CPU, AF_XDP)
+ * @rx_xdp_aborted: frames it aborted, or whose verdict or redirect failed
+ *	(the xdp_exception tracepoint fires)
+ * @xdp_xmit: frames other devices' XDP programs redirected out of the port
+ * @xdp_xmit_errors: such frames the port could not send
  * @syncp: writers run with BH disabled (xmit, NAPI, NIC cores) and never
  *	nest a section
  */
@@ -72,6 +81,13 @@ struct nicsim_pcpu_stats {
 	u64_stats_t host_errors;
 	u64_stats_t host_ns;
 	u64_stats_t host_insns;
+	u64_stats_t rx_xdp_drop;
+	u64_stats_t rx_xdp_pass;
+	u64_stats_t rx_xdp_tx;
+	u64_stats_t rx_xdp_redirect;
+	u64_stats_t rx_xdp_aborted;
+	u64_stats_t xdp_xmit;
+	u64_stats_t xdp_xmit_errors;
 	struct u64_stats_sync syncp;
 };
 
@@ -124,6 +140,8 @@ struct nicsim_pcpu_stats {
  * @np: the port's registration with nicprog
  * @ref: the installed plan and its cores; written under RTNL by the plan
  *	ops, read under RCU by the receive path and the NIC cores
+ * @xdp_prog: the native XDP program, run by @napi (xdp.c)
+ * @xdp_rxq: the receive queue @xdp_prog sees
  */
 struct nicsim_port {
 	struct net_device *netdev;
@@ -135,6 +153,8 @@ struct nicsim_port {
 	struct nicsim_pcpu_stats __percpu *stats;
 	struct nicprog_dev *np;
 	struct nicsim_plan_ref __rcu *ref;
+	struct bpf_prog __rcu *xdp_prog;
+	struct xdp_rxq_info xdp_rxq;
 };
 
 /*
@@ -314,6 +334,13 @@ void nicsim_host_part(struct nicsim_port *port, struct sk_buff *skb);
 
 /* bpf.c */
 int nicsim_port_ndo_bpf(struct net_device *dev, struct netdev_bpf *bpf);
+int nicsim_xdp_setup(struct nicsim_port *port, struct netdev_bpf *bpf);
+bool nicsim_xdp_rx(struct nicsim_port *port, struct bpf_prog *prog,
+		   struct sk_buff *skb);
+int nicsim_xdp_xmit(struct net_device *dev, int n, struct xdp_frame **frames,
+		    u32 flags);
+int nicsim_xdp_init(struct nicsim_port *port);
+void nicsim_xdp_fini(struct nicsim_port *port);
 int nicsim_plan_load(struct nicprog_dev *nd, const struct nicprog_plan *plan,
 		     struct netlink_ext_ack *extack);
 void nicsim_plan_unload(struct nicprog_dev *nd);

@@ -4,10 +4,12 @@
  *
  * Transmit puts the frame on the wire: the peer port's NIC receives it into
  * a bounded queue (dropping and counting when full, as hardware does) and
- * its NAPI instance hands it to the host stack. The transmit path runs in
+ * its NAPI instance hands it to the host stack, through the port's native
+ * XDP program when one is attached (xdp.c). The transmit path runs in
  * BH context under RCU, which protects the peer pointer (see link.c).
  */
 #include <linux/etherdevice.h>
+#include <linux/filter.h>
 #include <linux/if_vlan.h>
 #include <linux/rtnetlink.h>
 
@@ -177,13 +179,21 @@ static int nicsim_port_poll(struct napi_struct *napi, int budget)
 {
 	struct nicsim_port *port = container_of(napi, struct nicsim_port, napi);
 	struct net_device *dev = port->netdev;
+	bool redirected = false;
+	struct bpf_prog *prog;
 	struct sk_buff *skb;
 	int done = 0;
 
+	rcu_read_lock();
+	prog = rcu_dereference(port->xdp_prog);
 	while (done < budget && (skb = skb_dequeue(&port->rxq))) {
 		done++;
 		if (NICSIM_RX_CB(skb)->ref) {
 			nicsim_host_part(port, skb);
+			continue;
+		}
+		if (prog) {
+			redirected |= nicsim_xdp_rx(port, prog, skb);
 			continue;
 		}
 		skb->protocol = eth_type_trans(skb, dev);
@@ -191,6 +201,9 @@ static int nicsim_port_poll(struct napi_struct *napi, int budget)
 				   skb->len + ETH_HLEN);
 		netif_receive_skb(skb);
 	}
+	if (redirected)
+		xdp_do_flush();
+	rcu_read_unlock();
 	if (done < budget)
 		napi_complete_done(napi, done);
 	return done;
@@ -288,6 +301,7 @@ static const struct net_device_ops nicsim_port_netdev_ops = {
 	.ndo_get_iflink		= nicsim_port_get_iflink,
 	.ndo_set_mac_address	= eth_mac_addr,
 	.ndo_bpf		= nicsim_port_ndo_bpf,
+	.ndo_xdp_xmit		= nicsim_xdp_xmit,
 	.ndo_validate_addr	= eth_validate_addr,
 };
 
@@ -332,6 +346,9 @@ struct nicsim_port *nicsim_port_create(struct nicsim_dev *ndev, u32 index)
 	SET_NETDEV_DEV(netdev, &ndev->dev);
 	netif_napi_add(netdev, &port->napi, nicsim_port_poll);
 	netif_carrier_off(netdev);
+	err = nicsim_xdp_init(port);
+	if (err)
+		goto err_free_stats;
 
 	rtnl_lock();
 	err = register_netdevice(netdev);
@@ -349,6 +366,8 @@ err_unregister_netdevice:
 	unregister_netdevice(netdev);
 err_rtnl_unlock:
 	rtnl_unlock();
+	nicsim_xdp_fini(port);
+err_free_stats:
 	free_percpu(port->stats);
 err_free_netdev:
 	free_netdev(netdev);
@@ -375,6 +394,7 @@ void nicsim_port_destroy(struct nicsim_port *port)
 	nicprog_unregister(port->np);
 	rtnl_unlock();
 	skb_queue_purge(&port->rxq);
+	nicsim_xdp_fini(port);
 	free_percpu(port->stats);
 	free_netdev(netdev);
 }

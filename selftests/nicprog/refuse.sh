@@ -93,9 +93,11 @@ expect_refused "device without nicprog: its map cannot be offloaded (EINVAL)" \
 	ip link set dev "nv0-$ID" xdpoffload obj "$COUNT" sec xdp
 ip link del "nv0-$ID"
 
-expect_refused "native XDP mode: refused with a hint" \
-	"Error: nicprog: native XDP is not supported; use xdpoffload to run on the NIC or xdpgeneric to run on the host." \
+ip link set dev "$P" mtu 4000
+expect_refused "native XDP with an MTU one page cannot hold: refused with the limit" \
+	"Error: nicsim: MTU too large for native XDP: a frame must fit one page (MTU 3502 at most with 4 KiB pages)." \
 	ip link set dev "$P" xdpdrv obj "$COUNT" sec xdp
+ip link set dev "$P" mtu 1500
 
 bpftool prog load "$COUNT" "$PIN" type xdp dev "$P" >/dev/null 2>&1
 expect_refused "program offloaded to another port: refused at attach" \

@@ -1,8 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# A BPF object from bpf/ runs as host XDP on a nicsim port, loaded with
-# iproute2 and read back with bpftool: its table accounts for exactly the
-# frames the port received, and detaching leaves the port working.
+# A BPF object from bpf/ runs as host XDP on a nicsim port, generic and
+# native (in the driver's receive path), loaded with iproute2 and read back
+# with bpftool: its table accounts for exactly the frames the port
+# received, and detaching leaves the port working. Native XDP bounds the
+# MTU to what one page holds while attached.
 . "$(dirname "$0")/lib.sh"
 require_root_tools
 command -v bpftool >/dev/null || skip_all "bpftool not installed"
@@ -42,6 +44,33 @@ check "the NF saw every frame the port received" wait_for 5 agree
 check "the NF classified the pings as IPv4" test "$(ipv4_packets)" -ge 5
 
 check "detach with ip link ... xdpgeneric off" ip -n "$NSB" link set dev "$B" xdpgeneric off
+out=$(ip netns exec "$NSA" ping -c 2 -i 0.2 -W 2 10.79.0.2 2>&1)
+check "the port works after detach" grep -q " 0% packet loss" <<< "$out"
+
+# native: the same object in the driver's receive path
+xs() { ip netns exec "$NSB" ethtool -S "$B" | awk -v n="$1:" '$1 == n { print $2 }'; }
+maxmtu() { ip -n "$NSB" -d link show dev "$B" | grep -o 'maxmtu [0-9]*' | cut -d' ' -f2; }
+check "attach with ip link ... xdpdrv obj" \
+	ip -n "$NSB" link set dev "$B" xdpdrv obj "$OBJ" sec xdp
+out=$(ip -n "$NSB" link show dev "$B")
+check "ip link shows it in driver mode" grep -qE "mtu [0-9]+ xdp " <<< "$out"
+expect_eq "the MTU is bounded by one page" 3502 "$(maxmtu)"
+expect_refused() {
+	local err
+	err=$("${@:3}" 2>&1) && { tap_fail "$1 (succeeded)"; return; }
+	expect_eq "$1" "$2" "$err"
+}
+expect_refused "a larger MTU is refused" \
+	"Error: mtu greater than device maximum." \
+	ip -n "$NSB" link set dev "$B" mtu 4000
+rx0=$(nstat "$NSB" "$B" rx_packets) p0=$(xs rx_xdp_pass) t0=$(sum_packets)
+out=$(ip netns exec "$NSA" ping -c 5 -i 0.2 -W 2 10.79.0.2 2>&1)
+check "traffic passes through the native NF" grep -q " 0% packet loss" <<< "$out"
+agree_native() { [ $(($(sum_packets) - t0)) = "$(rx_delta)" ]; }
+check "the native NF saw every frame the port received" wait_for 5 agree_native
+expect_eq "rx_xdp_pass counts them" "$(rx_delta)" "$(($(xs rx_xdp_pass) - p0))"
+check "detach with ip link ... xdpdrv off" ip -n "$NSB" link set dev "$B" xdpdrv off
+expect_eq "the MTU bound is lifted" 9000 "$(maxmtu)"
 out=$(ip netns exec "$NSA" ping -c 2 -i 0.2 -W 2 10.79.0.2 2>&1)
 check "the port works after detach" grep -q " 0% packet loss" <<< "$out"
 tap_end

@@ -1,0 +1,80 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Native host XDP and AF_XDP in copy mode on nicsim ports, the baselines an
+# offloaded NF is measured against on the same port: xsk_test attaches
+# progs/hostxdp.o natively and sends a seeded mix of frames, one verdict
+# per UDP port; frames to the AF_XDP socket, sent back and redirected out
+# of another port (ndo_xdp_xmit) arrive where they should, byte for byte,
+# and nowhere else; the port's counters agree frame for frame. Then a port
+# with a program attached and a socket bound is deleted under them.
+. "$(dirname "$0")/lib.sh"
+require_root_tools
+[ -x "$SELFDIR/xsk_test" ] || skip_all "xsk_test not built"
+OBJ=$SELFDIR/progs/hostxdp.o
+[ -f "$OBJ" ] || skip_all "progs/hostxdp.o not built"
+nicprog_load || skip_all "cannot load nicprog/nicsim"
+
+SEED=${AFXDP_SEED:-11}
+COUNT=${AFXDP_COUNT:-3000}
+TMP=$(mktemp -d /tmp/nicprog-afxdp.XXXXXX)
+trap 'cleanup; rm -rf "$TMP"' EXIT
+
+# xs PORT NAME: one of the port's ethtool counters
+xs() { ethtool -S "$1" | awk -v n="$2:" '$1 == n { print $2 }'; }
+# verdict NAME: what xsk_test says that many frames got
+verdict() { awk -v n="$1" '$1 == "verdicts" { for (i = 2; i < NF; i += 2) if ($i == n) print $(i + 1) }' "$TMP/out"; }
+
+tap_begin
+ID=$(nicsim_new_id)
+OUT=nicsim${ID}p0 IN=nicsim${ID}p1 RDR=nicsim${ID}p2 PEER=nicsim${ID}p3
+nicsim_new "$ID" 4
+echo "$ID:0 $ID:1" > "$BUS/link_device"
+echo "$ID:2 $ID:3" > "$BUS/link_device"
+for p in $OUT $IN $RDR $PEER; do
+	sysctl -qw "net.ipv6.conf.$p.disable_ipv6=1"
+	ip link set "$p" up
+done
+
+for c in rx_xdp_drop rx_xdp_pass rx_xdp_tx rx_xdp_redirect rx_xdp_aborted; do
+	eval "b_$c=$(xs "$IN" $c)"
+done
+b_xmit=$(xs "$RDR" xdp_xmit)
+"$SELFDIR/xsk_test" "$IN" "$OUT" "$OBJ" "$COUNT" "$SEED" "$RDR" "$PEER" \
+	> "$TMP/out" 2>&1
+rc=$?
+sed 's/^/# /' "$TMP/out"
+expect_eq "xsk_test $COUNT frames, seed $SEED: exit status" 0 "$rc"
+check "xsk_test: all 7 cases pass" grep -q "^# Totals: pass:7 fail:0" "$TMP/out"
+d() { echo $(($(xs "$IN" "$1") - $(eval echo "\$b_$1"))); }
+expect_eq "rx_xdp_drop counts the dropped frames" "$(verdict drop)" "$(d rx_xdp_drop)"
+expect_eq "rx_xdp_pass counts the passed frames" "$(verdict pass)" "$(d rx_xdp_pass)"
+expect_eq "rx_xdp_tx counts the frames sent back" "$(verdict tx)" "$(d rx_xdp_tx)"
+expect_eq "rx_xdp_redirect counts the socket's and the redirected" \
+	"$(($(verdict xsk) + $(verdict redirect)))" "$(d rx_xdp_redirect)"
+expect_eq "rx_xdp_aborted counts the aborted" "$(verdict aborted)" "$(d rx_xdp_aborted)"
+expect_eq "xdp_xmit of $RDR counts what was redirected to it" \
+	"$(verdict redirect)" "$(($(xs "$RDR" xdp_xmit) - b_xmit))"
+expect_eq "and it sent them all" 0 "$(xs "$RDR" xdp_xmit_errors)"
+check "nothing stays attached" sh -c "! ip link show dev $IN | grep -q prog/xdp"
+
+# The device goes while a program is attached and a socket bound.
+mkfifo "$TMP/in"
+"$SELFDIR/xsk_test" --hold "$IN" "$OBJ" < "$TMP/in" > "$TMP/hold" 2>&1 &
+HPID=$!
+exec 3> "$TMP/in"
+check "a socket is bound to a port with a native program" \
+	wait_for 10 grep -q "^ready" "$TMP/hold"
+progs=$(bpftool prog show | grep -c "name hostxdp")
+expect_eq "the program is loaded" 1 "$progs"
+check "the device is deleted under them" nicsim_del "$ID"
+echo go >&3
+exec 3>&-
+check "the holder finishes" wait_for 20 sh -c "! kill -0 $HPID 2>/dev/null"
+kill "$HPID" 2>/dev/null
+wait "$HPID"
+expect_eq "and exits 0" 0 "$?"
+sed 's/^/# /' "$TMP/hold"
+check "the program is released" \
+	wait_for 10 sh -c "! bpftool prog show | grep -q 'name hostxdp'"
+check "no oops, no warning" sh -c "! dmesg | grep -qE 'BUG|WARNING|Oops'"
+tap_end
