@@ -36,6 +36,7 @@ tools:
 	$(MAKE) -C tools/nicprog-calibrate
 	$(MAKE) -C tools/lib/nicring
 	$(MAKE) -C tools/apps
+	$(MAKE) -C tools/bench/rxbench
 
 bpf:
 	$(MAKE) -C bpf

@@ -61,6 +61,8 @@ struct nicprog_table;
  *	after a ring file's lock)
  * @ring_out: per NF output, the RX pipe bound to it; RCU for the datapath
  * @ring_files: the open files of /dev/nicprog/<ifname>, under @ring_lock
+ * @ring_due: outputs whose pipes hold deferred notifications (bit per
+ *	output, atomic), for nicprog_ring_flush()
  */
 struct nicprog_dev {
 	struct device dev;
@@ -90,6 +92,7 @@ struct nicprog_dev {
 	struct mutex ring_lock;
 	struct nicprog_pipe __rcu *ring_out[NICPROG_RING_OUTPUTS];
 	struct list_head ring_files;
+	DECLARE_BITMAP(ring_due, NICPROG_RING_OUTPUTS);
 };
 
 #define NICPROG_PROG_MAX_MAPS	NICPROG_MAX_TABLES

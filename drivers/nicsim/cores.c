@@ -91,14 +91,18 @@ static void nicsim_core_exception(struct nicsim_port *port,
  * @plan: the plan that ran
  * @pkt: the frame as the program left it
  * @res: the run's result, @res->done
+ * @core: the NIC core that ran it, NULL for the host part
  *
- * For NIC cores and for the host part of partial plans alike.
+ * For NIC cores and for the host part of partial plans alike. A core's
+ * frames to a pipe defer their notification to the end of its batch
+ * (nicsim_core_ring_flush()).
  *
  * Context: BH disabled, RCU held.
  */
 void nicsim_verdict(struct nicsim_port *port, const struct nicprog_plan *plan,
 		    const struct nicprog_exec_pkt *pkt,
-		    const struct nicprog_exec_result *res)
+		    const struct nicprog_exec_result *res,
+		    struct nicsim_core *core)
 {
 	struct nicsim_port *out;
 	struct sk_buff *nskb;
@@ -124,11 +128,15 @@ void nicsim_verdict(struct nicsim_port *port, const struct nicprog_plan *plan,
 	case XDP_REDIRECT:
 		/* to an NF output: into the pipe bound to it, as a DMA would */
 		if (res->redirect_ifindex & NICPROG_PIPE_TARGET_BIT) {
+			if (core && core->ring_port != port)
+				nicsim_core_ring_flush(core, true);
 			if (nicprog_ring_deliver(port->np, res->redirect_ifindex,
 						 pkt->buf + pkt->data,
-						 pkt->data_end - pkt->data) ==
-			    -ENOENT)
+						 pkt->data_end - pkt->data,
+						 core) == -ENOENT)
 				goto exception;
+			if (core)
+				core->ring_port = port;
 			/* delivered, or dropped and counted by the pipe */
 			nicsim_stats_inc(port, xdp_redirect);
 			return;
@@ -263,7 +271,7 @@ static void nicsim_core_run(struct nicsim_core *core, struct nicsim_port *port,
 	if (!res.done)
 		nicsim_handover(core, port, ref, &pkt, &core->state->ctx);
 	else
-		nicsim_verdict(port, plan, &pkt, &res);
+		nicsim_verdict(port, plan, &pkt, &res, core);
 }
 
 /* Hash of the packet bytes a stage's shard key copies; absent bytes are 0. */
@@ -380,7 +388,7 @@ static void nicsim_core_job(struct nicsim_core *core, struct nicsim_job *job,
 		nicsim_job_forward(core, ref, job, stage + 1);
 		return;
 	}
-	nicsim_verdict(job->port, plan, &job->pkt, &job->res);
+	nicsim_verdict(job->port, plan, &job->pkt, &job->res, core);
 	nicsim_job_free(job);
 }
 
@@ -435,6 +443,29 @@ static bool nicsim_core_idle(struct nicsim_core *core)
 	       !READ_ONCE(core->n_jobs);
 }
 
+/**
+ * nicsim_core_ring_flush() - post the notifications a core's frames to
+ *	pipes deferred
+ * @core: the core
+ * @force: now; else only at the end of its batch (its queues empty) or
+ *	after NICSIM_RING_BATCH frames, so that an application that keeps up
+ *	is woken once per batch, not per frame, and one that waits is not
+ *	kept waiting behind a long backlog
+ *
+ * Context: the core's thread, BH disabled, RCU held (the port's).
+ */
+void nicsim_core_ring_flush(struct nicsim_core *core, bool force)
+{
+	if (!core->ring_port)
+		return;
+	if (!force && ++core->ring_batch < NICSIM_RING_BATCH &&
+	    !nicsim_core_idle(core))
+		return;
+	nicprog_ring_flush(core->ring_port->np);
+	core->ring_port = NULL;
+	core->ring_batch = 0;
+}
+
 static int nicsim_core_thread(void *data)
 {
 	struct nicsim_core *core = data;
@@ -456,10 +487,18 @@ static int nicsim_core_thread(void *data)
 			else
 				nicsim_core_run(core, netdev_priv(skb->dev),
 						skb);
+			nicsim_core_ring_flush(core, false);
 			rcu_read_unlock();
 			local_bh_enable();
 			cond_resched();
 		}
+		/*
+		 * Only a purge (plan replaced or removed) between the check
+		 * and the dequeue leaves a flush pending; the port may be
+		 * going, and its waiting application's timeout covers it.
+		 */
+		core->ring_port = NULL;
+		core->ring_batch = 0;
 	}
 	return 0;
 }

@@ -40,7 +40,7 @@ void nicsim_host_part(struct nicsim_port *port, struct sk_buff *skb)
 				    port->netdev->ifindex, &pkt, &res);
 	if (err)
 		goto drop;
-	nicsim_verdict(port, ref->plan, pkt, &res);
+	nicsim_verdict(port, ref->plan, pkt, &res, NULL);
 	nicsim_stats_frame(port, host_runs, host_ns, ktime_get_ns() - t0);
 	nicsim_stats_add(port, host_insns, res.insns);
 	rcu_read_unlock();

@@ -22,6 +22,7 @@
 #define NICSIM_MAX_CORES	16	/* kthreads per NIC */
 #define NICSIM_PROFILE_NAME_MAX	32	/* NUL included */
 #define NICSIM_CORE_QUEUE_LEN	512	/* frames waiting for one core */
+#define NICSIM_RING_BATCH	64	/* frames a core's pipe notifications wait */
 #define NICSIM_TM_IDLE		(HZ / 10)	/* NIC idle: time what it ran */
 
 /**
@@ -234,6 +235,9 @@ struct nicsim_job {
  * @mat_lookups: lookups MAT stages served for this core
  * @queue_max: deepest @jobs seen, under @jobs_lock
  * @queue_drops: jobs dropped: full queue or replaced plan
+ * @ring_port: the port whose pipes hold notifications this core deferred,
+ *	within one batch; the core's thread only
+ * @ring_batch: frames the core ran since it deferred the first of them
  */
 struct nicsim_core {
 	u32 index;
@@ -253,6 +257,8 @@ struct nicsim_core {
 	u64 mat_lookups;
 	u32 queue_max;
 	u64 queue_drops;
+	struct nicsim_port *ring_port;
+	u32 ring_batch;
 };
 
 /**
@@ -327,7 +333,9 @@ bool nicsim_cores_steer(struct nicsim_port *port,
 void nicsim_cores_purge(struct nicsim_port *port);
 void nicsim_verdict(struct nicsim_port *port, const struct nicprog_plan *plan,
 		    const struct nicprog_exec_pkt *pkt,
-		    const struct nicprog_exec_result *res);
+		    const struct nicprog_exec_result *res,
+		    struct nicsim_core *core);
+void nicsim_core_ring_flush(struct nicsim_core *core, bool force);
 
 /* hostpart.c */
 void nicsim_host_part(struct nicsim_port *port, struct sk_buff *skb);

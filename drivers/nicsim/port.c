@@ -171,6 +171,16 @@ drop:
 
 static netdev_tx_t nicsim_port_xmit(struct sk_buff *skb, struct net_device *dev)
 {
+	/*
+	 * The wire rewrites and queues the skb: a shared one (pktgen's
+	 * clone_skb, IFF_TX_SKB_SHARING) travels as a clone of its own.
+	 */
+	skb = skb_share_check(skb, GFP_ATOMIC);
+	if (unlikely(!skb)) {
+		nicsim_stats_inc((struct nicsim_port *)netdev_priv(dev),
+				 tx_dropped);
+		return NETDEV_TX_OK;
+	}
 	nicsim_wire_tx(netdev_priv(dev), skb);
 	return NETDEV_TX_OK;
 }

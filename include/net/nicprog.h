@@ -103,7 +103,8 @@ struct nicprog_dev *nicprog_register(struct net_device *netdev,
 				     const struct nicprog_dev_ops *ops);
 void nicprog_unregister(struct nicprog_dev *nd);
 int nicprog_ring_deliver(struct nicprog_dev *nd, u32 target,
-			 const void *buf, u32 len);
+			 const void *buf, u32 len, bool more);
+void nicprog_ring_flush(struct nicprog_dev *nd);
 int nicprog_lnic_replace_begin(struct nicprog_dev *nd,
 			       const struct nicprog_lnic *lnic);
 void nicprog_lnic_replace_end(struct nicprog_dev *nd,

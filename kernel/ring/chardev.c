@@ -242,6 +242,8 @@ static int nicprog_pipe_bind_cmd(struct nicprog_ring_file *rf,
 			err = -EINVAL;
 		} else if (nicprog_pipe_unbind(nd, pipe)) {
 			synchronize_rcu();
+			/* no flush will find it: announce what it holds */
+			nicprog_pipe_notify(pipe);
 		}
 		goto out_unlock;
 	}
@@ -578,28 +580,61 @@ void nicprog_ring_del(struct nicprog_dev *nd)
  * @target: the program's redirect target, NICPROG_PIPE_TARGET(output)
  * @buf: the frame's bytes
  * @len: their length
+ * @more: the caller has more frames to deliver and will call
+ *	nicprog_ring_flush(): the notification waits for it (as
+ *	XDP_XMIT_FLUSH waits for the last frame of a batch)
  *
  * The driver's datapath calls this for an XDP_REDIRECT whose target has
  * NICPROG_PIPE_TARGET_BIT set, as it would DMA the frame into host memory.
+ * The bytes are visible to the application at once either way.
  *
  * Context: BH or process, under rcu_read_lock().
  * Return: 0; -ENOENT if no pipe is bound to the output (the frame is an
  * invalid redirect), -ENOSPC if the pipe had no room (counted there).
  */
 int nicprog_ring_deliver(struct nicprog_dev *nd, u32 target,
-			 const void *buf, u32 len)
+			 const void *buf, u32 len, bool more)
 {
 	u32 out = target & ~NICPROG_PIPE_TARGET_BIT;
 	struct nicprog_pipe *pipe;
+	int err;
 
 	if (!(target & NICPROG_PIPE_TARGET_BIT) || out >= NICPROG_RING_OUTPUTS)
 		return -ENOENT;
 	pipe = rcu_dereference(nd->ring_out[out]);
 	if (!pipe)
 		return -ENOENT;
-	return nicprog_pipe_append(pipe, buf, len);
+	err = nicprog_pipe_append(pipe, buf, len, more);
+	if (!err && more && !test_bit(out, nd->ring_due))
+		set_bit(out, nd->ring_due);
+	return err;
 }
 EXPORT_SYMBOL_GPL(nicprog_ring_deliver);
+
+/**
+ * nicprog_ring_flush() - post the notifications deliveries deferred
+ * @nd: the port
+ *
+ * A driver that passed @more to nicprog_ring_deliver() calls this at the
+ * end of its batch at the latest; it may flush others' deferred
+ * notifications early, which only wakes their applications sooner.
+ *
+ * Context: BH or process, under rcu_read_lock().
+ */
+void nicprog_ring_flush(struct nicprog_dev *nd)
+{
+	struct nicprog_pipe *pipe;
+	u32 out;
+
+	for_each_set_bit(out, nd->ring_due, NICPROG_RING_OUTPUTS) {
+		if (!test_and_clear_bit(out, nd->ring_due))
+			continue;
+		pipe = rcu_dereference(nd->ring_out[out]);
+		if (pipe)
+			nicprog_pipe_notify(pipe);
+	}
+}
+EXPORT_SYMBOL_GPL(nicprog_ring_flush);
 
 /* /dev/nicprog/<ifname>, read-write for root only. */
 char *nicprog_ring_devnode(struct device *dev, umode_t *mode)

@@ -143,12 +143,15 @@ int nicprog_pipe_mmap(struct nicprog_pipe *pipe, struct vm_area_struct *vma)
  * written. A record is appended whole or dropped and counted; in a
  * records pipe it is a struct nicprog_rec, the bytes, and zeros up to
  * NICPROG_REC_ALIGN. The new tail is published after the bytes, then
- * the file is notified if its application has caught up (notify.c).
+ * the file is notified if its application has caught up (notify.c) --
+ * unless @defer: then nicprog_pipe_notify() does that later, once for a
+ * batch of appends, as a NIC writes back a batch of descriptors.
  *
  * Context: any; BH or process.
  * Return: 0, or -ENOSPC if it did not fit (counted in the control page).
  */
-int nicprog_pipe_append(struct nicprog_pipe *pipe, const void *buf, u32 len)
+int nicprog_pipe_append(struct nicprog_pipe *pipe, const void *buf, u32 len,
+			bool defer)
 {
 	struct nicprog_pipe_ctrl *ctrl = pipe->ctrl;
 	bool rec = pipe->framing == NICPROG_FRAMING_RECORDS;
@@ -183,7 +186,37 @@ int nicprog_pipe_append(struct nicprog_pipe *pipe, const void *buf, u32 len)
 	pipe->tail += need;
 	/* the bytes before the tail that announces them */
 	smp_store_release(&ctrl->tail, pipe->tail);
-	nicprog_notif_post(pipe, pipe->head, pipe->tail);
+	if (defer) {
+		pipe->due = true;
+	} else {
+		pipe->due = false;
+		nicprog_notif_post(pipe, pipe->head, pipe->tail);
+	}
 	spin_unlock_irqrestore(&pipe->lock, flags);
 	return 0;
+}
+
+/**
+ * nicprog_pipe_notify() - post the notification appends deferred
+ * @pipe: an RX pipe
+ *
+ * Reactive as an append's own: posted only if the application has
+ * consumed what the previous one announced.
+ *
+ * Context: any; BH or process.
+ */
+void nicprog_pipe_notify(struct nicprog_pipe *pipe)
+{
+	unsigned long flags;
+	u64 head;
+
+	spin_lock_irqsave(&pipe->lock, flags);
+	if (pipe->due) {
+		pipe->due = false;
+		head = READ_ONCE(pipe->ctrl->head);
+		if (head - pipe->head <= pipe->tail - pipe->head)
+			pipe->head = head;
+		nicprog_notif_post(pipe, pipe->head, pipe->tail);
+	}
+	spin_unlock_irqrestore(&pipe->lock, flags);
 }

@@ -39,6 +39,8 @@ struct vm_area_struct;
  * @drop_bytes: their bytes; under @lock
  * @rf: the file that owns it
  * @notified: the tail its last notification announced; under @lock
+ * @due: an append deferred its notification (nicprog_pipe_notify());
+ *	under @lock
  */
 struct nicprog_pipe {
 	u32 id;
@@ -58,6 +60,7 @@ struct nicprog_pipe {
 	u64 drop_bytes;
 	struct nicprog_ring_file *rf;
 	u64 notified;
+	bool due;
 };
 
 /**
@@ -99,7 +102,9 @@ struct nicprog_pipe *nicprog_pipe_alloc(u32 size, u32 dir, u32 framing,
 				       const struct nicprog_pipe *share);
 void nicprog_pipe_free(struct nicprog_pipe *pipe);
 int nicprog_pipe_mmap(struct nicprog_pipe *pipe, struct vm_area_struct *vma);
-int nicprog_pipe_append(struct nicprog_pipe *pipe, const void *buf, u32 len);
+int nicprog_pipe_append(struct nicprog_pipe *pipe, const void *buf, u32 len,
+			bool defer);
+void nicprog_pipe_notify(struct nicprog_pipe *pipe);
 
 /* notify.c */
 int nicprog_notif_init(struct nicprog_ring_file *rf);
