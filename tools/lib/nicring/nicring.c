@@ -313,6 +313,44 @@ void nicring_release(struct nicring_pipe *p, int n)
 }
 
 /**
+ * nicring_read() - the bytes of a stream pipe that arrived, not released
+ * @p: an RX stream pipe (NICPROG_FRAMING_STREAM)
+ * @data: set to the first of them, in the mapping
+ *
+ * No system call. The bytes are contiguous even where the ring wraps (the
+ * data is mapped twice); they stay until nicring_consume().
+ *
+ * Return: how many, or -EINVAL for a pipe that is not an RX stream.
+ */
+int64_t nicring_read(struct nicring_pipe *p, void **data)
+{
+	uint64_t tail;
+
+	if (p->dir != NICPROG_PIPE_RX || p->framing != NICPROG_FRAMING_STREAM)
+		return -EINVAL;
+	tail = __atomic_load_n(&p->ctrl->tail, __ATOMIC_ACQUIRE);
+	*data = p->data + (p->pos & (p->size - 1));
+	p->r->st.records += tail != p->peek;
+	p->peek = tail;
+	return tail - p->pos;
+}
+
+/**
+ * nicring_consume() - give the NIC back the first @n bytes nicring_read()
+ *	returned
+ * @p: an RX stream pipe
+ * @n: at most what nicring_read() returned
+ */
+void nicring_consume(struct nicring_pipe *p, uint64_t n)
+{
+	if (n > p->peek - p->pos)
+		n = p->peek - p->pos;
+	p->pos += n;
+	/* after the reads of what it releases */
+	__atomic_store_n(&p->ctrl->head, p->pos, __ATOMIC_RELEASE);
+}
+
+/**
  * nicring_wait() - wait until a pipe of @r has records to peek
  * @r: the handle
  * @timeout_ms: 1..NICPROG_WAIT_TIMEOUT_MAX

@@ -18,6 +18,10 @@
  *           nicring_release(rx, n);
  *   }
  *
+ * A stream pipe (NICPROG_FRAMING_STREAM) is read as bytes instead:
+ * nicring_read() gives (pointer, length) of all that arrived, contiguous,
+ * and nicring_consume() releases a prefix of it.
+ *
  * Receiving costs no system call while records keep coming: the pipes'
  * tails are read from shared memory, and a wait (one io_uring command) is
  * submitted only when every pipe is drained. Every function returns a
@@ -49,7 +53,7 @@ struct nicring_stats {
 	uint64_t submits;	/* io_uring_enter() calls that submitted */
 	uint64_t waits;		/* NICPROG_OP_WAIT commands */
 	uint64_t notifications;	/* notification entries read */
-	uint64_t records;	/* records peeked */
+	uint64_t records;	/* records peeked (streams: reads finding bytes) */
 };
 
 struct nicring *nicring_open(const char *ifname, int *err);
@@ -63,6 +67,8 @@ int nicring_pipe_free(struct nicring_pipe *p);
 
 int nicring_peek(struct nicring_pipe *p, struct nicring_rec *recs, int max);
 void nicring_release(struct nicring_pipe *p, int n);
+int64_t nicring_read(struct nicring_pipe *p, void **data);
+void nicring_consume(struct nicring_pipe *p, uint64_t n);
 int nicring_wait(struct nicring *r, uint32_t timeout_ms);
 
 int nicring_append(struct nicring_pipe *tx, const void *buf, uint32_t len);

@@ -1,0 +1,117 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Applications on the streaming rings, against clients on the host stack of
+# a wired port: kvserver answers get/set/delete over UDP with the requests
+# steered to it by its NF (tools/apps/nf/kv.c) -- the server port's stack
+# never sees one -- exactly as a key-value store must; logmon counts the
+# lines of a syslog stream the NIC builds from datagram payloads
+# (tools/apps/nf/syslog.c strips the headers and ends each message with a
+# newline), line for line and byte for byte.
+. "$(dirname "$0")/lib.sh"
+require_root_tools
+APPS=$NICPROG_SRC/tools/apps
+for f in kvserver logmon nf/kv.o nf/syslog.o; do
+	[ -e "$APPS/$f" ] || skip_all "tools/apps/$f not built (make tools)"
+done
+[ -x "$SELFDIR/udp_req" ] || skip_all "udp_req not built"
+nicprog_load || skip_all "cannot load nicprog/nicsim"
+TMP=$(mktemp -d /tmp/nicprog-apps.XXXXXX)
+trap 'cleanup; rm -rf "$TMP"' EXIT
+
+# finishes PID: the process ends within 30 s (it is killed otherwise)
+finishes() {
+	wait_for 30 sh -c "! kill -0 $1 2>/dev/null" || { kill "$1"; return 1; }
+}
+xs() { ethtool -S "$SRV" | awk -v n="$1:" '$1 == n { print $2 }'; }
+
+tap_begin
+ID=$(nicsim_new_id)
+CLI=nicsim${ID}p0 SRV=nicsim${ID}p1 NS=apps-$ID
+nicsim_new "$ID" 2
+echo "$ID:0 $ID:1" > "$BUS/link_device"
+netns_new "$NS"
+port_to_ns "$NS" "$CLI" 10.91.0.1/24
+sysctl -qw "net.ipv6.conf.$SRV.disable_ipv6=1"
+ip link set "$SRV" up
+ip -n "$NS" neigh replace 10.91.0.2 lladdr "$(cat "/sys/class/net/$SRV/address")" dev "$CLI"
+
+# kvserver
+check "kvserver's NF offloads" \
+	ip link set dev "$SRV" xdpoffload obj "$APPS/nf/kv.o" sec xdp
+BIG=$(head -c 1024 /dev/zero | tr '\0' 'v')
+cat > "$TMP/req" <<EOR
+set alpha 1
+get alpha
+set beta hello world
+get beta
+get gamma
+delete alpha
+get alpha
+delete alpha
+set big $BIG
+get big
+bogus request
+get
+EOR
+cat > "$TMP/want" <<EOR
+STORED
+VALUE alpha 1
+STORED
+VALUE beta hello world
+END
+DELETED
+END
+NOT_FOUND
+STORED
+VALUE big $BIG
+ERROR expected get KEY, set KEY DATA or delete KEY
+ERROR expected get KEY, set KEY DATA or delete KEY
+EOR
+rx0=$(nstat "$SRV" rx_packets) r0=$(xs xdp_redirect)
+"$APPS/kvserver" "$SRV" -n 12 -i 20000 > "$TMP/kv" 2>&1 &
+KV=$!
+check "kvserver binds its pipe" wait_for 10 grep -q "^kvserver: $SRV output 0" "$TMP/kv"
+ip netns exec "$NS" "$SELFDIR/udp_req" 10.91.0.2 11211 < "$TMP/req" > "$TMP/got"
+check "every reply is what a key-value store must answer" diff -u "$TMP/want" "$TMP/got"
+check "kvserver ends after its 12 requests" finishes "$KV"
+wait "$KV"
+expect_eq "and exits 0" 0 "$?"
+sed 's/^/# /' "$TMP/kv"
+check "it counted them: 5 get (3 hits), 3 set, 2 delete, 2 errors" \
+	grep -q "12 requests: 5 get (3 hits), 3 set, 2 delete, 2 errors, 0 not UDP/IPv4" "$TMP/kv"
+expect_eq "the NIC steered the 12 requests to the pipe" 12 $(($(xs xdp_redirect) - r0))
+expect_eq "the server port's stack saw none of them" 0 $(($(nstat "$SRV" rx_packets) - rx0))
+
+# logmon
+check "logmon's NF replaces it" \
+	ip -force link set dev "$SRV" xdpoffload obj "$APPS/nf/syslog.o" sec xdp
+# 600 messages of 26 to 470 bytes: every 5th an error, every 50th a full disk
+awk 'BEGIN {
+	for (i = 1; i <= 600; i++) {
+		m = "<14>host app[" i "]: message " i
+		if (i % 5 == 0) m = m ": error code " i * 7
+		if (i % 50 == 0) m = m ", disk full on /var"
+		if (i % 3 == 0) { m = m " "; for (j = 0; j < i % 400; j++) m = m "x" }
+		print m
+	}
+}' > "$TMP/lines"
+"$APPS/logmon" "$SRV" -p error -p "disk full" -n 600 -i 20000 > "$TMP/log" 2>&1 &
+LM=$!
+check "logmon binds its stream pipe" wait_for 10 grep -q "^logmon: $SRV output 1" "$TMP/log"
+bytes=$(wc -c < "$TMP/lines")
+ip netns exec "$NS" "$SELFDIR/udp_req" -q 10.91.0.2 514 < "$TMP/lines"
+check "logmon ends after its 600 lines" finishes "$LM"
+wait "$LM"
+expect_eq "and exits 0" 0 "$?"
+sed 's/^/# /' "$TMP/log"
+check "'error' in 120 lines" grep -qx "logmon: 'error' 120" "$TMP/log"
+check "'disk full' in 12 lines" grep -qx "logmon: 'disk full' 12" "$TMP/log"
+check "600 lines, $bytes bytes, none dropped" \
+	grep -q "^logmon: 600 lines, $bytes bytes, 0 dropped" "$TMP/log"
+p0=$(xs xdp_pass)
+echo "<14>too short" | ip netns exec "$NS" "$SELFDIR/udp_req" -q 10.91.0.2 514
+passed() { [ $(($(xs xdp_pass) - p0)) = 1 ]; }
+check "a message too short to strip on the NIC passes to the host" wait_for 5 passed
+ip link set dev "$SRV" xdpoffload off
+check "no oops, no warning" sh -c "! dmesg | grep -qE 'BUG|WARNING|Oops'"
+tap_end
