@@ -6,11 +6,13 @@
 # never sees one -- exactly as a key-value store must; logmon counts the
 # lines of a syslog stream the NIC builds from datagram payloads
 # (tools/apps/nf/syslog.c strips the headers and ends each message with a
-# newline), line for line and byte for byte.
+# newline), line for line and byte for byte; sketch finds the heavy
+# flows among the headers a mirror port's NF (tools/apps/nf/mirror.c)
+# slices off every frame.
 . "$(dirname "$0")/lib.sh"
 require_root_tools
 APPS=$NICPROG_SRC/tools/apps
-for f in kvserver logmon nf/kv.o nf/syslog.o; do
+for f in kvserver logmon sketch nf/kv.o nf/syslog.o nf/mirror.o; do
 	[ -e "$APPS/$f" ] || skip_all "tools/apps/$f not built (make tools)"
 done
 [ -x "$SELFDIR/udp_req" ] || skip_all "udp_req not built"
@@ -112,6 +114,31 @@ p0=$(xs xdp_pass)
 echo "<14>too short" | ip netns exec "$NS" "$SELFDIR/udp_req" -q 10.91.0.2 514
 passed() { [ $(($(xs xdp_pass) - p0)) = 1 ]; }
 check "a message too short to strip on the NIC passes to the host" wait_for 5 passed
+# sketch: 5 heavy flows of 100 frames among 200 light ones of 2
+check "sketch's NF replaces it" \
+	ip -force link set dev "$SRV" xdpoffload obj "$APPS/nf/mirror.o" sec xdp
+awk 'BEGIN {
+	for (r = 0; r < 100; r++) {
+		for (h = 5001; h <= 5005; h++) printf "%d %032d\n", h, r
+		if (r < 2) for (l = 6000; l < 6200; l++) printf "%d %032d\n", l, r
+	}
+}' > "$TMP/flows"
+"$APPS/sketch" "$SRV" -k 5 -n 900 -i 20000 > "$TMP/sk" 2>&1 &
+SK=$!
+check "sketch binds its pipe" wait_for 10 grep -q "^sketch: $SRV output 3" "$TMP/sk"
+ip netns exec "$NS" "$SELFDIR/udp_req" -f 10.91.0.2 7777 < "$TMP/flows"
+check "sketch ends after its 900 frames" finishes "$SK"
+wait "$SK"
+expect_eq "and exits 0" 0 "$?"
+sed 's/^/# /' "$TMP/sk"
+check "900 frames of 74 bytes, none dropped" \
+	grep -q "^sketch: 900 frames, 66600 bytes, 0 not IPv4 TCP/UDP, 0 dropped" "$TMP/sk"
+heavy() {
+	awk '$2 == "udp" && $3 ~ /^10\.91\.0\.1:500[1-5]$/ && $6 == "frames" &&
+	     $7 >= 100 && $7 <= 102 && $9 >= 7400 && $9 <= 7548 { n++ }
+	     END { exit n != 5 }' "$TMP/sk"
+}
+check "its top 5 are the heavy flows, 100 frames each (count-min: never under, a little over at most)" heavy
 ip link set dev "$SRV" xdpoffload off
 check "no oops, no warning" sh -c "! dmesg | grep -qE 'BUG|WARNING|Oops'"
 tap_end
