@@ -8,14 +8,17 @@
 # (tools/apps/nf/syslog.c strips the headers and ends each message with a
 # newline), line for line and byte for byte; sketch finds the heavy
 # flows among the headers a mirror port's NF (tools/apps/nf/mirror.c)
-# slices off every frame.
+# slices off every frame; lbfront sends each flow to the VIP to one
+# backend of a Maglev table, rewritten with valid checksums, zero-copy.
 . "$(dirname "$0")/lib.sh"
 require_root_tools
 APPS=$NICPROG_SRC/tools/apps
-for f in kvserver logmon sketch nf/kv.o nf/syslog.o nf/mirror.o; do
+for f in kvserver logmon sketch lbfront nf/kv.o nf/syslog.o nf/mirror.o nf/vip.o; do
 	[ -e "$APPS/$f" ] || skip_all "tools/apps/$f not built (make tools)"
 done
-[ -x "$SELFDIR/udp_req" ] || skip_all "udp_req not built"
+for f in udp_req pkt_cap; do
+	[ -x "$SELFDIR/$f" ] || skip_all "$f not built"
+done
 nicprog_load || skip_all "cannot load nicprog/nicsim"
 TMP=$(mktemp -d /tmp/nicprog-apps.XXXXXX)
 trap 'cleanup; rm -rf "$TMP"' EXIT
@@ -139,6 +142,60 @@ heavy() {
 	     END { exit n != 5 }' "$TMP/sk"
 }
 check "its top 5 are the heavy flows, 100 frames each (count-min: never under, a little over at most)" heavy
+# lbfront: 150 flows of 4 frames to the VIP, three backends
+check "lbfront's NF replaces it" \
+	ip -force link set dev "$SRV" xdpoffload obj "$APPS/nf/vip.o" sec xdp
+ip -n "$NS" neigh replace 10.91.0.100 lladdr "$(cat "/sys/class/net/$SRV/address")" dev "$CLI"
+awk 'BEGIN { for (r = 0; r < 4; r++) for (s = 7000; s < 7150; s++) printf "%d %032d\n", s, r }' > "$TMP/lbflows"
+"$APPS/lbfront" "$SRV" -b 02:00:00:00:01:01,10.92.0.1 -b 02:00:00:00:01:02,10.92.0.2 \
+	-b 02:00:00:00:01:03,10.92.0.3 -n 600 -i 20000 > "$TMP/lb" 2>&1 &
+LB=$!
+check "lbfront binds its pipes" wait_for 10 grep -q "^lbfront: $SRV output 2" "$TMP/lb"
+ip netns exec "$NS" "$SELFDIR/pkt_cap" "$CLI" 600 5000 > "$TMP/cap" 2>&1 &
+CAP=$!
+check "a capture listens on the client's port" wait_for 10 grep -q "^capturing" "$TMP/cap"
+ip netns exec "$NS" "$SELFDIR/udp_req" -f 10.91.0.100 8080 < "$TMP/lbflows"
+check "lbfront ends after its 600 frames" finishes "$LB"
+wait "$LB"
+expect_eq "and exits 0" 0 "$?"
+check "the capture ends" finishes "$CAP"
+sed 's/^/# /' "$TMP/lb"
+expect_eq "all 600 frames came back out of the port, rewritten" 600 \
+	"$(grep -c ' 10\.92\.0\.[123]:8080 ip=ok l4=ok$' "$TMP/cap")"
+# per flow (source port): one backend, whose MAC matches its address
+awk '$1 != "capturing" {
+	split($2, s, ":"); split($3, d, ":"); b = substr(d[1], 9)
+	if ($1 != "02:00:00:00:01:0" b) bad++
+	if ((s[2] in of) && of[s[2]] != b) bad++
+	of[s[2]] = b; frames[b]++
+}
+END {
+	for (f in of) { flows[of[f]]++; n++ }
+	for (b = 1; b <= 3; b++)
+		printf "backend 10.92.0.%d flows %d frames %d\n", b, flows[b], frames[b]
+	printf "flows %d bad %d\n", n, bad
+}' "$TMP/cap" > "$TMP/per"
+sed 's/^/# capture: /' "$TMP/per"
+expect_eq "150 flows, each to one backend, MAC and address agreeing" "flows 150 bad 0" \
+	"$(tail -1 "$TMP/per")"
+shares() {
+	awk '$1 == "backend" { if ($4 < 30 || $4 > 70) bad++ } END { exit bad }' "$TMP/per"
+}
+check "every backend has a fair share of the flows (30..70 of 150)" shares
+agree() {
+	local b f
+	for b in 1 2 3; do
+		f=$(awk -v b="10.92.0.$b" '$1 == "backend" && $2 == b { print $4, $6 }' "$TMP/per")
+		grep -q "^lbfront: backend 10.92.0.$b entries 2184[56] flows ${f% *} frames ${f#* }$" "$TMP/lb" || return 1
+	done
+}
+check "lbfront's counts are the capture's, its table split 21845/21846" agree
+out=$("$APPS/lbfront" --table 5)
+sed 's/^/# /' <<< "$out"
+check "Maglev: 5 backends get 13107 or 13108 entries each" \
+	grep -q "entries per backend 13107..13108 of 65537" <<< "$out"
+moved() { awk '/removing one moves/ { exit !($5 < 655) }' <<< "$out"; }
+check "removing one moves under 1% of the others' entries" moved
 ip link set dev "$SRV" xdpoffload off
 check "no oops, no warning" sh -c "! dmesg | grep -qE 'BUG|WARNING|Oops'"
 tap_end
