@@ -85,6 +85,29 @@ static void nicsim_core_exception(struct nicsim_port *port,
 	trace_xdp_exception(port->netdev, nicprog_plan_prog(plan), act);
 }
 
+/*
+ * Hold a copy of a frame a full backpressure pipe refused; false if there
+ * is no memory for it (the caller drops and counts it). BH disabled.
+ */
+static bool nicsim_core_hold(struct nicsim_core *core, struct nicsim_port *port,
+			     const struct nicprog_exec_result *res,
+			     const struct nicprog_exec_pkt *pkt)
+{
+	u32 len = pkt->data_end - pkt->data;
+	u8 *held = kmemdup(pkt->buf + pkt->data, len, GFP_ATOMIC);
+
+	if (!held)
+		return false;
+	spin_lock(&core->jobs_lock);
+	core->held = held;
+	core->held_len = len;
+	core->held_target = res->redirect_ifindex;
+	core->held_port = port;
+	core->held_since = jiffies;
+	spin_unlock(&core->jobs_lock);
+	return true;
+}
+
 /**
  * nicsim_verdict() - act on a finished run's verdict
  * @port: the port the frame arrived on
@@ -106,6 +129,7 @@ void nicsim_verdict(struct nicsim_port *port, const struct nicprog_plan *plan,
 {
 	struct nicsim_port *out;
 	struct sk_buff *nskb;
+	int err;
 
 	switch (res->action) {
 	case XDP_DROP:
@@ -130,13 +154,20 @@ void nicsim_verdict(struct nicsim_port *port, const struct nicprog_plan *plan,
 		if (res->redirect_ifindex & NICPROG_PIPE_TARGET_BIT) {
 			if (core && core->ring_port != port)
 				nicsim_core_ring_flush(core, true);
-			if (nicprog_ring_deliver(port->np, res->redirect_ifindex,
-						 pkt->buf + pkt->data,
-						 pkt->data_end - pkt->data,
-						 core) == -ENOENT)
+			err = nicprog_ring_deliver(port->np, res->redirect_ifindex,
+						   pkt->buf + pkt->data,
+						   pkt->data_end - pkt->data, core);
+			if (err == -ENOENT)
 				goto exception;
 			if (core)
 				core->ring_port = port;
+			/* a full backpressure pipe: the core holds the frame */
+			if (err == -EAGAIN &&
+			    !(core && nicsim_core_hold(core, port, res, pkt)))
+				nicprog_ring_drop(port->np, res->redirect_ifindex,
+						  pkt->data_end - pkt->data);
+			if (err == -EAGAIN && core && core->held)
+				return;	/* counted once delivered or dropped */
 			/* delivered, or dropped and counted by the pipe */
 			nicsim_stats_inc(port, xdp_redirect);
 			return;
@@ -466,6 +497,62 @@ void nicsim_core_ring_flush(struct nicsim_core *core, bool force)
 	core->ring_batch = 0;
 }
 
+/*
+ * Backpressure: retry the held frame until its pipe takes it, its port's
+ * plan goes (a purge drops it), or NICSIM_RING_STALL_MS pass (dropped and
+ * counted in the pipe). The core takes no other frame meanwhile, so what
+ * arrives for it waits in its queue and, that full, is dropped at the
+ * NIC's ingress and counted there. The pipe's application is notified of
+ * what it holds at each retry, so that it makes room. Holding the core's
+ * jobs_lock keeps the port from going (a purge takes it first).
+ *
+ * Context: the core's thread, may sleep.
+ */
+static void nicsim_core_stall(struct nicsim_core *core)
+{
+	unsigned long until = core->held_since +
+			      msecs_to_jiffies(NICSIM_RING_STALL_MS);
+	struct nicsim_port *port;
+	bool done;
+	int err;
+
+	for (;;) {
+		spin_lock_bh(&core->jobs_lock);
+		rcu_read_lock();
+		port = core->held_port;
+		done = !port;
+		if (port) {
+			err = nicprog_ring_deliver(port->np, core->held_target,
+						   core->held, core->held_len,
+						   false);
+			if (err == -EAGAIN && time_after_eq(jiffies, until))
+				err = nicprog_ring_drop(port->np,
+							core->held_target,
+							core->held_len);
+			if (err == -EAGAIN) {
+				nicprog_ring_flush(port->np);
+			} else {
+				/* an unbound output: an invalid redirect */
+				if (err == -ENOENT)
+					nicsim_stats_inc(port, xdp_aborted);
+				else
+					nicsim_stats_inc(port, xdp_redirect);
+				done = true;
+			}
+		}
+		if (done) {
+			kfree(core->held);
+			core->held = NULL;
+			core->held_port = NULL;
+		}
+		rcu_read_unlock();
+		spin_unlock_bh(&core->jobs_lock);
+		if (done || kthread_should_stop())
+			return;
+		usleep_range(20, 100);
+	}
+}
+
 static int nicsim_core_thread(void *data)
 {
 	struct nicsim_core *core = data;
@@ -490,6 +577,8 @@ static int nicsim_core_thread(void *data)
 			nicsim_core_ring_flush(core, false);
 			rcu_read_unlock();
 			local_bh_enable();
+			if (core->held)
+				nicsim_core_stall(core);
 			cond_resched();
 		}
 		/*
@@ -560,6 +649,12 @@ void nicsim_cores_purge(struct nicsim_port *port)
 			list_move(&job->list, &dead);
 			core->n_jobs--;
 		}
+		/* a held frame's stall ends at its next retry */
+		if (core->held_port == port) {
+			core->held_port = NULL;
+			core->queue_drops++;
+			nicsim_stats_inc(port, rx_fifo_errors);
+		}
 		spin_unlock_bh(&core->jobs_lock);
 	}
 	list_for_each_entry_safe(job, tmp, &dead, list)
@@ -573,6 +668,7 @@ static void nicsim_core_free(struct nicsim_core *core)
 	list_for_each_entry_safe(job, tmp, &core->jobs, list)
 		nicsim_job_free(job);
 	skb_queue_purge(&core->queue);
+	kfree(core->held);
 	kfree(core->trace);
 	kfree(core->state);
 	kfree(core->frame);

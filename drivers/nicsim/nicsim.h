@@ -23,6 +23,7 @@
 #define NICSIM_PROFILE_NAME_MAX	32	/* NUL included */
 #define NICSIM_CORE_QUEUE_LEN	512	/* frames waiting for one core */
 #define NICSIM_RING_BATCH	64	/* frames a core's pipe notifications wait */
+#define NICSIM_RING_STALL_MS	100	/* a full backpressure pipe holds a core */
 #define NICSIM_TM_IDLE		(HZ / 10)	/* NIC idle: time what it ran */
 
 /**
@@ -238,6 +239,14 @@ struct nicsim_job {
  * @ring_port: the port whose pipes hold notifications this core deferred,
  *	within one batch; the core's thread only
  * @ring_batch: frames the core ran since it deferred the first of them
+ * @held: a copy of the frame a full backpressure pipe refused, which the
+ *	core holds and retries (nicsim_core_stall()), taking no other; NULL
+ *	if none. @held and @held_port are written under @jobs_lock (the
+ *	core's thread sets them, a purge of the port clears them)
+ * @held_len: its length
+ * @held_target: its redirect target
+ * @held_port: the port whose program steered it
+ * @held_since: jiffies when the pipe first refused it
  */
 struct nicsim_core {
 	u32 index;
@@ -259,6 +268,11 @@ struct nicsim_core {
 	u64 queue_drops;
 	struct nicsim_port *ring_port;
 	u32 ring_batch;
+	u8 *held;
+	u32 held_len;
+	u32 held_target;
+	struct nicsim_port *held_port;
+	unsigned long held_since;
 };
 
 /**

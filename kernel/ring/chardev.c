@@ -75,6 +75,7 @@ static bool nicprog_pipe_unbind(struct nicprog_dev *nd,
 	if (bound)
 		RCU_INIT_POINTER(nd->ring_out[pipe->output - 1], NULL);
 	pipe->output = 0;
+	WRITE_ONCE(pipe->backpressure, false);
 	mutex_unlock(&nd->ring_lock);
 	return bound;
 }
@@ -223,8 +224,9 @@ static int nicprog_pipe_bind_cmd(struct nicprog_ring_file *rf,
 	err = nicprog_ring_args(c, &a, sizeof(a));
 	if (err)
 		return err;
-	if (a.flags || a.__pad || a.output >= NICPROG_RING_OUTPUTS) {
-		ring_err(rf, "pipe bind: flags must be 0, the output below %u\n",
+	if ((a.flags & ~(bind ? NICPROG_BIND_BACKPRESSURE : 0)) || a.__pad ||
+	    a.output >= NICPROG_RING_OUTPUTS) {
+		ring_err(rf, "pipe bind: flags must be 0 or (bind) NICPROG_BIND_BACKPRESSURE, the output below %u\n",
 			 NICPROG_RING_OUTPUTS);
 		return -EINVAL;
 	}
@@ -262,6 +264,8 @@ static int nicprog_pipe_bind_cmd(struct nicprog_ring_file *rf,
 		err = -EBUSY;
 	} else {
 		pipe->output = a.output + 1;
+		WRITE_ONCE(pipe->backpressure,
+			   !!(a.flags & NICPROG_BIND_BACKPRESSURE));
 		rcu_assign_pointer(nd->ring_out[a.output], pipe);
 	}
 	mutex_unlock(&nd->ring_lock);
@@ -590,7 +594,10 @@ void nicprog_ring_del(struct nicprog_dev *nd)
  *
  * Context: BH or process, under rcu_read_lock().
  * Return: 0; -ENOENT if no pipe is bound to the output (the frame is an
- * invalid redirect), -ENOSPC if the pipe had no room (counted there).
+ * invalid redirect), -ENOSPC if the pipe had no room (counted there),
+ * -EAGAIN if it had none and is bound with NICPROG_BIND_BACKPRESSURE: the
+ * driver holds the frame, taking no other, and delivers it again, or
+ * gives up on it with nicprog_ring_drop() after a bound of its own.
  */
 int nicprog_ring_deliver(struct nicprog_dev *nd, u32 target,
 			 const void *buf, u32 len, bool more)
@@ -610,6 +617,33 @@ int nicprog_ring_deliver(struct nicprog_dev *nd, u32 target,
 	return err;
 }
 EXPORT_SYMBOL_GPL(nicprog_ring_deliver);
+
+/**
+ * nicprog_ring_drop() - count a frame for an output the driver gave up on
+ * @nd: the port
+ * @target: the program's redirect target, NICPROG_PIPE_TARGET(output)
+ * @len: the frame's length
+ *
+ * For a frame nicprog_ring_deliver() refused with -EAGAIN: counted in the
+ * drops of the pipe bound to the output, if one still is.
+ *
+ * Context: BH or process, under rcu_read_lock().
+ * Return: 0, or -ENOENT if no pipe is bound to the output.
+ */
+int nicprog_ring_drop(struct nicprog_dev *nd, u32 target, u32 len)
+{
+	u32 out = target & ~NICPROG_PIPE_TARGET_BIT;
+	struct nicprog_pipe *pipe;
+
+	if (!(target & NICPROG_PIPE_TARGET_BIT) || out >= NICPROG_RING_OUTPUTS)
+		return -ENOENT;
+	pipe = rcu_dereference(nd->ring_out[out]);
+	if (!pipe)
+		return -ENOENT;
+	nicprog_pipe_drop(pipe, len);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(nicprog_ring_drop);
 
 /**
  * nicprog_ring_flush() - post the notifications deliveries deferred

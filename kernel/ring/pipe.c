@@ -148,7 +148,9 @@ int nicprog_pipe_mmap(struct nicprog_pipe *pipe, struct vm_area_struct *vma)
  * batch of appends, as a NIC writes back a batch of descriptors.
  *
  * Context: any; BH or process.
- * Return: 0, or -ENOSPC if it did not fit (counted in the control page).
+ * Return: 0, -ENOSPC if it did not fit (counted in the control page), or
+ * -EAGAIN if it did not fit a backpressure pipe (not counted: the caller
+ * holds it and retries, or gives up with nicprog_pipe_drop()).
  */
 int nicprog_pipe_append(struct nicprog_pipe *pipe, const void *buf, u32 len,
 			bool defer)
@@ -166,6 +168,10 @@ int nicprog_pipe_append(struct nicprog_pipe *pipe, const void *buf, u32 len,
 	if (head - pipe->head <= pipe->tail - pipe->head)
 		pipe->head = head;
 	if (need > pipe->size - (pipe->tail - pipe->head)) {
+		if (READ_ONCE(pipe->backpressure)) {
+			spin_unlock_irqrestore(&pipe->lock, flags);
+			return -EAGAIN;
+		}
 		pipe->drops++;
 		pipe->drop_bytes += len;
 		WRITE_ONCE(ctrl->drops, pipe->drops);
@@ -194,6 +200,25 @@ int nicprog_pipe_append(struct nicprog_pipe *pipe, const void *buf, u32 len,
 	}
 	spin_unlock_irqrestore(&pipe->lock, flags);
 	return 0;
+}
+
+/**
+ * nicprog_pipe_drop() - count a record the producer gave up on
+ * @pipe: an RX pipe
+ * @len: its length
+ *
+ * Context: any; BH or process.
+ */
+void nicprog_pipe_drop(struct nicprog_pipe *pipe, u32 len)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&pipe->lock, flags);
+	pipe->drops++;
+	pipe->drop_bytes += len;
+	WRITE_ONCE(pipe->ctrl->drops, pipe->drops);
+	WRITE_ONCE(pipe->ctrl->drop_bytes, pipe->drop_bytes);
+	spin_unlock_irqrestore(&pipe->lock, flags);
 }
 
 /**

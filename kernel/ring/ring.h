@@ -41,6 +41,9 @@ struct vm_area_struct;
  * @notified: the tail its last notification announced; under @lock
  * @due: an append deferred its notification (nicprog_pipe_notify());
  *	under @lock
+ * @backpressure: bound with NICPROG_BIND_BACKPRESSURE: an append that does
+ *	not fit is refused, not dropped; written under the port's ring_lock
+ *	before the pipe is published to the datapath
  */
 struct nicprog_pipe {
 	u32 id;
@@ -61,6 +64,7 @@ struct nicprog_pipe {
 	struct nicprog_ring_file *rf;
 	u64 notified;
 	bool due;
+	bool backpressure;
 };
 
 /**
@@ -105,6 +109,7 @@ int nicprog_pipe_mmap(struct nicprog_pipe *pipe, struct vm_area_struct *vma);
 int nicprog_pipe_append(struct nicprog_pipe *pipe, const void *buf, u32 len,
 			bool defer);
 void nicprog_pipe_notify(struct nicprog_pipe *pipe);
+void nicprog_pipe_drop(struct nicprog_pipe *pipe, u32 len);
 
 /* notify.c */
 int nicprog_notif_init(struct nicprog_ring_file *rf);

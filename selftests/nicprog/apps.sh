@@ -100,7 +100,7 @@ awk 'BEGIN {
 		print m
 	}
 }' > "$TMP/lines"
-"$APPS/logmon" "$SRV" -p error -p "disk full" -n 600 -i 20000 > "$TMP/log" 2>&1 &
+"$APPS/logmon" "$SRV" -B -p error -p "disk full" -n 600 -i 20000 > "$TMP/log" 2>&1 &
 LM=$!
 check "logmon binds its stream pipe" wait_for 10 grep -q "^logmon: $SRV output 1" "$TMP/log"
 bytes=$(wc -c < "$TMP/lines")

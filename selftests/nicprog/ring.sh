@@ -6,7 +6,8 @@
 # seeded fuzzer); an offloaded NF (progs/topipe.c) steers frames to outputs
 # and they arrive in the pipes bound to them (records and streams, in
 # order, full pipes dropping and counting, a bogus head ignored, unbound
-# outputs invalid redirects); then a file with a pipe mapped outlives its port: once
+# outputs invalid redirects; a backpressure pipe holding the NIC); then a
+# file with a pipe mapped outlives its port: once
 # the device is deleted its commands fail with ENODEV, the mapping still
 # reads back and nothing breaks.
 . "$(dirname "$0")/lib.sh"
@@ -100,6 +101,10 @@ if [ -x "$ECHO" ]; then
 else
 	tap_skip "libnicring echo" "tools/apps/echo not built"
 fi
+"$SELFDIR/ring_test" --backpressure "$IN" "$NF" > "$TMP/bp" 2>&1
+sed 's/^/# /' "$TMP/bp"
+check "ring_test --backpressure: a full pipe holds the NIC, losses counted" \
+	grep -q "^# Totals: pass:4 fail:0" "$TMP/bp"
 ip link set dev "$NF" xdpoffload off
 "$SELFDIR/ring_test" --replace "$IN" "$NF" "$SELFDIR/progs/topipe.o" \
 	> "$TMP/replace" 2>&1

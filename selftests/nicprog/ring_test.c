@@ -16,6 +16,8 @@
  *                             killed)
  *   ring_test --echo-peer IN COUNT  (the far end of tools/apps/echo)
  *   ring_test --replace IN NF OBJ   (bound pipes across program replacement)
+ *   ring_test --backpressure IN NF  (NF runs progs/topipe.o: a full pipe
+ *                             bound with NICPROG_BIND_BACKPRESSURE)
  *   ring_test --pipe IN NF    (NF runs progs/topipe.o, IN is wired to it:
  *                             frames sent from IN to UDP port 9000 + N
  *                             arrive in the pipe bound to NF's output N)
@@ -559,11 +561,17 @@ static int hold(void)
 	return 0;
 }
 
-static int bind_pipe(int fd, uint32_t op, uint32_t id, uint32_t out)
+static int bind_flags(int fd, uint32_t op, uint32_t id, uint32_t out,
+		      uint32_t flags)
 {
-	struct nicprog_pipe_bind a = { .id = id, .output = out };
+	struct nicprog_pipe_bind a = { .id = id, .output = out, .flags = flags };
 
 	return cmd(fd, op, &a, sizeof(a), 0);
+}
+
+static int bind_pipe(int fd, uint32_t op, uint32_t id, uint32_t out)
+{
+	return bind_flags(fd, op, id, out, 0);
 }
 
 static int pkt_fd, pkt_ifindex;
@@ -1079,6 +1087,135 @@ static int check_records(const uint8_t *data, uint32_t size, uint64_t head,
 	return 1;
 }
 
+/* The NIC port's count of frames dropped at its ingress. */
+static long ingress_drops(const char *nf)
+{
+	char path[160];
+	long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s/statistics/rx_fifo_errors",
+		 nf);
+	f = fopen(path, "r");
+	if (!f || fscanf(f, "%ld", &v) != 1)
+		ksft_exit_fail_msg("%s\n", path);
+	fclose(f);
+	return v;
+}
+
+/*
+ * Read every record of the pipe until @want arrived, or nothing did for
+ * @idle_ms; check each is frame(9001, 200, seq) with seqs increasing from
+ * *@seq. Return the records read, -1 on a wrong one.
+ */
+static int drain(volatile struct nicprog_pipe_ctrl *ctrl, uint8_t *data,
+		 uint32_t size, int want, int idle_ms, uint32_t *seq)
+{
+	uint64_t head = ctrl->head, tail, last = now_ms();
+	uint8_t f[256];
+	uint32_t v;
+	int got = 0;
+
+	while (got < want && now_ms() - last < (uint64_t)idle_ms) {
+		tail = __atomic_load_n(&ctrl->tail, __ATOMIC_ACQUIRE);
+		if (head == tail) {
+			usleep(1000);
+			continue;
+		}
+		for (; head != tail; got++) {
+			struct nicprog_rec *r = (void *)(data + (head & (size - 1)));
+
+			memcpy(&v, (uint8_t *)(r + 1) + 42, 4);
+			if (r->len != 200 || v < *seq ||
+			    (frame(f, 9001, 200, v),
+			     memcmp(r + 1, f, 200))) {
+				ksft_print_msg("record %d: len %u seq %u (after %u)\n",
+					       got, r->len, v, *seq);
+				return -1;
+			}
+			*seq = v + 1;
+			head += REC(200);
+		}
+		__atomic_store_n(&ctrl->head, head, __ATOMIC_RELEASE);
+		last = now_ms();
+	}
+	return got;
+}
+
+/*
+ * --backpressure IN NF: a pipe bound with NICPROG_BIND_BACKPRESSURE holds
+ * the NIC when full instead of dropping: frames wait, then arrive; only a
+ * consumer that makes no room for the bound loses the held frame (counted
+ * in the pipe), and what the stalled NIC cannot take is counted at its
+ * ingress.
+ */
+static int bp_mode(const char *in, const char *nf)
+{
+	struct nicprog_pipe_create b;
+	struct nicprog_pipe_ctrl *ctrl;
+	long ing0, ing;
+	uint8_t f[256], *m;
+	uint32_t seq = 0;
+	int fd, i, ok, got;
+
+	ksft_print_header();
+	ksft_set_plan(4);
+	pkt_ifindex = if_nametoindex(in);
+	pkt_fd = socket(AF_PACKET, SOCK_RAW, 0);
+	if (!pkt_ifindex || pkt_fd < 0)
+		ksft_exit_fail_msg("%s: %s\n", in, strerror(errno));
+	fd = open_dev();
+	if (create(fd, 4096, NICPROG_PIPE_RX, NICPROG_FRAMING_RECORDS, &b))
+		ksft_exit_fail_msg("create failed\n");
+	m = mmap(NULL, b.mmap_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 b.mmap_off);
+	if (m == MAP_FAILED)
+		ksft_exit_fail_msg("mmap: %s\n", strerror(errno));
+	ctrl = (void *)m;
+
+	ok = bind_flags(fd, NICPROG_OP_PIPE_BIND, b.id, 1, 2) == -EINVAL;
+	ok &= bind_flags(fd, NICPROG_OP_PIPE_UNBIND, b.id, 1,
+			 NICPROG_BIND_BACKPRESSURE) == -EINVAL;
+	ok &= !bind_flags(fd, NICPROG_OP_PIPE_BIND, b.id, 1,
+			  NICPROG_BIND_BACKPRESSURE);
+	ksft_test_result(ok, "bind with NICPROG_BIND_BACKPRESSURE; unknown flags and flags on unbind are EINVAL\n");
+
+	/* 100 frames through a pipe that holds 19: none lost */
+	for (i = 0; i < 100; i++)
+		send_frame(f, frame(f, 9001, 200, i));
+	usleep(50000);
+	got = drain(ctrl, m + 4096, 4096, 100, 2000, &seq);
+	ksft_test_result(got == 100 && !ctrl->drops,
+			 "100 frames through a 4 KiB backpressure pipe all arrive, in order, none dropped (%d, drops %llu)\n",
+			 got, (unsigned long long)ctrl->drops);
+
+	/* no room for 1 s: held frames go after 100 ms each, counted */
+	for (i = 0; i < 40; i++)
+		send_frame(f, frame(f, 9001, 200, 100 + i));
+	usleep(1000000);
+	got = drain(ctrl, m + 4096, 4096, 40, 1000, &seq);
+	ok = got >= 0 && ctrl->drops >= 3 && ctrl->drops <= 15 &&
+	     got + ctrl->drops == 40 && ctrl->drop_bytes == ctrl->drops * 200;
+	ksft_test_result(ok, "no room for 1 s: the held frame is dropped after 100 ms and counted; the rest arrive (%d + %llu dropped of 40)\n",
+			 got, (unsigned long long)ctrl->drops);
+
+	/* the stalled NIC's queue fills: the rest is counted at its ingress */
+	ing0 = ingress_drops(nf);
+	i = ctrl->drops;
+	for (int k = 0; k < 1000; k++)
+		send_frame(f, frame(f, 9001, 200, 1000 + k));
+	usleep(200000);
+	got = drain(ctrl, m + 4096, 4096, 1000, 1000, &seq);
+	ing = ingress_drops(nf) - ing0;
+	ok = got >= 0 && ing > 0 && got + (ctrl->drops - i) + ing == 1000;
+	ksft_test_result(ok, "1000 frames into a stalled NIC: %d arrive, %llu dropped by the pipe, %ld at the NIC's ingress, all counted\n",
+			 got, (unsigned long long)(ctrl->drops - i), ing);
+	munmap(m, b.mmap_len);
+	close(fd);
+	ksft_finished();
+	return 0;
+}
+
 /*
  * --replace IN NF OBJ: outputs belong to the port, not to its program: a
  * bound pipe keeps receiving across program replacement, gets nothing
@@ -1247,6 +1384,12 @@ int main(int argc, char **argv)
 		snprintf(devpath, sizeof(devpath), "/dev/" NICPROG_DEV_DIR "/%s",
 			 ifname);
 		return replace_mode(argv[2], argv[3], argv[4]);
+	}
+	if (!strcmp(argv[1], "--backpressure") && argc == 4) {
+		ifname = argv[3];
+		snprintf(devpath, sizeof(devpath), "/dev/" NICPROG_DEV_DIR "/%s",
+			 ifname);
+		return bp_mode(argv[2], argv[3]);
 	}
 	if (!strcmp(argv[1], "--echo-peer"))	/* --echo-peer IN COUNT */
 		return echo_peer(argv[2], argc > 3 ? atoi(argv[3]) : 1000);

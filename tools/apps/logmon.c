@@ -5,9 +5,10 @@
  * messages, one per line, to a stream pipe; logmon reads the stream in
  * place and counts the lines that contain each pattern.
  *
- *   logmon IFNAME [-o OUTPUT] [-p PATTERN]... [-v] [-n LINES] [-i IDLE_MS]
+ *   logmon IFNAME [-o OUTPUT] [-p PATTERN]... [-v] [-B] [-n LINES] [-i IDLE_MS]
  *
- * -v prints every matching line. Ends after LINES lines or IDLE_MS
+ * -v prints every matching line. -B binds the pipe with backpressure: when
+ * logmon falls behind, the NIC waits for it rather than drop lines. Ends after LINES lines or IDLE_MS
  * (default 5000) without a byte, and prints per pattern its count, then
  * the lines, bytes, stream drops and system calls.
  */
@@ -48,6 +49,7 @@ int main(int argc, char **argv)
 	const char *pats[PATTERNS];
 	size_t plen[PATTERNS];
 	int n_pats = 0, verbose = 0, c, i, err;
+	uint32_t bind_flags = 0;
 	uint64_t bytes = 0, last;
 	struct nicring_stats st;
 	struct nicring_pipe *rx;
@@ -57,7 +59,7 @@ int main(int argc, char **argv)
 	char *d, *nl;
 	void *data;
 
-	while ((c = getopt(argc, argv, "o:p:vn:i:")) != -1) {
+	while ((c = getopt(argc, argv, "o:p:vBn:i:")) != -1) {
 		switch (c) {
 		case 'o':
 			output = strtoul(optarg, NULL, 0);
@@ -70,6 +72,9 @@ int main(int argc, char **argv)
 			break;
 		case 'v':
 			verbose = 1;
+			break;
+		case 'B':
+			bind_flags = NICPROG_BIND_BACKPRESSURE;
 			break;
 		case 'n':
 			want = strtoul(optarg, NULL, 0);
@@ -89,7 +94,8 @@ int main(int argc, char **argv)
 			strerror(-err));
 		return 1;
 	}
-	rx = nicring_rx(r, 1 << 20, NICPROG_FRAMING_STREAM, output, &err);
+	rx = nicring_rx_flags(r, 1 << 20, NICPROG_FRAMING_STREAM, output,
+			      bind_flags, &err);
 	if (!rx) {
 		fprintf(stderr, "logmon: stream pipe on output %u: %s\n",
 			output, strerror(-err));
@@ -143,6 +149,6 @@ int main(int argc, char **argv)
 	return want && lines < want;
 
 usage:
-	fprintf(stderr, "usage: logmon IFNAME [-o OUTPUT] [-p PATTERN]... [-v] [-n LINES] [-i IDLE_MS]\n");
+	fprintf(stderr, "usage: logmon IFNAME [-o OUTPUT] [-p PATTERN]... [-v] [-B] [-n LINES] [-i IDLE_MS]\n");
 	return 2;
 }

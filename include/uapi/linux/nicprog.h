@@ -295,14 +295,21 @@ struct nicprog_pipe_destroy {
  * struct nicprog_pipe_bind - NICPROG_OP_PIPE_BIND, _UNBIND; res: 0
  * @id: an RX pipe of the file
  * @output: the port's NF output, below NICPROG_RING_OUTPUTS
- * @flags: 0: a record that does not fit the pipe is dropped and counted
- *	in the control page's drops and drop_bytes
+ * @flags: bind: 0 -- a record that does not fit the pipe is dropped and
+ *	counted in the control page's drops and drop_bytes -- or
+ *	NICPROG_BIND_BACKPRESSURE: the NIC holds such a record until the
+ *	application makes room, taking nothing else meanwhile (what it cannot
+ *	take is dropped at its ingress and counted there), and drops and
+ *	counts it only if no room comes within its bound (nicsim: 100 ms);
+ *	unbind: 0
  * @__pad: 0
  *
  * Binding needs CAP_NET_ADMIN in the port's network namespace; an output
  * takes one pipe, a pipe one output. Destroying the pipe or closing its
  * file unbinds it.
  */
+#define NICPROG_BIND_BACKPRESSURE	(1U << 0)
+
 struct nicprog_pipe_bind {
 	__u32 id;
 	__u32 output;

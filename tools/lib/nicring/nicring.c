@@ -185,24 +185,27 @@ err_destroy:
 }
 
 /**
- * nicring_rx() - an RX pipe bound to the NF's output @output
+ * nicring_rx_flags() - an RX pipe bound to the NF's output @output
  * @r: the handle
  * @size: data bytes, a power of two, 4 KiB..64 MiB
  * @framing: NICPROG_FRAMING_RECORDS or NICPROG_FRAMING_STREAM
  * @output: the NF's output (nicprog_redirect_pipe() in bpf/nicprog.h)
+ * @flags: 0 (a full pipe drops and counts) or NICPROG_BIND_BACKPRESSURE
+ *	(a full pipe holds the NIC until the application makes room)
  * @err: set to -errno on failure
  *
  * Binding needs CAP_NET_ADMIN in the port's network namespace.
  *
  * Return: the pipe, or NULL.
  */
-struct nicring_pipe *nicring_rx(struct nicring *r, uint32_t size,
-				uint32_t framing, uint32_t output, int *err)
+struct nicring_pipe *nicring_rx_flags(struct nicring *r, uint32_t size,
+				      uint32_t framing, uint32_t output,
+				      uint32_t flags, int *err)
 {
 	struct nicprog_pipe_create a = {
 		.size = size, .dir = NICPROG_PIPE_RX, .framing = framing,
 	};
-	struct nicprog_pipe_bind b = { .output = output };
+	struct nicprog_pipe_bind b = { .output = output, .flags = flags };
 	struct nicring_pipe *p = pipe_new(r, &a, err);
 	int res;
 
@@ -216,6 +219,22 @@ struct nicring_pipe *nicring_rx(struct nicring *r, uint32_t size,
 		return NULL;
 	}
 	return p;
+}
+
+/**
+ * nicring_rx() - nicring_rx_flags() with flags 0
+ * @r: the handle
+ * @size: data bytes
+ * @framing: NICPROG_FRAMING_RECORDS or NICPROG_FRAMING_STREAM
+ * @output: the NF's output
+ * @err: set to -errno on failure
+ *
+ * Return: the pipe, or NULL.
+ */
+struct nicring_pipe *nicring_rx(struct nicring *r, uint32_t size,
+				uint32_t framing, uint32_t output, int *err)
+{
+	return nicring_rx_flags(r, size, framing, output, 0, err);
 }
 
 /**

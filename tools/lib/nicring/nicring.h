@@ -61,6 +61,9 @@ void nicring_close(struct nicring *r);
 
 struct nicring_pipe *nicring_rx(struct nicring *r, uint32_t size,
 				uint32_t framing, uint32_t output, int *err);
+struct nicring_pipe *nicring_rx_flags(struct nicring *r, uint32_t size,
+				      uint32_t framing, uint32_t output,
+				      uint32_t flags, int *err);
 struct nicring_pipe *nicring_tx(struct nicring *r, uint32_t size,
 				struct nicring_pipe *share, int *err);
 int nicring_pipe_free(struct nicring_pipe *p);
