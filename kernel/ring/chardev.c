@@ -76,6 +76,8 @@ static bool nicprog_pipe_unbind(struct nicprog_dev *nd,
 		RCU_INIT_POINTER(nd->ring_out[pipe->output - 1], NULL);
 	pipe->output = 0;
 	WRITE_ONCE(pipe->backpressure, false);
+	WRITE_ONCE(pipe->prefetch, false);
+	WRITE_ONCE(pipe->ctrl->flags, 0);
 	mutex_unlock(&nd->ring_lock);
 	return bound;
 }
@@ -224,9 +226,9 @@ static int nicprog_pipe_bind_cmd(struct nicprog_ring_file *rf,
 	err = nicprog_ring_args(c, &a, sizeof(a));
 	if (err)
 		return err;
-	if ((a.flags & ~(bind ? NICPROG_BIND_BACKPRESSURE : 0)) || a.__pad ||
+	if ((a.flags & ~(bind ? NICPROG_BIND_FLAGS : 0)) || a.__pad ||
 	    a.output >= NICPROG_RING_OUTPUTS) {
-		ring_err(rf, "pipe bind: flags must be 0 or (bind) NICPROG_BIND_BACKPRESSURE, the output below %u\n",
+		ring_err(rf, "pipe bind: flags must be 0 or (bind) NICPROG_BIND_BACKPRESSURE and/or NICPROG_BIND_PREFETCH, the output below %u\n",
 			 NICPROG_RING_OUTPUTS);
 		return -EINVAL;
 	}
@@ -266,6 +268,8 @@ static int nicprog_pipe_bind_cmd(struct nicprog_ring_file *rf,
 		pipe->output = a.output + 1;
 		WRITE_ONCE(pipe->backpressure,
 			   !!(a.flags & NICPROG_BIND_BACKPRESSURE));
+		WRITE_ONCE(pipe->prefetch, !!(a.flags & NICPROG_BIND_PREFETCH));
+		WRITE_ONCE(pipe->ctrl->flags, a.flags);
 		rcu_assign_pointer(nd->ring_out[a.output], pipe);
 	}
 	mutex_unlock(&nd->ring_lock);
@@ -508,11 +512,17 @@ static int nicprog_ring_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
+static __poll_t nicprog_ring_poll(struct file *file, poll_table *pt)
+{
+	return nicprog_notif_poll(file->private_data, file, pt);
+}
+
 static const struct file_operations nicprog_ring_fops = {
 	.owner		= THIS_MODULE,
 	.open		= nicprog_ring_open,
 	.release	= nicprog_ring_release,
 	.mmap		= nicprog_ring_mmap,
+	.poll		= nicprog_ring_poll,
 	.uring_cmd	= nicprog_ring_uring_cmd,
 	.llseek		= no_llseek,
 };
@@ -586,7 +596,8 @@ void nicprog_ring_del(struct nicprog_dev *nd)
  * @len: their length
  * @more: the caller has more frames to deliver and will call
  *	nicprog_ring_flush(): the notification waits for it (as
- *	XDP_XMIT_FLUSH waits for the last frame of a batch)
+ *	XDP_XMIT_FLUSH waits for the last frame of a batch), unless the
+ *	pipe was bound with NICPROG_BIND_PREFETCH
  *
  * The driver's datapath calls this for an XDP_REDIRECT whose target has
  * NICPROG_PIPE_TARGET_BIT set, as it would DMA the frame into host memory.
@@ -611,6 +622,7 @@ int nicprog_ring_deliver(struct nicprog_dev *nd, u32 target,
 	pipe = rcu_dereference(nd->ring_out[out]);
 	if (!pipe)
 		return -ENOENT;
+	more &= !READ_ONCE(pipe->prefetch);
 	err = nicprog_pipe_append(pipe, buf, len, more);
 	if (!err && more && !test_bit(out, nd->ring_due))
 		set_bit(out, nd->ring_due);

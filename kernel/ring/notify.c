@@ -13,12 +13,18 @@
  * removal. Completions run in the submitter's task (io_uring's task work),
  * which frees the waiter after its timer.
  *
+ * The file also polls: readable while entries wait, hung up once the port
+ * is gone. That is the re-armable wait -- Linux 6.1's uring_cmd completes
+ * once, but a multishot IORING_OP_POLL_ADD on the file posts a completion
+ * per notification from one submission, as long as the stream lasts.
+ *
  * Locking: a pipe's lock, then the file's notif_lock, which guards the
  * kernel's indices and the waiters; a waiter completes once (done).
  */
 #include <linux/io_uring.h>
 #include <linux/jiffies.h>
 #include <linux/mm.h>
+#include <linux/poll.h>
 #include <linux/slab.h>
 #include <linux/timer.h>
 
@@ -61,6 +67,7 @@ int nicprog_notif_init(struct nicprog_ring_file *rf)
 
 	spin_lock_init(&rf->notif_lock);
 	INIT_LIST_HEAD(&rf->waiters);
+	init_waitqueue_head(&rf->pollq);
 	for (i = 0; i < 2; i++) {
 		rf->notif_pages[i] = alloc_page(GFP_KERNEL | __GFP_ZERO);
 		if (!rf->notif_pages[i]) {
@@ -154,13 +161,17 @@ static void nicprog_wait_timeout(struct timer_list *t)
 	spin_unlock_irqrestore(&rf->notif_lock, flags);
 }
 
-/* Wake every waiter with @res. notif_lock held. */
+/* Wake every waiter and poller with @res. notif_lock held. */
 static void nicprog_notif_wake(struct nicprog_ring_file *rf, int res)
 {
 	struct nicprog_waiter *w, *tmp;
 
 	list_for_each_entry_safe(w, tmp, &rf->waiters, node)
 		nicprog_wait_complete(w, res);
+	/* pairs with the barrier in poll_wait()'s queueing */
+	if (wq_has_sleeper(&rf->pollq))
+		wake_up_poll(&rf->pollq, res < 0 ? EPOLLHUP | EPOLLERR :
+						   EPOLLIN | EPOLLRDNORM);
 }
 
 /**
@@ -198,7 +209,7 @@ void nicprog_notif_post(struct nicprog_pipe *pipe, u64 head, u64 tail)
 }
 
 /**
- * nicprog_notif_cancel() - complete every parked WAIT of a file
+ * nicprog_notif_cancel() - complete every parked WAIT of a file, wake pollers
  * @rf: the file
  * @err: their result, -ENODEV when the port goes
  *
@@ -211,6 +222,31 @@ void nicprog_notif_cancel(struct nicprog_ring_file *rf, int err)
 	spin_lock_irqsave(&rf->notif_lock, flags);
 	nicprog_notif_wake(rf, err);
 	spin_unlock_irqrestore(&rf->notif_lock, flags);
+}
+
+/**
+ * nicprog_notif_poll() - the file's poll mask
+ * @rf: the file
+ * @file: it
+ * @pt: the caller's poll table
+ *
+ * Return: EPOLLIN | EPOLLRDNORM while notifications wait, EPOLLHUP |
+ * EPOLLERR once the port is gone, else 0.
+ */
+__poll_t nicprog_notif_poll(struct nicprog_ring_file *rf, struct file *file,
+			    poll_table *pt)
+{
+	__poll_t mask = 0;
+
+	poll_wait(file, &rf->pollq, pt);
+	spin_lock_irq(&rf->notif_lock);
+	if (nicprog_notif_pending(rf))
+		mask |= EPOLLIN | EPOLLRDNORM;
+	/* ring_del() marks the port dead, then wakes under notif_lock */
+	if (READ_ONCE(rf->nd->ring_dead))
+		mask |= EPOLLHUP | EPOLLERR;
+	spin_unlock_irq(&rf->notif_lock);
+	return mask;
 }
 
 /**

@@ -5,7 +5,9 @@
 
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/poll.h>
 #include <linux/spinlock.h>
+#include <linux/wait.h>
 #include <linux/xarray.h>
 #include <uapi/linux/nicprog.h>
 
@@ -18,6 +20,7 @@ struct vm_area_struct;
 #define NICPROG_RING_FILE_BYTES	(256ULL << 20)	/* their data, at most */
 /* a pipe's mmap offset: its id in the high half (the id is never 0) */
 #define NICPROG_PIPE_MMAP_SHIFT	32
+#define NICPROG_BIND_FLAGS	(NICPROG_BIND_BACKPRESSURE | NICPROG_BIND_PREFETCH)
 
 /**
  * struct nicprog_pipe - one pipe of an open file
@@ -44,6 +47,8 @@ struct vm_area_struct;
  * @backpressure: bound with NICPROG_BIND_BACKPRESSURE: an append that does
  *	not fit is refused, not dropped; written under the port's ring_lock
  *	before the pipe is published to the datapath
+ * @prefetch: bound with NICPROG_BIND_PREFETCH: appends never defer their
+ *	notification; written as @backpressure is
  */
 struct nicprog_pipe {
 	u32 id;
@@ -65,6 +70,7 @@ struct nicprog_pipe {
 	u64 notified;
 	bool due;
 	bool backpressure;
+	bool prefetch;
 };
 
 /**
@@ -82,6 +88,7 @@ struct nicprog_pipe {
  * @nhead: entries the application read, the kernel's copy; likewise
  * @nfull: notifications a full ring refused; likewise
  * @waiters: parked NICPROG_OP_WAIT commands; under @notif_lock
+ * @pollq: poll()ers and io_uring poll requests; woken under @notif_lock
  * @send_lens: NICPROG_OP_PIPE_SEND's record lengths; under @lock
  */
 struct nicprog_ring_file {
@@ -98,6 +105,7 @@ struct nicprog_ring_file {
 	u64 nhead;
 	u64 nfull;
 	struct list_head waiters;
+	wait_queue_head_t pollq;
 	u32 *send_lens;
 };
 
@@ -120,5 +128,7 @@ void nicprog_notif_post(struct nicprog_pipe *pipe, u64 head, u64 tail);
 void nicprog_notif_cancel(struct nicprog_ring_file *rf, int err);
 int nicprog_notif_wait(struct nicprog_ring_file *rf,
 		       struct io_uring_cmd *ioucmd, u32 timeout_ms);
+__poll_t nicprog_notif_poll(struct nicprog_ring_file *rf, struct file *file,
+			    poll_table *pt);
 
 #endif /* _NICPROG_RING_H */

@@ -58,8 +58,8 @@ ab0=$(ethtool -S "$NF" | awk '$1 == "xdp_aborted:" { print $2 }')
 rc=$?
 sed 's/^/# /' "$TMP/pipe"
 expect_eq "ring_test --pipe: exit status" 0 "$rc"
-check "ring_test --pipe: all 17 cases pass" \
-	grep -q "^# Totals: pass:17 fail:0" "$TMP/pipe"
+check "ring_test --pipe: all 18 cases pass" \
+	grep -q "^# Totals: pass:18 fail:0" "$TMP/pipe"
 ab=$(($(ethtool -S "$NF" | awk '$1 == "xdp_aborted:" { print $2 }') - ab0))
 check "frames to unbound outputs are invalid redirects ($ab, at least 10)" \
 	test "$ab" -ge 10

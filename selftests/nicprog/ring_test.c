@@ -116,6 +116,31 @@ static int reap(unsigned int ms)
 	return res;
 }
 
+/* The next completion, copied to @out: 0, or -ETIMEDOUT after @ms. */
+static int reap_cqe(unsigned int ms, struct io_uring_cqe *out)
+{
+	struct __kernel_timespec ts = { .tv_sec = ms / 1000,
+					.tv_nsec = (ms % 1000) * 1000000LL };
+	struct io_uring_cqe *cqe;
+
+	if (io_uring_wait_cqe_timeout(&ring, &cqe, &ts))
+		return -ETIMEDOUT;
+	*out = *cqe;
+	io_uring_cqe_seen(&ring, cqe);
+	return 0;
+}
+
+#define POLL_TAG	0x706f6c6cULL
+
+/* poll()'s revents for @fd without waiting, or -1. */
+static int readable(int fd)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	int n = poll(&pfd, 1, 0);
+
+	return n < 0 ? -1 : n ? pfd.revents : 0;
+}
+
 static int do_wait(int fd, uint32_t timeout_ms)
 {
 	struct nicprog_wait w = { .timeout_ms = timeout_ms };
@@ -550,13 +575,14 @@ static int hold(void)
 		ksft_exit_fail_msg("no line on stdin\n");
 	/* the port went: the parked wait ended with ENODEV, not its timeout */
 	ok = reap(2000) == -ENODEV;
+	ok &= readable(fd) == (POLLHUP | POLLERR);
 	ok &= create(fd, 4096, NICPROG_PIPE_RX, NICPROG_FRAMING_RECORDS,
 		     NULL) == -ENODEV;
 	ok &= destroy(fd, a.id) == -ENODEV;
 	ok &= m[4096] == 0x77 && m[4096 + 65536] == 0x77;
 	munmap(m, a.mmap_len);
 	close(fd);
-	ksft_test_result(ok, "after the port went: the parked wait and every command ENODEV, the mapping readable, close clean\n");
+	ksft_test_result(ok, "after the port went: the parked wait and every command ENODEV, poll() hung up, the mapping readable, close clean\n");
 	ksft_finished();
 	return 0;
 }
@@ -834,6 +860,8 @@ static void notif_tests(void)
 	struct nicprog_pipe_create a;
 	struct nicprog_notif *ne;
 	uint8_t f[1514], *m, *nm;
+	struct io_uring_cqe cqe;
+	struct io_uring_sqe *sqe;
 	uint64_t t0, tail;
 	int fd = open_dev(), ok, i, res;
 
@@ -889,10 +917,49 @@ static void notif_tests(void)
 	ksft_test_result(ok, "a parked wait completes when a caught-up pipe gets a frame (res %d)\n",
 			 res);
 
+	/*
+	 * Re-armable: one multishot poll on the file, a completion per
+	 * notification; the file is readable exactly while entries wait.
+	 */
+	__atomic_store_n(&ctrl->head, ctrl->tail, __ATOMIC_RELEASE);
+	__atomic_store_n(&nc->head, nc->tail, __ATOMIC_RELEASE);
+	ok = readable(fd) == 0;
+	sqe = io_uring_get_sqe(&ring);
+	io_uring_prep_poll_multishot(sqe, fd, POLLIN);
+	sqe->user_data = POLL_TAG;
+	ok &= io_uring_submit(&ring) == 1;
+	ok &= reap_cqe(200, &cqe) == -ETIMEDOUT;
+	for (i = 0; i < 3; i++) {
+		send_frame(f, frame(f, 9000, 100, 30 + i));
+		res = reap_cqe(3000, &cqe);
+		ok &= !res && cqe.user_data == POLL_TAG &&
+		      (cqe.res & POLLIN) && (cqe.flags & IORING_CQE_F_MORE);
+		ok &= readable(fd) == POLLIN && nc->tail == nc->head + 1;
+		__atomic_store_n(&ctrl->head, ctrl->tail, __ATOMIC_RELEASE);
+		__atomic_store_n(&nc->head, nc->tail, __ATOMIC_RELEASE);
+		ok &= readable(fd) == 0;
+	}
+	/* removed, it ends with -ECANCELED and no further completion */
+	sqe = io_uring_get_sqe(&ring);
+	io_uring_prep_poll_remove(sqe, POLL_TAG);
+	sqe->user_data = 2;
+	ok &= io_uring_submit(&ring) == 1;
+	for (i = 0, res = 0; i < 2 && !reap_cqe(1000, &cqe); i++)
+		res |= cqe.user_data == POLL_TAG ?
+		       (cqe.res == -ECANCELED && !(cqe.flags & IORING_CQE_F_MORE)) :
+		       (cqe.user_data == 2 && !cqe.res) << 1;
+	ok &= i == 2 && res == 3;
+	tail = ctrl->tail + REC(100);
+	send_frame(f, frame(f, 9000, 100, 40));
+	ok &= tail_at(ctrl, tail) == tail && nc->tail == nc->head + 1;
+	ok &= reap_cqe(200, &cqe) == -ETIMEDOUT;
+	ksft_test_result(ok, "re-armable wait: one multishot IORING_OP_POLL_ADD, a completion per notification; poll() readable only while entries wait\n");
+
 	/* a head past the tail is ignored; a full ring counts */
+	__atomic_store_n(&ctrl->head, ctrl->tail, __ATOMIC_RELEASE);
 	__atomic_store_n(&nc->head, 1000, __ATOMIC_RELEASE);
 	ok = do_wait(fd, 10) == 1;	/* the entry is still unread */
-	__atomic_store_n(&nc->head, 2, __ATOMIC_RELEASE);
+	__atomic_store_n(&nc->head, nc->tail, __ATOMIC_RELEASE);
 	tail = ctrl->tail;
 	for (i = 0; i < 300; i++) {
 		__atomic_store_n(&ctrl->head, tail, __ATOMIC_RELEASE);
@@ -901,7 +968,7 @@ static void notif_tests(void)
 		if (tail_at(ctrl, tail) != tail)
 			break;
 	}
-	ok &= i == 300 && nc->tail == 2 + NICPROG_NOTIF_ENTRIES &&
+	ok &= i == 300 && nc->tail == nc->head + NICPROG_NOTIF_ENTRIES &&
 	     nc->full == 300 - NICPROG_NOTIF_ENTRIES;
 	ok &= do_wait(fd, 10) == NICPROG_NOTIF_ENTRIES;
 	ksft_test_result(ok, "a bogus ring head is ignored; a full ring refuses and counts (tail %llu, full %llu)\n",
@@ -923,7 +990,7 @@ static int pipe_mode(const char *in)
 	int fd, i, rd, ok, len;
 
 	ksft_print_header();
-	ksft_set_plan(17);
+	ksft_set_plan(18);
 	pkt_ifindex = if_nametoindex(in);
 	pkt_fd = socket(AF_PACKET, SOCK_RAW, 0);
 	if (!pkt_ifindex || pkt_fd < 0)
@@ -1173,12 +1240,17 @@ static int bp_mode(const char *in, const char *nf)
 		ksft_exit_fail_msg("mmap: %s\n", strerror(errno));
 	ctrl = (void *)m;
 
-	ok = bind_flags(fd, NICPROG_OP_PIPE_BIND, b.id, 1, 2) == -EINVAL;
+	ok = bind_flags(fd, NICPROG_OP_PIPE_BIND, b.id, 1, 4) == -EINVAL;
 	ok &= bind_flags(fd, NICPROG_OP_PIPE_UNBIND, b.id, 1,
 			 NICPROG_BIND_BACKPRESSURE) == -EINVAL;
 	ok &= !bind_flags(fd, NICPROG_OP_PIPE_BIND, b.id, 1,
+			  NICPROG_BIND_BACKPRESSURE | NICPROG_BIND_PREFETCH);
+	ok &= ctrl->flags == (NICPROG_BIND_BACKPRESSURE | NICPROG_BIND_PREFETCH);
+	ok &= !bind_pipe(fd, NICPROG_OP_PIPE_UNBIND, b.id, 1) && !ctrl->flags;
+	ok &= !bind_flags(fd, NICPROG_OP_PIPE_BIND, b.id, 1,
 			  NICPROG_BIND_BACKPRESSURE);
-	ksft_test_result(ok, "bind with NICPROG_BIND_BACKPRESSURE; unknown flags and flags on unbind are EINVAL\n");
+	ok &= ctrl->flags == NICPROG_BIND_BACKPRESSURE;
+	ksft_test_result(ok, "bind flags BACKPRESSURE and PREFETCH, shown in the control page; unknown flags and flags on unbind are EINVAL\n");
 
 	/* 100 frames through a pipe that holds 19: none lost */
 	for (i = 0; i < 100; i++)

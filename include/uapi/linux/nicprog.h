@@ -176,7 +176,7 @@ enum nicprog_pipe_framing {
  * @version: NICPROG_RING_VERSION
  * @dir: enum nicprog_pipe_dir
  * @framing: enum nicprog_pipe_framing
- * @flags: 0
+ * @flags: the NICPROG_BIND_* flags the pipe is bound with, 0 unbound
  * @size: data bytes, a power of two
  * @drops: records the producer dropped for want of room
  * @drop_bytes: their bytes
@@ -301,7 +301,10 @@ struct nicprog_pipe_destroy {
  *	application makes room, taking nothing else meanwhile (what it cannot
  *	take is dropped at its ingress and counted there), and drops and
  *	counts it only if no room comes within its bound (nicsim: 100 ms);
- *	unbind: 0
+ *	and/or NICPROG_BIND_PREFETCH: notification prefetch, the pipe's
+ *	notifications are posted as its frames land, not once per burst
+ *	of the NIC's (lower latency for a waiting application, more
+ *	notifications); unbind: 0
  * @__pad: 0
  *
  * Binding needs CAP_NET_ADMIN in the port's network namespace; an output
@@ -309,6 +312,7 @@ struct nicprog_pipe_destroy {
  * file unbinds it.
  */
 #define NICPROG_BIND_BACKPRESSURE	(1U << 0)
+#define NICPROG_BIND_PREFETCH		(1U << 1)
 
 struct nicprog_pipe_bind {
 	__u32 id;

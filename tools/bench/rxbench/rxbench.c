@@ -12,7 +12,13 @@
  *   rxbench udp    ADDR              UDP socket on ADDR:9000, recvmmsg()
  *
  * Each reads the first 8 bytes of every frame (a real consumer looks at
- * what it gets). It prints "ready" once set up, then receives until
+ * what it gets). -P binds the ring's pipe with notification prefetch
+ * (NICPROG_BIND_PREFETCH). -L measures each frame's latency from the
+ * timestamp kernel pktgen writes behind the UDP header (CLOCK_REALTIME,
+ * microseconds; pktgen must build every frame: clone_skb 0) and adds
+ * "lat_p50_us P lat_p99_us Q lat_frames N" to the line.
+ *
+ * It prints "ready" once set up, then receives until
  * -n FRAMES arrived, or -i IDLE_MS passed without one after the first,
  * or -t LIMIT_MS in all, and prints one line:
  *
@@ -60,6 +66,17 @@ struct result {
 };
 
 static unsigned long want = ~0UL, idle_ms = 1000, limit_ms = 60000;
+static uint32_t bind_flags;
+static int latency;
+
+#define PGH_MAGIC	0xbe9be955	/* pktgen's header (net/core/pktgen.c) */
+#define LAT_MAX		(1 << 20)
+static uint32_t lat_us[LAT_MAX];
+static uint32_t n_lat;
+/* where pktgen's header starts: behind Ethernet, IPv4 and UDP headers,
+ * or at the start of a UDP socket's payload
+ */
+static uint32_t pgh_off = 14 + 20 + 8;
 
 static uint64_t clock_ns(clockid_t id)
 {
@@ -89,10 +106,42 @@ static void die(const char *what, int err)
 	exit(1);
 }
 
+/* A pktgen frame's age: IPv4 without options, UDP, then pktgen's header. */
+static void sample(const uint8_t *d, uint32_t len)
+{
+	uint32_t magic, sec, usec;
+	struct timespec ts;
+	int64_t age;
+
+	if (len < pgh_off + 16 ||
+	    (pgh_off && (d[23] != 17 || (d[14] & 15) != 5)))
+		return;
+	d += pgh_off;
+	memcpy(&magic, d, 4);
+	memcpy(&sec, d + 8, 4);
+	memcpy(&usec, d + 12, 4);
+	if (ntohl(magic) != PGH_MAGIC || n_lat == LAT_MAX)
+		return;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	age = ((int64_t)ts.tv_sec - ntohl(sec)) * 1000000 +
+	      ts.tv_nsec / 1000 - ntohl(usec);
+	if (age >= 0)
+		lat_us[n_lat++] = age;
+}
+
+static int by_value(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 static void got(struct result *r, const void *data, uint32_t len)
 {
 	uint64_t v;
 
+	if (latency)
+		sample(data, len);
 	memcpy(&v, data, sizeof(v));
 	r->sink += v;
 	r->frames++;
@@ -124,7 +173,8 @@ static void run_ring(const char *ifname, struct result *res)
 	r = nicring_open(ifname, &err);
 	if (!r)
 		die("nicring_open", -err);
-	rx = nicring_rx(r, 1 << 22, NICPROG_FRAMING_RECORDS, 0, &err);
+	rx = nicring_rx_flags(r, 1 << 22, NICPROG_FRAMING_RECORDS, 0,
+			      bind_flags, &err);
 	if (!rx)
 		die("nicring_rx", -err);
 	ready();
@@ -140,7 +190,7 @@ static void run_ring(const char *ifname, struct result *res)
 		nicring_release(rx, n);
 	}
 	nicring_get_stats(r, &st);
-	res->syscalls = st.submits;
+	res->syscalls = st.syscalls;
 	res->notifications = st.notifications;
 	res->drops = nicring_drops(rx);
 	nicring_close(r);
@@ -276,6 +326,7 @@ static void run_udp(const char *addr, struct result *res)
 	int fd, n, i, sz = 8 << 20;
 	uint64_t start;
 
+	pgh_off = 0;
 	if (inet_pton(AF_INET, addr, &sin.sin_addr) != 1)
 		die(addr, EINVAL);
 	fd = socket(AF_INET, SOCK_DGRAM, 0);
@@ -308,8 +359,14 @@ int main(int argc, char **argv)
 	const char *mode;
 	int c;
 
-	while ((c = getopt(argc, argv, "n:i:t:")) != -1) {
+	while ((c = getopt(argc, argv, "n:i:t:PL")) != -1) {
 		switch (c) {
+		case 'P':
+			bind_flags = NICPROG_BIND_PREFETCH;
+			break;
+		case 'L':
+			latency = 1;
+			break;
 		case 'n':
 			want = strtoul(optarg, NULL, 0);
 			break;
@@ -336,7 +393,7 @@ int main(int argc, char **argv)
 		run_udp(argv[optind + 1], &res);
 	else
 		goto usage;
-	printf("frames %llu bytes %llu seconds %.6f cpu_ns %llu syscalls %llu notifications %llu drops %llu sink %llu\n",
+	printf("frames %llu bytes %llu seconds %.6f cpu_ns %llu syscalls %llu notifications %llu drops %llu sink %llu",
 	       (unsigned long long)res.frames, (unsigned long long)res.bytes,
 	       (res.last_ns - res.first_ns) / 1e9,
 	       (unsigned long long)(clock_ns(CLOCK_PROCESS_CPUTIME_ID) -
@@ -345,8 +402,15 @@ int main(int argc, char **argv)
 	       (unsigned long long)res.notifications,
 	       (unsigned long long)res.drops,
 	       (unsigned long long)(res.sink & 0xff));
+	if (n_lat) {
+		qsort(lat_us, n_lat, sizeof(lat_us[0]), by_value);
+		printf(" lat_p50_us %u lat_p99_us %u lat_frames %u",
+		       lat_us[n_lat / 2], lat_us[(uint64_t)n_lat * 99 / 100],
+		       n_lat);
+	}
+	printf("\n");
 	return 0;
 usage:
-	fprintf(stderr, "usage: rxbench [-n FRAMES] [-i IDLE_MS] [-t LIMIT_MS] ring IFNAME | afxdp IFNAME OBJ | packet IFNAME | udp ADDR\n");
+	fprintf(stderr, "usage: rxbench [-n FRAMES] [-i IDLE_MS] [-t LIMIT_MS] [-P] [-L] ring IFNAME | afxdp IFNAME OBJ | packet IFNAME | udp ADDR\n");
 	return 2;
 }

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <liburing.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,9 @@
 
 #define NICRING_PIPES	64
 #define REC_HDR		sizeof(struct nicprog_rec)
+/* user_data of our completions: a command's, the multishot poll's */
+#define NICRING_CMD	1
+#define NICRING_POLL	2
 
 struct nicring_pipe {
 	struct nicring *r;
@@ -40,12 +44,28 @@ struct nicring {
 	struct nicprog_notif_ctrl *nctrl;
 	struct nicring_pipe *pipes[NICRING_PIPES];
 	struct nicring_stats st;
+	int armed;	/* the multishot poll is in flight */
+	int fired;	/* it completed since the last wait began */
+	int poll_err;	/* its error, or -ENODEV once the port hung up */
 };
 
 static uint64_t rec_size(uint32_t len)
 {
 	return (REC_HDR + len + NICPROG_REC_ALIGN - 1) &
 	       ~(uint64_t)(NICPROG_REC_ALIGN - 1);
+}
+
+/* Take a completion of the file's multishot poll. */
+static void nicring_polled(struct nicring *r, const struct io_uring_cqe *cqe)
+{
+	if (!(cqe->flags & IORING_CQE_F_MORE))
+		r->armed = 0;
+	if (cqe->res < 0)
+		r->poll_err = cqe->res;
+	else if (cqe->res & (POLLHUP | POLLERR))
+		r->poll_err = -ENODEV;
+	else
+		r->fired = 1;
 }
 
 /* One command; its CQE's res. */
@@ -66,13 +86,21 @@ static int nicring_cmd(struct nicring *r, uint32_t op, void *arg,
 	c = (struct nicprog_uring_cmd *)sqe->cmd;
 	c->arg = (uintptr_t)arg;
 	c->arg_len = len;
+	sqe->user_data = NICRING_CMD;
 	res = io_uring_submit_and_wait(&r->ring, 1);
 	if (res < 0)
 		return res;
 	r->st.submits++;
-	res = io_uring_wait_cqe(&r->ring, &cqe);
-	if (res < 0)
-		return res;
+	r->st.syscalls++;
+	for (;;) {
+		res = io_uring_wait_cqe(&r->ring, &cqe);
+		if (res < 0)
+			return res;
+		if (cqe->user_data == NICRING_CMD)
+			break;
+		nicring_polled(r, cqe);
+		io_uring_cqe_seen(&r->ring, cqe);
+	}
 	res = cqe->res;
 	io_uring_cqe_seen(&r->ring, cqe);
 	r->st.commands++;
@@ -369,33 +397,89 @@ void nicring_consume(struct nicring_pipe *p, uint64_t n)
 	__atomic_store_n(&p->ctrl->head, p->pos, __ATOMIC_RELEASE);
 }
 
+/* Mark the notifications read; they only say "look at the tails". */
+static void nicring_notified(struct nicring *r)
+{
+	uint64_t tail = __atomic_load_n(&r->nctrl->tail, __ATOMIC_ACQUIRE);
+
+	r->st.notifications += tail - r->nctrl->head;
+	__atomic_store_n(&r->nctrl->head, tail, __ATOMIC_RELEASE);
+}
+
 /**
  * nicring_wait() - wait until a pipe of @r has records to peek
  * @r: the handle
  * @timeout_ms: 1..NICPROG_WAIT_TIMEOUT_MAX
  *
- * Returns at once, without a system call, if one has. Otherwise it
- * submits NICPROG_OP_WAIT, which the NIC's next notification of a drained
- * pipe completes; the notifications are then marked read.
+ * Returns at once, without a system call, if one has. Otherwise it sleeps
+ * in io_uring until the NIC notifies a drained pipe of @r: on a multishot
+ * poll of the device, armed by the first wait and re-armed only if it
+ * ends, so that a steady stream costs no submission -- a wait is one
+ * io_uring_enter() that only reaps. It may return early (a notification
+ * whose records were read already); callers peek again.
  *
- * Return: >0 when records wait, 0 on timeout, -errno.
+ * Return: >0 when records may wait, 0 on timeout, -ENODEV once the port
+ * is gone, -errno.
  */
 int nicring_wait(struct nicring *r, uint32_t timeout_ms)
 {
-	struct nicprog_wait w = { .timeout_ms = timeout_ms };
-	uint64_t tail;
+	struct __kernel_timespec ts = {
+		.tv_sec = timeout_ms / 1000,
+		.tv_nsec = (timeout_ms % 1000) * 1000000LL,
+	};
+	struct io_uring_cqe *cqe;
+	struct io_uring_sqe *sqe;
 	int i, res;
 
+	if (!timeout_ms || timeout_ms > NICPROG_WAIT_TIMEOUT_MAX)
+		return -EINVAL;
+	/* what the poll said before now is in the tails read below */
+	nicring_notified(r);
+	while (!io_uring_peek_cqe(&r->ring, &cqe)) {
+		nicring_polled(r, cqe);
+		io_uring_cqe_seen(&r->ring, cqe);
+	}
+	r->fired = 0;
 	for (i = 0; i < NICRING_PIPES; i++)
 		if (r->pipes[i] && r->pipes[i]->dir == NICPROG_PIPE_RX &&
 		    __atomic_load_n(&r->pipes[i]->ctrl->tail,
 				    __ATOMIC_ACQUIRE) != r->pipes[i]->peek)
 			return 1;
-	res = nicring_cmd(r, NICPROG_OP_WAIT, &w, sizeof(w));
+	if (r->poll_err) {
+		res = r->poll_err;
+		if (res != -ENODEV)
+			r->poll_err = 0;
+		return res;
+	}
+	if (!r->armed) {
+		sqe = io_uring_get_sqe(&r->ring);
+		if (!sqe)
+			return -EBUSY;
+		io_uring_prep_poll_multishot(sqe, r->fd, POLLIN);
+		sqe->user_data = NICRING_POLL;
+		res = io_uring_submit(&r->ring);
+		if (res < 0)
+			return res;
+		r->armed = 1;
+		r->st.submits++;
+		r->st.syscalls++;
+	}
 	r->st.waits++;
-	tail = __atomic_load_n(&r->nctrl->tail, __ATOMIC_ACQUIRE);
-	r->st.notifications += tail - r->nctrl->head;
-	__atomic_store_n(&r->nctrl->head, tail, __ATOMIC_RELEASE);
+	r->st.syscalls++;
+	res = io_uring_wait_cqe_timeout(&r->ring, &cqe, &ts);
+	if (res == -ETIME)
+		return 0;
+	if (res < 0)
+		return res;
+	/* a command's completion is never left in the ring */
+	nicring_polled(r, cqe);
+	io_uring_cqe_seen(&r->ring, cqe);
+	nicring_notified(r);
+	if (r->fired)
+		return 1;
+	res = r->poll_err;
+	if (res != -ENODEV)
+		r->poll_err = 0;
 	return res;
 }
 

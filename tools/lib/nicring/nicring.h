@@ -23,8 +23,9 @@
  * and nicring_consume() releases a prefix of it.
  *
  * Receiving costs no system call while records keep coming: the pipes'
- * tails are read from shared memory, and a wait (one io_uring command) is
- * submitted only when every pipe is drained. Every function returns a
+ * tails are read from shared memory, and a wait enters the kernel only
+ * when every pipe is drained. It sleeps on a multishot poll of the device,
+ * submitted once: a steady stream needs no new submissions. Every function returns a
  * negative errno on failure. Not thread-safe: one thread per struct
  * nicring.
  */
@@ -51,9 +52,10 @@ struct nicring_rec {
 struct nicring_stats {
 	uint64_t commands;	/* io_uring commands completed */
 	uint64_t submits;	/* io_uring_enter() calls that submitted */
-	uint64_t waits;		/* NICPROG_OP_WAIT commands */
+	uint64_t waits;		/* waits that slept (io_uring_enter() to reap) */
 	uint64_t notifications;	/* notification entries read */
 	uint64_t records;	/* records peeked (streams: reads finding bytes) */
+	uint64_t syscalls;	/* io_uring_enter() calls in all */
 };
 
 struct nicring *nicring_open(const char *ifname, int *err);
