@@ -12,7 +12,7 @@ nicprog_load || skip_all "cannot load nicprog/nicsim"
 
 P_DIR=$SELFDIR/progs
 EX=$NICPROG_SRC/bpf/examples
-FRAMES=${IDENT_FRAMES:-2000}
+FRAMES=${IDENT_FRAMES:-1000}
 ID=$(nicsim_new_id)
 NS=idt-$ID
 PIN=/sys/fs/bpf/nicprog-ident-$ID

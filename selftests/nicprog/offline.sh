@@ -47,9 +47,12 @@ compare() {
 		return
 	fi
 	cp "/sys/kernel/debug/nicprog/$PORT/facts" "$TMP/k.facts"
-	facts "$TMP/k.facts" > "$TMP/k.f"
-	facts "$obj" > "$TMP/o.f" 2>&1
-	same "$profile $name: the facts (insns, tables, accesses, offsets, calls) are the verifier's" "$TMP/k.f" "$TMP/o.f"
+	# the verifier's facts do not depend on the NIC: on the first profile
+	if [ "$profile" = "$FIRST" ]; then
+		facts "$TMP/k.facts" > "$TMP/k.f"
+		facts "$obj" > "$TMP/o.f" 2>&1
+		same "$name: the facts (insns, tables, accesses, offsets, calls) are the verifier's" "$TMP/k.f" "$TMP/o.f"
+	fi
 	"$PLAN" --blocks "$TMP/k.facts" > "$TMP/k.b"
 	"$PLAN" --blocks --profile "$profile" "$obj" > "$TMP/o.b" 2>&1
 	same "$profile $name: the handler graph (blocks, frequencies, loop trips, live state) is the kernel's" "$TMP/k.b" "$TMP/o.b"
@@ -59,8 +62,10 @@ compare() {
 	ip link set dev "$PORT" xdpoffload off
 }
 
+PROFILES="nicsim-generic nicsim-soc nicsim-nfp nicsim-pipeline nicsim-fpga"
+FIRST=${PROFILES%% *}
 tap_begin
-for profile in nicsim-generic nicsim-soc nicsim-nfp nicsim-pipeline nicsim-fpga; do
+for profile in $PROFILES; do
 	ID=$(nicsim_new_id)
 	echo "$ID 1 $profile" > "$BUS/new_device" || skip_all "cannot create a $profile device"
 	_created_devs+=("$ID")

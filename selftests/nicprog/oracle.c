@@ -176,6 +176,11 @@ static int make_frame(uint8_t *f)
 	if (proto == 6 || proto == 17) {
 		put16(f + l4len, ports[pick(8)]);
 		put16(f + l4len + 2, ports[pick(8)]);
+		/* UDP: mostly the length that fits, so that NFs that trust it
+		 * (esp) take their main path; else the random bytes
+		 */
+		if (proto == 17 && pick(4))
+			put16(f + l4len + 4, len - l4len);
 		if (proto == 6) {
 			f[l4len + 12] = 0x50;
 			/* SYN, SYN-ACK, ACK, FIN, RST, random */

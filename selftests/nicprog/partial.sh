@@ -17,7 +17,7 @@ nicprog_load || skip_all "cannot load nicprog/nicsim"
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 
 OBJ=$SELFDIR/progs/partial.o
-FRAMES=${PARTIAL_FRAMES:-3000}
+FRAMES=${PARTIAL_FRAMES:-1500}
 SHAPES=${PARTIAL_SHAPES:-auto single pipelined+replicated}
 TMP=$(mktemp -d /tmp/nicprog-partial.XXXXXX)
 trap 'cleanup; rm -rf "$TMP"' EXIT
