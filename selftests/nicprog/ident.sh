@@ -6,7 +6,7 @@
 # and the plan, and each giving the same results as the host.
 . "$(dirname "$0")/lib.sh"
 require_root_tools
-command -v bpftool >/dev/null || skip_all "bpftool not installed"
+[ -x "$SELFDIR/vlog" ] || skip_all "vlog not built"
 [ -x "$SELFDIR/oracle" ] || skip_all "oracle not built"
 nicprog_load || skip_all "cannot load nicprog/nicsim"
 
@@ -15,17 +15,15 @@ EX=$NICPROG_SRC/bpf/examples
 FRAMES=${IDENT_FRAMES:-1000}
 ID=$(nicsim_new_id)
 NS=idt-$ID
-PIN=/sys/fs/bpf/nicprog-ident-$ID
 IN=nicsim${ID}p0 NF=nicsim${ID}p1 OUT=nicsim${ID}p2 CAP=nicsim${ID}p3
 nicsim_new "$ID" 4
 echo "$ID:0 $ID:1" > $BUS/link_device
 echo "$ID:2 $ID:3" > $BUS/link_device
 . "$SELFDIR/nf_entries.sh"
 
-# verifier_log OBJ: load OBJ for $NF, print the verifier's log.
+# verifier_log OBJ: load OBJ for $NF, print the verifier's log (level 1).
 verifier_log() {
-	bpftool -d prog load "$1" "$PIN" type xdp dev "$NF" 2>&1
-	rm -f "$PIN"
+	"$SELFDIR/vlog" "$1" "$NF" 2>&1
 }
 # attach OBJ: offload OBJ to $NF (initial netns) and plan it.
 attach() {
