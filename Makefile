@@ -35,6 +35,7 @@ tools:
 	$(MAKE) -C tools/nicprog-plan nicprog-plan nicprog-plan-asan
 	$(MAKE) -C tools/nicprog-calibrate
 	$(MAKE) -C tools/lib/nicring
+	$(MAKE) -C tools/nicprog
 	$(MAKE) -C tools/apps
 	$(MAKE) -C tools/bench/rxbench
 
@@ -60,6 +61,7 @@ clean:
 	$(MAKE) -C tools/testing/unit clean
 	$(MAKE) -C tools/nicprog-plan clean
 	$(MAKE) -C tools/nicprog-calibrate clean
+	$(MAKE) -C tools/nicprog clean
 	$(MAKE) -C tools/lib/nicring clean
 	$(MAKE) -C tools/apps clean
 	$(MAKE) -C bpf clean

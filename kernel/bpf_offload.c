@@ -715,6 +715,7 @@ static int nicprog_xdp_setup_hw(struct nicprog_dev *nd, struct netdev_bpf *bpf)
 	struct nicprog_plan *plan = NULL;
 	struct bpf_prog *prog = bpf->prog;
 	struct nicprog_prog *np;
+	u32 old_id = 0;
 	int err;
 
 	if (prog) {
@@ -746,9 +747,13 @@ static int nicprog_xdp_setup_hw(struct nicprog_dev *nd, struct netdev_bpf *bpf)
 	nd->plan = plan;
 	nicprog_plan_publish(nd, plan);
 	/* dev_xdp_install() moved a reference to @prog to us. */
-	if (nd->xdp_prog)
+	if (nd->xdp_prog) {
+		old_id = nd->xdp_prog->aux->id;
 		bpf_prog_put(nd->xdp_prog);
+	}
 	nd->xdp_prog = prog;
+	if (prog || old_id)
+		nicprog_nl_notify_prog(nd, old_id);
 	return 0;
 }
 

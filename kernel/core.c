@@ -19,13 +19,39 @@
 
 static LIST_HEAD(nicprog_devs);
 
-static struct nicprog_dev *nicprog_dev_find(const struct net_device *netdev)
+/**
+ * nicprog_dev_find() - the port of a netdev
+ * @netdev: the netdev
+ *
+ * Context: RTNL held.
+ * Return: the port, or NULL if @netdev is not one.
+ */
+struct nicprog_dev *nicprog_dev_find(const struct net_device *netdev)
 {
 	struct nicprog_dev *nd;
 
 	ASSERT_RTNL();
 	list_for_each_entry(nd, &nicprog_devs, list)
 		if (nd->netdev == netdev)
+			return nd;
+	return NULL;
+}
+
+/**
+ * nicprog_dev_nth() - the port after @n others of a namespace
+ * @net: the namespace
+ * @n: ports of @net to pass over, in registration order
+ *
+ * Context: RTNL held.
+ * Return: the port, or NULL when @net has @n ports or fewer.
+ */
+struct nicprog_dev *nicprog_dev_nth(const struct net *net, unsigned long n)
+{
+	struct nicprog_dev *nd;
+
+	ASSERT_RTNL();
+	list_for_each_entry(nd, &nicprog_devs, list)
+		if (net_eq(dev_net(nd->netdev), net) && !n--)
 			return nd;
 	return NULL;
 }
@@ -295,8 +321,13 @@ static int __init nicprog_init(void)
 	err = register_netdevice_notifier(&nicprog_netdev_nb);
 	if (err)
 		goto err_debugfs_exit;
+	err = nicprog_nl_init();
+	if (err)
+		goto err_unregister_notifier;
 	return 0;
 
+err_unregister_notifier:
+	unregister_netdevice_notifier(&nicprog_netdev_nb);
 err_debugfs_exit:
 	nicprog_debugfs_exit();
 	nicprog_sysfs_exit();
@@ -307,6 +338,7 @@ err_ring_exit:
 
 static void __exit nicprog_exit(void)
 {
+	nicprog_nl_exit();
 	unregister_netdevice_notifier(&nicprog_netdev_nb);
 	/* Drivers hold a module reference on us while they have ports. */
 	WARN_ON(!list_empty(&nicprog_devs));

@@ -18,6 +18,8 @@ struct bpf_func_proto;
 struct bpf_map;
 struct bpf_prog;
 struct dentry;
+struct net;
+struct net_device;
 struct netlink_ext_ack;
 struct nicprog_pipe;
 struct nicprog_table;
@@ -206,6 +208,15 @@ static inline struct nicprog_dev *to_nicprog_dev(struct device *dev)
 }
 
 extern struct class nicprog_class;
+
+/* core.c */
+struct nicprog_dev *nicprog_dev_find(const struct net_device *netdev);
+struct nicprog_dev *nicprog_dev_nth(const struct net *net, unsigned long n);
+
+/* genl.c */
+int nicprog_nl_init(void);
+void nicprog_nl_exit(void);
+void nicprog_nl_notify_prog(struct nicprog_dev *nd, u32 old_id);
 
 int nicprog_sysfs_init(void);
 void nicprog_sysfs_exit(void);

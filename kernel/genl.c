@@ -1,0 +1,581 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nicprog generic netlink family: what operators and tools see of the ports
+ * (Documentation/netlink/specs/nicprog.yaml; the policies and the ops table
+ * are generated from it into genl_gen.c).
+ *
+ * Locking: every handler runs under RTNL, which protects the port registry
+ * and what a port's messages show of its LNIC, program and plan; the
+ * settings sysfs also writes are read and written under the port's
+ * plan_lock as there. Ports are those of the requester's network
+ * namespace; a dump resumes by the count of ports already sent, so a
+ * port registered or removed between two parts of a dump may be missed or
+ * repeated, as with other netdev dumps.
+ */
+#include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
+#include <net/genetlink.h>
+#include <net/sock.h>
+
+#include "genl_gen.h"
+#include "nicprog.h"
+
+static struct genl_family nicprog_nl_family;
+
+/* The port a request names by ifindex, ifname or both. RTNL held. */
+static struct nicprog_dev *nicprog_nl_port(struct net *net,
+					   struct nlattr **attrs,
+					   u32 a_ifindex, u32 a_ifname,
+					   struct netlink_ext_ack *extack)
+{
+	struct net_device *netdev = NULL, *named;
+	struct nicprog_dev *nd;
+
+	if (attrs[a_ifindex]) {
+		netdev = __dev_get_by_index(net, nla_get_u32(attrs[a_ifindex]));
+		if (!netdev) {
+			NL_SET_ERR_MSG_ATTR(extack, attrs[a_ifindex],
+					    "no interface has this index");
+			return ERR_PTR(-ENODEV);
+		}
+	}
+	if (attrs[a_ifname]) {
+		named = __dev_get_by_name(net, nla_data(attrs[a_ifname]));
+		if (!named) {
+			NL_SET_ERR_MSG_ATTR(extack, attrs[a_ifname],
+					    "no interface has this name");
+			return ERR_PTR(-ENODEV);
+		}
+		if (netdev && netdev != named) {
+			NL_SET_ERR_MSG_ATTR(extack, attrs[a_ifname],
+					    "ifindex and ifname name different interfaces");
+			return ERR_PTR(-EINVAL);
+		}
+		netdev = named;
+	}
+	if (!netdev) {
+		NL_SET_ERR_MSG(extack, "name the port by ifindex or ifname");
+		NL_SET_ERR_ATTR_MISS(extack, NULL, a_ifindex);
+		return ERR_PTR(-EINVAL);
+	}
+	nd = nicprog_dev_find(netdev);
+	if (!nd) {
+		NL_SET_ERR_MSG_ATTR(extack,
+				    attrs[a_ifindex] ?: attrs[a_ifname],
+				    "the interface is not a nicprog port");
+		return ERR_PTR(-EOPNOTSUPP);
+	}
+	return nd;
+}
+
+typedef int (*nicprog_nl_fill_t)(struct sk_buff *skb, struct nicprog_dev *nd,
+				 const struct genl_info *info, u8 cmd,
+				 int flags);
+
+/* A do request: one port's reply. */
+static int nicprog_nl_do(struct genl_info *info, u32 a_ifindex, u32 a_ifname,
+			 nicprog_nl_fill_t fill)
+{
+	struct nicprog_dev *nd;
+	struct sk_buff *msg;
+	int err;
+
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	rtnl_lock();
+	nd = nicprog_nl_port(genl_info_net(info), info->attrs, a_ifindex,
+			     a_ifname, info->extack);
+	err = IS_ERR(nd) ? PTR_ERR(nd) :
+	      fill(msg, nd, info, info->genlhdr->cmd, 0);
+	rtnl_unlock();
+	if (err) {
+		nlmsg_free(msg);
+		return err;
+	}
+	return genlmsg_reply(msg, info);
+}
+
+/*
+ * A dump: every port of the namespace, or the one the request names.
+ * A fill returns -ENODATA for a port it has nothing to say about.
+ */
+static int nicprog_nl_dump(struct sk_buff *skb, struct netlink_callback *cb,
+			   u32 a_ifindex, u32 a_ifname, nicprog_nl_fill_t fill)
+{
+	const struct genl_dumpit_info *di = genl_dumpit_info(cb);
+	struct net *net = sock_net(skb->sk);
+	struct nicprog_dev *nd, *only = NULL;
+	struct genl_info info = {
+		.snd_portid = NETLINK_CB(cb->skb).portid,
+		.snd_seq = cb->nlh->nlmsg_seq,
+	};
+	unsigned long n;
+	int err = 0;
+
+	rtnl_lock();
+	if (di->attrs && (di->attrs[a_ifindex] || di->attrs[a_ifname])) {
+		only = nicprog_nl_port(net, di->attrs, a_ifindex, a_ifname,
+				       cb->extack);
+		if (IS_ERR(only)) {
+			err = PTR_ERR(only);
+			goto out;
+		}
+	}
+	for (n = cb->args[0]; (nd = nicprog_dev_nth(net, n)); n++) {
+		if (only && nd != only)
+			continue;
+		err = fill(skb, nd, &info, di->op.cmd, NLM_F_MULTI);
+		if (err == -ENODATA) {
+			err = 0;
+			continue;
+		}
+		if (err)
+			break;
+	}
+	cb->args[0] = n;
+out:
+	rtnl_unlock();
+	/* a full skb ends this part of the dump; the next resumes at n */
+	if (err == -EMSGSIZE && skb->len)
+		return skb->len;
+	return err ?: skb->len;
+}
+
+static int nicprog_nl_put_region(struct sk_buff *skb,
+				 const struct nicprog_lnic_region *r)
+{
+	struct nlattr *nest = nla_nest_start(skb, NICPROG_A_DEV_REGION);
+
+	if (!nest ||
+	    nla_put_string(skb, NICPROG_A_REGION_NAME, r->name) ||
+	    nla_put_u64_64bit(skb, NICPROG_A_REGION_BYTES, r->size,
+			      NICPROG_A_REGION_PAD) ||
+	    nla_put_u32(skb, NICPROG_A_REGION_LATENCY, r->latency_cycles) ||
+	    nla_put_u32(skb, NICPROG_A_REGION_BANKS, r->banks) ||
+	    nla_put_u64_64bit(skb, NICPROG_A_REGION_CACHE_BYTES,
+			      r->cache_bytes, NICPROG_A_REGION_PAD) ||
+	    nla_put_u32(skb, NICPROG_A_REGION_CACHE_LATENCY, r->cache_cycles))
+		return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int nicprog_nl_dev_fill(struct sk_buff *skb, struct nicprog_dev *nd,
+			       const struct genl_info *info, u8 cmd, int flags)
+{
+	const struct nicprog_lnic *lnic = nd->lnic;
+	const struct nicprog_lnic_summary *sum = &nd->sum;
+	struct nlattr *nest;
+	u8 shape, partial;
+	u32 cores, i;
+	void *hdr;
+
+	hdr = genlmsg_put(skb, info->snd_portid, info->snd_seq,
+			  &nicprog_nl_family, flags, cmd);
+	if (!hdr)
+		return -EMSGSIZE;
+	mutex_lock(&nd->plan_lock);
+	shape = nd->plan_shape;
+	cores = nd->plan_cores;
+	partial = nd->plan_partial;
+	mutex_unlock(&nd->plan_lock);
+	if (nla_put_u32(skb, NICPROG_A_DEV_IFINDEX, nd->netdev->ifindex) ||
+	    nla_put_string(skb, NICPROG_A_DEV_IFNAME, nd->netdev->name) ||
+	    nla_put_string(skb, NICPROG_A_DEV_PROFILE, lnic->name) ||
+	    nla_put_u32(skb, NICPROG_A_DEV_CORES, sum->cores) ||
+	    nla_put_u32(skb, NICPROG_A_DEV_CORE_THREADS, sum->core_threads) ||
+	    nla_put_u32(skb, NICPROG_A_DEV_PARSERS, sum->parsers) ||
+	    nla_put_u32(skb, NICPROG_A_DEV_MAT_STAGES, sum->mat_stages) ||
+	    nla_put_u32(skb, NICPROG_A_DEV_DMA_ENGINES, sum->dma_engines) ||
+	    nla_put_u64_64bit(skb, NICPROG_A_DEV_MEM_BYTES, sum->mem_bytes,
+			      NICPROG_A_DEV_PAD) ||
+	    nla_put_u32(skb, NICPROG_A_DEV_INSN_STORE, sum->insn_store))
+		goto cancel;
+	for (i = 0; i < lnic->n_regions; i++)
+		if (nicprog_nl_put_region(skb, &lnic->regions[i]))
+			goto cancel;
+	for (i = NICPROG_ACCEL_NONE + 1; i < __NICPROG_ACCEL_MAX; i++) {
+		if (!sum->accels[i])
+			continue;
+		nest = nla_nest_start(skb, NICPROG_A_DEV_ACCEL);
+		if (!nest ||
+		    nla_put_u32(skb, NICPROG_A_ACCEL_TYPE, i) ||
+		    nla_put_string(skb, NICPROG_A_ACCEL_NAME,
+				   nicprog_accel_type_name(i)) ||
+		    nla_put_u32(skb, NICPROG_A_ACCEL_COUNT, sum->accels[i]))
+			goto cancel;
+		nla_nest_end(skb, nest);
+	}
+	if (nla_put_u8(skb, NICPROG_A_DEV_PLAN_SHAPE, shape) ||
+	    nla_put_u32(skb, NICPROG_A_DEV_PLAN_CORES, cores) ||
+	    nla_put_u8(skb, NICPROG_A_DEV_PLAN_PARTIAL, partial) ||
+	    (nd->xdp_prog &&
+	     nla_put_u32(skb, NICPROG_A_DEV_PROG_ID, nd->xdp_prog->aux->id)) ||
+	    nla_put_u32(skb, NICPROG_A_DEV_CORES_FREE,
+			nd->ops->cores_free ? nd->ops->cores_free(nd) :
+					      sum->cores))
+		goto cancel;
+	genlmsg_end(skb, hdr);
+	return 0;
+
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+int nicprog_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return nicprog_nl_do(info, NICPROG_A_DEV_IFINDEX, NICPROG_A_DEV_IFNAME,
+			     nicprog_nl_dev_fill);
+}
+
+int nicprog_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	return nicprog_nl_dump(skb, cb, NICPROG_A_DEV_IFINDEX,
+			       NICPROG_A_DEV_IFNAME, nicprog_nl_dev_fill);
+}
+
+int nicprog_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr **a = info->attrs;
+	struct nicprog_dev *nd;
+	int err = 0;
+
+	if (!a[NICPROG_A_DEV_PLAN_SHAPE] && !a[NICPROG_A_DEV_PLAN_CORES] &&
+	    !a[NICPROG_A_DEV_PLAN_PARTIAL]) {
+		NL_SET_ERR_MSG(info->extack,
+			       "nothing to set: give plan-shape, plan-cores or plan-partial");
+		return -EINVAL;
+	}
+	rtnl_lock();
+	nd = nicprog_nl_port(genl_info_net(info), a, NICPROG_A_DEV_IFINDEX,
+			     NICPROG_A_DEV_IFNAME, info->extack);
+	if (IS_ERR(nd)) {
+		err = PTR_ERR(nd);
+		goto out;
+	}
+	/* check everything first: a refused request changes nothing */
+	mutex_lock(&nd->plan_lock);
+	if (a[NICPROG_A_DEV_PLAN_CORES] &&
+	    nla_get_u32(a[NICPROG_A_DEV_PLAN_CORES]) > nd->sum.cores) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[NICPROG_A_DEV_PLAN_CORES],
+				    "more cores than the NIC has");
+		err = -ERANGE;
+	} else {
+		if (a[NICPROG_A_DEV_PLAN_SHAPE])
+			nd->plan_shape = nla_get_u8(a[NICPROG_A_DEV_PLAN_SHAPE]);
+		if (a[NICPROG_A_DEV_PLAN_CORES])
+			nd->plan_cores = nla_get_u32(a[NICPROG_A_DEV_PLAN_CORES]);
+		if (a[NICPROG_A_DEV_PLAN_PARTIAL])
+			nd->plan_partial =
+				nla_get_u8(a[NICPROG_A_DEV_PLAN_PARTIAL]);
+	}
+	mutex_unlock(&nd->plan_lock);
+out:
+	rtnl_unlock();
+	return err;
+}
+
+static int nicprog_nl_put_stage(struct sk_buff *skb,
+				const struct nicprog_layout *lo, u32 s)
+{
+	const struct nicprog_stage *st = &lo->stages[s];
+	struct nlattr *nest = nla_nest_start(skb, NICPROG_A_PROG_STAGE);
+
+	if (!nest ||
+	    nla_put_u32(skb, NICPROG_A_STAGE_INDEX, s) ||
+	    nla_put_u32(skb, NICPROG_A_STAGE_FIRST_CORE, st->first_core) ||
+	    nla_put_u32(skb, NICPROG_A_STAGE_REPLICAS, st->replicas) ||
+	    nla_put_u8(skb, NICPROG_A_STAGE_STEER, st->steer) ||
+	    (st->steer == NICPROG_STEER_KEY &&
+	     nla_put_u32(skb, NICPROG_A_STAGE_SHARD_TABLE, st->shard_table)) ||
+	    nla_put_u32(skb, NICPROG_A_STAGE_NODES, st->n_nodes) ||
+	    nla_put_u32(skb, NICPROG_A_STAGE_STATE_BYTES, st->in_bytes) ||
+	    nla_put_u64_64bit(skb, NICPROG_A_STAGE_COST,
+			      div64_u64(st->cost_fx * 100, NICPROG_FX),
+			      NICPROG_A_STAGE_PAD))
+		return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int nicprog_nl_put_table(struct sk_buff *skb, struct nicprog_dev *nd,
+				const struct nicprog_plan *plan,
+				const struct nicprog_prog *np, u32 t)
+{
+	const struct nicprog_layout *lo = &plan->lo;
+	const struct nicprog_table_info *ti = &lo->tables[t];
+	struct nlattr *nest = nla_nest_start(skb, NICPROG_A_PROG_TABLE);
+	bool host = nicprog_table_in_host(plan->tables[t]) ||
+		    (lo->host_tables & BIT_ULL(t));
+
+	if (!nest ||
+	    nla_put_u32(skb, NICPROG_A_TABLE_INDEX, t) ||
+	    nla_put_string(skb, NICPROG_A_TABLE_NAME, np->maps[t]->name) ||
+	    nla_put_u8(skb, NICPROG_A_TABLE_CLASS, ti->cls) ||
+	    (ti->mat && lo->mat_units &&
+	     nla_put_flag(skb, NICPROG_A_TABLE_MAT)) ||
+	    nla_put_string(skb, NICPROG_A_TABLE_REGION,
+			   host ? "host" : nd->lnic->regions[ti->region].name) ||
+	    nla_put_u64_64bit(skb, NICPROG_A_TABLE_ACCESSES,
+			      div64_u64(ti->acc_fx * 100, NICPROG_FX),
+			      NICPROG_A_TABLE_PAD) ||
+	    (ti->why && nla_put_string(skb, NICPROG_A_TABLE_REASON, ti->why)))
+		return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int nicprog_nl_put_host(struct sk_buff *skb,
+			       const struct nicprog_plan *plan)
+{
+	const struct nicprog_layout *lo = &plan->lo;
+	struct nlattr *nest = nla_nest_start(skb, NICPROG_A_PROG_HOST);
+	u32 n;
+
+	if (!nest ||
+	    nla_put_u32(skb, NICPROG_A_HOST_NODES, lo->host_nodes) ||
+	    nla_put_u32(skb, NICPROG_A_HOST_INSNS, lo->host_insns) ||
+	    nla_put_u32(skb, NICPROG_A_HOST_NIC_INSNS, lo->nic_insns) ||
+	    nla_put_u32(skb, NICPROG_A_HOST_SHARE,
+			div64_u64(lo->host_share_fx * 10000, NICPROG_FX)) ||
+	    nla_put_u32(skb, NICPROG_A_HOST_STATE_BYTES, lo->host_bytes))
+		return -EMSGSIZE;
+	for (n = 0; n < plan->n_entries; n++)
+		if (nla_put_u32(skb, NICPROG_A_HOST_ENTRY,
+				nicprog_handover_pc(plan, n)))
+			return -EMSGSIZE;
+	if (lo->host_why &&
+	    nla_put_string(skb, NICPROG_A_HOST_REASON, lo->host_why))
+		return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/* The program and plan of @nd, with @old_id for a replacement. RTNL held. */
+static int nicprog_nl_prog_put(struct sk_buff *skb, struct nicprog_dev *nd,
+			       const struct genl_info *info, u8 cmd, int flags,
+			       u32 old_id)
+{
+	const struct nicprog_plan *plan = nd->plan;
+	const struct nicprog_layout *lo;
+	const struct nicprog_prog *np;
+	void *hdr;
+	u32 i;
+
+	if (!plan)
+		return -ENODATA;
+	lo = &plan->lo;
+	np = plan->prog->aux->offload->dev_priv;
+	hdr = genlmsg_put(skb, info->snd_portid, info->snd_seq,
+			  &nicprog_nl_family, flags, cmd);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, NICPROG_A_PROG_IFINDEX, nd->netdev->ifindex) ||
+	    nla_put_string(skb, NICPROG_A_PROG_IFNAME, nd->netdev->name) ||
+	    nla_put_u32(skb, NICPROG_A_PROG_ID, plan->prog->aux->id) ||
+	    nla_put_string(skb, NICPROG_A_PROG_NAME, plan->prog->aux->name) ||
+	    nla_put_u32(skb, NICPROG_A_PROG_INSNS, np->len) ||
+	    nla_put_string(skb, NICPROG_A_PROG_SHAPE,
+			   nicprog_layout_shape(lo)) ||
+	    nla_put_u8(skb, NICPROG_A_PROG_SHAPE_ASKED, lo->shape) ||
+	    nla_put_u32(skb, NICPROG_A_PROG_CORES, lo->cores) ||
+	    nla_put_u32(skb, NICPROG_A_PROG_BUDGET, lo->budget) ||
+	    nla_put_u64_64bit(skb, NICPROG_A_PROG_TPUT, lo->tput,
+			      NICPROG_A_PROG_PAD) ||
+	    nla_put_u64_64bit(skb, NICPROG_A_PROG_LATENCY, lo->lat,
+			      NICPROG_A_PROG_PAD) ||
+	    nla_put_u64_64bit(skb, NICPROG_A_PROG_VERIFY_NS, np->verify_ns,
+			      NICPROG_A_PROG_PAD) ||
+	    nla_put_u64_64bit(skb, NICPROG_A_PROG_PLAN_NS,
+			      np->ir_ns + plan->plan_ns, NICPROG_A_PROG_PAD) ||
+	    (old_id && nla_put_u32(skb, NICPROG_A_PROG_OLD_ID, old_id)))
+		goto cancel;
+	for (i = 0; i < lo->n_stages; i++)
+		if (nicprog_nl_put_stage(skb, lo, i))
+			goto cancel;
+	for (i = 0; i < lo->n_tables; i++)
+		if (nicprog_nl_put_table(skb, nd, plan, np, i))
+			goto cancel;
+	if (lo->node_host && nicprog_nl_put_host(skb, plan))
+		goto cancel;
+	genlmsg_end(skb, hdr);
+	return 0;
+
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+static int nicprog_nl_prog_fill(struct sk_buff *skb, struct nicprog_dev *nd,
+				const struct genl_info *info, u8 cmd, int flags)
+{
+	return nicprog_nl_prog_put(skb, nd, info, cmd, flags, 0);
+}
+
+int nicprog_nl_prog_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nicprog_dev *nd;
+	struct sk_buff *msg;
+	int err;
+
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	rtnl_lock();
+	nd = nicprog_nl_port(genl_info_net(info), info->attrs,
+			     NICPROG_A_PROG_IFINDEX, NICPROG_A_PROG_IFNAME,
+			     info->extack);
+	err = IS_ERR(nd) ? PTR_ERR(nd) :
+	      nicprog_nl_prog_fill(msg, nd, info, NICPROG_CMD_PROG_GET, 0);
+	rtnl_unlock();
+	if (err == -ENODATA) {
+		NL_SET_ERR_MSG(info->extack, "the port runs no program");
+		err = -ENOENT;
+	}
+	if (err) {
+		nlmsg_free(msg);
+		return err;
+	}
+	return genlmsg_reply(msg, info);
+}
+
+int nicprog_nl_prog_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	return nicprog_nl_dump(skb, cb, NICPROG_A_PROG_IFINDEX,
+			       NICPROG_A_PROG_IFNAME, nicprog_nl_prog_fill);
+}
+
+static int nicprog_nl_stats_fill(struct sk_buff *skb, struct nicprog_dev *nd,
+				 const struct genl_info *info, u8 cmd,
+				 int flags)
+{
+	struct nicprog_port_stats st = {};
+	void *hdr;
+
+	nd->ops->port_stats(nd, &st);
+	hdr = genlmsg_put(skb, info->snd_portid, info->snd_seq,
+			  &nicprog_nl_family, flags, cmd);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, NICPROG_A_STATS_IFINDEX, nd->netdev->ifindex) ||
+	    nla_put_string(skb, NICPROG_A_STATS_IFNAME, nd->netdev->name) ||
+	    nla_put_u64_64bit(skb, NICPROG_A_STATS_WIRE_RX_PACKETS,
+			      st.wire_rx_packets, NICPROG_A_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, NICPROG_A_STATS_WIRE_RX_BYTES,
+			      st.wire_rx_bytes, NICPROG_A_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, NICPROG_A_STATS_WIRE_TX_PACKETS,
+			      st.wire_tx_packets, NICPROG_A_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, NICPROG_A_STATS_WIRE_TX_BYTES,
+			      st.wire_tx_bytes, NICPROG_A_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, NICPROG_A_STATS_HOST_RX_PACKETS,
+			      st.host_rx_packets, NICPROG_A_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, NICPROG_A_STATS_HOST_RX_BYTES,
+			      st.host_rx_bytes, NICPROG_A_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, NICPROG_A_STATS_NIC_DROPS, st.nic_drops,
+			      NICPROG_A_STATS_PAD) ||
+	    nla_put_u32(skb, NICPROG_A_STATS_RING_PIPES,
+			atomic_read(&nd->ring_pipes))) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+int nicprog_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return nicprog_nl_do(info, NICPROG_A_STATS_IFINDEX,
+			     NICPROG_A_STATS_IFNAME, nicprog_nl_stats_fill);
+}
+
+int nicprog_nl_stats_get_dumpit(struct sk_buff *skb,
+				struct netlink_callback *cb)
+{
+	return nicprog_nl_dump(skb, cb, NICPROG_A_STATS_IFINDEX,
+			       NICPROG_A_STATS_IFNAME, nicprog_nl_stats_fill);
+}
+
+/**
+ * nicprog_nl_notify_prog() - tell the monitor group a port's program changed
+ * @nd: the port, its new program and plan installed (none: removed)
+ * @old_id: the ID of the program it had, 0 for none
+ *
+ * Sent to listeners in the port's network namespace. A notification that
+ * cannot be allocated is lost; listeners see ENOBUFS on their socket as
+ * for any overrun.
+ *
+ * Context: process, RTNL held.
+ */
+void nicprog_nl_notify_prog(struct nicprog_dev *nd, u32 old_id)
+{
+	struct net *net = dev_net(nd->netdev);
+	struct genl_info info = {};
+	struct sk_buff *msg;
+	void *hdr;
+	int err;
+
+	ASSERT_RTNL();
+	if (!genl_has_listeners(&nicprog_nl_family, net, NICPROG_NLGRP_MONITOR))
+		return;
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return;
+	if (nd->plan) {
+		err = nicprog_nl_prog_put(msg, nd, &info,
+					  NICPROG_CMD_PROG_ATTACH_NTF, 0,
+					  old_id);
+	} else {
+		err = -EMSGSIZE;
+		hdr = genlmsg_put(msg, 0, 0, &nicprog_nl_family, 0,
+				  NICPROG_CMD_PROG_DETACH_NTF);
+		if (hdr &&
+		    !nla_put_u32(msg, NICPROG_A_PROG_IFINDEX,
+				 nd->netdev->ifindex) &&
+		    !nla_put_string(msg, NICPROG_A_PROG_IFNAME,
+				    nd->netdev->name) &&
+		    !nla_put_u32(msg, NICPROG_A_PROG_ID, old_id)) {
+			genlmsg_end(msg, hdr);
+			err = 0;
+		}
+	}
+	if (err) {
+		nlmsg_free(msg);
+		return;
+	}
+	genlmsg_multicast_netns(&nicprog_nl_family, net, msg, 0,
+				NICPROG_NLGRP_MONITOR, GFP_KERNEL);
+}
+
+static struct genl_family nicprog_nl_family __ro_after_init = {
+	.name		= NICPROG_FAMILY_NAME,
+	.version	= NICPROG_FAMILY_VERSION,
+	.netnsok	= true,
+	.parallel_ops	= true,
+	.module		= THIS_MODULE,
+	.ops		= nicprog_nl_ops,
+	.n_ops		= ARRAY_SIZE(nicprog_nl_ops),
+	.mcgrps		= nicprog_nl_mcgrps,
+	.n_mcgrps	= ARRAY_SIZE(nicprog_nl_mcgrps),
+	/* a new family: every op checks its header and attributes strictly */
+	.resv_start_op	= NICPROG_CMD_DEV_GET,
+};
+
+/**
+ * nicprog_nl_init() - register the generic netlink family
+ *
+ * Return: 0 or -errno.
+ */
+int nicprog_nl_init(void)
+{
+	return genl_register_family(&nicprog_nl_family);
+}
+
+/**
+ * nicprog_nl_exit() - unregister the generic netlink family
+ */
+void nicprog_nl_exit(void)
+{
+	genl_unregister_family(&nicprog_nl_family);
+}

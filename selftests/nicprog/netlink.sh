@@ -1,0 +1,200 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The nicprog generic netlink family through the nicprog CLI: dev-get,
+# dev-set, prog-get and stats-get (do and dump) show what sysfs and the
+# plan in debugfs show, -j and -p print JSON for every command, the
+# monitor group reports programs attached, replaced and removed -- also by
+# a device going away -- and a port in another namespace is seen only
+# there. Hostile and unprivileged requests: nl_test.
+. "$(dirname "$0")/lib.sh"
+require_root_tools
+CLI=$NICPROG_SRC/tools/nicprog/nicprog
+[ -x "$CLI" ] || skip_all "tools/nicprog/nicprog not built (make tools)"
+[ -x "$SELFDIR/nl_test" ] || skip_all "nl_test not built"
+/usr/bin/python3 -c 'import json' 2>/dev/null || skip_all "python3 not installed"
+nicprog_load || skip_all "cannot load nicprog/nicsim"
+mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+EX=$NICPROG_SRC/bpf/examples
+TMP=$(mktemp -d /tmp/nicprog-netlink.XXXXXX)
+trap 'cleanup; rm -rf "$TMP"' EXIT
+
+# jpy EXPR: EXPR over the JSON document on stdin (d), printed
+jpy() { /usr/bin/python3 -c "import json, sys; d = json.load(sys.stdin); print($1)"; }
+# jok EXPR: EXPR over the JSON document on stdin holds
+jok() { /usr/bin/python3 -c "import json, sys; d = json.load(sys.stdin); sys.exit(not ($1))"; }
+# jlines FILE: every line of FILE parses as JSON
+jlines() { /usr/bin/python3 -c "import json, sys; [json.loads(l) for l in open(sys.argv[1])]" "$1"; }
+# plan_field N: field N of the debugfs plan's line starting with $2
+plan_line() { grep "^$2" "/sys/kernel/debug/nicprog/$1/plan"; }
+
+tap_begin
+ID=$(nicsim_new_id)
+P0=nicsim${ID}p0 P1=nicsim${ID}p1 P2=nicsim${ID}p2
+nicsim_new "$ID" 3
+echo "$ID:0 $ID:1" > "$BUS/link_device"
+C=/sys/class/nicprog/$P0
+NS=nl-$ID
+netns_new "$NS"
+port_to_ns "$NS" "$P1" 10.78.0.2/24
+sysctl -qw "net.ipv6.conf.$P0.disable_ipv6=1"
+ip addr add 10.78.0.1/24 dev "$P0"
+ip link set "$P0" up
+
+tap_info "hostile and unprivileged requests (nl_test)"
+"$SELFDIR/nl_test" "$P0" "$(cat $C/cores)" > "$TMP/nl_test" 2>&1
+rc=$?
+sed 's/^/# /' "$TMP/nl_test"
+check "nl_test: every refusal as the family promises" test $rc = 0
+
+# dev show: one port, as sysfs shows it
+"$CLI" -j dev show dev "$P0" > "$TMP/dev.json"
+check "dev show -j parses as JSON: one port" jok 'len(d) == 1' < "$TMP/dev.json"
+for f in ifindex profile cores core_threads parsers mat_stages dma_engines \
+	 mem_bytes insn_store; do
+	expect_eq "dev show: $f as sysfs" "$(cat "$C/$f")" \
+		"$(jpy "d[0]['$f']" < "$TMP/dev.json")"
+done
+expect_eq "dev show: regions, one per region" "$(cat "$C/mem_regions")" \
+	"$(jpy "len(d[0]['regions'])" < "$TMP/dev.json")"
+expect_eq "dev show: accelerators as sysfs" "$(cat "$C/accelerators")" \
+	"$(jpy "' '.join('%s:%d' % (a['type'], a['count']) for a in d[0]['accels'])" < "$TMP/dev.json")"
+expect_eq "dev show: the plan settings" "auto 0 False 16" \
+	"$(jpy "d[0]['plan']['shape'], d[0]['plan']['cores'], d[0]['plan']['partial'], d[0]['plan']['cores_free']" < "$TMP/dev.json" | tr -d "(),'")"
+check "dev show -p parses as JSON" sh -c "'$CLI' -p dev show dev $P0 | /usr/bin/python3 -m json.tool > /dev/null"
+out=$("$CLI" dev show dev "$P0")
+tap_info "$(head -n 1 <<< "$out")"
+check "dev show in words names the profile" grep -q "profile nicsim-generic" <<< "$out"
+"$CLI" -j dev show > "$TMP/all.json"
+expect_eq "dev show (dump) lists the device's ports in this namespace" \
+	"$P0 $P2" "$(jpy "' '.join(x['ifname'] for x in d if x['ifname'].startswith('nicsim${ID}p'))" < "$TMP/all.json")"
+expect_eq "and the port in another namespace only there" "$P1" \
+	"$(ip netns exec "$NS" "$CLI" -j dev show | jpy "' '.join(x['ifname'] for x in d)")"
+
+# dev set: what sysfs shows, and refusals that say what to do
+check "dev set shape, cores and partial" \
+	"$CLI" dev set dev "$P0" shape pipelined+replicated cores 4 partial on
+expect_eq "sysfs shows them" "pipelined+replicated 4 1" \
+	"$(cat $C/plan_shape) $(cat $C/plan_cores) $(cat $C/plan_partial)"
+out=$("$CLI" dev set dev "$P0" cores 99 2>&1)
+rc=$?
+tap_info "$out"
+expect_eq "dev set past the NIC's cores: exit 1" 1 "$rc"
+check "with the kernel's reason" grep -q "more cores than the NIC has" <<< "$out"
+expect_eq "and nothing changed" 4 "$(cat $C/plan_cores)"
+"$CLI" dev set dev "$P0" shape auto cores 0 partial off
+out=$("$CLI" dev show dev lo 2>&1)
+rc=$?
+expect_eq "dev show of lo: exit 1" 1 "$rc"
+check "saying lo is not a nicprog port" grep -q "not a nicprog port" <<< "$out"
+out=$("$CLI" dev frobnicate 2>&1)
+expect_eq "an unknown command: exit 2" 2 "$?"
+check "pointing at help" grep -q "nicprog help" <<< "$out"
+out=$("$CLI" dev set dev "$P0" shape round 2>&1)
+expect_eq "an unknown shape: exit 2" 2 "$?"
+
+# prog show and monitor
+expect_eq "prog show (dump) with no program: none of the device's ports" "[]" \
+	"$("$CLI" -j prog show | jpy "[x for x in d if x['ifname'].startswith('nicsim${ID}')]")"
+out=$("$CLI" prog show dev "$P0" 2>&1)
+expect_eq "prog show of a port with no program: exit 1" 1 "$?"
+check "saying so" grep -q "the port runs no program" <<< "$out"
+timeout 120 "$CLI" -j monitor > "$TMP/mon" 2>&1 &
+MON=$!
+_bg_pids+=($MON)
+sleep 0.5
+check "attach count.o" ip link set dev "$P0" xdpoffload obj "$EX/count.o" sec xdp
+"$CLI" -j prog show dev "$P0" > "$TMP/prog.json"
+check "prog show -j parses as JSON: one program" jok 'len(d) == 1' < "$TMP/prog.json"
+read -r pid pname pinsns _ < <(plan_line "$P0" program | tr -d ':' |
+	awk '{ print $2, $3, $4 }')
+expect_eq "prog show: id, name and insns as the plan" "$pid $pname $pinsns" \
+	"$(jpy "d[0]['id'], d[0]['name'], d[0]['insns']" < "$TMP/prog.json" | tr -d "(),'")"
+expect_eq "prog show: the id ip link shows" \
+	"$(ip -d link show dev "$P0" | grep -oE 'prog/xdp id [0-9]+' | awk '{ print $3 }')" \
+	"$(jpy "d[0]['id']" < "$TMP/prog.json")"
+read -r shape asked cores budget stages < <(plan_line "$P0" shape |
+	tr -d '(),' | awk '{ print $2, $4, $6, $8, $10 }')
+expect_eq "prog show: shape, cores and stages as the plan" \
+	"$shape $asked $cores $budget $stages" \
+	"$(jpy "d[0]['shape'], d[0]['shape_asked'], d[0]['cores'], d[0]['budget'], len(d[0]['stages'])" < "$TMP/prog.json" | tr -d "(),'")"
+expect_eq "prog show: the prediction as the plan" \
+	"$(plan_line "$P0" predicted | awk '{ print $2, $8 }')" \
+	"$(jpy "d[0]['tput'], d[0]['latency']" < "$TMP/prog.json" | tr -d "(),'")"
+expect_eq "prog show: the tables as the plan" \
+	"$(plan_line "$P0" table | awk '{ print $3 }' | tr -d ':' | xargs)" \
+	"$(jpy "' '.join(t['name'] for t in d[0]['tables'])" < "$TMP/prog.json")"
+expect_eq "dev show names the program" "$(jpy "d[0]['id']" < "$TMP/prog.json")" \
+	"$("$CLI" -j dev show dev "$P0" | jpy "d[0]['prog_id']")"
+check "prog show -p parses as JSON" sh -c "'$CLI' -p prog show | /usr/bin/python3 -m json.tool > /dev/null"
+out=$("$CLI" prog show dev "$P0")
+tap_info "$(sed -n 2p <<< "$out")"
+check "prog show in words has the stages" grep -q "stage 0: cores" <<< "$out"
+id1=$(jpy "d[0]['id']" < "$TMP/prog.json")
+
+check "replace it with router.o" \
+	ip -force link set dev "$P0" xdpoffload obj "$EX/router.o" sec xdp
+id2=$("$CLI" -j prog show dev "$P0" | jpy "d[0]['id']")
+check "detach" ip link set dev "$P0" xdpoffload off
+
+# stats: as sysfs, and rates
+ping -q -c 5 -i 0.05 -W 1 -I "$P0" 10.78.0.2 > /dev/null 2>&1
+sleep 0.3
+"$CLI" -j stats dev "$P0" > "$TMP/stats.json"
+for f in wire_tx_packets wire_rx_packets wire_tx_bytes host_rx_packets nic_drops; do
+	expect_eq "stats: $f as sysfs" "$(npstat "$P0" "$f")" \
+		"$(jpy "d[0]['$f']" < "$TMP/stats.json")"
+done
+check "stats: the pings went out" test "$(jpy "d[0]['wire_tx_packets']" < "$TMP/stats.json")" -ge 5
+"$CLI" -j stats -w 0.3 count 2 > "$TMP/rates" 2>&1
+expect_eq "stats -w count 2: two lines" 2 "$(wc -l < "$TMP/rates")"
+check "each parses as JSON" jlines "$TMP/rates"
+check "stats in words" sh -c "'$CLI' stats dev $P0 | grep -q wire_rx_packets"
+"$CLI" -j stats > "$TMP/sall.json"
+check "stats (dump) lists the port" jok "'$P0' in [x['ifname'] for x in d]" < "$TMP/sall.json"
+
+# partial offload: the host part in prog show; then a device going away
+# with a program attached, whose removal is an event
+"$CLI" dev set dev "$P2" partial on cores 8
+check "attach partial.o to $P2 with partial on, 8 cores" \
+	ip link set dev "$P2" xdpoffload obj "$SELFDIR/progs/partial.o" sec xdp \
+	2> "$TMP/partial.err"
+check "ip says the program is partially offloaded" \
+	grep -q "partially offloaded" "$TMP/partial.err"
+"$CLI" -j prog show dev "$P2" > "$TMP/part.json"
+id3=$(jpy "d[0]['id']" < "$TMP/part.json")
+expect_eq "prog show: the host part as the plan" \
+	"$(plan_line "$P2" "host: [0-9]* nodes" | tr -d ',' | awk '{ print $2, $4 }')" \
+	"$(jpy "d[0]['host']['nodes'], d[0]['host']['insns']" < "$TMP/part.json" | tr -d "(),'")"
+expect_eq "prog show: where the host part starts, as the plan" \
+	"$(plan_line "$P2" "host: .* at insns" | sed 's/.* at insns //')" \
+	"$(jpy "' '.join(str(x) for x in d[0]['host']['entries'])" < "$TMP/part.json")"
+check "prog show: why the host runs it" \
+	jok "len(d[0]['host']['reason']) > 10" < "$TMP/part.json"
+check "attach count.o to $P1 in the other namespace" \
+	ip netns exec "$NS" ip link set dev "$P1" xdpoffload obj "$EX/count.o" sec xdp
+nicsim_del "$ID"
+_created_devs=()
+sleep 0.5
+kill "$MON" 2>/dev/null
+wait "$MON" 2>/dev/null
+tap_info "monitor: $(wc -l < "$TMP/mon") events"
+check "monitor -j: every event is a line of JSON" jlines "$TMP/mon"
+events() {
+	/usr/bin/python3 -c "
+import json, sys
+for l in open(sys.argv[1]):
+    e = json.loads(l)
+    p = e['prog']
+    if p['ifname'].startswith('nicsim$ID'):
+        print(e['event'], p['ifname'], p['id'], p.get('old_id', 0))" "$TMP/mon"
+}
+expect_eq "monitor: attach, replace, detach, attach, removal by the device going" \
+	"prog-attach $P0 $id1 0
+prog-attach $P0 $id2 $id1
+prog-detach $P0 $id2 0
+prog-attach $P2 $id3 0
+prog-detach $P2 $id3 0" \
+	"$(events)"
+check "monitor: the other namespace's port is not seen here" \
+	sh -c "! grep -q '\"$P1\"' '$TMP/mon'"
+tap_end

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Output in words or in JSON, as iproute2 prints: each value is printed
+ * once, under a JSON key and with a format for words.
+ */
+#ifndef NICPROG_JSON_H
+#define NICPROG_JSON_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum out_mode { OUT_TEXT, OUT_JSON, OUT_PRETTY };
+
+void out_init(enum out_mode mode);
+bool out_json(void);
+void out_open_object(const char *key);
+void out_close_object(void);
+void out_open_array(const char *key);
+void out_close_array(void);
+/* @fmt: printf format of the words, or NULL to print none */
+void out_uint(const char *key, const char *fmt, uint64_t v);
+void out_string(const char *key, const char *fmt, const char *s);
+void out_bool(const char *key, const char *fmt, bool v);
+/* words only */
+void out_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void out_flush(void);
+
+#endif

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* nicprog CLI: what its commands share. */
+#ifndef NICPROG_CLI_H
+#define NICPROG_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "json.h"
+#include "nl.h"
+
+/* Exit codes: 0 done, 1 the kernel or the system refused, 2 bad usage. */
+#define EXIT_REFUSED	1
+#define EXIT_USAGE	2
+
+struct cli {
+	struct nl nl;
+	int argc;
+	char **argv;
+};
+
+bool cli_match(const char *arg, const char *word);
+int cli_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int cli_refused(struct cli *cli, int err, const char *what, const char *dev);
+const char *cli_next(struct cli *cli);
+const char *shape_name(unsigned int shape);
+int shape_value(const char *name);
+
+int cmd_dev(struct cli *cli);
+int cmd_prog(struct cli *cli);
+int cmd_stats(struct cli *cli);
+int cmd_monitor(struct cli *cli);
+int prog_print(const struct nlmsghdr *nlh, void *data);
+
+#endif

@@ -1,0 +1,90 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The netlink spec, the uapi header and the kernel's policy tables agree
+# (tools/ynl/ynl-gen.py --check), the check catches a drift in either
+# direction, and every attribute the spec names is used by the kernel
+# family and by the CLI.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+cd "$top"
+GEN=tools/ynl/ynl-gen.py
+SPEC=Documentation/netlink/specs/nicprog.yaml
+UAPI=include/uapi/linux/nicprog.h
+PY=/usr/bin/python3
+n=0 fail=0
+ok() { n=$((n + 1)); echo "ok $n $*"; }
+nok() { n=$((n + 1)); fail=1; echo "not ok $n $*"; }
+echo "TAP version 13"
+if ! $PY -c 'import yaml' 2>/dev/null; then
+	echo "1..0 # SKIP python3-yaml not installed"
+	exit 4
+fi
+if out=$($PY $GEN $SPEC --uapi $UAPI --kernel kernel --check 2>&1); then
+	ok "spec, uapi header and kernel/genl_gen.[ch] agree"
+else
+	echo "$out" | sed 's/^/# /'
+	nok "spec, uapi header and kernel/genl_gen.[ch] agree (run $GEN $SPEC --uapi $UAPI --kernel kernel)"
+fi
+
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+mkdir -p "$T/kernel"
+cp kernel/genl_gen.c kernel/genl_gen.h "$T/kernel/"
+# a header whose generated block lost an attribute
+sed '/NICPROG_A_DEV_CORES_FREE,/d' $UAPI > "$T/uapi.h"
+if $PY $GEN $SPEC --uapi "$T/uapi.h" --kernel "$T/kernel" --check \
+	> "$T/out" 2>&1; then
+	nok "a header that drifted from the spec fails the check"
+else
+	grep -q "differs from the spec" "$T/out" &&
+		ok "a header that drifted from the spec fails the check" ||
+		nok "a header that drifted from the spec fails the check"
+fi
+# a hand-written enum the spec mirrors, changed
+sed 's/NICPROG_STEER_KEY,/NICPROG_STEER_KEY,\n\tNICPROG_STEER_RANDOM,/' $UAPI > "$T/uapi.h"
+if $PY $GEN $SPEC --uapi "$T/uapi.h" --kernel "$T/kernel" --check \
+	> "$T/out" 2>&1; then
+	nok "an enum the spec mirrors, changed in the header, fails the check"
+else
+	grep -q "enum nicprog_steer" "$T/out" &&
+		ok "an enum the spec mirrors, changed in the header, fails the check" ||
+		nok "an enum the spec mirrors, changed in the header, fails the check"
+fi
+# a policy the kernel relaxed by hand
+sed 's/NLA_POLICY_MAX(NLA_U8, 4)/{ .type = NLA_U8, }/' kernel/genl_gen.c \
+	> "$T/kernel/genl_gen.c"
+if $PY $GEN $SPEC --uapi $UAPI --kernel "$T/kernel" --check \
+	> "$T/out" 2>&1; then
+	nok "a policy edited by hand fails the check"
+else
+	grep -q "genl_gen.c differs from the spec" "$T/out" &&
+		ok "a policy edited by hand fails the check" ||
+		nok "a policy edited by hand fails the check"
+fi
+cp kernel/genl_gen.c "$T/kernel/"
+# a spec with a new attribute the header does not have yet
+awk '{ print } /^        name: prog-id$/ && !d {
+	getline; print; print "      -\n        name: new-one\n        type: u32"; d = 1 }' \
+	$SPEC > "$T/spec.yaml"
+if $PY $GEN "$T/spec.yaml" --uapi $UAPI --kernel "$T/kernel" --check \
+	> "$T/out" 2>&1; then
+	nok "a spec that grew an attribute fails the check until regenerated"
+else
+	grep -q "NICPROG_A_DEV_NEW_ONE" "$T/out" &&
+		ok "a spec that grew an attribute fails the check until regenerated" ||
+		nok "a spec that grew an attribute fails the check until regenerated"
+fi
+
+# every attribute: the kernel puts or reads it, the CLI shows or sends it
+for a in $(sed -n '/begin generated/,/end generated/p' $UAPI |
+	   grep -oE '\bNICPROG_A_[A-Z_]+' | grep -vE '_(MAX|PAD)$' | sort -u); do
+	k=$(grep -c "\b$a\b" kernel/genl.c)
+	c=$(cat tools/nicprog/*.c | grep -c "\b$a\b")
+	if [ "$k" -gt 0 ] && [ "$c" -gt 0 ]; then
+		ok "$a is used by the kernel and by the CLI"
+	else
+		nok "$a is used by the kernel ($k) and by the CLI ($c)"
+	fi
+done
+echo "1..$n"
+exit $fail
