@@ -9,7 +9,8 @@
 #   5. show what the NIC reports: its LNIC summary and per-port counters
 #   6. offload an L3 router (bpf/examples/router.o) with iproute2 onto a
 #      second simulated NIC and ping between two subnets through it, with
-#      IP forwarding off in the NIC's namespace
+#      IP forwarding off in the NIC's namespace; show the NIC, the plan
+#      and the counters with the nicprog CLI (generic netlink)
 # Exits non-zero if any step fails.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -114,14 +115,18 @@ route() {
 		key $(le32 "$2") $3 \
 		value $(le32 "$out_idx") $(mac "$5" "$6") $(mac nic "$4")
 }
+# Programs on two ports of one NIC split its cores: give each eight.
+NICPROG=$top/tools/nicprog/nicprog
+run ip netns exec nic "$NICPROG" dev set dev nicsim2p1 cores 8
+run ip netns exec nic "$NICPROG" dev set dev nicsim2p2 cores 8
 # (libbpf first offers offloaded maps their BTF, is refused, and retries)
 run ip -n nic link set dev nicsim2p1 xdpoffload obj "$top/bpf/examples/router.o" sec xdp
 run ip -n nic link set dev nicsim2p2 xdpoffload obj "$top/bpf/examples/router.o" sec xdp
 ip -n nic link show dev nicsim2p1 | sed 's/^/  /'
 ip netns exec nic bpftool prog show | grep -A1 offloaded_to | sed 's/^/  /'
-echo "  the offloader's plan for nicsim2p1 (/sys/kernel/debug/nicprog/nicsim2p1/plan):"
-mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
-sed 's/^/    /' /sys/kernel/debug/nicprog/nicsim2p1/plan
+echo "  the NIC and the offloader's plan, as the nicprog netlink family shows them:"
+run ip netns exec nic "$NICPROG" dev show dev nicsim2p1
+run ip netns exec nic "$NICPROG" prog show dev nicsim2p1
 echo "  routes: 10.2.0.0/24 via nicsim2p2 (on nicsim2p1), 10.1.0.0/24 via nicsim2p1 (on nicsim2p2)"
 # ARP for the hosts' gateways is answered by the NIC's host stack (the NF
 # passes ARP up); learn the hosts' MACs for the next-hop entries.
@@ -144,6 +149,7 @@ ip netns exec nic ethtool -S nicsim2p1 | awk '
 	/core[0-9]+_packets:/ { c = $1; sub("_packets:", "", c); p[c] = $2 }
 	/core[0-9]+_cycles:/ { c = $1; sub("_cycles:", "", c); y[c] = $2 }
 	END { for (c in p) if (p[c]) printf "    %s: %d packets, %d cycles\n", c, p[c], y[c] }'
+run ip netns exec nic "$NICPROG" stats dev nicsim2p1
 fwd=$(ip netns exec nic ethtool -S nicsim2p1 | awk '$1 == "xdp_redirect:" { print $2 }')
 echo "  frames forwarded by nicsim2p1's router: $fwd; by the NIC's host stack: 0 (ip_forward=0)"
 [ "$fwd" -ge 5 ] || { echo "demo: the router did not forward"; exit 1; }
