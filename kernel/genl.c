@@ -72,7 +72,10 @@ typedef int (*nicprog_nl_fill_t)(struct sk_buff *skb, struct nicprog_dev *nd,
 				 const struct genl_info *info, u8 cmd,
 				 int flags);
 
-/* A do request: one port's reply. */
+/*
+ * A do request: one port's reply. A fill returns -ENODATA for a port it
+ * has nothing to say about, which only prog-get's does: no program.
+ */
 static int nicprog_nl_do(struct genl_info *info, u32 a_ifindex, u32 a_ifname,
 			 nicprog_nl_fill_t fill)
 {
@@ -89,6 +92,10 @@ static int nicprog_nl_do(struct genl_info *info, u32 a_ifindex, u32 a_ifname,
 	err = IS_ERR(nd) ? PTR_ERR(nd) :
 	      fill(msg, nd, info, info->genlhdr->cmd, 0);
 	rtnl_unlock();
+	if (err == -ENODATA) {
+		NL_SET_ERR_MSG(info->extack, "the port runs no program");
+		err = -ENOENT;
+	}
 	if (err) {
 		nlmsg_free(msg);
 		return err;
@@ -416,29 +423,8 @@ static int nicprog_nl_prog_fill(struct sk_buff *skb, struct nicprog_dev *nd,
 
 int nicprog_nl_prog_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct nicprog_dev *nd;
-	struct sk_buff *msg;
-	int err;
-
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!msg)
-		return -ENOMEM;
-	rtnl_lock();
-	nd = nicprog_nl_port(genl_info_net(info), info->attrs,
-			     NICPROG_A_PROG_IFINDEX, NICPROG_A_PROG_IFNAME,
-			     info->extack);
-	err = IS_ERR(nd) ? PTR_ERR(nd) :
-	      nicprog_nl_prog_fill(msg, nd, info, NICPROG_CMD_PROG_GET, 0);
-	rtnl_unlock();
-	if (err == -ENODATA) {
-		NL_SET_ERR_MSG(info->extack, "the port runs no program");
-		err = -ENOENT;
-	}
-	if (err) {
-		nlmsg_free(msg);
-		return err;
-	}
-	return genlmsg_reply(msg, info);
+	return nicprog_nl_do(info, NICPROG_A_PROG_IFINDEX,
+			     NICPROG_A_PROG_IFNAME, nicprog_nl_prog_fill);
 }
 
 int nicprog_nl_prog_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
