@@ -489,8 +489,8 @@ int nicprog_nl_stats_get_dumpit(struct sk_buff *skb,
  * @old_id: the ID of the program it had, 0 for none
  *
  * Sent to listeners in the port's network namespace. A notification that
- * cannot be allocated is lost; listeners see ENOBUFS on their socket as
- * for any overrun.
+ * cannot be made is reported to them as ENOBUFS on their sockets, as an
+ * overrun is, so that they know to dump again.
  *
  * Context: process, RTNL held.
  */
@@ -507,7 +507,7 @@ void nicprog_nl_notify_prog(struct nicprog_dev *nd, u32 old_id)
 		return;
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
-		return;
+		goto lost;
 	if (nd->plan) {
 		err = nicprog_nl_prog_put(msg, nd, &info,
 					  NICPROG_CMD_PROG_ATTACH_NTF, 0,
@@ -528,10 +528,15 @@ void nicprog_nl_notify_prog(struct nicprog_dev *nd, u32 old_id)
 	}
 	if (err) {
 		nlmsg_free(msg);
-		return;
+		goto lost;
 	}
 	genlmsg_multicast_netns(&nicprog_nl_family, net, msg, 0,
 				NICPROG_NLGRP_MONITOR, GFP_KERNEL);
+	return;
+
+lost:
+	genl_set_err(&nicprog_nl_family, net, 0, NICPROG_NLGRP_MONITOR,
+		     -ENOBUFS);
 }
 
 static struct genl_family nicprog_nl_family __ro_after_init = {

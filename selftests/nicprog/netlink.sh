@@ -24,7 +24,7 @@ jpy() { /usr/bin/python3 -c "import json, sys; d = json.load(sys.stdin); print($
 jok() { /usr/bin/python3 -c "import json, sys; d = json.load(sys.stdin); sys.exit(not ($1))"; }
 # jlines FILE: every line of FILE parses as JSON
 jlines() { /usr/bin/python3 -c "import json, sys; [json.loads(l) for l in open(sys.argv[1])]" "$1"; }
-# plan_field N: field N of the debugfs plan's line starting with $2
+# plan_line PORT PATTERN: the lines of PORT's debugfs plan starting with PATTERN
 plan_line() { grep "^$2" "/sys/kernel/debug/nicprog/$1/plan"; }
 
 tap_begin

@@ -5,6 +5,7 @@
  * acknowledgements, dumps, and the monitor group.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -204,7 +205,7 @@ int nl_open(struct nl *nl)
 	struct nlmsghdr *nlh;
 	int one = 1, err;
 
-	memset(nl, 0, sizeof(*nl) - sizeof(nl->buf));
+	memset(nl, 0, offsetof(struct nl, buf));	/* buf need not be */
 	nl->seq = time(NULL);
 	nl->sock = mnl_socket_open(NETLINK_GENERIC);
 	if (!nl->sock)

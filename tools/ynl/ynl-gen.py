@@ -205,6 +205,12 @@ def handler(spec, op, kind):
     return "%s_nl_%s_%s" % (spec.low, c_lower(op["name"]), kind)
 
 
+def policy_top(spec, op):
+    """The request attribute of @op last in its set: the policy's size."""
+    names = [a["name"] for a in spec.sets[op["attribute-set"]]["attributes"]]
+    return max(spec.requests(op), key=names.index)
+
+
 def requests_ops(spec):
     return [op for op in spec.ops if "do" in op or "dump" in op]
 
@@ -252,8 +258,7 @@ def gen_kernel_c(spec):
         if not req:
             continue
         s = op["attribute-set"]
-        top = max(req, key=lambda n: [a["name"] for a in
-                                      spec.sets[s]["attributes"]].index(n))
+        top = policy_top(spec, op)
         out.append("/* %s */" % spec.cmd_c(op))
         out.append("static const struct nla_policy %s_%s_nl_policy[%s + 1] = {"
                    % (spec.low, c_lower(op["name"]), spec.attr_c(s, top)))
@@ -277,11 +282,10 @@ def gen_kernel_c(spec):
         if "dump" in op:
             out.append("\t\t.dumpit\t\t= %s," % handler(spec, op, "dumpit"))
         if req:
-            top = max(req, key=lambda n: [a["name"] for a in
-                                          spec.sets[s]["attributes"]].index(n))
             out.append("\t\t.policy\t\t= %s_%s_nl_policy," %
                        (spec.low, c_lower(op["name"])))
-            out.append("\t\t.maxattr\t= %s," % spec.attr_c(s, top))
+            out.append("\t\t.maxattr\t= %s," %
+                       spec.attr_c(s, policy_top(spec, op)))
         if op.get("flags"):
             out.append("\t\t.flags\t\t= %s," %
                        " | ".join(FLAGS[f] for f in op["flags"]))
