@@ -17,6 +17,10 @@
  * device. Verdicts, output bytes and, at the end, every map's contents
  * must be equal. Prints TAP; exits 1 on any difference.
  *
+ * With ORACLE_ATTACHED set, the NIC side is the program already offloaded
+ * to NF (by ip link ... nicprog obj OBJ, say), which must be OBJ's by
+ * name; it stays attached at the end.
+ *
  * With ORACLE_HOOK set, the command it names runs once the program is
  * installed; "# plan: ok" or "# plan: not ok" reports its exit status.
  *
@@ -39,6 +43,7 @@
 #include <linux/sockios.h>
 #include <net/if.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -445,21 +450,108 @@ static int hexbytes(const char *s, uint8_t *out, size_t max)
 	return *s ? -1 : (int)n;
 }
 
-/* MAP:KEYHEX:VALHEX into the same map of both objects. */
-static void init_entry(struct bpf_object *nic, struct bpf_object *host,
-		       char *spec)
+/* The NIC's copy of a map: the offloaded object's, or the attached program's. */
+struct nic_map {
+	char name[BPF_OBJ_NAME_LEN];
+	int fd;
+	uint32_t ks, vs;
+};
+
+static struct nic_map nic_maps[MAX_MAPS];
+static int n_nic_maps;
+static bool attached;	/* ORACLE_ATTACHED */
+
+static void nic_maps_of_obj(struct bpf_object *obj)
+{
+	struct bpf_map *map;
+
+	bpf_object__for_each_map(map, obj) {
+		struct nic_map *m = &nic_maps[n_nic_maps];
+
+		if (n_nic_maps == MAX_MAPS) {
+			fprintf(stderr, "oracle: more than %d maps\n", MAX_MAPS);
+			exit(2);
+		}
+		snprintf(m->name, sizeof(m->name), "%s", bpf_map__name(map));
+		m->fd = bpf_map__fd(map);
+		m->ks = bpf_map__key_size(map);
+		m->vs = bpf_map__value_size(map);
+		n_nic_maps++;
+	}
+}
+
+/* The maps of the program attached to the NIC, by the ids the kernel gives. */
+static void nic_maps_of_prog(int prog_fd)
+{
+	struct bpf_prog_info info = {};
+	uint32_t len = sizeof(info), ids[MAX_MAPS], i;
+
+	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len) ||
+	    info.nr_map_ids > MAX_MAPS) {
+		fprintf(stderr, "oracle: cannot list the attached program's maps\n");
+		exit(2);
+	}
+	memset(&info, 0, sizeof(info));
+	info.nr_map_ids = MAX_MAPS;
+	info.map_ids = (uintptr_t)ids;
+	len = sizeof(info);
+	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len)) {
+		fprintf(stderr, "oracle: cannot list the attached program's maps\n");
+		exit(2);
+	}
+	for (i = 0; i < info.nr_map_ids; i++) {
+		struct nic_map *m = &nic_maps[n_nic_maps];
+		struct bpf_map_info mi = {};
+		uint32_t mlen = sizeof(mi);
+
+		m->fd = bpf_map_get_fd_by_id(ids[i]);
+		if (m->fd < 0 || bpf_obj_get_info_by_fd(m->fd, &mi, &mlen)) {
+			fprintf(stderr, "oracle: cannot open map id %u\n", ids[i]);
+			exit(2);
+		}
+		snprintf(m->name, sizeof(m->name), "%s", mi.name);
+		m->ks = mi.key_size;
+		m->vs = mi.value_size;
+		n_nic_maps++;
+	}
+}
+
+/* The host's map named as the kernel names @name: its first 15 bytes. */
+static struct bpf_map *host_map(struct bpf_object *host, const char *name)
+{
+	struct bpf_map *map;
+
+	bpf_object__for_each_map(map, host)
+		if (!strncmp(bpf_map__name(map), name, BPF_OBJ_NAME_LEN - 1))
+			return map;
+	return NULL;
+}
+
+static struct nic_map *nic_map(const char *name)
+{
+	int i;
+
+	for (i = 0; i < n_nic_maps; i++)
+		if (!strncmp(nic_maps[i].name, name, BPF_OBJ_NAME_LEN - 1))
+			return &nic_maps[i];
+	return NULL;
+}
+
+/* MAP:KEYHEX:VALHEX into the same map on the NIC and on the host. */
+static void init_entry(struct bpf_object *host, char *spec)
 {
 	uint8_t key[256], val[4096];
 	char *name = strtok(spec, ":"), *k = strtok(NULL, ":"),
 	     *v = strtok(NULL, ":");
-	struct bpf_map *mn, *mh;
+	struct nic_map *mn;
+	struct bpf_map *mh;
 
-	mn = name ? bpf_object__find_map_by_name(nic, name) : NULL;
-	mh = name ? bpf_object__find_map_by_name(host, name) : NULL;
+	mn = name ? nic_map(name) : NULL;
+	mh = name ? host_map(host, name) : NULL;
 	if (!mn || !mh || !k || !v ||
-	    hexbytes(k, key, sizeof(key)) != (int)bpf_map__key_size(mn) ||
-	    hexbytes(v, val, sizeof(val)) != (int)bpf_map__value_size(mn) ||
-	    bpf_map_update_elem(bpf_map__fd(mn), key, val, BPF_ANY) ||
+	    hexbytes(k, key, sizeof(key)) != (int)mn->ks ||
+	    hexbytes(v, val, sizeof(val)) != (int)mn->vs ||
+	    bpf_map_update_elem(mn->fd, key, val, BPF_ANY) ||
 	    bpf_map_update_elem(bpf_map__fd(mh), key, val, BPF_ANY)) {
 		fprintf(stderr, "oracle: bad map entry %s\n", name ? name : "");
 		exit(2);
@@ -503,39 +595,40 @@ static uint8_t *dump_map(int fd, uint32_t ks, uint32_t vs, int *n)
 	return e;
 }
 
-static int compare_maps(struct bpf_object *nic, struct bpf_object *host)
+static int compare_maps(struct bpf_object *host)
 {
-	struct bpf_map *mn, *mh;
-	int diffs = 0;
+	struct bpf_map *mh;
+	int diffs = 0, m;
 
-	bpf_object__for_each_map(mn, nic) {
-		uint32_t ks = bpf_map__key_size(mn), vs = bpf_map__value_size(mn);
+	for (m = 0; m < n_nic_maps; m++) {
+		const struct nic_map *mn = &nic_maps[m];
+		uint32_t ks = mn->ks, vs = mn->vs;
 		uint8_t *a, *b;
 		int na, nb, i;
 
-		mh = bpf_object__find_map_by_name(host, bpf_map__name(mn));
+		mh = host_map(host, mn->name);
 		if (!mh || ks > 256) {
-			printf("# map %s: cannot compare\n", bpf_map__name(mn));
+			printf("# map %s: cannot compare\n", mn->name);
 			diffs++;
 			continue;
 		}
-		a = dump_map(bpf_map__fd(mn), ks, vs, &na);
+		a = dump_map(mn->fd, ks, vs, &na);
 		b = dump_map(bpf_map__fd(mh), ks, vs, &nb);
 		if (na != nb) {
 			printf("# map %s: %d entries on the NIC, %d on the host\n",
-			       bpf_map__name(mn), na, nb);
+			       mn->name, na, nb);
 			diffs++;
 		} else {
 			for (i = 0; i < na; i++)
 				if (memcmp(a + (size_t)i * (ks + vs),
 					   b + (size_t)i * (ks + vs), ks + vs)) {
 					printf("# map %s: entry %d differs\n",
-					       bpf_map__name(mn), i);
+					       mn->name, i);
 					diffs++;
 					break;
 				}
 		}
-		printf("# map %s: %d entries compared\n", bpf_map__name(mn), na);
+		printf("# map %s: %d entries compared\n", mn->name, na);
 		free(a);
 		free(b);
 	}
@@ -666,12 +759,42 @@ static int bench(int fd, const struct sockaddr_ll *to, const char *nf,
 	end = now_ms() + BENCH_WAIT_MS;
 	while ((done = verdict_sum(nf) - base) < frames && now_ms() < end)
 		usleep(200);
-	bpf_xdp_detach(nf_idx, XDP_FLAGS_HW_MODE, NULL);
+	if (!attached)
+		bpf_xdp_detach(nf_idx, XDP_FLAGS_HW_MODE, NULL);
 	free(pf);
 	free(off);
 	printf("# bench: %lu frames sent, %llu verdicts\n", frames,
 	       (unsigned long long)done);
 	return done == frames ? 0 : 1;
+}
+
+/*
+ * ORACLE_ATTACHED: the program something else (ip link ... nicprog)
+ * offloaded to NF; it must be the object's, by name.
+ */
+static int attached_prog(int nf_idx, struct bpf_object *host)
+{
+	const char *want = bpf_program__name(bpf_object__next_program(host,
+								      NULL));
+	struct bpf_prog_info info = {};
+	uint32_t id = 0, len = sizeof(info);
+	int fd;
+
+	if (bpf_xdp_query_id(nf_idx, XDP_FLAGS_HW_MODE, &id) || !id) {
+		fprintf(stderr, "oracle: no program offloaded to the NF port\n");
+		exit(2);
+	}
+	fd = bpf_prog_get_fd_by_id(id);
+	if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len)) {
+		fprintf(stderr, "oracle: cannot open program id %u\n", id);
+		exit(2);
+	}
+	if (strncmp(info.name, want, BPF_OBJ_NAME_LEN - 1)) {
+		fprintf(stderr, "oracle: the NF port runs %s, not %s\n",
+			info.name, want);
+		exit(2);
+	}
+	return fd;
 }
 
 int main(int argc, char **argv)
@@ -705,13 +828,22 @@ int main(int argc, char **argv)
 	ifindex_of(argv[4]);
 	libbpf_set_print(NULL);
 
-	nic = open_obj(argv[1], nf_idx);
+	attached = getenv("ORACLE_ATTACHED") != NULL;
 	host = open_obj(argv[1], 0);
-	for (k = 8; k < argc; k++)
-		init_entry(nic, host, argv[k]);
-	prog_nic = bpf_program__fd(bpf_object__next_program(nic, NULL));
 	prog_host = bpf_program__fd(bpf_object__next_program(host, NULL));
-	if (bpf_xdp_attach(nf_idx, prog_nic, XDP_FLAGS_HW_MODE, NULL)) {
+	if (attached) {
+		nic = NULL;
+		prog_nic = attached_prog(nf_idx, host);
+		nic_maps_of_prog(prog_nic);
+	} else {
+		nic = open_obj(argv[1], nf_idx);
+		nic_maps_of_obj(nic);
+		prog_nic = bpf_program__fd(bpf_object__next_program(nic, NULL));
+	}
+	for (k = 8; k < argc; k++)
+		init_entry(host, argv[k]);
+	if (!attached &&
+	    bpf_xdp_attach(nf_idx, prog_nic, XDP_FLAGS_HW_MODE, NULL)) {
 		perror("oracle: attach offloaded");
 		return 2;
 	}
@@ -803,7 +935,8 @@ int main(int argc, char **argv)
 			}
 		}
 	}
-	bpf_xdp_detach(nf_idx, XDP_FLAGS_HW_MODE, NULL);
+	if (!attached)
+		bpf_xdp_detach(nf_idx, XDP_FLAGS_HW_MODE, NULL);
 
 	printf("# %lu frames: PASS %lu, DROP %lu, TX %lu, REDIRECT %lu, ABORTED %lu, no verdict %lu\n",
 	       frames, seen[XDP_PASS], seen[XDP_DROP], seen[XDP_TX],
@@ -812,7 +945,7 @@ int main(int argc, char **argv)
 	       runts);
 	printf("%s 1 %s: verdicts and output bytes equal on NIC and host for %lu frames (%lu differ)\n",
 	       diffs ? "not ok" : "ok", argv[1], frames, diffs);
-	k = compare_maps(nic, host);
+	k = compare_maps(host);
 	printf("%s 2 %s: final map contents equal\n", k ? "not ok" : "ok",
 	       argv[1]);
 	printf("1..2\n");
