@@ -38,6 +38,7 @@ tools:
 	$(MAKE) -C tools/nicprog
 	$(MAKE) -C tools/apps
 	$(MAKE) -C tools/bench/rxbench
+	tools/iproute2/build
 
 bpf:
 	$(MAKE) -C bpf
@@ -66,4 +67,5 @@ clean:
 	$(MAKE) -C tools/apps clean
 	$(MAKE) -C bpf clean
 	-$(MAKE) -C selftests/nicprog OUTPUT=$(CURDIR)/selftests/nicprog clean
+	rm -f tools/iproute2/ip tools/iproute2/ip.stamp tools/iproute2/ip.missing
 	rm -rf build selftests/kselftest

@@ -1,0 +1,173 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# ip link set dev DEV nicprog obj FILE: ip(8) with the nicprog series
+# (tools/iproute2) offloads an NF that then does exactly what the same
+# object does on the host (the oracle on the attached program); its plan
+# keywords shape the plan for that program only, the port's own settings
+# put back after, also when the attach fails; ip link show names the
+# program with the plan and prediction the family reports, in words and
+# JSON; bad requests -- a port that is not nicprog's, a shape or core
+# count it lacks, a missing object, a syntax error later on the line, a
+# kernel without nicprog -- are refused with the cause and change nothing.
+. "$(dirname "$0")/lib.sh"
+require_root_tools
+IP=$NICPROG_SRC/tools/iproute2/ip
+CLI=$NICPROG_SRC/tools/nicprog/nicprog
+if [ ! -x "$IP" ]; then
+	skip_all "tools/iproute2/ip not built: $(cat "$IP.missing" 2>/dev/null || echo "run make tools")"
+fi
+[ -x "$CLI" ] || skip_all "tools/nicprog/nicprog not built (make tools)"
+[ -x "$SELFDIR/oracle" ] || skip_all "oracle not built"
+/usr/bin/python3 -c 'import json' 2>/dev/null || skip_all "python3 not installed"
+nicprog_load || skip_all "cannot load nicprog/nicsim"
+EX=$NICPROG_SRC/bpf/examples
+FRAMES=${IPLINK_FRAMES:-1000}
+TMP=$(mktemp -d /tmp/nicprog-iplink.XXXXXX)
+trap 'cleanup; rm -rf "$TMP"' EXIT
+
+# in NS: our ip, the CLI, the plan in debugfs
+nip() { ip netns exec "$NS" "$IP" "$@"; }
+ncli() { ip netns exec "$NS" "$CLI" "$@"; }
+jpy() { /usr/bin/python3 -c "import json, sys; d = json.load(sys.stdin); print($1)"; }
+settings() { echo "$(cat "$SYS/plan_shape") $(cat "$SYS/plan_cores") $(cat "$SYS/plan_partial")"; }
+hw_id() { nip -j link show dev "$NF" | jpy "d[0].get('xdp', {}).get('prog', {}).get('id', 0)"; }
+loaded() { bpftool prog show | grep -c " name $1 "; }
+
+tap_begin
+oracle_nic ipl nicsim-generic
+SYS=/sys/class/nicprog/$NF
+. "$SELFDIR/nf_entries.sh"
+# the port's own settings, which every command below must leave alone
+echo single > "$SYS/plan_shape"
+echo 3 > "$SYS/plan_cores"
+OWN="single 3 0"
+
+out=$(nip link set dev "$NF" nicprog obj "$EX/router.o" plan pipelined \
+	cores 2 verbose 2>"$TMP/err")
+rc=$?
+expect_eq "nicprog obj router.o plan pipelined cores 2: attached" 0 "$rc"
+tap_info "$out"
+check "verbose: libbpf's account of the load" \
+	grep -q "libbpf: loading object from $EX/router.o" "$TMP/err"
+check "verbose: the plan made" \
+	grep -Eq "^nicprog prog router id [0-9]+ plan pipelined cores 2 predicted [0-9]+ pkt/Mcycle latency [0-9]+ cycles$" <<< "$out"
+expect_eq "the port's own settings are back" "$OWN" "$(settings)"
+check "the plan installed is pipelined (debugfs)" \
+	ip netns exec "$NS" "$SELFDIR/plan_check.sh" "$NF" pipelined
+
+ID=$(hw_id)
+ncli -j prog show dev "$NF" > "$TMP/prog.json"
+nip -j link show dev "$NF" > "$TMP/link.json"
+expect_eq "ip -j link show: the nicprog object is the family's prog-get" \
+	"$(jpy "d[0]['id'], d[0]['name'], d[0]['shape'], d[0]['cores'], d[0]['tput'], d[0]['latency']" < "$TMP/prog.json")" \
+	"$(jpy "*(d[0]['nicprog'][k] for k in ('id', 'name', 'plan', 'cores', 'tput', 'latency'))" < "$TMP/link.json")"
+expect_eq "ip -j link show: the program is the one offloaded" "$ID" \
+	"$(jpy "d[0]['nicprog']['id']" < "$TMP/link.json")"
+expect_eq "ip -j link show: not partial" False \
+	"$(jpy "d[0]['nicprog']['partial']" < "$TMP/link.json")"
+out=$(nip link show dev "$NF")
+tap_info "$(head -n 1 <<< "$out")"
+check "ip link show: xdpoffload nicprog/router" \
+	grep -q " xdpoffload nicprog/router " <<< "$out"
+check "ip link show: the plan and prediction on a line of their own" \
+	grep -Eq "^    nicprog prog router id $ID plan pipelined cores 2 predicted $(jpy "d[0]['tput']" < "$TMP/prog.json") pkt/Mcycle latency $(jpy "d[0]['latency']" < "$TMP/prog.json") cycles$" <<< "$out"
+check "ip addr show names it too" \
+	grep -q "xdpoffload/id:$ID nicprog/router " <<< "$(nip addr show dev "$NF")"
+
+nf_entries router
+out=$(ip netns exec "$NS" env ORACLE_ATTACHED=1 "$SELFDIR/oracle" \
+	"$EX/router.o" "$IN" "$NF" "$OUT" "$CAP" 7 "$FRAMES" "${ENTRIES[@]}" 2>&1)
+rc=$?
+grep '^# [0-9]* frames' <<< "$out"
+oracle_equal "the program ip attached" "$out" "$rc"
+expect_eq "the oracle left it attached" "$ID" "$(hw_id)"
+
+# refusals that change nothing
+n=$(loaded count)
+out=$(nip link set dev "$NF" nicprog obj "$EX/count.o" 2>&1)
+rc=$?
+check "without -force an attached program stays: refused" test $rc -ne 0
+check "  and ip says why" grep -q "XDP program already attached" <<< "$out"
+expect_eq "  the program is unchanged" "$ID" "$(hw_id)"
+
+out=$(nip -force link set dev "$NF" nicprog obj "$EX/count.o" plan diagonal 2>&1)
+rc=$?
+check "an unknown plan shape: refused" test $rc -ne 0
+check "  naming the shapes there are" \
+	grep -q 'unknown plan "diagonal"; use auto, single, replicated, pipelined or pipelined+replicated' <<< "$out"
+out=$(nip -force link set dev "$NF" nicprog obj "$EX/count.o" cores many 2>&1)
+rc=$?
+check "a core count that is not a number: refused" test $rc -ne 0
+check "  saying so" grep -q 'cores "many" is not a count' <<< "$out"
+out=$(nip -force link set dev "$NF" nicprog obj "$EX/count.o" cores 99 2>&1)
+rc=$?
+check "more cores than the NIC has: refused" test $rc -ne 0
+check "  with the kernel's reason" grep -q "more cores than the NIC has" <<< "$out"
+out=$(nip -force link set dev "$NF" nicprog obj "$EX/count.o" plan single mtu bogus 2>&1)
+rc=$?
+check "a syntax error after nicprog: refused" test $rc -ne 0
+check "  naming it" grep -q 'Invalid "mtu" value' <<< "$out"
+expect_eq "  nothing was loaded for any of them" "$n" "$(loaded count)"
+out=$(nip -force link set dev "$NF" nicprog obj "$TMP/nonexistent.o" plan single 2>&1)
+rc=$?
+check "a missing object: refused" test $rc -ne 0
+check "  naming it" grep -q "nonexistent.o: No such file" <<< "$out"
+expect_eq "the program is unchanged by all of them" "$ID" "$(hw_id)"
+expect_eq "and so are the port's settings" "$OWN" "$(settings)"
+check "a program the verifier refuses: refused with the log" sh -c \
+	"! ip netns exec $NS $IP -force link set dev $NF nicprog obj $SELFDIR/progs/bad_helper.o plan single > $TMP/out 2>&1"
+check "  which names the cause" grep -q "\[nicprog\]" "$TMP/out"
+expect_eq "  the settings it asked for are put back" "$OWN" "$(settings)"
+
+out=$(nip link set dev lo nicprog obj "$EX/count.o" 2>&1)
+rc=$?
+check "a port that is not nicprog's: refused" test $rc -ne 0
+check "  with the kernel's reason" grep -q "not a nicprog port" <<< "$out"
+out=$(nip link set nicprog obj "$EX/count.o" 2>&1)
+rc=$?
+check "no device named first: refused" test $rc -ne 0
+check "  saying what to write" grep -q "name the device first" <<< "$out"
+
+# replacing, and the partial keyword
+check "-force replaces it: count, plan single" sh -c \
+	"ip netns exec $NS $IP -force link set dev $NF nicprog obj $EX/count.o plan single 2>/dev/null"
+check "  the plan installed is single" \
+	ip netns exec "$NS" "$SELFDIR/plan_check.sh" "$NF" single
+check "  ip link show names it" \
+	grep -q " nicprog/count " <<< "$(nip link show dev "$NF")"
+out=$(nip -force link set dev "$NF" nicprog obj "$SELFDIR/progs/partial.o" 2>&1)
+rc=$?
+check "a program larger than the NIC without partial: refused" test $rc -ne 0
+check "  the log says partial would let it run" grep -q "plan_partial lets the host run them" <<< "$out"
+out=$(nip -force link set dev "$NF" nicprog obj "$SELFDIR/progs/partial.o" partial 2>&1)
+rc=$?
+expect_eq "with partial: attached" 0 "$rc"
+check "  ip warns that the offload is partial" grep -q "partially offloaded" <<< "$out"
+expect_eq "  plan_partial is back off" "$OWN" "$(settings)"
+expect_eq "  ip -j link show: partial" True \
+	"$(nip -j link show dev "$NF" | jpy "d[0]['nicprog']['partial']")"
+check "  ip link show says what the host runs and why" \
+	grep -q "partial (the NIC's instruction store)" <<< "$(nip link show dev "$NF")"
+
+check "nicprog off detaches" nip link set dev "$NF" nicprog off
+expect_eq "  nothing offloaded" 0 "$(hw_id)"
+check "  ip link show names no program" \
+	sh -c "! ip netns exec $NS $IP link show dev $NF | grep -q nicprog"
+out=$(nip link set dev lo nicprog off 2>&1)
+rc=$?
+check "nicprog off on a port that is not nicprog's: refused" test $rc -ne 0
+
+# without the module: the family is absent, and ip says so
+cleanup
+trap 'rm -rf "$TMP"' EXIT
+if rmmod nicsim && rmmod nicprog; then
+	out=$("$IP" link set dev lo nicprog obj "$EX/count.o" 2>&1)
+	rc=$?
+	check "a kernel without nicprog: refused" test $rc -ne 0
+	check "  saying what to load" grep -q "the kernel has no nicprog family; load the nicprog module" <<< "$out"
+	check "ip link show still works" sh -c "'$IP' link show dev lo > /dev/null"
+else
+	tap_fail "nicprog and nicsim unload for the absent-family case"
+fi
+nicprog_load || tap_fail "nicprog and nicsim load again"
+tap_end
