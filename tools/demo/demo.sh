@@ -7,14 +7,15 @@
 #   3. put each port in its own network namespace (two test hosts)
 #   4. send traffic across: ping and a byte-exact UDP stream
 #   5. show what the NIC reports: its LNIC summary and per-port counters
-#   6. offload an L3 router (bpf/examples/router.o) with iproute2 onto a
-#      second simulated NIC and ping between two subnets through it, with
+#   6. offload an L3 router (bpf/examples/router.o) with
+#      "ip link set dev X nicprog obj router.o" onto a second simulated NIC and ping between two subnets through it, with
 #      IP forwarding off in the NIC's namespace; show the NIC, the plan
 #      and the counters with the nicprog CLI (generic netlink)
 # Exits non-zero if any step fails.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 BUS=/sys/bus/nicsim
+IP=$top/tools/iproute2/ip	# ip(8) with the nicprog series (tools/iproute2)
 ID=1
 A=nicsim${ID}p0
 B=nicsim${ID}p1
@@ -117,12 +118,19 @@ route() {
 }
 # Programs on two ports of one NIC split its cores: give each eight.
 NICPROG=$top/tools/nicprog/nicprog
-run ip netns exec nic "$NICPROG" dev set dev nicsim2p1 cores 8
-run ip netns exec nic "$NICPROG" dev set dev nicsim2p2 cores 8
 # (libbpf first offers offloaded maps their BTF, is refused, and retries)
-run ip -n nic link set dev nicsim2p1 xdpoffload obj "$top/bpf/examples/router.o" sec xdp
-run ip -n nic link set dev nicsim2p2 xdpoffload obj "$top/bpf/examples/router.o" sec xdp
-ip -n nic link show dev nicsim2p1 | sed 's/^/  /'
+if [ -x "$IP" ]; then
+	run "$IP" -n nic link set dev nicsim2p1 nicprog obj "$top/bpf/examples/router.o" cores 8
+	run "$IP" -n nic link set dev nicsim2p2 nicprog obj "$top/bpf/examples/router.o" cores 8
+	run "$IP" -n nic link show dev nicsim2p1
+else
+	echo "  ($IP not built: $(cat "$IP.missing" 2>/dev/null); Debian's ip and xdpoffload instead)"
+	run ip netns exec nic "$NICPROG" dev set dev nicsim2p1 cores 8
+	run ip netns exec nic "$NICPROG" dev set dev nicsim2p2 cores 8
+	run ip -n nic link set dev nicsim2p1 xdpoffload obj "$top/bpf/examples/router.o" sec xdp
+	run ip -n nic link set dev nicsim2p2 xdpoffload obj "$top/bpf/examples/router.o" sec xdp
+	ip -n nic link show dev nicsim2p1 | sed 's/^/  /'
+fi
 ip netns exec nic bpftool prog show | grep -A1 offloaded_to | sed 's/^/  /'
 echo "  the NIC and the offloader's plan, as the nicprog netlink family shows them:"
 run ip netns exec nic "$NICPROG" dev show dev nicsim2p1
@@ -155,7 +163,11 @@ echo "  frames forwarded by nicsim2p1's router: $fwd; by the NIC's host stack: 0
 [ "$fwd" -ge 5 ] || { echo "demo: the router did not forward"; exit 1; }
 
 step "tear down"
-run ip -n nic link set dev nicsim2p1 xdpoffload off
+if [ -x "$IP" ]; then
+	run "$IP" -n nic link set dev nicsim2p1 nicprog off
+else
+	run ip -n nic link set dev nicsim2p1 xdpoffload off
+fi
 run sh -c "echo 2 > $BUS/del_device"
 ip netns del nic; ip netns del hosta2; ip netns del hostb2
 run sh -c "echo $ID > $BUS/del_device"
