@@ -30,6 +30,10 @@
  * facts of a loaded program it predicts for the device that holds it
  * (tables by number: facts keep no names).
  * --pcap-out writes a workload's frames, for a traffic source to send.
+ *
+ * --json (--pretty: indented) prints a plan or a prediction as one JSON
+ * object with what the words say; --dot prints the plan's handler graph
+ * for Graphviz (report.c). "nicprog plan" and "nicprog predict" run this.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -45,12 +49,15 @@
 #include "facts.h"
 #include "hostrun.h"
 #include "model.h"
+#include "json.h"
 #include "profiles.h"
+#include "report.h"
 #include "workload.h"
 
-#define USAGE "usage: nicprog-plan [--profile P] [--sec S] [--shape S] [--cores N] [--partial] [--quality|--blocks|--facts] FACTS|OBJ.o\n" \
+#define USAGE "usage: nicprog-plan [--profile P] [--sec S] [--shape S] [--cores N] [--partial] [--json|--pretty|--dot] FACTS|OBJ.o\n" \
+	      "       nicprog-plan [--profile P] [--sec S] [--cores N] [--quality|--blocks|--facts] FACTS|OBJ.o\n" \
 	      "       nicprog-plan [--profile P] --lnic\n" \
-	      "       nicprog-plan [--profile P] [--shape S] [--cores N] [--partial] --workload W [--entry MAP:KEYHEX:VALHEX ...] OBJ.o|FACTS\n" \
+	      "       nicprog-plan [--profile P] [--shape S] [--cores N] [--partial] [--json|--pretty] --workload W [--entry MAP:KEYHEX:VALHEX ...] OBJ.o|FACTS\n" \
 	      "       nicprog-plan --workload W --pcap-out FILE\n"
 
 static void *slurp(const char *path, size_t *len)
@@ -275,14 +282,6 @@ static void print_facts(const struct nicprog_ir_input *in)
 	}
 }
 
-static void print_fx(u64 fx)
-{
-	u64 c = fx * 100 / NICPROG_FX;
-
-	printf("%llu.%02llu", (unsigned long long)(c / 100),
-	       (unsigned long long)(c % 100));
-}
-
 /*
  * --partial: what the NIC holds, as the kernel decides it: tables that do
  * not fit the memory left when they are created (here in table order)
@@ -307,71 +306,6 @@ static void host_limits(const struct nicprog_ir_input *in,
 	}
 }
 
-/* The host part of a partial plan, in the kernel's words. */
-static void print_host(const struct nicprog_ir *ir,
-		       const struct nicprog_lnic *lnic,
-		       const struct nicprog_layout *lo)
-{
-	struct nicprog_lnic_summary sum;
-	u32 *pcs, n, i;
-	u64 pct;
-
-	nicprog_lnic_summarize(lnic, &sum);
-	printf("host: %u nodes, %u insns (the NIC holds %u of %u): %s\n",
-	       lo->host_nodes, lo->host_insns, lo->nic_insns, sum.insn_store,
-	       lo->host_why);
-	/* truncated, as the kernel prints it */
-	pct = lo->host_share_fx * 10000 / NICPROG_FX;
-	printf("host: %llu.%02llu%% of packets handed over (predicted), at most %u bytes of state, at insns",
-	       (unsigned long long)pct / 100, (unsigned long long)pct % 100,
-	       lo->host_bytes);
-	pcs = calloc(lo->host_entries ?: 1, sizeof(*pcs));
-	n = pcs ? nicprog_host_entries(ir, lo, pcs, lo->host_entries) : 0;
-	for (i = 0; i < n; i++)
-		printf(" %u", pcs[i]);
-	printf("\n");
-	free(pcs);
-}
-
-static void print_plan(const struct nicprog_ir *ir,
-		       const struct nicprog_lnic *lnic,
-		       const struct nicprog_layout *lo,
-		       const struct nicprog_host_limits *lim)
-{
-	static const char * const steer[] = { "none", "flow", "key" };
-	const struct nicprog_stage *st;
-	u32 s, t;
-
-	printf("program: %u insns, %u blocks, %u nodes, %u edges\n",
-	       ir->in->len, ir->n_blocks, ir->n_nodes, ir->n_edges);
-	printf("shape %s (asked %s), cores %u of %u, stages %u\n",
-	       nicprog_layout_shape(lo), nicprog_shape_name(lo->shape),
-	       lo->cores, lo->budget, lo->n_stages);
-	printf("predicted %llu packets per million cycles, latency %llu cycles\n",
-	       (unsigned long long)lo->tput, (unsigned long long)lo->lat);
-	for (s = 0; s < lo->n_stages; s++) {
-		st = &lo->stages[s];
-		printf("stage %u: cores %u-%u, steer %s, nodes %u, state in %u bytes, cycles ",
-		       s, st->first_core, st->first_core + st->replicas - 1,
-		       steer[st->steer], st->n_nodes, st->in_bytes);
-		print_fx(st->cost_fx);
-		printf("\n");
-	}
-	if (lo->node_host)
-		print_host(ir, lnic, lo);
-	for (t = 0; t < lo->n_tables; t++) {
-		printf("table %u: %s%s, region %s, accesses ", t,
-		       nicprog_table_class_name(lo->tables[t].cls),
-		       lo->tables[t].mat && lo->mat_units ? " (mat)" : "",
-		       lim && (lim->host_tables & BIT_ULL(t)) ?
-		       "host (it did not fit the NIC)" :
-		       lo->host_tables & BIT_ULL(t) ? "host" :
-		       lnic->regions[lo->tables[t].region].name);
-		print_fx(lo->tables[t].acc_fx);
-		printf(": %s\n", lo->tables[t].why);
-	}
-}
-
 /* The IR, block by block: where the offloader's numbers come from. */
 static void print_blocks(const struct nicprog_ir *ir)
 {
@@ -383,7 +317,7 @@ static void print_blocks(const struct nicprog_ir *ir)
 		b = &ir->blocks[i];
 		printf("%u\t%u-%u\t%u\t%d\t", i, b->start, b->end - 1, b->sub,
 		       b->sub ? -1 : (int)b->node);
-		print_fx(b->freq);
+		np_print_fx(b->freq);
 		printf("\t%u\t%#x\t%#llx\t%#x\n", b->trips, b->live_regs,
 		       (unsigned long long)b->live_stack, b->flags);
 	}
@@ -475,64 +409,6 @@ static int parse_entry(const struct np_object *obj,
 	return 0;
 }
 
-static const char * const verdict_names[NP_VERDICTS] = {
-	"aborted", "drop", "pass", "tx", "redirect", "host"
-};
-
-static void print_prediction(const struct np_workload *w,
-			     const struct nicprog_lnic *lnic,
-			     const struct nicprog_layout *lo,
-			     const struct np_hostrun *hr,
-			     const struct np_prediction *p)
-{
-	const struct np_pred_class *c;
-	u32 i;
-
-	printf("workload %s: %u frames", w->name, hr->frames);
-	if (w->flows)
-		printf(", %u flows %s", w->flows, w->zipf ? "zipf" : "uniform");
-	printf("; plan %s, cores %u, stages %u\n", nicprog_layout_shape(lo),
-	       lo->cores, lo->n_stages);
-	printf("predicted throughput %.1f frames per million cycles (%.3f Mpps at %u MHz), latency %.1f cycles, bottleneck %s\n",
-	       p->tput, p->mpps, lnic->units[lo->core_unit].clock_mhz, p->lat,
-	       p->bottleneck);
-	if (p->offered)
-		printf("offered %llu kpps: %.0f%% of that\n",
-		       (unsigned long long)w->rate_kpps, 100 * p->offered);
-	printf("class\tframes\tverdict\truns\tcycles\tlatency\tmem\thit%%\tjobs\tmat\n");
-	for (i = 0; i < __NP_WL_CLASS_MAX; i++) {
-		c = &p->cls[i];
-		if (!c->frames)
-			continue;
-		printf("%s\t%u\t%s\t%.2f\t%.1f\t%.1f\t%.1f\t%.1f\t%.2f\t%.2f\n",
-		       np_wl_class_name(i), c->frames, verdict_names[c->verdict],
-		       c->runs, c->cycles, c->lat, c->mem, 100 * c->hit,
-		       c->jobs, c->mat);
-	}
-	if (lo->node_host) {
-		printf("host: %u of %u frames handed over (%.1f%%):", hr->handovers,
-		       hr->frames, hr->frames ? 100.0 * hr->handovers / hr->frames : 0);
-		for (i = 0; i < __NP_WL_CLASS_MAX; i++)
-			if (hr->class_handovers[i])
-				printf(" %s %u", np_wl_class_name(i),
-				       hr->class_handovers[i]);
-		printf("\n");
-		if (hr->handovers && !hr->host_decided)
-			printf("host: %llu insns on the host (%.1f per handover)\n",
-			       (unsigned long long)hr->host_insns,
-			       (double)hr->host_insns / hr->handovers);
-		else if (hr->handovers)
-			printf("host: %u verdicts the host's helpers decide (not predicted offline); %llu insns on the host up to them\n",
-			       hr->host_decided,
-			       (unsigned long long)hr->host_insns);
-	}
-	printf("unit\tutilisation\n");
-	for (i = 0; i < p->n_units; i++)
-		printf("%s\t%.3f\n", p->units[i].name, p->units[i].util);
-	if (hr->errors)
-		printf("executor stopped %u runs (see the verdicts)\n", hr->errors);
-}
-
 /*
  * A loaded program, from the facts the kernel recorded: its instructions
  * as verified, ready for the executor as load_object() prepares them.
@@ -594,7 +470,12 @@ static int predict_workload(const struct np_object *obj,
 		fprintf(stderr, "nicprog-plan: no memory\n");
 		return 1;
 	}
-	print_prediction(w, lnic, lo, &hr, &pred);
+	out_open_object(NULL);
+	if (obj)
+		out_string("program", NULL, obj->name);
+	out_string("profile", NULL, lnic->name);
+	np_report_prediction(w, lnic, lo, &hr, &pred);
+	out_close_object();
 	np_hostrun_free(&hr);
 	for (i = 0; i < n_entries; i++) {
 		free(ent[i].key);
@@ -626,6 +507,9 @@ int main(int argc, char **argv)
 		{ "entry", required_argument, NULL, 'e' },
 		{ "pcap-out", required_argument, NULL, 'o' },
 		{ "partial", no_argument, NULL, 'P' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "pretty", no_argument, NULL, 'J' },
+		{ "dot", no_argument, NULL, 'd' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct nicprog_lnic *lnic;
@@ -645,6 +529,8 @@ int main(int argc, char **argv)
 	struct nicprog_facts f;
 	struct nicprog_ir ir;
 	int c, quality = 0, blocks = 0, facts = 0, show_lnic = 0, partial = 0;
+	enum out_mode out = OUT_TEXT;
+	int dot = 0;
 	struct nicprog_host_limits lim;
 	double worst = 1e9, t0, t_ir;
 	char lwhy[128] = "";
@@ -657,7 +543,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	lnic = nicsim_profile_find(NULL);
-	while ((c = getopt_long(argc, argv, "s:c:qbfp:S:lw:e:o:P", opts,
+	while ((c = getopt_long(argc, argv, "s:c:qbfp:S:lw:e:o:PjJd", opts,
 				NULL)) != -1) {
 		switch (c) {
 		case 's':
@@ -715,6 +601,16 @@ int main(int argc, char **argv)
 		case 'P':
 			partial = 1;
 			break;
+		case 'j':
+			if (out == OUT_TEXT)
+				out = OUT_JSON;
+			break;
+		case 'J':
+			out = OUT_PRETTY;
+			break;
+		case 'd':
+			dot = 1;
+			break;
 		default:
 			fprintf(stderr, USAGE);
 			return 2;
@@ -739,8 +635,10 @@ int main(int argc, char **argv)
 		}
 		return 0;
 	}
+	out_init(out);
 	if (show_lnic || optind + 1 != argc || (pcap_out && !wl_path) ||
-	    (n_entries && !wl_path)) {
+	    (n_entries && !wl_path) || (dot && (wl_path || out != OUT_TEXT)) ||
+	    (out != OUT_TEXT && (quality || blocks || facts))) {
 		fprintf(stderr, USAGE);
 		return 2;
 	}
@@ -748,7 +646,8 @@ int main(int argc, char **argv)
 	elf = len >= 4 && !memcmp(buf, "\177ELF", 4);
 	if (elf) {
 		if (load_object(argv[optind], sec, lnic, &ol, &in,
-				!facts && !blocks, partial))
+				!facts && !blocks && !dot && out == OUT_TEXT,
+				partial))
 			return 1;
 	} else if (nicprog_facts_read(buf, len, &f, &why)) {
 		fprintf(stderr, "nicprog-plan: %s: not a BPF ELF object, and %s\n",
@@ -797,13 +696,26 @@ int main(int argc, char **argv)
 			nicprog_layout_free(&lo);
 			return c;
 		}
-		print_plan(&ir, lnic, &lo, partial ? &lim : NULL);
+		if (dot) {
+			np_report_dot(argv[optind], &ir, lnic, &lo);
+			return 0;
+		}
+		out_open_object(NULL);
+		/* in words, load_object() said it */
+		if (elf) {
+			out_string("section", NULL, ol.obj.sec);
+			out_string("program", NULL, ol.obj.name);
+		}
+		out_string("profile", NULL, lnic->name);
+		np_report_plan(&ir, lnic, &lo, partial ? &lim : NULL);
 		for (i = 0, visits = 0; i < in.len; i++)
 			visits += in.meta[i].visits;
 		/* the kernel's walk or absint.c's: they prune differently */
-		printf("visits: %llu instructions reached by the verifier's walk\n",
-		       (unsigned long long)visits);
-		printf("offloader time: ir %.0f us\n", t_ir * 1e6);
+		out_uint("visits",
+			 "visits: %llu instructions reached by the verifier's walk\n",
+			 visits);
+		out_double("ir_us", "offloader time: ir %.0f us\n", t_ir * 1e6);
+		out_close_object();
 		return 0;
 	}
 	printf("cores\tchosen\toptimum\tratio\tshape\n");

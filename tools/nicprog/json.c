@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Output in words or in JSON (json.h). */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -145,6 +146,20 @@ void out_bool(const char *key, const char *fmt, bool v)
 	}
 	member(key);
 	fputs(v ? "true" : "false", stdout);
+}
+
+void out_double(const char *key, const char *fmt, double v)
+{
+	if (mode == OUT_TEXT) {
+		if (fmt)
+			printf(fmt, v);
+		return;
+	}
+	member(key);
+	if (isfinite(v))
+		printf("%.10g", v);
+	else
+		fputs("null", stdout);
 }
 
 void out_text(const char *fmt, ...)

@@ -21,6 +21,8 @@ void out_close_array(void);
 void out_uint(const char *key, const char *fmt, uint64_t v);
 void out_string(const char *key, const char *fmt, const char *s);
 void out_bool(const char *key, const char *fmt, bool v);
+/* JSON has no NaN or infinity: those print as null */
+void out_double(const char *key, const char *fmt, double v);
 /* words only */
 void out_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void out_flush(void);

@@ -43,6 +43,10 @@ static void usage(FILE *f)
 	      "  nicprog prog show [dev IFNAME]\n"
 	      "  nicprog stats [show] [dev IFNAME] [-w [SECONDS]] [count N]\n"
 	      "  nicprog monitor\n"
+	      "  nicprog plan obj FILE [profile P] [sec S] [shape SHAPE] [cores N] [partial]\n"
+	      "               [dot [FILE] | svg FILE]\n"
+	      "  nicprog predict obj FILE workload W [profile P] [sec S] [shape SHAPE]\n"
+	      "               [cores N] [partial] [entry MAP:KEYHEX:VALHEX]...\n"
 	      "SHAPE: auto, single, replicated, pipelined, pipelined+replicated\n"
 	      "-j: JSON output; -p: pretty JSON (implies -j)\n"
 	      "See nicprog(8).\n", f);
@@ -119,6 +123,11 @@ int main(int argc, char **argv)
 		return obj ? 0 : EXIT_USAGE;
 	}
 	out_init(mode);
+	/* offline: no kernel needed */
+	if (cli_match(obj, "plan"))
+		return cmd_offline(&cli, false, mode);
+	if (cli_match(obj, "predict") && !cli_match(obj, "prog"))
+		return cmd_offline(&cli, true, mode);
 	err = nl_open(&cli.nl);
 	if (err == -ENOENT) {
 		fputs("nicprog: the kernel has no nicprog netlink family: load the nicprog module (modprobe nicprog)\n",

@@ -30,6 +30,7 @@ int cmd_dev(struct cli *cli);
 int cmd_prog(struct cli *cli);
 int cmd_stats(struct cli *cli);
 int cmd_monitor(struct cli *cli);
+int cmd_offline(struct cli *cli, bool predict, enum out_mode mode);
 int prog_print(const struct nlmsghdr *nlh, void *data);
 
 #endif

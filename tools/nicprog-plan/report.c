@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Plans and predictions in words or JSON (the CLI's json.c prints both
+ * from the same calls, so the two cannot say different things), and the
+ * handler graph as DOT.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "json.h"
+#include "report.h"
+
+static const char * const steer_names[] = { "none", "flow", "key" };
+
+static const char * const verdict_names[NP_VERDICTS] = {
+	"aborted", "drop", "pass", "tx", "redirect", "host"
+};
+
+/**
+ * np_print_fx() - a fixed-point quantity, truncated to two decimals as the
+ * kernel prints it
+ * @fx: the quantity times NICPROG_FX
+ */
+void np_print_fx(u64 fx)
+{
+	u64 c = fx * 100 / NICPROG_FX;
+
+	printf("%llu.%02llu", (unsigned long long)(c / 100),
+	       (unsigned long long)(c % 100));
+}
+
+static void out_fx(const char *key, const char *prefix, u64 fx)
+{
+	if (!out_json()) {
+		fputs(prefix, stdout);
+		np_print_fx(fx);
+	}
+	out_double(key, NULL, (double)fx / NICPROG_FX);
+}
+
+/* The host part of a partial plan, in the kernel's words. */
+static void report_host(const struct nicprog_ir *ir,
+			const struct nicprog_lnic *lnic,
+			const struct nicprog_layout *lo)
+{
+	struct nicprog_lnic_summary sum;
+	u32 *pcs, n, i;
+	u64 pct;
+
+	nicprog_lnic_summarize(lnic, &sum);
+	out_open_object("host");
+	out_uint("nodes", "host: %llu nodes", lo->host_nodes);
+	out_uint("insns", ", %llu insns", lo->host_insns);
+	out_uint("nic_insns", " (the NIC holds %llu", lo->nic_insns);
+	out_uint("insn_store", " of %llu)", sum.insn_store);
+	out_string("reason", ": %s\n", lo->host_why);
+	/* truncated, as the kernel prints it */
+	pct = lo->host_share_fx * 10000 / NICPROG_FX;
+	out_text("host: %llu.%02llu%% of packets handed over (predicted)",
+		 (unsigned long long)pct / 100, (unsigned long long)pct % 100);
+	out_double("share", NULL, (double)lo->host_share_fx / NICPROG_FX);
+	out_uint("state_bytes", ", at most %llu bytes of state, at insns",
+		 lo->host_bytes);
+	pcs = calloc(lo->host_entries ?: 1, sizeof(*pcs));
+	n = pcs ? nicprog_host_entries(ir, lo, pcs, lo->host_entries) : 0;
+	out_open_array("entries");
+	for (i = 0; i < n; i++)
+		out_uint(NULL, " %llu", pcs[i]);
+	out_close_array();
+	out_text("\n");
+	free(pcs);
+	out_close_object();
+}
+
+/**
+ * np_report_plan() - the plan, as the kernel's debugfs file words it
+ * @ir: the program
+ * @lnic: the NIC
+ * @lo: the plan
+ * @lim: with --partial, what the NIC holds (tables that did not fit)
+ */
+void np_report_plan(const struct nicprog_ir *ir,
+		    const struct nicprog_lnic *lnic,
+		    const struct nicprog_layout *lo,
+		    const struct nicprog_host_limits *lim)
+{
+	const struct nicprog_stage *st;
+	const char *region;
+	u32 s, t;
+
+	out_uint("insns", "program: %llu insns", ir->in->len);
+	out_uint("blocks", ", %llu blocks", ir->n_blocks);
+	out_uint("nodes", ", %llu nodes", ir->n_nodes);
+	out_uint("edges", ", %llu edges\n", ir->n_edges);
+	out_string("shape", "shape %s", nicprog_layout_shape(lo));
+	out_string("shape_asked", " (asked %s)", nicprog_shape_name(lo->shape));
+	out_uint("cores", ", cores %llu", lo->cores);
+	out_uint("budget", " of %llu", lo->budget);
+	out_uint("n_stages", ", stages %llu\n", lo->n_stages);
+	out_uint("tput", "predicted %llu packets per million cycles", lo->tput);
+	out_uint("latency", ", latency %llu cycles\n", lo->lat);
+	out_open_array("stages");
+	for (s = 0; s < lo->n_stages; s++) {
+		st = &lo->stages[s];
+		out_open_object(NULL);
+		out_uint("index", "stage %llu: ", s);
+		out_uint("first_core", "cores %llu", st->first_core);
+		out_text("-%u", st->first_core + st->replicas - 1);
+		out_uint("replicas", NULL, st->replicas);
+		out_string("steer", ", steer %s", steer_names[st->steer]);
+		out_uint("nodes", ", nodes %llu", st->n_nodes);
+		out_uint("state_bytes", ", state in %llu bytes", st->in_bytes);
+		out_fx("cycles", ", cycles ", st->cost_fx);
+		out_text("\n");
+		out_close_object();
+	}
+	out_close_array();
+	if (lo->node_host)
+		report_host(ir, lnic, lo);
+	out_open_array("tables");
+	for (t = 0; t < lo->n_tables; t++) {
+		if (lim && (lim->host_tables & BIT_ULL(t)))
+			region = "host (it did not fit the NIC)";
+		else if (lo->host_tables & BIT_ULL(t))
+			region = "host";
+		else
+			region = lnic->regions[lo->tables[t].region].name;
+		out_open_object(NULL);
+		out_uint("index", "table %llu: ", t);
+		out_string("class", "%s",
+			   nicprog_table_class_name(lo->tables[t].cls));
+		out_bool("mat", NULL, lo->tables[t].mat && lo->mat_units);
+		out_text("%s", lo->tables[t].mat && lo->mat_units ? " (mat)" : "");
+		out_string("region", ", region %s", region);
+		out_fx("accesses", ", accesses ", lo->tables[t].acc_fx);
+		out_string("reason", ": %s\n", lo->tables[t].why);
+		out_close_object();
+	}
+	out_close_array();
+}
+
+/**
+ * np_report_prediction() - a workload's predicted performance
+ * @w: the workload
+ * @lnic: the NIC
+ * @lo: the plan
+ * @hr: the offline run of the plan over the workload's frames
+ * @p: what the NIC's model made of it
+ */
+void np_report_prediction(const struct np_workload *w,
+			  const struct nicprog_lnic *lnic,
+			  const struct nicprog_layout *lo,
+			  const struct np_hostrun *hr,
+			  const struct np_prediction *p)
+{
+	const struct np_pred_class *c;
+	u32 i;
+
+	out_string("workload", "workload %s: ", w->name);
+	out_uint("frames", "%llu frames", hr->frames);
+	if (w->flows) {
+		out_uint("flows", ", %llu flows", w->flows);
+		out_string("flow_dist", " %s", w->zipf ? "zipf" : "uniform");
+	}
+	out_string("shape", "; plan %s", nicprog_layout_shape(lo));
+	out_uint("cores", ", cores %llu", lo->cores);
+	out_uint("n_stages", ", stages %llu\n", lo->n_stages);
+	out_double("tput", "predicted throughput %.1f frames per million cycles",
+		   p->tput);
+	out_double("mpps", " (%.3f Mpps", p->mpps);
+	out_uint("clock_mhz", " at %llu MHz)",
+		 lnic->units[lo->core_unit].clock_mhz);
+	out_double("latency", ", latency %.1f cycles", p->lat);
+	out_string("bottleneck", ", bottleneck %s\n", p->bottleneck);
+	if (p->offered) {
+		out_uint("offered_kpps", "offered %llu kpps: ", w->rate_kpps);
+		out_double("offered_share", "%.0f%% of that\n", 100 * p->offered);
+	}
+	out_text("class\tframes\tverdict\truns\tcycles\tlatency\tmem\thit%%\tjobs\tmat\n");
+	out_open_array("classes");
+	for (i = 0; i < __NP_WL_CLASS_MAX; i++) {
+		c = &p->cls[i];
+		if (!c->frames)
+			continue;
+		out_open_object(NULL);
+		out_string("class", "%s", np_wl_class_name(i));
+		out_uint("frames", "\t%llu", c->frames);
+		out_string("verdict", "\t%s", verdict_names[c->verdict]);
+		out_double("runs", "\t%.2f", c->runs);
+		out_double("cycles", "\t%.1f", c->cycles);
+		out_double("latency", "\t%.1f", c->lat);
+		out_double("mem", "\t%.1f", c->mem);
+		out_double("hit", "\t%.1f", 100 * c->hit);
+		out_double("jobs", "\t%.2f", c->jobs);
+		out_double("mat", "\t%.2f\n", c->mat);
+		out_close_object();
+	}
+	out_close_array();
+	if (lo->node_host) {
+		out_open_object("host");
+		out_uint("handovers", "host: %llu", hr->handovers);
+		out_text(" of %u frames handed over (%.1f%%):", hr->frames,
+			 hr->frames ? 100.0 * hr->handovers / hr->frames : 0);
+		out_open_object("class_handovers");
+		for (i = 0; i < __NP_WL_CLASS_MAX; i++) {
+			if (!hr->class_handovers[i])
+				continue;
+			out_text(" %s", np_wl_class_name(i));
+			out_uint(np_wl_class_name(i), " %llu",
+				 hr->class_handovers[i]);
+		}
+		out_close_object();
+		out_text("\n");
+		out_uint("insns", NULL, hr->host_insns);
+		out_uint("host_decided", NULL, hr->host_decided);
+		if (hr->handovers && !hr->host_decided)
+			out_text("host: %llu insns on the host (%.1f per handover)\n",
+				 (unsigned long long)hr->host_insns,
+				 (double)hr->host_insns / hr->handovers);
+		else if (hr->handovers)
+			out_text("host: %u verdicts the host's helpers decide (not predicted offline); %llu insns on the host up to them\n",
+				 hr->host_decided,
+				 (unsigned long long)hr->host_insns);
+		out_close_object();
+	}
+	out_text("unit\tutilisation\n");
+	out_open_array("units");
+	for (i = 0; i < p->n_units; i++) {
+		out_open_object(NULL);
+		out_string("name", "%s", p->units[i].name);
+		out_double("util", "\t%.3f\n", p->units[i].util);
+		out_close_object();
+	}
+	out_close_array();
+	out_uint("errors", NULL, hr->errors);
+	if (hr->errors)
+		out_text("executor stopped %u runs (see the verdicts)\n",
+			 hr->errors);
+}
+
+/* The instructions of a node: the span of its blocks. */
+static void node_span(const struct nicprog_ir *ir, u32 n, u32 *lo, u32 *hi)
+{
+	const struct nicprog_ir_block *b;
+	u32 i;
+
+	*lo = U32_MAX;
+	*hi = 0;
+	for (i = ir->node_off[n]; i < ir->node_off[n + 1]; i++) {
+		b = &ir->blocks[ir->node_blk[i]];
+		if (b->start < *lo)
+			*lo = b->start;
+		if (b->end > *hi)
+			*hi = b->end;
+	}
+}
+
+static void dot_node(const struct nicprog_ir *ir,
+		     const struct nicprog_layout *lo, u32 n)
+{
+	u32 first, end;
+
+	node_span(ir, n, &first, &end);
+	printf("\t\tn%u [label=\"node %u\\ninsns %u-%u\\n", n, n, first,
+	       end - 1);
+	np_print_fx(lo->node_cost_fx[n]);
+	printf(" cycles\"];\n");
+}
+
+/* Where a node runs: its stage, or NICPROG_MAX_STAGES for the host. */
+static u32 node_place(const struct nicprog_layout *lo, u32 n)
+{
+	if (lo->node_host && lo->node_host[n] == NICPROG_NODE_HOST)
+		return NICPROG_MAX_STAGES;
+	return lo->node_stage[n];
+}
+
+/**
+ * np_report_dot() - the handler graph as a Graphviz digraph
+ * @name: the graph's name (the object's file name)
+ * @ir: the program
+ * @lnic: the NIC
+ * @lo: the plan
+ *
+ * One cluster per stage, labelled with its cores and steering, and one
+ * for what the host runs; a node per DAG node with its instructions and
+ * expected cycles per packet; edges labelled with the state they carry
+ * and how often they are taken, bold where they cross stages (the state
+ * goes over the NIC's queues there).
+ */
+void np_report_dot(const char *name, const struct nicprog_ir *ir,
+		   const struct nicprog_lnic *lnic,
+		   const struct nicprog_layout *lo)
+{
+	const struct nicprog_stage *st;
+	const struct nicprog_ir_edge *e;
+	const char *p;
+	u32 s, n, i;
+
+	printf("digraph \"");
+	for (p = name; *p; p++)
+		printf(*p == '"' || *p == '\\' ? "\\%c" : "%c", *p);
+	printf("\" {\n\tlabel=\"%s: shape %s, cores %u, predicted %llu packets per million cycles, latency %llu cycles\";\n",
+	       lnic->name, nicprog_layout_shape(lo), lo->cores,
+	       (unsigned long long)lo->tput, (unsigned long long)lo->lat);
+	printf("\tnode [shape=box, fontname=\"monospace\"];\n");
+	for (s = 0; s <= lo->n_stages; s++) {
+		u32 place = s < lo->n_stages ? s : NICPROG_MAX_STAGES;
+
+		if (s == lo->n_stages && !lo->node_host)
+			break;
+		if (place == NICPROG_MAX_STAGES) {
+			printf("\tsubgraph cluster_host {\n\t\tlabel=\"host: %s\";\n\t\tstyle=dashed;\n",
+			       lo->host_why);
+		} else {
+			st = &lo->stages[s];
+			printf("\tsubgraph cluster_s%u {\n\t\tlabel=\"stage %u: cores %u-%u, steer %s\";\n",
+			       s, s, st->first_core,
+			       st->first_core + st->replicas - 1,
+			       steer_names[st->steer]);
+		}
+		for (n = 0; n < ir->n_nodes; n++)
+			if (node_place(lo, n) == place)
+				dot_node(ir, lo, n);
+		printf("\t}\n");
+	}
+	for (i = 0; i < ir->n_edges; i++) {
+		e = &ir->edges[i];
+		printf("\tn%u -> n%u [label=\"%u B, ", e->from, e->to,
+		       e->bytes);
+		np_print_fx(e->freq);
+		printf("\"%s];\n",
+		       node_place(lo, e->from) != node_place(lo, e->to) ?
+		       ", style=bold" : "");
+	}
+	printf("}\n");
+}

@@ -1,0 +1,133 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# nicprog plan and nicprog predict, no kernel: the words are nicprog-plan's;
+# -j and -p parse as JSON and say what the words say; the DOT graph has a
+# node per handler, an edge per DAG edge and a cluster per stage (and the
+# host's, split), bold edges where a plan crosses stages; svg renders it
+# with Graphviz; bad requests exit 2 (usage) or 1 (refused) naming the
+# cause, and write nothing.
+set -u
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+CLI=$top/tools/nicprog/nicprog
+PLAN=$top/tools/nicprog-plan/nicprog-plan
+EX=$top/bpf/examples
+PROGS=$top/selftests/nicprog/progs
+WL=$top/tools/workloads/syn.wl
+k=0 fail=0
+ok() { k=$((k + 1)); echo "ok $k $*"; }
+nok() { k=$((k + 1)); fail=1; echo "not ok $k $*"; }
+check() { local d=$1; shift; if "$@"; then ok "$d"; else nok "$d"; fi; }
+expect_eq() {
+	if [ "$2" = "$3" ]; then ok "$1"; else echo "# $1: expected '$2', got '$3'"; nok "$1"; fi
+}
+jpy() { /usr/bin/python3 -c "import json, sys; d = json.load(sys.stdin); print($1)"; }
+TMP=$(mktemp -d /tmp/nicprog-cli-offline.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+
+echo "TAP version 13"
+for t in "$CLI" "$PLAN"; do
+	[ -x "$t" ] || { echo "1..0 # SKIP $t not built (make tools)"; exit 0; }
+done
+
+# the words: nicprog-plan's, the offloader's time apart
+for a in "count nicsim-generic" "router nicsim-nfp" "lb nicsim-soc"; do
+	set -- $a
+	"$CLI" plan obj "$EX/$1.o" profile "$2" shape pipelined > "$TMP/cli" 2>&1
+	rc=$?
+	"$PLAN" --profile "$2" --shape pipelined "$EX/$1.o" > "$TMP/plan" 2>&1
+	expect_eq "plan $1 on $2: exit 0" 0 "$rc"
+	check "plan $1 on $2: nicprog-plan's words" \
+		cmp -s <(grep -v '^offloader time' "$TMP/cli") <(grep -v '^offloader time' "$TMP/plan")
+done
+
+# -j: what the words say
+"$CLI" plan obj "$EX/router.o" profile nicsim-nfp cores 4 > "$TMP/words"
+"$CLI" -j plan obj "$EX/router.o" profile nicsim-nfp cores 4 > "$TMP/j"
+check "plan -j: one JSON object" /usr/bin/python3 -c "import json, sys; json.load(open(sys.argv[1]))" "$TMP/j"
+expect_eq "plan -j: shape, cores, budget, stages as the words" \
+	"$(sed -n 's/^shape \([^ ]*\) (asked auto), cores \([0-9]*\) of \([0-9]*\), stages \([0-9]*\)$/\1 \2 \3 \4/p' "$TMP/words")" \
+	"$(jpy "d['shape'], d['cores'], d['budget'], d['n_stages']" < "$TMP/j")"
+expect_eq "plan -j: prediction as the words" \
+	"$(sed -n 's/^predicted \([0-9]*\) packets per million cycles, latency \([0-9]*\) cycles$/\1 \2/p' "$TMP/words")" \
+	"$(jpy "d['tput'], d['latency']" < "$TMP/j")"
+expect_eq "plan -j: a stage per stage line" "$(grep -c '^stage ' "$TMP/words")" \
+	"$(jpy "len(d['stages'])" < "$TMP/j")"
+expect_eq "plan -j: tables, class and region as the words" \
+	"$(sed -n 's/^table \([0-9]*\): \([^,]*\), region \([^,]*\), .*/\1 \2 \3/p' "$TMP/words" | tr '\n' ' ')" \
+	"$(jpy "' '.join('%d %s %s' % (t['index'], t['class'] + (' (mat)' if t['mat'] else ''), t['region']) for t in d['tables']) + ' '" < "$TMP/j")"
+check "plan -p: pretty JSON parses" sh -c "'$CLI' -p plan obj '$EX/lb.o' | /usr/bin/python3 -m json.tool > /dev/null"
+"$CLI" -j plan obj "$PROGS/partial.o" partial > "$TMP/pj"
+expect_eq "plan -j partial: the host part and why" \
+	"the NIC's instruction store True" \
+	"$(jpy "d['host']['reason'], d['host']['nic_insns'] <= d['host']['insn_store']" < "$TMP/pj")"
+
+"$CLI" predict obj "$EX/count.o" workload "$WL" profile nicsim-soc > "$TMP/pw"
+rc=$?
+"$CLI" -p predict obj "$EX/count.o" workload "$WL" profile nicsim-soc > "$TMP/pjs"
+expect_eq "predict: exit 0" 0 "$rc"
+check "predict: the prediction in words" \
+	grep -qE '^predicted throughput [0-9.]+ frames per million cycles \([0-9.]+ Mpps at [0-9]+ MHz\), latency [0-9.]+ cycles, bottleneck ' "$TMP/pw"
+expect_eq "predict -p: throughput, latency and bottleneck as the words" \
+	"$(sed -n 's/^predicted throughput \([0-9.]*\) .*latency \([0-9.]*\) cycles, bottleneck \(.*\)$/\1 \2 \3/p' "$TMP/pw")" \
+	"$(jpy "'%.1f %.1f %s' % (d['tput'], d['latency'], d['bottleneck'])" < "$TMP/pjs")"
+expect_eq "predict -p: a class per class line, frames adding up" \
+	"$(awk -F'\t' 'NF == 10 && $2 ~ /^[0-9]+$/ { n++; f += $2 } END { print n, f }' "$TMP/pw")" \
+	"$(jpy "len(d['classes']), sum(c['frames'] for c in d['classes'])" < "$TMP/pjs")"
+expect_eq "predict -p: a unit per unit line" \
+	"$(awk -F'\t' 'u && NF == 2 { n++ } /^unit\tutilisation$/ { u = 1 } END { print n }' "$TMP/pw")" \
+	"$(jpy "len(d['units'])" < "$TMP/pjs")"
+
+# DOT: the graph of the plan
+"$CLI" plan obj "$EX/router.o" shape pipelined cores 4 > "$TMP/rw"
+"$CLI" plan obj "$EX/router.o" shape pipelined cores 4 dot "$TMP/r.dot"
+rc=$?
+expect_eq "plan dot FILE: exit 0" 0 "$rc"
+read -r nodes edges < <(sed -n 's/^program: [0-9]* insns, [0-9]* blocks, \([0-9]*\) nodes, \([0-9]*\) edges$/\1 \2/p' "$TMP/rw")
+expect_eq "dot: a node per handler" "$nodes" "$(grep -cE '^		n[0-9]+ \[label="node ' "$TMP/r.dot")"
+expect_eq "dot: an edge per DAG edge" "$edges" "$(grep -cE '^	n[0-9]+ -> n[0-9]+ ' "$TMP/r.dot")"
+expect_eq "dot: a cluster per stage" "$(grep -c '^stage ' "$TMP/rw")" "$(grep -c 'subgraph cluster_s' "$TMP/r.dot")"
+check "dot: bold edges where the pipeline crosses stages" grep -q 'style=bold' "$TMP/r.dot"
+"$CLI" plan obj "$PROGS/partial.o" partial dot > "$TMP/p.dot"
+check "dot: the host part in a cluster of its own, with why" \
+	grep -q "label=\"host: the NIC's instruction store\"" "$TMP/p.dot"
+if command -v dot > /dev/null; then
+	check "dot: Graphviz reads it" sh -c "dot -Tcanon '$TMP/r.dot' > /dev/null"
+	"$CLI" plan obj "$EX/router.o" shape pipelined cores 4 svg "$TMP/r.svg"
+	rc=$?
+	expect_eq "svg FILE: exit 0" 0 "$rc"
+	check "svg: an SVG document with the stages" \
+		sh -c "grep -q '<svg' '$TMP/r.svg' && grep -q 'stage 1: cores' '$TMP/r.svg'"
+else
+	echo "ok $((k + 1)) svg # SKIP Graphviz not installed (make deps installs it)"
+	k=$((k + 1))
+fi
+
+# refusals: exit status, message, nothing written
+refused() {
+	local desc=$1 want_rc=$2 msg=$3 rc
+	shift 3
+	"$@" > "$TMP/out" 2> "$TMP/err"
+	rc=$?
+	expect_eq "$desc: exit $want_rc" "$want_rc" "$rc"
+	check "$desc: says \"$msg\"" grep -qF -- "$msg" "$TMP/err"
+	check "$desc: prints nothing else" test ! -s "$TMP/out"
+}
+refused "plan without obj" 2 "name the program: obj FILE" "$CLI" plan profile nicsim-soc
+refused "predict without workload" 2 "name the traffic: workload FILE" "$CLI" predict obj "$EX/count.o"
+refused "unknown shape" 2 'unknown shape "diagonal"' "$CLI" plan obj "$EX/count.o" shape diagonal
+refused "cores not a number" 2 'cores "many" is not a count' "$CLI" plan obj "$EX/count.o" cores many
+refused "cores out of range" 2 "--cores takes 1 to 16" "$CLI" plan obj "$EX/count.o" cores 0
+refused "unknown profile" 2 "unknown profile nope" "$CLI" plan obj "$EX/count.o" profile nope
+refused "unknown argument" 2 'unknown argument "colour"' "$CLI" plan obj "$EX/count.o" colour red
+refused "svg for predict" 2 'unknown argument "svg"' "$CLI" predict obj "$EX/count.o" workload "$WL" svg "$TMP/x.svg"
+refused "dot with -j" 2 "dot and svg are graphs, not JSON" "$CLI" -j plan obj "$EX/count.o" dot
+refused "a missing object" 1 "$TMP/none.o: No such file" "$CLI" plan obj "$TMP/none.o"
+refused "a program the NIC cannot run" 1 "is not supported on the NIC" "$CLI" plan obj "$PROGS/bad_helper.o"
+refused "too large without partial" 1 "--partial lets the host run the rest" "$CLI" plan obj "$PROGS/partial.o"
+refused "a missing workload" 1 "$TMP/none.wl" "$CLI" predict obj "$EX/count.o" workload "$TMP/none.wl"
+refused "no nicprog-plan" 1 "cannot run $TMP/none" env NICPROG_PLAN="$TMP/none" "$CLI" plan obj "$EX/count.o"
+refused "svg without Graphviz" 1 "svg needs Graphviz's dot" env PATH=/nonexistent "$CLI" plan obj "$EX/count.o" svg "$TMP/x.svg"
+check "  and no file written" test ! -e "$TMP/x.svg"
+
+echo "1..$k"
+exit $fail
