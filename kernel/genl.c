@@ -14,6 +14,7 @@
  */
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
+#include <linux/slab.h>
 #include <net/genetlink.h>
 #include <net/sock.h>
 
@@ -433,12 +434,51 @@ int nicprog_nl_prog_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 			       NICPROG_A_PROG_IFNAME, nicprog_nl_prog_fill);
 }
 
+/*
+ * The cores' counters, nested per core: NICPROG_MAX_CORES of them fit a
+ * NLMSG_GOODSIZE message with the rest of the reply.
+ */
+static int nicprog_nl_put_cores(struct sk_buff *skb, struct nicprog_dev *nd)
+{
+	struct nicprog_core_stats *cs;
+	struct nlattr *nest;
+	u32 n, i;
+	int err = 0;
+
+	if (!nd->ops->core_stats)
+		return 0;
+	cs = kcalloc(NICPROG_MAX_CORES, sizeof(*cs), GFP_KERNEL);
+	if (!cs)
+		return -ENOMEM;
+	n = min_t(u32, nd->ops->core_stats(nd, cs, NICPROG_MAX_CORES),
+		  NICPROG_MAX_CORES);
+	for (i = 0; i < n && !err; i++) {
+		nest = nla_nest_start(skb, NICPROG_A_STATS_CORE);
+		if (!nest ||
+		    nla_put_u32(skb, NICPROG_A_CORE_STATS_INDEX, i) ||
+		    nla_put_u64_64bit(skb, NICPROG_A_CORE_STATS_PACKETS,
+				      cs[i].packets, NICPROG_A_CORE_STATS_PAD) ||
+		    nla_put_u64_64bit(skb, NICPROG_A_CORE_STATS_BUSY,
+				      cs[i].busy, NICPROG_A_CORE_STATS_PAD) ||
+		    nla_put_u64_64bit(skb, NICPROG_A_CORE_STATS_ELAPSED,
+				      cs[i].elapsed, NICPROG_A_CORE_STATS_PAD) ||
+		    nla_put_u64_64bit(skb, NICPROG_A_CORE_STATS_DROPS,
+				      cs[i].drops, NICPROG_A_CORE_STATS_PAD))
+			err = -EMSGSIZE;
+		else
+			nla_nest_end(skb, nest);
+	}
+	kfree(cs);
+	return err;
+}
+
 static int nicprog_nl_stats_fill(struct sk_buff *skb, struct nicprog_dev *nd,
 				 const struct genl_info *info, u8 cmd,
 				 int flags)
 {
 	struct nicprog_port_stats st = {};
 	void *hdr;
+	int err;
 
 	nd->ops->port_stats(nd, &st);
 	hdr = genlmsg_put(skb, info->snd_portid, info->snd_seq,
@@ -465,6 +505,11 @@ static int nicprog_nl_stats_fill(struct sk_buff *skb, struct nicprog_dev *nd,
 			atomic_read(&nd->ring_pipes))) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
+	}
+	err = nicprog_nl_put_cores(skb, nd);
+	if (err) {
+		genlmsg_cancel(skb, hdr);
+		return err;
 	}
 	genlmsg_end(skb, hdr);
 	return 0;

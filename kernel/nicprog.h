@@ -24,6 +24,9 @@ struct netlink_ext_ack;
 struct nicprog_pipe;
 struct nicprog_table;
 
+/* Cores whose counters stats report (core_stats), per NIC. */
+#define NICPROG_MAX_CORES	32
+
 /**
  * struct nicprog_dev - one registered SmartNIC port
  * @dev: class device /sys/class/nicprog/<ifname>; its refcount owns this
@@ -52,6 +55,7 @@ struct nicprog_table;
  * @lnic_frozen: the driver is replacing @lnic (nicprog_lnic_replace_begin());
  *	no program may be prepared; under @plan_lock
  * @plan_text: the installed plan in words, or NULL
+ * @prog_id: the installed program's ID, 0 for none; under @plan_lock
  * @facts: the installed program's facts file (offload/facts.h), or NULL
  * @facts_len: its size
  * @debugfs: /sys/kernel/debug/nicprog/<ifname>
@@ -85,6 +89,7 @@ struct nicprog_dev {
 	u32 n_tables;
 	bool lnic_frozen;
 	char *plan_text;
+	u32 prog_id;
 	void *facts;
 	size_t facts_len;
 	struct dentry *debugfs;

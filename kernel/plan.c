@@ -423,6 +423,7 @@ void nicprog_plan_publish(struct nicprog_dev *nd, struct nicprog_plan *plan)
 	swap(text, nd->plan_text);
 	swap(facts, nd->facts);
 	nd->facts_len = nd->facts ? facts_len : 0;
+	nd->prog_id = plan ? plan->prog->aux->id : 0;
 	mutex_unlock(&nd->plan_lock);
 	kvfree(text);
 	kvfree(facts);

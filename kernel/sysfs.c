@@ -7,7 +7,9 @@
  * Show callbacks must not take RTNL: nicprog_unregister() calls device_del()
  * under RTNL, and device_del() waits for running show callbacks.
  */
+#include <linux/math64.h>
 #include <linux/netdevice.h>
+#include <linux/slab.h>
 #include <linux/sysfs.h>
 
 #include "nicprog.h"
@@ -192,7 +194,22 @@ static ssize_t plan_partial_store(struct device *dev,
 }
 static DEVICE_ATTR_RW(plan_partial);
 
+/* The installed program's ID, as bpftool shows it; 0 for none. */
+static ssize_t prog_id_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	struct nicprog_dev *nd = to_nicprog_dev(dev);
+	u32 id;
+
+	mutex_lock(&nd->plan_lock);
+	id = nd->prog_id;
+	mutex_unlock(&nd->plan_lock);
+	return sysfs_emit(buf, "%u\n", id);
+}
+static DEVICE_ATTR_RO(prog_id);
+
 static struct attribute *nicprog_dev_attrs[] = {
+	&dev_attr_prog_id.attr,
 	&dev_attr_plan_shape.attr,
 	&dev_attr_plan_cores.attr,
 	&dev_attr_plan_partial.attr,
@@ -243,7 +260,40 @@ static ssize_t ring_pipes_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(ring_pipes);
 
+/*
+ * The busiest core's share of the NIC's time, in percent: 100 is a NIC the
+ * traffic so far saturated. Without the driver's core_stats, the file
+ * reads -EOPNOTSUPP.
+ */
+static ssize_t utilisation_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	struct nicprog_dev *nd = to_nicprog_dev(dev);
+	struct nicprog_core_stats *cs;
+	u64 best = 0, pct;
+	u32 n, i;
+
+	if (!nd->ops->core_stats)
+		return -EOPNOTSUPP;
+	cs = kcalloc(NICPROG_MAX_CORES, sizeof(*cs), GFP_KERNEL);
+	if (!cs)
+		return -ENOMEM;
+	n = min_t(u32, nd->ops->core_stats(nd, cs, NICPROG_MAX_CORES),
+		  NICPROG_MAX_CORES);
+	for (i = 0; i < n; i++) {
+		if (!cs[i].elapsed)
+			continue;
+		pct = div64_u64(min(cs[i].busy, cs[i].elapsed) * 100,
+				cs[i].elapsed);
+		best = max(best, pct);
+	}
+	kfree(cs);
+	return sysfs_emit(buf, "%llu\n", best);
+}
+static DEVICE_ATTR_RO(utilisation);
+
 static struct attribute *nicprog_stats_attrs[] = {
+	&dev_attr_utilisation.attr,
 	&dev_attr_wire_rx_packets.attr,
 	&dev_attr_wire_rx_bytes.attr,
 	&dev_attr_wire_tx_packets.attr,

@@ -727,6 +727,9 @@ int nicsim_cores_start(struct nicsim_dev *ndev)
 		ndev->cores[i] = core;
 		ndev->n_cores = i + 1;
 	}
+	spin_lock_bh(&ndev->tm_lock);
+	ndev->stats_cores = n;
+	spin_unlock_bh(&ndev->tm_lock);
 	return 0;
 
 err_nomem:
@@ -748,12 +751,51 @@ err_stop:
  */
 void nicsim_cores_stop(struct nicsim_dev *ndev)
 {
+	struct nicsim_tm *tm;
 	u32 i;
 
+	spin_lock_bh(&ndev->tm_lock);
+	ndev->stats_cores = 0;
+	spin_unlock_bh(&ndev->tm_lock);
 	for (i = 0; i < ndev->n_cores; i++)
 		kthread_stop(ndev->cores[i]->task);
 	while (ndev->n_cores)
 		nicsim_core_free(ndev->cores[--ndev->n_cores]);
-	nicsim_tm_destroy(ndev->tm);
+	spin_lock_bh(&ndev->tm_lock);
+	tm = ndev->tm;
 	ndev->tm = NULL;
+	spin_unlock_bh(&ndev->tm_lock);
+	nicsim_tm_destroy(tm);
+}
+
+/**
+ * nicsim_cores_stats() - nicprog's core_stats: the NIC's cores' counters
+ * @ndev: the NIC
+ * @cs: filled for the first @max cores
+ * @max: entries in @cs
+ *
+ * Cycles are those of the timing model's clock: busy over elapsed is a
+ * core's share of the NIC's time for the frames timed so far.
+ *
+ * Context: process; no RTNL needed: the cores stay while @tm_lock is held
+ * and @stats_cores says they are there.
+ * Return: cores filled.
+ */
+u32 nicsim_cores_stats(struct nicsim_dev *ndev, struct nicprog_core_stats *cs,
+		       u32 max)
+{
+	const struct nicsim_core *core;
+	u32 i, n;
+
+	spin_lock_bh(&ndev->tm_lock);
+	n = min(ndev->stats_cores, max);
+	for (i = 0; i < n; i++) {
+		core = ndev->cores[i];
+		cs[i].packets = READ_ONCE(core->packets);
+		cs[i].drops = READ_ONCE(core->queue_drops);
+		cs[i].busy = ndev->tm->cores[i].busy;
+		cs[i].elapsed = ndev->tm->clock;
+	}
+	spin_unlock_bh(&ndev->tm_lock);
+	return n;
 }

@@ -289,6 +289,9 @@ struct nicsim_core {
  * @list: entry in the bus's device list, under nicsim_devs_lock
  * @n_cores: entries in @cores
  * @cores: the NIC's cores, running while the device exists
+ * @stats_cores: cores readers outside RTNL (nicprog's core_stats) may
+ *	see, and @tm valid for them: 0 while the cores start or stop; under
+ *	@tm_lock
  * @tm: the timing model of the cores' runs, created and freed with them
  * @tm_lock: serializes @tm and @tm_last_add: the cores hand it runs (BH
  *	disabled) and replay them, stats readers read it
@@ -315,6 +318,7 @@ struct nicsim_dev {
 	struct list_head list;
 	u32 n_cores;
 	struct nicsim_core *cores[NICSIM_MAX_CORES];
+	u32 stats_cores;
 	struct nicsim_tm *tm;
 	spinlock_t tm_lock;	/* see above */
 	unsigned long tm_last_add;
@@ -342,6 +346,8 @@ void nicsim_port_get_stats(struct nicsim_port *port,
 /* cores.c */
 int nicsim_cores_start(struct nicsim_dev *ndev);
 void nicsim_cores_stop(struct nicsim_dev *ndev);
+u32 nicsim_cores_stats(struct nicsim_dev *ndev, struct nicprog_core_stats *cs,
+		       u32 max);
 bool nicsim_cores_steer(struct nicsim_port *port,
 			const struct nicsim_plan_ref *ref, struct sk_buff *skb);
 void nicsim_cores_purge(struct nicsim_port *port);

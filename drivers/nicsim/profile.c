@@ -97,8 +97,17 @@ static void nicsim_nicprog_port_stats(struct nicprog_dev *nd,
 			u64_stats_read(&s.xdp_aborted);
 }
 
+static u32 nicsim_nicprog_core_stats(struct nicprog_dev *nd,
+				     struct nicprog_core_stats *cs, u32 max)
+{
+	struct nicsim_port *port = netdev_priv(nicprog_dev_netdev(nd));
+
+	return nicsim_cores_stats(port->ndev, cs, max);
+}
+
 const struct nicprog_dev_ops nicsim_nicprog_ops = {
 	.port_stats	= nicsim_nicprog_port_stats,
+	.core_stats	= nicsim_nicprog_core_stats,
 	.plan_load	= nicsim_plan_load,
 	.plan_unload	= nicsim_plan_unload,
 	.cores_free	= nicsim_plan_cores_free,

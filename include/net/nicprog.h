@@ -47,10 +47,30 @@ struct nicprog_port_stats {
 };
 
 /**
+ * struct nicprog_core_stats - one of the NIC's cores, as its driver counts
+ * @packets: stage runs it began
+ * @busy: NIC cycles it spent issuing instructions
+ * @elapsed: NIC cycles of the clock @busy is counted against
+ * @drops: frames its input queue had no room for
+ *
+ * A driver that times its cores against a clock of their own (as nicsim's
+ * timing model runs the frames back to back) reports that clock: then
+ * @busy / @elapsed is the core's utilisation at saturation.
+ */
+struct nicprog_core_stats {
+	u64 packets;
+	u64 busy;
+	u64 elapsed;
+	u64 drops;
+};
+
+/**
  * struct nicprog_dev_ops - operations a vendor driver provides
  * @port_stats: fill @stats with the port's NIC-side counters. Required.
  *	Called from sysfs reads and netlink dumps; may sleep; must not take
  *	RTNL.
+ * @core_stats: fill @cs with the counters of the NIC's first @max cores
+ *	and return how many it filled. Optional. Called like @port_stats.
  * @plan_load: install @plan on the NIC, replacing any installed plan with
  *	no frame seeing neither; when it returns, no frame runs the old plan
  *	any more. May refuse with an extack message. Required. RTNL held.
@@ -81,6 +101,8 @@ struct nicprog_dev_ops {
 	/* Monitoring */
 	void (*port_stats)(struct nicprog_dev *nd,
 			   struct nicprog_port_stats *stats);
+	u32 (*core_stats)(struct nicprog_dev *nd,
+			  struct nicprog_core_stats *cs, u32 max);
 
 	/* Plans */
 	int (*plan_load)(struct nicprog_dev *nd,

@@ -134,7 +134,40 @@ id1=$(jpy "d[0]['id']" < "$TMP/prog.json")
 check "replace it with router.o" \
 	ip -force link set dev "$P0" xdpoffload obj "$EX/router.o" sec xdp
 id2=$("$CLI" -j prog show dev "$P0" | jpy "d[0]['id']")
+expect_eq "sysfs prog_id: the program" "$id2" "$(cat "$C/prog_id")"
+
+# the NIC's cores: as ethtool counts them, sysfs's utilisation their busiest
+core_sum() { jpy "sum(c['packets'] for c in d[0]['cores'])"; }
+n0=$("$CLI" -j stats dev "$P0" | core_sum)
+ip netns exec "$NS" ping -q -c 5 -i 0.05 -W 1 10.78.0.1 > /dev/null 2>&1
+sleep 0.5	# the timing model times what it holds after 0.1 s idle
+"$CLI" -j stats dev "$P0" > "$TMP/cores.json"
+ethtool -S "$P0" > "$TMP/ethtool"
+expect_eq "stats: a core entry per NIC core" "$(cat "$C/cores")" \
+	"$(jpy "len(d[0]['cores'])" < "$TMP/cores.json")"
+check "stats: the cores ran the frames sent to the program ($n0 before)" \
+	test "$(core_sum < "$TMP/cores.json")" -ge $((n0 + 5))
+expect_eq "stats: per core packets, busy cycles and queue drops as ethtool -S" \
+	"$(awk '$1 ~ /^core[0-9]+_(packets|busy|queue_drops):$/ { printf "%s ", $2 }' "$TMP/ethtool")" \
+	"$(jpy "''.join('%d %d %d ' % (c['packets'], c['busy'], c['drops']) for c in d[0]['cores'])" < "$TMP/cores.json")"
+check "stats: every core counted against the NIC's one clock" \
+	jok "len(set(c['elapsed'] for c in d[0]['cores'])) == 1 and d[0]['cores'][0]['elapsed'] > 0" < "$TMP/cores.json"
+expect_eq "sysfs utilisation: the busiest core's share, in percent" \
+	"$(jpy "max(c['busy'] * 100 // c['elapsed'] for c in d[0]['cores'])" < "$TMP/cores.json")" \
+	"$(cat "$C/statistics/utilisation")"
+out=$("$CLI" stats dev "$P0")
+tap_info "$(grep -m1 'core [0-9]*:' <<< "$out")"
+check "stats in words: the cores that ran" \
+	grep -Eq "^    core [0-9]+: packets [1-9][0-9]*, busy [0-9]+ of [0-9]+ cycles \([0-9.]+%\), drops [0-9]+$" <<< "$out"
+ip netns exec "$NS" ping -q -c 12 -i 0.1 -W 1 10.78.0.1 > /dev/null 2>&1 &
+PING=$!
+_bg_pids+=($PING)
+"$CLI" -j stats dev "$P0" -w 0.5 count 1 > "$TMP/crates"
+check "stats -w: per core rates and utilisation while frames run" \
+	jok "sum(c['packets_rate'] for c in d[0]['cores']) > 0 and all(0 <= c['utilisation'] <= 100 for c in d[0]['cores'])" < "$TMP/crates"
+wait $PING
 check "detach" ip link set dev "$P0" xdpoffload off
+expect_eq "sysfs prog_id: 0 once detached" 0 "$(cat "$C/prog_id")"
 
 # stats: as sysfs, and rates
 ping -q -c 5 -i 0.05 -W 1 -I "$P0" 10.78.0.2 > /dev/null 2>&1

@@ -9,6 +9,7 @@
 #include "nicprog.h"
 
 #define PORTS_MAX	256
+#define CORES_MAX	32	/* the kernel's NICPROG_MAX_CORES */
 
 static const struct {
 	unsigned int attr;
@@ -25,11 +26,21 @@ static const struct {
 
 #define N_COUNTERS (sizeof(counters) / sizeof(counters[0]))
 
+/* One NIC core, as NICPROG_A_STATS_CORE reports it. */
+struct core {
+	uint64_t packets;
+	uint64_t busy;
+	uint64_t elapsed;
+	uint64_t drops;
+};
+
 struct port {
 	char ifname[16];
 	uint32_t ifindex;
 	uint32_t pipes;
 	uint64_t v[N_COUNTERS];
+	uint32_t n_cores;
+	struct core core[CORES_MAX];
 };
 
 struct snapshot {
@@ -37,6 +48,41 @@ struct snapshot {
 	unsigned int n;
 	double t;
 };
+
+static uint64_t u64_of(const struct nlattr *a)
+{
+	return a ? mnl_attr_get_u64(a) : 0;
+}
+
+/* The NIC's cores, in the kernel's order (their index). */
+static void cores_parse(const struct nlmsghdr *nlh, struct port *p)
+{
+	const struct nlattr *tb[NICPROG_A_CORE_STATS_MAX + 1];
+	const struct nlattr *a;
+	struct core *c;
+
+	p->n_cores = 0;
+	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
+		if (mnl_attr_get_type(a) != NICPROG_A_STATS_CORE ||
+		    p->n_cores == CORES_MAX)
+			continue;
+		nl_nested(a, tb, NICPROG_A_CORE_STATS_MAX);
+		if (!tb[NICPROG_A_CORE_STATS_INDEX] ||
+		    mnl_attr_get_u32(tb[NICPROG_A_CORE_STATS_INDEX]) != p->n_cores)
+			continue;
+		c = &p->core[p->n_cores++];
+		c->packets = u64_of(tb[NICPROG_A_CORE_STATS_PACKETS]);
+		c->busy = u64_of(tb[NICPROG_A_CORE_STATS_BUSY]);
+		c->elapsed = u64_of(tb[NICPROG_A_CORE_STATS_ELAPSED]);
+		c->drops = u64_of(tb[NICPROG_A_CORE_STATS_DROPS]);
+	}
+}
+
+/* busy of elapsed, in percent */
+static double share(uint64_t busy, uint64_t elapsed)
+{
+	return elapsed ? 100.0 * busy / elapsed : 0;
+}
 
 static int snap_cb(const struct nlmsghdr *nlh, void *data)
 {
@@ -56,8 +102,8 @@ static int snap_cb(const struct nlmsghdr *nlh, void *data)
 	p->pipes = tb[NICPROG_A_STATS_RING_PIPES] ?
 		   mnl_attr_get_u32(tb[NICPROG_A_STATS_RING_PIPES]) : 0;
 	for (i = 0; i < N_COUNTERS; i++)
-		p->v[i] = tb[counters[i].attr] ?
-			  mnl_attr_get_u64(tb[counters[i].attr]) : 0;
+		p->v[i] = u64_of(tb[counters[i].attr]);
+	cores_parse(nlh, p);
 	return MNL_CB_OK;
 }
 
@@ -89,7 +135,57 @@ static void counters_print(const struct port *p)
 			 (unsigned long long)p->v[i]);
 	}
 	out_uint("ring_pipes", " ring_pipes %llu\n", p->pipes);
+	/* in words, the cores that did something */
+	out_open_array("cores");
+	for (i = 0; i < p->n_cores; i++) {
+		const struct core *c = &p->core[i];
+
+		if (!out_json() && !c->packets && !c->drops)
+			continue;
+		out_open_object(NULL);
+		out_uint("index", "    core %llu:", i);
+		out_uint("packets", " packets %llu", c->packets);
+		out_uint("busy", ", busy %llu", c->busy);
+		out_uint("elapsed", " of %llu cycles", c->elapsed);
+		out_text(" (%.1f%%)", share(c->busy, c->elapsed));
+		out_uint("drops", ", drops %llu\n", c->drops);
+		out_close_object();
+	}
+	out_close_array();
 	out_close_object();
+}
+
+/*
+ * Per core between two snapshots: runs per second and the share of the
+ * NIC's time (its clock, not the host's) the core was busy; in words only
+ * the cores that ran something.
+ */
+static void cores_rates_print(const struct port *a, const struct port *b,
+			      double dt)
+{
+	const struct core *ca, *cb;
+	uint64_t d;
+	unsigned int i;
+
+	out_open_array("cores");
+	for (i = 0; i < a->n_cores && i < b->n_cores; i++) {
+		ca = &a->core[i];
+		cb = &b->core[i];
+		d = cb->packets - ca->packets;
+		if (!out_json() && !d && cb->drops == ca->drops)
+			continue;
+		out_open_object(NULL);
+		out_uint("index", "    core %llu:", i);
+		out_uint("packets_rate", NULL, (uint64_t)(d / dt + 0.5));
+		out_text(" %.0f packets/s", d / dt);
+		out_double("utilisation", ", busy %.1f%% of the NIC's time",
+			   share(cb->busy - ca->busy, cb->elapsed - ca->elapsed));
+		out_uint("drops_rate", NULL,
+			 (uint64_t)((cb->drops - ca->drops) / dt + 0.5));
+		out_text(", %.0f drops/s\n", (cb->drops - ca->drops) / dt);
+		out_close_object();
+	}
+	out_close_array();
 }
 
 /* Per second between two snapshots, ports matched by ifindex. */
@@ -119,6 +215,7 @@ static void rates_print(const struct snapshot *a, const struct snapshot *b)
 			out_text(" %s %.0f/s", counters[k].key, d / dt);
 		}
 		out_text("\n");
+		cores_rates_print(&a->port[j], &b->port[i], dt);
 		out_close_object();
 	}
 	out_close_array();
