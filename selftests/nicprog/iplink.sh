@@ -83,50 +83,42 @@ oracle_equal "the program ip attached" "$out" "$rc"
 expect_eq "the oracle left it attached" "$ID" "$(hw_id)"
 
 # refusals that change nothing
+# refused DESC MESSAGE CMD...: CMD fails, its output says MESSAGE
+refused() {
+	local desc=$1 msg=$2 out rc
+	shift 2
+	out=$("$@" 2>&1)
+	rc=$?
+	check "$desc: refused" test $rc -ne 0
+	check "$desc: says \"$msg\"" grep -qF -- "$msg" <<< "$out"
+}
 n=$(loaded count)
-out=$(nip link set dev "$NF" nicprog obj "$EX/count.o" 2>&1)
-rc=$?
-check "without -force an attached program stays: refused" test $rc -ne 0
-check "  and ip says why" grep -q "XDP program already attached" <<< "$out"
+refused "without -force, an attached program" "XDP program already attached" \
+	nip link set dev "$NF" nicprog obj "$EX/count.o"
 expect_eq "  the program is unchanged" "$ID" "$(hw_id)"
-
-out=$(nip -force link set dev "$NF" nicprog obj "$EX/count.o" plan diagonal 2>&1)
-rc=$?
-check "an unknown plan shape: refused" test $rc -ne 0
-check "  naming the shapes there are" \
-	grep -q 'unknown plan "diagonal"; use auto, single, replicated, pipelined or pipelined+replicated' <<< "$out"
-out=$(nip -force link set dev "$NF" nicprog obj "$EX/count.o" cores many 2>&1)
-rc=$?
-check "a core count that is not a number: refused" test $rc -ne 0
-check "  saying so" grep -q 'cores "many" is not a count' <<< "$out"
-out=$(nip -force link set dev "$NF" nicprog obj "$EX/count.o" cores 99 2>&1)
-rc=$?
-check "more cores than the NIC has: refused" test $rc -ne 0
-check "  with the kernel's reason" grep -q "more cores than the NIC has" <<< "$out"
-out=$(nip -force link set dev "$NF" nicprog obj "$EX/count.o" plan single mtu bogus 2>&1)
-rc=$?
-check "a syntax error after nicprog: refused" test $rc -ne 0
-check "  naming it" grep -q 'Invalid "mtu" value' <<< "$out"
+refused "an unknown plan shape" \
+	'unknown plan "diagonal"; use auto, single, replicated, pipelined or pipelined+replicated' \
+	nip -force link set dev "$NF" nicprog obj "$EX/count.o" plan diagonal
+refused "a core count that is not a number" 'cores "many" is not a count' \
+	nip -force link set dev "$NF" nicprog obj "$EX/count.o" cores many
+refused "more cores than the NIC has" "more cores than the NIC has" \
+	nip -force link set dev "$NF" nicprog obj "$EX/count.o" cores 99
+refused "a syntax error after nicprog" 'Invalid "mtu" value' \
+	nip -force link set dev "$NF" nicprog obj "$EX/count.o" plan single mtu bogus
 expect_eq "  nothing was loaded for any of them" "$n" "$(loaded count)"
-out=$(nip -force link set dev "$NF" nicprog obj "$TMP/nonexistent.o" plan single 2>&1)
-rc=$?
-check "a missing object: refused" test $rc -ne 0
-check "  naming it" grep -q "nonexistent.o: No such file" <<< "$out"
+refused "a missing object" "nonexistent.o: No such file" \
+	nip -force link set dev "$NF" nicprog obj "$TMP/nonexistent.o" plan single
 expect_eq "the program is unchanged by all of them" "$ID" "$(hw_id)"
 expect_eq "and so are the port's settings" "$OWN" "$(settings)"
-check "a program the verifier refuses: refused with the log" sh -c \
-	"! ip netns exec $NS $IP -force link set dev $NF nicprog obj $SELFDIR/progs/bad_helper.o plan single > $TMP/out 2>&1"
-check "  which names the cause" grep -q "\[nicprog\]" "$TMP/out"
+refused "a program the verifier refuses" \
+	"[nicprog] insn 0: helper bpf_get_smp_processor_id (8) is not supported on the NIC" \
+	nip -force link set dev "$NF" nicprog obj "$SELFDIR/progs/bad_helper.o" plan single
 expect_eq "  the settings it asked for are put back" "$OWN" "$(settings)"
 
-out=$(nip link set dev lo nicprog obj "$EX/count.o" 2>&1)
-rc=$?
-check "a port that is not nicprog's: refused" test $rc -ne 0
-check "  with the kernel's reason" grep -q "not a nicprog port" <<< "$out"
-out=$(nip link set nicprog obj "$EX/count.o" 2>&1)
-rc=$?
-check "no device named first: refused" test $rc -ne 0
-check "  saying what to write" grep -q "name the device first" <<< "$out"
+refused "a port that is not nicprog's" "not a nicprog port" \
+	nip link set dev lo nicprog obj "$EX/count.o"
+refused "no device named first" "name the device first" \
+	nip link set nicprog obj "$EX/count.o"
 
 # replacing, and the partial keyword
 check "-force replaces it: count, plan single" sh -c \
@@ -135,10 +127,9 @@ check "  the plan installed is single" \
 	ip netns exec "$NS" "$SELFDIR/plan_check.sh" "$NF" single
 check "  ip link show names it" \
 	grep -q " nicprog/count " <<< "$(nip link show dev "$NF")"
-out=$(nip -force link set dev "$NF" nicprog obj "$SELFDIR/progs/partial.o" 2>&1)
-rc=$?
-check "a program larger than the NIC without partial: refused" test $rc -ne 0
-check "  the log says partial would let it run" grep -q "plan_partial lets the host run them" <<< "$out"
+refused "a program larger than the NIC without partial" \
+	"plan_partial lets the host run them" \
+	nip -force link set dev "$NF" nicprog obj "$SELFDIR/progs/partial.o"
 out=$(nip -force link set dev "$NF" nicprog obj "$SELFDIR/progs/partial.o" partial 2>&1)
 rc=$?
 expect_eq "with partial: attached" 0 "$rc"
@@ -153,18 +144,16 @@ check "nicprog off detaches" nip link set dev "$NF" nicprog off
 expect_eq "  nothing offloaded" 0 "$(hw_id)"
 check "  ip link show names no program" \
 	sh -c "! ip netns exec $NS $IP link show dev $NF | grep -q nicprog"
-out=$(nip link set dev lo nicprog off 2>&1)
-rc=$?
-check "nicprog off on a port that is not nicprog's: refused" test $rc -ne 0
+refused "nicprog off on a port that is not nicprog's" "not a nicprog port" \
+	nip link set dev lo nicprog off
 
 # without the module: the family is absent, and ip says so
 cleanup
 trap 'rm -rf "$TMP"' EXIT
 if rmmod nicsim && rmmod nicprog; then
-	out=$("$IP" link set dev lo nicprog obj "$EX/count.o" 2>&1)
-	rc=$?
-	check "a kernel without nicprog: refused" test $rc -ne 0
-	check "  saying what to load" grep -q "the kernel has no nicprog family; load the nicprog module" <<< "$out"
+	refused "a kernel without nicprog" \
+		"the kernel has no nicprog family; load the nicprog module" \
+		"$IP" link set dev lo nicprog obj "$EX/count.o"
 	check "ip link show still works" sh -c "'$IP' link show dev lo > /dev/null"
 else
 	tap_fail "nicprog and nicsim unload for the absent-family case"

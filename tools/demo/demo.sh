@@ -10,7 +10,8 @@
 #   6. offload an L3 router (bpf/examples/router.o) with
 #      "ip link set dev X nicprog obj router.o" onto a second simulated NIC and ping between two subnets through it, with
 #      IP forwarding off in the NIC's namespace; show the NIC, the plan
-#      and the counters with the nicprog CLI (generic netlink)
+#      and the counters with the nicprog CLI (generic netlink), the
+#      plan and a prediction offline, and live rates
 # Exits non-zero if any step fails.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -135,6 +136,11 @@ ip netns exec nic bpftool prog show | grep -A1 offloaded_to | sed 's/^/  /'
 echo "  the NIC and the offloader's plan, as the nicprog netlink family shows them:"
 run ip netns exec nic "$NICPROG" dev show dev nicsim2p1
 run ip netns exec nic "$NICPROG" prog show dev nicsim2p1
+echo "  the same plan offline, before anything runs, and what it would do with a SYN flood:"
+run "$NICPROG" plan obj "$top/bpf/examples/router.o" cores 8
+run "$NICPROG" predict obj "$top/bpf/examples/router.o" cores 8 \
+	workload "$top/tools/workloads/syn.wl" | sed -n '1,4p'
+echo "  (no routes offline: the router passes every SYN up)"
 echo "  routes: 10.2.0.0/24 via nicsim2p2 (on nicsim2p1), 10.1.0.0/24 via nicsim2p1 (on nicsim2p2)"
 # ARP for the hosts' gateways is answered by the NIC's host stack (the NF
 # passes ARP up); learn the hosts' MACs for the next-hop entries.
@@ -158,6 +164,11 @@ ip netns exec nic ethtool -S nicsim2p1 | awk '
 	/core[0-9]+_cycles:/ { c = $1; sub("_cycles:", "", c); y[c] = $2 }
 	END { for (c in p) if (p[c]) printf "    %s: %d packets, %d cycles\n", c, p[c], y[c] }'
 run ip netns exec nic "$NICPROG" stats dev nicsim2p1
+echo "  live: the port's rates per second while hostA pings hostB five times a second"
+ip netns exec hosta2 ping -q -c 15 -i 0.2 10.2.0.2 > /dev/null &
+ppid=$!
+run ip netns exec nic "$NICPROG" stats dev nicsim2p1 -w 1 count 2
+wait $ppid
 fwd=$(ip netns exec nic ethtool -S nicsim2p1 | awk '$1 == "xdp_redirect:" { print $2 }')
 echo "  frames forwarded by nicsim2p1's router: $fwd; by the NIC's host stack: 0 (ip_forward=0)"
 [ "$fwd" -ge 5 ] || { echo "demo: the router did not forward"; exit 1; }
