@@ -133,6 +133,7 @@ struct nicprog_dev *nicprog_register(struct net_device *netdev,
 	mutex_init(&nd->plan_lock);
 	mutex_init(&nd->ring_lock);
 	INIT_LIST_HEAD(&nd->ring_files);
+	nicprog_events_init(nd);
 
 	device_initialize(&nd->dev);
 	nd->dev.class = &nicprog_class;
@@ -181,6 +182,7 @@ void nicprog_unregister(struct nicprog_dev *nd)
 	nicprog_debugfs_remove(nd);
 	nicprog_bpf_exit(nd);
 	nicprog_ring_del(nd);
+	nicprog_events_stop(nd);
 	put_device(&nd->dev);
 }
 EXPORT_SYMBOL_GPL(nicprog_unregister);

@@ -7,6 +7,8 @@
 #include <linux/device.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
 #include <net/nicprog.h>
 #include <net/nicprog_exec.h>
 
@@ -23,6 +25,32 @@ struct net_device;
 struct netlink_ext_ack;
 struct nicprog_pipe;
 struct nicprog_table;
+
+/* Stages events tell apart; later ones count as the last. */
+#define NICPROG_EVENT_STAGES	16
+
+/**
+ * struct nicprog_events - what the datapath raised since the last events
+ *	(events.c)
+ * @lock: protects the rest; taken in any context
+ * @dead: the port is going: no more events
+ * @last: jiffies when the work last sent events
+ * @overload: per stage, frames dropped for full core queues
+ * @ring_drops: records pipes dropped for want of room
+ * @ring_drop_bytes: their bytes
+ * @ring_outputs: the outputs whose pipes dropped, bit per output
+ * @work: sends the events, at most once per second
+ */
+struct nicprog_events {
+	spinlock_t lock;	/* see above */
+	bool dead;
+	unsigned long last;
+	u64 overload[NICPROG_EVENT_STAGES];
+	u64 ring_drops;
+	u64 ring_drop_bytes;
+	u64 ring_outputs;
+	struct delayed_work work;
+};
 
 /* Cores whose counters stats report (core_stats), per NIC. */
 #define NICPROG_MAX_CORES	32
@@ -69,6 +97,7 @@ struct nicprog_table;
  * @ring_files: the open files of /dev/nicprog/<ifname>, under @ring_lock
  * @ring_due: outputs whose pipes hold deferred notifications (bit per
  *	output, atomic), for nicprog_ring_flush()
+ * @events: overload and ring drop events on their way to the monitor group
  */
 struct nicprog_dev {
 	struct device dev;
@@ -100,6 +129,7 @@ struct nicprog_dev {
 	struct nicprog_pipe __rcu *ring_out[NICPROG_RING_OUTPUTS];
 	struct list_head ring_files;
 	DECLARE_BITMAP(ring_due, NICPROG_RING_OUTPUTS);
+	struct nicprog_events events;
 };
 
 #define NICPROG_PROG_MAX_MAPS	NICPROG_MAX_TABLES
@@ -222,6 +252,14 @@ struct nicprog_dev *nicprog_dev_nth(const struct net *net, unsigned long n);
 int nicprog_nl_init(void);
 void nicprog_nl_exit(void);
 void nicprog_nl_notify_prog(struct nicprog_dev *nd, u32 old_id);
+void nicprog_nl_notify_overload(struct nicprog_dev *nd, u32 stage, u64 frames);
+void nicprog_nl_notify_ring_drops(struct nicprog_dev *nd, u64 drops,
+				  u64 bytes, u64 outputs);
+
+/* events.c */
+void nicprog_events_init(struct nicprog_dev *nd);
+void nicprog_events_stop(struct nicprog_dev *nd);
+void nicprog_event_ring_drop(struct nicprog_dev *nd, u32 out, u32 len);
 
 int nicprog_sysfs_init(void);
 void nicprog_sysfs_exit(void);

@@ -365,6 +365,7 @@ static void nicsim_job_forward(struct nicsim_core *from,
 	}
 	from->queue_drops++;
 	nicsim_stats_inc(job->port, rx_fifo_errors);
+	nicprog_event_overload(job->port->np, stage, 1);
 	nicsim_job_free(job);
 }
 

@@ -92,6 +92,7 @@ static void nicsim_wire_rx(struct nicsim_port *port, struct sk_buff *skb)
 		if (likely(nicsim_cores_steer(port, ref, skb)))
 			return;
 		nicsim_stats_inc(port, rx_fifo_errors);
+		nicprog_event_overload(port->np, 0, 1);
 		goto drop;
 	}
 	nicsim_host_rx(port, skb);

@@ -128,6 +128,7 @@ int nicprog_ring_deliver(struct nicprog_dev *nd, u32 target,
 			 const void *buf, u32 len, bool more);
 void nicprog_ring_flush(struct nicprog_dev *nd);
 int nicprog_ring_drop(struct nicprog_dev *nd, u32 target, u32 len);
+void nicprog_event_overload(struct nicprog_dev *nd, u32 stage, u32 frames);
 int nicprog_lnic_replace_begin(struct nicprog_dev *nd,
 			       const struct nicprog_lnic *lnic);
 void nicprog_lnic_replace_end(struct nicprog_dev *nd,

@@ -626,6 +626,8 @@ int nicprog_ring_deliver(struct nicprog_dev *nd, u32 target,
 	err = nicprog_pipe_append(pipe, buf, len, more);
 	if (!err && more && !test_bit(out, nd->ring_due))
 		set_bit(out, nd->ring_due);
+	if (err == -ENOSPC)
+		nicprog_event_ring_drop(nd, out, len);
 	return err;
 }
 EXPORT_SYMBOL_GPL(nicprog_ring_deliver);
@@ -653,6 +655,7 @@ int nicprog_ring_drop(struct nicprog_dev *nd, u32 target, u32 len)
 	if (!pipe)
 		return -ENOENT;
 	nicprog_pipe_drop(pipe, len);
+	nicprog_event_ring_drop(nd, out, len);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(nicprog_ring_drop);

@@ -54,12 +54,39 @@ for p in "$IN" "$NF"; do
 done
 ip link set dev "$NF" xdpoffload obj "$SELFDIR/progs/topipe.o" sec xdp
 ab0=$(ethtool -S "$NF" | awk '$1 == "xdp_aborted:" { print $2 }')
+CLI=$NICPROG_SRC/tools/nicprog/nicprog
+if [ -x "$CLI" ]; then
+	timeout 60 "$CLI" -j monitor > "$TMP/mon" 2>&1 &
+	MON=$!
+	_bg_pids+=($MON)
+	sleep 0.3
+fi
 "$SELFDIR/ring_test" --pipe "$IN" "$NF" > "$TMP/pipe" 2>&1
 rc=$?
 sed 's/^/# /' "$TMP/pipe"
 expect_eq "ring_test --pipe: exit status" 0 "$rc"
 check "ring_test --pipe: all 18 cases pass" \
 	grep -q "^# Totals: pass:18 fail:0" "$TMP/pipe"
+if [ -x "$CLI" ]; then
+	sleep 1.5	# events come at most once a second
+	kill "$MON"
+	wait "$MON" 2>/dev/null
+	# its full pipes dropped 200-byte frames: 81, 5 and more
+	read -r n_ev drops bytes outs < <(/usr/bin/python3 -c "
+import json, sys
+ev = [json.loads(l) for l in open(sys.argv[1])]
+ev = [e for e in ev if e['event'] == 'ring-drops' and e['ifname'] == '$NF']
+outs = sorted(set(o for e in ev for o in e['outputs']))
+print(len(ev), sum(e['drops'] for e in ev), sum(e['drop_bytes'] for e in ev), ','.join(map(str, outs)) or '-')" "$TMP/mon")
+	tap_info "ring-drops: $n_ev events, $drops records, $bytes bytes, outputs $outs"
+	check "monitor: ring-drops events for the pipes that dropped" \
+		test "${n_ev:-0}" -ge 1 -a "${drops:-0}" -ge 86
+	expect_eq "monitor: their bytes are the 200-byte frames'" \
+		"$((${drops:-0} * 200))" "${bytes:-x}"
+	check "monitor: naming the outputs bound to them" test "$outs" != -
+else
+	tap_skip "ring-drops events" "tools/nicprog/nicprog not built"
+fi
 ab=$(($(ethtool -S "$NF" | awk '$1 == "xdp_aborted:" { print $2 }') - ab0))
 check "frames to unbound outputs are invalid redirects ($ab, at least 10)" \
 	test "$ab" -ge 10

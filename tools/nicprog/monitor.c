@@ -1,10 +1,51 @@
 // SPDX-License-Identifier: GPL-2.0
-/* nicprog monitor: programs attached, replaced and removed, as they happen. */
+/*
+ * nicprog monitor: programs attached, replaced and removed, stages that
+ * cannot keep up and pipes that drop, as they happen.
+ */
 #include <stdio.h>
+#include <string.h>
 #include <linux/genetlink.h>
 #include <linux/nicprog.h>
 
 #include "nicprog.h"
+
+/* stage-overload and ring-drops: the port, then what dropped */
+static void trouble_print(const struct nlmsghdr *nlh, const char *event)
+{
+	const struct nlattr *tb[NICPROG_A_EVENT_MAX + 1];
+	bool ring = !strcmp(event, "ring-drops");
+	uint64_t outputs;
+	unsigned int o;
+
+	nl_attrs(nlh, tb, NICPROG_A_EVENT_MAX);
+	out_string("event", "[%s] ", event);
+	out_string("ifname", "%s:", tb[NICPROG_A_EVENT_IFNAME] ?
+		   mnl_attr_get_str(tb[NICPROG_A_EVENT_IFNAME]) : "");
+	if (tb[NICPROG_A_EVENT_IFINDEX])
+		out_uint("ifindex", NULL,
+			 mnl_attr_get_u32(tb[NICPROG_A_EVENT_IFINDEX]));
+	if (!ring && tb[NICPROG_A_EVENT_STAGE])
+		out_uint("stage", " stage %llu",
+			 mnl_attr_get_u32(tb[NICPROG_A_EVENT_STAGE]));
+	if (tb[NICPROG_A_EVENT_DROPS])
+		out_uint("drops", ring ? " pipes dropped %llu records" :
+					 " dropped %llu frames (its cores' queues were full)",
+			 mnl_attr_get_u64(tb[NICPROG_A_EVENT_DROPS]));
+	if (ring && tb[NICPROG_A_EVENT_DROP_BYTES])
+		out_uint("drop_bytes", " (%llu bytes)",
+			 mnl_attr_get_u64(tb[NICPROG_A_EVENT_DROP_BYTES]));
+	if (ring && tb[NICPROG_A_EVENT_OUTPUTS]) {
+		outputs = mnl_attr_get_u64(tb[NICPROG_A_EVENT_OUTPUTS]);
+		out_text(" of outputs");
+		out_open_array("outputs");
+		for (o = 0; o < 64; o++)
+			if (outputs & (1ULL << o))
+				out_uint(NULL, " %llu", o);
+		out_close_array();
+	}
+	out_text("\n");
+}
 
 static int event_print(const struct nlmsghdr *nlh, void *data)
 {
@@ -34,6 +75,12 @@ static int event_print(const struct nlmsghdr *nlh, void *data)
 			out_uint("id", " prog %llu removed\n",
 				 mnl_attr_get_u32(tb[NICPROG_A_PROG_ID]));
 		out_close_object();
+		break;
+	case NICPROG_CMD_STAGE_OVERLOAD_NTF:
+		trouble_print(nlh, "stage-overload");
+		break;
+	case NICPROG_CMD_RING_DROPS_NTF:
+		trouble_print(nlh, "ring-drops");
 		break;
 	default:
 		out_uint("event", "[event %llu]\n", g->cmd);
