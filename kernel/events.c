@@ -12,10 +12,8 @@
  * frames it stands for.
  */
 #include <linux/jiffies.h>
-#include <linux/netdevice.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
-#include <net/genetlink.h>
 
 #include "nicprog.h"
 
