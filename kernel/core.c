@@ -189,6 +189,29 @@ EXPORT_SYMBOL_GPL(nicprog_unregister);
 
 
 /**
+ * nicprog_cores_read() - the driver's counters of the port's NIC's cores
+ * @nd: the port
+ * @n: out: the cores read, at most NICPROG_MAX_CORES
+ *
+ * Context: process; as the driver's core_stats, no RTNL.
+ * Return: an array of NICPROG_MAX_CORES to kfree(), ERR_PTR(-EOPNOTSUPP)
+ * if the driver does not count its cores, or ERR_PTR(-ENOMEM).
+ */
+struct nicprog_core_stats *nicprog_cores_read(struct nicprog_dev *nd, u32 *n)
+{
+	struct nicprog_core_stats *cs;
+
+	if (!nd->ops->core_stats)
+		return ERR_PTR(-EOPNOTSUPP);
+	cs = kcalloc(NICPROG_MAX_CORES, sizeof(*cs), GFP_KERNEL);
+	if (!cs)
+		return ERR_PTR(-ENOMEM);
+	*n = min_t(u32, nd->ops->core_stats(nd, cs, NICPROG_MAX_CORES),
+		   NICPROG_MAX_CORES);
+	return cs;
+}
+
+/**
  * nicprog_lnic_replace_begin() - prepare to replace a port's LNIC
  * @nd: the port
  * @lnic: the LNIC to come, validated here

@@ -445,13 +445,9 @@ static int nicprog_nl_put_cores(struct sk_buff *skb, struct nicprog_dev *nd)
 	u32 n, i;
 	int err = 0;
 
-	if (!nd->ops->core_stats)
-		return 0;
-	cs = kcalloc(NICPROG_MAX_CORES, sizeof(*cs), GFP_KERNEL);
-	if (!cs)
-		return -ENOMEM;
-	n = min_t(u32, nd->ops->core_stats(nd, cs, NICPROG_MAX_CORES),
-		  NICPROG_MAX_CORES);
+	cs = nicprog_cores_read(nd, &n);
+	if (IS_ERR(cs))
+		return PTR_ERR(cs) == -EOPNOTSUPP ? 0 : PTR_ERR(cs);
 	for (i = 0; i < n && !err; i++) {
 		nest = nla_nest_start(skb, NICPROG_A_STATS_CORE);
 		if (!nest ||

@@ -256,6 +256,8 @@ void nicprog_nl_notify_overload(struct nicprog_dev *nd, u32 stage, u64 frames);
 void nicprog_nl_notify_ring_drops(struct nicprog_dev *nd, u64 drops,
 				  u64 bytes, u64 outputs);
 
+struct nicprog_core_stats *nicprog_cores_read(struct nicprog_dev *nd, u32 *n);
+
 /* events.c */
 void nicprog_events_init(struct nicprog_dev *nd);
 void nicprog_events_stop(struct nicprog_dev *nd);

@@ -296,7 +296,6 @@ static void nicprog_plan_render(struct seq_buf *sb, const struct nicprog_dev *nd
 	const struct nicprog_prog *np = plan->prog->aux->offload->dev_priv;
 	const struct nicprog_layout *lo = &plan->lo;
 	const struct nicprog_stage *st;
-	static const char * const steer[] = { "none", "flow", "key" };
 	u32 s, t, n;
 	u64 pct;
 
@@ -316,7 +315,7 @@ static void nicprog_plan_render(struct seq_buf *sb, const struct nicprog_dev *nd
 		seq_buf_printf(sb, "stage %u: cores %u-%u, steer %s", s,
 			       st->first_core,
 			       st->first_core + st->replicas - 1,
-			       steer[st->steer]);
+			       nicprog_steer_name(st->steer));
 		if (st->steer == NICPROG_STEER_KEY)
 			seq_buf_printf(sb, " (%s)", np->maps[st->shard_table]->name);
 		seq_buf_printf(sb, ", nodes %u, state in %u bytes, cycles ",

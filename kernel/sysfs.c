@@ -273,13 +273,9 @@ static ssize_t utilisation_show(struct device *dev,
 	u64 best = 0, pct;
 	u32 n, i;
 
-	if (!nd->ops->core_stats)
-		return -EOPNOTSUPP;
-	cs = kcalloc(NICPROG_MAX_CORES, sizeof(*cs), GFP_KERNEL);
-	if (!cs)
-		return -ENOMEM;
-	n = min_t(u32, nd->ops->core_stats(nd, cs, NICPROG_MAX_CORES),
-		  NICPROG_MAX_CORES);
+	cs = nicprog_cores_read(nd, &n);
+	if (IS_ERR(cs))
+		return PTR_ERR(cs);
 	for (i = 0; i < n; i++) {
 		if (!cs[i].elapsed)
 			continue;

@@ -468,6 +468,7 @@ void nicprog_layout_exec(const struct nicprog_ir_input *in,
 			 const struct nicprog_layout *lo, u8 *flags,
 			 u8 *region);
 const char *nicprog_shape_name(unsigned int shape);
+const char *nicprog_steer_name(unsigned int steer);
 const char *nicprog_layout_shape(const struct nicprog_layout *lo);
 bool nicprog_layout_valid(const struct nicprog_ir *ir,
 			  const struct nicprog_layout *lo, const char **why);

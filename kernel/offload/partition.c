@@ -36,6 +36,23 @@ const char *nicprog_shape_name(unsigned int shape)
 	return shape < ARRAY_SIZE(shape_names) ? shape_names[shape] : "?";
 }
 
+static const char * const steer_names[__NICPROG_STEER_MAX] = {
+	[NICPROG_STEER_NONE]	= "none",
+	[NICPROG_STEER_FLOW]	= "flow",
+	[NICPROG_STEER_KEY]	= "key",
+};
+
+/**
+ * nicprog_steer_name() - name of a stage's steering
+ * @steer: enum nicprog_steer
+ *
+ * Return: a static string.
+ */
+const char *nicprog_steer_name(unsigned int steer)
+{
+	return steer < ARRAY_SIZE(steer_names) ? steer_names[steer] : "?";
+}
+
 static const struct {
 	const char *name;
 	u8 type;

@@ -10,8 +10,6 @@
 #include "json.h"
 #include "report.h"
 
-static const char * const steer_names[] = { "none", "flow", "key" };
-
 static const char * const verdict_names[NP_VERDICTS] = {
 	"aborted", "drop", "pass", "tx", "redirect", "host"
 };
@@ -107,7 +105,7 @@ void np_report_plan(const struct nicprog_ir *ir,
 		out_uint("first_core", "cores %llu", st->first_core);
 		out_text("-%u", st->first_core + st->replicas - 1);
 		out_uint("replicas", NULL, st->replicas);
-		out_string("steer", ", steer %s", steer_names[st->steer]);
+		out_string("steer", ", steer %s", nicprog_steer_name(st->steer));
 		out_uint("nodes", ", nodes %llu", st->n_nodes);
 		out_uint("state_bytes", ", state in %llu bytes", st->in_bytes);
 		out_fx("cycles", ", cycles ", st->cost_fx);
@@ -275,6 +273,18 @@ static u32 node_place(const struct nicprog_layout *lo, u32 n)
 	return lo->node_stage[n];
 }
 
+/* The nodes that run at @place, and the end of their cluster. */
+static void dot_nodes(const struct nicprog_ir *ir,
+		      const struct nicprog_layout *lo, u32 place)
+{
+	u32 n;
+
+	for (n = 0; n < ir->n_nodes; n++)
+		if (node_place(lo, n) == place)
+			dot_node(ir, lo, n);
+	printf("\t}\n");
+}
+
 /**
  * np_report_dot() - the handler graph as a Graphviz digraph
  * @name: the graph's name (the object's file name)
@@ -295,7 +305,7 @@ void np_report_dot(const char *name, const struct nicprog_ir *ir,
 	const struct nicprog_stage *st;
 	const struct nicprog_ir_edge *e;
 	const char *p;
-	u32 s, n, i;
+	u32 s, i;
 
 	printf("digraph \"");
 	for (p = name; *p; p++)
@@ -304,25 +314,17 @@ void np_report_dot(const char *name, const struct nicprog_ir *ir,
 	       lnic->name, nicprog_layout_shape(lo), lo->cores,
 	       (unsigned long long)lo->tput, (unsigned long long)lo->lat);
 	printf("\tnode [shape=box, fontname=\"monospace\"];\n");
-	for (s = 0; s <= lo->n_stages; s++) {
-		u32 place = s < lo->n_stages ? s : NICPROG_MAX_STAGES;
-
-		if (s == lo->n_stages && !lo->node_host)
-			break;
-		if (place == NICPROG_MAX_STAGES) {
-			printf("\tsubgraph cluster_host {\n\t\tlabel=\"host: %s\";\n\t\tstyle=dashed;\n",
-			       lo->host_why);
-		} else {
-			st = &lo->stages[s];
-			printf("\tsubgraph cluster_s%u {\n\t\tlabel=\"stage %u: cores %u-%u, steer %s\";\n",
-			       s, s, st->first_core,
-			       st->first_core + st->replicas - 1,
-			       steer_names[st->steer]);
-		}
-		for (n = 0; n < ir->n_nodes; n++)
-			if (node_place(lo, n) == place)
-				dot_node(ir, lo, n);
-		printf("\t}\n");
+	for (s = 0; s < lo->n_stages; s++) {
+		st = &lo->stages[s];
+		printf("\tsubgraph cluster_s%u {\n\t\tlabel=\"stage %u: cores %u-%u, steer %s\";\n",
+		       s, s, st->first_core, st->first_core + st->replicas - 1,
+		       nicprog_steer_name(st->steer));
+		dot_nodes(ir, lo, s);
+	}
+	if (lo->node_host) {
+		printf("\tsubgraph cluster_host {\n\t\tlabel=\"host: %s\";\n\t\tstyle=dashed;\n",
+		       lo->host_why);
+		dot_nodes(ir, lo, NICPROG_MAX_STAGES);
 	}
 	for (i = 0; i < ir->n_edges; i++) {
 		e = &ir->edges[i];

@@ -4,22 +4,20 @@
  * cannot keep up and pipes that drop, as they happen.
  */
 #include <stdio.h>
-#include <string.h>
 #include <linux/genetlink.h>
 #include <linux/nicprog.h>
 
 #include "nicprog.h"
 
 /* stage-overload and ring-drops: the port, then what dropped */
-static void trouble_print(const struct nlmsghdr *nlh, const char *event)
+static void trouble_print(const struct nlmsghdr *nlh, bool ring)
 {
 	const struct nlattr *tb[NICPROG_A_EVENT_MAX + 1];
-	bool ring = !strcmp(event, "ring-drops");
 	uint64_t outputs;
 	unsigned int o;
 
 	nl_attrs(nlh, tb, NICPROG_A_EVENT_MAX);
-	out_string("event", "[%s] ", event);
+	out_string("event", "[%s] ", ring ? "ring-drops" : "stage-overload");
 	out_string("ifname", "%s:", tb[NICPROG_A_EVENT_IFNAME] ?
 		   mnl_attr_get_str(tb[NICPROG_A_EVENT_IFNAME]) : "");
 	if (tb[NICPROG_A_EVENT_IFINDEX])
@@ -77,10 +75,10 @@ static int event_print(const struct nlmsghdr *nlh, void *data)
 		out_close_object();
 		break;
 	case NICPROG_CMD_STAGE_OVERLOAD_NTF:
-		trouble_print(nlh, "stage-overload");
+		trouble_print(nlh, false);
 		break;
 	case NICPROG_CMD_RING_DROPS_NTF:
-		trouble_print(nlh, "ring-drops");
+		trouble_print(nlh, true);
 		break;
 	default:
 		out_uint("event", "[event %llu]\n", g->cmd);

@@ -36,7 +36,6 @@ static bool plan_word(const char *arg)
 	return false;
 }
 
-/* An executable at @path; @path is kept if so. */
 static bool executable(const char *path)
 {
 	return access(path, X_OK) == 0;
@@ -103,7 +102,10 @@ static int wait_status(pid_t pid)
 	return EXIT_REFUSED;
 }
 
-/* Run @argv with stdout to @out_fd (-1: ours); its exit status. */
+/*
+ * Start @argv with stdin from @in_fd and stdout to @out_fd (-1: ours);
+ * its pid for wait_status(), or -1.
+ */
 static int run(char **argv, int in_fd, int out_fd)
 {
 	pid_t pid;
