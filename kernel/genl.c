@@ -285,6 +285,60 @@ out:
 	return err;
 }
 
+/*
+ * The text is parsed here, before RTNL, so that every driver gets a
+ * validated LNIC; the parser's reason names a line, which an extack
+ * message (a static string) cannot carry, so it goes to the log.
+ */
+int nicprog_nl_profile_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *a_name = info->attrs[NICPROG_A_DEV_PROFILE];
+	struct nlattr *a_text = info->attrs[NICPROG_A_DEV_LNIC_TEXT];
+	struct nicprog_lnic_text *text = NULL;
+	struct nicprog_dev *nd;
+	char why[128];
+	int err;
+
+	if (!a_name == !a_text) {
+		NL_SET_ERR_MSG(info->extack,
+			       "give the profile by name (profile) or as text (lnic-text), one of them");
+		return -EINVAL;
+	}
+	if (a_text) {
+		text = kvzalloc(sizeof(*text), GFP_KERNEL);
+		if (!text)
+			return -ENOMEM;
+		err = nicprog_lnic_parse(nla_data(a_text), nla_len(a_text),
+					 text, why, sizeof(why));
+		if (err) {
+			pr_info("nicprog: profile-set: profile text refused: %s\n",
+				why);
+			NL_SET_ERR_MSG_ATTR(info->extack, a_text,
+					    "the profile text does not parse (the kernel log says where)");
+			kvfree(text);
+			return err;
+		}
+	}
+	rtnl_lock();
+	nd = nicprog_nl_port(genl_info_net(info), info->attrs,
+			     NICPROG_A_DEV_IFINDEX, NICPROG_A_DEV_IFNAME,
+			     info->extack);
+	if (IS_ERR(nd)) {
+		err = PTR_ERR(nd);
+	} else if (!nd->ops->profile_set) {
+		NL_SET_ERR_MSG(info->extack,
+			       "the port's driver cannot change its NIC's profile");
+		err = -EOPNOTSUPP;
+	} else {
+		err = nd->ops->profile_set(nd, a_name ? nla_data(a_name) : NULL,
+					   text, info->extack);
+		text = NULL;	/* the driver's now */
+	}
+	rtnl_unlock();
+	kvfree(text);
+	return err;
+}
+
 static int nicprog_nl_put_stage(struct sk_buff *skb,
 				const struct nicprog_layout *lo, u32 s)
 {

@@ -32,8 +32,16 @@ static const struct nla_policy nicprog_stats_get_nl_policy[NICPROG_A_STATS_IFNAM
 	[NICPROG_A_STATS_IFNAME] = { .type = NLA_NUL_STRING, .len = 15, },
 };
 
+/* NICPROG_CMD_PROFILE_SET */
+static const struct nla_policy nicprog_profile_set_nl_policy[NICPROG_A_DEV_LNIC_TEXT + 1] = {
+	[NICPROG_A_DEV_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
+	[NICPROG_A_DEV_IFNAME] = { .type = NLA_NUL_STRING, .len = 15, },
+	[NICPROG_A_DEV_PROFILE] = { .type = NLA_NUL_STRING, .len = 31, },
+	[NICPROG_A_DEV_LNIC_TEXT] = { .type = NLA_BINARY, .len = 65531, },
+};
+
 /* Ops table for nicprog */
-const struct genl_ops nicprog_nl_ops[4] = {
+const struct genl_ops nicprog_nl_ops[5] = {
 	{
 		.cmd		= NICPROG_CMD_DEV_GET,
 		.doit		= nicprog_nl_dev_get_doit,
@@ -61,6 +69,13 @@ const struct genl_ops nicprog_nl_ops[4] = {
 		.dumpit		= nicprog_nl_stats_get_dumpit,
 		.policy		= nicprog_stats_get_nl_policy,
 		.maxattr	= NICPROG_A_STATS_IFNAME,
+	},
+	{
+		.cmd		= NICPROG_CMD_PROFILE_SET,
+		.doit		= nicprog_nl_profile_set_doit,
+		.policy		= nicprog_profile_set_nl_policy,
+		.maxattr	= NICPROG_A_DEV_LNIC_TEXT,
+		.flags		= GENL_ADMIN_PERM,
 	},
 };
 

@@ -137,55 +137,6 @@ static ssize_t profile_show(struct device *dev, struct device_attribute *attr,
 	return n;
 }
 
-/*
- * Give the NIC another profile, as reflashing a NIC does: every port must
- * be free of programs and maps (nicprog_lnic_replace_begin() says which is
- * not), the cores and timing model restart for the new profile, and if
- * they cannot, the old profile stays.
- */
-static int nicsim_profile_replace(struct nicsim_dev *ndev,
-				  const struct nicprog_lnic *lnic,
-				  struct nicprog_lnic_text **own)
-{
-	const struct nicprog_lnic *old;
-	struct nicprog_lnic_text *old_own;
-	u32 i, begun;
-	int err = 0;
-
-	ASSERT_RTNL();
-	if (!ndev->live)
-		return -ENODEV;
-	for (begun = 0; begun < ndev->port_count; begun++) {
-		err = nicprog_lnic_replace_begin(ndev->ports[begun]->np, lnic);
-		if (err)
-			goto out_end;
-	}
-	/* no port has a plan: no frame is on a core */
-	nicsim_cores_stop(ndev);
-	mutex_lock(&ndev->lnic_lock);
-	old = ndev->lnic;
-	old_own = ndev->own_lnic;
-	ndev->lnic = lnic;
-	ndev->own_lnic = *own;
-	mutex_unlock(&ndev->lnic_lock);
-	err = nicsim_cores_start(ndev);
-	if (err) {
-		mutex_lock(&ndev->lnic_lock);
-		ndev->lnic = old;
-		ndev->own_lnic = old_own;
-		mutex_unlock(&ndev->lnic_lock);
-		if (nicsim_cores_start(ndev))
-			dev_err(&ndev->dev, "profile: the NIC has no cores until its next profile: out of memory\n");
-	} else {
-		*own = old_own;		/* the caller frees the old one */
-	}
-out_end:
-	for (i = 0; i < begun; i++)
-		nicprog_lnic_replace_end(ndev->ports[i]->np,
-					 err ? NULL : ndev->lnic);
-	return err;
-}
-
 static ssize_t profile_store(struct device *dev, struct device_attribute *attr,
 			     const char *buf, size_t count)
 {
@@ -210,11 +161,6 @@ static ssize_t profile_store(struct device *dev, struct device_attribute *attr,
 	err = nicsim_profile_replace(ndev, lnic, &own);
 	rtnl_unlock();
 	kvfree(own);
-	if (err)
-		dev_err(dev, "profile: cannot take profile %s: %d\n", w[0],
-			err);
-	else
-		dev_info(dev, "profile: now %s\n", w[0]);
 	return err ?: count;
 }
 static DEVICE_ATTR_RW(profile);

@@ -279,7 +279,7 @@ struct nicsim_core {
  * struct nicsim_dev - one simulated SmartNIC, a device on the nicsim bus
  * @dev: /sys/bus/nicsim/devices/nicsim<ID>; its refcount owns the structure
  * @id: ID given at creation
- * @lnic: architecture profile of the NIC; replaced (bus.c, profile) under
+ * @lnic: architecture profile of the NIC; replaced (profile.c) under
  *	RTNL and @lnic_lock, while no port has a program or map
  * @own_lnic: @lnic's storage when it was read from a file, else NULL;
  *	freed with the device or when replaced
@@ -389,5 +389,8 @@ extern const struct ethtool_ops nicsim_ethtool_ops;
 /* profile.c */
 extern const struct nicprog_dev_ops nicsim_nicprog_ops;
 int nicsim_profile_request(const char *name, struct nicprog_lnic_text **out);
+int nicsim_profile_replace(struct nicsim_dev *ndev,
+			   const struct nicprog_lnic *lnic,
+			   struct nicprog_lnic_text **own);
 
 #endif /* _NICSIM_H */

@@ -7,6 +7,7 @@
 
 #include <linux/ctype.h>
 #include <linux/firmware.h>
+#include <linux/rtnetlink.h>
 
 #include "nicsim.h"
 
@@ -77,6 +78,71 @@ out:
 	return err;
 }
 
+/**
+ * nicsim_profile_replace() - give the NIC another profile, as reflashing
+ *	a NIC does
+ * @ndev: the NIC
+ * @lnic: the profile: a shipped one, or @*own's
+ * @own: storage of @lnic if it is not shipped, else NULL; on success,
+ *	swapped with the old profile's, for the caller to kvfree() either way
+ *
+ * Every port must be free of programs and maps (nicprog_lnic_replace_begin()
+ * says which is not); the cores and timing model restart for the new
+ * profile, and if they cannot, the old profile stays. The outcome is
+ * logged.
+ *
+ * Context: process; RTNL held.
+ * Return: 0; -ENODEV for a NIC being destroyed; -EBUSY if a port has a
+ * program or map; -EINVAL for a profile a port cannot take; -ENOMEM.
+ */
+int nicsim_profile_replace(struct nicsim_dev *ndev,
+				  const struct nicprog_lnic *lnic,
+				  struct nicprog_lnic_text **own)
+{
+	const struct nicprog_lnic *old;
+	struct nicprog_lnic_text *old_own;
+	u32 i, begun;
+	int err = 0;
+
+	ASSERT_RTNL();
+	if (!ndev->live)
+		return -ENODEV;
+	for (begun = 0; begun < ndev->port_count; begun++) {
+		err = nicprog_lnic_replace_begin(ndev->ports[begun]->np, lnic);
+		if (err)
+			goto out_end;
+	}
+	/* no port has a plan: no frame is on a core */
+	nicsim_cores_stop(ndev);
+	mutex_lock(&ndev->lnic_lock);
+	old = ndev->lnic;
+	old_own = ndev->own_lnic;
+	ndev->lnic = lnic;
+	ndev->own_lnic = *own;
+	mutex_unlock(&ndev->lnic_lock);
+	err = nicsim_cores_start(ndev);
+	if (err) {
+		mutex_lock(&ndev->lnic_lock);
+		ndev->lnic = old;
+		ndev->own_lnic = old_own;
+		mutex_unlock(&ndev->lnic_lock);
+		if (nicsim_cores_start(ndev))
+			dev_err(&ndev->dev, "profile: the NIC has no cores until its next profile: out of memory\n");
+	} else {
+		*own = old_own;		/* the caller frees the old one */
+	}
+out_end:
+	for (i = 0; i < begun; i++)
+		nicprog_lnic_replace_end(ndev->ports[i]->np,
+					 err ? NULL : ndev->lnic);
+	if (err)
+		dev_err(&ndev->dev, "profile: cannot take profile %s: %d\n",
+			lnic->name, err);
+	else
+		dev_info(&ndev->dev, "profile: now %s\n", ndev->lnic->name);
+	return err;
+}
+
 static void nicsim_nicprog_port_stats(struct nicprog_dev *nd,
 				      struct nicprog_port_stats *st)
 {
@@ -105,12 +171,52 @@ static u32 nicsim_nicprog_core_stats(struct nicprog_dev *nd,
 	return nicsim_cores_stats(port->ndev, cs, max);
 }
 
+/* Names not shipped are firmware files, read under RTNL: no helper waits. */
+static int nicsim_nicprog_profile_set(struct nicprog_dev *nd, const char *name,
+				      struct nicprog_lnic_text *text,
+				      struct netlink_ext_ack *extack)
+{
+	struct nicsim_port *port = netdev_priv(nicprog_dev_netdev(nd));
+	const struct nicprog_lnic *lnic;
+	int err;
+
+	if (name) {
+		lnic = nicsim_profile_find(name);
+		if (!lnic) {
+			err = nicsim_profile_request(name, &text);
+			if (err == -ENOENT)
+				NL_SET_ERR_MSG(extack,
+					       "no such profile: not shipped, and no firmware file nicsim/<profile>.lnic");
+			else if (err == -EINVAL)
+				NL_SET_ERR_MSG(extack,
+					       "the profile's name or its firmware file is bad (the kernel log says why)");
+			if (err)
+				return err;
+			lnic = &text->lnic;
+		}
+	} else {
+		lnic = &text->lnic;
+	}
+	err = nicsim_profile_replace(port->ndev, lnic, &text);
+	kvfree(text);
+	if (err == -EBUSY)
+		NL_SET_ERR_MSG(extack,
+			       "a port of the NIC has a program or an offloaded map (remove them first)");
+	else if (err == -EINVAL)
+		NL_SET_ERR_MSG(extack,
+			       "a port of the NIC cannot take the profile (the kernel log says why)");
+	else if (err == -ENODEV)
+		NL_SET_ERR_MSG(extack, "the NIC is being destroyed");
+	return err;
+}
+
 const struct nicprog_dev_ops nicsim_nicprog_ops = {
 	.port_stats	= nicsim_nicprog_port_stats,
 	.core_stats	= nicsim_nicprog_core_stats,
 	.plan_load	= nicsim_plan_load,
 	.plan_unload	= nicsim_plan_unload,
 	.cores_free	= nicsim_plan_cores_free,
+	.profile_set	= nicsim_nicprog_profile_set,
 	.accel_run	= nicsim_accel_run,
 	.ring_xmit	= nicsim_ring_xmit,
 };

@@ -87,6 +87,13 @@ struct nicprog_core_stats {
  *	job took, or -errno to run the body on the core instead. Required
  *	when the LNIC has accelerator units. Called by NIC cores running a
  *	plan, in their context; must not sleep.
+ * @profile_set: give the port's NIC the profile named @name, or @text
+ *	(exactly one is given; the core has parsed and validated @text), as
+ *	reflashing the NIC does: the driver calls nicprog_lnic_replace_begin()
+ *	and _end() for each of its ports. The driver owns @text from the call
+ *	on, whatever it returns. Refusals carry an extack message. Optional:
+ *	without it the profile-set operation fails with EOPNOTSUPP. RTNL
+ *	held; may sleep.
  * @ring_xmit: put the @len bytes at @buf on the port's wire, as the NIC
  *	sends a record of a TX pipe (Documentation/nicprog/rings.rst).
  *	Return 0, or -errno to stop the send there (-ENOBUFS: the NIC's
@@ -110,6 +117,9 @@ struct nicprog_dev_ops {
 			 struct netlink_ext_ack *extack);
 	void (*plan_unload)(struct nicprog_dev *nd);
 	u32 (*cores_free)(struct nicprog_dev *nd);
+	int (*profile_set)(struct nicprog_dev *nd, const char *name,
+			   struct nicprog_lnic_text *text,
+			   struct netlink_ext_ack *extack);
 
 	/* Accelerators */
 	s64 (*accel_run)(struct nicprog_dev *nd, u32 afn,

@@ -45,6 +45,8 @@ tap_info "hostile and unprivileged requests (nl_test)"
 rc=$?
 sed 's/^/# /' "$TMP/nl_test"
 check "nl_test: every refusal as the family promises" test $rc = 0
+check "the kernel log says where nl_test's bad profile text is" \
+	sh -c "dmesg | grep -q 'profile-set: profile text refused: line 2'"
 
 # dev show: one port, as sysfs shows it
 "$CLI" -j dev show dev "$P0" > "$TMP/dev.json"
@@ -92,6 +94,38 @@ check "pointing at help" grep -q "nicprog help" <<< "$out"
 out=$("$CLI" dev set dev "$P0" shape round 2>&1)
 expect_eq "an unknown shape: exit 2" 2 "$?"
 
+# profile-set through dev set: by name, from a file, and bad files
+check "dev set profile nicsim-soc" "$CLI" dev set dev "$P0" profile nicsim-soc
+expect_eq "the whole NIC takes it: sysfs of another port" nicsim-soc \
+	"$(cat /sys/class/nicprog/$P2/profile)"
+expect_eq "and dev show" nicsim-soc \
+	"$("$CLI" -j dev show dev "$P0" | jpy "d[0]['profile']")"
+sed 's/^lnic nicsim-generic$/lnic generic-copy/' \
+	"$NICPROG_SRC/drivers/nicsim/profiles/nicsim-generic.lnic" > "$TMP/copy.lnic"
+check "dev set profile-file with a profile of ours, and cores 4" \
+	"$CLI" dev set dev "$P0" profile-file "$TMP/copy.lnic" cores 4
+expect_eq "dev show: the file's profile, and cores 4" "generic-copy 4" \
+	"$("$CLI" -j dev show dev "$P0" | jpy "d[0]['profile'], d[0]['plan']['cores']" | tr -d "(),'")"
+expect_eq "the NIC's LNIC is the file's" \
+	"$(grep -v '^lnic' "$NICPROG_SRC/drivers/nicsim/profiles/nicsim-generic.lnic" | grep -c '^unit')" \
+	"$(grep -c '^unit' "/sys/bus/nicsim/devices/nicsim$ID/lnic")"
+printf 'lnic bad\nregion r size 1K latency 1\nunit c type core count 2 frobs 3\n' > "$TMP/bad.lnic"
+out=$("$CLI" dev set dev "$P0" profile-file "$TMP/bad.lnic" 2>&1)
+expect_eq "a profile file that does not parse: exit 2" 2 "$?"
+tap_info "$out"
+check "naming the file and the line" grep -q "bad.lnic: line 3" <<< "$out"
+out=$("$CLI" dev set dev "$P0" profile-file "$TMP/none.lnic" 2>&1)
+expect_eq "a profile file that is not there: exit 2" 2 "$?"
+out=$("$CLI" dev set dev "$P0" profile no-such-nic 2>&1)
+expect_eq "a profile nothing has: exit 1" 1 "$?"
+check "saying there is no such profile" grep -q "no such profile" <<< "$out"
+out=$("$CLI" dev set dev "$P0" profile nicsim-soc profile-file "$TMP/copy.lnic" 2>&1)
+expect_eq "profile and profile-file together: exit 2" 2 "$?"
+expect_eq "after the refusals the profile is the file's" generic-copy \
+	"$(cat $C/profile)"
+check "back to nicsim-generic, every core" \
+	"$CLI" dev set dev "$P0" profile nicsim-generic cores 0
+
 # prog show and monitor
 expect_eq "prog show (dump) with no program: none of the device's ports" "[]" \
 	"$("$CLI" -j prog show | jpy "[x for x in d if x['ifname'].startswith('nicsim${ID}')]")"
@@ -126,6 +160,11 @@ expect_eq "prog show: the tables as the plan" \
 expect_eq "dev show names the program" "$(jpy "d[0]['id']" < "$TMP/prog.json")" \
 	"$("$CLI" -j dev show dev "$P0" | jpy "d[0]['prog_id']")"
 check "prog show -p parses as JSON" sh -c "'$CLI' -p prog show | /usr/bin/python3 -m json.tool > /dev/null"
+out=$("$CLI" dev set dev "$P2" profile nicsim-soc 2>&1)
+expect_eq "profile-set while a port of the NIC runs a program: exit 1" 1 "$?"
+tap_info "$out"
+check "saying a port has a program" grep -q "has a program" <<< "$out"
+expect_eq "and the profile stays" nicsim-generic "$(cat $C/profile)"
 out=$("$CLI" prog show dev "$P0")
 tap_info "$(sed -n 2p <<< "$out")"
 check "prog show in words has the stages" grep -q "stage 0: cores" <<< "$out"

@@ -42,6 +42,7 @@ static void expect(const char *desc, int err, int want, const char *msg)
 
 struct dev_state {
 	int shape, cores, partial, found;
+	char profile[32];
 };
 
 static int dev_cb(const struct nlmsghdr *nlh, void *data)
@@ -56,6 +57,9 @@ static int dev_cb(const struct nlmsghdr *nlh, void *data)
 	st->shape = mnl_attr_get_u8(tb[NICPROG_A_DEV_PLAN_SHAPE]);
 	st->cores = mnl_attr_get_u32(tb[NICPROG_A_DEV_PLAN_CORES]);
 	st->partial = mnl_attr_get_u8(tb[NICPROG_A_DEV_PLAN_PARTIAL]);
+	if (tb[NICPROG_A_DEV_PROFILE])
+		snprintf(st->profile, sizeof(st->profile), "%s",
+			 mnl_attr_get_str(tb[NICPROG_A_DEV_PROFILE]));
 	st->found++;
 	return MNL_CB_OK;
 }
@@ -93,6 +97,89 @@ static int dev_set(unsigned int ifindex, int shape, long cores, int partial)
 	return nl_run(&nl, nlh, NULL, NULL);
 }
 
+/* profile-set by @name and/or @text (NULL: not given) */
+static int profile_set(unsigned int ifindex, const char *name,
+		       const char *text)
+{
+	struct nlmsghdr *nlh = nl_msg(&nl, NICPROG_CMD_PROFILE_SET, 0);
+
+	mnl_attr_put_u32(nlh, NICPROG_A_DEV_IFINDEX, ifindex);
+	if (name)
+		mnl_attr_put_strz(nlh, NICPROG_A_DEV_PROFILE, name);
+	if (text)
+		mnl_attr_put(nlh, NICPROG_A_DEV_LNIC_TEXT, strlen(text), text);
+	return nl_run(&nl, nlh, NULL, NULL);
+}
+
+/* The NIC's profile is still @want. */
+static void profile_is(const char *desc, unsigned int ifindex,
+		       const char *want)
+{
+	struct dev_state st;
+	int err = dev_get(ifindex, &st);
+
+	result(!err && st.found == 1 && !strcmp(st.profile, want), desc, err);
+	if (!err && strcmp(st.profile, want))
+		printf("# profile %s, not %s\n", st.profile, want);
+}
+
+/*
+ * profile-set: every bad request is refused with its reason and leaves
+ * the profile as it was; a good one by name and one by text take effect.
+ */
+static void profiles(unsigned int ifindex, const char *was)
+{
+	static const char soc_like[] =
+		"# a two-core SoC given as text\n"
+		"lnic text-soc\n"
+		"region dram size 1G latency 100\n"
+		"unit arm type core count 2 clock 1000 insns 4K\n"
+		"\tcost alu=1,mul=2,div=20,branch=1,load=1,store=1,atomic=5,call=3\n"
+		"\tregions dram\n";
+	struct dev_state st;
+	int err;
+
+	expect("profile-set with neither name nor text: EINVAL",
+	       profile_set(ifindex, NULL, NULL), -EINVAL, "one of them");
+	expect("profile-set with both: EINVAL",
+	       profile_set(ifindex, "nicsim-soc", soc_like), -EINVAL,
+	       "one of them");
+	expect("profile-set of a name longer than 31 bytes: EINVAL",
+	       profile_set(ifindex, "a-profile-name-of-forty-bytes-or-so..",
+			   NULL), -EINVAL, "failed policy validation");
+	expect("profile-set of a name nothing has: ENOENT",
+	       profile_set(ifindex, "no-such-profile", NULL), -ENOENT,
+	       "no such profile");
+	expect("profile-set of a name that is a path: EINVAL",
+	       profile_set(ifindex, "../../etc/passwd", NULL), -EINVAL,
+	       "name or its firmware file is bad");
+	expect("profile-set of text that does not parse: EINVAL",
+	       profile_set(ifindex, NULL, "lnic x\nregion\n"), -EINVAL,
+	       "does not parse");
+	expect("profile-set of text with control bytes: EINVAL",
+	       profile_set(ifindex, NULL, "lnic x\x01\n"), -EINVAL,
+	       "does not parse");
+	expect("profile-set of text without cores: EINVAL",
+	       profile_set(ifindex, NULL, "lnic x\nregion r size 1K latency 1\n"),
+	       -EINVAL, NULL);
+	expect("profile-set of lo: EOPNOTSUPP",
+	       profile_set(1, "nicsim-soc", NULL), -EOPNOTSUPP,
+	       "not a nicprog port");
+	profile_is("after every refusal the profile is unchanged", ifindex,
+		   was);
+
+	expect("profile-set by name", profile_set(ifindex, "nicsim-soc", NULL),
+	       0, NULL);
+	profile_is("dev-get shows it", ifindex, "nicsim-soc");
+	expect("profile-set as text", profile_set(ifindex, NULL, soc_like), 0,
+	       NULL);
+	profile_is("dev-get shows the text's profile", ifindex, "text-soc");
+	err = dev_get(ifindex, &st);
+	result(!err && st.cores == 0, "plan-cores still every core", err);
+	expect("and back", profile_set(ifindex, was, NULL), 0, NULL);
+	profile_is("dev-get shows the first profile again", ifindex, was);
+}
+
 /* As user nobody, without capabilities: get works, set is refused. */
 static void unprivileged(unsigned int ifindex)
 {
@@ -115,12 +202,15 @@ static void unprivileged(unsigned int ifindex)
 		if (dev_get(ifindex, &st) || st.found != 1)
 			_exit(12);
 		err = dev_set(ifindex, NICPROG_SHAPE_SINGLE, -1, -1);
-		_exit(err == -EPERM ? 0 : 13);
+		if (err != -EPERM)
+			_exit(13);
+		err = profile_set(ifindex, "nicsim-soc", NULL);
+		_exit(err == -EPERM ? 0 : 14);
 	}
 	if (waitpid(pid, &status, 0) != pid)
 		status = -1;
 	result(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-	       "an unprivileged caller reads the port but dev-set is EPERM",
+	       "an unprivileged caller reads the port; dev-set and profile-set are EPERM",
 	       WIFEXITED(status) ? -WEXITSTATUS(status) : -1);
 }
 
@@ -129,7 +219,7 @@ int main(int argc, char **argv)
 	unsigned int ifindex, cores;
 	struct nlmsghdr *nlh;
 	struct genlmsghdr *g;
-	char longname[32];
+	char longname[32], profile[32];
 	int err;
 
 	if (argc != 3 || !(ifindex = if_nametoindex(argv[1]))) {
@@ -246,8 +336,17 @@ int main(int argc, char **argv)
 	       "more cores than the NIC has");
 	unchanged("after every refusal the settings are unchanged", ifindex);
 
+	{
+		struct dev_state st;
+
+		err = dev_get(ifindex, &st);
+		snprintf(profile, sizeof(profile), "%s", st.profile);
+		result(!err && *profile, "dev-get names the profile", err);
+	}
 	unprivileged(ifindex);
 	unchanged("the unprivileged dev-set changed nothing", ifindex);
+	profile_is("nor did its profile-set", ifindex, profile);
+	profiles(ifindex, profile);
 
 	expect("dev-set of all three settings", dev_set(ifindex,
 	       NICPROG_SHAPE_PIPELINED, cores, 1), 0, NULL);

@@ -154,7 +154,7 @@ static int dev_show(struct cli *cli)
 
 static int dev_set(struct cli *cli)
 {
-	const char *dev = NULL, *arg, *v;
+	const char *dev = NULL, *arg, *v, *profile = NULL, *file = NULL;
 	struct nlmsghdr *nlh;
 	int shape = -1, partial = -1, err;
 	long cores = -1;
@@ -166,6 +166,10 @@ static int dev_set(struct cli *cli)
 			return cli_usage("dev set: \"%s\" needs a value", arg);
 		if (cli_match(arg, "dev")) {
 			dev = v;
+		} else if (cli_match(arg, "profile")) {
+			profile = v;
+		} else if (cli_match(arg, "profile-file")) {
+			file = v;
 		} else if (cli_match(arg, "shape")) {
 			shape = shape_value(v);
 			if (shape < 0)
@@ -188,6 +192,14 @@ static int dev_set(struct cli *cli)
 	}
 	if (!dev)
 		return cli_usage("dev set: name the port: dev IFNAME");
+	if (profile && file)
+		return cli_usage("dev set: give profile or profile-file, not both");
+	/* the profile first: it resets what the new NIC cannot take */
+	if (profile || file) {
+		err = profile_set(cli, dev, profile, file);
+		if (err || (shape < 0 && cores < 0 && partial < 0))
+			return err;
+	}
 	nlh = nl_msg(&cli->nl, NICPROG_CMD_DEV_SET, 0);
 	mnl_attr_put_strz(nlh, NICPROG_A_DEV_IFNAME, dev);
 	if (shape >= 0)

@@ -39,7 +39,8 @@ static void usage(FILE *f)
 {
 	fputs("Usage: nicprog [-j] [-p] OBJECT COMMAND [ARGS]\n"
 	      "  nicprog dev show [dev IFNAME]\n"
-	      "  nicprog dev set dev IFNAME [shape SHAPE] [cores N] [partial on|off]\n"
+	      "  nicprog dev set dev IFNAME [profile NAME | profile-file FILE]\n"
+	      "               [shape SHAPE] [cores N] [partial on|off]\n"
 	      "  nicprog prog show [dev IFNAME]\n"
 	      "  nicprog stats [show] [dev IFNAME] [-w [SECONDS]] [count N]\n"
 	      "  nicprog monitor\n"

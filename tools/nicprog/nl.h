@@ -7,7 +7,7 @@
 #include <libmnl/libmnl.h>
 #include <linux/genetlink.h>
 
-#define NL_BUF_SIZE	(64 * 1024)
+#define NL_BUF_SIZE	(128 * 1024)	/* a request with a profile's text */
 
 struct nl {
 	struct mnl_socket *sock;

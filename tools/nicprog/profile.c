@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nicprog dev set ... profile NAME | profile-file FILE: give a port's NIC
+ * another architecture profile. A file is read and parsed here first, by
+ * the kernel's own parser (kernel/offload/lnic_text.c), so that a bad one
+ * is refused with its line before the kernel sees it.
+ */
+#include "compat.h"
+#include <net/nicprog_lnic.h>
+#include <linux/nicprog.h>
+
+#include "nicprog.h"
+
+/* NLA_HDRLEN and the length in a u16, as the kernel's policy says */
+#define NICPROG_PROFILE_TEXT_MAX	65531
+
+/*
+ * Read @path into @text (at most NICPROG_LNIC_TEXT_MAX bytes) and parse
+ * it into @lt. Return its length, or -1 after saying why.
+ */
+static long profile_read(const char *path, char *text,
+			 struct nicprog_lnic_text *lt)
+{
+	char why[160];
+	size_t len;
+	FILE *f;
+
+	f = fopen(path, "r");
+	if (!f) {
+		fprintf(stderr, "nicprog: dev set: %s: %s\n", path,
+			strerror(errno));
+		return -1;
+	}
+	len = fread(text, 1, NICPROG_LNIC_TEXT_MAX + 1, f);
+	if (ferror(f)) {
+		fprintf(stderr, "nicprog: dev set: %s: %s\n", path,
+			strerror(errno));
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	if (len > NICPROG_PROFILE_TEXT_MAX) {
+		fprintf(stderr, "nicprog: dev set: %s: more than %u bytes, the most one netlink attribute holds\n",
+			path, NICPROG_PROFILE_TEXT_MAX);
+		return -1;
+	}
+	if (nicprog_lnic_parse(text, len, lt, why, sizeof(why))) {
+		fprintf(stderr, "nicprog: dev set: %s: %s\n", path, why);
+		return -1;
+	}
+	return len;
+}
+
+/**
+ * profile_set() - send profile-set for a port
+ * @cli: the CLI
+ * @dev: the port
+ * @name: a profile the driver knows by name, or NULL
+ * @path: a profile file, or NULL (exactly one of @name and @path)
+ *
+ * Return: 0, or an exit code after saying why.
+ */
+int profile_set(struct cli *cli, const char *dev, const char *name,
+		const char *path)
+{
+	static char text[NICPROG_LNIC_TEXT_MAX + 1];
+	static struct nicprog_lnic_text lt;
+	struct nlmsghdr *nlh;
+	long len = 0;
+	int err;
+
+	if (path) {
+		len = profile_read(path, text, &lt);
+		if (len < 0)
+			return EXIT_USAGE;
+	}
+	nlh = nl_msg(&cli->nl, NICPROG_CMD_PROFILE_SET, 0);
+	mnl_attr_put_strz(nlh, NICPROG_A_DEV_IFNAME, dev);
+	if (path)
+		mnl_attr_put(nlh, NICPROG_A_DEV_LNIC_TEXT, len, text);
+	else
+		mnl_attr_put_strz(nlh, NICPROG_A_DEV_PROFILE, name);
+	err = nl_run(&cli->nl, nlh, NULL, NULL);
+	return err ? cli_refused(cli, err, "dev set profile", dev) : 0;
+}
