@@ -712,6 +712,7 @@ const struct bpf_prog_offload_ops nicprog_bpf_prog_ops = {
 /* Install, replace or remove the port's program. RTNL held. */
 static int nicprog_xdp_setup_hw(struct nicprog_dev *nd, struct netdev_bpf *bpf)
 {
+	struct nicprog_plan_settings set;
 	struct nicprog_plan *plan = NULL;
 	struct bpf_prog *prog = bpf->prog;
 	struct nicprog_prog *np;
@@ -731,7 +732,8 @@ static int nicprog_xdp_setup_hw(struct nicprog_dev *nd, struct netdev_bpf *bpf)
 					   "program was not prepared for this NIC");
 			return -EINVAL;
 		}
-		plan = nicprog_plan_create(np, bpf->extack);
+		nicprog_plan_settings(nd, &set);
+		plan = nicprog_plan_create(np, &set, bpf->extack);
 		if (IS_ERR(plan))
 			return PTR_ERR(plan);
 		err = nd->ops->plan_load(nd, plan, bpf->extack);

@@ -12,6 +12,8 @@
  * port registered or removed between two parts of a dump may be missed or
  * repeated, as with other netdev dumps.
  */
+#include <linux/bpf.h>
+#include <linux/math64.h>
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
@@ -415,25 +417,18 @@ static int nicprog_nl_put_host(struct sk_buff *skb,
 	return 0;
 }
 
-/* The program and plan of @nd, with @old_id for a replacement. RTNL held. */
-static int nicprog_nl_prog_put(struct sk_buff *skb, struct nicprog_dev *nd,
-			       const struct genl_info *info, u8 cmd, int flags,
-			       u32 old_id)
+/*
+ * @plan of @nd's program, as prog-get, predict and notifications show it,
+ * with @old_id for a replacement. Leaves the message open for more.
+ * RTNL held.
+ */
+static int nicprog_nl_plan_put(struct sk_buff *skb, struct nicprog_dev *nd,
+			       const struct nicprog_plan *plan, u32 old_id)
 {
-	const struct nicprog_plan *plan = nd->plan;
-	const struct nicprog_layout *lo;
-	const struct nicprog_prog *np;
-	void *hdr;
+	const struct nicprog_layout *lo = &plan->lo;
+	const struct nicprog_prog *np = plan->prog->aux->offload->dev_priv;
 	u32 i;
 
-	if (!plan)
-		return -ENODATA;
-	lo = &plan->lo;
-	np = plan->prog->aux->offload->dev_priv;
-	hdr = genlmsg_put(skb, info->snd_portid, info->snd_seq,
-			  &nicprog_nl_family, flags, cmd);
-	if (!hdr)
-		return -EMSGSIZE;
 	if (nla_put_u32(skb, NICPROG_A_PROG_IFINDEX, nd->netdev->ifindex) ||
 	    nla_put_string(skb, NICPROG_A_PROG_IFNAME, nd->netdev->name) ||
 	    nla_put_u32(skb, NICPROG_A_PROG_ID, plan->prog->aux->id) ||
@@ -453,21 +448,37 @@ static int nicprog_nl_prog_put(struct sk_buff *skb, struct nicprog_dev *nd,
 	    nla_put_u64_64bit(skb, NICPROG_A_PROG_PLAN_NS,
 			      np->ir_ns + plan->plan_ns, NICPROG_A_PROG_PAD) ||
 	    (old_id && nla_put_u32(skb, NICPROG_A_PROG_OLD_ID, old_id)))
-		goto cancel;
+		return -EMSGSIZE;
 	for (i = 0; i < lo->n_stages; i++)
 		if (nicprog_nl_put_stage(skb, lo, i))
-			goto cancel;
+			return -EMSGSIZE;
 	for (i = 0; i < lo->n_tables; i++)
 		if (nicprog_nl_put_table(skb, nd, plan, np, i))
-			goto cancel;
+			return -EMSGSIZE;
 	if (lo->node_host && nicprog_nl_put_host(skb, plan))
-		goto cancel;
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* The program and plan of @nd, with @old_id for a replacement. RTNL held. */
+static int nicprog_nl_prog_put(struct sk_buff *skb, struct nicprog_dev *nd,
+			       const struct genl_info *info, u8 cmd, int flags,
+			       u32 old_id)
+{
+	void *hdr;
+
+	if (!nd->plan)
+		return -ENODATA;
+	hdr = genlmsg_put(skb, info->snd_portid, info->snd_seq,
+			  &nicprog_nl_family, flags, cmd);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nicprog_nl_plan_put(skb, nd, nd->plan, old_id)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
 	genlmsg_end(skb, hdr);
 	return 0;
-
-cancel:
-	genlmsg_cancel(skb, hdr);
-	return -EMSGSIZE;
 }
 
 static int nicprog_nl_prog_fill(struct sk_buff *skb, struct nicprog_dev *nd,
@@ -486,6 +497,126 @@ int nicprog_nl_prog_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	return nicprog_nl_dump(skb, cb, NICPROG_A_PROG_IFINDEX,
 			       NICPROG_A_PROG_IFNAME, nicprog_nl_prog_fill);
+}
+
+/* Frames per second the plan's cores reach: its rate is per million cycles. */
+static u64 nicprog_nl_capacity(const struct nicprog_dev *nd,
+			       const struct nicprog_plan *plan)
+{
+	u32 mhz = nd->lnic->units[plan->lo.core_unit].clock_mhz;
+
+	if (plan->lo.tput >= div64_u64(U64_MAX, max(mhz, 1U)))
+		return U64_MAX;
+	return plan->lo.tput * mhz;
+}
+
+/* The predict reply for @plan and the workload's @rate (0: none). */
+static int nicprog_nl_predict_put(struct sk_buff *msg, struct nicprog_dev *nd,
+				  const struct nicprog_plan *plan, u64 rate,
+				  const struct genl_info *info)
+{
+	u64 cap = nicprog_nl_capacity(nd, plan), load;
+	void *hdr;
+
+	hdr = genlmsg_put(msg, info->snd_portid, info->snd_seq,
+			  &nicprog_nl_family, 0, NICPROG_CMD_PREDICT);
+	if (!hdr)
+		return -EMSGSIZE;
+	load = !rate ? 0 : cap ? mul_u64_u64_div_u64(rate, 10000, cap) :
+	       U32_MAX;
+	if (nicprog_nl_plan_put(msg, nd, plan, 0) ||
+	    nla_put_u64_64bit(msg, NICPROG_A_PROG_CAPACITY, cap,
+			      NICPROG_A_PROG_PAD) ||
+	    (rate && nla_put_u32(msg, NICPROG_A_PROG_LOAD,
+				 min_t(u64, load, U32_MAX)))) {
+		genlmsg_cancel(msg, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(msg, hdr);
+	return 0;
+}
+
+/*
+ * The plan a program would have if attached now, made as attaching makes
+ * it and then freed: nothing of the port changes. The program's reference
+ * keeps it; RTNL keeps the port and the program's offload state.
+ */
+int nicprog_nl_predict_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr **a = info->attrs;
+	struct nicprog_plan_settings set;
+	struct nicprog_plan *plan = NULL;
+	struct nicprog_prog *np;
+	struct nicprog_dev *nd;
+	struct bpf_prog *prog;
+	struct sk_buff *msg;
+	int err;
+
+	if (!a[NICPROG_A_PROG_FD]) {
+		NL_SET_ERR_MSG(info->extack,
+			       "give the program as a file descriptor (fd)");
+		NL_SET_ERR_ATTR_MISS(info->extack, NULL, NICPROG_A_PROG_FD);
+		return -EINVAL;
+	}
+	prog = bpf_prog_get_type_dev(nla_get_u32(a[NICPROG_A_PROG_FD]),
+				     BPF_PROG_TYPE_XDP, true);
+	if (IS_ERR(prog)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[NICPROG_A_PROG_FD],
+				    "fd is not an XDP program");
+		return PTR_ERR(prog);
+	}
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg) {
+		bpf_prog_put(prog);
+		return -ENOMEM;
+	}
+	rtnl_lock();
+	nd = nicprog_nl_port(genl_info_net(info), a, NICPROG_A_PROG_IFINDEX,
+			     NICPROG_A_PROG_IFNAME, info->extack);
+	if (IS_ERR(nd)) {
+		err = PTR_ERR(nd);
+		goto out_unlock;
+	}
+	np = bpf_offload_dev_match(prog, nd->netdev) ?
+	     prog->aux->offload->dev_priv : NULL;
+	if (!np || np->nd != nd || !np->insns) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[NICPROG_A_PROG_FD],
+				    "the program is not loaded for offload to this port");
+		err = -EINVAL;
+		goto out_unlock;
+	}
+	nicprog_plan_settings(nd, &set);
+	if (a[NICPROG_A_PROG_SHAPE_ASKED])
+		set.shape = nla_get_u8(a[NICPROG_A_PROG_SHAPE_ASKED]);
+	if (a[NICPROG_A_PROG_BUDGET]) {
+		set.cores = nla_get_u32(a[NICPROG_A_PROG_BUDGET]);
+		if (set.cores > nd->sum.cores) {
+			NL_SET_ERR_MSG_ATTR(info->extack,
+					    a[NICPROG_A_PROG_BUDGET],
+					    "more cores than the NIC has");
+			err = -ERANGE;
+			goto out_unlock;
+		}
+	}
+	plan = nicprog_plan_create(np, &set, info->extack);
+	if (IS_ERR(plan)) {
+		err = PTR_ERR(plan);
+		plan = NULL;
+		goto out_unlock;
+	}
+	err = nicprog_nl_predict_put(msg, nd, plan,
+				     a[NICPROG_A_PROG_RATE] ?
+				     nla_get_u64(a[NICPROG_A_PROG_RATE]) : 0,
+				     info);
+out_unlock:
+	rtnl_unlock();
+	nicprog_plan_destroy(plan);
+	bpf_prog_put(prog);
+	if (err) {
+		nlmsg_free(msg);
+		return err;
+	}
+	return genlmsg_reply(msg, info);
 }
 
 /*

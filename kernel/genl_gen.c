@@ -40,8 +40,18 @@ static const struct nla_policy nicprog_profile_set_nl_policy[NICPROG_A_DEV_LNIC_
 	[NICPROG_A_DEV_LNIC_TEXT] = { .type = NLA_BINARY, .len = 65531, },
 };
 
+/* NICPROG_CMD_PREDICT */
+static const struct nla_policy nicprog_predict_nl_policy[NICPROG_A_PROG_RATE + 1] = {
+	[NICPROG_A_PROG_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
+	[NICPROG_A_PROG_IFNAME] = { .type = NLA_NUL_STRING, .len = 15, },
+	[NICPROG_A_PROG_SHAPE_ASKED] = NLA_POLICY_MAX(NLA_U8, 4),
+	[NICPROG_A_PROG_BUDGET] = { .type = NLA_U32, },
+	[NICPROG_A_PROG_FD] = { .type = NLA_U32, },
+	[NICPROG_A_PROG_RATE] = { .type = NLA_U64, },
+};
+
 /* Ops table for nicprog */
-const struct genl_ops nicprog_nl_ops[5] = {
+const struct genl_ops nicprog_nl_ops[6] = {
 	{
 		.cmd		= NICPROG_CMD_DEV_GET,
 		.doit		= nicprog_nl_dev_get_doit,
@@ -76,6 +86,12 @@ const struct genl_ops nicprog_nl_ops[5] = {
 		.policy		= nicprog_profile_set_nl_policy,
 		.maxattr	= NICPROG_A_DEV_LNIC_TEXT,
 		.flags		= GENL_ADMIN_PERM,
+	},
+	{
+		.cmd		= NICPROG_CMD_PREDICT,
+		.doit		= nicprog_nl_predict_doit,
+		.policy		= nicprog_predict_nl_policy,
+		.maxattr	= NICPROG_A_PROG_RATE,
 	},
 };
 

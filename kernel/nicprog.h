@@ -287,7 +287,22 @@ long nicprog_plan_host_call(void *priv, s32 func_id,
 extern const struct nicprog_exec_ops nicprog_plan_host_ops;
 
 /* plan.c */
+/**
+ * struct nicprog_plan_settings - what a plan is made for
+ * @shape: enum nicprog_shape
+ * @cores: the most cores it may use, 0 for all
+ * @partial: what the NIC cannot hold may run on the host
+ */
+struct nicprog_plan_settings {
+	u8 shape;
+	u32 cores;
+	bool partial;
+};
+
+void nicprog_plan_settings(struct nicprog_dev *nd,
+			   struct nicprog_plan_settings *set);
 struct nicprog_plan *nicprog_plan_create(struct nicprog_prog *np,
+					 const struct nicprog_plan_settings *set,
 					 struct netlink_ext_ack *extack);
 void nicprog_plan_destroy(struct nicprog_plan *plan);
 void nicprog_plan_publish(struct nicprog_dev *nd, struct nicprog_plan *plan);

@@ -152,14 +152,34 @@ static void nicprog_plan_stages_init(struct nicprog_plan *plan)
 }
 
 /**
- * nicprog_plan_create() - plan an attached program for its port
+ * nicprog_plan_settings() - what the port's next plan is made for
+ * @nd: the port
+ * @set: filled with the port's plan settings (sysfs plan_*, dev-set)
+ *
+ * Context: process.
+ */
+void nicprog_plan_settings(struct nicprog_dev *nd,
+			   struct nicprog_plan_settings *set)
+{
+	mutex_lock(&nd->plan_lock);
+	set->shape = nd->plan_shape;
+	set->cores = nd->plan_cores;
+	set->partial = nd->plan_partial;
+	mutex_unlock(&nd->plan_lock);
+}
+
+/**
+ * nicprog_plan_create() - plan a program for its port
  * @np: the program, finalized
+ * @set: what to plan for: the port's settings to attach, others to
+ *	predict
  * @extack: where a refusal says why
  *
  * Context: process, RTNL held.
  * Return: the plan, or an ERR_PTR.
  */
 struct nicprog_plan *nicprog_plan_create(struct nicprog_prog *np,
+					 const struct nicprog_plan_settings *set,
 					 struct netlink_ext_ack *extack)
 {
 	struct nicprog_dev *nd = np->nd;
@@ -168,17 +188,13 @@ struct nicprog_plan *nicprog_plan_create(struct nicprog_prog *np,
 	struct nicprog_host_limits lim = {
 		.insn_store = nd->sum.insn_store,
 	};
+	bool partial = set->partial;
+	u8 shape = set->shape;
 	const char *why;
 	u32 budget, free, t;
-	bool partial;
-	u8 shape;
 	int err;
 
-	mutex_lock(&nd->plan_lock);
-	shape = nd->plan_shape;
-	budget = nd->plan_cores ? nd->plan_cores : nd->sum.cores;
-	partial = nd->plan_partial;
-	mutex_unlock(&nd->plan_lock);
+	budget = set->cores ? min(set->cores, nd->sum.cores) : nd->sum.cores;
 	for (t = 0; t < np->n_maps; t++)
 		if (nicprog_table_in_host(np->tables[t]))
 			lim.host_tables |= BIT_ULL(t);

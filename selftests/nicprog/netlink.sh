@@ -136,8 +136,34 @@ timeout 120 "$CLI" -j monitor > "$TMP/mon" 2>&1 &
 MON=$!
 _bg_pids+=($MON)
 sleep 0.5
+# predict: the plan attaching would make, without attaching (and, as the
+# monitor's events below show, without a notification)
+"$CLI" -j predict dev "$P0" obj "$EX/count.o" sec xdp > "$TMP/predict.json"
+check "predict dev -j parses as JSON: one plan" jok 'len(d) == 1' < "$TMP/predict.json"
+out=$("$CLI" prog show dev "$P0" 2>&1)
+expect_eq "after predict the port still runs no program: exit 1" 1 "$?"
+"$CLI" -j predict dev "$P0" obj "$EX/count.o" shape single cores 1 \
+	rate 1000000 > "$TMP/predict1.json"
+check "predict shape single cores 1 rate 1000000: one core, asked single" \
+	jok "d[0]['cores'] == 1 and d[0]['budget'] == 1 and d[0]['shape_asked'] == 'single'" \
+	< "$TMP/predict1.json"
+check "and the rate's share of the capacity, in hundredths of a percent" \
+	jok "d[0]['load'] == 1000000 * 10000 // d[0]['capacity']" < "$TMP/predict1.json"
+out=$("$CLI" predict dev "$P0" obj "$EX/count.o" rate 1000000)
+tap_info "$(sed -n 2,3p <<< "$out" | tr '\n' ' ')"
+check "predict in words gives the capacity and the load" \
+	grep -q "capacity [0-9]* frames per second, the rate asks" <<< "$out"
+out=$("$CLI" predict dev "$P0" obj "$TMP/none.o" 2>&1)
+expect_eq "predict of an object that is not there: exit 1" 1 "$?"
+check "naming it" grep -q "cannot open $TMP/none.o" <<< "$out"
+out=$("$CLI" predict dev "$P0" obj "$EX/count.o" cores 99 2>&1)
+expect_eq "predict for more cores than the NIC has: exit 1" 1 "$?"
+check "with the kernel's reason" grep -q "more cores than the NIC has" <<< "$out"
 check "attach count.o" ip link set dev "$P0" xdpoffload obj "$EX/count.o" sec xdp
 "$CLI" -j prog show dev "$P0" > "$TMP/prog.json"
+expect_eq "the plan attached is the one predicted" \
+	"$(jpy "d[0]['shape'], d[0]['cores'], d[0]['tput'], d[0]['latency'], [t['region'] for t in d[0]['tables']]" < "$TMP/predict.json")" \
+	"$(jpy "d[0]['shape'], d[0]['cores'], d[0]['tput'], d[0]['latency'], [t['region'] for t in d[0]['tables']]" < "$TMP/prog.json")"
 check "prog show -j parses as JSON: one program" jok 'len(d) == 1' < "$TMP/prog.json"
 read -r pid pname pinsns _ < <(plan_line "$P0" program | tr -d ':' |
 	awk '{ print $2, $3, $4 }')

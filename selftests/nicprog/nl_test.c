@@ -15,8 +15,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <linux/bpf.h>
 #include <linux/nicprog.h>
 
 #include "nl.h"
@@ -178,6 +180,114 @@ static void profiles(unsigned int ifindex, const char *was)
 	result(!err && st.cores == 0, "plan-cores still every core", err);
 	expect("and back", profile_set(ifindex, was, NULL), 0, NULL);
 	profile_is("dev-get shows the first profile again", ifindex, was);
+}
+
+/* "return XDP_PASS", loaded for offload to @ifindex (0: for the host) */
+static int xdp_pass_load(unsigned int ifindex)
+{
+	struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0,
+		  .imm = XDP_PASS },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = BPF_PROG_TYPE_XDP;
+	attr.insns = (unsigned long)insns;
+	attr.insn_cnt = 2;
+	attr.license = (unsigned long)"GPL";
+	attr.prog_ifindex = ifindex;
+	return syscall(__NR_bpf, BPF_PROG_LOAD, &attr, sizeof(attr));
+}
+
+struct predict_reply {
+	unsigned int cores, budget, load;
+	unsigned long long tput, capacity;
+	int found, has_load;
+};
+
+static int predict_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[NICPROG_A_PROG_MAX + 1];
+	struct predict_reply *r = data;
+
+	nl_attrs(nlh, tb, NICPROG_A_PROG_MAX);
+	if (!tb[NICPROG_A_PROG_CORES] || !tb[NICPROG_A_PROG_BUDGET] ||
+	    !tb[NICPROG_A_PROG_TPUT] || !tb[NICPROG_A_PROG_CAPACITY])
+		return MNL_CB_ERROR;
+	r->cores = mnl_attr_get_u32(tb[NICPROG_A_PROG_CORES]);
+	r->budget = mnl_attr_get_u32(tb[NICPROG_A_PROG_BUDGET]);
+	r->tput = mnl_attr_get_u64(tb[NICPROG_A_PROG_TPUT]);
+	r->capacity = mnl_attr_get_u64(tb[NICPROG_A_PROG_CAPACITY]);
+	r->has_load = !!tb[NICPROG_A_PROG_LOAD];
+	if (r->has_load)
+		r->load = mnl_attr_get_u32(tb[NICPROG_A_PROG_LOAD]);
+	r->found++;
+	return MNL_CB_OK;
+}
+
+/* predict of @fd on @ifindex; -1 leaves an attribute out */
+static int predict(unsigned int ifindex, int fd, long budget, long long rate,
+		   struct predict_reply *r)
+{
+	struct nlmsghdr *nlh = nl_msg(&nl, NICPROG_CMD_PREDICT, 0);
+
+	memset(r, 0, sizeof(*r));
+	mnl_attr_put_u32(nlh, NICPROG_A_PROG_IFINDEX, ifindex);
+	if (fd >= 0)
+		mnl_attr_put_u32(nlh, NICPROG_A_PROG_FD, fd);
+	if (budget >= 0)
+		mnl_attr_put_u32(nlh, NICPROG_A_PROG_BUDGET, budget);
+	if (rate >= 0)
+		mnl_attr_put_u64(nlh, NICPROG_A_PROG_RATE, rate);
+	return nl_run(&nl, nlh, predict_cb, r);
+}
+
+/*
+ * predict: bad descriptors and programs not offloaded to the port are
+ * refused with their reason; an offloaded one is planned without being
+ * attached, for the cores asked, and a rate gets its share.
+ */
+static void predicts(unsigned int ifindex, unsigned int cores)
+{
+	struct predict_reply r;
+	int host, off, err;
+
+	expect("predict without fd: EINVAL", predict(ifindex, -1, -1, -1, &r),
+	       -EINVAL, "give the program as a file descriptor");
+	result(nl.ext_miss == NICPROG_A_PROG_FD, "which names fd as missing",
+	       0);
+	expect("predict of an fd not open: EBADF",
+	       predict(ifindex, 999, -1, -1, &r), -EBADF, NULL);
+	expect("predict of a socket: EINVAL",
+	       predict(ifindex, mnl_socket_get_fd(nl.sock), -1, -1, &r),
+	       -EINVAL, "fd is not an XDP program");
+	host = xdp_pass_load(0);
+	off = xdp_pass_load(ifindex);
+	result(host >= 0 && off >= 0, "load XDP_PASS for the host and offloaded",
+	       -errno);
+	if (host < 0 || off < 0)
+		return;
+	expect("predict of a host program: EINVAL",
+	       predict(ifindex, host, -1, -1, &r), -EINVAL,
+	       "not loaded for offload to this port");
+	expect("predict on lo: EOPNOTSUPP", predict(1, off, -1, -1, &r),
+	       -EOPNOTSUPP, "not a nicprog port");
+	expect("predict for more cores than the NIC has: ERANGE",
+	       predict(ifindex, off, cores + 1, -1, &r), -ERANGE,
+	       "more cores than the NIC has");
+	err = predict(ifindex, off, 1, -1, &r);
+	result(!err && r.found == 1 && r.cores == 1 && r.budget == 1 &&
+	       r.tput && r.capacity && !r.has_load,
+	       "predict for one core: a plan of one core, its throughput", err);
+	err = predict(ifindex, off, -1, 1000000, &r);
+	result(!err && r.found == 1 && r.budget == cores && r.has_load &&
+	       r.load == 1000000ULL * 10000 / r.capacity,
+	       "predict with a rate: every core, the rate's share of the capacity",
+	       err);
+	close(off);
+	close(host);
 }
 
 /* As user nobody, without capabilities: get works, set is refused. */
@@ -347,6 +457,7 @@ int main(int argc, char **argv)
 	unchanged("the unprivileged dev-set changed nothing", ifindex);
 	profile_is("nor did its profile-set", ifindex, profile);
 	profiles(ifindex, profile);
+	predicts(ifindex, cores);
 
 	expect("dev-set of all three settings", dev_set(ifindex,
 	       NICPROG_SHAPE_PIPELINED, cores, 1), 0, NULL);

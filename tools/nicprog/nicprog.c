@@ -48,6 +48,8 @@ static void usage(FILE *f)
 	      "               [dot [FILE] | svg FILE]\n"
 	      "  nicprog predict obj FILE workload W [profile P] [sec S] [shape SHAPE]\n"
 	      "               [cores N] [partial] [entry MAP:KEYHEX:VALHEX]...\n"
+	      "  nicprog predict dev IFNAME obj FILE [sec S] [shape SHAPE] [cores N]\n"
+	      "               [rate FRAMES_PER_SECOND]\n"
 	      "SHAPE: auto, single, replicated, pipelined, pipelined+replicated\n"
 	      "-j: JSON output; -p: pretty JSON (implies -j)\n"
 	      "See nicprog(8).\n", f);
@@ -69,6 +71,17 @@ int cli_usage(const char *fmt, ...)
 	va_end(ap);
 	fputs("; try \"nicprog help\"\n", stderr);
 	return EXIT_USAGE;
+}
+
+/* Whether @word is among the arguments left, as a word of its own. */
+bool cli_has(const struct cli *cli, const char *word)
+{
+	int i;
+
+	for (i = 0; i < cli->argc; i++)
+		if (!strcmp(cli->argv[i], word))
+			return true;
+	return false;
 }
 
 const char *cli_next(struct cli *cli)
@@ -127,7 +140,8 @@ int main(int argc, char **argv)
 	/* offline: no kernel needed */
 	if (cli_match(obj, "plan"))
 		return cmd_offline(&cli, false, mode);
-	if (cli_match(obj, "predict") && !cli_match(obj, "prog"))
+	if (cli_match(obj, "predict") && !cli_match(obj, "prog") &&
+	    !cli_has(&cli, "dev"))
 		return cmd_offline(&cli, true, mode);
 	err = nl_open(&cli.nl);
 	if (err == -ENOENT) {
@@ -148,6 +162,8 @@ int main(int argc, char **argv)
 		err = cmd_stats(&cli);
 	else if (cli_match(obj, "monitor"))
 		err = cmd_monitor(&cli);
+	else if (cli_match(obj, "predict"))
+		err = cmd_predict_dev(&cli);
 	else
 		err = cli_usage("unknown object \"%s\"", obj);
 	nl_close(&cli.nl);

@@ -23,6 +23,7 @@ bool cli_match(const char *arg, const char *word);
 int cli_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cli_refused(struct cli *cli, int err, const char *what, const char *dev);
 const char *cli_next(struct cli *cli);
+bool cli_has(const struct cli *cli, const char *word);
 const char *shape_name(unsigned int shape);
 int shape_value(const char *name);
 
@@ -30,6 +31,7 @@ int cmd_dev(struct cli *cli);
 int cmd_prog(struct cli *cli);
 int cmd_stats(struct cli *cli);
 int cmd_monitor(struct cli *cli);
+int cmd_predict_dev(struct cli *cli);
 int cmd_offline(struct cli *cli, bool predict, enum out_mode mode);
 int prog_print(const struct nlmsghdr *nlh, void *data);
 int profile_set(struct cli *cli, const char *dev, const char *name,

@@ -156,6 +156,14 @@ int prog_print(const struct nlmsghdr *nlh, void *data)
 		 u(tb[NICPROG_A_PROG_TPUT]));
 	out_uint("latency", ", latency %llu cycles\n",
 		 u(tb[NICPROG_A_PROG_LATENCY]));
+	if (tb[NICPROG_A_PROG_CAPACITY])
+		out_uint("capacity", "    capacity %llu frames per second",
+			 u(tb[NICPROG_A_PROG_CAPACITY]));
+	if (tb[NICPROG_A_PROG_LOAD])
+		out_centi("load", ", the rate asks %s%% of it",
+			  u(tb[NICPROG_A_PROG_LOAD]));
+	if (tb[NICPROG_A_PROG_CAPACITY])
+		out_text("\n");
 	out_uint("verify_ns", NULL, u(tb[NICPROG_A_PROG_VERIFY_NS]));
 	out_uint("plan_ns", NULL, u(tb[NICPROG_A_PROG_PLAN_NS]));
 	out_text("    time: verifier %llu us, offloader %llu us\n",
