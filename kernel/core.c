@@ -200,12 +200,15 @@ EXPORT_SYMBOL_GPL(nicprog_unregister);
 struct nicprog_core_stats *nicprog_cores_read(struct nicprog_dev *nd, u32 *n)
 {
 	struct nicprog_core_stats *cs;
+	u32 i;
 
 	if (!nd->ops->core_stats)
 		return ERR_PTR(-EOPNOTSUPP);
 	cs = kcalloc(NICPROG_MAX_CORES, sizeof(*cs), GFP_KERNEL);
 	if (!cs)
 		return ERR_PTR(-ENOMEM);
+	for (i = 0; i < NICPROG_MAX_CORES; i++)
+		cs[i].plan_core = NICPROG_CORE_NONE;
 	*n = min_t(u32, nd->ops->core_stats(nd, cs, NICPROG_MAX_CORES),
 		   NICPROG_MAX_CORES);
 	return cs;

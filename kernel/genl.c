@@ -22,8 +22,15 @@
 
 #include "genl_gen.h"
 #include "nicprog.h"
+#include "ring/ring.h"
 
 static struct genl_family nicprog_nl_family;
+
+/*
+ * A stats-get reply at its largest: every core, stage, table and bound
+ * output nested (about 14 KiB), more than NLMSG_GOODSIZE.
+ */
+#define NICPROG_NL_STATS_SIZE	(16 * 1024)
 
 /* The port a request names by ifindex, ifname or both. RTNL held. */
 static struct nicprog_dev *nicprog_nl_port(struct net *net,
@@ -80,13 +87,13 @@ typedef int (*nicprog_nl_fill_t)(struct sk_buff *skb, struct nicprog_dev *nd,
  * has nothing to say about, which only prog-get's does: no program.
  */
 static int nicprog_nl_do(struct genl_info *info, u32 a_ifindex, u32 a_ifname,
-			 nicprog_nl_fill_t fill)
+			 nicprog_nl_fill_t fill, size_t size)
 {
 	struct nicprog_dev *nd;
 	struct sk_buff *msg;
 	int err;
 
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	msg = genlmsg_new(size, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
 	rtnl_lock();
@@ -237,7 +244,7 @@ cancel:
 int nicprog_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	return nicprog_nl_do(info, NICPROG_A_DEV_IFINDEX, NICPROG_A_DEV_IFNAME,
-			     nicprog_nl_dev_fill);
+			     nicprog_nl_dev_fill, NLMSG_GOODSIZE);
 }
 
 int nicprog_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
@@ -490,7 +497,8 @@ static int nicprog_nl_prog_fill(struct sk_buff *skb, struct nicprog_dev *nd,
 int nicprog_nl_prog_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	return nicprog_nl_do(info, NICPROG_A_PROG_IFINDEX,
-			     NICPROG_A_PROG_IFNAME, nicprog_nl_prog_fill);
+			     NICPROG_A_PROG_IFNAME, nicprog_nl_prog_fill,
+			     NLMSG_GOODSIZE);
 }
 
 int nicprog_nl_prog_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
@@ -619,38 +627,162 @@ out_unlock:
 	return genlmsg_reply(msg, info);
 }
 
+/* A stage's cores' counters, summed for stats-get. */
+struct nicprog_nl_stage_sum {
+	u64 packets;
+	u64 busy;
+	u64 drops;
+	u32 cores;
+};
+
+/* The stage of the port's plan NIC core @cs runs, or NICPROG_CORE_NONE. */
+static u32 nicprog_nl_core_stage(const struct nicprog_plan *plan,
+				 const struct nicprog_core_stats *cs)
+{
+	if (!plan || cs->plan_core >= nicprog_plan_cores(plan))
+		return NICPROG_CORE_NONE;
+	return nicprog_plan_core_stage(plan, cs->plan_core);
+}
+
+static int nicprog_nl_put_core(struct sk_buff *skb, u32 i,
+			       const struct nicprog_core_stats *cs, u32 stage)
+{
+	struct nlattr *nest = nla_nest_start(skb, NICPROG_A_STATS_CORE);
+
+	if (!nest ||
+	    nla_put_u32(skb, NICPROG_A_CORE_STATS_INDEX, i) ||
+	    nla_put_u64_64bit(skb, NICPROG_A_CORE_STATS_PACKETS, cs->packets,
+			      NICPROG_A_CORE_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, NICPROG_A_CORE_STATS_BUSY, cs->busy,
+			      NICPROG_A_CORE_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, NICPROG_A_CORE_STATS_ELAPSED, cs->elapsed,
+			      NICPROG_A_CORE_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, NICPROG_A_CORE_STATS_DROPS, cs->drops,
+			      NICPROG_A_CORE_STATS_PAD) ||
+	    (stage != NICPROG_CORE_NONE &&
+	     nla_put_u32(skb, NICPROG_A_CORE_STATS_STAGE, stage)))
+		return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int nicprog_nl_put_stage_sum(struct sk_buff *skb, u32 s,
+				    const struct nicprog_nl_stage_sum *sum)
+{
+	struct nlattr *nest = nla_nest_start(skb, NICPROG_A_STATS_STAGE);
+
+	if (!nest ||
+	    nla_put_u32(skb, NICPROG_A_STAGE_STATS_INDEX, s) ||
+	    nla_put_u32(skb, NICPROG_A_STAGE_STATS_CORES, sum->cores) ||
+	    nla_put_u64_64bit(skb, NICPROG_A_STAGE_STATS_PACKETS, sum->packets,
+			      NICPROG_A_STAGE_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, NICPROG_A_STAGE_STATS_BUSY, sum->busy,
+			      NICPROG_A_STAGE_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, NICPROG_A_STAGE_STATS_DROPS, sum->drops,
+			      NICPROG_A_STAGE_STATS_PAD))
+		return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
 /*
- * The cores' counters, nested per core: NICPROG_MAX_CORES of them fit a
- * NLMSG_GOODSIZE message with the rest of the reply.
+ * The cores' counters, nested per core, and per stage of the port's plan
+ * those of its cores summed. RTNL held: the plan is the one the driver
+ * says its cores run.
  */
 static int nicprog_nl_put_cores(struct sk_buff *skb, struct nicprog_dev *nd)
 {
+	const struct nicprog_plan *plan = nd->plan;
+	struct nicprog_nl_stage_sum *sum;
 	struct nicprog_core_stats *cs;
-	struct nlattr *nest;
-	u32 n, i;
+	u32 n, i, s;
 	int err = 0;
 
 	cs = nicprog_cores_read(nd, &n);
 	if (IS_ERR(cs))
 		return PTR_ERR(cs) == -EOPNOTSUPP ? 0 : PTR_ERR(cs);
-	for (i = 0; i < n && !err; i++) {
-		nest = nla_nest_start(skb, NICPROG_A_STATS_CORE);
-		if (!nest ||
-		    nla_put_u32(skb, NICPROG_A_CORE_STATS_INDEX, i) ||
-		    nla_put_u64_64bit(skb, NICPROG_A_CORE_STATS_PACKETS,
-				      cs[i].packets, NICPROG_A_CORE_STATS_PAD) ||
-		    nla_put_u64_64bit(skb, NICPROG_A_CORE_STATS_BUSY,
-				      cs[i].busy, NICPROG_A_CORE_STATS_PAD) ||
-		    nla_put_u64_64bit(skb, NICPROG_A_CORE_STATS_ELAPSED,
-				      cs[i].elapsed, NICPROG_A_CORE_STATS_PAD) ||
-		    nla_put_u64_64bit(skb, NICPROG_A_CORE_STATS_DROPS,
-				      cs[i].drops, NICPROG_A_CORE_STATS_PAD))
-			err = -EMSGSIZE;
-		else
-			nla_nest_end(skb, nest);
+	sum = kcalloc(NICPROG_MAX_STAGES, sizeof(*sum), GFP_KERNEL);
+	if (!sum) {
+		kfree(cs);
+		return -ENOMEM;
 	}
+	for (i = 0; i < n && !err; i++) {
+		s = nicprog_nl_core_stage(plan, &cs[i]);
+		err = nicprog_nl_put_core(skb, i, &cs[i], s);
+		if (s >= NICPROG_MAX_STAGES)
+			continue;
+		sum[s].packets += cs[i].packets;
+		sum[s].busy += cs[i].busy;
+		sum[s].drops += cs[i].drops;
+		sum[s].cores++;
+	}
+	for (s = 0; plan && s < plan->lo.n_stages && !err; s++)
+		if (sum[s].cores)
+			err = nicprog_nl_put_stage_sum(skb, s, &sum[s]);
+	kfree(sum);
 	kfree(cs);
 	return err;
+}
+
+/* How full the tables of the port's program are. RTNL held. */
+static int nicprog_nl_put_table_stats(struct sk_buff *skb,
+				      struct nicprog_dev *nd)
+{
+	const struct nicprog_plan *plan = nd->plan;
+	const struct nicprog_prog *np;
+	struct nlattr *nest;
+	u32 t, entries, max;
+	u64 bytes;
+
+	if (!plan)
+		return 0;
+	np = plan->prog->aux->offload->dev_priv;
+	for (t = 0; t < plan->lo.n_tables; t++) {
+		bytes = nicprog_table_usage(plan->tables[t], &entries, &max);
+		nest = nla_nest_start(skb, NICPROG_A_STATS_TABLE);
+		if (!nest ||
+		    nla_put_u32(skb, NICPROG_A_TABLE_STATS_INDEX, t) ||
+		    nla_put_string(skb, NICPROG_A_TABLE_STATS_NAME,
+				   np->maps[t]->name) ||
+		    nla_put_u32(skb, NICPROG_A_TABLE_STATS_ENTRIES, entries) ||
+		    nla_put_u32(skb, NICPROG_A_TABLE_STATS_MAX_ENTRIES, max) ||
+		    nla_put_u64_64bit(skb, NICPROG_A_TABLE_STATS_BYTES, bytes,
+				      NICPROG_A_TABLE_STATS_PAD))
+			return -EMSGSIZE;
+		nla_nest_end(skb, nest);
+	}
+	return 0;
+}
+
+/* The NF outputs with an RX pipe bound, and what each pipe saw. */
+static int nicprog_nl_put_ring_stats(struct sk_buff *skb,
+				     struct nicprog_dev *nd)
+{
+	struct nicprog_pipe_stats st;
+	struct nlattr *nest;
+	u32 out;
+
+	for (out = 0; out < NICPROG_RING_OUTPUTS; out++) {
+		if (!nicprog_ring_output_stats(nd, out, &st))
+			continue;
+		nest = nla_nest_start(skb, NICPROG_A_STATS_RING);
+		if (!nest ||
+		    nla_put_u32(skb, NICPROG_A_RING_STATS_OUTPUT, out) ||
+		    nla_put_u32(skb, NICPROG_A_RING_STATS_SIZE, st.size) ||
+		    nla_put_u64_64bit(skb, NICPROG_A_RING_STATS_BYTES, st.bytes,
+				      NICPROG_A_RING_STATS_PAD) ||
+		    nla_put_u64_64bit(skb, NICPROG_A_RING_STATS_CONSUMED,
+				      st.consumed, NICPROG_A_RING_STATS_PAD) ||
+		    nla_put_u64_64bit(skb, NICPROG_A_RING_STATS_DROPS, st.drops,
+				      NICPROG_A_RING_STATS_PAD) ||
+		    nla_put_u64_64bit(skb, NICPROG_A_RING_STATS_DROP_BYTES,
+				      st.drop_bytes, NICPROG_A_RING_STATS_PAD) ||
+		    (st.backpressure &&
+		     nla_put_flag(skb, NICPROG_A_RING_STATS_BACKPRESSURE)))
+			return -EMSGSIZE;
+		nla_nest_end(skb, nest);
+	}
+	return 0;
 }
 
 static int nicprog_nl_stats_fill(struct sk_buff *skb, struct nicprog_dev *nd,
@@ -687,7 +819,9 @@ static int nicprog_nl_stats_fill(struct sk_buff *skb, struct nicprog_dev *nd,
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}
-	err = nicprog_nl_put_cores(skb, nd);
+	err = nicprog_nl_put_cores(skb, nd) ?:
+	      nicprog_nl_put_table_stats(skb, nd) ?:
+	      nicprog_nl_put_ring_stats(skb, nd);
 	if (err) {
 		genlmsg_cancel(skb, hdr);
 		return err;
@@ -699,7 +833,8 @@ static int nicprog_nl_stats_fill(struct sk_buff *skb, struct nicprog_dev *nd,
 int nicprog_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	return nicprog_nl_do(info, NICPROG_A_STATS_IFINDEX,
-			     NICPROG_A_STATS_IFNAME, nicprog_nl_stats_fill);
+			     NICPROG_A_STATS_IFNAME, nicprog_nl_stats_fill,
+			     NICPROG_NL_STATS_SIZE);
 }
 
 int nicprog_nl_stats_get_dumpit(struct sk_buff *skb,

@@ -277,6 +277,11 @@ int nicprog_ring_add(struct nicprog_dev *nd);
 void nicprog_ring_del(struct nicprog_dev *nd);
 char *nicprog_ring_devnode(struct device *dev, umode_t *mode);
 
+struct nicprog_pipe_stats;
+
+bool nicprog_ring_output_stats(struct nicprog_dev *nd, u32 out,
+			       struct nicprog_pipe_stats *st);
+
 /* handover.c */
 int nicprog_handover_init(struct nicprog_plan *plan,
 			  const struct nicprog_ir *ir);
@@ -319,6 +324,8 @@ int nicprog_table_alloc(struct nicprog_dev *nd,
 			struct bpf_offloaded_map *offmap);
 void nicprog_table_free(struct bpf_offloaded_map *offmap);
 bool nicprog_table_in_host(const struct nicprog_table *t);
+u64 nicprog_table_usage(const struct nicprog_table *t, u32 *entries,
+			u32 *max_entries);
 void *nicprog_table_lookup(struct nicprog_table *t, const void *key);
 long nicprog_table_update(struct nicprog_table *t, const void *key,
 			  const void *value, u64 flags);

@@ -211,6 +211,24 @@ bool nicprog_table_in_host(const struct nicprog_table *t)
 	return t->host;
 }
 
+/**
+ * nicprog_table_usage() - how full a table is, for stats-get
+ * @t: the table
+ * @entries: out: elements it holds; all of an array's
+ * @max_entries: out: its capacity
+ *
+ * Context: any; the count is a snapshot.
+ * Return: NIC memory it takes, 0 in host memory.
+ */
+u64 nicprog_table_usage(const struct nicprog_table *t, u32 *entries,
+			u32 *max_entries)
+{
+	*entries = t->type == BPF_MAP_TYPE_HASH ? READ_ONCE(t->count) :
+		   t->max_entries;
+	*max_entries = t->max_entries;
+	return t->bytes;
+}
+
 static void *htab_value(const struct nicprog_table *t,
 			struct nicprog_htab_elem *e)
 {

@@ -167,8 +167,20 @@ static u32 nicsim_nicprog_core_stats(struct nicprog_dev *nd,
 				     struct nicprog_core_stats *cs, u32 max)
 {
 	struct nicsim_port *port = netdev_priv(nicprog_dev_netdev(nd));
+	const struct nicsim_plan_ref *ref;
+	u32 n, i, k;
 
-	return nicsim_cores_stats(port->ndev, cs, max);
+	n = nicsim_cores_stats(port->ndev, cs, max);
+	/* the port's plan runs on the NIC's cores from ref->base */
+	rcu_read_lock();
+	ref = rcu_dereference(port->ref);
+	if (ref) {
+		k = nicprog_plan_cores(ref->plan);
+		for (i = ref->base; i < n && i - ref->base < k; i++)
+			cs[i].plan_core = i - ref->base;
+	}
+	rcu_read_unlock();
+	return n;
 }
 
 /* Names not shipped are firmware files, read under RTNL: no helper waits. */

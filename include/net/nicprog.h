@@ -52,6 +52,9 @@ struct nicprog_port_stats {
  * @busy: NIC cycles it spent issuing instructions
  * @elapsed: NIC cycles of the clock @busy is counted against
  * @drops: frames its input queue had no room for
+ * @plan_core: the core's number in the asking port's plan (below
+ *	nicprog_plan_cores()), or NICPROG_CORE_NONE (as the core sets it
+ *	before asking) if it runs none of it
  *
  * A driver that times its cores against a clock of their own (as nicsim's
  * timing model runs the frames back to back) reports that clock: then
@@ -62,7 +65,10 @@ struct nicprog_core_stats {
 	u64 busy;
 	u64 elapsed;
 	u64 drops;
+	u32 plan_core;
 };
+
+#define NICPROG_CORE_NONE	U32_MAX
 
 /**
  * struct nicprog_dev_ops - operations a vendor driver provides
@@ -70,7 +76,10 @@ struct nicprog_core_stats {
  *	Called from sysfs reads and netlink dumps; may sleep; must not take
  *	RTNL.
  * @core_stats: fill @cs with the counters of the NIC's first @max cores
- *	and return how many it filled. Optional. Called like @port_stats.
+ *	and return how many it filled; with @plan_core, which of them run
+ *	the port's installed plan. Optional. Called like @port_stats, and
+ *	by netlink's stats-get under RTNL, where the plan the driver names
+ *	is the port's.
  * @plan_load: install @plan on the NIC, replacing any installed plan with
  *	no frame seeing neither; when it returns, no frame runs the old plan
  *	any more. May refuse with an extack message. Required. RTNL held.

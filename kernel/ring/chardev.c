@@ -685,6 +685,28 @@ void nicprog_ring_flush(struct nicprog_dev *nd)
 }
 EXPORT_SYMBOL_GPL(nicprog_ring_flush);
 
+/**
+ * nicprog_ring_output_stats() - the RX pipe bound to an NF output
+ * @nd: the port
+ * @out: the output, below NICPROG_RING_OUTPUTS
+ * @st: filled in if a pipe is bound
+ *
+ * Context: any.
+ * Return: true if a pipe is bound to @out.
+ */
+bool nicprog_ring_output_stats(struct nicprog_dev *nd, u32 out,
+			       struct nicprog_pipe_stats *st)
+{
+	struct nicprog_pipe *pipe;
+
+	rcu_read_lock();
+	pipe = rcu_dereference(nd->ring_out[out]);
+	if (pipe)
+		nicprog_pipe_stats(pipe, st);
+	rcu_read_unlock();
+	return pipe;
+}
+
 /* /dev/nicprog/<ifname>, read-write for root only. */
 char *nicprog_ring_devnode(struct device *dev, umode_t *mode)
 {

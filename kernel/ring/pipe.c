@@ -222,6 +222,30 @@ void nicprog_pipe_drop(struct nicprog_pipe *pipe, u32 len)
 }
 
 /**
+ * nicprog_pipe_stats() - what an RX pipe has seen, for stats-get
+ * @pipe: the pipe
+ * @st: filled in
+ *
+ * Context: any; the caller keeps @pipe (RCU, as the datapath does).
+ */
+void nicprog_pipe_stats(struct nicprog_pipe *pipe, struct nicprog_pipe_stats *st)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&pipe->lock, flags);
+	st->size = pipe->size;
+	st->bytes = pipe->tail;
+	/* the application's head, if it is one the kernel would believe */
+	st->consumed = READ_ONCE(pipe->ctrl->head);
+	if (st->consumed - pipe->head > pipe->tail - pipe->head)
+		st->consumed = pipe->head;
+	st->drops = pipe->drops;
+	st->drop_bytes = pipe->drop_bytes;
+	st->backpressure = READ_ONCE(pipe->backpressure);
+	spin_unlock_irqrestore(&pipe->lock, flags);
+}
+
+/**
  * nicprog_pipe_notify() - post the notification appends deferred
  * @pipe: an RX pipe
  *

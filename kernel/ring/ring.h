@@ -110,6 +110,26 @@ struct nicprog_ring_file {
 };
 
 /* pipe.c */
+/**
+ * struct nicprog_pipe_stats - an RX pipe bound to an NF output
+ * @size: its data bytes
+ * @bytes: bytes appended, record headers and padding included
+ * @consumed: of them, bytes the application released
+ * @drops: records dropped for want of room
+ * @drop_bytes: their bytes
+ * @backpressure: a full pipe holds the NIC back instead
+ */
+struct nicprog_pipe_stats {
+	u32 size;
+	u64 bytes;
+	u64 consumed;
+	u64 drops;
+	u64 drop_bytes;
+	bool backpressure;
+};
+
+void nicprog_pipe_stats(struct nicprog_pipe *pipe,
+			struct nicprog_pipe_stats *st);
 struct nicprog_pipe *nicprog_pipe_alloc(u32 size, u32 dir, u32 framing,
 				       const struct nicprog_pipe *share);
 void nicprog_pipe_free(struct nicprog_pipe *pipe);

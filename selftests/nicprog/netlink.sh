@@ -222,8 +222,33 @@ expect_eq "sysfs utilisation: the busiest core's share, in percent" \
 	"$(cat "$C/statistics/utilisation")"
 out=$("$CLI" stats dev "$P0")
 tap_info "$(grep -m1 'core [0-9]*:' <<< "$out")"
-check "stats in words: the cores that ran" \
-	grep -Eq "^    core [0-9]+: packets [1-9][0-9]*, busy [0-9]+ of [0-9]+ cycles \([0-9.]+%\), drops [0-9]+$" <<< "$out"
+check "stats in words: the cores that ran, and their stage" \
+	grep -Eq "^    core [0-9]+: packets [1-9][0-9]*, busy [0-9]+ of [0-9]+ cycles \([0-9.]+%\), drops [0-9]+, stage [0-9]+$" <<< "$out"
+# per stage: the sums of the cores the plan puts there
+"$CLI" -j prog show dev "$P0" > "$TMP/prog2.json"
+expect_eq "stats: per stage its cores, as the plan places them" \
+	"$(jpy "[s['replicas'] for s in d[0]['stages']]" < "$TMP/prog2.json")" \
+	"$(jpy "[s['cores'] for s in d[0]['stages']]" < "$TMP/cores.json")"
+expect_eq "stats: a core's stage for every core of the plan, none for the rest" \
+	"$(jpy "d[0]['cores']" < "$TMP/prog2.json")" \
+	"$(jpy "len([c for c in d[0]['cores'] if 'stage' in c])" < "$TMP/cores.json")"
+check "stats: per stage packets, busy and drops: its cores' sums" jok "all(
+	(s['packets'], s['busy'], s['drops']) ==
+	tuple(sum(c[k] for c in d[0]['cores'] if c.get('stage') == s['index'])
+	      for k in ('packets', 'busy', 'drops'))
+	for s in d[0]['stages']) and sum(s['packets'] for s in d[0]['stages']) > 0" < "$TMP/cores.json"
+# per table: its entries as bpftool dumps the offloaded map
+expect_eq "stats: the tables of the program, as prog show names them" \
+	"$(jpy "[t['name'] for t in d[0]['tables']]" < "$TMP/prog2.json")" \
+	"$(jpy "[t['name'] for t in d[0]['tables']]" < "$TMP/cores.json")"
+for mid in $(bpftool -j prog show id "$id2" | jpy "' '.join(map(str, d.get('map_ids', [])))"); do
+	name=$(bpftool -j map show id "$mid" | jpy "d['name']")
+	expect_eq "stats: table $name: entries as bpftool map dump, max as bpftool" \
+		"$(bpftool -j map dump id "$mid" | jpy "len(d)") $(bpftool -j map show id "$mid" | jpy "d['max_entries']")" \
+		"$(jpy "' '.join('%d %d' % (t['entries'], t['max_entries']) for t in d[0]['tables'] if t['name'] == '$name')" < "$TMP/cores.json")"
+done
+check "stats: every table takes NIC memory" \
+	jok "all(t['bytes'] > 0 for t in d[0]['tables'])" < "$TMP/cores.json"
 ip netns exec "$NS" ping -q -c 12 -i 0.1 -W 1 10.78.0.1 > /dev/null 2>&1 &
 PING=$!
 _bg_pids+=($PING)

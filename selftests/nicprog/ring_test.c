@@ -12,7 +12,8 @@
  *                             then check every command fails with ENODEV
  *                             and the mapping still reads back)
  *   ring_test --bind IFNAME   (prints the result of binding a pipe)
- *   ring_test --park IFNAME   (a pipe, a wait in flight, then sleeps until
+ *   ring_test --park IFNAME   (a pipe bound to output 5 with backpressure,
+ *                             a wait in flight, then sleeps until
  *                             killed)
  *   ring_test --echo-peer IN COUNT  (the far end of tools/apps/echo)
  *   ring_test --replace IN NF OBJ   (bound pipes across program replacement)
@@ -1445,6 +1446,10 @@ int main(int argc, char **argv)
 		if (create(fd, 65536, NICPROG_PIPE_RX, NICPROG_FRAMING_RECORDS,
 			   NULL))
 			ksft_exit_fail_msg("create failed\n");
+		/* bound, for stats-get to show: pipe 1 of the file */
+		if (bind_flags(fd, NICPROG_OP_PIPE_BIND, 1, 5,
+			       NICPROG_BIND_BACKPRESSURE))
+			ksft_exit_fail_msg("bind failed\n");
 		submit_wait(fd, NICPROG_WAIT_TIMEOUT_MAX);
 		printf("parked\n");
 		fflush(stdout);

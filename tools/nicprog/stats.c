@@ -32,6 +32,7 @@ struct core {
 	uint64_t busy;
 	uint64_t elapsed;
 	uint64_t drops;
+	int stage;	/* of the port's plan, -1: none */
 };
 
 struct port {
@@ -52,6 +53,11 @@ struct snapshot {
 static uint64_t u64_of(const struct nlattr *a)
 {
 	return a ? mnl_attr_get_u64(a) : 0;
+}
+
+static uint64_t u64_of32(const struct nlattr *a)
+{
+	return a ? mnl_attr_get_u32(a) : 0;
 }
 
 /* The NIC's cores, in the kernel's order (their index). */
@@ -75,6 +81,9 @@ static void cores_parse(const struct nlmsghdr *nlh, struct port *p)
 		c->busy = u64_of(tb[NICPROG_A_CORE_STATS_BUSY]);
 		c->elapsed = u64_of(tb[NICPROG_A_CORE_STATS_ELAPSED]);
 		c->drops = u64_of(tb[NICPROG_A_CORE_STATS_DROPS]);
+		c->stage = tb[NICPROG_A_CORE_STATS_STAGE] ?
+			   (int)mnl_attr_get_u32(tb[NICPROG_A_CORE_STATS_STAGE]) :
+			   -1;
 	}
 }
 
@@ -84,18 +93,15 @@ static double share(uint64_t busy, uint64_t elapsed)
 	return elapsed ? 100.0 * busy / elapsed : 0;
 }
 
-static int snap_cb(const struct nlmsghdr *nlh, void *data)
+/* @nlh's port into @p; false if it names none */
+static bool port_parse(const struct nlmsghdr *nlh, struct port *p)
 {
 	const struct nlattr *tb[NICPROG_A_STATS_MAX + 1];
-	struct snapshot *snap = data;
-	struct port *p;
 	unsigned int i;
 
 	nl_attrs(nlh, tb, NICPROG_A_STATS_MAX);
-	if (snap->n == PORTS_MAX || !tb[NICPROG_A_STATS_IFNAME] ||
-	    !tb[NICPROG_A_STATS_IFINDEX])
-		return MNL_CB_OK;
-	p = &snap->port[snap->n++];
+	if (!tb[NICPROG_A_STATS_IFNAME] || !tb[NICPROG_A_STATS_IFINDEX])
+		return false;
 	snprintf(p->ifname, sizeof(p->ifname), "%s",
 		 mnl_attr_get_str(tb[NICPROG_A_STATS_IFNAME]));
 	p->ifindex = mnl_attr_get_u32(tb[NICPROG_A_STATS_IFINDEX]);
@@ -104,6 +110,15 @@ static int snap_cb(const struct nlmsghdr *nlh, void *data)
 	for (i = 0; i < N_COUNTERS; i++)
 		p->v[i] = u64_of(tb[counters[i].attr]);
 	cores_parse(nlh, p);
+	return true;
+}
+
+static int snap_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct snapshot *snap = data;
+
+	if (snap->n < PORTS_MAX && port_parse(nlh, &snap->port[snap->n]))
+		snap->n++;
 	return MNL_CB_OK;
 }
 
@@ -121,7 +136,90 @@ static int snap_take(struct cli *cli, const char *dev, struct snapshot *snap)
 	return nl_run(&cli->nl, nlh, snap_cb, snap);
 }
 
-static void counters_print(const struct port *p)
+static void stages_print(const struct nlmsghdr *nlh)
+{
+	const struct nlattr *tb[NICPROG_A_STAGE_STATS_MAX + 1];
+	const struct nlattr *a;
+
+	out_open_array("stages");
+	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
+		if (mnl_attr_get_type(a) != NICPROG_A_STATS_STAGE)
+			continue;
+		nl_nested(a, tb, NICPROG_A_STAGE_STATS_MAX);
+		out_open_object(NULL);
+		out_uint("index", "    stage %llu:",
+			 u64_of32(tb[NICPROG_A_STAGE_STATS_INDEX]));
+		out_uint("cores", " %llu cores",
+			 u64_of32(tb[NICPROG_A_STAGE_STATS_CORES]));
+		out_uint("packets", ", packets %llu",
+			 u64_of(tb[NICPROG_A_STAGE_STATS_PACKETS]));
+		out_uint("busy", ", busy %llu cycles",
+			 u64_of(tb[NICPROG_A_STAGE_STATS_BUSY]));
+		out_uint("drops", ", drops %llu\n",
+			 u64_of(tb[NICPROG_A_STAGE_STATS_DROPS]));
+		out_close_object();
+	}
+	out_close_array();
+}
+
+static void tables_print(const struct nlmsghdr *nlh)
+{
+	const struct nlattr *tb[NICPROG_A_TABLE_STATS_MAX + 1];
+	const struct nlattr *a;
+
+	out_open_array("tables");
+	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
+		if (mnl_attr_get_type(a) != NICPROG_A_STATS_TABLE)
+			continue;
+		nl_nested(a, tb, NICPROG_A_TABLE_STATS_MAX);
+		out_open_object(NULL);
+		out_uint("index", "    table %llu",
+			 u64_of32(tb[NICPROG_A_TABLE_STATS_INDEX]));
+		out_string("name", " %s:", tb[NICPROG_A_TABLE_STATS_NAME] ?
+			   mnl_attr_get_str(tb[NICPROG_A_TABLE_STATS_NAME]) : "");
+		out_uint("entries", " %llu",
+			 u64_of32(tb[NICPROG_A_TABLE_STATS_ENTRIES]));
+		out_uint("max_entries", " of %llu entries",
+			 u64_of32(tb[NICPROG_A_TABLE_STATS_MAX_ENTRIES]));
+		out_uint("bytes", ", %llu bytes of NIC memory\n",
+			 u64_of(tb[NICPROG_A_TABLE_STATS_BYTES]));
+		out_close_object();
+	}
+	out_close_array();
+}
+
+static void rings_print(const struct nlmsghdr *nlh)
+{
+	const struct nlattr *tb[NICPROG_A_RING_STATS_MAX + 1];
+	const struct nlattr *a;
+
+	out_open_array("rings");
+	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
+		if (mnl_attr_get_type(a) != NICPROG_A_STATS_RING)
+			continue;
+		nl_nested(a, tb, NICPROG_A_RING_STATS_MAX);
+		out_open_object(NULL);
+		out_uint("output", "    output %llu:",
+			 u64_of32(tb[NICPROG_A_RING_STATS_OUTPUT]));
+		out_uint("size", " pipe of %llu bytes",
+			 u64_of32(tb[NICPROG_A_RING_STATS_SIZE]));
+		out_bool("backpressure", ", backpressure %s",
+			 !!tb[NICPROG_A_RING_STATS_BACKPRESSURE]);
+		out_uint("bytes", ", %llu bytes appended",
+			 u64_of(tb[NICPROG_A_RING_STATS_BYTES]));
+		out_uint("consumed", ", %llu consumed",
+			 u64_of(tb[NICPROG_A_RING_STATS_CONSUMED]));
+		out_uint("drops", ", drops %llu",
+			 u64_of(tb[NICPROG_A_RING_STATS_DROPS]));
+		out_uint("drop_bytes", " (%llu bytes)\n",
+			 u64_of(tb[NICPROG_A_RING_STATS_DROP_BYTES]));
+		out_close_object();
+	}
+	out_close_array();
+}
+
+/* A port's counters; with @nlh, its plan's stages, tables and rings. */
+static void counters_print(const struct port *p, const struct nlmsghdr *nlh)
 {
 	unsigned int i;
 
@@ -148,11 +246,29 @@ static void counters_print(const struct port *p)
 		out_uint("busy", ", busy %llu", c->busy);
 		out_uint("elapsed", " of %llu cycles", c->elapsed);
 		out_text(" (%.1f%%)", share(c->busy, c->elapsed));
-		out_uint("drops", ", drops %llu\n", c->drops);
+		out_uint("drops", ", drops %llu", c->drops);
+		if (c->stage >= 0)
+			out_uint("stage", ", stage %llu", c->stage);
+		out_text("\n");
 		out_close_object();
 	}
 	out_close_array();
+	if (nlh) {
+		stages_print(nlh);
+		tables_print(nlh);
+		rings_print(nlh);
+	}
 	out_close_object();
+}
+
+static int show_cb(const struct nlmsghdr *nlh, void *data)
+{
+	static struct port p;
+
+	(void)data;
+	if (port_parse(nlh, &p))
+		counters_print(&p, nlh);
+	return MNL_CB_OK;
 }
 
 /*
@@ -228,8 +344,8 @@ int cmd_stats(struct cli *cli)
 	const char *dev = NULL, *arg, *peek;
 	long count = -1, n;
 	double every = 0;
+	struct nlmsghdr *nlh;
 	struct timespec ts;
-	unsigned int i;
 	char *end;
 	int err;
 
@@ -259,16 +375,19 @@ int cmd_stats(struct cli *cli)
 		}
 		return cli_usage("stats: unexpected \"%s\"", arg);
 	}
+	if (!every) {
+		nlh = nl_msg(&cli->nl, NICPROG_CMD_STATS_GET,
+			     dev ? 0 : NLM_F_DUMP);
+		if (dev)
+			mnl_attr_put_strz(nlh, NICPROG_A_STATS_IFNAME, dev);
+		out_open_array(NULL);
+		err = nl_run(&cli->nl, nlh, show_cb, NULL);
+		out_close_array();
+		return err ? cli_refused(cli, err, "stats", dev) : 0;
+	}
 	err = snap_take(cli, dev, &snap[0]);
 	if (err)
 		return cli_refused(cli, err, "stats", dev);
-	if (!every) {
-		out_open_array(NULL);
-		for (i = 0; i < snap[0].n; i++)
-			counters_print(&snap[0].port[i]);
-		out_close_array();
-		return 0;
-	}
 	for (n = 0; count < 0 || n < count; n++) {
 		ts.tv_sec = (time_t)every;
 		ts.tv_nsec = (long)((every - ts.tv_sec) * 1e9);
