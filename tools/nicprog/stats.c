@@ -136,86 +136,75 @@ static int snap_take(struct cli *cli, const char *dev, struct snapshot *snap)
 	return nl_run(&cli->nl, nlh, snap_cb, snap);
 }
 
-static void stages_print(const struct nlmsghdr *nlh)
+#define NEST_MAX	16	/* at least every nest's *_MAX below */
+_Static_assert(NICPROG_A_STAGE_STATS_MAX <= NEST_MAX &&
+	       NICPROG_A_TABLE_STATS_MAX <= NEST_MAX &&
+	       NICPROG_A_RING_STATS_MAX <= NEST_MAX, "NEST_MAX too small");
+
+/* Each @type nest of @nlh, parsed up to @max, in an array @key. */
+static void nests_print(const struct nlmsghdr *nlh, unsigned int type,
+			const char *key, unsigned int max,
+			void (*one)(const struct nlattr **tb))
 {
-	const struct nlattr *tb[NICPROG_A_STAGE_STATS_MAX + 1];
+	const struct nlattr *tb[NEST_MAX + 1];
 	const struct nlattr *a;
 
-	out_open_array("stages");
+	out_open_array(key);
 	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
-		if (mnl_attr_get_type(a) != NICPROG_A_STATS_STAGE)
+		if (mnl_attr_get_type(a) != type)
 			continue;
-		nl_nested(a, tb, NICPROG_A_STAGE_STATS_MAX);
+		nl_nested(a, tb, max);
 		out_open_object(NULL);
-		out_uint("index", "    stage %llu:",
-			 u64_of32(tb[NICPROG_A_STAGE_STATS_INDEX]));
-		out_uint("cores", " %llu cores",
-			 u64_of32(tb[NICPROG_A_STAGE_STATS_CORES]));
-		out_uint("packets", ", packets %llu",
-			 u64_of(tb[NICPROG_A_STAGE_STATS_PACKETS]));
-		out_uint("busy", ", busy %llu cycles",
-			 u64_of(tb[NICPROG_A_STAGE_STATS_BUSY]));
-		out_uint("drops", ", drops %llu\n",
-			 u64_of(tb[NICPROG_A_STAGE_STATS_DROPS]));
+		one(tb);
 		out_close_object();
 	}
 	out_close_array();
 }
 
-static void tables_print(const struct nlmsghdr *nlh)
+static void stage_print(const struct nlattr **tb)
 {
-	const struct nlattr *tb[NICPROG_A_TABLE_STATS_MAX + 1];
-	const struct nlattr *a;
-
-	out_open_array("tables");
-	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
-		if (mnl_attr_get_type(a) != NICPROG_A_STATS_TABLE)
-			continue;
-		nl_nested(a, tb, NICPROG_A_TABLE_STATS_MAX);
-		out_open_object(NULL);
-		out_uint("index", "    table %llu",
-			 u64_of32(tb[NICPROG_A_TABLE_STATS_INDEX]));
-		out_string("name", " %s:", tb[NICPROG_A_TABLE_STATS_NAME] ?
-			   mnl_attr_get_str(tb[NICPROG_A_TABLE_STATS_NAME]) : "");
-		out_uint("entries", " %llu",
-			 u64_of32(tb[NICPROG_A_TABLE_STATS_ENTRIES]));
-		out_uint("max_entries", " of %llu entries",
-			 u64_of32(tb[NICPROG_A_TABLE_STATS_MAX_ENTRIES]));
-		out_uint("bytes", ", %llu bytes of NIC memory\n",
-			 u64_of(tb[NICPROG_A_TABLE_STATS_BYTES]));
-		out_close_object();
-	}
-	out_close_array();
+	out_uint("index", "    stage %llu:",
+		 u64_of32(tb[NICPROG_A_STAGE_STATS_INDEX]));
+	out_uint("cores", " %llu cores",
+		 u64_of32(tb[NICPROG_A_STAGE_STATS_CORES]));
+	out_uint("packets", ", packets %llu",
+		 u64_of(tb[NICPROG_A_STAGE_STATS_PACKETS]));
+	out_uint("busy", ", busy %llu cycles",
+		 u64_of(tb[NICPROG_A_STAGE_STATS_BUSY]));
+	out_uint("drops", ", drops %llu\n",
+		 u64_of(tb[NICPROG_A_STAGE_STATS_DROPS]));
 }
 
-static void rings_print(const struct nlmsghdr *nlh)
+static void table_print(const struct nlattr **tb)
 {
-	const struct nlattr *tb[NICPROG_A_RING_STATS_MAX + 1];
-	const struct nlattr *a;
+	out_uint("index", "    table %llu",
+		 u64_of32(tb[NICPROG_A_TABLE_STATS_INDEX]));
+	out_string("name", " %s:", tb[NICPROG_A_TABLE_STATS_NAME] ?
+		   mnl_attr_get_str(tb[NICPROG_A_TABLE_STATS_NAME]) : "");
+	out_uint("entries", " %llu",
+		 u64_of32(tb[NICPROG_A_TABLE_STATS_ENTRIES]));
+	out_uint("max_entries", " of %llu entries",
+		 u64_of32(tb[NICPROG_A_TABLE_STATS_MAX_ENTRIES]));
+	out_uint("bytes", ", %llu bytes of NIC memory\n",
+		 u64_of(tb[NICPROG_A_TABLE_STATS_BYTES]));
+}
 
-	out_open_array("rings");
-	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
-		if (mnl_attr_get_type(a) != NICPROG_A_STATS_RING)
-			continue;
-		nl_nested(a, tb, NICPROG_A_RING_STATS_MAX);
-		out_open_object(NULL);
-		out_uint("output", "    output %llu:",
-			 u64_of32(tb[NICPROG_A_RING_STATS_OUTPUT]));
-		out_uint("size", " pipe of %llu bytes",
-			 u64_of32(tb[NICPROG_A_RING_STATS_SIZE]));
-		out_bool("backpressure", ", backpressure %s",
-			 !!tb[NICPROG_A_RING_STATS_BACKPRESSURE]);
-		out_uint("bytes", ", %llu bytes appended",
-			 u64_of(tb[NICPROG_A_RING_STATS_BYTES]));
-		out_uint("consumed", ", %llu consumed",
-			 u64_of(tb[NICPROG_A_RING_STATS_CONSUMED]));
-		out_uint("drops", ", drops %llu",
-			 u64_of(tb[NICPROG_A_RING_STATS_DROPS]));
-		out_uint("drop_bytes", " (%llu bytes)\n",
-			 u64_of(tb[NICPROG_A_RING_STATS_DROP_BYTES]));
-		out_close_object();
-	}
-	out_close_array();
+static void ring_print(const struct nlattr **tb)
+{
+	out_uint("output", "    output %llu:",
+		 u64_of32(tb[NICPROG_A_RING_STATS_OUTPUT]));
+	out_uint("size", " pipe of %llu bytes",
+		 u64_of32(tb[NICPROG_A_RING_STATS_SIZE]));
+	out_bool("backpressure", ", backpressure %s",
+		 !!tb[NICPROG_A_RING_STATS_BACKPRESSURE]);
+	out_uint("bytes", ", %llu bytes appended",
+		 u64_of(tb[NICPROG_A_RING_STATS_BYTES]));
+	out_uint("consumed", ", %llu consumed",
+		 u64_of(tb[NICPROG_A_RING_STATS_CONSUMED]));
+	out_uint("drops", ", drops %llu",
+		 u64_of(tb[NICPROG_A_RING_STATS_DROPS]));
+	out_uint("drop_bytes", " (%llu bytes)\n",
+		 u64_of(tb[NICPROG_A_RING_STATS_DROP_BYTES]));
 }
 
 /* A port's counters; with @nlh, its plan's stages, tables and rings. */
@@ -254,9 +243,12 @@ static void counters_print(const struct port *p, const struct nlmsghdr *nlh)
 	}
 	out_close_array();
 	if (nlh) {
-		stages_print(nlh);
-		tables_print(nlh);
-		rings_print(nlh);
+		nests_print(nlh, NICPROG_A_STATS_STAGE, "stages",
+			    NICPROG_A_STAGE_STATS_MAX, stage_print);
+		nests_print(nlh, NICPROG_A_STATS_TABLE, "tables",
+			    NICPROG_A_TABLE_STATS_MAX, table_print);
+		nests_print(nlh, NICPROG_A_STATS_RING, "rings",
+			    NICPROG_A_RING_STATS_MAX, ring_print);
 	}
 	out_close_object();
 }
