@@ -96,8 +96,8 @@ out:
  * program or map; -EINVAL for a profile a port cannot take; -ENOMEM.
  */
 int nicsim_profile_replace(struct nicsim_dev *ndev,
-				  const struct nicprog_lnic *lnic,
-				  struct nicprog_lnic_text **own)
+			   const struct nicprog_lnic *lnic,
+			   struct nicprog_lnic_text **own)
 {
 	const struct nicprog_lnic *old;
 	struct nicprog_lnic_text *old_own;
