@@ -27,8 +27,9 @@
 static struct genl_family nicprog_nl_family;
 
 /*
- * A stats-get reply at its largest: every core, stage, table and bound
- * output nested (about 14 KiB), more than NLMSG_GOODSIZE.
+ * A stats-get reply at its largest: 32 cores, 16 stages, 64 tables and 64
+ * bound outputs nested stay under 14 KiB by their attribute sizes, but
+ * take more than NLMSG_GOODSIZE.
  */
 #define NICPROG_NL_STATS_SIZE	(16 * 1024)
 
@@ -253,6 +254,17 @@ int nicprog_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 			       NICPROG_A_DEV_IFNAME, nicprog_nl_dev_fill);
 }
 
+/* A core count @attr (if given) asks of the port's NIC: no more than it has. */
+static int nicprog_nl_cores_check(const struct nicprog_dev *nd,
+				  const struct nlattr *attr,
+				  struct netlink_ext_ack *extack)
+{
+	if (!attr || nla_get_u32(attr) <= nd->sum.cores)
+		return 0;
+	NL_SET_ERR_MSG_ATTR(extack, attr, "more cores than the NIC has");
+	return -ERANGE;
+}
+
 int nicprog_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr **a = info->attrs;
@@ -274,12 +286,9 @@ int nicprog_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 	}
 	/* check everything first: a refused request changes nothing */
 	mutex_lock(&nd->plan_lock);
-	if (a[NICPROG_A_DEV_PLAN_CORES] &&
-	    nla_get_u32(a[NICPROG_A_DEV_PLAN_CORES]) > nd->sum.cores) {
-		NL_SET_ERR_MSG_ATTR(info->extack, a[NICPROG_A_DEV_PLAN_CORES],
-				    "more cores than the NIC has");
-		err = -ERANGE;
-	} else {
+	err = nicprog_nl_cores_check(nd, a[NICPROG_A_DEV_PLAN_CORES],
+				     info->extack);
+	if (!err) {
 		if (a[NICPROG_A_DEV_PLAN_SHAPE])
 			nd->plan_shape = nla_get_u8(a[NICPROG_A_DEV_PLAN_SHAPE]);
 		if (a[NICPROG_A_DEV_PLAN_CORES])
@@ -596,16 +605,12 @@ int nicprog_nl_predict_doit(struct sk_buff *skb, struct genl_info *info)
 	nicprog_plan_settings(nd, &set);
 	if (a[NICPROG_A_PROG_SHAPE_ASKED])
 		set.shape = nla_get_u8(a[NICPROG_A_PROG_SHAPE_ASKED]);
-	if (a[NICPROG_A_PROG_BUDGET]) {
+	err = nicprog_nl_cores_check(nd, a[NICPROG_A_PROG_BUDGET],
+				     info->extack);
+	if (err)
+		goto out_unlock;
+	if (a[NICPROG_A_PROG_BUDGET])
 		set.cores = nla_get_u32(a[NICPROG_A_PROG_BUDGET]);
-		if (set.cores > nd->sum.cores) {
-			NL_SET_ERR_MSG_ATTR(info->extack,
-					    a[NICPROG_A_PROG_BUDGET],
-					    "more cores than the NIC has");
-			err = -ERANGE;
-			goto out_unlock;
-		}
-	}
 	plan = nicprog_plan_create(np, &set, info->extack);
 	if (IS_ERR(plan)) {
 		err = PTR_ERR(plan);
@@ -692,8 +697,8 @@ static int nicprog_nl_put_stage_sum(struct sk_buff *skb, u32 s,
  */
 static int nicprog_nl_put_cores(struct sk_buff *skb, struct nicprog_dev *nd)
 {
+	struct nicprog_nl_stage_sum sum[NICPROG_MAX_STAGES] = {};
 	const struct nicprog_plan *plan = nd->plan;
-	struct nicprog_nl_stage_sum *sum;
 	struct nicprog_core_stats *cs;
 	u32 n, i, s;
 	int err = 0;
@@ -701,11 +706,6 @@ static int nicprog_nl_put_cores(struct sk_buff *skb, struct nicprog_dev *nd)
 	cs = nicprog_cores_read(nd, &n);
 	if (IS_ERR(cs))
 		return PTR_ERR(cs) == -EOPNOTSUPP ? 0 : PTR_ERR(cs);
-	sum = kcalloc(NICPROG_MAX_STAGES, sizeof(*sum), GFP_KERNEL);
-	if (!sum) {
-		kfree(cs);
-		return -ENOMEM;
-	}
 	for (i = 0; i < n && !err; i++) {
 		s = nicprog_nl_core_stage(plan, &cs[i]);
 		err = nicprog_nl_put_core(skb, i, &cs[i], s);
@@ -719,7 +719,6 @@ static int nicprog_nl_put_cores(struct sk_buff *skb, struct nicprog_dev *nd)
 	for (s = 0; plan && s < plan->lo.n_stages && !err; s++)
 		if (sum[s].cores)
 			err = nicprog_nl_put_stage_sum(skb, s, &sum[s]);
-	kfree(sum);
 	kfree(cs);
 	return err;
 }

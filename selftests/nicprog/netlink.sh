@@ -241,12 +241,16 @@ check "stats: per stage packets, busy and drops: its cores' sums" jok "all(
 expect_eq "stats: the tables of the program, as prog show names them" \
 	"$(jpy "[t['name'] for t in d[0]['tables']]" < "$TMP/prog2.json")" \
 	"$(jpy "[t['name'] for t in d[0]['tables']]" < "$TMP/cores.json")"
+n=0
 for mid in $(bpftool -j prog show id "$id2" | jpy "' '.join(map(str, d.get('map_ids', [])))"); do
+	n=$((n + 1))
 	name=$(bpftool -j map show id "$mid" | jpy "d['name']")
 	expect_eq "stats: table $name: entries as bpftool map dump, max as bpftool" \
 		"$(bpftool -j map dump id "$mid" | jpy "len(d)") $(bpftool -j map show id "$mid" | jpy "d['max_entries']")" \
 		"$(jpy "' '.join('%d %d' % (t['entries'], t['max_entries']) for t in d[0]['tables'] if t['name'] == '$name')" < "$TMP/cores.json")"
 done
+expect_eq "stats: bpftool shows as many maps as stats-get tables" \
+	"$(jpy "len(d[0]['tables'])" < "$TMP/cores.json")" "$n"
 check "stats: every table takes NIC memory" \
 	jok "all(t['bytes'] > 0 for t in d[0]['tables'])" < "$TMP/cores.json"
 ip netns exec "$NS" ping -q -c 12 -i 0.1 -W 1 10.78.0.1 > /dev/null 2>&1 &
