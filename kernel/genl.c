@@ -27,11 +27,14 @@
 static struct genl_family nicprog_nl_family;
 
 /*
- * A stats-get reply at its largest: 32 cores, 16 stages, 64 tables and 64
- * bound outputs nested stay under 14 KiB by their attribute sizes, but
- * take more than NLMSG_GOODSIZE.
+ * A stats-get reply at its largest: 32 cores, 16 stages, 64 tables, 64
+ * bound outputs and 16 unit pools nested stay under 16 KiB by their
+ * attribute sizes, but take more than NLMSG_GOODSIZE.
  */
-#define NICPROG_NL_STATS_SIZE	(16 * 1024)
+#define NICPROG_NL_STATS_SIZE	(20 * 1024)
+
+/* Pools of fixed-function units stats-get asks a driver for, at most. */
+#define NICPROG_NL_UNIT_POOLS	16
 
 /* The port a request names by ifindex, ifname or both. RTNL held. */
 static struct nicprog_dev *nicprog_nl_port(struct net *net,
@@ -784,6 +787,51 @@ static int nicprog_nl_put_ring_stats(struct sk_buff *skb,
 	return 0;
 }
 
+static int nicprog_nl_put_unit(struct sk_buff *skb,
+			       const struct nicprog_unit_stats *us)
+{
+	struct nlattr *nest = nla_nest_start(skb, NICPROG_A_STATS_UNIT);
+
+	if (!nest ||
+	    nla_put_u8(skb, NICPROG_A_UNIT_STATS_TYPE, us->type) ||
+	    (us->accel != NICPROG_ACCEL_NONE &&
+	     nla_put_u8(skb, NICPROG_A_UNIT_STATS_ACCEL, us->accel)) ||
+	    nla_put_u32(skb, NICPROG_A_UNIT_STATS_COUNT, us->count) ||
+	    nla_put_u64_64bit(skb, NICPROG_A_UNIT_STATS_JOBS, us->jobs,
+			      NICPROG_A_UNIT_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, NICPROG_A_UNIT_STATS_BUSY, us->busy,
+			      NICPROG_A_UNIT_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, NICPROG_A_UNIT_STATS_WAIT, us->wait,
+			      NICPROG_A_UNIT_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, NICPROG_A_UNIT_STATS_ELAPSED, us->elapsed,
+			      NICPROG_A_UNIT_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, NICPROG_A_UNIT_STATS_REFUSED, us->refused,
+			      NICPROG_A_UNIT_STATS_PAD))
+		return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/* The NIC's pools of fixed-function units, when the driver counts them. */
+static int nicprog_nl_put_units(struct sk_buff *skb, struct nicprog_dev *nd)
+{
+	struct nicprog_unit_stats *us;
+	u32 n, i;
+	int err = 0;
+
+	if (!nd->ops->unit_stats)
+		return 0;
+	us = kcalloc(NICPROG_NL_UNIT_POOLS, sizeof(*us), GFP_KERNEL);
+	if (!us)
+		return -ENOMEM;
+	n = min_t(u32, nd->ops->unit_stats(nd, us, NICPROG_NL_UNIT_POOLS),
+		  NICPROG_NL_UNIT_POOLS);
+	for (i = 0; i < n && !err; i++)
+		err = nicprog_nl_put_unit(skb, &us[i]);
+	kfree(us);
+	return err;
+}
+
 static int nicprog_nl_stats_fill(struct sk_buff *skb, struct nicprog_dev *nd,
 				 const struct genl_info *info, u8 cmd,
 				 int flags)
@@ -820,7 +868,8 @@ static int nicprog_nl_stats_fill(struct sk_buff *skb, struct nicprog_dev *nd,
 	}
 	err = nicprog_nl_put_cores(skb, nd) ?:
 	      nicprog_nl_put_table_stats(skb, nd) ?:
-	      nicprog_nl_put_ring_stats(skb, nd);
+	      nicprog_nl_put_ring_stats(skb, nd) ?:
+	      nicprog_nl_put_units(skb, nd);
 	if (err) {
 		genlmsg_cancel(skb, hdr);
 		return err;

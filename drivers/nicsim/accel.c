@@ -182,3 +182,52 @@ s64 nicsim_accel_run(struct nicprog_dev *nd, u32 afn,
 	/* the engines serve the jobs ahead, u->count at a time, then this one */
 	return cycles * (1 + (depth - 1) / max_t(u32, u->count, 1));
 }
+
+static void nicsim_unit_pool(struct nicprog_unit_stats *us, u8 type, u8 accel,
+			     const struct nicsim_tm_pool *p, u64 clock)
+{
+	us->type = type;
+	us->accel = accel;
+	us->count = p->count;
+	us->jobs = p->jobs;
+	us->busy = p->busy;
+	us->wait = p->wait;
+	us->elapsed = clock;
+}
+
+/**
+ * nicsim_units_stats() - nicprog's unit_stats: the NIC's engines and MAT
+ *	stages, a pool per accelerator type and one of the MAT stages
+ * @ndev: the NIC
+ * @us: filled for at most @max pools
+ * @max: entries in @us
+ *
+ * Jobs, busy and wait cycles are the timing model's, as the cores' cycles
+ * are (nicsim_cores_stats()); refusals are the engines' queue's, which
+ * runs in real time.
+ *
+ * Context: process; no RTNL needed, as nicsim_cores_stats().
+ * Return: pools filled.
+ */
+u32 nicsim_units_stats(struct nicsim_dev *ndev, struct nicprog_unit_stats *us,
+		       u32 max)
+{
+	const struct nicsim_tm *tm;
+	u32 t, n = 0;
+
+	spin_lock_bh(&ndev->tm_lock);
+	tm = ndev->stats_cores ? ndev->tm : NULL;
+	for (t = NICPROG_ACCEL_NONE + 1; tm && t < __NICPROG_ACCEL_MAX &&
+	     n < max; t++) {
+		if (!tm->accel[t].count)
+			continue;
+		nicsim_unit_pool(&us[n], NICPROG_UNIT_ACCEL, t, &tm->accel[t],
+				 tm->clock);
+		us[n++].refused = atomic64_read(&ndev->accel_refused[t]);
+	}
+	if (tm && tm->mat.count && n < max)
+		nicsim_unit_pool(&us[n++], NICPROG_UNIT_MAT, NICPROG_ACCEL_NONE,
+				 &tm->mat, tm->clock);
+	spin_unlock_bh(&ndev->tm_lock);
+	return n;
+}

@@ -377,6 +377,8 @@ u32 nicsim_plan_cores_free(struct nicprog_dev *nd);
 /* accel.c */
 s64 nicsim_accel_run(struct nicprog_dev *nd, u32 afn,
 		     struct nicprog_exec_pkt *pkt, const u64 *args, u64 *ret);
+u32 nicsim_units_stats(struct nicsim_dev *ndev, struct nicprog_unit_stats *us,
+		       u32 max);
 
 /* link.c */
 int nicsim_link(struct nicsim_port *a, struct nicsim_port *b);

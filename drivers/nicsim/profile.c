@@ -183,6 +183,14 @@ static u32 nicsim_nicprog_core_stats(struct nicprog_dev *nd,
 	return n;
 }
 
+static u32 nicsim_nicprog_unit_stats(struct nicprog_dev *nd,
+				     struct nicprog_unit_stats *us, u32 max)
+{
+	struct nicsim_port *port = netdev_priv(nicprog_dev_netdev(nd));
+
+	return nicsim_units_stats(port->ndev, us, max);
+}
+
 /* Names not shipped are firmware files, read under RTNL: no helper waits. */
 static int nicsim_nicprog_profile_set(struct nicprog_dev *nd, const char *name,
 				      struct nicprog_lnic_text *text,
@@ -225,6 +233,7 @@ static int nicsim_nicprog_profile_set(struct nicprog_dev *nd, const char *name,
 const struct nicprog_dev_ops nicsim_nicprog_ops = {
 	.port_stats	= nicsim_nicprog_port_stats,
 	.core_stats	= nicsim_nicprog_core_stats,
+	.unit_stats	= nicsim_nicprog_unit_stats,
 	.plan_load	= nicsim_plan_load,
 	.plan_unload	= nicsim_plan_unload,
 	.cores_free	= nicsim_plan_cores_free,

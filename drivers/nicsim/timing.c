@@ -224,6 +224,7 @@ static u64 tm_job(struct nicsim_tm_pool *p, u64 t, u32 len)
 	svc = p->service + (u64)p->per_kib * len / 1024;
 	p->free[u] = start + svc;
 	p->jobs++;
+	p->busy += svc;
 	p->wait += start - t;
 	return start - t + svc;
 }

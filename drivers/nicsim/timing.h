@@ -53,6 +53,7 @@ struct nicsim_tm_region {
  * @per_kib: further core cycles per KiB
  * @free: per unit, when it is next free
  * @jobs: jobs served
+ * @busy: cycles units spent serving them
  * @wait: cycles jobs waited for a unit
  */
 struct nicsim_tm_pool {
@@ -61,6 +62,7 @@ struct nicsim_tm_pool {
 	u32 per_kib;
 	u64 free[NICSIM_TM_MAX_ENGINES];
 	u64 jobs;
+	u64 busy;
 	u64 wait;
 };
 

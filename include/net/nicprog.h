@@ -71,6 +71,33 @@ struct nicprog_core_stats {
 #define NICPROG_CORE_NONE	U32_MAX
 
 /**
+ * struct nicprog_unit_stats - a pool of the NIC's fixed-function units
+ * @type: enum nicprog_unit_type of its units (MAT, accelerator, ...)
+ * @accel: enum nicprog_accel_type of an accelerator pool, else
+ *	NICPROG_ACCEL_NONE
+ * @count: units in the pool
+ * @jobs: jobs its units served
+ * @busy: NIC cycles its units spent serving them, summed over units
+ * @wait: NIC cycles jobs waited for a free unit, summed over jobs
+ * @elapsed: NIC cycles of the clock @busy is counted against, as for
+ *	struct nicprog_core_stats
+ * @refused: jobs refused because the pool's queue was full
+ *
+ * Fixed-function units serve every port of the NIC, so a driver reports
+ * them whole, not per port.
+ */
+struct nicprog_unit_stats {
+	u8 type;
+	u8 accel;
+	u32 count;
+	u64 jobs;
+	u64 busy;
+	u64 wait;
+	u64 elapsed;
+	u64 refused;
+};
+
+/**
  * struct nicprog_dev_ops - operations a vendor driver provides
  * @port_stats: fill @stats with the port's NIC-side counters. Required.
  *	Called from sysfs reads and netlink dumps; may sleep; must not take
@@ -80,6 +107,9 @@ struct nicprog_core_stats {
  *	the port's installed plan. Optional. Called like @port_stats, and
  *	by netlink's stats-get under RTNL, where the plan the driver names
  *	is the port's.
+ * @unit_stats: fill @us with the counters of at most @max pools of the
+ *	NIC's fixed-function units (MAT stages, each kind of accelerator)
+ *	and return how many it filled. Optional. Called like @core_stats.
  * @plan_load: install @plan on the NIC, replacing any installed plan with
  *	no frame seeing neither; when it returns, no frame runs the old plan
  *	any more. May refuse with an extack message. Required. RTNL held.
@@ -119,6 +149,8 @@ struct nicprog_dev_ops {
 			   struct nicprog_port_stats *stats);
 	u32 (*core_stats)(struct nicprog_dev *nd,
 			  struct nicprog_core_stats *cs, u32 max);
+	u32 (*unit_stats)(struct nicprog_dev *nd,
+			  struct nicprog_unit_stats *us, u32 max);
 
 	/* Plans */
 	int (*plan_load)(struct nicprog_dev *nd,

@@ -193,10 +193,11 @@ rates_within() {
 }
 
 # timing_settled NS PORT: wait (5 s at most) until nicsim's timing model
-# has timed every run, so that its counters cover every frame.
+# has timed every run, so that its counters cover every frame. An empty NS
+# is the initial namespace.
 timing_settled() {
 	_pending() {
-		ip netns exec "$1" ethtool -S "$2" |
+		${1:+ip netns exec "$1"} ethtool -S "$2" |
 			awk '$1 == "timing_pending:" { exit $2 != 0 }'
 	}
 	wait_for 5 _pending "$1" "$2"

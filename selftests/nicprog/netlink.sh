@@ -27,6 +27,58 @@ jlines() { /usr/bin/python3 -c "import json, sys; [json.loads(l) for l in open(s
 # plan_line PORT PATTERN: the lines of PORT's debugfs plan starting with PATTERN
 plan_line() { grep "^$2" "/sys/kernel/debug/nicprog/$1/plan"; }
 
+# plan_as_prog PORT JSON: prog show's JSON of PORT's program says all its
+# plan in debugfs says (table classes by the spec's names): per stage its cores,
+# steering (and shard table), nodes, state and cycles; per table its
+# class, MAT, region, accesses and reason; the host part's nodes, insns,
+# share, state and entries; the verifier's and offloader's time
+plan_as_prog() {
+	/usr/bin/python3 - "/sys/kernel/debug/nicprog/$1/plan" "$2" <<'PY'
+import json, re, sys
+plan = open(sys.argv[1]).read()
+p = json.load(open(sys.argv[2]))[0]
+spec_class = {'read-only': 'readonly', 'shared-mutable': 'shared',
+              'counters': 'counter'}
+centi = lambda x: int(x.replace('.', ''))
+bad = []
+def same(what, want, got):
+    if want != got:
+        bad.append('%s: plan %r, prog show %r' % (what, want, got))
+st = re.findall(r'^stage (\d+): cores (\d+)-(\d+), steer (\w+)(?: \((\S+)\))?, '
+                r'nodes (\d+), state in (\d+) bytes, cycles ([\d.]+)$', plan, re.M)
+same('stages', len(st), len(p['stages']))
+for (i, a, b, steer, shard, nodes, sb, cyc), j in zip(st, p['stages']):
+    got = (j['index'], j['first_core'], j['replicas'], j['steer'],
+           p['tables'][j['shard_table']]['name'] if 'shard_table' in j else '',
+           j['nodes'], j['state_bytes'], j['cost'])
+    same('stage ' + i, (int(i), int(a), int(b) - int(a) + 1, steer, shard,
+                        int(nodes), int(sb), centi(cyc)), got)
+tb = re.findall(r'^table (\d+) (\S+): ([\w-]+)( \(mat\))?, region (\S+)'
+                r'(?: \(it did not fit the NIC\))?, accesses ([\d.]+): (.*)$', plan, re.M)
+same('tables', len(tb), len(p['tables']))
+for (i, name, cls, mat, region, acc, why), j in zip(tb, p['tables']):
+    same('table ' + i, (int(i), name, spec_class.get(cls, cls), bool(mat),
+                        region, centi(acc), why),
+         (j['index'], j['name'], j['class'], j['mat'], j['region'],
+          j['accesses'], j.get('reason', '')))
+h = re.search(r'^host: (\d+) nodes, (\d+) insns \(the NIC holds (\d+) of \d+\): (.*)\n'
+              r'host: ([\d.]+)% of packets handed over \(predicted\), at most (\d+) '
+              r'bytes of state, at insns ([\d ]+)$', plan, re.M)
+same('host part', bool(h), 'host' in p)
+if h and 'host' in p:
+    j = p['host']
+    same('host', (int(h[1]), int(h[2]), int(h[3]), h[4], centi(h[5]), int(h[6]),
+                  [int(x) for x in h[7].split()]),
+         (j['nodes'], j['insns'], j['nic_insns'], j['reason'], j['share'],
+          j['state_bytes'], j['entries']))
+t = re.search(r'^time: verifier (\d+) us, offloader (\d+) us', plan, re.M)
+same('time', (int(t[1]), int(t[2])), (p['verify_ns'] // 1000, p['plan_ns'] // 1000))
+for b in bad:
+    print('# ' + b)
+sys.exit(bool(bad))
+PY
+}
+
 tap_begin
 ID=$(nicsim_new_id)
 P0=nicsim${ID}p0 P1=nicsim${ID}p1 P2=nicsim${ID}p2
@@ -51,6 +103,7 @@ check "the kernel log says where nl_test's bad profile text is" \
 # dev show: one port, as sysfs shows it
 "$CLI" -j dev show dev "$P0" > "$TMP/dev.json"
 check "dev show -j parses as JSON: one port" jok 'len(d) == 1' < "$TMP/dev.json"
+P0_IFINDEX=$(cat "/sys/class/net/$P0/ifindex")
 for f in ifindex profile cores core_threads parsers mat_stages dma_engines \
 	 mem_bytes insn_store; do
 	expect_eq "dev show: $f as sysfs" "$(cat "$C/$f")" \
@@ -58,6 +111,25 @@ for f in ifindex profile cores core_threads parsers mat_stages dma_engines \
 done
 expect_eq "dev show: regions, one per region" "$(cat "$C/mem_regions")" \
 	"$(jpy "len(d[0]['regions'])" < "$TMP/dev.json")"
+check "dev show: each region's size, latency, banks and cache as the profile" \
+	/usr/bin/python3 - "$NICPROG_SRC/drivers/nicsim/profiles/nicsim-generic.lnic" "$TMP/dev.json" <<'PY'
+import json, re, sys
+mult = {'': 1, 'K': 1 << 10, 'M': 1 << 20, 'G': 1 << 30}
+num = lambda v: int(v[:-1]) * mult[v[-1]] if v[-1] in mult else int(v)
+want = []
+for l in open(sys.argv[1]):
+    w = l.split()
+    if w and w[0] == 'region':
+        kv = dict(zip(w[2::2], w[3::2]))
+        want.append((w[1], num(kv['size']), int(kv['latency']),
+                     int(kv.get('banks', 0)), num(kv.get('cache', '0')),
+                     int(kv.get('hit', 0))))
+got = [(r['name'], r['bytes'], r['latency'], r.get('banks', 0),
+        r.get('cache_bytes', 0), r.get('cache_latency', 0))
+       for r in json.load(open(sys.argv[2]))[0]['regions']]
+print('# profile %s, dev show %s' % (want, got))
+sys.exit(want != got or not want)
+PY
 expect_eq "dev show: accelerators as sysfs" "$(cat "$C/accelerators")" \
 	"$(jpy "' '.join('%s:%d' % (a['type'], a['count']) for a in d[0]['accels'])" < "$TMP/dev.json")"
 expect_eq "dev show: the plan settings" "auto 0 False 16" \
@@ -183,6 +255,8 @@ expect_eq "prog show: the prediction as the plan" \
 expect_eq "prog show: the tables as the plan" \
 	"$(plan_line "$P0" table | awk '{ print $3 }' | tr -d ':' | xargs)" \
 	"$(jpy "' '.join(t['name'] for t in d[0]['tables'])" < "$TMP/prog.json")"
+check "prog show: every stage, table and time of the plan" \
+	plan_as_prog "$P0" "$TMP/prog.json"
 expect_eq "dev show names the program" "$(jpy "d[0]['id']" < "$TMP/prog.json")" \
 	"$("$CLI" -j dev show dev "$P0" | jpy "d[0]['prog_id']")"
 check "prog show -p parses as JSON" sh -c "'$CLI' -p prog show | /usr/bin/python3 -m json.tool > /dev/null"
@@ -260,6 +334,75 @@ _bg_pids+=($PING)
 check "stats -w: per core rates and utilisation while frames run" \
 	jok "sum(c['packets_rate'] for c in d[0]['cores']) > 0 and all(0 <= c['utilisation'] <= 100 for c in d[0]['cores'])" < "$TMP/crates"
 wait $PING
+# the NIC's fixed-function units: a pool per accelerator kind and one of
+# the MAT stages, as dev show counts them; router.o's route lookups are
+# the MAT stages' jobs, as the cores count them
+check "the timing model timed every run" timing_settled "" "$P0"
+"$CLI" -j stats dev "$P0" > "$TMP/units.json"
+ethtool -S "$P0" > "$TMP/ethtool"
+# units_as_ethtool JSON ETHTOOL: stats-get's pools in JSON wait and refuse
+# as `ethtool -S` output ETHTOOL counts
+units_as_ethtool() {
+	/usr/bin/python3 -c "
+import json, sys
+e = dict(l.split(':') for l in open(sys.argv[2]) if l.startswith('     '))
+e = {k.strip(): int(v) for k, v in e.items()}
+us = json.load(open(sys.argv[1]))[0]['units']
+sys.exit(not all((u['wait'], u['refused']) ==
+		 ((e['accel_%s_wait' % u['accel']], e['accel_%s_refused' % u['accel']])
+		  if u['type'] == 'accel' else (e['mat_wait'], 0)) for u in us))" "$1" "$2"
+}
+# units_of JSON: "kind:count ..." of stats-get's unit pools
+units_of() { jpy "' '.join('%s:%d' % (u.get('accel', u['type']), u['count']) for u in d[0]['units'])" < "$1"; }
+expect_eq "stats: a unit pool per accelerator kind, then the MAT stages, as dev show counts them" \
+	"$(jpy "' '.join(['%s:%d' % (a['type'], a['count']) for a in d[0]['accels']] + ['mat:%d' % d[0]['mat_stages']])" < "$TMP/dev.json")" \
+	"$(units_of "$TMP/units.json")"
+expect_eq "stats: MAT jobs are the lookups the cores counted (ethtool -S)" \
+	"$(awk '$1 ~ /^core[0-9]+_mat_lookups:$/ { n += $2 } END { print n }' "$TMP/ethtool")" \
+	"$(jpy "[u['jobs'] for u in d[0]['units'] if u['type'] == 'mat'][0]" < "$TMP/units.json")"
+check "stats: router.o's lookups ran on the MAT stages, 4 cycles each (nicsim-generic)" \
+	jok "[(u['jobs'] > 0 and u['busy'] == 4 * u['jobs']) for u in d[0]['units'] if u['type'] == 'mat'] == [True]" < "$TMP/units.json"
+check "stats: jobs' waits and refusals as ethtool -S" \
+	units_as_ethtool "$TMP/units.json" "$TMP/ethtool"
+check "stats: every pool counted against the cores' clock" \
+	jok "all(u['elapsed'] == d[0]['cores'][0]['elapsed'] for u in d[0]['units'])" < "$TMP/units.json"
+# digest.o: per UDP frame two CRC32C jobs (one identified in plain BPF)
+# and two hash jobs (Toeplitz, jhash)
+check "replace it with digest.o" \
+	ip -force link set dev "$P0" xdpoffload obj "$EX/digest.o" sec xdp
+id5=$("$CLI" -j prog show dev "$P0" | jpy "d[0]['id']")
+"$CLI" -j stats dev "$P0" > "$TMP/units0.json"
+# twenty flows, spread over the cores, which share the two hash engines
+ip netns exec "$NS" bash -c 'for i in $(seq 20); do
+	echo 0123456789abcdef0123456789abcdef > /dev/udp/10.78.0.1/$((9000 + i))
+done' 2>/dev/null
+sleep 0.3
+check "the timing model timed every run" timing_settled "" "$P0"
+"$CLI" -j stats dev "$P0" > "$TMP/units1.json"
+ethtool -S "$P0" > "$TMP/ethtool1"
+tap_info "waits: $(jpy "' '.join('%s %d' % (u.get('accel', 'mat'), u['wait']) for u in d[0]['units'])" < "$TMP/units1.json")"
+check "stats: and after them, waits and refusals as ethtool -S" \
+	units_as_ethtool "$TMP/units1.json" "$TMP/ethtool1"
+# jobs_of JSON KIND: jobs of the KIND pool
+jobs_of() { jpy "[u['jobs'] for u in d[0]['units'] if u.get('accel') == '$2'][0]" < "$1"; }
+expect_eq "stats: 20 UDP frames through digest.o: 40 CRC and 40 hash jobs" \
+	"40 40" "$(($(jobs_of "$TMP/units1.json" crc) - $(jobs_of "$TMP/units0.json" crc))) $(($(jobs_of "$TMP/units1.json" hash) - $(jobs_of "$TMP/units0.json" hash)))"
+out=$("$CLI" stats dev "$P0")
+tap_info "$(grep -m1 ' accel crc:' <<< "$out")"
+check "stats in words: each pool, its jobs, busy share, waits and refusals" \
+	grep -Eq "^    accel crc: 16 units, jobs [1-9][0-9]*, busy [0-9]+ of [0-9]+ cycles \([0-9.]+%\), jobs waited [0-9]+ cycles, refused [0-9]+$" <<< "$out"
+"$CLI" -j prog show dev "$P0" > "$TMP/digest.json"
+check "prog show of digest.o: every stage, table and time of the plan" \
+	plan_as_prog "$P0" "$TMP/digest.json"
+# lb.o: a stage steered by the key of a sharded table
+check "replace it with lb.o" \
+	ip -force link set dev "$P0" xdpoffload obj "$EX/lb.o" sec xdp
+"$CLI" -j prog show dev "$P0" > "$TMP/lb.json"
+id6=$(jpy "d[0]['id']" < "$TMP/lb.json")
+check "prog show of lb.o: a stage steered by a sharded table's key" \
+	jok "[t['class'] for t in d[0]['tables'] if 'shard_table' in d[0]['stages'][0] and t['index'] == d[0]['stages'][0]['shard_table']] == ['sharded']" < "$TMP/lb.json"
+check "prog show of lb.o: every stage, table and time of the plan" \
+	plan_as_prog "$P0" "$TMP/lb.json"
 check "detach" ip link set dev "$P0" xdpoffload off
 expect_eq "sysfs prog_id: 0 once detached" 0 "$(cat "$C/prog_id")"
 
@@ -324,6 +467,8 @@ expect_eq "prog show: where the host part starts, as the plan" \
 	"$(jpy "' '.join(str(x) for x in d[0]['host']['entries'])" < "$TMP/part.json")"
 check "prog show: why the host runs it" \
 	jok "len(d[0]['host']['reason']) > 10" < "$TMP/part.json"
+check "prog show: every stage, table, the host part and time of the plan" \
+	plan_as_prog "$P2" "$TMP/part.json"
 check "attach count.o to $P1 in the other namespace" \
 	ip netns exec "$NS" ip link set dev "$P1" xdpoffload obj "$EX/count.o" sec xdp
 nicsim_del "$ID"
@@ -347,7 +492,9 @@ for l in open(sys.argv[1]):
 expect_eq "monitor: attach, replace, detach, attach, removal by the device going" \
 	"prog-attach $P0 $id1 0
 prog-attach $P0 $id2 $id1
-prog-detach $P0 $id2 0
+prog-attach $P0 $id5 $id2
+prog-attach $P0 $id6 $id5
+prog-detach $P0 $id6 0
 prog-attach $P0 $id4 0
 prog-detach $P0 $id4 0
 prog-attach $P2 $id3 0
@@ -360,7 +507,8 @@ overload() {
 	/usr/bin/python3 -c "
 import json, sys
 ev = [json.loads(l) for l in open(sys.argv[1])]
-ev = [e for e in ev if e['event'] == 'stage-overload' and e['ifname'] == '$P0']
+ev = [e for e in ev if e['event'] == 'stage-overload' and e['ifname'] == '$P0' and
+      e['ifindex'] == $P0_IFINDEX]
 print(len(ev), ' '.join(sorted(set(str(e['stage']) for e in ev))), sum(e['drops'] for e in ev))" "$TMP/mon"
 }
 read -r n_ev stages ov_drops < <(overload)

@@ -122,6 +122,24 @@ nopipe() { [ "$(cat "/sys/class/nicprog/$NF/statistics/ring_pipes")" = 0 ]; }
 check "kill -9 with a wait in flight: its pipe goes within the wait's bound" \
 	wait_for 20 nopipe
 expect_eq "stats-get: no output has a pipe then" none "$(rings)"
+# a pipe that filled up, dropped and was partly released: stats-get says
+# what its control page says
+"$SELFDIR/ring_test" --fill "$IN" "$NF" > "$TMP/fill" 2>&1 &
+FPID=$!
+filled() { grep -q "^filled" "$TMP/fill"; }
+check "a 4 KiB pipe on output 1 fills up" wait_for 10 filled
+sed 's/^/# /' "$TMP/fill"
+expect_eq "its control page: 19 records of 200 bytes kept, 5 released, 81 dropped" \
+	"# tail $((19 * 208)) head $((5 * 208)) drops 81 drop_bytes $((81 * 200))" \
+	"$(grep '^# tail' "$TMP/fill")"
+expect_eq "stats-get: output 1, 4 KiB, bytes, consumed and drops as the pipe's" \
+	"1 4096 False $((19 * 208)) $((5 * 208)) 81 $((81 * 200))" "$(rings)"
+out=$("$CLI" stats dev "$NF")
+check "stats in words: the pipe's bytes and drops" \
+	grep -q "^    output 1: pipe of 4096 bytes, backpressure off, $((19 * 208)) bytes appended, $((5 * 208)) consumed, drops 81 ($((81 * 200)) bytes)$" <<< "$out"
+kill "$FPID"
+wait "$FPID" 2>/dev/null
+check "and it goes with its process" wait_for 20 nopipe
 # libnicring's echo: frames steered to output 0 come back, rewritten in
 # place and sent from a TX pipe over the same memory.
 ECHO=$NICPROG_SRC/tools/apps/echo

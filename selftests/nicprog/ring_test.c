@@ -15,6 +15,9 @@
  *   ring_test --park IFNAME   (a pipe bound to output 5 with backpressure,
  *                             a wait in flight, then sleeps until
  *                             killed)
+ *   ring_test --fill IN NF    (NF runs progs/topipe.o: a 4 KiB pipe bound
+ *                             to output 1 fills up and drops, 5 records
+ *                             are released, then sleeps until killed)
  *   ring_test --echo-peer IN COUNT  (the far end of tools/apps/echo)
  *   ring_test --replace IN NF OBJ   (bound pipes across program replacement)
  *   ring_test --backpressure IN NF  (NF runs progs/topipe.o: a full pipe
@@ -1377,6 +1380,46 @@ static int replace_mode(const char *in, const char *nf, const char *obj)
 }
 
 /*
+ * --fill: 100 frames of 200 bytes to a 4 KiB pipe bound to NF's output 1,
+ * which keeps 19 and drops 81; the first 5 are released. Prints what the
+ * pipe's control page then says, "filled", and sleeps until killed, so
+ * that stats-get can be compared with it.
+ */
+static int fill_mode(const char *in)
+{
+	struct nicprog_pipe_ctrl *ctrl;
+	struct nicprog_pipe_create a;
+	uint8_t f[256], *m;
+	int fd, i;
+
+	pkt_ifindex = if_nametoindex(in);
+	pkt_fd = socket(AF_PACKET, SOCK_RAW, 0);
+	if (!pkt_ifindex || pkt_fd < 0)
+		ksft_exit_fail_msg("%s: %s\n", in, strerror(errno));
+	fd = open_dev();
+	if (create(fd, 4096, NICPROG_PIPE_RX, NICPROG_FRAMING_RECORDS, &a))
+		ksft_exit_fail_msg("create failed\n");
+	m = mmap(NULL, a.mmap_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 a.mmap_off);
+	if (m == MAP_FAILED)
+		ksft_exit_fail_msg("mmap: %s\n", strerror(errno));
+	ctrl = (void *)m;
+	if (bind_pipe(fd, NICPROG_OP_PIPE_BIND, a.id, 1))
+		ksft_exit_fail_msg("bind failed\n");
+	for (i = 0; i < 100; i++)
+		send_frame(f, frame(f, 9001, 200, i));
+	settle(ctrl, 0, 0);
+	__atomic_store_n(&ctrl->head, 5 * REC(200), __ATOMIC_RELEASE);
+	printf("# tail %llu head %llu drops %llu drop_bytes %llu\nfilled\n",
+	       (unsigned long long)ctrl->tail, (unsigned long long)ctrl->head,
+	       (unsigned long long)ctrl->drops,
+	       (unsigned long long)ctrl->drop_bytes);
+	fflush(stdout);
+	pause();	/* until killed */
+	return 0;
+}
+
+/*
  * --echo-peer: the far end of tools/apps/echo. Frames to UDP port 9000 go
  * out of IN 32 at a time; each must come back, in order, byte for byte,
  * its Ethernet addresses swapped. Prints TAP; exits 0 if all did.
@@ -1467,6 +1510,12 @@ int main(int argc, char **argv)
 		snprintf(devpath, sizeof(devpath), "/dev/" NICPROG_DEV_DIR "/%s",
 			 ifname);
 		return bp_mode(argv[2], argv[3]);
+	}
+	if (!strcmp(argv[1], "--fill") && argc == 4) {
+		ifname = argv[3];
+		snprintf(devpath, sizeof(devpath), "/dev/" NICPROG_DEV_DIR "/%s",
+			 ifname);
+		return fill_mode(argv[2]);
 	}
 	if (!strcmp(argv[1], "--echo-peer"))	/* --echo-peer IN COUNT */
 		return echo_peer(argv[2], argc > 3 ? atoi(argv[3]) : 1000);

@@ -7,15 +7,6 @@
 
 #include "nicprog.h"
 
-static const char *accel_name(unsigned int type)
-{
-	static const char * const names[] = {
-		"none", "csum", "crc", "hash", "crypto", "compress", "regex",
-	};
-
-	return type < __NICPROG_ACCEL_MAX ? names[type] : "unknown";
-}
-
 static void region_print(const struct nlattr *nest)
 {
 	const struct nlattr *tb[NICPROG_A_REGION_MAX + 1];

@@ -26,6 +26,7 @@ const char *cli_next(struct cli *cli);
 bool cli_has(const struct cli *cli, const char *word);
 const char *shape_name(unsigned int shape);
 int shape_value(const char *name);
+const char *accel_name(unsigned int type);
 
 int cmd_dev(struct cli *cli);
 int cmd_prog(struct cli *cli);

@@ -139,7 +139,8 @@ static int snap_take(struct cli *cli, const char *dev, struct snapshot *snap)
 #define NEST_MAX	16	/* at least every nest's *_MAX below */
 _Static_assert(NICPROG_A_STAGE_STATS_MAX <= NEST_MAX &&
 	       NICPROG_A_TABLE_STATS_MAX <= NEST_MAX &&
-	       NICPROG_A_RING_STATS_MAX <= NEST_MAX, "NEST_MAX too small");
+	       NICPROG_A_RING_STATS_MAX <= NEST_MAX &&
+	       NICPROG_A_UNIT_STATS_MAX <= NEST_MAX, "NEST_MAX too small");
 
 /* Each @type nest of @nlh, parsed up to @max, in an array @key. */
 static void nests_print(const struct nlmsghdr *nlh, unsigned int type,
@@ -207,6 +208,38 @@ static void ring_print(const struct nlattr **tb)
 		 u64_of(tb[NICPROG_A_RING_STATS_DROP_BYTES]));
 }
 
+/*
+ * A pool of the NIC's MAT stages or of one kind of accelerator; in words
+ * only a pool that served or refused a job.
+ */
+static void unit_print(const struct nlattr **tb)
+{
+	uint8_t type = tb[NICPROG_A_UNIT_STATS_TYPE] ?
+		       mnl_attr_get_u8(tb[NICPROG_A_UNIT_STATS_TYPE]) : 0;
+	uint8_t accel = tb[NICPROG_A_UNIT_STATS_ACCEL] ?
+			mnl_attr_get_u8(tb[NICPROG_A_UNIT_STATS_ACCEL]) : 0;
+	uint64_t count = u64_of32(tb[NICPROG_A_UNIT_STATS_COUNT]);
+	uint64_t busy = u64_of(tb[NICPROG_A_UNIT_STATS_BUSY]);
+	uint64_t elapsed = u64_of(tb[NICPROG_A_UNIT_STATS_ELAPSED]);
+
+	if (!out_json() && !u64_of(tb[NICPROG_A_UNIT_STATS_JOBS]) &&
+	    !u64_of(tb[NICPROG_A_UNIT_STATS_REFUSED]))
+		return;
+	out_string("type", "    %s", type == NICPROG_UNIT_MAT ? "mat" :
+		   type == NICPROG_UNIT_ACCEL ? "accel" : "unit");
+	if (tb[NICPROG_A_UNIT_STATS_ACCEL])
+		out_string("accel", " %s", accel_name(accel));
+	out_uint("count", ": %llu units", count);
+	out_uint("jobs", ", jobs %llu", u64_of(tb[NICPROG_A_UNIT_STATS_JOBS]));
+	out_uint("busy", ", busy %llu", busy);
+	out_uint("elapsed", " of %llu cycles", elapsed);
+	out_text(" (%.1f%%)", share(busy, elapsed * count));
+	out_uint("wait", ", jobs waited %llu cycles",
+		 u64_of(tb[NICPROG_A_UNIT_STATS_WAIT]));
+	out_uint("refused", ", refused %llu\n",
+		 u64_of(tb[NICPROG_A_UNIT_STATS_REFUSED]));
+}
+
 /* A port's counters; with @nlh, its plan's stages, tables and rings. */
 static void counters_print(const struct port *p, const struct nlmsghdr *nlh)
 {
@@ -249,6 +282,8 @@ static void counters_print(const struct port *p, const struct nlmsghdr *nlh)
 			    NICPROG_A_TABLE_STATS_MAX, table_print);
 		nests_print(nlh, NICPROG_A_STATS_RING, "rings",
 			    NICPROG_A_RING_STATS_MAX, ring_print);
+		nests_print(nlh, NICPROG_A_STATS_UNIT, "units",
+			    NICPROG_A_UNIT_STATS_MAX, unit_print);
 	}
 	out_close_object();
 }

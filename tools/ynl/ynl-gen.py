@@ -147,8 +147,11 @@ def gen_uapi(spec):
         out.append("#define %s_MCGRP_%s\t\t\"%s\"" % (spec.up, c_upper(g), g))
     out.append("")
     for s in spec.y["attribute-sets"]:
-        out.append("/* %s */" % "\n * ".join(wrap_doc(s.get("doc", s["name"]),
-                                                    "")))
+        doc = wrap_doc(s.get("doc", s["name"]), "")
+        if len(doc) == 1:
+            out.append("/* %s */" % doc[0])
+        else:	# kernel style: the closing */ on a line of its own
+            out.append("/*\n * %s\n */" % "\n * ".join(doc))
         out.append("enum {")
         first = True
         for a in s["attributes"]:
