@@ -500,6 +500,14 @@ prog-detach $P0 $id4 0
 prog-attach $P2 $id3 0
 prog-detach $P2 $id3 0" \
 	"$(events)"
+check "monitor: the partial offload's attach event carries its host part" \
+	/usr/bin/python3 -c "
+import json, sys
+ev = [json.loads(l) for l in open(sys.argv[1])]
+att = [e['prog'] for e in ev if e['event'] == 'prog-attach']
+p2 = [p for p in att if p['ifname'] == '$P2']
+sys.exit(not (len(p2) == 1 and p2[0]['host']['nodes'] > 0 and
+	      not any('host' in p for p in att if p['ifname'] != '$P2')))" "$TMP/mon"
 check "monitor: the other namespace's port is not seen here" \
 	sh -c "! grep -q '\"$P1\"' '$TMP/mon'"
 # overload NAME: the stage-overload events of $P0, as "events stages drops"

@@ -417,6 +417,31 @@ int main(int argc, char **argv)
 	       nl_run(&nl, nlh, NULL, NULL), -ENOENT,
 	       "the port runs no program");
 
+	nlh = nl_msg(&nl, NICPROG_CMD_STATS_GET, 0);
+	err = nl_run(&nl, nlh, NULL, NULL);
+	expect("stats-get naming no port: EINVAL, says so", err, -EINVAL,
+	       "name the port by ifindex or ifname");
+	result(nl.ext_miss == NICPROG_A_STATS_IFINDEX,
+	       "and reports ifindex as the missing attribute", err);
+
+	nlh = nl_msg(&nl, NICPROG_CMD_STATS_GET, 0);
+	mnl_attr_put_strz(nlh, NICPROG_A_STATS_IFNAME, "lo");
+	expect("stats-get of lo: EOPNOTSUPP, not a nicprog port",
+	       nl_run(&nl, nlh, NULL, NULL), -EOPNOTSUPP,
+	       "the interface is not a nicprog port");
+
+	nlh = nl_msg(&nl, NICPROG_CMD_STATS_GET, 0);
+	mnl_attr_put_u32(nlh, NICPROG_A_STATS_IFINDEX, ifindex);
+	mnl_attr_put_u32(nlh, NICPROG_A_STATS_UNIT, 1);
+	expect("a reply attribute in a stats-get request: EINVAL",
+	       nl_run(&nl, nlh, NULL, NULL), -EINVAL, "Unknown attribute type");
+
+	nlh = nl_msg(&nl, NICPROG_CMD_PROG_GET, 0);
+	mnl_attr_put_strz(nlh, NICPROG_A_PROG_IFNAME, "nicprog-none");
+	expect("prog-get of a name no interface has: ENODEV",
+	       nl_run(&nl, nlh, NULL, NULL), -ENODEV,
+	       "no interface has this name");
+
 	nlh = nl_msg(&nl, 77, 0);
 	expect("an unknown command: EOPNOTSUPP",
 	       nl_run(&nl, nlh, NULL, NULL), -EOPNOTSUPP, NULL);
