@@ -436,6 +436,42 @@ static int nicprog_nl_put_host(struct sk_buff *skb,
 	return 0;
 }
 
+static int nicprog_nl_put_plan_unit(struct sk_buff *skb, u8 type, u8 accel,
+				    u32 count, u32 total)
+{
+	struct nlattr *nest = nla_nest_start(skb, NICPROG_A_PROG_UNIT);
+
+	if (!nest ||
+	    nla_put_u8(skb, NICPROG_A_PLAN_UNIT_TYPE, type) ||
+	    (accel != NICPROG_ACCEL_NONE &&
+	     nla_put_u8(skb, NICPROG_A_PLAN_UNIT_ACCEL, accel)) ||
+	    nla_put_u32(skb, NICPROG_A_PLAN_UNIT_COUNT, count) ||
+	    nla_put_u32(skb, NICPROG_A_PLAN_UNIT_TOTAL, total))
+		return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/* The plan's slice of each pool of units it uses. */
+static int nicprog_nl_put_plan_units(struct sk_buff *skb,
+				     const struct nicprog_dev *nd,
+				     const struct nicprog_layout *lo)
+{
+	u32 t;
+
+	for (t = NICPROG_ACCEL_NONE + 1; t < __NICPROG_ACCEL_MAX; t++)
+		if (lo->accel_count[t] &&
+		    nicprog_nl_put_plan_unit(skb, NICPROG_UNIT_ACCEL, t,
+					     lo->accel_count[t],
+					     nd->sum.accels[t]))
+			return -EMSGSIZE;
+	if (lo->mat_units &&
+	    nicprog_nl_put_plan_unit(skb, NICPROG_UNIT_MAT, NICPROG_ACCEL_NONE,
+				     lo->mat_units, nd->sum.mat_stages))
+		return -EMSGSIZE;
+	return 0;
+}
+
 /*
  * @plan of @nd's program, as prog-get, predict and notifications show it,
  * with @old_id for a replacement. Leaves the message open for more.
@@ -476,7 +512,7 @@ static int nicprog_nl_plan_put(struct sk_buff *skb, struct nicprog_dev *nd,
 			return -EMSGSIZE;
 	if (lo->node_host && nicprog_nl_put_host(skb, plan))
 		return -EMSGSIZE;
-	return 0;
+	return nicprog_nl_put_plan_units(skb, nd, lo);
 }
 
 /* The program and plan of @nd, with @old_id for a replacement. RTNL held. */

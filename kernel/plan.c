@@ -168,6 +168,22 @@ void nicprog_plan_settings(struct nicprog_dev *nd,
 	mutex_unlock(&nd->plan_lock);
 }
 
+/* The units of each pool other ports' plans leave this port's. RTNL held. */
+static void nicprog_plan_units_free(struct nicprog_dev *nd,
+				    struct nicprog_units_free *free)
+{
+	u32 t;
+
+	for (t = 0; t < __NICPROG_ACCEL_MAX; t++)
+		free->accel[t] = nd->ops->units_free ?
+				 nd->ops->units_free(nd, NICPROG_UNIT_ACCEL, t) :
+				 nd->sum.accels[t];
+	free->mat = nd->ops->units_free ?
+		    nd->ops->units_free(nd, NICPROG_UNIT_MAT,
+					NICPROG_ACCEL_NONE) :
+		    nd->sum.mat_stages;
+}
+
 /**
  * nicprog_plan_create() - plan a program for its port
  * @np: the program, finalized
@@ -184,6 +200,7 @@ struct nicprog_plan *nicprog_plan_create(struct nicprog_prog *np,
 {
 	struct nicprog_dev *nd = np->nd;
 	const struct nicprog_lnic_unit *core;
+	struct nicprog_units_free units;
 	struct nicprog_plan *plan;
 	struct nicprog_host_limits lim = {
 		.insn_store = nd->sum.insn_store,
@@ -224,13 +241,15 @@ struct nicprog_plan *nicprog_plan_create(struct nicprog_prog *np,
 		}
 		budget = min(budget, free);
 	}
+	nicprog_plan_units_free(nd, &units);
 
 	plan = kzalloc(sizeof(*plan), GFP_KERNEL);
 	if (!plan)
 		return ERR_PTR(-ENOMEM);
 	plan->plan_ns = ktime_get_ns();
-	err = nicprog_layout_build(&np->ir, nd->lnic, shape, budget,
-				   partial ? &lim : NULL, &plan->lo, &why);
+	err = nicprog_layout_build_slice(&np->ir, nd->lnic, shape, budget,
+					 &units, partial ? &lim : NULL,
+					 &plan->lo, &why);
 	plan->plan_ns = ktime_get_ns() - plan->plan_ns;
 	if (err) {
 		/* the offloader's reasons are static strings */
@@ -569,6 +588,28 @@ u32 nicprog_plan_cores(const struct nicprog_plan *plan)
 	return plan->lo.cores;
 }
 EXPORT_SYMBOL_GPL(nicprog_plan_cores);
+
+/**
+ * nicprog_plan_units() - units of a pool a plan uses
+ * @plan: the plan
+ * @type: NICPROG_UNIT_MAT or NICPROG_UNIT_ACCEL
+ * @accel: for accelerators, enum nicprog_accel_type
+ *
+ * A plan uses a slice of each pool of the NIC's units it needs (see
+ * &nicprog_dev_ops.units_free), which its driver keeps for it alone.
+ *
+ * Context: any.
+ * Return: units, 0 for a pool it does not use.
+ */
+u32 nicprog_plan_units(const struct nicprog_plan *plan, u8 type, u8 accel)
+{
+	if (type == NICPROG_UNIT_MAT)
+		return plan->lo.mat_units;
+	if (type == NICPROG_UNIT_ACCEL && accel < __NICPROG_ACCEL_MAX)
+		return plan->lo.accel_count[accel];
+	return 0;
+}
+EXPORT_SYMBOL_GPL(nicprog_plan_units);
 
 /**
  * nicprog_plan_partial() - does the host run part of a plan?

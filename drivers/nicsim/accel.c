@@ -8,10 +8,11 @@
  * the oracle also checks the BPF bodies against the kernel's own.
  *
  * A job costs the LNIC unit's service cycles plus its cycles per KiB.
- * Engines are shared by the NIC's cores, with a queue in front of each
- * type: a job that finds every engine of its type busy with jobs of other
- * cores waits behind them -- the calling core waits its own service time
- * once per round of the engines' work ahead of it -- and a job that finds
+ * A port's plan has engines of its own (its slice, bpf.c), shared by its
+ * cores, with a queue in front of each type: a job that finds every
+ * engine of its type busy with jobs of other cores waits behind them --
+ * the calling core waits its own service time once per round of the
+ * engines' work ahead of it -- and a job that finds
  * NICSIM_ACCEL_QUEUE_LEN jobs already waiting is refused, so the call
  * runs the function's BPF body on the core instead (same result, core
  * cycles). Busy means being run at this instant by another core's
@@ -147,7 +148,8 @@ s64 nicsim_accel_run(struct nicprog_dev *nd, u32 afn,
 	struct nicsim_port *port = netdev_priv(nicprog_dev_netdev(nd));
 	struct nicsim_dev *ndev = port->ndev;
 	const struct nicprog_lnic_unit *u = NULL;
-	u32 i, type, depth, waiting;
+	const struct nicsim_plan_ref *ref;
+	u32 i, type, depth, waiting, engines;
 	u64 cycles, len;
 	int max;
 
@@ -158,12 +160,15 @@ s64 nicsim_accel_run(struct nicprog_dev *nd, u32 afn,
 		if (ndev->lnic->units[i].type == NICPROG_UNIT_ACCEL &&
 		    ndev->lnic->units[i].accel == type)
 			u = &ndev->lnic->units[i];
-	if (!u)
+	/* the engines of the plan's slice; the core runs a plan: RCU held */
+	ref = rcu_dereference(port->ref);
+	engines = ref ? ref->units[type] : 0;
+	if (!u || !engines)
 		return -EOPNOTSUPP;
-	depth = atomic_inc_return(&ndev->accel_inflight[type]);
-	waiting = depth > u->count ? depth - u->count : 0;
+	depth = atomic_inc_return(&port->accel_inflight[type]);
+	waiting = depth > engines ? depth - engines : 0;
 	if (waiting > NICSIM_ACCEL_QUEUE_LEN) {
-		atomic_dec(&ndev->accel_inflight[type]);
+		atomic_dec(&port->accel_inflight[type]);
 		atomic64_inc(&ndev->accel_refused[type]);
 		return -EBUSY;
 	}
@@ -175,12 +180,12 @@ s64 nicsim_accel_run(struct nicprog_dev *nd, u32 afn,
 		*ret = NICSIM_ACCEL_ERR;
 		len = 0;
 	}
-	atomic_dec(&ndev->accel_inflight[type]);
+	atomic_dec(&port->accel_inflight[type]);
 	cycles = u->service_cycles + (u64)u->cycles_per_kib * len / 1024;
 	atomic64_inc(&ndev->accel_jobs[type]);
 	atomic64_add(cycles, &ndev->accel_cycles[type]);
-	/* the engines serve the jobs ahead, u->count at a time, then this one */
-	return cycles * (1 + (depth - 1) / max_t(u32, u->count, 1));
+	/* the engines serve the jobs ahead, @engines at a time, then this one */
+	return cycles * (1 + (depth - 1) / engines);
 }
 
 static void nicsim_unit_pool(struct nicprog_unit_stats *us, u8 type, u8 accel,

@@ -21,25 +21,35 @@ int nicsim_port_ndo_bpf(struct net_device *dev, struct netdev_bpf *bpf)
 
 /*
  * Co-resident programs: each port's plan runs on a run of cores of its
- * own, so that two programs on one NIC split its cores rather than
- * contend for them (they still share memory and engines).
+ * own, and its jobs go to a run of engines of each kind and of MAT stages
+ * of its own, so that programs on one NIC split its units rather than
+ * contend for them, and each runs as its plan was predicted (they still
+ * share memory). A unit's owner is the port whose plan holds it; runs
+ * are found first fit, as a port's own units count as free for it.
  */
 
-/* Whether core @i is free for @port: held by no other port's plan. */
-static bool nicsim_core_free_for(const struct nicsim_port *port, u32 i)
+/* The longest run of @owner's @n entries free for @port. */
+static u32 nicsim_run_free(struct nicsim_port *const *owner, u32 n,
+			   const struct nicsim_port *port)
 {
-	const struct nicsim_port *p = port->ndev->core_port[i];
+	u32 i, run = 0, best = 0;
 
-	return !p || p == port;
+	for (i = 0; i < n; i++) {
+		run = !owner[i] || owner[i] == port ? run + 1 : 0;
+		best = max(best, run);
+	}
+	return best;
 }
 
-/* The first core of @need in a row free for @port, or -1. RTNL held. */
-static int nicsim_cores_find(const struct nicsim_port *port, u32 need)
+/* The first of @need entries of @owner in a row free for @port, or -1. */
+static int nicsim_run_find(struct nicsim_port *const *owner, u32 n,
+			   const struct nicsim_port *port, u32 need)
 {
 	u32 b, i;
 
-	for (b = 0; b + need <= port->ndev->n_cores; b++) {
-		for (i = 0; i < need && nicsim_core_free_for(port, b + i); i++)
+	for (b = 0; b + need <= n; b++) {
+		for (i = 0; i < need && (!owner[b + i] ||
+					 owner[b + i] == port); i++)
 			;
 		if (i == need)
 			return b;
@@ -47,17 +57,17 @@ static int nicsim_cores_find(const struct nicsim_port *port, u32 need)
 	return -1;
 }
 
-/* @port's plan holds cores @base up to @base + @n, and no others. */
-static void nicsim_cores_hold(struct nicsim_port *port, u32 base, u32 n)
+/* @port holds entries @base up to @base + @need of @owner, no others. */
+static void nicsim_run_hold(struct nicsim_port **owner, u32 n,
+			    struct nicsim_port *port, u32 base, u32 need)
 {
-	struct nicsim_dev *ndev = port->ndev;
 	u32 i;
 
-	for (i = 0; i < ndev->n_cores; i++) {
-		if (ndev->core_port[i] == port)
-			ndev->core_port[i] = NULL;
-		if (i >= base && i < base + n)
-			ndev->core_port[i] = port;
+	for (i = 0; i < n; i++) {
+		if (owner[i] == port)
+			owner[i] = NULL;
+		if (i >= base && i < base + need)
+			owner[i] = port;
 	}
 }
 
@@ -71,13 +81,96 @@ static void nicsim_cores_hold(struct nicsim_port *port, u32 base, u32 n)
 u32 nicsim_plan_cores_free(struct nicprog_dev *nd)
 {
 	struct nicsim_port *port = netdev_priv(nicprog_dev_netdev(nd));
-	u32 i, run = 0, best = 0;
 
-	for (i = 0; i < port->ndev->n_cores; i++) {
-		run = nicsim_core_free_for(port, i) ? run + 1 : 0;
-		best = max(best, run);
+	return nicsim_run_free(port->ndev->core_port, port->ndev->n_cores,
+			       port);
+}
+
+/* The pool of units of @type and @accel, or NICSIM_TM_POOLS for none. */
+static u32 nicsim_pool(u8 type, u8 accel)
+{
+	if (type == NICPROG_UNIT_MAT)
+		return NICSIM_TM_POOL_MAT;
+	if (type == NICPROG_UNIT_ACCEL && accel < __NICPROG_ACCEL_MAX)
+		return accel;
+	return NICSIM_TM_POOLS;
+}
+
+/**
+ * nicsim_plan_units_free() - the most units of a pool a plan of a port
+ *	may use
+ * @nd: the port
+ * @type: NICPROG_UNIT_MAT or NICPROG_UNIT_ACCEL
+ * @accel: for accelerators, enum nicprog_accel_type
+ *
+ * Context: RTNL held.
+ * Return: the longest run of the pool's units no other port's plan holds.
+ */
+u32 nicsim_plan_units_free(struct nicprog_dev *nd, u8 type, u8 accel)
+{
+	struct nicsim_port *port = netdev_priv(nicprog_dev_netdev(nd));
+	u32 p = nicsim_pool(type, accel);
+
+	if (p == NICSIM_TM_POOLS)
+		return 0;
+	return nicsim_run_free(port->ndev->unit_port[p],
+			       nicsim_tm_pool_size(port->ndev->lnic, p), port);
+}
+
+/*
+ * @ref's slice of every pool its plan uses: runs of units free for
+ * @port. RTNL held. Return: 0, or -ENOSPC.
+ */
+static int nicsim_units_find(const struct nicsim_port *port,
+			     struct nicsim_plan_ref *ref)
+{
+	struct nicsim_dev *ndev = port->ndev;
+	u32 p, need;
+	int base;
+
+	for (p = 0; p < NICSIM_TM_POOLS; p++) {
+		need = p == NICSIM_TM_POOL_MAT ?
+		       nicprog_plan_units(ref->plan, NICPROG_UNIT_MAT, 0) :
+		       nicprog_plan_units(ref->plan, NICPROG_UNIT_ACCEL, p);
+		if (!need)
+			continue;
+		base = nicsim_run_find(ndev->unit_port[p],
+				       nicsim_tm_pool_size(ndev->lnic, p),
+				       port, need);
+		if (base < 0)
+			return -ENOSPC;
+		ref->unit_base[p] = base;
+		ref->units[p] = need;
 	}
-	return best;
+	return 0;
+}
+
+/*
+ * @port's plan @ref (NULL: none) holds its cores and units, and no
+ * others; the timing model sends the jobs of its cores to its units.
+ * RTNL held.
+ */
+static void nicsim_plan_hold(struct nicsim_port *port,
+			     const struct nicsim_plan_ref *ref)
+{
+	struct nicsim_dev *ndev = port->ndev;
+	u32 p, c, n = ref ? nicprog_plan_cores(ref->plan) : 0;
+
+	nicsim_run_hold(ndev->core_port, ndev->n_cores, port,
+			ref ? ref->base : 0, n);
+	for (p = 0; p < NICSIM_TM_POOLS; p++)
+		nicsim_run_hold(ndev->unit_port[p],
+				nicsim_tm_pool_size(ndev->lnic, p), port,
+				ref ? ref->unit_base[p] : 0,
+				ref ? ref->units[p] : 0);
+	if (!ref)
+		return;
+	spin_lock_bh(&ndev->tm_lock);
+	for (c = ref->base; ndev->tm && c < ref->base + n; c++)
+		for (p = 0; p < NICSIM_TM_POOLS; p++)
+			nicsim_tm_slice(ndev->tm, c, p, ref->unit_base[p],
+					ref->units[p]);
+	spin_unlock_bh(&ndev->tm_lock);
 }
 
 /*
@@ -103,7 +196,8 @@ int nicsim_plan_load(struct nicprog_dev *nd, const struct nicprog_plan *plan,
 	struct nicsim_port *port = netdev_priv(nicprog_dev_netdev(nd));
 	struct nicsim_plan_ref *old = rtnl_dereference(port->ref), *ref;
 	u32 need = nicprog_plan_cores(plan);
-	int base = nicsim_cores_find(port, need);
+	int base = nicsim_run_find(port->ndev->core_port, port->ndev->n_cores,
+				   port, need);
 
 	if (base < 0) {
 		NL_SET_ERR_MSG_MOD(extack,
@@ -115,6 +209,12 @@ int nicsim_plan_load(struct nicprog_dev *nd, const struct nicprog_plan *plan,
 		return -ENOMEM;
 	ref->plan = plan;
 	ref->base = base;
+	if (nicsim_units_find(port, ref)) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "the plan needs more engines or MAT stages than the NIC has free of other ports' programs");
+		kfree(ref);
+		return -ENOSPC;
+	}
 	if (nicprog_plan_partial(plan)) {
 		ref->host = nicprog_host_alloc(NICSIM_FRAME_SZ);
 		if (!ref->host) {
@@ -128,7 +228,7 @@ int nicsim_plan_load(struct nicprog_dev *nd, const struct nicprog_plan *plan,
 		nicsim_cores_purge(port);
 		nicsim_plan_ref_free(old);
 	}
-	nicsim_cores_hold(port, base, need);
+	nicsim_plan_hold(port, ref);
 	return 0;
 }
 
@@ -141,5 +241,5 @@ void nicsim_plan_unload(struct nicprog_dev *nd)
 	synchronize_net();
 	nicsim_cores_purge(port);
 	nicsim_plan_ref_free(old);
-	nicsim_cores_hold(port, 0, 0);
+	nicsim_plan_hold(port, NULL);
 }

@@ -144,6 +144,8 @@ struct nicsim_pcpu_stats {
  *	ops, read under RCU by the receive path and the NIC cores
  * @xdp_prog: the native XDP program, run by @napi (xdp.c)
  * @xdp_rxq: the receive queue @xdp_prog sees
+ * @accel_inflight: per enum nicprog_accel_type, jobs of the port's plan
+ *	being served or waiting right now, on the engines of its slice
  */
 struct nicsim_port {
 	struct net_device *netdev;
@@ -157,6 +159,7 @@ struct nicsim_port {
 	struct nicsim_plan_ref __rcu *ref;
 	struct bpf_prog __rcu *xdp_prog;
 	struct xdp_rxq_info xdp_rxq;
+	atomic_t accel_inflight[__NICPROG_ACCEL_MAX];
 };
 
 /*
@@ -174,6 +177,9 @@ struct nicsim_port {
  *	plan holds
  * @host: partial plans: the host's scratch for their host part, used by
  *	the port's NAPI instance only; NULL otherwise
+ * @unit_base: per pool of units (NICSIM_TM_POOLS), the first of the
+ *	plan's slice, which no other port's plan holds
+ * @units: per pool, units of the slice (nicprog_plan_units())
  *
  * One per plan_load, freed once no frame or job can see it.
  */
@@ -181,6 +187,8 @@ struct nicsim_plan_ref {
 	const struct nicprog_plan *plan;
 	u32 base;
 	struct nicprog_host *host;
+	u8 unit_base[NICSIM_TM_POOLS];
+	u8 units[NICSIM_TM_POOLS];
 };
 
 /**
@@ -298,13 +306,13 @@ struct nicsim_core {
  * @tm_last_add: jiffies when a core last handed @tm a run
  * @accel_jobs: per enum nicprog_accel_type, jobs the engines ran
  * @accel_cycles: per enum nicprog_accel_type, cycles they were busy
- * @accel_inflight: per enum nicprog_accel_type, jobs being served or
- *	waiting right now
  * @accel_queue_max: per enum nicprog_accel_type, most jobs seen waiting
  * @accel_refused: per enum nicprog_accel_type, jobs refused for a full
  *	queue (their calls ran the function's BPF body on the core)
  * @core_port: per core, the port whose plan holds it, or NULL; under RTNL
  *	(plan ops)
+ * @unit_port: per pool of units and unit, the port whose plan holds it, or
+ *	NULL; under RTNL (plan ops)
  * @port_count: entries in @ports
  * @ports: the ports, all registered while the device is listed
  */
@@ -324,10 +332,10 @@ struct nicsim_dev {
 	unsigned long tm_last_add;
 	atomic64_t accel_jobs[__NICPROG_ACCEL_MAX];
 	atomic64_t accel_cycles[__NICPROG_ACCEL_MAX];
-	atomic_t accel_inflight[__NICPROG_ACCEL_MAX];
 	atomic_t accel_queue_max[__NICPROG_ACCEL_MAX];
 	atomic64_t accel_refused[__NICPROG_ACCEL_MAX];
 	struct nicsim_port *core_port[NICSIM_MAX_CORES];
+	struct nicsim_port *unit_port[NICSIM_TM_POOLS][NICSIM_TM_MAX_ENGINES];
 	u32 port_count;
 	struct nicsim_port *ports[];
 };
@@ -373,6 +381,7 @@ int nicsim_plan_load(struct nicprog_dev *nd, const struct nicprog_plan *plan,
 		     struct netlink_ext_ack *extack);
 void nicsim_plan_unload(struct nicprog_dev *nd);
 u32 nicsim_plan_cores_free(struct nicprog_dev *nd);
+u32 nicsim_plan_units_free(struct nicprog_dev *nd, u8 type, u8 accel);
 
 /* accel.c */
 s64 nicsim_accel_run(struct nicprog_dev *nd, u32 afn,

@@ -209,15 +209,23 @@ static u64 tm_access(struct nicsim_tm_region *r, u64 t, u64 addr)
 	return start - t + r->latency;
 }
 
-/* A job of @len bytes on the first unit of @p free at or after @t. */
-static u64 tm_job(struct nicsim_tm_pool *p, u64 t, u32 len)
+/*
+ * A job of @len bytes from core @c on the first unit of @p's pool free at
+ * or after @t: of the units of the slice of @c's plan.
+ */
+static u64 tm_job(struct nicsim_tm_pool *p, const struct nicsim_tm_core *c,
+		  u32 pool, u64 t, u32 len)
 {
+	u32 i, u, first = 0, end = p->count;
 	u64 start, svc;
-	u32 i, u = 0;
 
 	if (!p->count)
 		return 0;
-	for (i = 1; i < p->count; i++)
+	if (c->pool_n[pool] && c->pool_base[pool] + c->pool_n[pool] <= end) {
+		first = c->pool_base[pool];
+		end = first + c->pool_n[pool];
+	}
+	for (i = first + 1, u = first; i < end; i++)
 		if (p->free[i] < p->free[u])
 			u = i;
 	start = max(t, p->free[u]);
@@ -229,9 +237,9 @@ static u64 tm_job(struct nicsim_tm_pool *p, u64 t, u32 len)
 	return start - t + svc;
 }
 
-/* Cycles until what event @ev waits for, issued at @t, is done. */
-static u64 tm_event(struct nicsim_tm *tm, const struct nicprog_exec_event *ev,
-		    u64 t)
+/* Cycles until what event @ev of core @c, issued at @t, is done. */
+static u64 tm_event(struct nicsim_tm *tm, const struct nicsim_tm_core *c,
+		    const struct nicprog_exec_event *ev, u64 t)
 {
 	u8 type;
 
@@ -243,9 +251,9 @@ static u64 tm_event(struct nicsim_tm *tm, const struct nicprog_exec_event *ev,
 	case NICPROG_EXEC_EV_ACCEL:
 		type = nicprog_accel_fn_type(ev->unit);
 		return type < __NICPROG_ACCEL_MAX ?
-		       tm_job(&tm->accel[type], t, ev->len) : 0;
+		       tm_job(&tm->accel[type], c, type, t, ev->len) : 0;
 	case NICPROG_EXEC_EV_MAT:
-		return tm_job(&tm->mat, t, 0);
+		return tm_job(&tm->mat, c, NICSIM_TM_POOL_MAT, t, 0);
 	}
 	return 0;
 }
@@ -337,7 +345,8 @@ static void tm_step(struct nicsim_tm *tm, struct nicsim_tm_core *c,
 	c->active += run;
 	tm->clock = max(tm->clock, c->now);
 	if (th->pos < rec->n) {
-		th->ready = c->now + tm_event(tm, &rec->ev[th->pos++], c->now);
+		th->ready = c->now + tm_event(tm, c, &rec->ev[th->pos++],
+					      c->now);
 		return;
 	}
 	if (rec->lost) {	/* unrecorded accesses, at the slowest latency */
@@ -450,4 +459,46 @@ u32 nicsim_tm_pending(const struct nicsim_tm *tm)
 		for (k = 0; k < tm->cores[i].n_threads; k++)
 			n += !!tm->cores[i].threads[k].rec;
 	return n;
+}
+
+/**
+ * nicsim_tm_pool_size() - units of a pool the model times
+ * @lnic: the NIC's profile
+ * @pool: enum nicprog_accel_type, or NICSIM_TM_POOL_MAT
+ *
+ * Context: any.
+ * Return: the LNIC's units of the pool's kind, at most
+ * NICSIM_TM_MAX_ENGINES.
+ */
+u32 nicsim_tm_pool_size(const struct nicprog_lnic *lnic, u32 pool)
+{
+	const struct nicprog_lnic_unit *u;
+	u32 i, n = 0;
+
+	for (i = 0; i < lnic->n_units; i++) {
+		u = &lnic->units[i];
+		if (pool == NICSIM_TM_POOL_MAT ? u->type == NICPROG_UNIT_MAT :
+		    u->type == NICPROG_UNIT_ACCEL && u->accel == pool)
+			n += u->count;
+	}
+	return min_t(u32, n, NICSIM_TM_MAX_ENGINES);
+}
+
+/**
+ * nicsim_tm_slice() - the units of a pool a core's jobs go to
+ * @tm: the model
+ * @core: the core, below the model's cores
+ * @pool: enum nicprog_accel_type, or NICSIM_TM_POOL_MAT
+ * @base: the first unit
+ * @n: units from @base; 0 for the whole pool
+ *
+ * Context: any; the caller serializes calls for @tm.
+ */
+void nicsim_tm_slice(struct nicsim_tm *tm, u32 core, u32 pool, u32 base,
+		     u32 n)
+{
+	if (core >= tm->n_cores || pool >= NICSIM_TM_POOLS)
+		return;
+	tm->cores[core].pool_base[pool] = base;
+	tm->cores[core].pool_n[pool] = n;
 }

@@ -15,6 +15,9 @@
 #define NICSIM_TM_MAX_ENGINES	64	/* units modelled per pool */
 #define NICSIM_TM_BATCH		1024	/* runs waiting before a replay */
 #define NICSIM_TM_HOLD		(4 * NICSIM_TM_BATCH)	/* most runs kept */
+/* pools of units: one per enum nicprog_accel_type, then the MAT stages */
+#define NICSIM_TM_POOL_MAT	__NICPROG_ACCEL_MAX
+#define NICSIM_TM_POOLS		(__NICPROG_ACCEL_MAX + 1)
 
 struct nicsim_tm_rec;
 
@@ -94,6 +97,8 @@ struct nicsim_tm_thread {
  * @tail: the newest
  * @n_threads: entries in @threads in use
  * @threads: its hardware threads
+ * @pool_base: per pool, the first unit of the slice of its plan
+ * @pool_n: per pool, units of the slice; 0: the whole pool
  */
 struct nicsim_tm_core {
 	u64 now;
@@ -106,6 +111,8 @@ struct nicsim_tm_core {
 	struct nicsim_tm_rec *tail;
 	u32 n_threads;
 	struct nicsim_tm_thread threads[NICSIM_TM_MAX_THREADS];
+	u8 pool_base[NICSIM_TM_POOLS];
+	u8 pool_n[NICSIM_TM_POOLS];
 };
 
 /**
@@ -144,5 +151,8 @@ bool nicsim_tm_add(struct nicsim_tm *tm, u32 core, u64 cycles,
 		   const struct nicprog_exec_trace *tr);
 void nicsim_tm_replay(struct nicsim_tm *tm, bool all);
 u32 nicsim_tm_pending(const struct nicsim_tm *tm);
+u32 nicsim_tm_pool_size(const struct nicprog_lnic *lnic, u32 pool);
+void nicsim_tm_slice(struct nicsim_tm *tm, u32 core, u32 pool, u32 base,
+		     u32 n);
 
 #endif /* _NICSIM_TIMING_H */

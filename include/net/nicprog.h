@@ -119,6 +119,14 @@ struct nicprog_unit_stats {
  *	port's NIC that no other port's plan holds, as the driver allocates
  *	them (this port's own count as free). Optional: without it a plan
  *	may use every core of the LNIC. RTNL held.
+ * @units_free: the most units of a pool (MAT stages, @type
+ *	NICPROG_UNIT_MAT; or accelerators of kind @accel, @type
+ *	NICPROG_UNIT_ACCEL) a plan for this port may use: those no other
+ *	port's plan holds, as the driver allots them (this port's own count
+ *	as free). A plan then uses its share of them
+ *	(nicprog_plan_units()), which the driver must keep for it alone.
+ *	Optional: without it every plan may use all of them, shared with
+ *	other ports' plans. RTNL held.
  * @accel_run: run accelerator function @afn (enum nicprog_accel_fn) on
  *	one of the NIC's engines, with the exact semantics of its BPF body in
  *	bpf/nicprog.h: @args are the call's R1-R5 (R1 the context, that is
@@ -158,6 +166,7 @@ struct nicprog_dev_ops {
 			 struct netlink_ext_ack *extack);
 	void (*plan_unload)(struct nicprog_dev *nd);
 	u32 (*cores_free)(struct nicprog_dev *nd);
+	u32 (*units_free)(struct nicprog_dev *nd, u8 type, u8 accel);
 	int (*profile_set)(struct nicprog_dev *nd, const char *name,
 			   struct nicprog_lnic_text *text,
 			   struct netlink_ext_ack *extack);
@@ -214,6 +223,7 @@ struct nicprog_stage_info {
 
 u32 nicprog_plan_stages(const struct nicprog_plan *plan);
 u32 nicprog_plan_cores(const struct nicprog_plan *plan);
+u32 nicprog_plan_units(const struct nicprog_plan *plan, u8 type, u8 accel);
 const struct nicprog_stage_info *
 nicprog_plan_stage(const struct nicprog_plan *plan, u32 stage);
 u32 nicprog_plan_core_stage(const struct nicprog_plan *plan, u32 core);

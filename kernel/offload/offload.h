@@ -370,12 +370,14 @@ struct nicprog_stage {
  * @core_unit: the LNIC unit whose cores run the stages
  * @hop_cycles: cycles a core spends receiving a packet from a queue
  * @node_cost_fx: per DAG node, expected cycles per packet times NICPROG_FX
- * @mat_units: MAT stages of the NIC
+ * @mat_units: MAT stages the plan uses: its slice of the NIC's
+ *	(nicprog_slice_units()), 0 if it makes no MAT lookup
  * @mat_service: cycles of one MAT lookup, in core cycles
  * @insn_accel: per instruction, the enum nicprog_accel_fn an engine runs
  *	for this call, or NICPROG_AFN_NONE (the body runs on the core)
  * @accel_unit: per enum nicprog_accel_type, the LNIC unit, or U32_MAX
- * @accel_count: per enum nicprog_accel_type, engines of that unit
+ * @accel_count: per enum nicprog_accel_type, engines the plan uses: its
+ *	slice of that unit's, 0 if it calls none of that kind
  * @accel_cost_fx: per enum nicprog_accel_type, engine cycles per packet
  *	(core cycles), times NICPROG_FX
  * @node_host: partial offload: per DAG node, where it runs (enum
@@ -452,10 +454,28 @@ const char *nicprog_accel_fn_name(unsigned int afn);
 
 #define NICPROG_HOP_CYCLES	12	/* dequeue and restore, per packet */
 
+/**
+ * struct nicprog_units_free - what other ports' plans leave a plan of the
+ *	NIC's fixed-function units
+ * @accel: per enum nicprog_accel_type, engines of that kind
+ * @mat: MAT stages
+ */
+struct nicprog_units_free {
+	u32 accel[__NICPROG_ACCEL_MAX];
+	u32 mat;
+};
+
 int nicprog_layout_build(const struct nicprog_ir *ir,
 			 const struct nicprog_lnic *lnic, u8 shape,
 			 u32 budget, const struct nicprog_host_limits *host,
 			 struct nicprog_layout *lo, const char **why);
+int nicprog_layout_build_slice(const struct nicprog_ir *ir,
+			       const struct nicprog_lnic *lnic, u8 shape,
+			       u32 budget, const struct nicprog_units_free *avail,
+			       const struct nicprog_host_limits *host,
+			       struct nicprog_layout *lo, const char **why);
+u32 nicprog_slice_units(const struct nicprog_lnic *lnic, u32 budget,
+			u32 count, u32 avail);
 int nicprog_host_cut(const struct nicprog_ir *ir, u64 written,
 		     const u64 *node_tables,
 		     const struct nicprog_host_limits *lim,

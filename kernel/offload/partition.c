@@ -508,22 +508,68 @@ static void host_drop(struct part *p)
 		}
 }
 
-/* Accelerator calls the NIC has an engine for become engine jobs. */
-static void map_accel(const struct nicprog_ir *ir,
-		      const struct nicprog_lnic *lnic, struct nicprog_layout *lo)
+/**
+ * nicprog_slice_units() - the units of a pool a plan may use
+ * @lnic: the NIC
+ * @budget: cores the plan may use
+ * @count: units of the pool the NIC has
+ * @avail: of them, those other ports' plans leave
+ *
+ * Programs on several ports of one NIC split its units, not only its
+ * cores, so that each runs as its plan was predicted whatever the others
+ * do: a plan for @budget of the NIC's cores takes that share of each pool
+ * it uses, rounded, at least one unit, of the avail ones.
+ *
+ * Return: units, 0 if none is avail.
+ */
+u32 nicprog_slice_units(const struct nicprog_lnic *lnic, u32 budget,
+			u32 count, u32 avail)
 {
+	u32 i, cores = 0;
+	u64 n;
+
+	for (i = 0; i < lnic->n_units && !cores; i++)
+		if (lnic->units[i].type == NICPROG_UNIT_CORE)
+			cores = lnic->units[i].count;
+	if (!cores || budget >= cores)
+		return min(count, avail);
+	n = div64_u64((u64)count * budget * 2 + cores, 2 * (u64)cores);
+	return min_t(u64, max_t(u64, n, 1), min(count, avail));
+}
+
+/*
+ * Accelerator calls the NIC has an engine for become engine jobs: on the
+ * plan's slice of the engines of each kind it calls (@avail of them left
+ * by other ports' plans; NULL: all).
+ */
+static void map_accel(const struct nicprog_ir *ir,
+		      const struct nicprog_lnic *lnic,
+		      const struct nicprog_units_free *avail,
+		      struct nicprog_layout *lo)
+{
+	bool used[__NICPROG_ACCEL_MAX] = { 0 };
 	const struct nicprog_insn_meta *m;
 	u32 i, t;
 
+	for (i = 0; i < ir->in->len; i++) {
+		m = &ir->in->meta[i];
+		if (m->afn && !(m->flags & NICPROG_META_AFN_VAR))
+			used[nicprog_accel_fn_type(m->afn)] = true;
+	}
 	for (t = 0; t < __NICPROG_ACCEL_MAX; t++)
 		lo->accel_unit[t] = U32_MAX;
-	for (i = lnic->n_units; i-- > 0;)
-		if (lnic->units[i].type == NICPROG_UNIT_ACCEL &&
-		    lnic->units[i].accel < __NICPROG_ACCEL_MAX) {
-			lo->accel_unit[lnic->units[i].accel] = i;
-			lo->accel_count[lnic->units[i].accel] =
-				lnic->units[i].count;
-		}
+	for (i = lnic->n_units; i-- > 0;) {
+		t = lnic->units[i].accel;
+		if (lnic->units[i].type != NICPROG_UNIT_ACCEL ||
+		    t >= __NICPROG_ACCEL_MAX || !used[t])
+			continue;
+		lo->accel_count[t] =
+			nicprog_slice_units(lnic, lo->budget,
+					    lnic->units[i].count,
+					    avail ? avail->accel[t] :
+						   lnic->units[i].count);
+		lo->accel_unit[t] = lo->accel_count[t] ? i : U32_MAX;
+	}
 	for (i = 0; i < ir->in->len; i++) {
 		m = &ir->in->meta[i];
 		if (!m->afn || (m->flags & NICPROG_META_AFN_VAR))
@@ -535,8 +581,11 @@ static void map_accel(const struct nicprog_ir *ir,
 	}
 }
 
+/* Lookups MAT stages serve, on the plan's slice of them. */
 static void map_mat(const struct nicprog_ir *ir,
-		    const struct nicprog_lnic *lnic, struct nicprog_layout *lo)
+		    const struct nicprog_lnic *lnic,
+		    const struct nicprog_units_free *avail,
+		    struct nicprog_layout *lo)
 {
 	const struct nicprog_lnic_unit *mat = NULL;
 	u32 i, m;
@@ -546,7 +595,10 @@ static void map_mat(const struct nicprog_ir *ir,
 			mat = &lnic->units[i];
 	if (!mat)
 		return;
-	lo->mat_units = mat->count;
+	lo->mat_units = nicprog_slice_units(lnic, lo->budget, mat->count,
+					    avail ? avail->mat : mat->count);
+	if (!lo->mat_units)
+		return;
 	lo->mat_service = div64_u64((u64)mat->service_cycles *
 				    lnic->units[lo->core_unit].clock_mhz,
 				    mat->clock_mhz ? mat->clock_mhz : 1);
@@ -557,10 +609,32 @@ static void map_mat(const struct nicprog_ir *ir,
 			lo->insn_mat[ir->keys[i].insn] = NICPROG_MAT_LOOKUP;
 	}
 	nicprog_ident_lpm(ir, lo);
+	for (i = 0; i < ir->in->len && !lo->insn_mat[i]; i++)
+		;
+	if (i == ir->in->len)	/* it makes no lookup: it holds no stage */
+		lo->mat_units = 0;
+}
+
+/* The host runs some calls and lookups: hold no unit only they used. */
+static void units_unused(const struct nicprog_ir *ir, struct nicprog_layout *lo)
+{
+	bool used[__NICPROG_ACCEL_MAX] = { 0 }, mat = false;
+	u32 i, t;
+
+	for (i = 0; i < ir->in->len; i++) {
+		if (lo->insn_accel[i])
+			used[nicprog_accel_fn_type(lo->insn_accel[i])] = true;
+		mat |= !!lo->insn_mat[i];
+	}
+	for (t = 0; t < __NICPROG_ACCEL_MAX; t++)
+		if (!used[t])
+			lo->accel_count[t] = 0;
+	if (!mat)
+		lo->mat_units = 0;
 }
 
 /**
- * nicprog_layout_build() - plan a program for a NIC
+ * nicprog_layout_build() - plan a program for a NIC it has to itself
  * @ir: the program
  * @lnic: the NIC, validated
  * @shape: enum nicprog_shape
@@ -570,6 +644,8 @@ static void map_mat(const struct nicprog_ir *ir,
  * @lo: filled; release with nicprog_layout_free(), also on error
  * @why: on error, a static reason
  *
+ * As nicprog_layout_build_slice() with every unit free.
+ *
  * Context: process; allocates.
  * Return: 0 or -errno.
  */
@@ -577,6 +653,34 @@ int nicprog_layout_build(const struct nicprog_ir *ir,
 			 const struct nicprog_lnic *lnic, u8 shape,
 			 u32 budget, const struct nicprog_host_limits *host,
 			 struct nicprog_layout *lo, const char **why)
+{
+	return nicprog_layout_build_slice(ir, lnic, shape, budget, NULL, host,
+					  lo, why);
+}
+
+/**
+ * nicprog_layout_build_slice() - plan a program for its slice of a NIC
+ * @ir: the program
+ * @lnic: the NIC, validated
+ * @shape: enum nicprog_shape
+ * @budget: cores the plan may use, at least 1
+ * @avail: the units other ports' plans leave it; NULL: all
+ * @host: for a partial offload, what the NIC holds (the host runs the
+ *	rest, host.c); NULL to plan the whole program for the NIC
+ * @lo: filled; release with nicprog_layout_free(), also on error
+ * @why: on error, a static reason
+ *
+ * The plan uses @budget cores at most and, of each pool of units it
+ * uses, the share nicprog_slice_units() gives; it is priced on them.
+ *
+ * Context: process; allocates.
+ * Return: 0 or -errno.
+ */
+int nicprog_layout_build_slice(const struct nicprog_ir *ir,
+			       const struct nicprog_lnic *lnic, u8 shape,
+			       u32 budget, const struct nicprog_units_free *avail,
+			       const struct nicprog_host_limits *host,
+			       struct nicprog_layout *lo, const char **why)
 {
 	struct part p = { .ir = ir, .lnic = lnic, .lo = lo };
 	u32 i, n = ir->n_nodes;
@@ -622,14 +726,16 @@ int nicprog_layout_build(const struct nicprog_ir *ir,
 			goto out;
 		err = -ENOMEM;
 	}
-	map_mat(ir, lnic, lo);
-	map_accel(ir, lnic, lo);
+	map_mat(ir, lnic, avail, lo);
+	map_accel(ir, lnic, avail, lo);
 	if (lo->node_host)
 		host_drop(&p);
 	nicprog_place(ir, lnic, lo);
 	nicprog_predict_costs(ir, lnic, lo);
-	if (lo->node_host)
+	if (lo->node_host) {
 		host_drop(&p);
+		units_unused(ir, lo);
+	}
 
 	lo->n_stages = 1;
 	switch (shape) {

@@ -28,10 +28,11 @@ jlines() { /usr/bin/python3 -c "import json, sys; [json.loads(l) for l in open(s
 plan_line() { grep "^$2" "/sys/kernel/debug/nicprog/$1/plan"; }
 
 # plan_as_prog PORT JSON: prog show's JSON of PORT's program says all its
-# plan in debugfs says (table classes by the spec's names): per stage its cores,
-# steering (and shard table), nodes, state and cycles; per table its
+# plan in debugfs says (table classes by the spec's names): per stage its
+# cores, steering (and shard table), nodes, state and cycles; per table its
 # class, MAT, region, accesses and reason; the host part's nodes, insns,
-# share, state and entries; the verifier's and offloader's time
+# share, state and entries; the engines and MAT stages it uses; the
+# verifier's and offloader's time
 plan_as_prog() {
 	/usr/bin/python3 - "/sys/kernel/debug/nicprog/$1/plan" "$2" <<'PY'
 import json, re, sys
@@ -71,6 +72,11 @@ if h and 'host' in p:
                   [int(x) for x in h[7].split()]),
          (j['nodes'], j['insns'], j['nic_insns'], j['reason'], j['share'],
           j['state_bytes'], j['entries']))
+units = [('accel', k, int(n)) for k, n in
+         re.findall(r'^accel (\w+): \d+ calls on (\d+) engines', plan, re.M)]
+units += [('mat', '', int(n)) for n in re.findall(r'^mat: (\d+) stages', plan, re.M)]
+same('units', sorted(units), sorted((u['type'], u.get('accel', ''), u['count'])
+                                   for u in p['units']))
 t = re.search(r'^time: verifier (\d+) us, offloader (\d+) us', plan, re.M)
 same('time', (int(t[1]), int(t[2])), (p['verify_ns'] // 1000, p['plan_ns'] // 1000))
 for b in bad:

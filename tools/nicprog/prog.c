@@ -127,6 +127,26 @@ static void host_print(const struct nlattr *nest)
 	out_close_object();
 }
 
+/* A pool of units the plan uses: " crc engines 8 of 16", ", MAT ..." */
+static void plan_unit_print(const struct nlattr *nest, bool first)
+{
+	const struct nlattr *tb[NICPROG_A_PLAN_UNIT_MAX + 1];
+
+	nl_nested(nest, tb, NICPROG_A_PLAN_UNIT_MAX);
+	out_text(first ? "" : ",");
+	out_open_object(NULL);
+	out_string("type", NULL, u(tb[NICPROG_A_PLAN_UNIT_TYPE]) ==
+		   NICPROG_UNIT_MAT ? "mat" : "accel");
+	if (tb[NICPROG_A_PLAN_UNIT_ACCEL])
+		out_string("accel", " %s engines",
+			   accel_name(u(tb[NICPROG_A_PLAN_UNIT_ACCEL])));
+	else
+		out_text(" MAT stages");
+	out_uint("count", " %llu", u(tb[NICPROG_A_PLAN_UNIT_COUNT]));
+	out_uint("total", " of %llu", u(tb[NICPROG_A_PLAN_UNIT_TOTAL]));
+	out_close_object();
+}
+
 /*
  * One port's program: a prog-get reply or a prog-attach notification;
  * @data: its JSON key, or NULL in an array.
@@ -135,6 +155,7 @@ int prog_print(const struct nlmsghdr *nlh, void *data)
 {
 	const struct nlattr *tb[NICPROG_A_PROG_MAX + 1];
 	struct nlattr *a;
+	unsigned int n;
 
 	nl_attrs(nlh, tb, NICPROG_A_PROG_MAX);
 	out_open_object(data);
@@ -181,6 +202,15 @@ int prog_print(const struct nlmsghdr *nlh, void *data)
 	out_close_array();
 	if (tb[NICPROG_A_PROG_HOST])
 		host_print(tb[NICPROG_A_PROG_HOST]);
+	/* in words only if it uses any: "    units: crc engines 8 of 16" */
+	out_text(tb[NICPROG_A_PROG_UNIT] ? "    units:" : "");
+	out_open_array("units");
+	n = 0;
+	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr))
+		if (mnl_attr_get_type(a) == NICPROG_A_PROG_UNIT)
+			plan_unit_print(a, !n++);
+	out_close_array();
+	out_text(tb[NICPROG_A_PROG_UNIT] ? "\n" : "");
 	out_close_object();
 	return MNL_CB_OK;
 }

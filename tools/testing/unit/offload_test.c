@@ -257,6 +257,31 @@ static const struct nicprog_lnic test_lnic = {
 	.regions = test_regions, .n_regions = 2,
 };
 
+/*
+ * Co-resident plans split the NIC's units: a plan for B of the C cores
+ * takes B/C of a pool, rounded, at least one, of the free units; a plan
+ * for the whole NIC takes all that are free.
+ */
+TEST(slices_of_units)
+{
+	static const struct {
+		u32 count, budget, free, want;
+	} c[] = {
+		{ 16, 8, 16, 8 }, { 2, 8, 2, 1 }, { 2, 8, 1, 1 }, { 1, 8, 1, 1 },
+		{ 1, 8, 0, 0 }, { 4, 6, 4, 2 }, { 4, 6, 1, 1 }, { 2, 6, 2, 1 },
+		{ 1, 1, 1, 1 }, { 16, 1, 16, 1 }, { 16, 16, 5, 5 },
+		{ 4, 16, 4, 4 }, { 4, 99, 4, 4 }, { 64, 10, 64, 40 },
+	};
+	u32 i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+		EXPECT_EQ(c[i].want, nicprog_slice_units(&test_lnic, c[i].budget,
+							 c[i].count, c[i].free)) {
+			TH_LOG("count %u budget %u free %u", c[i].count,
+			       c[i].budget, c[i].free);
+		}
+}
+
 static void ir_of(struct prog *p, struct nicprog_ir_input *in,
 		  struct nicprog_ir *ir, u32 n_tables)
 {
