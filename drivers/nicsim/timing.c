@@ -119,6 +119,7 @@ struct nicsim_tm *nicsim_tm_create(const struct nicprog_lnic *lnic,
 		r->bank_cycles = lr->bank_cycles;
 		r->cache_cycles = lr->cache_cycles;
 		r->banks = max_t(u32, lr->banks, 1);
+		r->island = lr->island;
 		r->sets = lr->cache_bytes / (NICPROG_LNIC_CACHE_LINE *
 					     NICPROG_LNIC_CACHE_WAYS);
 		if (cu->region_mask & BIT(i))
@@ -130,7 +131,12 @@ struct nicsim_tm *nicsim_tm_create(const struct nicprog_lnic *lnic,
 				goto err;
 		}
 		if (r->bank_cycles) {
-			r->bank_free = kvcalloc(r->banks, sizeof(u64), GFP_KERNEL);
+			/* an island's region: an instance per island */
+			r->bank_free = kvcalloc((size_t)r->banks *
+						(r->island ?
+						 DIV_ROUND_UP(tm->n_cores,
+							      r->island) : 1),
+						sizeof(u64), GFP_KERNEL);
 			if (!r->bank_free)
 				goto err;
 		}
@@ -179,8 +185,8 @@ void nicsim_tm_destroy(struct nicsim_tm *tm)
 	kvfree(tm);
 }
 
-/* An access to @r at @t: its cycles until the data is back. */
-static u64 tm_access(struct nicsim_tm_region *r, u64 t, u64 addr)
+/* An access of core @core to @r at @t: its cycles until the data is back. */
+static u64 tm_access(struct nicsim_tm_region *r, u32 core, u64 t, u64 addr)
 {
 	u64 line = addr / NICPROG_LNIC_CACHE_LINE + 1, start, *set;
 	u32 w, b;
@@ -203,6 +209,8 @@ static u64 tm_access(struct nicsim_tm_region *r, u64 t, u64 addr)
 	if (!r->bank_cycles)
 		return r->latency;
 	b = tm_hash(line ^ 0x5bd1e995) % r->banks;
+	if (r->island)		/* the bank of the core's island's instance */
+		b += core / r->island * r->banks;
 	start = max(t, r->bank_free[b]);
 	r->bank_free[b] = start + r->bank_cycles;
 	r->bank_wait += start - t;
@@ -247,7 +255,8 @@ static u64 tm_event(struct nicsim_tm *tm, const struct nicsim_tm_core *c,
 	case NICPROG_EXEC_EV_MEM:
 		if (ev->unit >= tm->n_regions)
 			return tm->slowest;
-		return tm_access(&tm->regions[ev->unit], t, ev->addr);
+		return tm_access(&tm->regions[ev->unit], c - tm->cores, t,
+				 ev->addr);
 	case NICPROG_EXEC_EV_ACCEL:
 		type = nicprog_accel_fn_type(ev->unit);
 		return type < __NICPROG_ACCEL_MAX ?

@@ -26,11 +26,12 @@ struct nicsim_tm_rec;
  * @latency: cycles of an access the cache does not serve
  * @bank_cycles: cycles an access keeps its bank busy
  * @cache_cycles: cycles of an access the cache serves
- * @banks: entries in @bank_free
+ * @banks: banks of one instance of the region
+ * @island: cores per instance (an island's region), 0 for one instance
  * @sets: sets of the cache, 0 without one
  * @tags: per set, NICPROG_LNIC_CACHE_WAYS line numbers plus one (0:
  *	empty), most recently used first
- * @bank_free: per bank, when it is next free
+ * @bank_free: per instance and bank, when it is next free
  * @accesses: accesses so far
  * @hits: of them, served by the cache
  * @bank_wait: cycles accesses waited for a busy bank
@@ -40,6 +41,7 @@ struct nicsim_tm_region {
 	u32 bank_cycles;
 	u32 cache_cycles;
 	u32 banks;
+	u32 island;
 	u32 sets;
 	u64 *tags;
 	u64 *bank_free;

@@ -62,6 +62,11 @@ struct nicprog_lnic_unit {
  *	to a busy bank queue; 0 if accesses never queue
  * @cache_bytes: bytes of a cache in front of the region, 0 without one
  * @cache_cycles: latency of an access the cache serves
+ * @island: 0 for one region all units share; else the region is an
+ *	island's: one instance, of @size bytes and @banks banks, per
+ *	@island consecutive cores, each reaching only its own (as an NFP
+ *	island's cluster memory). Instances hold different data, so only
+ *	what the datapath never writes may live there (a copy in each).
  */
 struct nicprog_lnic_region {
 	const char *name;
@@ -71,6 +76,7 @@ struct nicprog_lnic_region {
 	u32 bank_cycles;
 	u64 cache_bytes;
 	u32 cache_cycles;
+	u32 island;
 };
 
 #define NICPROG_LNIC_MAX_BANKS		1024	/* per region */

@@ -56,6 +56,7 @@ typedef int64_t s64;
 #define min_t(t, a, b)		((t)(a) < (t)(b) ? (t)(a) : (t)(b))
 #define max_t(t, a, b)		((t)(a) > (t)(b) ? (t)(a) : (t)(b))
 #define clamp_t(t, v, lo, hi)	min_t(t, max_t(t, v, lo), hi)
+#define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
 #define div64_u64(a, b)		((u64)(a) / (u64)(b))
 #define swap(a, b) \
 	do { __typeof__(a) __t = (a); (a) = (b); (b) = __t; } while (0)

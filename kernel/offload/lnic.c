@@ -176,6 +176,18 @@ static int lnic_check_region(const struct nicprog_lnic *lnic, u32 i,
 	if (!reached)
 		return lnic_bad(why, len, "region %u (%s): reachable by no unit",
 				i, r->name);
+	/* an island's memory is SRAM next to its cores: no cache to model */
+	if (r->island && (r->cache_bytes ||
+			  r->island > NICPROG_LNIC_MAX_INSTANCES))
+		return lnic_bad(why, len,
+				"region %u (%s): an island region has no cache and at most %u cores an island",
+				i, r->name, NICPROG_LNIC_MAX_INSTANCES);
+	for (j = 0; j < lnic->n_units && r->island; j++)
+		if ((lnic->units[j].region_mask & (1U << i)) &&
+		    lnic->units[j].type != NICPROG_UNIT_CORE)
+			return lnic_bad(why, len,
+					"region %u (%s): an island region is reached by cores only, not by unit %u (%s)",
+					i, r->name, j, lnic->units[j].name);
 	return 0;
 }
 

@@ -67,6 +67,7 @@ static const struct lt_key lt_keys[] = {
 	LT_R("busy", LT_NUM, false, bank_cycles),
 	LT_R("cache", LT_SIZE, false, cache_bytes),
 	LT_R("hit", LT_NUM, false, cache_cycles),
+	LT_R("island", LT_NUM, false, island),
 	LT_U("type", LT_UTYPE, true, type),
 	LT_U("accel", LT_ATYPE, false, accel),
 	LT_U("count", LT_NUM, true, count),
@@ -616,6 +617,8 @@ size_t nicprog_lnic_format(const struct nicprog_lnic *lnic, char *buf,
 			lt_put_size(&o, "cache", lnic->regions[i].cache_bytes);
 			lt_put(&o, " hit %u", lnic->regions[i].cache_cycles);
 		}
+		if (lnic->regions[i].island)
+			lt_put(&o, " island %u", lnic->regions[i].island);
 		lt_put(&o, "\n");
 	}
 	for (i = 0; i < lnic->n_units; i++) {

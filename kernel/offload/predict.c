@@ -2,7 +2,8 @@
 /*
  * Memory placement and performance prediction (after Clara). Placement
  * puts the tables with the most expected accesses per packet into the
- * fastest region the cores reach that still has room. Prediction prices
+ * fastest region the cores reach that still has room (an island's region
+ * only if the datapath never writes them: each island holds a copy). Prediction prices
  * every instruction with the core's cost table and the latency of the
  * memory it touches, weighs blocks by their expected frequency, and takes
  * a plan's throughput as the slowest of its stages (replicas times the
@@ -58,6 +59,11 @@ void nicprog_place(const struct nicprog_ir *ir,
 		for (r = 0; r < lnic->n_regions; r++) {
 			if (!(cu->region_mask & BIT(r)) ||
 			    room[r] < ir->in->tables[t].bytes)
+				continue;
+			/* each island has a copy: only what nothing writes */
+			if (lnic->regions[r].island &&
+			    lo->tables[t].cls != NICPROG_TC_READONLY &&
+			    lo->tables[t].cls != NICPROG_TC_UNUSED)
 				continue;
 			if (best == U32_MAX || lnic->regions[r].latency_cycles <
 			    lnic->regions[best].latency_cycles)

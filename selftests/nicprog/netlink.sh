@@ -85,6 +85,29 @@ sys.exit(bool(bad))
 PY
 }
 
+# regions_as PROFILE JSON: dev show's regions (JSON) are those of the
+# profile file PROFILE: size, latency, banks, cache, islands
+regions_as() {
+	/usr/bin/python3 - "$1" "$2" <<'PY'
+import json, re, sys
+mult = {'': 1, 'K': 1 << 10, 'M': 1 << 20, 'G': 1 << 30}
+num = lambda v: int(v[:-1]) * mult[v[-1]] if v[-1] in mult else int(v)
+want = []
+for l in open(sys.argv[1]):
+    w = l.split()
+    if w and w[0] == 'region':
+        kv = dict(zip(w[2::2], w[3::2]))
+        want.append((w[1], num(kv['size']), int(kv['latency']),
+                     int(kv.get('banks', 0)), num(kv.get('cache', '0')),
+                     int(kv.get('hit', 0)), int(kv.get('island', 0))))
+got = [(r['name'], r['bytes'], r['latency'], r.get('banks', 0),
+        r.get('cache_bytes', 0), r.get('cache_latency', 0), r['island'])
+       for r in json.load(open(sys.argv[2]))[0]['regions']]
+print('# profile %s, dev show %s' % (want, got))
+sys.exit(want != got or not want)
+PY
+}
+
 tap_begin
 ID=$(nicsim_new_id)
 P0=nicsim${ID}p0 P1=nicsim${ID}p1 P2=nicsim${ID}p2
@@ -118,24 +141,7 @@ done
 expect_eq "dev show: regions, one per region" "$(cat "$C/mem_regions")" \
 	"$(jpy "len(d[0]['regions'])" < "$TMP/dev.json")"
 check "dev show: each region's size, latency, banks and cache as the profile" \
-	/usr/bin/python3 - "$NICPROG_SRC/drivers/nicsim/profiles/nicsim-generic.lnic" "$TMP/dev.json" <<'PY'
-import json, re, sys
-mult = {'': 1, 'K': 1 << 10, 'M': 1 << 20, 'G': 1 << 30}
-num = lambda v: int(v[:-1]) * mult[v[-1]] if v[-1] in mult else int(v)
-want = []
-for l in open(sys.argv[1]):
-    w = l.split()
-    if w and w[0] == 'region':
-        kv = dict(zip(w[2::2], w[3::2]))
-        want.append((w[1], num(kv['size']), int(kv['latency']),
-                     int(kv.get('banks', 0)), num(kv.get('cache', '0')),
-                     int(kv.get('hit', 0))))
-got = [(r['name'], r['bytes'], r['latency'], r.get('banks', 0),
-        r.get('cache_bytes', 0), r.get('cache_latency', 0))
-       for r in json.load(open(sys.argv[2]))[0]['regions']]
-print('# profile %s, dev show %s' % (want, got))
-sys.exit(want != got or not want)
-PY
+	regions_as "$NICPROG_SRC/drivers/nicsim/profiles/nicsim-generic.lnic" "$TMP/dev.json"
 expect_eq "dev show: accelerators as sysfs" "$(cat "$C/accelerators")" \
 	"$(jpy "' '.join('%s:%d' % (a['type'], a['count']) for a in d[0]['accels'])" < "$TMP/dev.json")"
 expect_eq "dev show: the plan settings" "auto 0 False 16" \
@@ -178,6 +184,12 @@ expect_eq "the whole NIC takes it: sysfs of another port" nicsim-soc \
 	"$(cat /sys/class/nicprog/$P2/profile)"
 expect_eq "and dev show" nicsim-soc \
 	"$("$CLI" -j dev show dev "$P0" | jpy "d[0]['profile']")"
+check "dev set profile nicsim-nfp" "$CLI" dev set dev "$P0" profile nicsim-nfp
+"$CLI" -j dev show dev "$P0" > "$TMP/nfp.json"
+check "dev show: its regions as the profile, the CTM one per island of 4 cores" \
+	regions_as "$NICPROG_SRC/drivers/nicsim/profiles/nicsim-nfp.lnic" "$TMP/nfp.json"
+check "dev show in words: the island" sh -c \
+	"'$CLI' dev show dev $P0 | grep -q 'region ctm: .*, one per island of 4 cores'"
 sed 's/^lnic nicsim-generic$/lnic generic-copy/' \
 	"$NICPROG_SRC/drivers/nicsim/profiles/nicsim-generic.lnic" > "$TMP/copy.lnic"
 check "dev set profile-file with a profile of ours, and cores 4" \

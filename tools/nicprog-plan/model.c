@@ -12,7 +12,9 @@
  *   with probability 1 - exp(-rate_l * T). A line's first access misses.
  * - Banks, engines, MAT stages: queues. A region's misses load its banks
  *   as the lines they touch fall, over random interleavings (the
- *   hardware's is not known), each bank an M/D/1 queue; an engine type or
+ *   hardware's is not known), each bank an M/D/1 queue -- an island's
+ *   region's accesses the banks of the instance of the core's island
+ *   (the plan's cores taken as the NIC's first); an engine type or
  *   the MAT stages an M/D/m queue (Erlang C, halved for deterministic
  *   service). The load is the work of every core over the time the
  *   busiest needs.
@@ -449,17 +451,24 @@ static int core_stretches(const struct nicprog_lnic *lnic,
  */
 static int bank_loads(const struct np_hostrun *hr, const double *hit,
 		      u8 region, const struct nicprog_lnic_region *rg,
-		      struct np_res *q)
+		      u32 n_cores, struct np_res *q)
 {
 	u64 x = 0x9e3779b97f4a7c15ULL * (region + 1);
+	u32 t, i, j, banks = max_t(u32, rg->banks, 1), *bank_of = NULL;
+	const struct np_event *e;
 	double *l, max, sum = 0;
-	u32 t, i;
+	const struct np_run *r;
 
-	q->banks = rg->banks;
+	/* an island's region: every island's instance has banks of its own */
+	q->banks = banks * (rg->island ? DIV_ROUND_UP(n_cores, rg->island) : 1);
 	q->bank_load = calloc((size_t)NP_BANK_TRIALS * q->banks,
 			      sizeof(*q->bank_load));
-	if (!q->bank_load)
+	if (rg->island)
+		bank_of = calloc(hr->n_lines ? hr->n_lines : 1, sizeof(*bank_of));
+	if (!q->bank_load || (rg->island && !bank_of)) {
+		free(bank_of);
 		return -1;
+	}
 	for (t = 0; t < NP_BANK_TRIALS; t++) {
 		l = q->bank_load + (u64)t * q->banks;
 		for (i = 0; i < hr->n_lines; i++) {
@@ -468,15 +477,31 @@ static int bank_loads(const struct np_hostrun *hr, const double *hit,
 			x ^= x << 13;
 			x ^= x >> 7;
 			x ^= x << 17;
-			l[x % q->banks] += hr->line_count[i] *
-					   (rg->cache_bytes ? 1 - hit[i] : 1) *
-					   rg->bank_cycles;
+			if (bank_of) {
+				bank_of[i] = x % banks;
+				continue;
+			}
+			l[x % banks] += hr->line_count[i] *
+					(rg->cache_bytes ? 1 - hit[i] : 1) *
+					rg->bank_cycles;
+		}
+		/* a line's accesses load the bank of the core's island */
+		for (i = 0; bank_of && i < hr->n_runs; i++) {
+			r = &hr->runs[i];
+			for (j = 0; j < r->n_ev; j++) {
+				e = &hr->ev[r->ev + j];
+				if (e->kind == NICPROG_EXEC_EV_MEM &&
+				    e->unit == region)
+					l[r->core / rg->island * banks +
+					  bank_of[e->line]] += rg->bank_cycles;
+			}
 		}
 		for (i = 0, max = 0; i < q->banks; i++)
 			max = fmax(max, l[i]);
 		sum += max;
 	}
 	q->bound = sum / NP_BANK_TRIALS;
+	free(bank_of);
 	return 0;
 }
 
@@ -559,8 +584,9 @@ int np_predict(const struct nicprog_lnic *lnic,
 		res[q].svc = res[q].uses ? res[q].busy / res[q].uses : 0;
 		res[q].bound = res[q].busy / res[q].servers;
 		if (q < lnic->n_regions && res[q].uses &&
-		    lnic->regions[q].banks > 1 &&
-		    bank_loads(hr, hit, q, &lnic->regions[q], &res[q]))
+		    (lnic->regions[q].banks > 1 || lnic->regions[q].island) &&
+		    bank_loads(hr, hit, q, &lnic->regions[q], cu->count,
+			       &res[q]))
 			goto nomem;
 	}
 	for (it = 0; it < NP_ITER_MAX; it++) {

@@ -33,6 +33,12 @@ static void region_print(const struct nlattr *nest)
 			out_uint("cache_latency", c ? " (%llu cycles)" : NULL,
 				 mnl_attr_get_u32(tb[NICPROG_A_REGION_CACHE_LATENCY]));
 	}
+	if (tb[NICPROG_A_REGION_ISLAND]) {
+		uint32_t n = mnl_attr_get_u32(tb[NICPROG_A_REGION_ISLAND]);
+
+		out_uint("island", n ? ", one per island of %llu cores" : NULL,
+			 n);
+	}
 	out_text("\n");
 	out_close_object();
 }

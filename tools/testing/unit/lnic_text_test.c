@@ -59,7 +59,8 @@ static bool lnic_equal(const struct nicprog_lnic *a,
 		    max(a->regions[i].banks, 1u) != max(b->regions[i].banks, 1u) ||
 		    a->regions[i].bank_cycles != b->regions[i].bank_cycles ||
 		    a->regions[i].cache_bytes != b->regions[i].cache_bytes ||
-		    a->regions[i].cache_cycles != b->regions[i].cache_cycles)
+		    a->regions[i].cache_cycles != b->regions[i].cache_cycles ||
+		    a->regions[i].island != b->regions[i].island)
 			return false;
 	for (i = 0; i < a->n_hubs; i++)
 		if (strcmp(a->hubs[i].name, b->hubs[i].name) ||
@@ -212,6 +213,10 @@ TEST_F(text, refusals)
 		{ REGION("cache 1K"), NOHIT },
 		{ REGION("hit 1"), NOHIT },
 		{ REGION("cache 1K hit 2"), NOHIT },
+		{ REGION("cache 1K hit 1 island 2"), "region 0 (mem): an island region has no cache and at most 4096 cores an island" },
+		{ REGION("island 5000"), "region 0 (mem): an island region has no cache and at most 4096 cores an island" },
+		{ REGION("island 1") "unit m type mat count 1 clock 1 service 1 regions mem\n",
+		  "region 0 (mem): an island region is reached by cores only, not by unit 1 (m)" },
 	};
 	u32 i;
 

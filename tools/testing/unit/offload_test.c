@@ -346,6 +346,51 @@ TEST(classes_from_key_provenance)
 	nicprog_ir_free(&ir);
 }
 
+/*
+ * An island's region has a copy per island: only tables the datapath never
+ * writes go there, however fast it is; the others go to the next region.
+ */
+TEST(islands_hold_only_what_nothing_writes)
+{
+	static const struct nicprog_lnic_region regions[] = {
+		{ .name = "ctm", .size = 1 << 20, .latency_cycles = 1,
+		  .island = 4 },
+		{ .name = "lmem", .size = 1 << 20, .latency_cycles = 2 },
+		{ .name = "dram", .size = 1 << 30, .latency_cycles = 200 },
+	};
+	struct nicprog_lnic_unit units[1] = { test_units[0] };
+	struct nicprog_lnic lnic = {
+		.name = "islands", .units = units, .n_units = 1,
+		.regions = regions, .n_regions = 3,
+	};
+	struct nicprog_layout lo;
+	struct nicprog_ir_input in;
+	struct nicprog_ir ir;
+	const char *why;
+	struct prog p;
+
+	units[0].region_mask = 0x7;
+	prog_start(&p);
+	copy_pkt_to_stack(&p, BPF_REG_3, 26, -16);
+	copy_pkt_to_stack(&p, BPF_REG_3, 30, -12);
+	map_call(&p, 0, BPF_FUNC_map_lookup_elem, -16);	/* read-only */
+	restore_r2(&p);
+	map_call(&p, 1, BPF_FUNC_map_lookup_elem, -16);
+	map_call(&p, 1, BPF_FUNC_map_update_elem, -16);	/* sharded */
+	prog_end(&p);
+	ir_of(&p, &in, &ir, 2);
+	ASSERT_EQ(0, nicprog_layout_build(&ir, &lnic, NICPROG_SHAPE_AUTO, 16,
+					  NULL, &lo, &why)) {
+		TH_LOG("%s", why);
+	}
+	EXPECT_EQ(NICPROG_TC_READONLY, lo.tables[0].cls);
+	EXPECT_EQ(0, lo.tables[0].region);	/* a copy in every island */
+	EXPECT_EQ(NICPROG_TC_SHARDED, lo.tables[1].cls);
+	EXPECT_EQ(1, lo.tables[1].region);	/* written: shared memory */
+	nicprog_layout_free(&lo);
+	nicprog_ir_free(&ir);
+}
+
 TEST(atomic_adds_only_make_counters)
 {
 	struct nicprog_table_info info[2];

@@ -177,6 +177,45 @@ TEST(banks_queue_accesses_across_cores)
 	nicsim_tm_destroy(tm);
 }
 
+/*
+ * An island's region: each island's cores have an instance of their own,
+ * with its own banks. Two cores of one island queue on its one bank; two
+ * of different islands do not.
+ */
+TEST(islands_have_banks_of_their_own)
+{
+	static const char text[] =
+		"lnic t\nregion ctm size 64K latency 10 banks 1 busy 50 island 2\n"
+		"unit core type core count 4 clock 1000 insns 4K regions ctm\n"
+		"\tcost alu=1,mul=1,div=1,branch=1,load=1,store=1,atomic=1,call=1\n";
+	static const u32 pair[2][2] = { { 0, 1 }, { 0, 2 } };
+	struct nicsim_tm *tm;
+	char why[128];
+	u32 k, i;
+
+	ASSERT_EQ(0, nicprog_lnic_parse(text, strlen(text), &lt, why,
+					sizeof(why))) {
+		TH_LOG("%s", why);
+	}
+	for (k = 0; k < 2; k++) {
+		tm = nicsim_tm_create(&lt.lnic, 4);
+		ASSERT_NE(NULL, tm);
+		for (i = 0; i < 200; i++) {
+			nicsim_tm_add(tm, pair[k][0], 10, mem_run(1, i * 64ULL, 0));
+			nicsim_tm_add(tm, pair[k][1], 10, mem_run(1, i * 64ULL, 0));
+		}
+		nicsim_tm_replay(tm, true);
+		if (!k) {	/* one island: 400 accesses, 50 cycles each */
+			EXPECT_GE(tm->cores[0].active, 19000);
+			EXPECT_GE(tm->regions[0].bank_wait, 400 * 20);
+		} else {	/* two: 200 each, on banks of their own */
+			EXPECT_LE(tm->cores[0].active, 11000);
+			EXPECT_LE(tm->cores[2].active, 11000);
+		}
+		nicsim_tm_destroy(tm);
+	}
+}
+
 /* One engine: a 4 KiB job ahead holds up the small one behind it. */
 TEST(engine_serves_in_order_head_of_line)
 {
