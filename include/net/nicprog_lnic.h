@@ -66,7 +66,8 @@ struct nicprog_lnic_unit {
  *	island's: one instance, of @size bytes and @banks banks, per
  *	@island consecutive cores, each reaching only its own (as an NFP
  *	island's cluster memory). Instances hold different data, so only
- *	what the datapath never writes may live there (a copy in each).
+ *	what the datapath never writes, or only adds to, may live there (a
+ *	copy in each; a counter's value is the sum of the copies).
  */
 struct nicprog_lnic_region {
 	const char *name;

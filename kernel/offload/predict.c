@@ -3,7 +3,8 @@
  * Memory placement and performance prediction (after Clara). Placement
  * puts the tables with the most expected accesses per packet into the
  * fastest region the cores reach that still has room (an island's region
- * only if the datapath never writes them: each island holds a copy). Prediction prices
+ * only if the datapath never writes them, or only adds to them: each
+ * island holds a copy). Prediction prices
  * every instruction with the core's cost table and the latency of the
  * memory it touches, weighs blocks by their expected frequency, and takes
  * a plan's throughput as the slowest of its stages (replicas times the
@@ -60,9 +61,14 @@ void nicprog_place(const struct nicprog_ir *ir,
 			if (!(cu->region_mask & BIT(r)) ||
 			    room[r] < ir->in->tables[t].bytes)
 				continue;
-			/* each island has a copy: only what nothing writes */
+			/*
+			 * each island has a copy: only what nothing writes,
+			 * or only adds to (a counter is the sum of the
+			 * islands' copies, as per-CPU counters are)
+			 */
 			if (lnic->regions[r].island &&
 			    lo->tables[t].cls != NICPROG_TC_READONLY &&
+			    lo->tables[t].cls != NICPROG_TC_COUNTER &&
 			    lo->tables[t].cls != NICPROG_TC_UNUSED)
 				continue;
 			if (best == U32_MAX || lnic->regions[r].latency_cycles <

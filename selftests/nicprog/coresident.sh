@@ -128,22 +128,6 @@ ip -n "$NS" link set dev "$NF" xdpoffload off
 # itself, so one runs as predicted for its slice whatever the other does.
 # accel_line PORT KIND: the plan's "accel KIND: N calls on M engines"
 accel_line() { grep "^accel $2:" "/sys/kernel/debug/nicprog/$1/plan"; }
-# slice_rates BEFORE AFTER LO HI: as nic_rates, over cores LO..HI only
-slice_rates() {
-	awk -v lo="$3" -v hi="$4" '
-		FNR == 1 { f++ }
-		{ n = $1; sub(":", "", n); v[f, n] = $2; names[n] = 1 }
-		END {
-			for (n in names) {
-				d = v[2, n] - v[1, n]
-				c = n; gsub(/[^0-9]/, "", c)
-				if (n ~ /^xdp_(drop|pass|tx|redirect|aborted)$/) pk += d
-				else if (n ~ /^core[0-9]+_cycles$/ && c + 0 >= lo && c + 0 <= hi && d > busy) busy = d
-				else if (n ~ /^core[0-9]+_latency$/ && c + 0 >= lo && c + 0 <= hi) lat += d
-			}
-			printf "%.1f %.1f\n", busy ? pk * 1e6 / busy : 0, pk ? lat / pk : 0
-		}' "$1" "$2"
-}
 echo 8 > "/sys/class/nicprog/$B/plan_cores"
 echo 8 > "/sys/class/nicprog/$NF/plan_cores"
 check "digest.o on $B, planned for 8 cores" \
@@ -183,7 +167,7 @@ digest_run() {
 	[ $rc = 0 ] || sed 's/^/# /' "$TMP/doracle" | tail -n 20
 	wait_for 5 pending
 	core_packets "$NF" > "$TMP/d1"
-	slice_rates "$TMP/d0" "$TMP/d1" 8 15 > "$TMP/m"
+	nic_rates "$TMP/d0" "$TMP/d1" 8 15 > "$TMP/m"
 	return $rc
 }
 check "digest.o beside it, alone: $FRAMES frames" digest_run
@@ -193,18 +177,7 @@ check "its plan has the other 8 CRC engines and the other hash engine" \
 n=$(moved "$TMP/d0" "$TMP/d1" 8 15)
 check "its frames ran on cores 8-15 ($n)" test "$n" -ge "$FRAMES"
 read -r m1 l1 < "$TMP/m"
-# slice_within DESC: $TMP/m's rates held to the prediction pt pl: 8%, 12%
-slice_within() {
-	local mt ml te le
-	read -r mt ml < "$TMP/m"
-	te=$(pct_err "$pt" "$mt")
-	le=$(pct_err "$pl" "$ml")
-	tap_info "$1: throughput $mt measured, $pt predicted ($te%);" \
-		"latency $ml measured, $pl predicted ($le%)"
-	check "$1: throughput predicted within 8%" within "$te" 8
-	check "$1: mean latency predicted within 12%" within "$le" 12
-}
-slice_within "digest on an 8-core slice, the other idle"
+rates_held "digest on an 8-core slice, the other idle" "$pt" "$pl" $(cat "$TMP/m")
 # the same frames again while a flood keeps the other port's digest.o
 # and its engines busy
 ip addr add 10.77.0.1/24 dev "$A" 2>/dev/null

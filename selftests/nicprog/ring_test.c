@@ -1214,6 +1214,30 @@ static int drain(volatile struct nicprog_pipe_ctrl *ctrl, uint8_t *data,
 }
 
 /*
+ * Frames are sent from @in; a 4 KiB RX pipe of records is created on a new
+ * file of the NF port's device (*@fd) and mapped. Exits on failure.
+ * Return: the mapping (control page, then data).
+ */
+static uint8_t *rx_pipe_4k(const char *in, int *fd,
+			   struct nicprog_pipe_create *a)
+{
+	uint8_t *m;
+
+	pkt_ifindex = if_nametoindex(in);
+	pkt_fd = socket(AF_PACKET, SOCK_RAW, 0);
+	if (!pkt_ifindex || pkt_fd < 0)
+		ksft_exit_fail_msg("%s: %s\n", in, strerror(errno));
+	*fd = open_dev();
+	if (create(*fd, 4096, NICPROG_PIPE_RX, NICPROG_FRAMING_RECORDS, a))
+		ksft_exit_fail_msg("create failed\n");
+	m = mmap(NULL, a->mmap_len, PROT_READ | PROT_WRITE, MAP_SHARED, *fd,
+		 a->mmap_off);
+	if (m == MAP_FAILED)
+		ksft_exit_fail_msg("mmap: %s\n", strerror(errno));
+	return m;
+}
+
+/*
  * --backpressure IN NF: a pipe bound with NICPROG_BIND_BACKPRESSURE holds
  * the NIC when full instead of dropping: frames wait, then arrive; only a
  * consumer that makes no room for the bound loses the held frame (counted
@@ -1231,17 +1255,7 @@ static int bp_mode(const char *in, const char *nf)
 
 	ksft_print_header();
 	ksft_set_plan(4);
-	pkt_ifindex = if_nametoindex(in);
-	pkt_fd = socket(AF_PACKET, SOCK_RAW, 0);
-	if (!pkt_ifindex || pkt_fd < 0)
-		ksft_exit_fail_msg("%s: %s\n", in, strerror(errno));
-	fd = open_dev();
-	if (create(fd, 4096, NICPROG_PIPE_RX, NICPROG_FRAMING_RECORDS, &b))
-		ksft_exit_fail_msg("create failed\n");
-	m = mmap(NULL, b.mmap_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-		 b.mmap_off);
-	if (m == MAP_FAILED)
-		ksft_exit_fail_msg("mmap: %s\n", strerror(errno));
+	m = rx_pipe_4k(in, &fd, &b);
 	ctrl = (void *)m;
 
 	ok = bind_flags(fd, NICPROG_OP_PIPE_BIND, b.id, 1, 4) == -EINVAL;
@@ -1392,17 +1406,7 @@ static int fill_mode(const char *in)
 	uint8_t f[256], *m;
 	int fd, i;
 
-	pkt_ifindex = if_nametoindex(in);
-	pkt_fd = socket(AF_PACKET, SOCK_RAW, 0);
-	if (!pkt_ifindex || pkt_fd < 0)
-		ksft_exit_fail_msg("%s: %s\n", in, strerror(errno));
-	fd = open_dev();
-	if (create(fd, 4096, NICPROG_PIPE_RX, NICPROG_FRAMING_RECORDS, &a))
-		ksft_exit_fail_msg("create failed\n");
-	m = mmap(NULL, a.mmap_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-		 a.mmap_off);
-	if (m == MAP_FAILED)
-		ksft_exit_fail_msg("mmap: %s\n", strerror(errno));
+	m = rx_pipe_4k(in, &fd, &a);
 	ctrl = (void *)m;
 	if (bind_pipe(fd, NICPROG_OP_PIPE_BIND, a.id, 1))
 		ksft_exit_fail_msg("bind failed\n");

@@ -298,6 +298,20 @@ static void ir_of(struct prog *p, struct nicprog_ir_input *in,
 	}
 }
 
+/*
+ * Table 0 read-only and table 1 sharded, both keyed by packet bytes
+ * 26..33 (the IPv4 addresses).
+ */
+static void readonly_and_sharded(struct prog *p)
+{
+	copy_pkt_to_stack(p, BPF_REG_3, 26, -16);
+	copy_pkt_to_stack(p, BPF_REG_3, 30, -12);
+	map_call(p, 0, BPF_FUNC_map_lookup_elem, -16);
+	restore_r2(p);
+	map_call(p, 1, BPF_FUNC_map_lookup_elem, -16);
+	map_call(p, 1, BPF_FUNC_map_update_elem, -16);
+}
+
 TEST(classes_from_key_provenance)
 {
 	struct nicprog_table_info info[4];
@@ -306,13 +320,7 @@ TEST(classes_from_key_provenance)
 	struct prog p;
 
 	prog_start(&p);
-	/* key of tables 0 and 1: packet bytes 26..33 (IPv4 addresses) */
-	copy_pkt_to_stack(&p, BPF_REG_3, 26, -16);
-	copy_pkt_to_stack(&p, BPF_REG_3, 30, -12);
-	map_call(&p, 0, BPF_FUNC_map_lookup_elem, -16);	/* read-only */
-	restore_r2(&p);
-	map_call(&p, 1, BPF_FUNC_map_lookup_elem, -16);
-	map_call(&p, 1, BPF_FUNC_map_update_elem, -16);	/* sharded */
+	readonly_and_sharded(&p);
 	/* table 2: key built from the source address only, then random */
 	restore_r2(&p);
 	copy_pkt_to_stack(&p, BPF_REG_3, 26, -32);
@@ -348,7 +356,8 @@ TEST(classes_from_key_provenance)
 
 /*
  * An island's region has a copy per island: only tables the datapath never
- * writes go there, however fast it is; the others go to the next region.
+ * writes (or only adds to) go there, however fast it is; the others go to
+ * the next region.
  */
 TEST(islands_hold_only_what_nothing_writes)
 {
@@ -371,12 +380,7 @@ TEST(islands_hold_only_what_nothing_writes)
 
 	units[0].region_mask = 0x7;
 	prog_start(&p);
-	copy_pkt_to_stack(&p, BPF_REG_3, 26, -16);
-	copy_pkt_to_stack(&p, BPF_REG_3, 30, -12);
-	map_call(&p, 0, BPF_FUNC_map_lookup_elem, -16);	/* read-only */
-	restore_r2(&p);
-	map_call(&p, 1, BPF_FUNC_map_lookup_elem, -16);
-	map_call(&p, 1, BPF_FUNC_map_update_elem, -16);	/* sharded */
+	readonly_and_sharded(&p);
 	prog_end(&p);
 	ir_of(&p, &in, &ir, 2);
 	ASSERT_EQ(0, nicprog_layout_build(&ir, &lnic, NICPROG_SHAPE_AUTO, 16,
