@@ -518,9 +518,9 @@ static void host_drop(struct part *p)
  * Programs on several ports of one NIC split its units, not only its
  * cores, so that each runs as its plan was predicted whatever the others
  * do: a plan for @budget of the NIC's cores takes that share of each pool
- * it uses, rounded, at least one unit, of the avail ones.
+ * it uses, rounded, at least one unit, of the @avail ones.
  *
- * Return: units, 0 if none is avail.
+ * Return: units, 0 if none is available.
  */
 u32 nicprog_slice_units(const struct nicprog_lnic *lnic, u32 budget,
 			u32 count, u32 avail)
@@ -627,8 +627,10 @@ static void units_unused(const struct nicprog_ir *ir, struct nicprog_layout *lo)
 		mat |= !!lo->insn_mat[i];
 	}
 	for (t = 0; t < __NICPROG_ACCEL_MAX; t++)
-		if (!used[t])
+		if (!used[t]) {
 			lo->accel_count[t] = 0;
+			lo->accel_unit[t] = U32_MAX;
+		}
 	if (!mat)
 		lo->mat_units = 0;
 }
