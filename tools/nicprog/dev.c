@@ -100,7 +100,7 @@ static int dev_print(const struct nlmsghdr *nlh, void *data)
 		out_string("type", n++ ? ", %s" : "    accel %s",
 			   atb[NICPROG_A_ACCEL_NAME] ?
 			   mnl_attr_get_str(atb[NICPROG_A_ACCEL_NAME]) :
-			   accel_name(mnl_attr_get_u32(atb[NICPROG_A_ACCEL_TYPE])));
+			   nicprog_accel_type_name(mnl_attr_get_u32(atb[NICPROG_A_ACCEL_TYPE])));
 		out_uint("count", " %llu",
 			 mnl_attr_get_u32(atb[NICPROG_A_ACCEL_COUNT]));
 		out_close_object();

@@ -25,15 +25,6 @@ const char *shape_name(unsigned int shape)
 	return shape < __NICPROG_SHAPE_MAX ? shapes[shape] : "unknown";
 }
 
-const char *accel_name(unsigned int type)
-{
-	static const char * const names[] = {
-		"none", "csum", "crc", "hash", "crypto", "compress", "regex",
-	};
-
-	return type < __NICPROG_ACCEL_MAX ? names[type] : "unknown";
-}
-
 int shape_value(const char *name)
 {
 	int s;

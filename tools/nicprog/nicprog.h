@@ -26,7 +26,9 @@ const char *cli_next(struct cli *cli);
 bool cli_has(const struct cli *cli, const char *word);
 const char *shape_name(unsigned int shape);
 int shape_value(const char *name);
-const char *accel_name(unsigned int type);
+/* names the kernel gives them too (kernel/offload/lnic.c, linked in) */
+const char *nicprog_unit_type_name(unsigned int type);
+const char *nicprog_accel_type_name(unsigned int accel);
 
 int cmd_dev(struct cli *cli);
 int cmd_prog(struct cli *cli);

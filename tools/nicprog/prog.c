@@ -135,11 +135,11 @@ static void plan_unit_print(const struct nlattr *nest, bool first)
 	nl_nested(nest, tb, NICPROG_A_PLAN_UNIT_MAX);
 	out_text(first ? "" : ",");
 	out_open_object(NULL);
-	out_string("type", NULL, u(tb[NICPROG_A_PLAN_UNIT_TYPE]) ==
-		   NICPROG_UNIT_MAT ? "mat" : "accel");
+	out_string("type", NULL,
+		   nicprog_unit_type_name(u(tb[NICPROG_A_PLAN_UNIT_TYPE])));
 	if (tb[NICPROG_A_PLAN_UNIT_ACCEL])
 		out_string("accel", " %s engines",
-			   accel_name(u(tb[NICPROG_A_PLAN_UNIT_ACCEL])));
+			   nicprog_accel_type_name(u(tb[NICPROG_A_PLAN_UNIT_ACCEL])));
 	else
 		out_text(" MAT stages");
 	out_uint("count", " %llu", u(tb[NICPROG_A_PLAN_UNIT_COUNT]));

@@ -225,10 +225,9 @@ static void unit_print(const struct nlattr **tb)
 	if (!out_json() && !u64_of(tb[NICPROG_A_UNIT_STATS_JOBS]) &&
 	    !u64_of(tb[NICPROG_A_UNIT_STATS_REFUSED]))
 		return;
-	out_string("type", "    %s", type == NICPROG_UNIT_MAT ? "mat" :
-		   type == NICPROG_UNIT_ACCEL ? "accel" : "unit");
+	out_string("type", "    %s", nicprog_unit_type_name(type));
 	if (tb[NICPROG_A_UNIT_STATS_ACCEL])
-		out_string("accel", " %s", accel_name(accel));
+		out_string("accel", " %s", nicprog_accel_type_name(accel));
 	out_uint("count", ": %llu units", count);
 	out_uint("jobs", ", jobs %llu", u64_of(tb[NICPROG_A_UNIT_STATS_JOBS]));
 	out_uint("busy", ", busy %llu", busy);
