@@ -165,9 +165,64 @@ static ssize_t profile_store(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RW(profile);
 
+static ssize_t offered_rate_show(struct device *dev,
+				 struct device_attribute *attr, char *buf)
+{
+	struct nicsim_dev *ndev = container_of(dev, struct nicsim_dev, dev);
+
+	return sysfs_emit(buf, "%llu\n", READ_ONCE(ndev->offered_rate));
+}
+
+/*
+ * Frames per second of the NIC's clock (clock.c), 0 for a backlogged NIC.
+ * The cores and their timing model restart, so only while no port has a
+ * plan: a frame on a core would be lost.
+ */
+static ssize_t offered_rate_store(struct device *dev,
+				  struct device_attribute *attr,
+				  const char *buf, size_t count)
+{
+	struct nicsim_dev *ndev = container_of(dev, struct nicsim_dev, dev);
+	u64 rate, old;
+	int err;
+	u32 i;
+
+	if (kstrtou64(buf, 0, &rate) || rate > NICSIM_RATE_MAX) {
+		dev_err(dev, "offered_rate: expected frames per second, 0 to %llu\n",
+			NICSIM_RATE_MAX);
+		return -EINVAL;
+	}
+	rtnl_lock();
+	err = ndev->live ? 0 : -ENODEV;
+	for (i = 0; !err && i < ndev->port_count; i++)
+		if (rtnl_dereference(ndev->ports[i]->ref)) {
+			dev_err(dev, "offered_rate: %s has a plan; remove its program first\n",
+				netdev_name(ndev->ports[i]->netdev));
+			err = -EBUSY;
+		}
+	if (err || rate == ndev->offered_rate)
+		goto out;
+	/* no port has a plan: no frame is on a core */
+	nicsim_cores_stop(ndev);
+	old = ndev->offered_rate;
+	WRITE_ONCE(ndev->offered_rate, rate);
+	err = nicsim_cores_start(ndev);
+	if (err) {
+		WRITE_ONCE(ndev->offered_rate, old);
+		if (nicsim_cores_start(ndev))
+			dev_err(dev, "offered_rate: the NIC has no cores until its next profile: out of memory\n");
+		dev_err(dev, "offered_rate: cannot start the clock: %d\n", err);
+	}
+out:
+	rtnl_unlock();
+	return err ?: count;
+}
+static DEVICE_ATTR_RW(offered_rate);
+
 static struct attribute *nicsim_dev_attrs[] = {
 	&dev_attr_lnic.attr,
 	&dev_attr_profile.attr,
+	&dev_attr_offered_rate.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(nicsim_dev);
@@ -220,6 +275,8 @@ static struct nicsim_dev *nicsim_dev_create(u32 id, u32 port_count,
 	ndev->lnic = lnic;
 	ndev->own_lnic = own_lnic;
 	mutex_init(&ndev->lnic_lock);
+	skb_queue_head_init(&ndev->clock_queue);
+	init_waitqueue_head(&ndev->clock_wq);
 	INIT_LIST_HEAD(&ndev->list);
 	device_initialize(&ndev->dev);
 	ndev->dev.bus = &nicsim_bus;

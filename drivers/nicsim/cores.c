@@ -233,35 +233,49 @@ err:
 	nicsim_stats_inc(port, host_errors);
 }
 
-/* Hand the timing model a run of @core. BH disabled. */
+/*
+ * Hand the timing model a run of @core; @after: of a later stage than the
+ * frame's run handed over before. BH disabled.
+ */
 static void nicsim_core_timed(struct nicsim_core *core, u64 cycles,
-			      const struct nicprog_exec_trace *tr)
+			      const struct nicprog_exec_trace *tr, bool after)
 {
 	struct nicsim_dev *ndev = core->ndev;
 
 	spin_lock(&ndev->tm_lock);
-	nicsim_tm_add(ndev->tm, core->index, cycles, tr);
+	nicsim_tm_add(ndev->tm, core->index, cycles, tr, after);
 	ndev->tm_last_add = jiffies;
 	spin_unlock(&ndev->tm_lock);
 }
 
 /*
- * The NIC has run nothing for NICSIM_TM_IDLE: time the runs still held, so
- * that the counters cover every frame. Not sooner: a replay of all ends
+ * The NIC has run nothing for NICSIM_TM_IDLE (NICSIM_CLOCK_IDLE under an
+ * offered load, where it also ends the stream): time the runs still held,
+ * so that the counters cover every frame. Not sooner: a replay of all ends
  * the overlap of runs in flight, which a pause between two frames of a
  * stream must not do.
  */
 static void nicsim_core_idle_timing(struct nicsim_dev *ndev)
 {
+	unsigned long idle = ndev->clocked ? NICSIM_CLOCK_IDLE : NICSIM_TM_IDLE;
+
 	spin_lock_bh(&ndev->tm_lock);
-	if (time_after(jiffies, ndev->tm_last_add + NICSIM_TM_IDLE))
+	if (time_after(jiffies, ndev->tm_last_add + idle))
 		nicsim_tm_replay(ndev->tm, true);
 	spin_unlock_bh(&ndev->tm_lock);
 }
 
-/* Run the port's plan on a frame from the wire. BH disabled, RCU held. */
-static void nicsim_core_run(struct nicsim_core *core, struct nicsim_port *port,
-			    struct sk_buff *skb)
+/**
+ * nicsim_core_run() - run the port's plan on a frame from the wire
+ * @core: the core of the plan's first stage the frame is steered to
+ *	(nicsim_cores_first()), whose thread this is, or the clock's
+ * @port: the port it arrived on
+ * @skb: the frame
+ *
+ * Context: BH disabled, RCU held.
+ */
+void nicsim_core_run(struct nicsim_core *core, struct nicsim_port *port,
+		     struct sk_buff *skb)
 {
 	const struct nicsim_plan_ref *ref = rcu_dereference(port->ref);
 	const struct nicprog_plan *plan;
@@ -294,7 +308,7 @@ static void nicsim_core_run(struct nicsim_core *core, struct nicsim_port *port,
 	consume_skb(skb);
 
 	nicprog_plan_run(plan, core->state, &pkt, &res);
-	nicsim_core_timed(core, res.cycles, core->trace);
+	nicsim_core_timed(core, res.cycles, core->trace, false);
 	core->packets++;
 	core->mat_lookups += res.mat_lookups;
 	if (res.error)
@@ -337,10 +351,14 @@ static void nicsim_job_free(struct nicsim_job *job)
 	kfree(job);
 }
 
-/* Hand @job to the core of the next stage, or drop it if the queue is full. */
-static void nicsim_job_forward(struct nicsim_core *from,
-			       const struct nicsim_plan_ref *ref,
-			       struct nicsim_job *job, u32 stage)
+/*
+ * Hand @job to the core of the next stage, or drop it if the queue is full.
+ * Under an offered load the caller runs it there now instead: that core
+ * is returned (the timing model queues its run).
+ */
+static struct nicsim_core *nicsim_job_forward(struct nicsim_core *from,
+					      const struct nicsim_plan_ref *ref,
+					      struct nicsim_job *job, u32 stage)
 {
 	const struct nicprog_stage_info *si =
 		nicprog_plan_stage(ref->plan, stage);
@@ -351,6 +369,8 @@ static void nicsim_job_forward(struct nicsim_core *from,
 				 nicsim_stage_core(si, job->frame + job->pkt.data,
 						   job->pkt.data_end -
 						   job->pkt.data)];
+	if (from->ndev->clocked)
+		return core;
 	spin_lock(&core->jobs_lock);
 	if (core->n_jobs < NICSIM_CORE_QUEUE_LEN) {
 		list_add_tail(&job->list, &core->jobs);
@@ -361,20 +381,24 @@ static void nicsim_job_forward(struct nicsim_core *from,
 	spin_unlock(&core->jobs_lock);
 	if (queued) {
 		wake_up(&core->wq);
-		return;
+		return NULL;
 	}
 	from->queue_drops++;
 	nicsim_stats_inc(job->port, rx_fifo_errors);
 	nicprog_event_overload(job->port->np, stage, 1);
 	nicsim_job_free(job);
+	return NULL;
 }
 
 /*
  * Run or pass @job at this core's stage; a job that came through a queue
- * (not from the wire) costs the core a hop. BH disabled, RCU held.
+ * (not from the wire) costs the core a hop. Returns the core of the next
+ * stage if the caller is to run it there now (nicsim_job_forward()).
+ * BH disabled, RCU held.
  */
-static void nicsim_core_job(struct nicsim_core *core, struct nicsim_job *job,
-			    bool queued)
+static struct nicsim_core *nicsim_core_stage(struct nicsim_core *core,
+					     struct nicsim_job *job,
+					     bool queued)
 {
 	const struct nicsim_plan_ref *ref = rcu_dereference(job->port->ref);
 	const struct nicprog_plan *plan;
@@ -390,7 +414,7 @@ static void nicsim_core_job(struct nicsim_core *core, struct nicsim_job *job,
 		core->queue_drops++;
 		nicsim_stats_inc(job->port, rx_fifo_errors);
 		nicsim_job_free(job);
-		return;
+		return NULL;
 	}
 	plan = ref->plan;
 	stage = nicprog_plan_core_stage(plan, core->index - ref->base);
@@ -398,7 +422,8 @@ static void nicsim_core_job(struct nicsim_core *core, struct nicsim_job *job,
 	if (!job->res.done && job->ctx.stage == stage) {
 		nicprog_plan_resume(plan, core->state, &job->pkt, &job->ctx,
 				    &res);
-		nicsim_core_timed(core, hop + res.cycles, core->trace);
+		nicsim_core_timed(core, hop + res.cycles, core->trace,
+				  queued);
 		core->packets++;
 		core->mat_lookups += res.mat_lookups;
 		if (res.error)
@@ -409,19 +434,26 @@ static void nicsim_core_job(struct nicsim_core *core, struct nicsim_job *job,
 			nicsim_handover(core, job->port, ref, &job->pkt,
 					&job->ctx);
 			nicsim_job_free(job);
-			return;
+			return NULL;
 		}
 	} else {
 		if (hop)
-			nicsim_core_timed(core, hop, NULL);
+			nicsim_core_timed(core, hop, NULL, true);
 		core->passes++;
 	}
-	if (stage + 1 < nicprog_plan_stages(plan)) {
-		nicsim_job_forward(core, ref, job, stage + 1);
-		return;
-	}
+	if (stage + 1 < nicprog_plan_stages(plan))
+		return nicsim_job_forward(core, ref, job, stage + 1);
 	nicsim_verdict(job->port, plan, &job->pkt, &job->res, core);
 	nicsim_job_free(job);
+	return NULL;
+}
+
+/* @job at this core's stage and, under an offered load, at the later ones. */
+static void nicsim_core_job(struct nicsim_core *core, struct nicsim_job *job,
+			    bool queued)
+{
+	while ((core = nicsim_core_stage(core, job, queued)))
+		queued = true;
 }
 
 /* Start a frame from the wire on stage 0 of a multi-stage plan. */
@@ -469,10 +501,12 @@ static struct nicsim_job *nicsim_core_next_job(struct nicsim_core *core)
 	return job;
 }
 
+/* Nothing waits for the core (nor, under an offered load, for the NIC). */
 static bool nicsim_core_idle(struct nicsim_core *core)
 {
 	return skb_queue_empty_lockless(&core->queue) &&
-	       !READ_ONCE(core->n_jobs);
+	       !READ_ONCE(core->n_jobs) &&
+	       skb_queue_empty_lockless(&core->ndev->clock_queue);
 }
 
 /**
@@ -498,7 +532,10 @@ void nicsim_core_ring_flush(struct nicsim_core *core, bool force)
 	core->ring_batch = 0;
 }
 
-/*
+/**
+ * nicsim_core_stall() - wait until a core's held frame is delivered
+ * @core: the core, holding a frame (@core->held)
+ *
  * Backpressure: retry the held frame until its pipe takes it, its port's
  * plan goes (a purge drops it), or NICSIM_RING_STALL_MS pass (dropped and
  * counted in the pipe). The core takes no other frame meanwhile, so what
@@ -507,9 +544,9 @@ void nicsim_core_ring_flush(struct nicsim_core *core, bool force)
  * what it holds at each retry, so that it makes room. Holding the core's
  * jobs_lock keeps the port from going (a purge takes it first).
  *
- * Context: the core's thread, may sleep.
+ * Context: the core's thread or the clock's, may sleep.
  */
-static void nicsim_core_stall(struct nicsim_core *core)
+void nicsim_core_stall(struct nicsim_core *core)
 {
 	unsigned long until = core->held_since +
 			      msecs_to_jiffies(NICSIM_RING_STALL_MS);
@@ -594,6 +631,25 @@ static int nicsim_core_thread(void *data)
 }
 
 /**
+ * nicsim_cores_first() - the core of a plan's first stage a frame goes to
+ * @port: the port it arrived on
+ * @ref: its installed plan, read under the same RCU section
+ * @skb: the frame
+ *
+ * Context: RCU held.
+ * Return: the core.
+ */
+struct nicsim_core *nicsim_cores_first(struct nicsim_port *port,
+				       const struct nicsim_plan_ref *ref,
+				       const struct sk_buff *skb)
+{
+	return port->ndev->cores[ref->base +
+				 nicsim_stage_core(nicprog_plan_stage(ref->plan, 0),
+						   skb->data,
+						   skb_headlen(skb))];
+}
+
+/**
  * nicsim_cores_steer() - hand a frame from the wire to a NIC core
  * @port: the port it arrived on
  * @ref: its installed plan, read under the same RCU section
@@ -606,13 +662,12 @@ static int nicsim_core_thread(void *data)
 bool nicsim_cores_steer(struct nicsim_port *port,
 			const struct nicsim_plan_ref *ref, struct sk_buff *skb)
 {
-	struct nicsim_dev *ndev = port->ndev;
 	struct nicsim_core *core;
 	bool queued = false;
 
-	core = ndev->cores[ref->base +
-			   nicsim_stage_core(nicprog_plan_stage(ref->plan, 0),
-					     skb->data, skb_headlen(skb))];
+	if (port->ndev->clocked)
+		return nicsim_clock_steer(port, skb);
+	core = nicsim_cores_first(port, ref, skb);
 	spin_lock(&core->queue.lock);
 	if (skb_queue_len(&core->queue) < NICSIM_CORE_QUEUE_LEN) {
 		__skb_queue_tail(&core->queue, skb);
@@ -680,6 +735,8 @@ static void nicsim_core_free(struct nicsim_core *core)
  * nicsim_cores_start() - start the NIC's cores
  * @ndev: the NIC, its LNIC set
  *
+ * And, under an offered load (@ndev->offered_rate), its clock.
+ *
  * Context: process.
  * Return: 0 or -errno; on error no core runs.
  */
@@ -728,6 +785,9 @@ int nicsim_cores_start(struct nicsim_dev *ndev)
 		ndev->cores[i] = core;
 		ndev->n_cores = i + 1;
 	}
+	err = nicsim_clock_start(ndev);
+	if (err)
+		goto err_stop;
 	spin_lock_bh(&ndev->tm_lock);
 	ndev->stats_cores = n;
 	spin_unlock_bh(&ndev->tm_lock);
@@ -758,6 +818,9 @@ void nicsim_cores_stop(struct nicsim_dev *ndev)
 	spin_lock_bh(&ndev->tm_lock);
 	ndev->stats_cores = 0;
 	spin_unlock_bh(&ndev->tm_lock);
+	/* the clock runs frames on the cores */
+	nicsim_clock_stop(ndev);
+	ndev->clocked = false;
 	for (i = 0; i < ndev->n_cores; i++)
 		kthread_stop(ndev->cores[i]->task);
 	while (ndev->n_cores)

@@ -41,9 +41,9 @@ static const char nicsim_xdp_stat_names[][ETH_GSTRING_LEN] = {
 
 /*
  * packets, cycles, busy, runs, latency, errors, passes, mat_lookups,
- * queue_max, queue_drops
+ * queue_max, queue_drops, queue_wait
  */
-#define NICSIM_CORE_STATS	10
+#define NICSIM_CORE_STATS	11
 #define NICSIM_REGION_STATS	3	/* accesses, hits, bank_wait */
 #define NICSIM_ACCEL_STATS	5	/* jobs, cycles, queue_max, refused, wait */
 
@@ -56,7 +56,7 @@ static int nicsim_get_sset_count(struct net_device *dev, int sset)
 	return ARRAY_SIZE(nicsim_xdp_stat_names) +
 	       port->ndev->n_cores * NICSIM_CORE_STATS +
 	       port->ndev->lnic->n_regions * NICSIM_REGION_STATS +
-	       NICSIM_ACCEL_STATS * (__NICPROG_ACCEL_MAX - 1) + 4;
+	       NICSIM_ACCEL_STATS * (__NICPROG_ACCEL_MAX - 1) + 6;
 }
 
 static void nicsim_get_strings(struct net_device *dev, u32 sset, u8 *data)
@@ -80,6 +80,7 @@ static void nicsim_get_strings(struct net_device *dev, u32 sset, u8 *data)
 		ethtool_sprintf(&data, "core%u_mat_lookups", i);
 		ethtool_sprintf(&data, "core%u_queue_max", i);
 		ethtool_sprintf(&data, "core%u_queue_drops", i);
+		ethtool_sprintf(&data, "core%u_queue_wait", i);
 	}
 	for (i = NICPROG_ACCEL_NONE + 1; i < __NICPROG_ACCEL_MAX; i++) {
 		ethtool_sprintf(&data, "accel_%s_jobs",
@@ -103,6 +104,8 @@ static void nicsim_get_strings(struct net_device *dev, u32 sset, u8 *data)
 	ethtool_sprintf(&data, "timing_lost_events");
 	ethtool_sprintf(&data, "timing_dropped");
 	ethtool_sprintf(&data, "timing_pending");
+	ethtool_sprintf(&data, "timing_offered");
+	ethtool_sprintf(&data, "timing_overflow");
 }
 
 /*
@@ -111,7 +114,10 @@ static void nicsim_get_strings(struct net_device *dev, u32 sset, u8 *data)
  * cores stop under). The timing model's
  * counters (cycles, busy, runs, latency, waits, memory) cover the runs it
  * has timed: timing_pending more are held until the NIC has been idle
- * for NICSIM_TM_IDLE.
+ * for NICSIM_TM_IDLE. Under an offered load (clock.c), timing_offered
+ * frames arrived in simulated time and timing_overflow of them found the
+ * queues into the cores full; a core's queue_wait sums the cycles its
+ * runs waited from their arrival.
  */
 static void nicsim_get_ethtool_stats(struct net_device *dev,
 				     struct ethtool_stats *stats, u64 *data)
@@ -166,6 +172,7 @@ static void nicsim_get_ethtool_stats(struct net_device *dev,
 		*data++ = READ_ONCE(core->mat_lookups);
 		*data++ = READ_ONCE(core->queue_max);
 		*data++ = READ_ONCE(core->queue_drops);
+		*data++ = tc->wait;
 	}
 	for (i = NICPROG_ACCEL_NONE + 1; i < __NICPROG_ACCEL_MAX; i++) {
 		*data++ = atomic64_read(&port->ndev->accel_jobs[i]);
@@ -184,6 +191,8 @@ static void nicsim_get_ethtool_stats(struct net_device *dev,
 	*data++ = tm->lost;
 	*data++ = tm->dropped;
 	*data++ = nicsim_tm_pending(tm);
+	*data++ = tm->offered;
+	*data++ = tm->overflow;
 	spin_unlock_bh(&ndev->tm_lock);
 }
 

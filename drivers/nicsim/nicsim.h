@@ -25,6 +25,9 @@
 #define NICSIM_RING_BATCH	64	/* frames a core's pipe notifications wait */
 #define NICSIM_RING_STALL_MS	100	/* a full backpressure pipe holds a core */
 #define NICSIM_TM_IDLE		(HZ / 10)	/* NIC idle: time what it ran */
+#define NICSIM_CLOCK_QUEUE_LEN	4096	/* frames waiting for the clock */
+#define NICSIM_CLOCK_IDLE	HZ	/* no arrival: the offered stream ended */
+#define NICSIM_RATE_MAX		1000000000000ULL	/* offered frames/s */
 
 /**
  * struct nicsim_pcpu_stats - per-CPU counters of one port
@@ -304,6 +307,15 @@ struct nicsim_core {
  * @tm_lock: serializes @tm and @tm_last_add: the cores hand it runs (BH
  *	disabled) and replay them, stats readers read it
  * @tm_last_add: jiffies when a core last handed @tm a run
+ * @offered_rate: frames per second of the NIC's clock offered to it (0:
+ *	backlogged); set under RTNL while no port has a plan, with the cores
+ *	stopped
+ * @clocked: @offered_rate is set: frames from the wire go to the clock
+ *	(clock.c), not to the cores' queues; constant while the cores run
+ * @clock_task: the clock's thread while @clocked and the cores run
+ * @clock_queue: frames from the wire waiting for the clock, at most
+ *	NICSIM_CLOCK_QUEUE_LEN
+ * @clock_wq: the clock's thread waits here for frames
  * @accel_jobs: per enum nicprog_accel_type, jobs the engines ran
  * @accel_cycles: per enum nicprog_accel_type, cycles they were busy
  * @accel_queue_max: per enum nicprog_accel_type, most jobs seen waiting
@@ -330,6 +342,11 @@ struct nicsim_dev {
 	struct nicsim_tm *tm;
 	spinlock_t tm_lock;	/* see above */
 	unsigned long tm_last_add;
+	u64 offered_rate;
+	bool clocked;
+	struct task_struct *clock_task;
+	struct sk_buff_head clock_queue;
+	wait_queue_head_t clock_wq;
 	atomic64_t accel_jobs[__NICPROG_ACCEL_MAX];
 	atomic64_t accel_cycles[__NICPROG_ACCEL_MAX];
 	atomic_t accel_queue_max[__NICPROG_ACCEL_MAX];
@@ -358,12 +375,23 @@ u32 nicsim_cores_stats(struct nicsim_dev *ndev, struct nicprog_core_stats *cs,
 		       u32 max);
 bool nicsim_cores_steer(struct nicsim_port *port,
 			const struct nicsim_plan_ref *ref, struct sk_buff *skb);
+struct nicsim_core *nicsim_cores_first(struct nicsim_port *port,
+				       const struct nicsim_plan_ref *ref,
+				       const struct sk_buff *skb);
+void nicsim_core_run(struct nicsim_core *core, struct nicsim_port *port,
+		     struct sk_buff *skb);
+void nicsim_core_stall(struct nicsim_core *core);
 void nicsim_cores_purge(struct nicsim_port *port);
 void nicsim_verdict(struct nicsim_port *port, const struct nicprog_plan *plan,
 		    const struct nicprog_exec_pkt *pkt,
 		    const struct nicprog_exec_result *res,
 		    struct nicsim_core *core);
 void nicsim_core_ring_flush(struct nicsim_core *core, bool force);
+
+/* clock.c */
+int nicsim_clock_start(struct nicsim_dev *ndev);
+void nicsim_clock_stop(struct nicsim_dev *ndev);
+bool nicsim_clock_steer(struct nicsim_port *port, struct sk_buff *skb);
 
 /* hostpart.c */
 void nicsim_host_part(struct nicsim_port *port, struct sk_buff *skb);

@@ -27,6 +27,15 @@
  * cores are timed where they run; a core that runs out of work idles until
  * the rest of the NIC's clock.
  *
+ * That is the NIC backlogged: every frame waits, none is lost, and the
+ * model times how fast it drains. Under an offered load instead, frames
+ * arrive at given times (nicsim_tm_arrive()): the model is first replayed
+ * up to the arrival, which it can do exactly because every earlier frame
+ * has been handed over; the frame is dropped if the queues into the cores
+ * hold as many runs as the LNIC's hub does, and otherwise its runs are
+ * handed over to arrive then -- a later stage's when the stage before
+ * ends. A dropped frame is never run, as on a NIC whose ingress overflows.
+ *
  * The caller serializes every call for one model (nicsim: ndev->tm_lock).
  */
 #ifdef __KERNEL__
@@ -42,6 +51,9 @@
 /**
  * struct nicsim_tm_rec - one run waiting for, or on, a hardware thread
  * @next: the next run in the core's queue
+ * @then: the frame's run at the next stage, which arrives when this ends
+ * @arrival: when it arrived (0: backlogged; NICSIM_TM_UNARRIVED: its
+ *	stage before has not ended)
  * @cycles: its instruction cycles
  * @n: entries in @ev
  * @lost: events it could not record
@@ -49,6 +61,8 @@
  */
 struct nicsim_tm_rec {
 	struct nicsim_tm_rec *next;
+	struct nicsim_tm_rec *then;
+	u64 arrival;
 	u64 cycles;
 	u32 n;
 	u32 lost;
@@ -96,17 +110,25 @@ struct nicsim_tm *nicsim_tm_create(const struct nicprog_lnic *lnic,
 	const struct nicprog_lnic_region *lr;
 	struct nicsim_tm_region *r;
 	struct nicsim_tm *tm;
-	u32 i, threads, mhz;
+	u32 i, threads, mhz, ci = 0;
 
 	for (i = 0; i < lnic->n_units && !cu; i++)
-		if (lnic->units[i].type == NICPROG_UNIT_CORE)
+		if (lnic->units[i].type == NICPROG_UNIT_CORE) {
 			cu = &lnic->units[i];
+			ci = i;
+		}
 	if (!cu)
 		return NULL;
 	tm = kvcalloc(1, sizeof(*tm), GFP_KERNEL);
 	if (!tm)
 		return NULL;
 	mhz = cu->clock_mhz;
+	tm->hub = NICSIM_TM_HOLD;
+	for (i = 0; i < lnic->n_hubs; i++)
+		if (lnic->hubs[i].to_mask & BIT(ci)) {
+			tm->hub = lnic->hubs[i].capacity;
+			break;
+		}
 	tm->n_cores = min_t(u32, n_cores, NICSIM_TM_MAX_CORES);
 	threads = clamp_t(u32, cu->threads, 1, NICSIM_TM_MAX_THREADS);
 	for (i = 0; i < tm->n_cores; i++)
@@ -280,7 +302,7 @@ static u64 tm_event(struct nicsim_tm *tm, const struct nicsim_tm_core *c,
  * Return: false if the run could not be kept (no memory); it is counted.
  */
 bool nicsim_tm_add(struct nicsim_tm *tm, u32 core, u64 cycles,
-		   const struct nicprog_exec_trace *tr)
+		   const struct nicprog_exec_trace *tr, bool after)
 {
 	struct nicsim_tm_core *c = &tm->cores[core];
 	struct nicsim_tm_rec *rec;
@@ -289,9 +311,22 @@ bool nicsim_tm_add(struct nicsim_tm *tm, u32 core, u64 cycles,
 	rec = kmalloc(sizeof(*rec) + n * sizeof(rec->ev[0]), GFP_ATOMIC);
 	if (!rec) {
 		tm->dropped++;
+		tm->last = NULL;
 		return false;
 	}
 	rec->next = NULL;
+	rec->then = NULL;
+	rec->arrival = 0;
+	if (tm->clocked) {
+		/* a stage's run arrives when the one before ends */
+		rec->arrival = tm->arrival;
+		if (after && tm->last) {
+			tm->last->then = rec;
+			rec->arrival = NICSIM_TM_UNARRIVED;
+			tm->unarrived++;
+		}
+		tm->last = rec;
+	}
 	rec->cycles = cycles;
 	rec->n = n;
 	rec->lost = tr ? tr->lost : 0;
@@ -303,7 +338,8 @@ bool nicsim_tm_add(struct nicsim_tm *tm, u32 core, u64 cycles,
 	else
 		c->head = rec;
 	c->tail = rec;
-	if (++tm->queued >= NICSIM_TM_BATCH)
+	/* under an offered load, arrivals drive the replay */
+	if (++tm->queued >= NICSIM_TM_BATCH && !tm->clocked)
 		nicsim_tm_replay(tm, false);
 	return true;
 }
@@ -322,8 +358,18 @@ static bool tm_core_running(const struct nicsim_tm_core *c)
 static void tm_take(struct nicsim_tm *tm, struct nicsim_tm_core *c,
 		    struct nicsim_tm_thread *th)
 {
-	if (!tm_core_running(c))	/* idle until now */
-		c->now = max(c->now, tm->clock);
+	u64 arrival = c->head->arrival;
+
+	if (!arrival) {
+		if (!tm_core_running(c))	/* idle until now */
+			c->now = max(c->now, tm->clock);
+	} else {
+		/* it arrived while every thread waited, or the core idled */
+		if (arrival > c->now && tm_core_running(c))
+			c->active += arrival - c->now;
+		c->now = max(c->now, arrival);
+		c->wait += c->now - arrival;
+	}
 	th->rec = c->head;
 	c->head = th->rec->next;
 	if (!c->head)
@@ -366,6 +412,12 @@ static void tm_step(struct nicsim_tm *tm, struct nicsim_tm_core *c,
 	c->runs++;
 	c->latency += c->now - th->start;
 	c->latency_max = max(c->latency_max, c->now - th->start);
+	if (rec->then) {
+		rec->then->arrival = c->now;
+		tm->unarrived--;
+	}
+	if (tm->last == rec)
+		tm->last = NULL;
 	kfree(rec);
 	th->rec = NULL;
 }
@@ -382,18 +434,12 @@ static u64 tm_segment(const struct nicsim_tm_thread *th)
 	return until > th->done ? until - th->done : 0;
 }
 
-/**
- * nicsim_tm_replay() - time the runs handed to the model
- * @tm: the model
- * @all: finish every run. Otherwise stop where the next step needs a run
- *	not handed over yet: a working core with a free thread and none
- *	waiting (its next run may be on its way), unless that holds up
- *	NICSIM_TM_HOLD runs; the runs in flight stay on their threads so
- *	that the next batch overlaps them.
- *
- * Context: any; the caller serializes calls for @tm.
+/*
+ * Replay steps in the order of their times, those before @until only.
+ * @all: as for nicsim_tm_replay(); true when @until is given, as every
+ * run that arrives before it has been handed over.
  */
-void nicsim_tm_replay(struct nicsim_tm *tm, bool all)
+static void tm_run(struct nicsim_tm *tm, bool all, u64 until)
 {
 	struct nicsim_tm_thread *th, *best_th, *pick;
 	struct nicsim_tm_core *c, *best_c;
@@ -422,7 +468,9 @@ void nicsim_tm_replay(struct nicsim_tm *tm, bool all)
 					idle_thread = true;
 					continue;
 				}
-				t = th->rec ? max(c->now, th->ready) : c->now;
+				/* a waiting run is taken once it has arrived */
+				t = th->rec ? max(c->now, th->ready) :
+				    max(c->now, c->head->arrival);
 				if (t < t_pick) {
 					t_pick = t;
 					pick = th;
@@ -443,7 +491,7 @@ void nicsim_tm_replay(struct nicsim_tm *tm, bool all)
 				best_th = pick;
 			}
 		}
-		if (!best_th ||
+		if (!best_th || best_t >= until ||
 		    (starved && !all && tm->queued < NICSIM_TM_HOLD))
 			return;
 		if (best_th->rec)
@@ -451,6 +499,68 @@ void nicsim_tm_replay(struct nicsim_tm *tm, bool all)
 		else
 			tm_take(tm, best_c, best_th);
 	}
+}
+
+/**
+ * nicsim_tm_replay() - time the runs handed to the model
+ * @tm: the model
+ * @all: finish every run. Otherwise stop where the next step needs a run
+ *	not handed over yet: a working core with a free thread and none
+ *	waiting (its next run may be on its way), unless that holds up
+ *	NICSIM_TM_HOLD runs; the runs in flight stay on their threads so
+ *	that the next batch overlaps them.
+ *
+ * Context: any; the caller serializes calls for @tm.
+ */
+void nicsim_tm_replay(struct nicsim_tm *tm, bool all)
+{
+	tm_run(tm, all, U64_MAX);
+}
+
+/**
+ * nicsim_tm_offer() - put the NIC under an offered load
+ * @tm: the model, with no run handed over yet
+ * @interval: cycles between two frames' arrivals, in 1/65536 cycles
+ *
+ * Context: any; the caller serializes calls for @tm.
+ */
+void nicsim_tm_offer(struct nicsim_tm *tm, u64 interval)
+{
+	tm->clocked = true;
+	tm->interval = max_t(u64, interval, 1);
+}
+
+/**
+ * nicsim_tm_arrive() - the next frame arrives under the offered load
+ * @tm: the model, nicsim_tm_offer() called
+ *
+ * Replays the runs handed over so far up to the frame's arrival and tells
+ * whether the queues into the cores have room for it. The runs handed
+ * over until the next arrival are the frame's: they arrive now, or
+ * (nicsim_tm_add()'s @after) when the frame's run before them ends. After
+ * a replay of all (the NIC idle), arrivals go on from the model's clock.
+ *
+ * Context: any; the caller serializes calls for @tm.
+ * Return: true if the frame is taken; false if it is dropped (counted).
+ */
+bool nicsim_tm_arrive(struct nicsim_tm *tm)
+{
+	u64 t = tm->next >> 16;
+
+	if (t < tm->clock) {
+		t = tm->clock;
+		tm->next = t << 16;
+	}
+	tm->next += tm->interval;
+	tm->last = NULL;
+	tm_run(tm, true, t);
+	tm->arrival = t;
+	tm->offered++;
+	if (tm->queued - tm->unarrived >= tm->hub) {
+		tm->overflow++;
+		return false;
+	}
+	return true;
 }
 
 /**

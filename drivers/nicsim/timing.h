@@ -15,6 +15,7 @@
 #define NICSIM_TM_MAX_ENGINES	64	/* units modelled per pool */
 #define NICSIM_TM_BATCH		1024	/* runs waiting before a replay */
 #define NICSIM_TM_HOLD		(4 * NICSIM_TM_BATCH)	/* most runs kept */
+#define NICSIM_TM_UNARRIVED	U64_MAX	/* a run whose stage before runs */
 /* pools of units: one per enum nicprog_accel_type, then the MAT stages */
 #define NICSIM_TM_POOL_MAT	__NICPROG_ACCEL_MAX
 #define NICSIM_TM_POOLS		(__NICPROG_ACCEL_MAX + 1)
@@ -95,6 +96,8 @@ struct nicsim_tm_thread {
  * @runs: runs finished
  * @latency: cycles from a thread taking a run to its end, summed
  * @latency_max: the longest
+ * @wait: cycles runs waited in its queue from their arrival (offered
+ *	load only), summed
  * @head: runs waiting for a thread, oldest first
  * @tail: the newest
  * @n_threads: entries in @threads in use
@@ -109,6 +112,7 @@ struct nicsim_tm_core {
 	u64 runs;
 	u64 latency;
 	u64 latency_max;
+	u64 wait;
 	struct nicsim_tm_rec *head;
 	struct nicsim_tm_rec *tail;
 	u32 n_threads;
@@ -122,6 +126,17 @@ struct nicsim_tm_core {
  * @n_cores: entries in @cores
  * @n_regions: entries in @regions
  * @queued: runs waiting in the cores' queues
+ * @unarrived: of them, runs whose stage before has not ended
+ * @hub: runs the queues hold at most under an offered load (the
+ *	capacity of the LNIC's hub into the cores)
+ * @clocked: frames arrive under an offered load (nicsim_tm_offer()),
+ *	not backlogged
+ * @interval: cycles between arrivals, in 1/65536 cycles
+ * @next: when the next frame arrives, in 1/65536 cycles
+ * @arrival: when the frame of the runs handed over now arrived
+ * @last: the run handed over last, while it is not done
+ * @offered: frames that arrived under an offered load
+ * @overflow: of them, dropped for a full hub
  * @lost: events runs could not record (each priced as an access to
  *	the slowest region)
  * @dropped: runs not timed for want of memory
@@ -136,6 +151,15 @@ struct nicsim_tm {
 	u32 n_cores;
 	u32 n_regions;
 	u32 queued;
+	u32 unarrived;
+	u32 hub;
+	bool clocked;
+	u64 interval;
+	u64 next;
+	u64 arrival;
+	struct nicsim_tm_rec *last;
+	u64 offered;
+	u64 overflow;
 	u64 lost;
 	u64 dropped;
 	u32 slowest;
@@ -150,8 +174,10 @@ struct nicsim_tm *nicsim_tm_create(const struct nicprog_lnic *lnic,
 				   u32 n_cores);
 void nicsim_tm_destroy(struct nicsim_tm *tm);
 bool nicsim_tm_add(struct nicsim_tm *tm, u32 core, u64 cycles,
-		   const struct nicprog_exec_trace *tr);
+		   const struct nicprog_exec_trace *tr, bool after);
 void nicsim_tm_replay(struct nicsim_tm *tm, bool all);
+void nicsim_tm_offer(struct nicsim_tm *tm, u64 interval);
+bool nicsim_tm_arrive(struct nicsim_tm *tm);
 u32 nicsim_tm_pending(const struct nicsim_tm *tm);
 u32 nicsim_tm_pool_size(const struct nicprog_lnic *lnic, u32 pool);
 void nicsim_tm_slice(struct nicsim_tm *tm, u32 core, u32 pool, u32 base,

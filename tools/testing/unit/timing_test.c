@@ -5,7 +5,10 @@
  * core is busy, a cache serves a working set that fits and not one that
  * does not, banks queue accesses from different cores, engines serve in
  * arrival order, unrecorded events still cost, and a replay does not
- * depend on how the runs were batched.
+ * depend on how the runs were batched. Under an offered load, frames
+ * arrive on the model's clock: below the cores' rate none waits or is
+ * dropped, above it the queue fills to the hub's capacity and the rest is
+ * dropped, and a later stage's run waits for the stage before.
  */
 #include "compat.h"
 #include <net/nicprog_lnic.h>
@@ -66,7 +69,7 @@ TEST(threads_hide_latency_until_the_core_is_busy)
 		tm = nicsim_tm_create(nic(1, threads[t], "size 1M latency 100"), 1);
 		ASSERT_NE(NULL, tm);
 		for (i = 0; i < 4000; i++)
-			ASSERT_TRUE(nicsim_tm_add(tm, 0, 10, mem_run(1, 0, 0)));
+			ASSERT_TRUE(nicsim_tm_add(tm, 0, 10, mem_run(1, 0, 0), false));
 		nicsim_tm_replay(tm, true);
 		EXPECT_EQ(4000, tm->cores[0].runs);
 		EXPECT_EQ(40000, tm->cores[0].busy);
@@ -90,7 +93,7 @@ TEST(cache_serves_a_working_set_that_fits)
 	ASSERT_NE(NULL, tm);
 	/* 512 lines, 20 times: all but the first touch of each line hit */
 	for (i = 0; i < 20 * 512; i++)
-		nicsim_tm_add(tm, 0, 10, mem_run(1, (i % 512) * 64ULL, 0));
+		nicsim_tm_add(tm, 0, 10, mem_run(1, (i % 512) * 64ULL, 0), false);
 	nicsim_tm_replay(tm, true);
 	EXPECT_EQ(20 * 512, tm->regions[0].accesses);
 	EXPECT_EQ(19 * 512, tm->regions[0].hits);
@@ -102,7 +105,7 @@ TEST(cache_serves_a_working_set_that_fits)
 			      1);
 	ASSERT_NE(NULL, tm);
 	for (i = 0; i < 4 * 65536; i++)
-		nicsim_tm_add(tm, 0, 10, mem_run(1, (i % 65536) * 64ULL, 0));
+		nicsim_tm_add(tm, 0, 10, mem_run(1, (i % 65536) * 64ULL, 0), false);
 	nicsim_tm_replay(tm, true);
 	hits = tm->regions[0].hits;
 	EXPECT_EQ(0, hits);
@@ -131,7 +134,7 @@ TEST(cache_holds_its_size_of_consecutive_lines)
 		x ^= x << 13;
 		x ^= x >> 7;
 		x ^= x << 17;
-		nicsim_tm_add(tm, 0, 10, mem_run(1, base + x % lines * 64, 0));
+		nicsim_tm_add(tm, 0, 10, mem_run(1, base + x % lines * 64, 0), false);
 		if (i == 8 * lines - 1) {	/* warm */
 			nicsim_tm_replay(tm, true);
 			tm->regions[0].hits = 0;
@@ -154,8 +157,8 @@ TEST(banks_queue_accesses_across_cores)
 			      2);
 	ASSERT_NE(NULL, tm);
 	for (i = 0; i < 200; i++) {
-		nicsim_tm_add(tm, 0, 10, mem_run(1, i * 64ULL, 0));
-		nicsim_tm_add(tm, 1, 10, mem_run(1, i * 64ULL, 0));
+		nicsim_tm_add(tm, 0, 10, mem_run(1, i * 64ULL, 0), false);
+		nicsim_tm_add(tm, 1, 10, mem_run(1, i * 64ULL, 0), false);
 	}
 	nicsim_tm_replay(tm, true);
 	/* one access per 50 cycles in all: 400 accesses take 20,000 */
@@ -169,8 +172,8 @@ TEST(banks_queue_accesses_across_cores)
 			      2);
 	ASSERT_NE(NULL, tm);
 	for (i = 0; i < 200; i++) {
-		nicsim_tm_add(tm, 0, 10, mem_run(1, i * 64ULL, 0));
-		nicsim_tm_add(tm, 1, 10, mem_run(1, (i + 1000) * 64ULL, 0));
+		nicsim_tm_add(tm, 0, 10, mem_run(1, i * 64ULL, 0), false);
+		nicsim_tm_add(tm, 1, 10, mem_run(1, (i + 1000) * 64ULL, 0), false);
 	}
 	nicsim_tm_replay(tm, true);
 	EXPECT_LE(tm->cores[0].active, 200 * 20 * 3 / 2);
@@ -201,8 +204,8 @@ TEST(islands_have_banks_of_their_own)
 		tm = nicsim_tm_create(&lt.lnic, 4);
 		ASSERT_NE(NULL, tm);
 		for (i = 0; i < 200; i++) {
-			nicsim_tm_add(tm, pair[k][0], 10, mem_run(1, i * 64ULL, 0));
-			nicsim_tm_add(tm, pair[k][1], 10, mem_run(1, i * 64ULL, 0));
+			nicsim_tm_add(tm, pair[k][0], 10, mem_run(1, i * 64ULL, 0), false);
+			nicsim_tm_add(tm, pair[k][1], 10, mem_run(1, i * 64ULL, 0), false);
 		}
 		nicsim_tm_replay(tm, true);
 		if (!k) {	/* one island: 400 accesses, 50 cycles each */
@@ -230,7 +233,7 @@ TEST(engine_serves_in_order_head_of_line)
 		.at = 0, .kind = NICPROG_EXEC_EV_ACCEL,
 		.unit = NICPROG_AFN_CRC32C, .len = 64,
 	};
-	nicsim_tm_add(tm, 1, 1, &tr);
+	nicsim_tm_add(tm, 1, 1, &tr, false);
 	nicsim_tm_replay(tm, true);
 	small = tm->cores[1].latency;
 	/* service 10 + 100 per KiB at 500 MHz: doubled in 1 GHz cycles */
@@ -240,9 +243,9 @@ TEST(engine_serves_in_order_head_of_line)
 	tm = nicsim_tm_create(nic(2, 1, "size 1M latency 10"), 2);
 	ASSERT_NE(NULL, tm);
 	tr.ev[0].len = 4096;
-	nicsim_tm_add(tm, 0, 1, &tr);
+	nicsim_tm_add(tm, 0, 1, &tr, false);
 	tr.ev[0].len = 64;
-	nicsim_tm_add(tm, 1, 1, &tr);
+	nicsim_tm_add(tm, 1, 1, &tr, false);
 	nicsim_tm_replay(tm, true);
 	EXPECT_EQ(2 * (10 + 400), tm->accel[NICPROG_ACCEL_CRC].wait);
 	EXPECT_EQ(small + 2 * (10 + 400), tm->cores[1].latency);
@@ -257,7 +260,7 @@ TEST(lost_events_cost_the_slowest_latency)
 	ASSERT_NE(NULL, tm);
 	tr.n = 0;
 	tr.lost = 3;
-	nicsim_tm_add(tm, 0, 10, &tr);
+	nicsim_tm_add(tm, 0, 10, &tr, false);
 	nicsim_tm_replay(tm, true);
 	EXPECT_EQ(3, tm->lost);
 	EXPECT_EQ(10 + 3 * 70, tm->cores[0].active);
@@ -279,7 +282,7 @@ TEST(replay_in_batches_equals_replay_at_once)
 	ASSERT_NE(NULL, b);
 	for (i = 0; i < 3 * NICSIM_TM_BATCH + 17; i++) {
 		mem_run(1 + i % 7, (i * 2654435761u) % (1 << 20) * 64ULL, 4096);
-		nicsim_tm_add(a, i % 4, 20 + i % 13, &tr);
+		nicsim_tm_add(a, i % 4, 20 + i % 13, &tr, false);
 		if (i == NICSIM_TM_BATCH / 2) {
 			/* until a core runs out: a few runs stay per core */
 			nicsim_tm_replay(a, false);
@@ -290,7 +293,7 @@ TEST(replay_in_batches_equals_replay_at_once)
 	/* b: every run queued first, then one replay; batching is automatic */
 	for (i = 0; i < 3 * NICSIM_TM_BATCH + 17; i++) {
 		mem_run(1 + i % 7, (i * 2654435761u) % (1 << 20) * 64ULL, 4096);
-		nicsim_tm_add(b, i % 4, 20 + i % 13, &tr);
+		nicsim_tm_add(b, i % 4, 20 + i % 13, &tr, false);
 	}
 	nicsim_tm_replay(a, true);
 	nicsim_tm_replay(b, true);
@@ -320,11 +323,119 @@ TEST(mat_stages_are_a_pool)
 	tr.lost = 0;
 	tr.ev[0] = (struct nicprog_exec_event){ .kind = NICPROG_EXEC_EV_MAT };
 	for (i = 0; i < 4; i++)
-		nicsim_tm_add(tm, i, 1, &tr);
+		nicsim_tm_add(tm, i, 1, &tr, false);
 	nicsim_tm_replay(tm, true);
 	/* two stages of 8 cycles, four lookups at once: two wait 8 */
 	EXPECT_EQ(2, tm->mat.count);
 	EXPECT_EQ(16, tm->mat.wait);
+	nicsim_tm_destroy(tm);
+}
+
+/*
+ * One core, one thread, runs of 100 cycles, frames @interval cycles apart
+ * (in 1/65536 cycles) into a hub of 8: how many of @n are dropped.
+ */
+static u64 offered(u64 interval, u32 n, struct nicsim_tm **out)
+{
+	struct nicsim_tm *tm;
+	u32 i;
+
+	tm = nicsim_tm_create(nic(1, 1, "size 1M latency 10"), 1);
+	if (!tm)
+		return U64_MAX;
+	tm->hub = 8;
+	nicsim_tm_offer(tm, interval);
+	for (i = 0; i < n; i++)
+		if (nicsim_tm_arrive(tm))
+			nicsim_tm_add(tm, 0, 100, NULL, false);
+	nicsim_tm_replay(tm, true);
+	*out = tm;
+	return tm->overflow;
+}
+
+TEST(offered_load_below_the_rate_waits_for_nothing)
+{
+	struct nicsim_tm *tm;
+
+	/* a frame every 100 cycles: each ends as the next arrives */
+	ASSERT_EQ(0, offered(100 << 16, 1000, &tm));
+	EXPECT_EQ(1000, tm->offered);
+	EXPECT_EQ(1000, tm->cores[0].runs);
+	EXPECT_EQ(0, tm->cores[0].wait);
+	EXPECT_EQ(100 * 1000, tm->cores[0].latency);
+	/* the core idles half the time at one every 200 */
+	nicsim_tm_destroy(tm);
+	ASSERT_EQ(0, offered(200 << 16, 1000, &tm));
+	EXPECT_EQ(100 * 1000, tm->cores[0].active);
+	EXPECT_EQ(0, tm->cores[0].wait);
+	nicsim_tm_destroy(tm);
+}
+
+TEST(offered_load_above_the_rate_fills_the_hub_and_drops)
+{
+	struct nicsim_tm *tm, *again;
+	u64 drops;
+
+	/*
+	 * A frame every 50 cycles, served one per 100: of 1000 (the last
+	 * arriving at 49950), 500 are served by then, 8 wait, one is on the
+	 * core and the rest is dropped.
+	 */
+	drops = offered(50 << 16, 1000, &tm);
+	EXPECT_LE(1000 - 500 - 8 - 1 - 1, drops);
+	EXPECT_GE(1000 - 500 - 8 - 1 + 1, drops);
+	EXPECT_EQ(1000 - drops, tm->cores[0].runs);
+	/* the hub full, a frame waits 8 runs and the rest of one */
+	EXPECT_GT(tm->cores[0].wait / tm->cores[0].runs, 700);
+	/* in simulated time: the same arrivals, the same drops */
+	EXPECT_EQ(drops, offered(50 << 16, 1000, &again));
+	EXPECT_EQ(tm->cores[0].wait, again->cores[0].wait);
+	nicsim_tm_destroy(again);
+	nicsim_tm_destroy(tm);
+	/* 1.5 frames per run: a third dropped */
+	drops = offered((200 << 16) / 3, 3000, &tm);
+	EXPECT_LE(1000 - 9 - 2, drops);
+	EXPECT_GE(1000 - 9 + 2, drops);
+	nicsim_tm_destroy(tm);
+}
+
+TEST(a_later_stage_waits_for_the_stage_before)
+{
+	struct nicsim_tm *tm;
+
+	tm = nicsim_tm_create(nic(2, 1, "size 1M latency 10"), 2);
+	ASSERT_NE(NULL, tm);
+	nicsim_tm_offer(tm, 1000 << 16);
+	ASSERT_TRUE(nicsim_tm_arrive(tm));
+	nicsim_tm_add(tm, 0, 100, NULL, false);
+	nicsim_tm_add(tm, 1, 10, NULL, true);
+	/* the next frame: the first's runs are timed up to its arrival */
+	ASSERT_TRUE(nicsim_tm_arrive(tm));
+	EXPECT_EQ(1, tm->cores[0].runs);
+	EXPECT_EQ(1, tm->cores[1].runs);
+	EXPECT_EQ(110, tm->cores[1].now);
+	EXPECT_EQ(0, tm->cores[1].wait);
+	EXPECT_EQ(0, tm->unarrived);
+	nicsim_tm_add(tm, 0, 100, NULL, false);
+	nicsim_tm_add(tm, 1, 10, NULL, true);
+	nicsim_tm_replay(tm, true);
+	EXPECT_EQ(1110, tm->clock);
+	ASSERT_TRUE(nicsim_tm_arrive(tm));
+	EXPECT_EQ(2000, tm->arrival);
+	nicsim_tm_destroy(tm);
+
+	/* all timed past the next arrival (the NIC idle): on from its clock */
+	tm = nicsim_tm_create(nic(2, 1, "size 1M latency 10"), 2);
+	ASSERT_NE(NULL, tm);
+	nicsim_tm_offer(tm, 10 << 16);
+	ASSERT_TRUE(nicsim_tm_arrive(tm));
+	nicsim_tm_add(tm, 0, 100, NULL, false);
+	nicsim_tm_add(tm, 1, 10, NULL, true);
+	nicsim_tm_replay(tm, true);
+	ASSERT_TRUE(nicsim_tm_arrive(tm));
+	EXPECT_EQ(110, tm->arrival);
+	ASSERT_TRUE(nicsim_tm_arrive(tm));
+	EXPECT_EQ(120, tm->arrival);
 	nicsim_tm_destroy(tm);
 }
 

@@ -1,0 +1,169 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# nicsim under an offered load (offered_rate): frames arrive on the NIC's
+# clock, not the host's. count.o on one core of nicsim-generic, the syn
+# workload's frames, offered at half and at twice the rate nicprog-plan
+# predicts for it:
+# - at half, no frame is dropped and every one has its verdict;
+# - at twice, the queue into the cores fills (its hub holds 1024) and
+#   the rest is dropped at the NIC's ingress, never run: every frame has
+#   a verdict or is counted as dropped (rx_fifo_errors, the core's queue
+#   drops, the model's overflow, alike), the drops are what nicprog-plan
+#   predicts for the rate less the hub's frames, and the core runs at the
+#   predicted rate;
+# - the drops are decided in simulated time: two NICs given the same
+#   frames at the same rate drop exactly the same number, their cores
+#   busy and waiting for exactly as many cycles (count.o's table is in
+#   lmem, which has no banks or cache, so its runs do not depend on where
+#   the kernel put it);
+# - a pipelined firewall under a light load equals the host (the oracle),
+#   its later stages' runs arriving as the stage before ends;
+# - a rate is refused while a port has a plan, and for nonsense.
+. "$(dirname "$0")/lib.sh"
+require_root_tools
+require_plan
+[ -x "$SELFDIR/oracle" ] || skip_all "oracle not built"
+nicprog_load || skip_all "cannot load nicprog/nicsim"
+EX=$NICPROG_SRC/bpf/examples
+TMP=$(mktemp -d /tmp/nicprog-overload.XXXXXX)
+trap 'cleanup; rm -rf "$TMP"' EXIT
+. "$SELFDIR/nf_entries.sh"
+N=8000
+HUB=1024
+THREADS=4
+
+sed "s/^frames .*/frames $N/" "$NICPROG_SRC/tools/workloads/syn.wl" > "$TMP/syn.wl"
+"$PLAN" --workload "$TMP/syn.wl" --pcap-out "$TMP/syn.pcap" ||
+	{ echo "not ok: cannot write the workload's frames" >&2; exit 1; }
+
+# predict KPPS: nicprog-plan's "T L Mpps drop%" for count.o on one core
+# at KPPS (0: no rate)
+predict() {
+	{ cat "$TMP/syn.wl"; [ "$1" = 0 ] || echo "rate $1"; } > "$TMP/rate.wl"
+	"$PLAN" --profile nicsim-generic --cores 1 --workload "$TMP/rate.wl" \
+		"$EX/count.o" > "$TMP/pred" 2>&1
+	predicted_rates "$TMP/pred" | tr '\n' ' '
+	awk '/^predicted/ { m = $8; sub(/\(/, "", m); printf "%s ", m }
+	     /^offered/ { d = $0; sub(/.*, /, "", d); sub(/%.*/, "", d) }
+	     END { print d + 0 }' "$TMP/pred"
+}
+
+# offered DEV_PREFIX RATE: a new nicsim-generic NIC for count.o on one
+# core under RATE frames per second; the N frames through it in bench
+# mode; `ethtool -S` of its NF port before and after in $TMP/DEV_PREFIX.*
+offered() {
+	oracle_nic "$1" nicsim-generic
+	echo 1 > "/sys/class/nicprog/$NF/plan_cores"
+	echo "$2" > "/sys/bus/nicsim/devices/nicsim$ID/offered_rate"
+	ip netns exec "$NS" ethtool -S "$NF" > "$TMP/$1.before"
+	FIFO0=$(ip netns exec "$NS" cat "/sys/class/net/$NF/statistics/rx_fifo_errors")
+	ip netns exec "$NS" env ORACLE_BENCH=1 ORACLE_PCAP="$TMP/syn.pcap" \
+		"$SELFDIR/oracle" "$EX/count.o" "$IN" "$NF" "$OUT" "$CAP" 7 "$N" \
+		> "$TMP/$1.oracle" 2>&1
+	check "$1: the oracle sent $N frames, each with a verdict or dropped" \
+		test $? = 0
+	sed 's/^/# /' "$TMP/$1.oracle"
+	check "$1: the NIC times every run" timing_settled "$NS" "$NF"
+	ip netns exec "$NS" ethtool -S "$NF" > "$TMP/$1.after"
+	FIFO=$(($(ip netns exec "$NS" cat "/sys/class/net/$NF/statistics/rx_fifo_errors") - FIFO0))
+}
+
+# d PREFIX NAME: growth of an ethtool counter over offered PREFIX's run
+d() {
+	echo $(($(awk -v n="$2:" '$1 == n { print $2 }' "$TMP/$1.after") -
+		$(awk -v n="$2:" '$1 == n { print $2 }' "$TMP/$1.before")))
+}
+verdicts() {
+	echo $(($(d "$1" xdp_drop) + $(d "$1" xdp_pass) + $(d "$1" xdp_tx) +
+		$(d "$1" xdp_redirect) + $(d "$1" xdp_aborted)))
+}
+
+tap_begin
+read -r PT PL MPPS _ < <(predict 0)
+tap_info "count.o on one core: $PT frames/Mcycle predicted ($MPPS Mpps)"
+HALF=$(awk -v m="$MPPS" 'BEGIN { printf "%d", m * 1e3 / 2 }')
+TWICE=$(awk -v m="$MPPS" 'BEGIN { printf "%d", m * 1e3 * 2 }')
+read -r _ _ _ DROP < <(predict "$TWICE")
+tap_info "at $TWICE kpps nicprog-plan predicts $DROP% dropped"
+check "nicprog-plan predicts half dropped at twice the rate" \
+	within "$(awk -v d="$DROP" 'BEGIN { print d > 50 ? d - 50 : 50 - d }')" 1
+read -r _ _ _ DROPH < <(predict "$HALF")
+expect_eq "nicprog-plan predicts none dropped at half the rate" 0 "$DROPH"
+
+# half the rate: nothing dropped, nothing lost
+offered half $((HALF * 1000))
+expect_eq "half: $N frames offered in simulated time" "$N" "$(d half timing_offered)"
+expect_eq "half: none dropped" 0 "$(d half timing_overflow)"
+expect_eq "half: no frame dropped at a queue" 0 "$FIFO"
+expect_eq "half: every frame has its verdict" "$N" "$(verdicts half)"
+WAIT=$(d half core0_queue_wait) LAT=$(d half core0_latency)
+tap_info "half: runs waited $WAIT cycles in the queue, took $LAT"
+check "half: a run waits in the queue less than it runs, on average" \
+	test "$WAIT" -lt "$LAT"
+
+# twice the rate, on two NICs: drops past the hub, the same on both
+for dev in twice again; do
+	offered $dev $((TWICE * 1000))
+	expect_eq "$dev: $N frames offered in simulated time" "$N" \
+		"$(d $dev timing_offered)"
+	OVER=$(d $dev timing_overflow)
+	expect_eq "$dev: drops counted at the port" "$OVER" "$FIFO"
+	expect_eq "$dev: drops counted at core 0's queue" "$OVER" \
+		"$(d $dev core0_queue_drops)"
+	expect_eq "$dev: a verdict for every frame not dropped" \
+		$((N - OVER)) "$(verdicts $dev)"
+	expect_eq "$dev: a dropped frame never ran" $((N - OVER)) \
+		"$(d $dev core0_packets)"
+done
+OVER=$(d twice timing_overflow)
+WANT=$(awk -v n="$N" -v d="$DROP" -v h="$HUB" -v t="$THREADS" \
+	'BEGIN { printf "%d", n * d / 100 - h - t }')
+tap_info "twice: $OVER of $N dropped; $WANT predicted (the rate's share less the hub's and threads' frames)"
+check "twice: drops as predicted within 5% of the frames" within \
+	"$(awk -v a="$OVER" -v b="$WANT" -v n="$N" 'BEGIN { e = (a - b) / n; print 100 * (e < 0 ? -e : e) }')" 5
+read -r MT ML < <(nic_rates "$TMP/twice.before" "$TMP/twice.after" 0 0)
+rates_held "twice: the core overloaded" "$PT" "$PL" "$MT" "$ML"
+for k in timing_overflow core0_cycles core0_busy core0_queue_wait core0_latency; do
+	expect_eq "two NICs, the same frames and rate: the same $k" \
+		"$(d twice $k)" "$(d again $k)"
+done
+
+# a pipelined firewall under a light load: its output is the host's
+oracle_nic pipe nicsim-generic
+echo 4 > "/sys/class/nicprog/$NF/plan_cores"
+echo pipelined > "/sys/class/nicprog/$NF/plan_shape"
+echo 100000 > "/sys/bus/nicsim/devices/nicsim$ID/offered_rate"
+FRAMES=600
+nf_entries firewall
+out=$(ip netns exec "$NS" "$SELFDIR/oracle" "$EX/firewall.o" "$IN" "$NF" \
+	"$OUT" "$CAP" 5 "$FRAMES" "${ENTRIES[@]}" 2>&1)
+oracle_equal "pipelined under an offered load" "$out" $?
+timing_settled "$NS" "$NF"
+ip netns exec "$NS" ethtool -S "$NF" > "$TMP/pipe"
+st() { awk -v n="$1:" '$1 == n { print $2 }' "$TMP/pipe"; }
+expect_eq "pipelined: $FRAMES frames offered" "$FRAMES" "$(st timing_offered)"
+expect_eq "pipelined: none dropped" 0 "$(st timing_overflow)"
+expect_eq "pipelined: every run timed, none waiting" 0 "$(st timing_pending)"
+check "pipelined: four stages ran" test "$(st core3_runs)" -gt 0
+
+# refusals: nonsense, and a rate while a plan is installed
+R=/sys/bus/nicsim/devices/nicsim$ID/offered_rate
+for bad in abc -1 1000000000001 "1 2"; do
+	check "offered_rate \"$bad\" refused" \
+		bash -c "! echo '$bad' > $R 2> $TMP/err"
+	expect_eq "offered_rate \"$bad\": unchanged" 100000 "$(cat "$R")"
+done
+check "an unparsable rate is refused with a reason in the log" \
+	sh -c "dmesg | tail -n 20 | grep -q 'offered_rate: expected frames per second'"
+ip netns exec "$NS" ip link set dev "$NF" xdpoffload obj "$EX/count.o" sec xdp
+check "a rate while a port has a plan: refused" \
+	bash -c "! echo 5 > $R 2> $TMP/err"
+check "... EBUSY" grep -q "busy" "$TMP/err"
+check "... the log names the port" \
+	sh -c "dmesg | tail -n 20 | grep -q 'offered_rate: $NF has a plan'"
+expect_eq "... unchanged" 100000 "$(cat "$R")"
+ip netns exec "$NS" ip link set dev "$NF" xdpoffload off
+check "once the plan is gone, the NIC goes back to backlogged" \
+	sh -c "echo 0 > $R"
+expect_eq "... rate 0" 0 "$(cat "$R")"
+tap_end
