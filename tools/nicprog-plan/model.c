@@ -505,6 +505,82 @@ static int bank_loads(const struct np_hostrun *hr, const double *hit,
 	return 0;
 }
 
+/*
+ * Frames the NIC drops at the workload's rate (@per_cycle frames per core
+ * cycle, arriving evenly in the workload's order): the queues into the
+ * cores hold as many frames waiting as the LNIC's hub into them, besides a
+ * frame on each hardware thread. A one-stage plan limited by its cores
+ * has a server per core, at the rate the model gives it for its frames,
+ * fed the frames steered to it, so that a core with more than its share
+ * fills the hub while the others keep up; any other plan is one server
+ * at the predicted throughput.
+ */
+static int offered_drops(const struct nicprog_lnic *lnic,
+			 const struct nicprog_layout *lo,
+			 const struct np_hostrun *hr, const struct np_core *core,
+			 bool per_core, double elapsed, u32 threads,
+			 double per_cycle, struct np_prediction *p)
+{
+	u32 hub = 4096, n = per_core ? max_t(u32, lo->cores, 1) : 1;
+	u32 i, c, cap, waiting, *head, *len, *of;
+	double t, *svc, *dep, *last;
+
+	for (i = 0; i < lnic->n_hubs; i++)
+		if (lnic->hubs[i].to_mask & BIT(lo->core_unit)) {
+			hub = lnic->hubs[i].capacity;
+			break;
+		}
+	cap = hub + threads + 1;
+	svc = calloc(n, sizeof(*svc));
+	last = calloc(n, sizeof(*last));
+	head = calloc(n, sizeof(*head));
+	len = calloc(n, sizeof(*len));
+	dep = calloc((size_t)n * cap, sizeof(*dep));
+	of = calloc(hr->frames ? hr->frames : 1, sizeof(*of));
+	if (!svc || !last || !head || !len || !dep || !of)
+		goto nomem;
+	for (c = 0; c < n; c++)
+		svc[c] = !per_core ? elapsed / max_t(u32, hr->frames, 1) :
+			 core[c].runs ? core[c].active / core[c].runs : 0;
+	for (i = 0; per_core && i < hr->n_runs; i++)
+		if (hr->runs[i].stage == 0 && hr->runs[i].frame < hr->frames)
+			of[hr->runs[i].frame] = hr->runs[i].core;
+	for (i = 0; i < hr->frames; i++) {
+		t = i / per_cycle;
+		for (c = 0, waiting = 0; c < n; c++) {
+			/* departures are in order: the oldest first */
+			while (len[c] && dep[c * cap + head[c]] <= t) {
+				head[c] = (head[c] + 1) % cap;
+				len[c]--;
+			}
+			waiting += len[c] > threads ? len[c] - threads : 0;
+		}
+		c = of[i] < n ? of[i] : 0;
+		if (waiting >= hub || len[c] + 1 >= cap) {
+			p->drops++;
+			continue;
+		}
+		last[c] = fmax(t, last[c]) + svc[c];
+		dep[c * cap + (head[c] + len[c]) % cap] = last[c];
+		len[c]++;
+	}
+	free(svc);
+	free(last);
+	free(head);
+	free(len);
+	free(dep);
+	free(of);
+	return 0;
+nomem:
+	free(svc);
+	free(last);
+	free(head);
+	free(len);
+	free(dep);
+	free(of);
+	return -ENOMEM;
+}
+
 /**
  * np_predict() - predict a plan's performance on a workload
  * @lnic: the NIC
@@ -654,8 +730,14 @@ int np_predict(const struct nicprog_lnic *lnic,
 
 	p->tput = elapsed ? hr->frames * 1e6 / elapsed : 0;
 	p->mpps = p->tput * cu->clock_mhz / 1e6;
-	if (rate_kpps && p->mpps)
+	if (rate_kpps && p->mpps) {
 		p->offered = rate_kpps / 1e3 / p->mpps;
+		if (offered_drops(lnic, lo, hr, core,
+				  lo->n_stages == 1 && sat == U32_MAX, elapsed,
+				  threads, rate_kpps * 1e3 / (cu->clock_mhz * 1e6),
+				  p))
+			goto nomem;
+	}
 	for (c = 0; c < lo->cores; c++) {
 		snprintf(name, sizeof(name), "core%u", c);
 		add_unit(p, name, elapsed ? core[c].c / elapsed : 0);

@@ -58,6 +58,7 @@ struct np_pred_unit {
  * @n_units: entries in @units
  * @offered: at the workload's rate, the share of @tput it asks for (0:
  *	no rate given)
+ * @drops: at the workload's rate, frames dropped for full queues
  * @cls: per enum np_wl_class
  * @iterations: rounds the fixed point of queue waits took
  */
@@ -69,6 +70,7 @@ struct np_prediction {
 	struct np_pred_unit units[NP_PRED_MAX_UNITS];
 	u32 n_units;
 	double offered;
+	u32 drops;
 	struct np_pred_class cls[__NP_WL_CLASS_MAX];
 	u32 iterations;
 };

@@ -171,14 +171,12 @@ void np_report_prediction(const struct np_workload *w,
 	out_double("latency", ", latency %.1f cycles", p->lat);
 	out_string("bottleneck", ", bottleneck %s\n", p->bottleneck);
 	if (p->offered) {
-		/*
-		 * A steady stream above the rate: the queues fill, and what
-		 * the cores cannot take is dropped at the NIC's ingress.
-		 */
+		/* what the queues into the cores cannot hold is dropped */
 		out_uint("offered_kpps", "offered %llu kpps: ", w->rate_kpps);
 		out_double("offered_share", "%.1f%% of that", 100 * p->offered);
-		out_double("drop_share", ", %.1f%% dropped\n",
-			   p->offered > 1 ? 100 * (1 - 1 / p->offered) : 0);
+		out_uint("drops", ", %llu", p->drops);
+		out_double("drop_share", " dropped (%.1f%%)\n",
+			   hr->frames ? 100.0 * p->drops / hr->frames : 0);
 	}
 	out_text("class\tframes\tverdict\truns\tcycles\tlatency\tmem\thit%%\tjobs\tmat\n");
 	out_open_array("classes");

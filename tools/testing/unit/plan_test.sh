@@ -91,6 +91,29 @@ awk -v a="$t4" -v b="$t1" 'BEGIN { exit !(a > 2 * b) }' &&
 	ok "router: 4 threads per core predicted over twice 1 thread ($t4 vs $t1)" ||
 	nok "router: 4 threads per core predicted over twice 1 thread ($t4 vs $t1)"
 
+# an offered rate: none dropped below the core's rate; at twice it, half
+# of the frames less the hub's 1024 and one core's 4 threads
+mpps=$("$PLAN" --cores 1 --workload "$TMP/small.wl" "$top/bpf/examples/count.o" |
+	awk '/^predicted/ { m = $8; sub(/\(/, "", m); print m }')
+for k in 0.5 2; do
+	{ cat "$TMP/small.wl"; awk -v m="$mpps" -v k="$k" 'BEGIN { printf "rate %d\n", m * 1e3 * k }'; } > "$TMP/rate.wl"
+	"$PLAN" --cores 1 --workload "$TMP/rate.wl" "$top/bpf/examples/count.o" |
+		awk '/^offered/ { d = $0; sub(/.*, /, "", d); sub(/ dropped.*/, "", d); print d }' > "$TMP/drops$k"
+done
+[ "$(cat "$TMP/drops0.5")" = 0 ] &&
+	ok "count.o, one core, half its rate offered: none dropped" ||
+	nok "count.o, one core, half its rate offered: none dropped ($(cat "$TMP/drops0.5"))"
+printf '%s\n' "workload big" "frames 6000" "flows 200 zipf 1.0" "mix udp 1" "sizes 64 1" > "$TMP/big.wl"
+mpps=$("$PLAN" --cores 1 --workload "$TMP/big.wl" "$top/bpf/examples/count.o" |
+	awk '/^predicted/ { m = $8; sub(/\(/, "", m); print m }')
+{ cat "$TMP/big.wl"; awk -v m="$mpps" 'BEGIN { printf "rate %d\n", m * 2e3 }'; } > "$TMP/rate.wl"
+d=$("$PLAN" --cores 1 --workload "$TMP/rate.wl" "$top/bpf/examples/count.o" |
+	awk '/^offered/ { d = $0; sub(/.*, /, "", d); sub(/ dropped.*/, "", d); print d }')
+# (the rate from a rounded Mpps: a frame or two either way)
+[ "${d:-0}" -ge $((3000 - 1024 - 4 - 2)) ] && [ "$d" -le $((3000 - 1024 - 4 + 2)) ] &&
+	ok "count.o, one core, twice its rate offered: half less what the NIC holds dropped" ||
+	nok "count.o, one core, twice its rate offered: half less what the NIC holds dropped ($d)"
+
 # refused DESC PATTERN ARGS...: exit status 1, PATTERN on stderr.
 refused() {
 	local desc=$1 pat=$2 rc
