@@ -44,17 +44,9 @@
 bool nicsim_clock_steer(struct nicsim_port *port, struct sk_buff *skb)
 {
 	struct nicsim_dev *ndev = port->ndev;
-	bool queued = false;
 
-	spin_lock(&ndev->clock_queue.lock);
-	if (skb_queue_len(&ndev->clock_queue) < NICSIM_CLOCK_QUEUE_LEN) {
-		__skb_queue_tail(&ndev->clock_queue, skb);
-		queued = true;
-	}
-	spin_unlock(&ndev->clock_queue.lock);
-	if (queued)
-		wake_up(&ndev->clock_wq);
-	return queued;
+	return nicsim_frame_queue(&ndev->clock_queue, NICSIM_CLOCK_QUEUE_LEN,
+				  &ndev->clock_wq, skb);
 }
 
 /*

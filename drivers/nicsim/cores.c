@@ -631,6 +631,33 @@ static int nicsim_core_thread(void *data)
 }
 
 /**
+ * nicsim_frame_queue() - queue a frame from the wire for a thread
+ * @q: a core's queue, or the clock's
+ * @limit: frames @q holds at most
+ * @wq: where @q's thread waits
+ * @skb: the frame
+ *
+ * Context: BH disabled.
+ * Return: true if queued; false if @q is full (the caller drops and
+ * counts the frame).
+ */
+bool nicsim_frame_queue(struct sk_buff_head *q, u32 limit,
+			wait_queue_head_t *wq, struct sk_buff *skb)
+{
+	bool queued = false;
+
+	spin_lock(&q->lock);
+	if (skb_queue_len(q) < limit) {
+		__skb_queue_tail(q, skb);
+		queued = true;
+	}
+	spin_unlock(&q->lock);
+	if (queued)
+		wake_up(wq);
+	return queued;
+}
+
+/**
  * nicsim_cores_first() - the core of a plan's first stage a frame goes to
  * @port: the port it arrived on
  * @ref: its installed plan, read under the same RCU section
@@ -663,20 +690,12 @@ bool nicsim_cores_steer(struct nicsim_port *port,
 			const struct nicsim_plan_ref *ref, struct sk_buff *skb)
 {
 	struct nicsim_core *core;
-	bool queued = false;
 
 	if (port->ndev->clocked)
 		return nicsim_clock_steer(port, skb);
 	core = nicsim_cores_first(port, ref, skb);
-	spin_lock(&core->queue.lock);
-	if (skb_queue_len(&core->queue) < NICSIM_CORE_QUEUE_LEN) {
-		__skb_queue_tail(&core->queue, skb);
-		queued = true;
-	}
-	spin_unlock(&core->queue.lock);
-	if (queued)
-		wake_up(&core->wq);
-	return queued;
+	return nicsim_frame_queue(&core->queue, NICSIM_CORE_QUEUE_LEN,
+				  &core->wq, skb);
 }
 
 /**

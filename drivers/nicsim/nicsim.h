@@ -375,6 +375,8 @@ u32 nicsim_cores_stats(struct nicsim_dev *ndev, struct nicprog_core_stats *cs,
 		       u32 max);
 bool nicsim_cores_steer(struct nicsim_port *port,
 			const struct nicsim_plan_ref *ref, struct sk_buff *skb);
+bool nicsim_frame_queue(struct sk_buff_head *q, u32 limit,
+			wait_queue_head_t *wq, struct sk_buff *skb);
 struct nicsim_core *nicsim_cores_first(struct nicsim_port *port,
 				       const struct nicsim_plan_ref *ref,
 				       const struct sk_buff *skb);

@@ -524,6 +524,7 @@ static int offered_drops(const struct nicprog_lnic *lnic,
 	u32 hub = 4096, n = per_core ? max_t(u32, lo->cores, 1) : 1;
 	u32 i, c, cap, waiting, *head, *len, *of;
 	double t, *svc, *dep, *last;
+	int err = -ENOMEM;
 
 	for (i = 0; i < lnic->n_hubs; i++)
 		if (lnic->hubs[i].to_mask & BIT(lo->core_unit)) {
@@ -564,13 +565,7 @@ static int offered_drops(const struct nicprog_lnic *lnic,
 		dep[c * cap + (head[c] + len[c]) % cap] = last[c];
 		len[c]++;
 	}
-	free(svc);
-	free(last);
-	free(head);
-	free(len);
-	free(dep);
-	free(of);
-	return 0;
+	err = 0;
 nomem:
 	free(svc);
 	free(last);
@@ -578,7 +573,7 @@ nomem:
 	free(len);
 	free(dep);
 	free(of);
-	return -ENOMEM;
+	return err;
 }
 
 /**

@@ -399,16 +399,32 @@ TEST(offered_load_above_the_rate_fills_the_hub_and_drops)
 	nicsim_tm_destroy(tm);
 }
 
+/*
+ * Two cores, frames @interval cycles apart (in 1/65536 cycles), the first
+ * taken: a run of 100 cycles on core 0, then one of 10 on core 1.
+ */
+static struct nicsim_tm *two_stages(u64 interval)
+{
+	struct nicsim_tm *tm = nicsim_tm_create(nic(2, 1, "size 1M latency 10"), 2);
+
+	if (!tm)
+		return NULL;
+	nicsim_tm_offer(tm, interval);
+	if (!nicsim_tm_arrive(tm)) {
+		nicsim_tm_destroy(tm);
+		return NULL;
+	}
+	nicsim_tm_add(tm, 0, 100, NULL, false);
+	nicsim_tm_add(tm, 1, 10, NULL, true);
+	return tm;
+}
+
 TEST(a_later_stage_waits_for_the_stage_before)
 {
 	struct nicsim_tm *tm;
 
-	tm = nicsim_tm_create(nic(2, 1, "size 1M latency 10"), 2);
+	tm = two_stages(1000 << 16);
 	ASSERT_NE(NULL, tm);
-	nicsim_tm_offer(tm, 1000 << 16);
-	ASSERT_TRUE(nicsim_tm_arrive(tm));
-	nicsim_tm_add(tm, 0, 100, NULL, false);
-	nicsim_tm_add(tm, 1, 10, NULL, true);
 	/* the next frame: the first's runs are timed up to its arrival */
 	ASSERT_TRUE(nicsim_tm_arrive(tm));
 	EXPECT_EQ(1, tm->cores[0].runs);
@@ -425,12 +441,8 @@ TEST(a_later_stage_waits_for_the_stage_before)
 	nicsim_tm_destroy(tm);
 
 	/* all timed past the next arrival (the NIC idle): on from its clock */
-	tm = nicsim_tm_create(nic(2, 1, "size 1M latency 10"), 2);
+	tm = two_stages(10 << 16);
 	ASSERT_NE(NULL, tm);
-	nicsim_tm_offer(tm, 10 << 16);
-	ASSERT_TRUE(nicsim_tm_arrive(tm));
-	nicsim_tm_add(tm, 0, 100, NULL, false);
-	nicsim_tm_add(tm, 1, 10, NULL, true);
 	nicsim_tm_replay(tm, true);
 	ASSERT_TRUE(nicsim_tm_arrive(tm));
 	EXPECT_EQ(110, tm->arrival);
