@@ -172,6 +172,7 @@ static inline u32 nicprog_host_fn_index(s32 func_id)
  *	plan does not run under this one
  * @host_fn: partial offload: the kernel's helpers only the host has,
  *	by NICPROG_HOST_FN_*, as struct nicprog_prog holds them
+ * @region_bytes: per LNIC region, bytes its tables take there
  */
 struct nicprog_plan {
 	struct nicprog_exec_prog exec;
@@ -191,6 +192,7 @@ struct nicprog_plan {
 	u32 n_entries;
 	u32 cookie;
 	const struct bpf_func_proto *host_fn[__NICPROG_HOST_FN_MAX];
+	u64 region_bytes[NICPROG_LNIC_MAX_REGIONS];
 };
 
 /**

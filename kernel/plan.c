@@ -168,11 +168,19 @@ void nicprog_plan_settings(struct nicprog_dev *nd,
 	mutex_unlock(&nd->plan_lock);
 }
 
-/* The units of each pool other ports' plans leave this port's. RTNL held. */
+/*
+ * The units of each pool, and the memory, other ports' plans leave this
+ * port's. RTNL held.
+ */
 static void nicprog_plan_units_free(struct nicprog_dev *nd,
 				    struct nicprog_units_free *free)
 {
 	u32 t;
+
+	for (t = 0; t < nd->lnic->n_regions; t++)
+		free->room[t] = nd->ops->region_free ?
+				nd->ops->region_free(nd, t) :
+				nd->lnic->regions[t].size;
 
 	for (t = 0; t < __NICPROG_ACCEL_MAX; t++)
 		free->accel[t] = nd->ops->units_free ?
@@ -285,6 +293,12 @@ struct nicprog_plan *nicprog_plan_create(struct nicprog_prog *np,
 	nicprog_plan_stages_init(plan);
 	plan->tables = np->tables;
 	plan->prog = np->prog;
+	/* what its tables take of each region, as placement counted it */
+	for (t = 0; t < plan->lo.n_tables; t++)
+		if (!nicprog_table_in_host(np->tables[t]) &&
+		    plan->lo.tables[t].region < NICPROG_LNIC_MAX_REGIONS)
+			plan->region_bytes[plan->lo.tables[t].region] +=
+				np->ir.in->tables[t].bytes;
 	if (plan->lo.node_host) {
 		err = nicprog_plan_host_init(plan, np);
 		if (err)
@@ -610,6 +624,24 @@ u32 nicprog_plan_units(const struct nicprog_plan *plan, u8 type, u8 accel)
 	return 0;
 }
 EXPORT_SYMBOL_GPL(nicprog_plan_units);
+
+/**
+ * nicprog_plan_region_bytes() - memory a plan's tables take of a region
+ * @plan: the plan
+ * @region: the LNIC region
+ *
+ * What a driver counts against &nicprog_dev_ops.region_free for other
+ * ports' plans. Tables kept in host memory (partial offload) take none.
+ *
+ * Context: any.
+ * Return: bytes (of each instance of an island's region).
+ */
+u64 nicprog_plan_region_bytes(const struct nicprog_plan *plan, u32 region)
+{
+	return region < NICPROG_LNIC_MAX_REGIONS ? plan->region_bytes[region] :
+	       0;
+}
+EXPORT_SYMBOL_GPL(nicprog_plan_region_bytes);
 
 /**
  * nicprog_plan_partial() - does the host run part of a plan?

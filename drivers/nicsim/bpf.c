@@ -117,6 +117,34 @@ u32 nicsim_plan_units_free(struct nicprog_dev *nd, u8 type, u8 accel)
 			       nicsim_tm_pool_size(port->ndev->lnic, p), port);
 }
 
+/**
+ * nicsim_plan_region_free() - the bytes of a region a plan of a port may
+ *	fill
+ * @nd: the port
+ * @region: the LNIC region
+ *
+ * Context: RTNL held.
+ * Return: the region's size less what other ports' plans' tables take.
+ */
+u64 nicsim_plan_region_free(struct nicprog_dev *nd, u32 region)
+{
+	struct nicsim_port *port = netdev_priv(nicprog_dev_netdev(nd));
+	struct nicsim_dev *ndev = port->ndev;
+	const struct nicsim_plan_ref *ref;
+	u64 size, used = 0;
+	u32 i;
+
+	if (region >= ndev->lnic->n_regions)
+		return 0;
+	size = ndev->lnic->regions[region].size;
+	for (i = 0; i < ndev->port_count; i++) {
+		ref = rtnl_dereference(ndev->ports[i]->ref);
+		if (ndev->ports[i] != port && ref)
+			used += nicprog_plan_region_bytes(ref->plan, region);
+	}
+	return size > used ? size - used : 0;
+}
+
 /*
  * @ref's slice of every pool its plan uses: runs of units free for
  * @port. RTNL held. Return: 0, or -ENOSPC.
@@ -199,11 +227,21 @@ int nicsim_plan_load(struct nicprog_dev *nd, const struct nicprog_plan *plan,
 	int base = nicsim_run_find(port->ndev->core_port, port->ndev->n_cores,
 				   port, need);
 
+	u32 r;
+
 	if (base < 0) {
 		NL_SET_ERR_MSG_MOD(extack,
 				   "the plan needs more cores than the NIC has free of other ports' programs");
 		return -ENOSPC;
 	}
+	/* planned for what was free; nothing has changed under RTNL since */
+	for (r = 0; r < port->ndev->lnic->n_regions; r++)
+		if (nicprog_plan_region_bytes(plan, r) >
+		    nicsim_plan_region_free(nd, r)) {
+			NL_SET_ERR_MSG_MOD(extack,
+					   "the plan's tables need more of a memory region than the NIC has free of other ports' programs");
+			return -ENOSPC;
+		}
 	ref = kzalloc(sizeof(*ref), GFP_KERNEL);
 	if (!ref)
 		return -ENOMEM;

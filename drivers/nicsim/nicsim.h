@@ -412,6 +412,7 @@ int nicsim_plan_load(struct nicprog_dev *nd, const struct nicprog_plan *plan,
 void nicsim_plan_unload(struct nicprog_dev *nd);
 u32 nicsim_plan_cores_free(struct nicprog_dev *nd);
 u32 nicsim_plan_units_free(struct nicprog_dev *nd, u8 type, u8 accel);
+u64 nicsim_plan_region_free(struct nicprog_dev *nd, u32 region);
 
 /* accel.c */
 s64 nicsim_accel_run(struct nicprog_dev *nd, u32 afn,

@@ -238,6 +238,7 @@ const struct nicprog_dev_ops nicsim_nicprog_ops = {
 	.plan_unload	= nicsim_plan_unload,
 	.cores_free	= nicsim_plan_cores_free,
 	.units_free	= nicsim_plan_units_free,
+	.region_free	= nicsim_plan_region_free,
 	.profile_set	= nicsim_nicprog_profile_set,
 	.accel_run	= nicsim_accel_run,
 	.ring_xmit	= nicsim_ring_xmit,

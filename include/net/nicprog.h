@@ -127,6 +127,11 @@ struct nicprog_unit_stats {
  *	(nicprog_plan_units()), which the driver must keep for it alone.
  *	Optional: without it every plan may use all of them, shared with
  *	other ports' plans. RTNL held.
+ * @region_free: the bytes of LNIC region @region (of each instance of an
+ *	island's region) that no other port's plan's tables take, as the
+ *	driver counts them (nicprog_plan_region_bytes()); a plan for this
+ *	port places its tables in what is left. Optional: without it every
+ *	plan may fill every region. RTNL held.
  * @accel_run: run accelerator function @afn (enum nicprog_accel_fn) on
  *	one of the NIC's engines, with the exact semantics of its BPF body in
  *	bpf/nicprog.h: @args are the call's R1-R5 (R1 the context, that is
@@ -167,6 +172,7 @@ struct nicprog_dev_ops {
 	void (*plan_unload)(struct nicprog_dev *nd);
 	u32 (*cores_free)(struct nicprog_dev *nd);
 	u32 (*units_free)(struct nicprog_dev *nd, u8 type, u8 accel);
+	u64 (*region_free)(struct nicprog_dev *nd, u32 region);
 	int (*profile_set)(struct nicprog_dev *nd, const char *name,
 			   struct nicprog_lnic_text *text,
 			   struct netlink_ext_ack *extack);
@@ -224,6 +230,7 @@ struct nicprog_stage_info {
 u32 nicprog_plan_stages(const struct nicprog_plan *plan);
 u32 nicprog_plan_cores(const struct nicprog_plan *plan);
 u32 nicprog_plan_units(const struct nicprog_plan *plan, u8 type, u8 accel);
+u64 nicprog_plan_region_bytes(const struct nicprog_plan *plan, u32 region);
 const struct nicprog_stage_info *
 nicprog_plan_stage(const struct nicprog_plan *plan, u32 stage);
 u32 nicprog_plan_core_stage(const struct nicprog_plan *plan, u32 core);

@@ -456,13 +456,16 @@ const char *nicprog_accel_fn_name(unsigned int afn);
 
 /**
  * struct nicprog_units_free - what other ports' plans leave a plan of the
- *	NIC's fixed-function units
+ *	NIC's fixed-function units and memory
  * @accel: per enum nicprog_accel_type, engines of that kind
  * @mat: MAT stages
+ * @room: per LNIC region, bytes their tables leave (of each instance of
+ *	an island's region)
  */
 struct nicprog_units_free {
 	u32 accel[__NICPROG_ACCEL_MAX];
 	u32 mat;
+	u64 room[NICPROG_LNIC_MAX_REGIONS];
 };
 
 int nicprog_layout_build(const struct nicprog_ir *ir,
@@ -507,7 +510,8 @@ void nicprog_predict_costs(const struct nicprog_ir *ir,
 			   const struct nicprog_lnic *lnic,
 			   struct nicprog_layout *lo);
 void nicprog_place(const struct nicprog_ir *ir,
-		   const struct nicprog_lnic *lnic, struct nicprog_layout *lo);
+		   const struct nicprog_lnic *lnic, const u64 *room,
+		   struct nicprog_layout *lo);
 
 /* classify.c */
 u64 nicprog_ir_table_bytes(u32 type, u32 key_size, u32 value_size,

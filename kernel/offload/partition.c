@@ -732,7 +732,7 @@ int nicprog_layout_build_slice(const struct nicprog_ir *ir,
 	map_accel(ir, lnic, avail, lo);
 	if (lo->node_host)
 		host_drop(&p);
-	nicprog_place(ir, lnic, lo);
+	nicprog_place(ir, lnic, avail ? avail->room : NULL, lo);
 	nicprog_predict_costs(ir, lnic, lo);
 	if (lo->node_host) {
 		host_drop(&p);

@@ -25,10 +25,13 @@ static const struct nicprog_lnic_unit *core_unit(const struct nicprog_lnic *lnic
  * nicprog_place() - place every table in a memory region
  * @ir: the program
  * @lnic: the NIC
+ * @room_left: per region, bytes other programs' tables leave; NULL for
+ *	all
  * @lo: the layout; @lo->tables classified, their region set here
  */
 void nicprog_place(const struct nicprog_ir *ir,
-		   const struct nicprog_lnic *lnic, struct nicprog_layout *lo)
+		   const struct nicprog_lnic *lnic, const u64 *room_left,
+		   struct nicprog_layout *lo)
 {
 	const struct nicprog_lnic_unit *cu = core_unit(lnic, lo);
 	u64 room[NICPROG_LNIC_MAX_REGIONS];
@@ -36,7 +39,8 @@ void nicprog_place(const struct nicprog_ir *ir,
 	u32 i, r, t, best, slow = 0, fast = U32_MAX;
 
 	for (r = 0; r < lnic->n_regions; r++) {
-		room[r] = lnic->regions[r].size;
+		room[r] = room_left ? min(room_left[r], lnic->regions[r].size) :
+			  lnic->regions[r].size;
 		if (!(cu->region_mask & BIT(r)))
 			continue;
 		if (!(cu->region_mask & BIT(slow)) ||

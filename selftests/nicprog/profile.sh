@@ -57,6 +57,39 @@ else
 	tap_fail "a profile from a firmware file creates the device"
 fi
 
+# Programs on two ports share the NIC's memory: with room in lmem for one
+# count table (64 bytes of 100), the second port's plan finds it taken
+# and puts its table in dram; once the first program goes, lmem is free
+# for the next plan.
+sed 's/^lnic four$/lnic tiny/; s/^region lmem size 64K /region lmem size 100 /' \
+	"$TMP/nicsim/four.lnic" > "$TMP/nicsim/tiny.lnic"
+ID=$(nicsim_new_id)
+P0=nicsim${ID}p0 P1=nicsim${ID}p1
+if echo "$ID 2 tiny" > "$BUS/new_device"; then
+	_created_devs+=("$ID")
+	region() { awk '$1 == "table" && $2 == "0" { r = $0; sub(/.*region /, "", r); sub(/,.*/, "", r); print r }' \
+		"/sys/kernel/debug/nicprog/$1/plan"; }
+	for p in $P0 $P1; do
+		ip link set "$p" up
+		echo 2 > "/sys/class/nicprog/$p/plan_cores"
+	done
+	ip link set dev "$P0" xdpoffload obj "$EX/count.o" sec xdp
+	expect_eq "one program: its table in lmem" lmem "$(region "$P0")"
+	ip link set dev "$P1" xdpoffload obj "$EX/count.o" sec xdp
+	expect_eq "a second port's program: lmem taken, its table in dram" \
+		dram "$(region "$P1")"
+	expect_eq "... the first's stays" lmem "$(region "$P0")"
+	ip link set dev "$P0" xdpoffload off
+	ip link set dev "$P1" xdpoffload off
+	ip link set dev "$P1" xdpoffload obj "$EX/count.o" sec xdp
+	expect_eq "the first gone, the next plan's table in lmem" lmem \
+		"$(region "$P1")"
+	ip link set dev "$P1" xdpoffload off
+	nicsim_del "$ID"
+else
+	tap_fail "a profile with a small lmem creates the device"
+fi
+
 # Replacing a device's profile.
 ID=$(nicsim_new_id)
 P=nicsim${ID}p0

@@ -395,6 +395,61 @@ TEST(islands_hold_only_what_nothing_writes)
 	nicprog_ir_free(&ir);
 }
 
+/* A plan beside other ports' places its tables in the memory they leave. */
+TEST(tables_go_where_other_plans_leave_room)
+{
+	static const struct nicprog_lnic_region regions[] = {
+		{ .name = "lmem", .size = 1 << 20, .latency_cycles = 2 },
+		{ .name = "dram", .size = 1 << 30, .latency_cycles = 200 },
+	};
+	struct nicprog_lnic_unit units[1] = { test_units[0] };
+	struct nicprog_lnic lnic = {
+		.name = "two", .units = units, .n_units = 1,
+		.regions = regions, .n_regions = 2,
+	};
+	struct nicprog_units_free avail = { .mat = 64 };
+	struct nicprog_layout lo;
+	struct nicprog_ir_input in;
+	struct nicprog_ir ir;
+	const char *why;
+	struct prog p;
+	u32 t, left[3], want[3][2] = { { 0, 0 }, { 1, 1 }, { 0, 1 } };
+
+	units[0].region_mask = 0x3;
+	prog_start(&p);
+	readonly_and_sharded(&p);
+	prog_end(&p);
+	ir_of(&p, &in, &ir, 2);
+	for (t = 0; t < __NICPROG_ACCEL_MAX; t++)
+		avail.accel[t] = 64;
+	/* all of lmem; none; as much as one table takes */
+	left[0] = 1 << 20;
+	left[1] = 0;
+	left[2] = p.tables[0].bytes + p.tables[1].bytes - 1;
+	for (t = 0; t < 3; t++) {
+		avail.room[0] = left[t];
+		avail.room[1] = 1 << 30;
+		ASSERT_EQ(0, nicprog_layout_build_slice(&ir, &lnic,
+							NICPROG_SHAPE_SINGLE, 1,
+							&avail, NULL, &lo, &why)) {
+			TH_LOG("%s", why);
+		}
+		if (t == 2 && lo.tables[1].acc_fx > lo.tables[0].acc_fx) {
+			/* the hotter table stays, whichever it is */
+			want[2][0] = 1;
+			want[2][1] = 0;
+		}
+		EXPECT_EQ(want[t][0], lo.tables[0].region) {
+			TH_LOG("lmem left %u", left[t]);
+		}
+		EXPECT_EQ(want[t][1], lo.tables[1].region) {
+			TH_LOG("lmem left %u", left[t]);
+		}
+		nicprog_layout_free(&lo);
+	}
+	nicprog_ir_free(&ir);
+}
+
 TEST(atomic_adds_only_make_counters)
 {
 	struct nicprog_table_info info[2];
