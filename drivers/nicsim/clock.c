@@ -27,7 +27,6 @@
  * scratch. A full backpressure pipe holds the clock as it would the core.
  */
 #include <linux/kthread.h>
-#include <linux/math64.h>
 
 #include "nicsim.h"
 
@@ -126,28 +125,16 @@ static int nicsim_clock_thread(void *data)
  */
 int nicsim_clock_start(struct nicsim_dev *ndev)
 {
-	const struct nicprog_lnic_unit *cu = NULL;
 	struct task_struct *task;
-	u32 i;
 
-	ndev->clocked = false;
 	if (!ndev->offered_rate)
 		return 0;
-	for (i = 0; i < ndev->lnic->n_units && !cu; i++)
-		if (ndev->lnic->units[i].type == NICPROG_UNIT_CORE)
-			cu = &ndev->lnic->units[i];
-	if (!cu)
-		return -EINVAL;
-	/* 1/65536 cycles of the cores' clock between two arrivals */
-	nicsim_tm_offer(ndev->tm,
-			mul_u64_u64_div_u64((u64)cu->clock_mhz * 1000000,
-					    65536, ndev->offered_rate));
+	nicsim_tm_offer(ndev->tm, ndev->offered_rate);
 	task = kthread_create(nicsim_clock_thread, ndev, NICSIM_DRV_NAME "%u/clock",
 			      ndev->id);
 	if (IS_ERR(task))
 		return PTR_ERR(task);
 	ndev->clock_task = task;
-	ndev->clocked = true;
 	wake_up_process(task);
 	return 0;
 }

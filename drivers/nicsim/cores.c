@@ -257,7 +257,8 @@ static void nicsim_core_timed(struct nicsim_core *core, u64 cycles,
  */
 static void nicsim_core_idle_timing(struct nicsim_dev *ndev)
 {
-	unsigned long idle = ndev->clocked ? NICSIM_CLOCK_IDLE : NICSIM_TM_IDLE;
+	unsigned long idle = ndev->clock_task ? NICSIM_CLOCK_IDLE :
+						NICSIM_TM_IDLE;
 
 	spin_lock_bh(&ndev->tm_lock);
 	if (time_after(jiffies, ndev->tm_last_add + idle))
@@ -369,7 +370,7 @@ static struct nicsim_core *nicsim_job_forward(struct nicsim_core *from,
 				 nicsim_stage_core(si, job->frame + job->pkt.data,
 						   job->pkt.data_end -
 						   job->pkt.data)];
-	if (from->ndev->clocked)
+	if (from->ndev->clock_task)
 		return core;
 	spin_lock(&core->jobs_lock);
 	if (core->n_jobs < NICSIM_CORE_QUEUE_LEN) {
@@ -691,7 +692,7 @@ bool nicsim_cores_steer(struct nicsim_port *port,
 {
 	struct nicsim_core *core;
 
-	if (port->ndev->clocked)
+	if (port->ndev->clock_task)
 		return nicsim_clock_steer(port, skb);
 	core = nicsim_cores_first(port, ref, skb);
 	return nicsim_frame_queue(&core->queue, NICSIM_CORE_QUEUE_LEN,
@@ -839,7 +840,6 @@ void nicsim_cores_stop(struct nicsim_dev *ndev)
 	spin_unlock_bh(&ndev->tm_lock);
 	/* the clock runs frames on the cores */
 	nicsim_clock_stop(ndev);
-	ndev->clocked = false;
 	for (i = 0; i < ndev->n_cores; i++)
 		kthread_stop(ndev->cores[i]->task);
 	while (ndev->n_cores)

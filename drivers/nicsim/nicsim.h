@@ -310,9 +310,9 @@ struct nicsim_core {
  * @offered_rate: frames per second of the NIC's clock offered to it (0:
  *	backlogged); set under RTNL while no port has a plan, with the cores
  *	stopped
- * @clocked: @offered_rate is set: frames from the wire go to the clock
- *	(clock.c), not to the cores' queues; constant while the cores run
- * @clock_task: the clock's thread while @clocked and the cores run
+ * @clock_task: while @offered_rate is set and the cores run, the clock's
+ *	thread (clock.c), which frames from the wire go to instead of the
+ *	cores' queues; constant while the cores run
  * @clock_queue: frames from the wire waiting for the clock, at most
  *	NICSIM_CLOCK_QUEUE_LEN
  * @clock_wq: the clock's thread waits here for frames
@@ -343,7 +343,6 @@ struct nicsim_dev {
 	spinlock_t tm_lock;	/* see above */
 	unsigned long tm_last_add;
 	u64 offered_rate;
-	bool clocked;
 	struct task_struct *clock_task;
 	struct sk_buff_head clock_queue;
 	wait_queue_head_t clock_wq;

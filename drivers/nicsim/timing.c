@@ -123,6 +123,7 @@ struct nicsim_tm *nicsim_tm_create(const struct nicprog_lnic *lnic,
 	if (!tm)
 		return NULL;
 	mhz = cu->clock_mhz;
+	tm->mhz = mhz;
 	tm->hub = NICSIM_TM_HOLD;
 	for (i = 0; i < lnic->n_hubs; i++)
 		if (lnic->hubs[i].to_mask & BIT(ci)) {
@@ -317,7 +318,7 @@ bool nicsim_tm_add(struct nicsim_tm *tm, u32 core, u64 cycles,
 	rec->next = NULL;
 	rec->then = NULL;
 	rec->arrival = 0;
-	if (tm->clocked) {
+	if (tm->interval) {
 		/* a stage's run arrives when the one before ends */
 		rec->arrival = tm->arrival;
 		if (after && tm->last) {
@@ -339,7 +340,7 @@ bool nicsim_tm_add(struct nicsim_tm *tm, u32 core, u64 cycles,
 		c->head = rec;
 	c->tail = rec;
 	/* under an offered load, arrivals drive the replay */
-	if (++tm->queued >= NICSIM_TM_BATCH && !tm->clocked)
+	if (++tm->queued >= NICSIM_TM_BATCH && !tm->interval)
 		nicsim_tm_replay(tm, false);
 	return true;
 }
@@ -520,14 +521,15 @@ void nicsim_tm_replay(struct nicsim_tm *tm, bool all)
 /**
  * nicsim_tm_offer() - put the NIC under an offered load
  * @tm: the model, with no run handed over yet
- * @interval: cycles between two frames' arrivals, in 1/65536 cycles
+ * @rate: frames per second of the cores' clock, not 0
  *
  * Context: any; the caller serializes calls for @tm.
  */
-void nicsim_tm_offer(struct nicsim_tm *tm, u64 interval)
+void nicsim_tm_offer(struct nicsim_tm *tm, u64 rate)
 {
-	tm->clocked = true;
-	tm->interval = max_t(u64, interval, 1);
+	/* at most 4 GHz: fits 64 bits */
+	tm->interval = max_t(u64, div64_u64(((u64)tm->mhz * 1000000) << 16,
+					    max_t(u64, rate, 1)), 1);
 }
 
 /**

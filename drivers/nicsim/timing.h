@@ -129,9 +129,9 @@ struct nicsim_tm_core {
  * @unarrived: of them, runs whose stage before has not ended
  * @hub: runs the queues hold at most under an offered load (the
  *	capacity of the LNIC's hub into the cores)
- * @clocked: frames arrive under an offered load (nicsim_tm_offer()),
- *	not backlogged
- * @interval: cycles between arrivals, in 1/65536 cycles
+ * @mhz: the cores' clock
+ * @interval: under an offered load (nicsim_tm_offer()), cycles between
+ *	arrivals, in 1/65536 cycles; 0 while backlogged
  * @next: when the next frame arrives, in 1/65536 cycles
  * @arrival: when the frame of the runs handed over now arrived
  * @last: the run handed over last, while it is not done
@@ -153,7 +153,7 @@ struct nicsim_tm {
 	u32 queued;
 	u32 unarrived;
 	u32 hub;
-	bool clocked;
+	u32 mhz;
 	u64 interval;
 	u64 next;
 	u64 arrival;
@@ -176,7 +176,7 @@ void nicsim_tm_destroy(struct nicsim_tm *tm);
 bool nicsim_tm_add(struct nicsim_tm *tm, u32 core, u64 cycles,
 		   const struct nicprog_exec_trace *tr, bool after);
 void nicsim_tm_replay(struct nicsim_tm *tm, bool all);
-void nicsim_tm_offer(struct nicsim_tm *tm, u64 interval);
+void nicsim_tm_offer(struct nicsim_tm *tm, u64 rate);
 bool nicsim_tm_arrive(struct nicsim_tm *tm);
 u32 nicsim_tm_pending(const struct nicsim_tm *tm);
 u32 nicsim_tm_pool_size(const struct nicprog_lnic *lnic, u32 pool);

@@ -331,11 +331,14 @@ TEST(mat_stages_are_a_pool)
 	nicsim_tm_destroy(tm);
 }
 
+/* Frames per second of a 1 GHz core clock, @cycles apart. */
+#define EVERY(cycles)	(1000000000ULL / (cycles))
+
 /*
- * One core, one thread, runs of 100 cycles, frames @interval cycles apart
- * (in 1/65536 cycles) into a hub of 8: how many of @n are dropped.
+ * One core, one thread, runs of 100 cycles, frames at @rate into a hub
+ * of 8: how many of @n are dropped.
  */
-static u64 offered(u64 interval, u32 n, struct nicsim_tm **out)
+static u64 offered(u64 rate, u32 n, struct nicsim_tm **out)
 {
 	struct nicsim_tm *tm;
 	u32 i;
@@ -344,7 +347,7 @@ static u64 offered(u64 interval, u32 n, struct nicsim_tm **out)
 	if (!tm)
 		return U64_MAX;
 	tm->hub = 8;
-	nicsim_tm_offer(tm, interval);
+	nicsim_tm_offer(tm, rate);
 	for (i = 0; i < n; i++)
 		if (nicsim_tm_arrive(tm))
 			nicsim_tm_add(tm, 0, 100, NULL, false);
@@ -358,14 +361,14 @@ TEST(offered_load_below_the_rate_waits_for_nothing)
 	struct nicsim_tm *tm;
 
 	/* a frame every 100 cycles: each ends as the next arrives */
-	ASSERT_EQ(0, offered(100 << 16, 1000, &tm));
+	ASSERT_EQ(0, offered(EVERY(100), 1000, &tm));
 	EXPECT_EQ(1000, tm->offered);
 	EXPECT_EQ(1000, tm->cores[0].runs);
 	EXPECT_EQ(0, tm->cores[0].wait);
 	EXPECT_EQ(100 * 1000, tm->cores[0].latency);
 	/* the core idles half the time at one every 200 */
 	nicsim_tm_destroy(tm);
-	ASSERT_EQ(0, offered(200 << 16, 1000, &tm));
+	ASSERT_EQ(0, offered(EVERY(200), 1000, &tm));
 	EXPECT_EQ(100 * 1000, tm->cores[0].active);
 	EXPECT_EQ(0, tm->cores[0].wait);
 	nicsim_tm_destroy(tm);
@@ -381,35 +384,35 @@ TEST(offered_load_above_the_rate_fills_the_hub_and_drops)
 	 * arriving at 49950), 500 are served by then, 8 wait, one is on the
 	 * core and the rest is dropped.
 	 */
-	drops = offered(50 << 16, 1000, &tm);
+	drops = offered(EVERY(50), 1000, &tm);
 	EXPECT_LE(1000 - 500 - 8 - 1 - 1, drops);
 	EXPECT_GE(1000 - 500 - 8 - 1 + 1, drops);
 	EXPECT_EQ(1000 - drops, tm->cores[0].runs);
 	/* the hub full, a frame waits 8 runs and the rest of one */
 	EXPECT_GT(tm->cores[0].wait / tm->cores[0].runs, 700);
 	/* in simulated time: the same arrivals, the same drops */
-	EXPECT_EQ(drops, offered(50 << 16, 1000, &again));
+	EXPECT_EQ(drops, offered(EVERY(50), 1000, &again));
 	EXPECT_EQ(tm->cores[0].wait, again->cores[0].wait);
 	nicsim_tm_destroy(again);
 	nicsim_tm_destroy(tm);
 	/* 1.5 frames per run: a third dropped */
-	drops = offered((200 << 16) / 3, 3000, &tm);
+	drops = offered(EVERY(200) * 3, 3000, &tm);
 	EXPECT_LE(1000 - 9 - 2, drops);
 	EXPECT_GE(1000 - 9 + 2, drops);
 	nicsim_tm_destroy(tm);
 }
 
 /*
- * Two cores, frames @interval cycles apart (in 1/65536 cycles), the first
- * taken: a run of 100 cycles on core 0, then one of 10 on core 1.
+ * Two cores, frames at @rate, the first taken: a run of 100 cycles on
+ * core 0, then one of 10 on core 1.
  */
-static struct nicsim_tm *two_stages(u64 interval)
+static struct nicsim_tm *two_stages(u64 rate)
 {
 	struct nicsim_tm *tm = nicsim_tm_create(nic(2, 1, "size 1M latency 10"), 2);
 
 	if (!tm)
 		return NULL;
-	nicsim_tm_offer(tm, interval);
+	nicsim_tm_offer(tm, rate);
 	if (!nicsim_tm_arrive(tm)) {
 		nicsim_tm_destroy(tm);
 		return NULL;
@@ -423,7 +426,7 @@ TEST(a_later_stage_waits_for_the_stage_before)
 {
 	struct nicsim_tm *tm;
 
-	tm = two_stages(1000 << 16);
+	tm = two_stages(EVERY(1000));
 	ASSERT_NE(NULL, tm);
 	/* the next frame: the first's runs are timed up to its arrival */
 	ASSERT_TRUE(nicsim_tm_arrive(tm));
@@ -441,7 +444,7 @@ TEST(a_later_stage_waits_for_the_stage_before)
 	nicsim_tm_destroy(tm);
 
 	/* all timed past the next arrival (the NIC idle): on from its clock */
-	tm = two_stages(10 << 16);
+	tm = two_stages(EVERY(10));
 	ASSERT_NE(NULL, tm);
 	nicsim_tm_replay(tm, true);
 	ASSERT_TRUE(nicsim_tm_arrive(tm));
