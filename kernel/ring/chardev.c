@@ -78,6 +78,7 @@ static bool nicprog_pipe_unbind(struct nicprog_dev *nd,
 	WRITE_ONCE(pipe->backpressure, false);
 	WRITE_ONCE(pipe->prefetch, false);
 	WRITE_ONCE(pipe->ctrl->flags, 0);
+	nicprog_pipe_coalesce(pipe, 0, 0);
 	mutex_unlock(&nd->ring_lock);
 	return bound;
 }
@@ -232,10 +233,23 @@ static int nicprog_pipe_bind_cmd(struct nicprog_ring_file *rf,
 			 NICPROG_RING_OUTPUTS);
 		return -EINVAL;
 	}
+	if ((!bind && (a.coalesce_usecs || a.coalesce_bytes)) ||
+	    a.coalesce_usecs > NICPROG_COALESCE_USECS_MAX ||
+	    (a.coalesce_bytes && !a.coalesce_usecs)) {
+		ring_err(rf, "pipe bind: coalesce_usecs is 0..%u, a byte threshold needs it, unbind takes neither\n",
+			 NICPROG_COALESCE_USECS_MAX);
+		return -EINVAL;
+	}
 	mutex_lock(&rf->lock);
 	pipe = xa_load(&rf->pipes, a.id);
 	if (!pipe || pipe->dir != NICPROG_PIPE_RX) {
 		ring_err(rf, "pipe bind: no RX pipe %u in this file\n", a.id);
+		err = -EINVAL;
+		goto out_unlock;
+	}
+	if (a.coalesce_bytes > pipe->size / 2) {
+		ring_err(rf, "pipe bind: coalesce_bytes %u is more than half of pipe %u's %u bytes\n",
+			 a.coalesce_bytes, a.id, pipe->size);
 		err = -EINVAL;
 		goto out_unlock;
 	}
@@ -270,6 +284,8 @@ static int nicprog_pipe_bind_cmd(struct nicprog_ring_file *rf,
 			   !!(a.flags & NICPROG_BIND_BACKPRESSURE));
 		WRITE_ONCE(pipe->prefetch, !!(a.flags & NICPROG_BIND_PREFETCH));
 		WRITE_ONCE(pipe->ctrl->flags, a.flags);
+		nicprog_pipe_coalesce(pipe, a.coalesce_usecs,
+				      a.coalesce_bytes);
 		rcu_assign_pointer(nd->ring_out[a.output], pipe);
 	}
 	mutex_unlock(&nd->ring_lock);

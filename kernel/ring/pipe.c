@@ -15,6 +15,64 @@
 
 #include "ring.h"
 
+/* Take the application's head, if it is one the kernel would believe. */
+static void nicprog_pipe_take_head(struct nicprog_pipe *pipe)
+{
+	u64 head = READ_ONCE(pipe->ctrl->head);
+
+	lockdep_assert_held(&pipe->lock);
+	if (head - pipe->head <= pipe->tail - pipe->head)
+		pipe->head = head;
+}
+
+/*
+ * An append made a notification due, if the application caught up with
+ * the last one: post it, or under moderation hold it until enough bytes
+ * wait unread or the time bound passes.
+ */
+static void nicprog_pipe_announce(struct nicprog_pipe *pipe)
+{
+	lockdep_assert_held(&pipe->lock);
+	if (pipe->head < pipe->notified)	/* not caught up: it will look */
+		return;
+	if (pipe->coalesce_usecs &&
+	    (!pipe->coalesce_bytes ||
+	     pipe->tail - pipe->head < pipe->coalesce_bytes)) {
+		if (!pipe->held) {
+			pipe->held = true;
+			hrtimer_start(&pipe->coalesce,
+				      ns_to_ktime(pipe->coalesce_usecs * NSEC_PER_USEC),
+				      HRTIMER_MODE_REL_SOFT);
+		}
+		return;
+	}
+	if (pipe->held) {
+		pipe->held = false;
+		/* a callback already running finds nothing held */
+		hrtimer_try_to_cancel(&pipe->coalesce);
+	}
+	nicprog_notif_post(pipe, pipe->head, pipe->tail);
+}
+
+/* Moderation's time bound passed: post what is held. */
+static enum hrtimer_restart nicprog_pipe_coalesced(struct hrtimer *t)
+{
+	struct nicprog_pipe *pipe = container_of(t, struct nicprog_pipe,
+						 coalesce);
+	unsigned long flags;
+
+	spin_lock_irqsave(&pipe->lock, flags);
+	if (pipe->held) {
+		pipe->held = false;
+		nicprog_pipe_take_head(pipe);
+		/* an application that read it all meanwhile needs no wakeup */
+		if (pipe->head != pipe->tail)
+			nicprog_notif_post(pipe, pipe->head, pipe->tail);
+	}
+	spin_unlock_irqrestore(&pipe->lock, flags);
+	return HRTIMER_NORESTART;
+}
+
 /**
  * nicprog_pipe_alloc() - allocate a pipe
  * @size: data bytes, a power of two in NICPROG_PIPE_SIZE_MIN..MAX
@@ -40,6 +98,8 @@ struct nicprog_pipe *nicprog_pipe_alloc(u32 size, u32 dir, u32 framing,
 	if (!pipe)
 		return NULL;
 	spin_lock_init(&pipe->lock);
+	hrtimer_init(&pipe->coalesce, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
+	pipe->coalesce.function = nicprog_pipe_coalesced;
 	pipe->size = size;
 	pipe->dir = dir;
 	pipe->framing = framing;
@@ -94,6 +154,7 @@ void nicprog_pipe_free(struct nicprog_pipe *pipe)
 {
 	u32 i;
 
+	hrtimer_cancel(&pipe->coalesce);
 	if (pipe->data)
 		vunmap(pipe->data);
 	if (pipe->pages)
@@ -157,16 +218,14 @@ int nicprog_pipe_append(struct nicprog_pipe *pipe, const void *buf, u32 len,
 {
 	struct nicprog_pipe_ctrl *ctrl = pipe->ctrl;
 	bool rec = pipe->framing == NICPROG_FRAMING_RECORDS;
-	u64 need, head;
 	struct nicprog_rec *h;
 	unsigned long flags;
+	u64 need;
 	u8 *p;
 
 	need = rec ? ALIGN((u64)sizeof(*h) + len, NICPROG_REC_ALIGN) : len;
 	spin_lock_irqsave(&pipe->lock, flags);
-	head = READ_ONCE(ctrl->head);
-	if (head - pipe->head <= pipe->tail - pipe->head)
-		pipe->head = head;
+	nicprog_pipe_take_head(pipe);
 	if (need > pipe->size - (pipe->tail - pipe->head)) {
 		if (READ_ONCE(pipe->backpressure)) {
 			spin_unlock_irqrestore(&pipe->lock, flags);
@@ -196,7 +255,7 @@ int nicprog_pipe_append(struct nicprog_pipe *pipe, const void *buf, u32 len,
 		pipe->due = true;
 	} else {
 		pipe->due = false;
-		nicprog_notif_post(pipe, pipe->head, pipe->tail);
+		nicprog_pipe_announce(pipe);
 	}
 	spin_unlock_irqrestore(&pipe->lock, flags);
 	return 0;
@@ -250,22 +309,38 @@ void nicprog_pipe_stats(struct nicprog_pipe *pipe, struct nicprog_pipe_stats *st
  * @pipe: an RX pipe
  *
  * Reactive as an append's own: posted only if the application has
- * consumed what the previous one announced.
+ * consumed what the previous one announced, and held by moderation as an
+ * append's is (one held already is posted if moderation is off now).
  *
  * Context: any; BH or process.
  */
 void nicprog_pipe_notify(struct nicprog_pipe *pipe)
 {
 	unsigned long flags;
-	u64 head;
 
 	spin_lock_irqsave(&pipe->lock, flags);
-	if (pipe->due) {
+	if (pipe->due || pipe->held) {
 		pipe->due = false;
-		head = READ_ONCE(pipe->ctrl->head);
-		if (head - pipe->head <= pipe->tail - pipe->head)
-			pipe->head = head;
-		nicprog_notif_post(pipe, pipe->head, pipe->tail);
+		nicprog_pipe_take_head(pipe);
+		nicprog_pipe_announce(pipe);
 	}
+	spin_unlock_irqrestore(&pipe->lock, flags);
+}
+
+/**
+ * nicprog_pipe_coalesce() - set a pipe's notification moderation
+ * @pipe: an RX pipe
+ * @usecs: the time bound, 0 for none (checked by the caller)
+ * @bytes: the byte threshold, 0 for none
+ *
+ * Context: any; BH or process.
+ */
+void nicprog_pipe_coalesce(struct nicprog_pipe *pipe, u32 usecs, u32 bytes)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&pipe->lock, flags);
+	pipe->coalesce_usecs = usecs;
+	pipe->coalesce_bytes = bytes;
 	spin_unlock_irqrestore(&pipe->lock, flags);
 }

@@ -3,6 +3,7 @@
 #ifndef _NICPROG_RING_H
 #define _NICPROG_RING_H
 
+#include <linux/hrtimer.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/poll.h>
@@ -49,6 +50,12 @@ struct vm_area_struct;
  *	before the pipe is published to the datapath
  * @prefetch: bound with NICPROG_BIND_PREFETCH: appends never defer their
  *	notification; written as @backpressure is
+ * @coalesce_usecs: notification moderation's time bound, 0 for none;
+ *	under @lock
+ * @coalesce_bytes: and its byte threshold; under @lock
+ * @held: a notification fell due and waits for moderation; under @lock
+ * @coalesce: posts it when the time bound passes (softirq); cancelled
+ *	before the pipe is freed, which no append reaches then
  */
 struct nicprog_pipe {
 	u32 id;
@@ -71,6 +78,10 @@ struct nicprog_pipe {
 	bool due;
 	bool backpressure;
 	bool prefetch;
+	u32 coalesce_usecs;
+	u32 coalesce_bytes;
+	bool held;
+	struct hrtimer coalesce;
 };
 
 /**
@@ -137,6 +148,7 @@ int nicprog_pipe_mmap(struct nicprog_pipe *pipe, struct vm_area_struct *vma);
 int nicprog_pipe_append(struct nicprog_pipe *pipe, const void *buf, u32 len,
 			bool defer);
 void nicprog_pipe_notify(struct nicprog_pipe *pipe);
+void nicprog_pipe_coalesce(struct nicprog_pipe *pipe, u32 usecs, u32 bytes);
 void nicprog_pipe_drop(struct nicprog_pipe *pipe, u32 len);
 
 /* notify.c */

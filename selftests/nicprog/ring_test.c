@@ -984,6 +984,128 @@ static void notif_tests(void)
 	ksft_test_result(1, "notification tests left no mapping behind\n");
 }
 
+static int bind_co(int fd, uint32_t op, uint32_t id, uint32_t usecs,
+		   uint32_t bytes)
+{
+	struct nicprog_pipe_bind a = { .id = id, .coalesce_usecs = usecs,
+				       .coalesce_bytes = bytes };
+
+	return cmd(fd, op, &a, sizeof(a), 0);
+}
+
+/* A caught-up application: everything in the pipe and the ring read. */
+static void catch_up(struct nicprog_pipe_ctrl *ctrl,
+		     struct nicprog_notif_ctrl *nc)
+{
+	__atomic_store_n(&ctrl->head, ctrl->tail, __ATOMIC_RELEASE);
+	__atomic_store_n(&nc->head, nc->tail, __ATOMIC_RELEASE);
+}
+
+/*
+ * Notification moderation (coalesce_usecs, coalesce_bytes): a due
+ * notification is held until enough bytes wait or the time bound passes.
+ */
+static void moderation_tests(void)
+{
+	struct nicprog_pipe_create a, b;
+	struct nicprog_notif_ctrl *nc;
+	struct nicprog_pipe_ctrl *ctrl;
+	struct nicprog_notif *ne;
+	uint8_t f[1514], *m, *nm;
+	uint64_t t0, el, base, n0;
+	int fd = open_dev(), ok, i, res;
+
+	ok = !create(fd, 65536, NICPROG_PIPE_RX, NICPROG_FRAMING_RECORDS, &a);
+	m = mmap(NULL, a.mmap_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 a.mmap_off);
+	nm = mmap(NULL, NICPROG_NOTIF_MMAP_LEN, PROT_READ | PROT_WRITE,
+		  MAP_SHARED, fd, 0);
+	if (!ok || m == MAP_FAILED || nm == MAP_FAILED)
+		ksft_exit_fail_msg("moderation setup failed\n");
+	ctrl = (void *)m;
+	nc = (void *)nm;
+	ne = (void *)(nm + 4096);
+	/* refused, binding nothing: a later bind finds the output free */
+	ok = bind_co(fd, NICPROG_OP_PIPE_BIND, a.id,
+		     NICPROG_COALESCE_USECS_MAX + 1, 0) == -EINVAL;
+	ok &= bind_co(fd, NICPROG_OP_PIPE_BIND, a.id, 0, 1024) == -EINVAL;
+	ok &= bind_co(fd, NICPROG_OP_PIPE_BIND, a.id, 1000,
+		      65536 / 2 + 1) == -EINVAL;
+	ok &= !bind_co(fd, NICPROG_OP_PIPE_BIND, a.id, 300000, 65536 / 2);
+	/* unbind takes no moderation; refused, the pipe stays bound */
+	ok &= bind_co(fd, NICPROG_OP_PIPE_UNBIND, a.id, 1000, 0) == -EINVAL;
+	ok &= bind_co(fd, NICPROG_OP_PIPE_BIND, a.id, 300000, 0) == -EBUSY;
+	ksft_test_result(ok, "moderation: a time bound past %u us, bytes without one or past half the pipe, and any on unbind are EINVAL\n",
+			 NICPROG_COALESCE_USECS_MAX);
+
+	/* time bound 300 ms: a frame's notification waits for it */
+	t0 = now_ms();
+	send_frame(f, frame(f, 9000, 100, 1));
+	ok = tail_at(ctrl, REC(100)) == REC(100) && nc->tail == 0;
+	res = do_wait(fd, 5000);
+	el = now_ms() - t0;
+	ok &= res == 1 && el >= 300 && ne[0].pipe == a.id &&
+	      ne[0].tail == REC(100);
+	ksft_test_result(ok, "moderation: a frame's notification is held for the time bound (posted after %llu ms of 300, res %d)\n",
+			 (unsigned long long)el, res);
+
+	/* 1 s or 1000 bytes: four 200-byte frames wait, the fifth posts */
+	ok = !bind_pipe(fd, NICPROG_OP_PIPE_UNBIND, a.id, 0);
+	ok &= !bind_co(fd, NICPROG_OP_PIPE_BIND, a.id, 1000000, 1000);
+	catch_up(ctrl, nc);
+	base = ctrl->tail;
+	n0 = nc->tail;
+	t0 = now_ms();
+	for (i = 0; i < 4; i++)
+		send_frame(f, frame(f, 9000, 200, 2 + i));
+	ok &= tail_at(ctrl, base + 4 * REC(200)) == base + 4 * REC(200) &&
+	      nc->tail == n0;
+	send_frame(f, frame(f, 9000, 200, 6));
+	res = do_wait(fd, 5000);
+	el = now_ms() - t0;
+	ok &= res == 1 && el < 900 && nc->tail == n0 + 1 &&
+	      ne[n0 % NICPROG_NOTIF_ENTRIES].tail == base + 5 * REC(200);
+	ksft_test_result(ok, "moderation: held below the byte threshold, posted on the frame that reaches it (%llu ms)\n",
+			 (unsigned long long)el);
+
+	/* read before the bound passes: nothing to announce, no wakeup */
+	catch_up(ctrl, nc);
+	n0 = nc->tail;
+	send_frame(f, frame(f, 9000, 100, 7));
+	ok = tail_at(ctrl, ctrl->head + REC(100)) == ctrl->head + REC(100);
+	catch_up(ctrl, nc);
+	ok &= do_wait(fd, 1500) == 0 && nc->tail == n0;
+	/* unbinding posts what is held at once */
+	send_frame(f, frame(f, 9000, 100, 8));
+	ok &= tail_at(ctrl, ctrl->head + REC(100)) == ctrl->head + REC(100);
+	t0 = now_ms();
+	ok &= !bind_pipe(fd, NICPROG_OP_PIPE_UNBIND, a.id, 0);
+	ok &= do_wait(fd, 5000) == 1 && now_ms() - t0 < 900 &&
+	      nc->tail == n0 + 1;
+	ksft_test_result(ok, "moderation: no notification for records read within the bound; unbinding posts a held one\n");
+
+	/* destroyed while one is held: its timer goes with it */
+	catch_up(ctrl, nc);
+	n0 = nc->tail;
+	ok = !bind_co(fd, NICPROG_OP_PIPE_BIND, a.id, 500000, 0);
+	send_frame(f, frame(f, 9000, 100, 9));
+	ok &= tail_at(ctrl, ctrl->head + REC(100)) == ctrl->head + REC(100);
+	ok &= !destroy(fd, a.id);
+	ok &= do_wait(fd, 1000) == 0 && nc->tail == n0;
+	/* a 16-byte bind (the ABI before moderation) posts at once */
+	ok &= !create(fd, 65536, NICPROG_PIPE_RX, NICPROG_FRAMING_RECORDS, &b);
+	ok &= !cmd(fd, NICPROG_OP_PIPE_BIND,
+		   &(struct nicprog_pipe_bind){ .id = b.id }, 16, 0);
+	t0 = now_ms();
+	send_frame(f, frame(f, 9000, 100, 10));
+	ok &= do_wait(fd, 5000) == 1 && now_ms() - t0 < 1000 &&
+	      ne[n0 % NICPROG_NOTIF_ENTRIES].pipe == b.id;
+	munmap(m, a.mmap_len);
+	munmap(nm, NICPROG_NOTIF_MMAP_LEN);
+	close(fd);
+	ksft_test_result(ok, "moderation: a pipe destroyed with a notification held posts nothing; a 16-byte bind has no moderation\n");
+}
+
 /* --pipe: frames the NF steers to an output arrive in the bound pipe. */
 static int pipe_mode(const char *in)
 {
@@ -994,7 +1116,7 @@ static int pipe_mode(const char *in)
 	int fd, i, rd, ok, len;
 
 	ksft_print_header();
-	ksft_set_plan(18);
+	ksft_set_plan(23);
 	pkt_ifindex = if_nametoindex(in);
 	pkt_fd = socket(AF_PACKET, SOCK_RAW, 0);
 	if (!pkt_ifindex || pkt_fd < 0)
@@ -1131,6 +1253,7 @@ static int pipe_mode(const char *in)
 	close(fd);
 	ksft_test_result(ok, "closing the file unbinds its pipes: the outputs are free\n");
 	notif_tests();
+	moderation_tests();
 	tx_tests(in);
 	ksft_finished();
 	return 0;

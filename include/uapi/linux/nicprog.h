@@ -303,19 +303,34 @@ struct nicprog_pipe_destroy {
  *	of the NIC's (lower latency for a waiting application, more
  *	notifications); unbind: 0
  * @__pad: 0
+ * @coalesce_usecs: bind: notification moderation, as a NIC's interrupt
+ *	coalescing: a notification the pipe owes (its application caught
+ *	up) is held until @coalesce_bytes are waiting unread, or for at most
+ *	this many microseconds after it fell due, whichever comes first
+ *	(fewer wakeups of a waiting application, each finding more records;
+ *	a frame waits up to this long longer). 0: none, the notification is
+ *	posted when due; at most NICPROG_COALESCE_USECS_MAX. Unbind: 0
+ * @coalesce_bytes: bind: with @coalesce_usecs, post at once when this
+ *	many bytes wait unread; 0: only the time bound; at most half the
+ *	pipe's size. Unbind: 0
  *
  * Binding needs CAP_NET_ADMIN in the port's network namespace; an output
  * takes one pipe, a pipe one output. Destroying the pipe or closing its
- * file unbinds it.
+ * file unbinds it. A 16-byte struct (before @coalesce_usecs) binds without
+ * moderation.
  */
 #define NICPROG_BIND_BACKPRESSURE	(1U << 0)
 #define NICPROG_BIND_PREFETCH		(1U << 1)
+
+#define NICPROG_COALESCE_USECS_MAX	1000000	/* 1 s */
 
 struct nicprog_pipe_bind {
 	__u32 id;
 	__u32 output;
 	__u32 flags;
 	__u32 __pad;
+	__u32 coalesce_usecs;
+	__u32 coalesce_bytes;
 };
 
 /*

@@ -213,27 +213,27 @@ err_destroy:
 }
 
 /**
- * nicring_rx_flags() - an RX pipe bound to the NF's output @output
+ * nicring_rx_bind() - an RX pipe, bound as @bind says
  * @r: the handle
  * @size: data bytes, a power of two, 4 KiB..64 MiB
  * @framing: NICPROG_FRAMING_RECORDS or NICPROG_FRAMING_STREAM
- * @output: the NF's output (nicprog_redirect_pipe() in bpf/nicprog.h)
- * @flags: 0 (a full pipe drops and counts) or NICPROG_BIND_BACKPRESSURE
- *	(a full pipe holds the NIC until the application makes room)
+ * @bind: the output, flags and notification moderation
+ *	(include/uapi/linux/nicprog.h); its id is the new pipe's
  * @err: set to -errno on failure
  *
  * Binding needs CAP_NET_ADMIN in the port's network namespace.
  *
  * Return: the pipe, or NULL.
  */
-struct nicring_pipe *nicring_rx_flags(struct nicring *r, uint32_t size,
-				      uint32_t framing, uint32_t output,
-				      uint32_t flags, int *err)
+struct nicring_pipe *nicring_rx_bind(struct nicring *r, uint32_t size,
+				     uint32_t framing,
+				     const struct nicprog_pipe_bind *bind,
+				     int *err)
 {
 	struct nicprog_pipe_create a = {
 		.size = size, .dir = NICPROG_PIPE_RX, .framing = framing,
 	};
-	struct nicprog_pipe_bind b = { .output = output, .flags = flags };
+	struct nicprog_pipe_bind b = *bind;
 	struct nicring_pipe *p = pipe_new(r, &a, err);
 	int res;
 
@@ -247,6 +247,28 @@ struct nicring_pipe *nicring_rx_flags(struct nicring *r, uint32_t size,
 		return NULL;
 	}
 	return p;
+}
+
+/**
+ * nicring_rx_flags() - an RX pipe bound to the NF's output @output
+ * @r: the handle
+ * @size: data bytes, a power of two, 4 KiB..64 MiB
+ * @framing: NICPROG_FRAMING_RECORDS or NICPROG_FRAMING_STREAM
+ * @output: the NF's output (nicprog_redirect_pipe() in bpf/nicprog.h)
+ * @flags: 0 (a full pipe drops and counts) or NICPROG_BIND_BACKPRESSURE
+ *	(a full pipe holds the NIC until the application makes room), and/or
+ *	NICPROG_BIND_PREFETCH
+ * @err: set to -errno on failure
+ *
+ * Return: the pipe, or NULL.
+ */
+struct nicring_pipe *nicring_rx_flags(struct nicring *r, uint32_t size,
+				      uint32_t framing, uint32_t output,
+				      uint32_t flags, int *err)
+{
+	struct nicprog_pipe_bind b = { .output = output, .flags = flags };
+
+	return nicring_rx_bind(r, size, framing, &b, err);
 }
 
 /**

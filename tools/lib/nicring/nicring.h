@@ -25,7 +25,10 @@
  * Receiving costs no system call while records keep coming: the pipes'
  * tails are read from shared memory, and a wait enters the kernel only
  * when every pipe is drained. It sleeps on a multishot poll of the device,
- * submitted once: a steady stream needs no new submissions. Every function returns a
+ * submitted once: a steady stream needs no new submissions. A pipe bound
+ * with notification moderation (nicring_rx_bind(), coalesce_usecs) wakes
+ * its application once per batch of that many microseconds or bytes
+ * instead of once per burst of the NIC's. Every function returns a
  * negative errno on failure. Not thread-safe: one thread per struct
  * nicring.
  */
@@ -66,6 +69,10 @@ struct nicring_pipe *nicring_rx(struct nicring *r, uint32_t size,
 struct nicring_pipe *nicring_rx_flags(struct nicring *r, uint32_t size,
 				      uint32_t framing, uint32_t output,
 				      uint32_t flags, int *err);
+struct nicring_pipe *nicring_rx_bind(struct nicring *r, uint32_t size,
+				     uint32_t framing,
+				     const struct nicprog_pipe_bind *bind,
+				     int *err);
 struct nicring_pipe *nicring_tx(struct nicring *r, uint32_t size,
 				struct nicring_pipe *share, int *err);
 int nicring_pipe_free(struct nicring_pipe *p);

@@ -51,7 +51,8 @@ int main(void)
 	    NICPROG_OP_WAIT == 5 && NICPROG_OP_PIPE_SEND == 6 &&
 	    sizeof(struct nicprog_pipe_send) == 16 &&
 	    offsetof(struct nicprog_pipe_create, share) == 20 &&
-	    sizeof(struct nicprog_pipe_bind) == 16 &&
+	    sizeof(struct nicprog_pipe_bind) == 24 &&
+	    offsetof(struct nicprog_pipe_bind, coalesce_usecs) == 16 &&
 	    NICPROG_PIPE_TARGET(5) == 0x80000005U &&
 	    NICPROG_RING_OUTPUTS == 64 &&
 	    NICPROG_PIPE_RX == 1 && NICPROG_PIPE_TX == 2 &&
