@@ -817,7 +817,11 @@ static int nicprog_nl_put_ring_stats(struct sk_buff *skb,
 		    nla_put_u64_64bit(skb, NICPROG_A_RING_STATS_DROP_BYTES,
 				      st.drop_bytes, NICPROG_A_RING_STATS_PAD) ||
 		    (st.backpressure &&
-		     nla_put_flag(skb, NICPROG_A_RING_STATS_BACKPRESSURE)))
+		     nla_put_flag(skb, NICPROG_A_RING_STATS_BACKPRESSURE)) ||
+		    nla_put_u32(skb, NICPROG_A_RING_STATS_COALESCE_USECS,
+				st.coalesce_usecs) ||
+		    nla_put_u32(skb, NICPROG_A_RING_STATS_COALESCE_BYTES,
+				st.coalesce_bytes))
 			return -EMSGSIZE;
 		nla_nest_end(skb, nest);
 	}

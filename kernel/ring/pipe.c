@@ -301,6 +301,8 @@ void nicprog_pipe_stats(struct nicprog_pipe *pipe, struct nicprog_pipe_stats *st
 	st->drops = pipe->drops;
 	st->drop_bytes = pipe->drop_bytes;
 	st->backpressure = READ_ONCE(pipe->backpressure);
+	st->coalesce_usecs = pipe->coalesce_usecs;
+	st->coalesce_bytes = pipe->coalesce_bytes;
 	spin_unlock_irqrestore(&pipe->lock, flags);
 }
 

@@ -129,6 +129,8 @@ struct nicprog_ring_file {
  * @drops: records dropped for want of room
  * @drop_bytes: their bytes
  * @backpressure: a full pipe holds the NIC back instead
+ * @coalesce_usecs: notification moderation's time bound, 0 for none
+ * @coalesce_bytes: its byte threshold
  */
 struct nicprog_pipe_stats {
 	u32 size;
@@ -137,6 +139,8 @@ struct nicprog_pipe_stats {
 	u64 drops;
 	u64 drop_bytes;
 	bool backpressure;
+	u32 coalesce_usecs;
+	u32 coalesce_bytes;
 };
 
 void nicprog_pipe_stats(struct nicprog_pipe *pipe,

@@ -111,11 +111,13 @@ rings() { "$CLI" -j stats dev "$NF" | /usr/bin/python3 -c "
 import json, sys
 rs = json.load(sys.stdin)[0]['rings']
 for r in rs:
-    print(r['output'], r['size'], r['backpressure'], r['bytes'], r['consumed'], r['drops'], r['drop_bytes'])
+    print(r['output'], r['size'], r['backpressure'], r['bytes'], r['consumed'], r['drops'], r['drop_bytes'], r['coalesce_usecs'], r['coalesce_bytes'])
 if not rs:
     print('none')"; }
-expect_eq "stats-get: its pipe on output 5, 64 KiB, backpressure, nothing yet" \
-	"5 65536 True 0 0 0 0" "$(rings)"
+expect_eq "stats-get: its pipe on output 5, 64 KiB, backpressure, moderation, nothing yet" \
+	"5 65536 True 0 0 0 0 5000 4096" "$(rings)"
+check "stats in words: the moderation it was bound with" \
+	grep -q "^    output 5: pipe of 65536 bytes, backpressure on, moderation 5000 us or 4096 bytes, 0 bytes appended" <<< "$("$CLI" stats dev "$NF")"
 kill -9 "$PPID2"
 wait "$PPID2" 2>/dev/null
 nopipe() { [ "$(cat "/sys/class/nicprog/$NF/statistics/ring_pipes")" = 0 ]; }
@@ -133,7 +135,7 @@ expect_eq "its control page: 19 records of 200 bytes kept, 5 released, 81 droppe
 	"# tail $((19 * 208)) head $((5 * 208)) drops 81 drop_bytes $((81 * 200))" \
 	"$(grep '^# tail' "$TMP/fill")"
 expect_eq "stats-get: output 1, 4 KiB, bytes, consumed and drops as the pipe's" \
-	"1 4096 False $((19 * 208)) $((5 * 208)) 81 $((81 * 200))" "$(rings)"
+	"1 4096 False $((19 * 208)) $((5 * 208)) 81 $((81 * 200)) 0 0" "$(rings)"
 out=$("$CLI" stats dev "$NF")
 check "stats in words: the pipe's bytes and drops" \
 	grep -q "^    output 1: pipe of 4096 bytes, backpressure off, $((19 * 208)) bytes appended, $((5 * 208)) consumed, drops 81 ($((81 * 200)) bytes)$" <<< "$out"

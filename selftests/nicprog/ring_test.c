@@ -1617,8 +1617,12 @@ int main(int argc, char **argv)
 			   NULL))
 			ksft_exit_fail_msg("create failed\n");
 		/* bound, for stats-get to show: pipe 1 of the file */
-		if (bind_flags(fd, NICPROG_OP_PIPE_BIND, 1, 5,
-			       NICPROG_BIND_BACKPRESSURE))
+		if (cmd(fd, NICPROG_OP_PIPE_BIND, &(struct nicprog_pipe_bind){
+				.id = 1, .output = 5,
+				.flags = NICPROG_BIND_BACKPRESSURE,
+				.coalesce_usecs = 5000,
+				.coalesce_bytes = 4096,
+			}, sizeof(struct nicprog_pipe_bind), 0))
 			ksft_exit_fail_msg("bind failed\n");
 		submit_wait(fd, NICPROG_WAIT_TIMEOUT_MAX);
 		printf("parked\n");

@@ -198,6 +198,12 @@ static void ring_print(const struct nlattr **tb)
 		 u64_of32(tb[NICPROG_A_RING_STATS_SIZE]));
 	out_bool("backpressure", ", backpressure %s",
 		 !!tb[NICPROG_A_RING_STATS_BACKPRESSURE]);
+	if (out_json() || u64_of32(tb[NICPROG_A_RING_STATS_COALESCE_USECS])) {
+		out_uint("coalesce_usecs", ", moderation %llu us",
+			 u64_of32(tb[NICPROG_A_RING_STATS_COALESCE_USECS]));
+		out_uint("coalesce_bytes", " or %llu bytes",
+			 u64_of32(tb[NICPROG_A_RING_STATS_COALESCE_BYTES]));
+	}
 	out_uint("bytes", ", %llu bytes appended",
 		 u64_of(tb[NICPROG_A_RING_STATS_BYTES]));
 	out_uint("consumed", ", %llu consumed",
