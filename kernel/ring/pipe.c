@@ -28,14 +28,15 @@ static void nicprog_pipe_take_head(struct nicprog_pipe *pipe)
 /*
  * An append made a notification due, if the application caught up with
  * the last one: post it, or under moderation hold it until enough bytes
- * wait unread or the time bound passes.
+ * wait unread or the time bound passes -- unless the pipe is @full: an
+ * application that is to make room must hear of it now.
  */
-static void nicprog_pipe_announce(struct nicprog_pipe *pipe)
+static void nicprog_pipe_announce(struct nicprog_pipe *pipe, bool full)
 {
 	lockdep_assert_held(&pipe->lock);
 	if (pipe->head < pipe->notified)	/* not caught up: it will look */
 		return;
-	if (pipe->coalesce_usecs &&
+	if (!full && pipe->coalesce_usecs &&
 	    (!pipe->coalesce_bytes ||
 	     pipe->tail - pipe->head < pipe->coalesce_bytes)) {
 		if (!pipe->held) {
@@ -227,6 +228,10 @@ int nicprog_pipe_append(struct nicprog_pipe *pipe, const void *buf, u32 len,
 	spin_lock_irqsave(&pipe->lock, flags);
 	nicprog_pipe_take_head(pipe);
 	if (need > pipe->size - (pipe->tail - pipe->head)) {
+		if (pipe->held || pipe->due) {
+			pipe->due = false;
+			nicprog_pipe_announce(pipe, true);
+		}
 		if (READ_ONCE(pipe->backpressure)) {
 			spin_unlock_irqrestore(&pipe->lock, flags);
 			return -EAGAIN;
@@ -255,7 +260,7 @@ int nicprog_pipe_append(struct nicprog_pipe *pipe, const void *buf, u32 len,
 		pipe->due = true;
 	} else {
 		pipe->due = false;
-		nicprog_pipe_announce(pipe);
+		nicprog_pipe_announce(pipe, false);
 	}
 	spin_unlock_irqrestore(&pipe->lock, flags);
 	return 0;
@@ -324,7 +329,7 @@ void nicprog_pipe_notify(struct nicprog_pipe *pipe)
 	if (pipe->due || pipe->held) {
 		pipe->due = false;
 		nicprog_pipe_take_head(pipe);
-		nicprog_pipe_announce(pipe);
+		nicprog_pipe_announce(pipe, false);
 	}
 	spin_unlock_irqrestore(&pipe->lock, flags);
 }

@@ -65,8 +65,8 @@ fi
 rc=$?
 sed 's/^/# /' "$TMP/pipe"
 expect_eq "ring_test --pipe: exit status" 0 "$rc"
-check "ring_test --pipe: all 23 cases pass" \
-	grep -q "^# Totals: pass:23 fail:0" "$TMP/pipe"
+check "ring_test --pipe: all 24 cases pass" \
+	grep -q "^# Totals: pass:24 fail:0" "$TMP/pipe"
 if [ -x "$CLI" ]; then
 	sleep 1.5	# events come at most once a second
 	kill "$MON"

@@ -1101,9 +1101,35 @@ static void moderation_tests(void)
 	ok &= do_wait(fd, 5000) == 1 && now_ms() - t0 < 1000 &&
 	      ne[n0 % NICPROG_NOTIF_ENTRIES].pipe == b.id;
 	munmap(m, a.mmap_len);
+	ksft_test_result(ok, "moderation: a pipe destroyed with a notification held posts nothing; a 16-byte bind has no moderation\n");
+
+	/* a full pipe does not wait for the bound: room is wanted now */
+	ok = !destroy(fd, b.id);
+	ok &= !create(fd, 4096, NICPROG_PIPE_RX, NICPROG_FRAMING_RECORDS, &a);
+	m = mmap(NULL, a.mmap_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 a.mmap_off);
+	if (!ok || m == MAP_FAILED)
+		ksft_exit_fail_msg("moderation setup failed\n");
+	ctrl = (void *)m;
+	__atomic_store_n(&nc->head, nc->tail, __ATOMIC_RELEASE);
+	n0 = nc->tail;
+	ok = !bind_co(fd, NICPROG_OP_PIPE_BIND, a.id, 1000000, 0);
+	t0 = now_ms();
+	for (i = 0; i < 25; i++)
+		send_frame(f, frame(f, 9000, 200, 20 + i));
+	res = do_wait(fd, 5000);
+	el = now_ms() - t0;
+	settle(ctrl, 0, 0);
+	base = ctrl->tail;
+	ok &= res == 1 && el < 900 && base == 19 * REC(200) &&
+	      ctrl->drops == 6 && nc->tail == n0 + 1;
+	ksft_test_result(ok, "moderation: a pipe with no room posts its held notification at once (%llu ms of a 1 s bound; %llu kept, %llu dropped)\n",
+			 (unsigned long long)el,
+			 (unsigned long long)base / REC(200),
+			 (unsigned long long)ctrl->drops);
+	munmap(m, a.mmap_len);
 	munmap(nm, NICPROG_NOTIF_MMAP_LEN);
 	close(fd);
-	ksft_test_result(ok, "moderation: a pipe destroyed with a notification held posts nothing; a 16-byte bind has no moderation\n");
 }
 
 /* --pipe: frames the NF steers to an output arrive in the bound pipe. */
@@ -1116,7 +1142,7 @@ static int pipe_mode(const char *in)
 	int fd, i, rd, ok, len;
 
 	ksft_print_header();
-	ksft_set_plan(23);
+	ksft_set_plan(24);
 	pkt_ifindex = if_nametoindex(in);
 	pkt_fd = socket(AF_PACKET, SOCK_RAW, 0);
 	if (!pkt_ifindex || pkt_fd < 0)

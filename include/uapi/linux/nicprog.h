@@ -308,7 +308,8 @@ struct nicprog_pipe_destroy {
  *	up) is held until @coalesce_bytes are waiting unread, or for at most
  *	this many microseconds after it fell due, whichever comes first
  *	(fewer wakeups of a waiting application, each finding more records;
- *	a frame waits up to this long longer). 0: none, the notification is
+ *	a frame waits up to this long longer; a pipe with no room for a
+ *	record posts at once). 0: none, the notification is
  *	posted when due; at most NICPROG_COALESCE_USECS_MAX. Unbind: 0
  * @coalesce_bytes: bind: with @coalesce_usecs, post at once when this
  *	many bytes wait unread; 0: only the time bound; at most half the
