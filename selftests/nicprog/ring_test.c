@@ -856,6 +856,30 @@ static void tx_tests(const char *in)
 	close(fd);
 }
 
+/* A pipe of the file, mapped; the test ends if it is not. */
+static uint8_t *pipe_map(int fd, const struct nicprog_pipe_create *a)
+{
+	void *m = mmap(NULL, a->mmap_len, PROT_READ | PROT_WRITE, MAP_SHARED,
+		       fd, a->mmap_off);
+
+	if (m == MAP_FAILED)
+		ksft_exit_fail_msg("mapping pipe %u: %s\n", a->id,
+				   strerror(errno));
+	return m;
+}
+
+/* The file's notification ring, mapped; the test ends if it is not. */
+static uint8_t *notif_map(int fd)
+{
+	void *nm = mmap(NULL, NICPROG_NOTIF_MMAP_LEN, PROT_READ | PROT_WRITE,
+			MAP_SHARED, fd, 0);
+
+	if (nm == MAP_FAILED)
+		ksft_exit_fail_msg("mapping the notification ring: %s\n",
+				   strerror(errno));
+	return nm;
+}
+
 /* Notifications: reactive, waited for through io_uring. */
 static void notif_tests(void)
 {
@@ -875,9 +899,8 @@ static void notif_tests(void)
 		 a.mmap_off);
 	nm = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	ok &= nm == MAP_FAILED && errno == EINVAL;
-	nm = mmap(NULL, NICPROG_NOTIF_MMAP_LEN, PROT_READ | PROT_WRITE,
-		  MAP_SHARED, fd, 0);
-	if (!ok || m == MAP_FAILED || nm == MAP_FAILED)
+	nm = notif_map(fd);
+	if (!ok || m == MAP_FAILED)
 		ksft_exit_fail_msg("notification setup failed\n");
 	ctrl = (void *)m;
 	nc = (void *)nm;
@@ -1015,13 +1038,10 @@ static void moderation_tests(void)
 	uint64_t t0, el, base, n0;
 	int fd = open_dev(), ok, i, res;
 
-	ok = !create(fd, 65536, NICPROG_PIPE_RX, NICPROG_FRAMING_RECORDS, &a);
-	m = mmap(NULL, a.mmap_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-		 a.mmap_off);
-	nm = mmap(NULL, NICPROG_NOTIF_MMAP_LEN, PROT_READ | PROT_WRITE,
-		  MAP_SHARED, fd, 0);
-	if (!ok || m == MAP_FAILED || nm == MAP_FAILED)
+	if (create(fd, 65536, NICPROG_PIPE_RX, NICPROG_FRAMING_RECORDS, &a))
 		ksft_exit_fail_msg("moderation setup failed\n");
+	m = pipe_map(fd, &a);
+	nm = notif_map(fd);
 	ctrl = (void *)m;
 	nc = (void *)nm;
 	ne = (void *)(nm + 4096);
@@ -1104,12 +1124,10 @@ static void moderation_tests(void)
 	ksft_test_result(ok, "moderation: a pipe destroyed with a notification held posts nothing; a 16-byte bind has no moderation\n");
 
 	/* a full pipe does not wait for the bound: room is wanted now */
-	ok = !destroy(fd, b.id);
-	ok &= !create(fd, 4096, NICPROG_PIPE_RX, NICPROG_FRAMING_RECORDS, &a);
-	m = mmap(NULL, a.mmap_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-		 a.mmap_off);
-	if (!ok || m == MAP_FAILED)
+	if (destroy(fd, b.id) ||
+	    create(fd, 4096, NICPROG_PIPE_RX, NICPROG_FRAMING_RECORDS, &a))
 		ksft_exit_fail_msg("moderation setup failed\n");
+	m = pipe_map(fd, &a);
 	ctrl = (void *)m;
 	__atomic_store_n(&nc->head, nc->tail, __ATOMIC_RELEASE);
 	n0 = nc->tail;
