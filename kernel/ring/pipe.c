@@ -7,6 +7,10 @@
  * The pages are the pipe's; a mapping takes its own page references, so a
  * pipe destroyed (or its file closed) while mapped leaves the mapping
  * valid, with memory freed at munmap.
+ *
+ * An append decides when its notification is posted (notify.c): at once,
+ * at the end of the driver's batch, or -- under moderation -- when enough
+ * bytes wait or the pipe's hrtimer ends the hold.
  */
 #include <linux/log2.h>
 #include <linux/mm.h>
@@ -14,6 +18,11 @@
 #include <linux/vmalloc.h>
 
 #include "ring.h"
+
+static ktime_t us_ktime(u32 usecs)
+{
+	return ns_to_ktime((u64)usecs * NSEC_PER_USEC);
+}
 
 /* Take the application's head, if it is one the kernel would believe. */
 static void nicprog_pipe_take_head(struct nicprog_pipe *pipe)
@@ -42,7 +51,7 @@ static void nicprog_pipe_announce(struct nicprog_pipe *pipe, bool full)
 		if (!pipe->held) {
 			pipe->held = true;
 			hrtimer_start(&pipe->coalesce,
-				      ns_to_ktime(pipe->coalesce_usecs * NSEC_PER_USEC),
+				      us_ktime(pipe->coalesce_usecs),
 				      HRTIMER_MODE_REL_SOFT);
 		}
 		return;
