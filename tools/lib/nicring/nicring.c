@@ -33,6 +33,7 @@ struct nicring_pipe {
 	uint8_t *data;
 	uint64_t pos;	/* RX: head, released; TX: tail, appended */
 	uint64_t peek;	/* RX: past the records peeked */
+	uint64_t held;	/* RX: records peeked, not released */
 	uint64_t sent;	/* TX: tail the NIC was given */
 	struct nicring_pipe *share;
 };
@@ -360,6 +361,7 @@ int nicring_peek(struct nicring_pipe *p, struct nicring_rec *recs, int max)
 		p->peek += rec_size(h->len);
 		n++;
 	}
+	p->held += n;
 	p->r->st.records += n;
 	return n;
 }
@@ -373,9 +375,18 @@ void nicring_release(struct nicring_pipe *p, int n)
 {
 	struct nicprog_rec *h;
 
-	while (n-- > 0 && p->pos != p->peek) {
-		h = (struct nicprog_rec *)(p->data + (p->pos & (p->size - 1)));
-		p->pos += rec_size(h->len);
+	if (n <= 0)
+		return;
+	if ((uint64_t)n >= p->held) {	/* all of them: no walk */
+		p->pos = p->peek;
+		p->held = 0;
+	} else {
+		p->held -= n;
+		while (n-- > 0) {
+			h = (struct nicprog_rec *)(p->data +
+						   (p->pos & (p->size - 1)));
+			p->pos += rec_size(h->len);
+		}
 	}
 	/* after the reads of what it releases */
 	__atomic_store_n(&p->ctrl->head, p->pos, __ATOMIC_RELEASE);
