@@ -77,7 +77,7 @@ static int latency;
 #define LAT_MAX		(1 << 20)
 static uint32_t lat_us[LAT_MAX];
 static uint32_t n_lat;
-static struct timespec batch_ts;	/* CLOCK_REALTIME as the batch began */
+static struct timespec batch_ts;	/* CLOCK_REALTIME as the batch is read */
 /* where pktgen's header starts: behind Ethernet, IPv4 and UDP headers,
  * or at the start of a UDP socket's payload
  */
@@ -152,18 +152,25 @@ static void got(struct result *r, const void *data, uint32_t len)
 }
 
 /*
+ * A batch has arrived and is read now: the time its frames' ages are
+ * taken at. Once per batch, as done() reads the clock: a clock read per
+ * frame would cost more than the receive paths measured (in a guest whose
+ * clocksource is the HPET it is a system call).
+ */
+static void batch_clock(void)
+{
+	if (latency)
+		clock_gettime(CLOCK_REALTIME, &batch_ts);
+}
+
+/*
  * Whether to stop: enough frames, idle after the first, or out of time.
- * Called once before each batch, it reads the clock for the whole batch:
- * the batch is read now, and a clock read per frame would cost more than
- * the receive paths measured (in a guest whose clocksource is the HPET
- * it is a system call).
+ * Called once before each batch, and the batch before it ended then.
  */
 static int done(struct result *r, uint64_t start)
 {
 	uint64_t t = now_ns();
 
-	if (latency)
-		clock_gettime(CLOCK_REALTIME, &batch_ts);
 	if (r->frames != r->seen) {
 		/* the batch before this one ended just now */
 		if (!r->seen)
@@ -200,6 +207,7 @@ static void run_ring(const char *ifname, struct result *res)
 			nicring_wait(r, 100);
 			continue;
 		}
+		batch_clock();
 		for (i = 0; i < n; i++)
 			got(res, recs[i].data, recs[i].len);
 		nicring_release(rx, n);
@@ -250,6 +258,7 @@ static void run_afxdp(const char *ifname, const char *obj_path,
 			afxdp_wait(&x, 100);
 			continue;
 		}
+		batch_clock();
 		for (i = 0; i < n; i++)
 			got(res, f[i].data, f[i].len);
 		afxdp_release(&x);
@@ -314,6 +323,7 @@ static void run_packet(const char *ifname, struct result *res)
 			poll(&p, 1, 100);
 			continue;
 		}
+		batch_clock();
 		h = (void *)((uint8_t *)bd + bd->hdr.bh1.offset_to_first_pkt);
 		for (i = 0; i < bd->hdr.bh1.num_pkts; i++) {
 			got(res, (uint8_t *)h + h->tp_mac, h->tp_snaplen);
@@ -362,6 +372,7 @@ static void run_udp(const char *addr, struct result *res)
 	while (!done(res, start)) {
 		res->syscalls++;
 		n = recvmmsg(fd, msgs, BATCH, MSG_WAITFORONE, NULL);
+		batch_clock();
 		for (i = 0; i < n; i++)
 			got(res, bufs[i], msgs[i].msg_len);
 	}
