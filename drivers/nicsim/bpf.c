@@ -223,11 +223,9 @@ int nicsim_plan_load(struct nicprog_dev *nd, const struct nicprog_plan *plan,
 {
 	struct nicsim_port *port = netdev_priv(nicprog_dev_netdev(nd));
 	struct nicsim_plan_ref *old = rtnl_dereference(port->ref), *ref;
-	u32 need = nicprog_plan_cores(plan);
+	u32 need = nicprog_plan_cores(plan), r;
 	int base = nicsim_run_find(port->ndev->core_port, port->ndev->n_cores,
 				   port, need);
-
-	u32 r;
 
 	if (base < 0) {
 		NL_SET_ERR_MSG_MOD(extack,

@@ -14,9 +14,10 @@
  * Each reads the first 8 bytes of every frame (a real consumer looks at
  * what it gets). -P binds the ring's pipe with notification prefetch
  * (NICPROG_BIND_PREFETCH); -c USECS and -b BYTES with notification
- * moderation (coalesce_usecs, coalesce_bytes). -L measures each frame's latency from the
- * timestamp kernel pktgen writes behind the UDP header (CLOCK_REALTIME,
- * microseconds; pktgen must build every frame: clone_skb 0) and adds
+ * moderation (coalesce_usecs, coalesce_bytes). -L measures each frame's
+ * latency from the timestamp kernel pktgen writes behind the UDP header
+ * (CLOCK_REALTIME, microseconds; pktgen must build every frame:
+ * clone_skb 0) and adds
  * "lat_p50_us P lat_p99_us Q lat_frames N" to the line.
  *
  * It prints "ready" once set up, then receives until
