@@ -381,7 +381,7 @@ out_unlock:
 
 static int nicprog_wait_cmd(struct nicprog_ring_file *rf,
 			    const struct nicprog_uring_cmd *c,
-			    struct io_uring_cmd *ioucmd)
+			    struct io_uring_cmd *ioucmd, bool nonblock)
 {
 	struct nicprog_wait a;
 	int err;
@@ -394,11 +394,11 @@ static int nicprog_wait_cmd(struct nicprog_ring_file *rf,
 			 NICPROG_WAIT_TIMEOUT_MAX);
 		return -EINVAL;
 	}
-	return nicprog_notif_wait(rf, ioucmd, a.timeout_ms);
+	return nicprog_notif_wait(rf, ioucmd, a.timeout_ms, nonblock);
 }
 
-static int nicprog_ring_uring_cmd(struct io_uring_cmd *ioucmd,
-				  unsigned int issue_flags)
+static int nicprog_ring_cmd(struct io_uring_cmd *ioucmd,
+			    unsigned int issue_flags)
 {
 	struct nicprog_ring_file *rf = ioucmd->file->private_data;
 	struct nicprog_uring_cmd c;
@@ -427,13 +427,37 @@ static int nicprog_ring_uring_cmd(struct io_uring_cmd *ioucmd,
 		return nicprog_pipe_bind_cmd(rf, &c,
 					     ioucmd->cmd_op == NICPROG_OP_PIPE_BIND);
 	case NICPROG_OP_WAIT:
-		return nicprog_wait_cmd(rf, &c, ioucmd);
+		return nicprog_wait_cmd(rf, &c, ioucmd,
+					issue_flags & IO_URING_F_NONBLOCK);
 	case NICPROG_OP_PIPE_SEND:
 		return nicprog_pipe_send_cmd(rf, &c,
 					     issue_flags & IO_URING_F_NONBLOCK);
 	}
 	ring_err(rf, "command %u unknown\n", ioucmd->cmd_op);
 	return -EINVAL;
+}
+
+/*
+ * Every command completes here, whatever path io_uring issued it on.
+ * Linux 6.1 posts a result returned from ->uring_cmd() only when it is
+ * issued inline, and then as a failure (which cancels the commands linked
+ * after it, success or not); from its worker thread (IOSQE_ASYNC, or a
+ * retry after -EAGAIN) it posts negative results only, so a positive one
+ * -- records sent, entries waiting -- would never complete and its request
+ * would hold the file for good. io_uring_cmd_done() posts any result on
+ * both paths, as ublk completes its commands.
+ */
+static int nicprog_ring_uring_cmd(struct io_uring_cmd *ioucmd,
+				  unsigned int issue_flags)
+{
+	int res = nicprog_ring_cmd(ioucmd, issue_flags);
+
+	/* parked (notify.c completes it), or to be retried where it may sleep */
+	if (res == -EIOCBQUEUED ||
+	    (res == -EAGAIN && (issue_flags & IO_URING_F_NONBLOCK)))
+		return res;
+	io_uring_cmd_done(ioucmd, res, 0, issue_flags);
+	return -EIOCBQUEUED;
 }
 
 static int nicprog_ring_mmap(struct file *file, struct vm_area_struct *vma)

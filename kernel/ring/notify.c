@@ -254,20 +254,23 @@ __poll_t nicprog_notif_poll(struct nicprog_ring_file *rf, struct file *file,
  * @rf: the file
  * @ioucmd: the command
  * @timeout_ms: 1..NICPROG_WAIT_TIMEOUT_MAX, checked
+ * @nonblock: issued non-blocking (IO_URING_F_NONBLOCK)
  *
- * Context: the command's issue, which may be non-blocking.
+ * Context: the command's issue.
  * Return: entries waiting, -EIOCBQUEUED when parked, -ENODEV when the port
- * is gone, -EAGAIN to be retried where it may sleep.
+ * is gone, -EAGAIN (@nonblock) to be retried where it may sleep, -ENOMEM.
  */
 int nicprog_notif_wait(struct nicprog_ring_file *rf,
-		       struct io_uring_cmd *ioucmd, u32 timeout_ms)
+		       struct io_uring_cmd *ioucmd, u32 timeout_ms,
+		       bool nonblock)
 {
 	struct nicprog_waiter *w;
 	u64 n;
 
-	w = kzalloc(sizeof(*w), GFP_NOWAIT);
+	w = kzalloc(sizeof(*w), nonblock ? GFP_NOWAIT | __GFP_ACCOUNT :
+					   GFP_KERNEL_ACCOUNT);
 	if (!w)
-		return -EAGAIN;
+		return nonblock ? -EAGAIN : -ENOMEM;
 	w->rf = rf;
 	w->ioucmd = ioucmd;
 	timer_setup(&w->timer, nicprog_wait_timeout, 0);

@@ -163,7 +163,8 @@ int nicprog_notif_mmap(struct nicprog_ring_file *rf,
 void nicprog_notif_post(struct nicprog_pipe *pipe, u64 head, u64 tail);
 void nicprog_notif_cancel(struct nicprog_ring_file *rf, int err);
 int nicprog_notif_wait(struct nicprog_ring_file *rf,
-		       struct io_uring_cmd *ioucmd, u32 timeout_ms);
+		       struct io_uring_cmd *ioucmd, u32 timeout_ms,
+		       bool nonblock);
 __poll_t nicprog_notif_poll(struct nicprog_ring_file *rf, struct file *file,
 			    poll_table *pt);
 

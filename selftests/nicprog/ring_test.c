@@ -52,6 +52,7 @@
 #include <linux/nicprog.h>
 
 #include "kselftest.h"
+#include "ring_lib.h"
 
 static struct io_uring ring;
 static const char *ifname;
@@ -60,28 +61,7 @@ static char devpath[128];
 /* One command through io_uring; returns the CQE's res. */
 static int cmd(int fd, uint32_t op, void *arg, uint32_t len, uint32_t flags)
 {
-	struct io_uring_sqe *sqe = io_uring_get_sqe(&ring);
-	struct nicprog_uring_cmd *c;
-	struct io_uring_cqe *cqe;
-	int res;
-
-	if (!sqe)
-		ksft_exit_fail_msg("no submission queue entry\n");
-	memset(sqe, 0, sizeof(*sqe));
-	sqe->opcode = IORING_OP_URING_CMD;
-	sqe->fd = fd;
-	sqe->cmd_op = op;
-	c = (struct nicprog_uring_cmd *)sqe->cmd;
-	c->arg = (uintptr_t)arg;
-	c->arg_len = len;
-	c->flags = flags;
-	if (io_uring_submit(&ring) != 1)
-		ksft_exit_fail_msg("io_uring_submit: %s\n", strerror(errno));
-	if (io_uring_wait_cqe(&ring, &cqe))
-		ksft_exit_fail_msg("io_uring_wait_cqe failed\n");
-	res = cqe->res;
-	io_uring_cqe_seen(&ring, cqe);
-	return res;
+	return rl_cmd(&ring, fd, op, arg, len, flags);
 }
 
 /* A WAIT submitted and left in flight; reap() collects its result. */
@@ -202,6 +182,13 @@ static int open_dev(void)
 	if (fd < 0)
 		ksft_exit_fail_msg("open %s: %s\n", devpath, strerror(errno));
 	return fd;
+}
+
+/* devpath: the device node of port @name */
+static void node_of(const char *name)
+{
+	if (rl_node(name, devpath, sizeof(devpath)))
+		ksft_exit_fail_msg("%s has no streaming-ring device\n", name);
 }
 
 #define RESULT(cond, ...) ksft_test_result(cond, __VA_ARGS__)
@@ -606,42 +593,14 @@ static int bind_pipe(int fd, uint32_t op, uint32_t id, uint32_t out)
 
 static int pkt_fd, pkt_ifindex;
 
-#define REC(len)	(((8 + (len)) + 7) & ~7)
-#define FLEN(i)		(60 + ((i) * 37) % 954)
-
-/* A UDP frame to port @dport, @len bytes, its payload @seq repeated. */
 static int frame(uint8_t *f, uint16_t dport, int len, uint32_t seq)
 {
-	int i;
-
-	memset(f, 0, len);
-	memset(f, 0xff, 6);
-	f[6] = 0x02;
-	f[12] = 0x08;			/* IPv4 */
-	f[14] = 0x45;
-	f[16] = (len - 14) >> 8;
-	f[17] = (len - 14) & 0xff;
-	f[22] = 64;			/* TTL */
-	f[23] = 17;			/* UDP */
-	f[26] = 10, f[29] = 1, f[30] = 10, f[33] = 2;
-	f[34] = 0x30, f[35] = 0x39;	/* source port 12345 */
-	f[36] = dport >> 8, f[37] = dport & 0xff;
-	f[38] = (len - 34) >> 8, f[39] = (len - 34) & 0xff;
-	for (i = 42; i + 4 <= len; i += 4)
-		memcpy(f + i, &seq, 4);
-	return len;
+	return rl_frame(f, dport, len, seq);
 }
 
 static void send_frame(const uint8_t *f, int len)
 {
-	struct sockaddr_ll to = {
-		.sll_family = AF_PACKET, .sll_ifindex = pkt_ifindex,
-		.sll_halen = 6,
-	};
-
-	if (sendto(pkt_fd, f, len, 0, (struct sockaddr *)&to, sizeof(to)) !=
-	    len)
-		ksft_exit_fail_msg("send: %s\n", strerror(errno));
+	rl_send_frame(pkt_fd, pkt_ifindex, f, len);
 }
 
 static uint64_t now_ms(void)
@@ -711,13 +670,7 @@ static int recv_in(int rfd, uint8_t *buf, int ms)
 static uint64_t put_rec(uint8_t *data, uint32_t size, uint64_t tail,
 			const uint8_t *f, int len)
 {
-	struct nicprog_rec *r = (void *)(data + (tail & (size - 1)));
-
-	r->len = len;
-	r->flags = 0;
-	r->__rsvd = 0;
-	memcpy(r + 1, f, len);
-	return tail + REC(len);
+	return rl_put_rec(data, size, tail, f, len);
 }
 
 /* The NIC's count of frames it put on the port's wire. */
@@ -1644,8 +1597,8 @@ int main(int argc, char **argv)
 	if (argc < 2 + held + 2 * piped)
 		ksft_exit_fail_msg("usage: ring_test IFNAME [SEED [ROUNDS]] | --hold IFNAME | --pipe IN NF\n");
 	ifname = argv[1 + held + 2 * piped];
-	snprintf(devpath, sizeof(devpath), "/dev/" NICPROG_DEV_DIR "/%s",
-		 ifname);
+	if (held || piped || argv[1][0] != '-')
+		node_of(ifname);
 	if (io_uring_queue_init(8, &ring, 0))
 		ksft_exit_fail_msg("io_uring_queue_init failed\n");
 	if (held)
@@ -1654,8 +1607,7 @@ int main(int argc, char **argv)
 		return pipe_mode(argv[2]);
 	if (!strcmp(argv[1], "--park")) {	/* ring_test --park IFNAME */
 		ifname = argv[2];
-		snprintf(devpath, sizeof(devpath), "/dev/" NICPROG_DEV_DIR "/%s",
-			 ifname);
+		node_of(ifname);
 		fd = open_dev();
 		if (create(fd, 65536, NICPROG_PIPE_RX, NICPROG_FRAMING_RECORDS,
 			   NULL))
@@ -1676,20 +1628,17 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "--replace") && argc == 5) {
 		ifname = argv[3];
-		snprintf(devpath, sizeof(devpath), "/dev/" NICPROG_DEV_DIR "/%s",
-			 ifname);
+		node_of(ifname);
 		return replace_mode(argv[2], argv[3], argv[4]);
 	}
 	if (!strcmp(argv[1], "--backpressure") && argc == 4) {
 		ifname = argv[3];
-		snprintf(devpath, sizeof(devpath), "/dev/" NICPROG_DEV_DIR "/%s",
-			 ifname);
+		node_of(ifname);
 		return bp_mode(argv[2], argv[3]);
 	}
 	if (!strcmp(argv[1], "--fill") && argc == 4) {
 		ifname = argv[3];
-		snprintf(devpath, sizeof(devpath), "/dev/" NICPROG_DEV_DIR "/%s",
-			 ifname);
+		node_of(ifname);
 		return fill_mode(argv[2]);
 	}
 	if (!strcmp(argv[1], "--echo-peer"))	/* --echo-peer IN COUNT */
@@ -1698,8 +1647,7 @@ int main(int argc, char **argv)
 		struct nicprog_pipe_create a;
 
 		ifname = argv[2];
-		snprintf(devpath, sizeof(devpath), "/dev/" NICPROG_DEV_DIR "/%s",
-			 ifname);
+		node_of(ifname);
 		fd = open_dev();
 		if (create(fd, 4096, NICPROG_PIPE_RX, NICPROG_FRAMING_RECORDS,
 			   &a))

@@ -1,0 +1,55 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The streaming-ring device against a hostile local user (ring_hostile):
+# every command completes however io_uring issues it (inline, from its
+# worker thread, linked), also under churn with frames arriving, and
+# leaves no file, pipe or module reference behind.
+. "$(dirname "$0")/lib.sh"
+require_root_tools
+[ -x "$SELFDIR/ring_hostile" ] || skip_all "ring_hostile not built"
+nicprog_load || skip_all "cannot load nicprog/nicsim"
+
+TMP=$(mktemp -d /tmp/nicprog-hostile.XXXXXX)
+trap 'cleanup; rm -rf "$TMP"' EXIT
+CHURN_SECS=${CHURN_SECS:-20}
+CHURN_SEED=${CHURN_SEED:-$(date +%s)}
+
+refcnt() { cat /sys/module/nicprog/refcnt; }
+pipes() { npstat "$1" ring_pipes; }
+
+# run DESC PASS_COUNT CMD...: a ring_hostile mode, its TAP nested
+run() {
+	local desc=$1 want=$2 rc
+	shift 2
+	"$@" > "$TMP/out" 2>&1
+	rc=$?
+	sed 's/^/# /' "$TMP/out"
+	expect_eq "$desc: exit status" 0 "$rc"
+	check "$desc: all $want pass" grep -q "^# Totals: pass:$want fail:0" "$TMP/out"
+}
+
+tap_begin
+ID=$(nicsim_new_id)
+IN=nicsim${ID}p0 NF=nicsim${ID}p1
+nicsim_new "$ID" 2
+echo "$ID:0 $ID:1" > "$BUS/link_device"
+for p in "$IN" "$NF"; do
+	sysctl -qw "net.ipv6.conf.$p.disable_ipv6=1"
+	ip link set "$p" up
+done
+ip link set dev "$NF" xdpoffload obj "$SELFDIR/progs/topipe.o" sec xdp
+ref0=$(refcnt)
+
+run "every command completes inline, with IOSQE_ASYNC and linked" 44 \
+	"$SELFDIR/ring_hostile" --complete "$IN" "$NF"
+tap_info "churn seed $CHURN_SEED (CHURN_SEED=$CHURN_SEED replays it)"
+run "churn: every command completes" 1 \
+	"$SELFDIR/ring_hostile" --churn "$IN" "$NF" "$CHURN_SECS" "$CHURN_SEED"
+settled() { [ "$(refcnt)" = "$ref0" ] && [ "$(pipes "$NF")" = 0 ]; }
+wait_for 10 settled
+expect_eq "no ring file left: nicprog's module references as before" \
+	"$ref0" "$(refcnt)"
+expect_eq "no pipe left" 0 "$(pipes "$NF")"
+ip link set dev "$NF" xdpoffload off
+check "no oops, no warning" sh -c "! dmesg | grep -qE 'BUG|WARNING|Oops'"
+tap_end

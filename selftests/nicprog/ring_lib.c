@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0
+/* What the streaming-ring selftests share (ring_lib.h). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <linux/if_packet.h>
+#include <sys/socket.h>
+
+#include "kselftest.h"
+#include "ring_lib.h"
+
+/**
+ * rl_node() - the path of a port's streaming-ring device node
+ * @ifname: the port's class device, /sys/class/nicprog/@ifname
+ * @path: filled with /dev/ and the class device's DEVNAME
+ * @size: bytes at @path
+ *
+ * Return: 0, or -errno if the class device has no node.
+ */
+int rl_node(const char *ifname, char *path, size_t size)
+{
+	char line[256], *nl;
+	int err = -ENOENT;
+	FILE *f;
+
+	snprintf(line, sizeof(line), "/sys/class/nicprog/%s/uevent", ifname);
+	f = fopen(line, "r");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "DEVNAME=", 8))
+			continue;
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl = 0;
+		snprintf(path, size, "/dev/%s", line + 8);
+		err = 0;
+		break;
+	}
+	fclose(f);
+	return err;
+}
+
+/**
+ * rl_queue() - queue one command, for io_uring_submit()
+ * @r: the ring
+ * @fd: the device
+ * @op: NICPROG_OP_*
+ * @arg: its argument struct
+ * @len: its length
+ * @cflags: struct nicprog_uring_cmd's flags
+ * @sqe_flags: IOSQE_*
+ * @data: the completion's user_data
+ *
+ * Return: 0, or -EBUSY if the submission queue is full.
+ */
+int rl_queue(struct io_uring *r, int fd, uint32_t op, void *arg,
+	     uint32_t len, uint32_t cflags, uint8_t sqe_flags, uint64_t data)
+{
+	struct io_uring_sqe *sqe = io_uring_get_sqe(r);
+	struct nicprog_uring_cmd *c;
+
+	if (!sqe)
+		return -EBUSY;
+	memset(sqe, 0, sizeof(*sqe));
+	sqe->opcode = IORING_OP_URING_CMD;
+	sqe->fd = fd;
+	sqe->cmd_op = op;
+	sqe->flags = sqe_flags;
+	sqe->user_data = data;
+	c = (struct nicprog_uring_cmd *)sqe->cmd;
+	c->arg = (uintptr_t)arg;
+	c->arg_len = len;
+	c->flags = cflags;
+	return 0;
+}
+
+/**
+ * rl_submit() - submit one command
+ * @r: the ring
+ * @fd: the device
+ * @op: NICPROG_OP_*
+ * @arg: its argument struct
+ * @len: its length
+ * @cflags: struct nicprog_uring_cmd's flags
+ * @sqe_flags: IOSQE_*
+ * @data: the completion's user_data
+ *
+ * Return: 0, or -errno.
+ */
+int rl_submit(struct io_uring *r, int fd, uint32_t op, void *arg,
+	      uint32_t len, uint32_t cflags, uint8_t sqe_flags,
+	      uint64_t data)
+{
+	int n = rl_queue(r, fd, op, arg, len, cflags, sqe_flags, data);
+
+	if (n)
+		return n;
+	n = io_uring_submit(r);
+	return n == 1 ? 0 : n < 0 ? n : -EIO;
+}
+
+/**
+ * rl_reap() - the next completion
+ * @r: the ring
+ * @ms: how long to wait for it
+ * @out: the completion, copied
+ *
+ * Return: 0, or -ETIMEDOUT.
+ */
+int rl_reap(struct io_uring *r, unsigned int ms, struct io_uring_cqe *out)
+{
+	struct __kernel_timespec ts = { .tv_sec = ms / 1000,
+					.tv_nsec = (ms % 1000) * 1000000LL };
+	struct io_uring_cqe *cqe;
+
+	if (io_uring_wait_cqe_timeout(r, &cqe, &ts))
+		return -ETIMEDOUT;
+	*out = *cqe;
+	io_uring_cqe_seen(r, cqe);
+	return 0;
+}
+
+/**
+ * rl_cmd() - one command, inline, and its result
+ * @r: the ring, nothing else in flight
+ * @fd: the device
+ * @op: NICPROG_OP_*
+ * @arg: its argument struct
+ * @len: its length
+ * @cflags: struct nicprog_uring_cmd's flags
+ *
+ * The test fails if the command is not complete within RL_CMD_BOUND_MS.
+ *
+ * Return: the completion's res.
+ */
+int rl_cmd(struct io_uring *r, int fd, uint32_t op, void *arg, uint32_t len,
+	   uint32_t cflags)
+{
+	struct io_uring_cqe cqe;
+	int err;
+
+	err = rl_submit(r, fd, op, arg, len, cflags, 0, 0);
+	if (err)
+		ksft_exit_fail_msg("io_uring_submit: %s\n", strerror(-err));
+	if (rl_reap(r, RL_CMD_BOUND_MS, &cqe))
+		ksft_exit_fail_msg("command %#x: no completion in %u ms\n", op,
+				   RL_CMD_BOUND_MS);
+	return cqe.res;
+}
+
+/**
+ * rl_frame() - a UDP frame from 10.0.0.1 to 10.0.0.2
+ * @f: at least @len bytes
+ * @dport: its UDP destination port
+ * @len: its length, at least 42
+ * @seq: its payload, repeated
+ *
+ * Return: @len.
+ */
+int rl_frame(uint8_t *f, uint16_t dport, int len, uint32_t seq)
+{
+	int i;
+
+	memset(f, 0, len);
+	memset(f, 0xff, 6);
+	f[6] = 0x02;
+	f[12] = 0x08;			/* IPv4 */
+	f[14] = 0x45;
+	f[16] = (len - 14) >> 8;
+	f[17] = (len - 14) & 0xff;
+	f[22] = 64;			/* TTL */
+	f[23] = 17;			/* UDP */
+	f[26] = 10, f[29] = 1, f[30] = 10, f[33] = 2;
+	f[34] = 0x30, f[35] = 0x39;	/* source port 12345 */
+	f[36] = dport >> 8, f[37] = dport & 0xff;
+	f[38] = (len - 34) >> 8, f[39] = (len - 34) & 0xff;
+	for (i = 42; i + 4 <= len; i += 4)
+		memcpy(f + i, &seq, 4);
+	return len;
+}
+
+/**
+ * rl_send_frame() - send a frame out of a port; the test fails if it cannot
+ * @pkt_fd: an AF_PACKET raw socket
+ * @ifindex: the port
+ * @f: the frame
+ * @len: its length
+ */
+void rl_send_frame(int pkt_fd, int ifindex, const uint8_t *f, int len)
+{
+	struct sockaddr_ll to = {
+		.sll_family = AF_PACKET, .sll_ifindex = ifindex,
+		.sll_halen = 6,
+	};
+
+	if (sendto(pkt_fd, f, len, 0, (struct sockaddr *)&to, sizeof(to)) !=
+	    len)
+		ksft_exit_fail_msg("send: %s\n", strerror(errno));
+}
+
+/**
+ * rl_put_rec() - append a record to a TX pipe's data
+ * @data: the pipe's data, mapped
+ * @size: its size
+ * @tail: where the record goes
+ * @f: its bytes
+ * @len: their length
+ *
+ * Return: the tail after it.
+ */
+uint64_t rl_put_rec(uint8_t *data, uint32_t size, uint64_t tail,
+		    const uint8_t *f, int len)
+{
+	struct nicprog_rec *r = (void *)(data + (tail & (size - 1)));
+
+	r->len = len;
+	r->flags = 0;
+	r->__rsvd = 0;
+	memcpy(r + 1, f, len);
+	return tail + REC(len);
+}

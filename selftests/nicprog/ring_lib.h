@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the streaming-ring selftests (ring_test, ring_hostile) share:
+ * finding a port's device node, one command through io_uring, frames and
+ * TX records.
+ */
+#ifndef _NICPROG_RING_LIB_H
+#define _NICPROG_RING_LIB_H
+
+#include <liburing.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <linux/nicprog.h>
+
+/* A record's bytes in a pipe, header and padding included. */
+#define REC(len)	(((8 + (len)) + 7) & ~7)
+/* Frame lengths of 60 to 1013 bytes, varying with @i. */
+#define FLEN(i)		(60 + ((i) * 37) % 954)
+
+/* A command not complete after this long is lost: the test fails. */
+#define RL_CMD_BOUND_MS	10000
+
+int rl_node(const char *ifname, char *path, size_t size);
+int rl_queue(struct io_uring *r, int fd, uint32_t op, void *arg,
+	     uint32_t len, uint32_t cflags, uint8_t sqe_flags, uint64_t data);
+int rl_submit(struct io_uring *r, int fd, uint32_t op, void *arg,
+	      uint32_t len, uint32_t cflags, uint8_t sqe_flags,
+	      uint64_t data);
+int rl_reap(struct io_uring *r, unsigned int ms, struct io_uring_cqe *out);
+int rl_cmd(struct io_uring *r, int fd, uint32_t op, void *arg, uint32_t len,
+	   uint32_t cflags);
+int rl_frame(uint8_t *f, uint16_t dport, int len, uint32_t seq);
+void rl_send_frame(int pkt_fd, int ifindex, const uint8_t *f, int len);
+uint64_t rl_put_rec(uint8_t *data, uint32_t size, uint64_t tail,
+		    const uint8_t *f, int len);
+
+#endif /* _NICPROG_RING_LIB_H */
