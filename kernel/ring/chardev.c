@@ -11,8 +11,16 @@
  * to retry them from its worker (-EAGAIN), where they may sleep.
  *
  * Lifetime: an open file holds a reference to the port's class device,
- * so struct nicprog_dev outlives it; once the port is unregistered,
- * commands fail with ENODEV while existing mappings stay valid.
+ * so struct nicprog_dev outlives it, and one to this module (the cdev's
+ * owner), but none to the port's driver: the driver may unregister the
+ * port and be unloaded while files stay open. A command reaches the
+ * driver -- its ops, the port's netdev -- only between
+ * nicprog_ring_enter() and nicprog_ring_leave(), which hold ring_lock with
+ * the port still registered: nicprog_ring_del() marks it dead under that
+ * lock before nicprog_unregister() returns and the driver may go. Nothing
+ * in between touches user memory, so no fault can stretch the section.
+ * Once the port is unregistered, commands fail with ENODEV while existing
+ * mappings stay valid.
  */
 #include <linux/cdev.h>
 #include <linux/fs.h>
@@ -39,6 +47,30 @@ static DEFINE_IDA(nicprog_ring_ida);
 static bool nicprog_ring_dead(struct nicprog_ring_file *rf)
 {
 	return READ_ONCE(rf->nd->ring_dead);
+}
+
+/*
+ * Enter the port's driver: ring_lock held, the port registered. Called
+ * after the command copied what it needs from user memory.
+ */
+static int nicprog_ring_enter(struct nicprog_dev *nd, bool nonblock)
+{
+	if (nonblock) {
+		if (!mutex_trylock(&nd->ring_lock))
+			return -EAGAIN;
+	} else if (mutex_lock_interruptible(&nd->ring_lock)) {
+		return -EINTR;
+	}
+	if (nd->ring_dead) {
+		mutex_unlock(&nd->ring_lock);
+		return -ENODEV;
+	}
+	return 0;
+}
+
+static void nicprog_ring_leave(struct nicprog_dev *nd)
+{
+	mutex_unlock(&nd->ring_lock);
 }
 
 /*
@@ -254,7 +286,9 @@ static int nicprog_pipe_bind_cmd(struct nicprog_ring_file *rf,
 		goto out_unlock;
 	}
 	if (!bind) {
-		if (pipe->output != a.output + 1) {
+		if (nicprog_ring_dead(rf)) {
+			err = -ENODEV;
+		} else if (pipe->output != a.output + 1) {
 			ring_err(rf, "pipe unbind: pipe %u is not bound to output %u\n",
 				 a.id, a.output);
 			err = -EINVAL;
@@ -265,10 +299,10 @@ static int nicprog_pipe_bind_cmd(struct nicprog_ring_file *rf,
 		}
 		goto out_unlock;
 	}
-	mutex_lock(&nd->ring_lock);
-	if (nd->ring_dead) {
-		err = -ENODEV;
-	} else if (!ns_capable(dev_net(nd->netdev)->user_ns, CAP_NET_ADMIN)) {
+	err = nicprog_ring_enter(nd, false);
+	if (err)
+		goto out_unlock;
+	if (!ns_capable(dev_net(nd->netdev)->user_ns, CAP_NET_ADMIN)) {
 		ring_err(rf, "pipe bind: needs CAP_NET_ADMIN in the port's namespace\n");
 		err = -EPERM;
 	} else if (pipe->output) {
@@ -288,7 +322,7 @@ static int nicprog_pipe_bind_cmd(struct nicprog_ring_file *rf,
 				      a.coalesce_bytes);
 		rcu_assign_pointer(nd->ring_out[a.output], pipe);
 	}
-	mutex_unlock(&nd->ring_lock);
+	nicprog_ring_leave(nd);
 out_unlock:
 	mutex_unlock(&rf->lock);
 	return err;
@@ -303,7 +337,7 @@ static int nicprog_pipe_send_cmd(struct nicprog_ring_file *rf,
 				 const struct nicprog_uring_cmd *c,
 				 bool nonblock)
 {
-	const struct nicprog_dev_ops *ops = rf->nd->ops;
+	struct nicprog_dev *nd = rf->nd;
 	struct nicprog_pipe_send a;
 	struct nicprog_pipe *pipe;
 	struct nicprog_rec *rec;
@@ -318,8 +352,6 @@ static int nicprog_pipe_send_cmd(struct nicprog_ring_file *rf,
 		ring_err(rf, "pipe send: flags must be 0\n");
 		return -EINVAL;
 	}
-	if (!ops->ring_xmit)
-		return -EOPNOTSUPP;
 	if (nonblock) {
 		if (!mutex_trylock(&rf->lock))
 			return -EAGAIN;
@@ -353,23 +385,21 @@ static int nicprog_pipe_send_cmd(struct nicprog_ring_file *rf,
 		rf->send_lens[n] = len;
 		h += need;
 	}
-	/* the port's netdev lives while it is not dead (ring_del()) */
-	if (nonblock ? !mutex_trylock(&rf->nd->ring_lock) :
-		       mutex_lock_interruptible(&rf->nd->ring_lock)) {
-		err = nonblock ? -EAGAIN : -EINTR;
+	/* the records are in the pipe's pages: no user memory from here */
+	err = nicprog_ring_enter(nd, nonblock);
+	if (err)
 		goto out_unlock;
-	}
-	xerr = rf->nd->ring_dead ? -ENODEV : 0;
+	xerr = nd->ops->ring_xmit ? 0 : -EOPNOTSUPP;
 	for (i = 0; i < n && !xerr; i++) {
 		h = pipe->head & (pipe->size - 1);
-		xerr = ops->ring_xmit(rf->nd, pipe->data + h + sizeof(*rec),
-				      rf->send_lens[i]);
+		xerr = nd->ops->ring_xmit(nd, pipe->data + h + sizeof(*rec),
+					  rf->send_lens[i]);
 		if (xerr)
 			break;
 		pipe->head += ALIGN(sizeof(*rec) + rf->send_lens[i],
 				    NICPROG_REC_ALIGN);
 	}
-	mutex_unlock(&rf->nd->ring_lock);
+	nicprog_ring_leave(nd);
 	/* the head after the sends: the space is the application's again */
 	smp_store_release(&pipe->ctrl->head, pipe->head);
 	/* records sent; the NIC's refusal only if it took none */

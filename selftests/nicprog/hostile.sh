@@ -3,7 +3,9 @@
 # The streaming-ring device against a hostile local user (ring_hostile):
 # every command completes however io_uring issues it (inline, from its
 # worker thread, linked), also under churn with frames arriving, and
-# leaves no file, pipe or module reference behind.
+# leaves no file, pipe or module reference behind; a command waiting on
+# user memory while the port goes and its driver is unloaded never
+# touches the driver.
 . "$(dirname "$0")/lib.sh"
 require_root_tools
 [ -x "$SELFDIR/ring_hostile" ] || skip_all "ring_hostile not built"
@@ -51,5 +53,26 @@ expect_eq "no ring file left: nicprog's module references as before" \
 	"$ref0" "$(refcnt)"
 expect_eq "no pipe left" 0 "$(pipes "$NF")"
 ip link set dev "$NF" xdpoffload off
+nicsim_del "$ID"
+
+# A command waits for its argument's page (userfaultfd) while its port is
+# deleted and the port's driver unloaded; then the page arrives. The
+# command must not touch the driver: it fails with ENODEV (a destroy
+# still frees its pipe), the file closes, nothing oopses.
+declare -A after=([send]=-19 [bind]=-19 [create]=-19 [destroy]=0
+		  [unbind]=-19 [wait]=-19)
+for op in send bind create destroy unbind wait; do
+	nicprog_load || { tap_fail "$op: nicsim reloads"; continue; }
+	ID=$(nicsim_new_id)
+	P=nicsim${ID}p0
+	nicsim_new "$ID" 1
+	out=$("$SELFDIR/ring_hostile" --uffd "$op" "$P" \
+		"echo $ID > $BUS/del_device && rmmod nicsim" 2>&1)
+	tap_info "$out"
+	expect_eq "$op waiting for its argument while the port goes and nicsim is unloaded" \
+		"$op: ${after[$op]}" "$(tail -n 1 <<< "$out")"
+	check "nicsim was unloaded meanwhile" sh -c "! test -d /sys/module/nicsim"
+done
+nicprog_load
 check "no oops, no warning" sh -c "! dmesg | grep -qE 'BUG|WARNING|Oops'"
 tap_end

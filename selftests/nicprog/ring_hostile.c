@@ -591,6 +591,7 @@ struct submitter {
 	uint32_t op;
 	void *arg;
 	uint32_t len;
+	int err;
 	int res;
 };
 
@@ -601,8 +602,10 @@ static void *submitter(void *p)
 	struct io_uring_cqe cqe;
 
 	s->res = -99999;
-	if (!rl_submit(s->r, s->fd, s->op, s->arg, s->len, 0, 0, 0) &&
-	    !rl_reap(s->r, RL_CMD_BOUND_MS, &cqe))
+	s->err = rl_submit(s->r, s->fd, s->op, s->arg, s->len, 0, 0, 0);
+	if (!s->err)
+		s->err = rl_reap(s->r, RL_CMD_BOUND_MS, &cqe);
+	if (!s->err)
 		s->res = cqe.res;
 	return NULL;
 }
@@ -701,6 +704,8 @@ static int uffd_mode(const char *opname, const char *cmdline)
 	/* the file and the ring go with the driver gone, too */
 	close(s.fd);
 	io_uring_queue_exit(&r);
+	if (s.err)
+		ksft_print_msg("%s: %s\n", opname, strerror(-s.err));
 	printf("%s: %d\n", opname, s.res);
 	return 0;
 }

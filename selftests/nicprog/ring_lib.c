@@ -107,16 +107,20 @@ int rl_submit(struct io_uring *r, int fd, uint32_t op, void *arg,
  * @ms: how long to wait for it
  * @out: the completion, copied
  *
- * Return: 0, or -ETIMEDOUT.
+ * Return: 0, -ETIMEDOUT, or another error of io_uring_wait_cqe_timeout().
  */
 int rl_reap(struct io_uring *r, unsigned int ms, struct io_uring_cqe *out)
 {
 	struct __kernel_timespec ts = { .tv_sec = ms / 1000,
 					.tv_nsec = (ms % 1000) * 1000000LL };
 	struct io_uring_cqe *cqe;
+	int err;
 
-	if (io_uring_wait_cqe_timeout(r, &cqe, &ts))
-		return -ETIMEDOUT;
+	do
+		err = io_uring_wait_cqe_timeout(r, &cqe, &ts);
+	while (err == -EINTR);
+	if (err)
+		return err == -ETIME ? -ETIMEDOUT : err;
 	*out = *cqe;
 	io_uring_cqe_seen(r, cqe);
 	return 0;

@@ -68,50 +68,27 @@ static int cmd(int fd, uint32_t op, void *arg, uint32_t len, uint32_t flags)
 static void submit_wait(int fd, uint32_t timeout_ms)
 {
 	static struct nicprog_wait w;
-	struct io_uring_sqe *sqe = io_uring_get_sqe(&ring);
-	struct nicprog_uring_cmd *c;
+	int err;
 
-	if (!sqe)
-		ksft_exit_fail_msg("no submission queue entry\n");
-	memset(sqe, 0, sizeof(*sqe));
 	w.timeout_ms = timeout_ms;
-	sqe->opcode = IORING_OP_URING_CMD;
-	sqe->fd = fd;
-	sqe->cmd_op = NICPROG_OP_WAIT;
-	c = (struct nicprog_uring_cmd *)sqe->cmd;
-	c->arg = (uintptr_t)&w;
-	c->arg_len = sizeof(w);
-	if (io_uring_submit(&ring) != 1)
-		ksft_exit_fail_msg("io_uring_submit: %s\n", strerror(errno));
+	err = rl_submit(&ring, fd, NICPROG_OP_WAIT, &w, sizeof(w), 0, 0, 0);
+	if (err)
+		ksft_exit_fail_msg("io_uring_submit: %s\n", strerror(-err));
 }
 
 /* The next completion's res, or -ETIMEDOUT after @ms. */
 static int reap(unsigned int ms)
 {
-	struct __kernel_timespec ts = { .tv_sec = ms / 1000,
-					.tv_nsec = (ms % 1000) * 1000000LL };
-	struct io_uring_cqe *cqe;
-	int res;
+	struct io_uring_cqe cqe;
+	int err = rl_reap(&ring, ms, &cqe);
 
-	if (io_uring_wait_cqe_timeout(&ring, &cqe, &ts))
-		return -ETIMEDOUT;
-	res = cqe->res;
-	io_uring_cqe_seen(&ring, cqe);
-	return res;
+	return err ? err : cqe.res;
 }
 
 /* The next completion, copied to @out: 0, or -ETIMEDOUT after @ms. */
 static int reap_cqe(unsigned int ms, struct io_uring_cqe *out)
 {
-	struct __kernel_timespec ts = { .tv_sec = ms / 1000,
-					.tv_nsec = (ms % 1000) * 1000000LL };
-	struct io_uring_cqe *cqe;
-
-	if (io_uring_wait_cqe_timeout(&ring, &cqe, &ts))
-		return -ETIMEDOUT;
-	*out = *cqe;
-	io_uring_cqe_seen(&ring, cqe);
-	return 0;
+	return rl_reap(&ring, ms, out);
 }
 
 #define POLL_TAG	0x706f6c6cULL
