@@ -74,6 +74,25 @@ static void nicprog_ring_leave(struct nicprog_dev *nd)
 }
 
 /*
+ * A command that acts on the network -- steering the port's frames into
+ * the file, putting frames on its wire -- needs CAP_NET_ADMIN in the
+ * port's namespace, held by whoever opened the file (file_ns_capable(), as
+ * netlink checks a socket's opener), at every such command: a descriptor
+ * passed to or inherited by another process carries its opener's
+ * privilege and never more. Inside nicprog_ring_enter(): the netdev lives.
+ */
+static int nicprog_ring_may_act(struct nicprog_ring_file *rf,
+				struct file *file, const char *cmd)
+{
+	if (file_ns_capable(file, dev_net(rf->nd->netdev)->user_ns,
+			    CAP_NET_ADMIN))
+		return 0;
+	ring_err(rf, "%s: the file's opener lacks CAP_NET_ADMIN in the port's namespace\n",
+		 cmd);
+	return -EPERM;
+}
+
+/*
  * The operation's argument struct, extensible: a smaller one is
  * zero-extended, a larger one must have zeros past ours.
  */
@@ -249,6 +268,7 @@ static int nicprog_pipe_destroy_cmd(struct nicprog_ring_file *rf,
 }
 
 static int nicprog_pipe_bind_cmd(struct nicprog_ring_file *rf,
+				 struct file *file,
 				 const struct nicprog_uring_cmd *c, bool bind)
 {
 	struct nicprog_dev *nd = rf->nd;
@@ -302,10 +322,10 @@ static int nicprog_pipe_bind_cmd(struct nicprog_ring_file *rf,
 	err = nicprog_ring_enter(nd, false);
 	if (err)
 		goto out_unlock;
-	if (!ns_capable(dev_net(nd->netdev)->user_ns, CAP_NET_ADMIN)) {
-		ring_err(rf, "pipe bind: needs CAP_NET_ADMIN in the port's namespace\n");
-		err = -EPERM;
-	} else if (pipe->output) {
+	err = nicprog_ring_may_act(rf, file, "pipe bind");
+	if (err)
+		goto out_leave;
+	if (pipe->output) {
 		ring_err(rf, "pipe bind: pipe %u is bound to output %u\n",
 			 a.id, pipe->output - 1);
 		err = -EBUSY;
@@ -322,6 +342,7 @@ static int nicprog_pipe_bind_cmd(struct nicprog_ring_file *rf,
 				      a.coalesce_bytes);
 		rcu_assign_pointer(nd->ring_out[a.output], pipe);
 	}
+out_leave:
 	nicprog_ring_leave(nd);
 out_unlock:
 	mutex_unlock(&rf->lock);
@@ -334,6 +355,7 @@ out_unlock:
  * then moves past each sent record.
  */
 static int nicprog_pipe_send_cmd(struct nicprog_ring_file *rf,
+				 struct file *file,
 				 const struct nicprog_uring_cmd *c,
 				 bool nonblock)
 {
@@ -389,7 +411,9 @@ static int nicprog_pipe_send_cmd(struct nicprog_ring_file *rf,
 	err = nicprog_ring_enter(nd, nonblock);
 	if (err)
 		goto out_unlock;
-	xerr = nd->ops->ring_xmit ? 0 : -EOPNOTSUPP;
+	xerr = nicprog_ring_may_act(rf, file, "pipe send");
+	if (!xerr && !nd->ops->ring_xmit)
+		xerr = -EOPNOTSUPP;
 	for (i = 0; i < n && !xerr; i++) {
 		h = pipe->head & (pipe->size - 1);
 		xerr = nd->ops->ring_xmit(nd, pipe->data + h + sizeof(*rec),
@@ -454,13 +478,13 @@ static int nicprog_ring_cmd(struct io_uring_cmd *ioucmd,
 	case NICPROG_OP_PIPE_UNBIND:
 		if (issue_flags & IO_URING_F_NONBLOCK)
 			return -EAGAIN;
-		return nicprog_pipe_bind_cmd(rf, &c,
+		return nicprog_pipe_bind_cmd(rf, ioucmd->file, &c,
 					     ioucmd->cmd_op == NICPROG_OP_PIPE_BIND);
 	case NICPROG_OP_WAIT:
 		return nicprog_wait_cmd(rf, &c, ioucmd,
 					issue_flags & IO_URING_F_NONBLOCK);
 	case NICPROG_OP_PIPE_SEND:
-		return nicprog_pipe_send_cmd(rf, &c,
+		return nicprog_pipe_send_cmd(rf, ioucmd->file, &c,
 					     issue_flags & IO_URING_F_NONBLOCK);
 	}
 	ring_err(rf, "command %u unknown\n", ioucmd->cmd_op);

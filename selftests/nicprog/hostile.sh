@@ -5,7 +5,8 @@
 # worker thread, linked), also under churn with frames arriving, and
 # leaves no file, pipe or module reference behind; a command waiting on
 # user memory while the port goes and its driver is unloaded never
-# touches the driver.
+# touches the driver; what acts on the network needs the opener's
+# CAP_NET_ADMIN.
 . "$(dirname "$0")/lib.sh"
 require_root_tools
 [ -x "$SELFDIR/ring_hostile" ] || skip_all "ring_hostile not built"
@@ -52,6 +53,20 @@ wait_for 10 settled
 expect_eq "no ring file left: nicprog's module references as before" \
 	"$ref0" "$(refcnt)"
 expect_eq "no pipe left" 0 "$(pipes "$NF")"
+
+# The opener's CAP_NET_ADMIN, at every command that acts on the network.
+if command -v setpriv > /dev/null; then
+	noadmin() { setpriv --bounding-set=-net_admin --inh-caps=-net_admin "$@"; }
+	NODE=/dev/$(sed -n 's/^DEVNAME=//p' "/sys/class/nicprog/$NF/uevent")
+	expect_eq "a file opened without CAP_NET_ADMIN: send and bind EPERM" \
+		"send: -1 bind: -1" \
+		"$(noadmin "$SELFDIR/ring_hostile" --cap "$NF" | xargs)"
+	expect_eq "opened with it and inherited by a process without: both go (the opener's privilege)" \
+		"send: 1 bind: 0" \
+		"$(noadmin "$SELFDIR/ring_hostile" --cap "$NF" 5 5<> "$NODE" | xargs)"
+else
+	tap_skip "the opener's CAP_NET_ADMIN" "setpriv not installed"
+fi
 ip link set dev "$NF" xdpoffload off
 nicsim_del "$ID"
 

@@ -39,6 +39,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/if_packet.h>
 #include <linux/userfaultfd.h>
 #include <net/if.h>
 #include <sys/ioctl.h>
@@ -527,7 +528,16 @@ static int churn_mode(const char *in, unsigned int secs, uint64_t seed)
 	}
 	/* frames to random outputs, for the pipes bound to them */
 	while (now_ms() < end) {
-		frame_to(xorshift(&s) % 8, frames++);
+		struct sockaddr_ll to = {
+			.sll_family = AF_PACKET, .sll_ifindex = pkt_ifindex,
+			.sll_halen = 6,
+		};
+		uint8_t f[128];
+
+		/* background: a full transmit queue only skips a frame */
+		rl_frame(f, 9000 + xorshift(&s) % 8, sizeof(f), frames);
+		frames += sendto(pkt_fd, f, sizeof(f), 0,
+				 (struct sockaddr *)&to, sizeof(to)) > 0;
 		usleep(500);
 	}
 	for (i = 0; i < CHURN_THREADS; i++) {

@@ -315,8 +315,8 @@ struct nicprog_pipe_destroy {
  *	many bytes wait unread; 0: only the time bound; at most half the
  *	pipe's size. Unbind: 0
  *
- * Binding needs CAP_NET_ADMIN in the port's network namespace; an output
- * takes one pipe, a pipe one output. Destroying the pipe or closing its
+ * Binding needs CAP_NET_ADMIN in the port's network namespace, held by
+ * the file's opener; an output takes one pipe, a pipe one output. Destroying the pipe or closing its
  * file unbinds it. A 16-byte struct (before @coalesce_usecs) binds without
  * moderation.
  */
