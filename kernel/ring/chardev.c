@@ -134,15 +134,18 @@ static bool nicprog_pipe_unbind(struct nicprog_dev *nd,
 	return bound;
 }
 
-/* Destroy the file's pipe @id; false if it has none. */
+/*
+ * Destroy the file's pipe @id; false if it has none. An id a create has
+ * reserved but not published yet is none: its reservation stays.
+ */
 static bool nicprog_pipe_destroy(struct nicprog_ring_file *rf, u32 id)
 {
 	struct nicprog_pipe *pipe;
 
 	lockdep_assert_held(&rf->lock);
-	pipe = xa_erase(&rf->pipes, id);
-	if (!pipe)
+	if (!xa_load(&rf->pipes, id))
 		return false;
+	pipe = xa_erase(&rf->pipes, id);
 	if (nicprog_pipe_unbind(rf->nd, pipe))
 		synchronize_rcu();	/* no core appends to it any more */
 	rf->bytes -= pipe->size;
@@ -211,7 +214,12 @@ static int nicprog_pipe_create_cmd(struct nicprog_ring_file *rf,
 		err = -ENOSPC;
 		goto err_unlock;
 	}
-	err = xa_alloc(&rf->pipes, &id, pipe,
+	/*
+	 * Reserve the id (a NULL entry): no command of the file finds the
+	 * pipe until the creator has been told its id, so a failed copy
+	 * below frees a pipe nobody else could have reached.
+	 */
+	err = xa_alloc(&rf->pipes, &id, NULL,
 		       XA_LIMIT(1, NICPROG_RING_FILE_PIPES), GFP_KERNEL);
 	if (err) {
 		if (err == -EBUSY) {
@@ -224,7 +232,6 @@ static int nicprog_pipe_create_cmd(struct nicprog_ring_file *rf,
 	pipe->id = id;
 	pipe->rf = rf;
 	rf->bytes += a.size;
-	atomic_inc(&rf->nd->ring_pipes);
 	mutex_unlock(&rf->lock);
 
 	/* not under the lock: a fault takes the mmap lock */
@@ -232,12 +239,18 @@ static int nicprog_pipe_create_cmd(struct nicprog_ring_file *rf,
 	a.mmap_off = (u64)id << NICPROG_PIPE_MMAP_SHIFT;
 	a.mmap_len = PAGE_SIZE + 2ULL * a.size;
 	err = nicprog_ring_out(c, &a, sizeof(a));
-	if (err) {	/* unless a guess of the id destroyed it already */
-		mutex_lock(&rf->lock);
-		nicprog_pipe_destroy(rf, id);
-		mutex_unlock(&rf->lock);
+
+	mutex_lock(&rf->lock);
+	if (!err)	/* into the reserved slot: nothing to allocate */
+		err = xa_err(xa_store(&rf->pipes, id, pipe, GFP_KERNEL));
+	if (err) {
+		xa_erase(&rf->pipes, id);
+		rf->bytes -= a.size;
+		goto err_unlock;
 	}
-	return err;
+	atomic_inc(&rf->nd->ring_pipes);
+	mutex_unlock(&rf->lock);
+	return 0;
 
 err_unlock:
 	mutex_unlock(&rf->lock);
@@ -556,10 +569,12 @@ static int nicprog_ring_open(struct inode *inode, struct file *file)
 
 	if (READ_ONCE(nd->ring_dead))
 		return -ENODEV;
-	rf = kzalloc(sizeof(*rf), GFP_KERNEL);
+	/* the opener's memory cgroup pays for the file and its pipes */
+	rf = kzalloc(sizeof(*rf), GFP_KERNEL_ACCOUNT);
 	if (!rf)
 		return -ENOMEM;
-	rf->send_lens = kcalloc(NICPROG_SEND_BATCH, sizeof(u32), GFP_KERNEL);
+	rf->send_lens = kcalloc(NICPROG_SEND_BATCH, sizeof(u32),
+				GFP_KERNEL_ACCOUNT);
 	if (!rf->send_lens || nicprog_notif_init(rf)) {
 		kfree(rf->send_lens);
 		kfree(rf);
@@ -567,7 +582,7 @@ static int nicprog_ring_open(struct inode *inode, struct file *file)
 	}
 	rf->nd = nd;
 	mutex_init(&rf->lock);
-	xa_init_flags(&rf->pipes, XA_FLAGS_ALLOC1);
+	xa_init_flags(&rf->pipes, XA_FLAGS_ALLOC1 | XA_FLAGS_ACCOUNT);
 	mutex_lock(&nd->ring_lock);
 	if (nd->ring_dead) {
 		mutex_unlock(&nd->ring_lock);

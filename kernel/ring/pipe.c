@@ -6,7 +6,8 @@
  *
  * The pages are the pipe's; a mapping takes its own page references, so a
  * pipe destroyed (or its file closed) while mapped leaves the mapping
- * valid, with memory freed at munmap.
+ * valid, with memory freed at munmap. Everything a pipe allocates is
+ * charged to the memory cgroup of the process that creates it.
  *
  * An append decides when its notification is posted (notify.c): at once,
  * at the end of the driver's batch, or -- under moderation -- when enough
@@ -104,7 +105,7 @@ struct nicprog_pipe *nicprog_pipe_alloc(u32 size, u32 dir, u32 framing,
 	struct page **twice;
 	u32 i;
 
-	pipe = kzalloc(sizeof(*pipe), GFP_KERNEL);
+	pipe = kzalloc(sizeof(*pipe), GFP_KERNEL_ACCOUNT);
 	if (!pipe)
 		return NULL;
 	spin_lock_init(&pipe->lock);
@@ -115,8 +116,8 @@ struct nicprog_pipe *nicprog_pipe_alloc(u32 size, u32 dir, u32 framing,
 	pipe->framing = framing;
 	pipe->n_pages = size >> PAGE_SHIFT;
 	pipe->pages = kvcalloc(pipe->n_pages, sizeof(*pipe->pages),
-			       GFP_KERNEL);
-	pipe->ctrl_page = alloc_page(GFP_KERNEL | __GFP_ZERO);
+			       GFP_KERNEL_ACCOUNT);
+	pipe->ctrl_page = alloc_page(GFP_KERNEL_ACCOUNT | __GFP_ZERO);
 	if (!pipe->pages || !pipe->ctrl_page)
 		goto err;
 	for (i = 0; i < pipe->n_pages; i++) {
@@ -125,13 +126,18 @@ struct nicprog_pipe *nicprog_pipe_alloc(u32 size, u32 dir, u32 framing,
 			pipe->pages[i] = share->pages[i];
 			continue;
 		}
-		pipe->pages[i] = alloc_page(GFP_KERNEL | __GFP_ZERO |
-					    __GFP_NOWARN);
+		/*
+		 * The opener's memory cgroup pays; past its limit the create
+		 * fails with ENOMEM rather than wake its OOM killer.
+		 */
+		pipe->pages[i] = alloc_page(GFP_KERNEL_ACCOUNT | __GFP_ZERO |
+					    __GFP_NOWARN | __GFP_RETRY_MAYFAIL);
 		if (!pipe->pages[i])
 			goto err;
 	}
 	/* the kernel writes records across the end as userspace reads them */
-	twice = kvmalloc_array(2 * pipe->n_pages, sizeof(*twice), GFP_KERNEL);
+	twice = kvmalloc_array(2 * pipe->n_pages, sizeof(*twice),
+			       GFP_KERNEL_ACCOUNT);
 	if (!twice)
 		goto err;
 	for (i = 0; i < 2 * pipe->n_pages; i++)

@@ -6,7 +6,8 @@
 # leaves no file, pipe or module reference behind; a command waiting on
 # user memory while the port goes and its driver is unloaded never
 # touches the driver; what acts on the network needs the opener's
-# CAP_NET_ADMIN.
+# CAP_NET_ADMIN; a create that fails late frees only its own pipe, and
+# pipes count against the opener's memory cgroup.
 . "$(dirname "$0")/lib.sh"
 require_root_tools
 [ -x "$SELFDIR/ring_hostile" ] || skip_all "ring_hostile not built"
@@ -66,6 +67,31 @@ if command -v setpriv > /dev/null; then
 		"$(noadmin "$SELFDIR/ring_hostile" --cap "$NF" 5 5<> "$NODE" | xargs)"
 else
 	tap_skip "the opener's CAP_NET_ADMIN" "setpriv not installed"
+fi
+
+# A create whose result cannot be written back, while the same file
+# destroys the id it would have and creates another pipe: the create
+# fails, the other pipe is whole.
+expect_eq "a create failing to write its result frees only its own pipe" \
+	"create: -14; meanwhile destroy 1: -22, create: 0 (pipe 2); then destroy 2: 0" \
+	"$("$SELFDIR/ring_hostile" --create-race "$NF" | tail -n 1)"
+
+# Pipe memory is charged to the opener's memory cgroup: 64 MiB hold
+# fewer than 64 pipes of 1 MiB, and the next create fails with ENOMEM.
+CG=/sys/fs/cgroup
+[ -e $CG/cgroup.controllers ] || mount -t cgroup2 none $CG 2> /dev/null
+if grep -qw memory $CG/cgroup.controllers 2> /dev/null; then
+	echo +memory > $CG/cgroup.subtree_control
+	mkdir -p "$CG/nicprog-$$"
+	echo 64M > "$CG/nicprog-$$/memory.max"
+	out=$(sh -c "echo \$\$ > $CG/nicprog-$$/cgroup.procs &&
+		     exec $SELFDIR/ring_hostile --memcg $NF 4")
+	tap_info "in a cgroup of 64 MiB: $out"
+	check "pipes past the opener's memory cgroup limit: ENOMEM" \
+		grep -qE "^created ([0-9]|[1-5][0-9]|6[0-3]) MiB: -12$" <<< "$out"
+	rmdir "$CG/nicprog-$$"
+else
+	tap_skip "pipes charged to the opener's memory cgroup" "no memory controller"
 fi
 ip link set dev "$NF" xdpoffload off
 nicsim_del "$ID"
