@@ -188,6 +188,7 @@ static int nicprog_nl_dev_fill(struct sk_buff *skb, struct nicprog_dev *nd,
 {
 	const struct nicprog_lnic *lnic = nd->lnic;
 	const struct nicprog_lnic_summary *sum = &nd->sum;
+	char node[NICPROG_RING_NODE_MAX];
 	struct nlattr *nest;
 	u8 shape, partial;
 	u32 cores, i;
@@ -237,6 +238,9 @@ static int nicprog_nl_dev_fill(struct sk_buff *skb, struct nicprog_dev *nd,
 	    nla_put_u32(skb, NICPROG_A_DEV_CORES_FREE,
 			nd->ops->cores_free ? nd->ops->cores_free(nd) :
 					      sum->cores))
+		goto cancel;
+	nicprog_ring_node(nd, node);
+	if (nla_put_string(skb, NICPROG_A_DEV_RING_DEV, node))
 		goto cancel;
 	genlmsg_end(skb, hdr);
 	return 0;

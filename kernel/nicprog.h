@@ -87,14 +87,15 @@ struct nicprog_events {
  * @facts: the installed program's facts file (offload/facts.h), or NULL
  * @facts_len: its size
  * @debugfs: /sys/kernel/debug/nicprog/<ifname>
- * @cdev: /dev/nicprog/<ifname> (kernel/ring/), @dev its device
+ * @cdev: /dev/nicprog/port<N> (kernel/ring/), @dev its device; N is
+ *	@dev's minor
  * @ring_dead: the port is unregistered: ring commands fail with ENODEV;
  *	set under @ring_lock
  * @ring_pipes: pipes the port's open files hold
  * @ring_lock: serializes binding pipes to @ring_out and @ring_dead (taken
  *	after a ring file's lock)
  * @ring_out: per NF output, the RX pipe bound to it; RCU for the datapath
- * @ring_files: the open files of /dev/nicprog/<ifname>, under @ring_lock
+ * @ring_files: the open files of /dev/nicprog/port<N>, under @ring_lock
  * @ring_due: outputs whose pipes hold deferred notifications (bit per
  *	output, atomic), for nicprog_ring_flush()
  * @events: overload and ring drop events on their way to the monitor group
@@ -278,6 +279,8 @@ void nicprog_ring_exit(void);
 int nicprog_ring_add(struct nicprog_dev *nd);
 void nicprog_ring_del(struct nicprog_dev *nd);
 char *nicprog_ring_devnode(struct device *dev, umode_t *mode);
+#define NICPROG_RING_NODE_MAX	32	/* "nicprog/port" and a u32 */
+void nicprog_ring_node(const struct nicprog_dev *nd, char *buf);
 
 struct nicprog_pipe_stats;
 

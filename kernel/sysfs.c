@@ -251,7 +251,7 @@ NICPROG_STAT_ATTR(host_rx_packets);
 NICPROG_STAT_ATTR(host_rx_bytes);
 NICPROG_STAT_ATTR(nic_drops);
 
-/* Pipes the port's open files of /dev/nicprog/<ifname> hold. */
+/* Pipes the port's open files of /dev/nicprog/port<N> hold. */
 static ssize_t ring_pipes_show(struct device *dev,
 			       struct device_attribute *attr, char *buf)
 {

@@ -1,7 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /dev/nicprog/<ifname>: the streaming-ring device of a port, its class
+ * /dev/nicprog/port<N>: the streaming-ring device of a port, its class
  * device /sys/class/nicprog/<ifname> given a device number.
+ *
+ * The node is named by its minor, N, not by the netdev: devtmpfs removes
+ * a node by the name the device has when it goes, so a node named after
+ * an interface that was renamed since would stay behind, and open the
+ * next port given its minor. Minors are handed out in turn (cyclically),
+ * so a number comes back only after every other one has been used.
  *
  * An open file owns the pipes it creates (pipe.c); nothing else reaches
  * them. Commands arrive as IORING_OP_URING_CMD (the layouts are in
@@ -36,10 +42,12 @@
 #include "../nicprog.h"
 #include "ring.h"
 
-#define NICPROG_RING_MINORS	1024
+#define NICPROG_RING_MINORS	(1U << 16)
 
 static dev_t nicprog_ring_devt;
-static DEFINE_IDA(nicprog_ring_ida);
+/* the ports by minor; allocated cyclically from nicprog_ring_next */
+static DEFINE_XARRAY_ALLOC(nicprog_ring_minors);
+static u32 nicprog_ring_next;
 
 #define ring_err(rf, fmt, ...) \
 	dev_info_ratelimited(&(rf)->nd->dev, "ring: " fmt, ##__VA_ARGS__)
@@ -637,7 +645,7 @@ static const struct file_operations nicprog_ring_fops = {
 };
 
 /**
- * nicprog_ring_add() - add a port's class device as /dev/nicprog/<ifname>
+ * nicprog_ring_add() - add a port's class device as /dev/nicprog/port<N>
  * @nd: the port, its class device initialized and named
  *
  * Replaces device_add() of the class device.
@@ -647,18 +655,20 @@ static const struct file_operations nicprog_ring_fops = {
  */
 int nicprog_ring_add(struct nicprog_dev *nd)
 {
-	int minor, err;
+	u32 minor;
+	int err;
 
-	minor = ida_alloc_max(&nicprog_ring_ida, NICPROG_RING_MINORS - 1,
-			      GFP_KERNEL);
-	if (minor < 0)
-		return minor;
+	err = xa_alloc_cyclic(&nicprog_ring_minors, &minor, nd,
+			      XA_LIMIT(0, NICPROG_RING_MINORS - 1),
+			      &nicprog_ring_next, GFP_KERNEL);
+	if (err < 0)
+		return err;
 	nd->dev.devt = MKDEV(MAJOR(nicprog_ring_devt), minor);
 	cdev_init(&nd->cdev, &nicprog_ring_fops);
 	nd->cdev.owner = THIS_MODULE;
 	err = cdev_device_add(&nd->cdev, &nd->dev);
 	if (err)
-		ida_free(&nicprog_ring_ida, minor);
+		xa_erase(&nicprog_ring_minors, minor);
 	return err;
 }
 
@@ -693,8 +703,9 @@ void nicprog_ring_del(struct nicprog_dev *nd)
 	list_for_each_entry(rf, &nd->ring_files, node)
 		nicprog_notif_cancel(rf, -ENODEV);
 	mutex_unlock(&nd->ring_lock);
+	/* the node goes by the name it was made with: its number */
 	cdev_device_del(&nd->cdev, &nd->dev);
-	ida_free(&nicprog_ring_ida, MINOR(nd->dev.devt));
+	xa_erase(&nicprog_ring_minors, MINOR(nd->dev.devt));
 }
 
 /**
@@ -816,10 +827,27 @@ bool nicprog_ring_output_stats(struct nicprog_dev *nd, u32 out,
 	return pipe;
 }
 
-/* /dev/nicprog/<ifname>, read-write for root only. */
+/**
+ * nicprog_ring_node() - the name of a port's ring device under /dev
+ * @nd: the port
+ * @buf: NICPROG_RING_NODE_MAX bytes
+ *
+ * Context: any.
+ */
+void nicprog_ring_node(const struct nicprog_dev *nd, char *buf)
+{
+	snprintf(buf, NICPROG_RING_NODE_MAX,
+		 NICPROG_DEV_DIR "/" NICPROG_DEV_PORT "%u", MINOR(nd->dev.devt));
+}
+
+/* /dev/nicprog/port<minor>, read-write for root only. */
 char *nicprog_ring_devnode(struct device *dev, umode_t *mode)
 {
-	return kasprintf(GFP_KERNEL, NICPROG_DEV_DIR "/%s", dev_name(dev));
+	char *name = kmalloc(NICPROG_RING_NODE_MAX, GFP_KERNEL);
+
+	if (name)
+		nicprog_ring_node(to_nicprog_dev(dev), name);
+	return name;
 }
 
 /**
@@ -837,5 +865,5 @@ int nicprog_ring_init(void)
 void nicprog_ring_exit(void)
 {
 	unregister_chrdev_region(nicprog_ring_devt, NICPROG_RING_MINORS);
-	ida_destroy(&nicprog_ring_ida);
+	WARN_ON(!xa_empty(&nicprog_ring_minors));
 }

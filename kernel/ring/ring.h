@@ -85,7 +85,7 @@ struct nicprog_pipe {
 };
 
 /**
- * struct nicprog_ring_file - an open file of /dev/nicprog/<ifname>
+ * struct nicprog_ring_file - an open file of /dev/nicprog/port<N>
  * @nd: the port, one device reference held
  * @node: in the port's ring_files, under its ring_lock
  * @lock: serializes changes to @pipes and the byte count, and mmap

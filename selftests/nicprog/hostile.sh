@@ -7,7 +7,8 @@
 # user memory while the port goes and its driver is unloaded never
 # touches the driver; what acts on the network needs the opener's
 # CAP_NET_ADMIN; a create that fails late frees only its own pipe, and
-# pipes count against the opener's memory cgroup.
+# pipes count against the opener's memory cgroup; a port's device node
+# never outlives it.
 . "$(dirname "$0")/lib.sh"
 require_root_tools
 [ -x "$SELFDIR/ring_hostile" ] || skip_all "ring_hostile not built"
@@ -58,7 +59,7 @@ expect_eq "no pipe left" 0 "$(pipes "$NF")"
 # The opener's CAP_NET_ADMIN, at every command that acts on the network.
 if command -v setpriv > /dev/null; then
 	noadmin() { setpriv --bounding-set=-net_admin --inh-caps=-net_admin "$@"; }
-	NODE=/dev/$(sed -n 's/^DEVNAME=//p' "/sys/class/nicprog/$NF/uevent")
+	NODE=$(ring_node "$NF")
 	expect_eq "a file opened without CAP_NET_ADMIN: send and bind EPERM" \
 		"send: -1 bind: -1" \
 		"$(noadmin "$SELFDIR/ring_hostile" --cap "$NF" | xargs)"
@@ -94,6 +95,28 @@ else
 	tap_skip "pipes charged to the opener's memory cgroup" "no memory controller"
 fi
 ip link set dev "$NF" xdpoffload off
+nicsim_del "$ID"
+
+# A port renamed, then deleted: its device node goes with it (devtmpfs
+# removes a node by the name the device has when it goes), and the next
+# port, given a number again, does not get its node.
+ID=$(nicsim_new_id)
+nicsim_new "$ID" 1
+P=nicsim${ID}p0
+NODE=$(ring_node "$P")
+tap_info "$P's ring device: $NODE"
+ip link set "$P" name "hx$ID"
+expect_eq "a rename keeps the port's node" "$NODE" "$(ring_node "hx$ID")"
+nicsim_del "$ID"
+check "deleting the renamed port removes its node" test ! -e "$NODE"
+check "no node is left named after the port" \
+	sh -c "! ls /dev/nicprog | grep -qE '^(nicsim${ID}p0|hx$ID)\$'"
+ID=$(nicsim_new_id)
+nicsim_new "$ID" 1
+P=nicsim${ID}p0
+check "the next port's node is another" test "$(ring_node "$P")" != "$NODE"
+check "the old node opens nothing" sh -c "! true 3< '$NODE'" 2> /dev/null
+expect_eq "the next port's pipes: none" 0 "$(pipes "$P")"
 nicsim_del "$ID"
 
 # A command waits for its argument's page (userfaultfd) while its port is

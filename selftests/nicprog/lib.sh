@@ -325,3 +325,6 @@ nstat() {
 
 # Counters of /sys/class/nicprog/DEV/statistics (global, no namespace).
 npstat() { cat "/sys/class/nicprog/$1/statistics/$2"; }
+
+# The path of port DEV's streaming-ring device node (its DEVNAME).
+ring_node() { echo "/dev/$(sed -n 's/^DEVNAME=//p' "/sys/class/nicprog/$1/uevent")"; }

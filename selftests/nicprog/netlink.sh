@@ -146,6 +146,8 @@ expect_eq "dev show: accelerators as sysfs" "$(cat "$C/accelerators")" \
 	"$(jpy "' '.join('%s:%d' % (a['type'], a['count']) for a in d[0]['accels'])" < "$TMP/dev.json")"
 expect_eq "dev show: the plan settings" "auto 0 False 16" \
 	"$(jpy "d[0]['plan']['shape'], d[0]['plan']['cores'], d[0]['plan']['partial'], d[0]['plan']['cores_free']" < "$TMP/dev.json" | tr -d "(),'")"
+expect_eq "dev show: ring_dev is the port's device node (DEVNAME)" \
+	"$(ring_node "$P0")" "/dev/$(jpy "d[0]['ring_dev']" < "$TMP/dev.json")"
 check "dev show -p parses as JSON" sh -c "'$CLI' -p dev show dev $P0 | /usr/bin/python3 -m json.tool > /dev/null"
 out=$("$CLI" dev show dev "$P0")
 tap_info "$(head -n 1 <<< "$out")"

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# The streaming-ring device of a port, /dev/nicprog/<ifname>: ring_test
+# The streaming-ring device of a port, /dev/nicprog/port<N>: ring_test
 # drives it through io_uring (pipes created, mapped, isolated, bounded and
 # destroyed; hostile commands and mappings refused with nothing changed; a
 # seeded fuzzer); an offloaded NF (progs/topipe.c) steers frames to outputs
@@ -33,7 +33,8 @@ tap_begin
 ID=$(nicsim_new_id)
 P=nicsim${ID}p0
 nicsim_new "$ID" 1
-check "the port's device node appears" wait_for 10 test -c "/dev/nicprog/$P"
+NODE=$(ring_node "$P")
+check "the port's device node appears" wait_for 10 test -c "$NODE"
 "$SELFDIR/ring_test" "$P" "$SEED" "$ROUNDS" > "$TMP/out" 2>&1
 rc=$?
 sed 's/^/# /' "$TMP/out"
@@ -188,6 +189,6 @@ check "the holder finishes" finishes "$HPID"
 sed 's/^/# /' "$TMP/hold"
 check "its commands failed with ENODEV, its mapping read back" \
 	grep -q "^ok 1 after the port went" "$TMP/hold"
-check "the device node is gone" test ! -e "/dev/nicprog/$P"
+check "the device node is gone" test ! -e "$NODE"
 check "no oops, no warning" sh -c "! dmesg | grep -qE 'BUG|WARNING|Oops'"
 tap_end

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ring_test - the streaming-ring device /dev/nicprog/<ifname> through
+ * ring_test - a port's streaming-ring device, /dev/nicprog/port<N>, through
  * io_uring (liburing): pipes are created, mapped (control page, data
  * twice), isolated per open file, bounded, destroyed; hostile commands
  * and mappings are refused with EINVAL (E2BIG, EFAULT, ENOSPC where those

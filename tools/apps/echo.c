@@ -59,7 +59,7 @@ int main(int argc, char **argv)
 		goto usage;
 	r = nicring_open(argv[optind], &err);
 	if (!r) {
-		fprintf(stderr, "echo: /dev/nicprog/%s: %s\n", argv[optind],
+		fprintf(stderr, "echo: %s's ring device: %s\n", argv[optind],
 			strerror(-err));
 		return 1;
 	}

@@ -229,7 +229,7 @@ int main(int argc, char **argv)
 		goto usage;
 	r = nicring_open(argv[optind], &err);
 	if (!r) {
-		fprintf(stderr, "kvserver: /dev/nicprog/%s: %s\n", argv[optind],
+		fprintf(stderr, "kvserver: %s's ring device: %s\n", argv[optind],
 			strerror(-err));
 		return 1;
 	}

@@ -302,7 +302,7 @@ int main(int argc, char **argv)
 	populate(alive);
 	r = nicring_open(argv[optind], &err);
 	if (!r) {
-		fprintf(stderr, "lbfront: /dev/nicprog/%s: %s\n", argv[optind],
+		fprintf(stderr, "lbfront: %s's ring device: %s\n", argv[optind],
 			strerror(-err));
 		return 1;
 	}

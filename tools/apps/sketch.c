@@ -180,7 +180,7 @@ int main(int argc, char **argv)
 		goto usage;
 	r = nicring_open(argv[optind], &err);
 	if (!r) {
-		fprintf(stderr, "sketch: /dev/nicprog/%s: %s\n", argv[optind],
+		fprintf(stderr, "sketch: %s's ring device: %s\n", argv[optind],
 			strerror(-err));
 		return 1;
 	}

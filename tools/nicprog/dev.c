@@ -61,6 +61,9 @@ static int dev_print(const struct nlmsghdr *nlh, void *data)
 	if (tb[NICPROG_A_DEV_PROFILE])
 		out_string("profile", " profile %s",
 			   mnl_attr_get_str(tb[NICPROG_A_DEV_PROFILE]));
+	if (tb[NICPROG_A_DEV_RING_DEV])
+		out_string("ring_dev", " rings /dev/%s",
+			   mnl_attr_get_str(tb[NICPROG_A_DEV_RING_DEV]));
 	out_text("\n   ");
 	if (tb[NICPROG_A_DEV_CORES])
 		out_uint("cores", " cores %llu",

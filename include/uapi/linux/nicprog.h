@@ -125,7 +125,14 @@ enum nicprog_steer {
 };
 
 /*
- * Streaming rings (after Enso): /dev/nicprog/<ifname>, driven by io_uring.
+ * Streaming rings (after Enso): /dev/nicprog/port<N>, driven by io_uring.
+ *
+ * N is the port's number for as long as it is registered, whatever its
+ * netdev is renamed to or whichever namespace it moves to, and no other
+ * port gets it while it lives: the minor of the port's class device
+ * (/sys/class/nicprog/<ifname>/dev, DEVNAME in its uevent), and netlink's
+ * dev-get ring-dev, which names the port by ifname or ifindex in the
+ * caller's namespace. Numbers are handed out in turn, not reused first.
  *
  * A pipe is a power-of-two ring of bytes that one side appends to and the
  * other consumes in order: the NIC appends to an RX pipe, the application
@@ -143,7 +150,8 @@ enum nicprog_steer {
  * producer published), never trusted.
  */
 #define NICPROG_RING_VERSION	1
-#define NICPROG_DEV_DIR		"nicprog"	/* /dev/nicprog/<ifname> */
+#define NICPROG_DEV_DIR		"nicprog"	/* /dev/nicprog/ */
+#define NICPROG_DEV_PORT	"port"		/* /dev/nicprog/port<N> */
 
 #define NICPROG_PIPE_SIZE_MIN	4096U
 #define NICPROG_PIPE_SIZE_MAX	(64U << 20)
@@ -449,6 +457,7 @@ enum {
 	NICPROG_A_DEV_CORES_FREE,
 	NICPROG_A_DEV_PAD,
 	NICPROG_A_DEV_LNIC_TEXT,
+	NICPROG_A_DEV_RING_DEV,
 
 	__NICPROG_A_DEV_MAX,
 	NICPROG_A_DEV_MAX = (__NICPROG_A_DEV_MAX - 1)

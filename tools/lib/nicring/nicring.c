@@ -110,7 +110,8 @@ static int nicring_cmd(struct nicring *r, uint32_t op, void *arg,
 
 /**
  * nicring_open() - open a port's streaming-ring device
- * @ifname: the port, /dev/nicprog/@ifname
+ * @ifname: the port's interface name in the caller's network namespace
+ *	(nicring_node() finds its device), or the device's path (with a '/')
  * @err: set to -errno on failure
  *
  * Return: the handle, or NULL.
@@ -126,7 +127,13 @@ struct nicring *nicring_open(const char *ifname, int *err)
 		*err = -ENOMEM;
 		return NULL;
 	}
-	snprintf(path, sizeof(path), "/dev/" NICPROG_DEV_DIR "/%s", ifname);
+	if (strchr(ifname, '/')) {
+		snprintf(path, sizeof(path), "%s", ifname);
+	} else {
+		e = nicring_node(ifname, path, sizeof(path));
+		if (e)
+			goto err_free;
+	}
 	r->fd = open(path, O_RDWR | O_CLOEXEC);
 	if (r->fd < 0) {
 		e = -errno;

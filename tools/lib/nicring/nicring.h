@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR BSD-3-Clause */
 /*
  * libnicring - applications on nicprog's streaming rings
- * (Documentation/nicprog/rings.rst), on liburing.
+ * (Documentation/nicprog/rings.rst), on liburing (and libmnl, to find a
+ * port's device by its interface name).
  *
  *   struct nicring *r = nicring_open("eth0", &err);
  *   struct nicring_pipe *rx = nicring_rx(r, 1 << 20, NICPROG_FRAMING_RECORDS, 0);
@@ -35,6 +36,7 @@
 #ifndef __NICRING_H
 #define __NICRING_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <linux/nicprog.h>
 
@@ -61,6 +63,7 @@ struct nicring_stats {
 	uint64_t syscalls;	/* io_uring_enter() calls in all */
 };
 
+int nicring_node(const char *ifname, char *path, size_t size);
 struct nicring *nicring_open(const char *ifname, int *err);
 void nicring_close(struct nicring *r);
 
