@@ -181,12 +181,11 @@ static ssize_t plan_partial_store(struct device *dev,
 				  const char *buf, size_t count)
 {
 	struct nicprog_dev *nd = to_nicprog_dev(dev);
-	bool partial;
-	int err;
+	unsigned int partial;
 
-	err = kstrtobool(buf, &partial);
-	if (err)
-		return err;
+	/* exactly 0 or 1: kstrtobool() reads only the first character */
+	if (kstrtouint(buf, 10, &partial) || partial > 1)
+		return -EINVAL;
 	mutex_lock(&nd->plan_lock);
 	nd->plan_partial = partial;
 	mutex_unlock(&nd->plan_lock);

@@ -54,8 +54,15 @@ tap_begin
 oracle_nic part nicsim-generic
 SYS=/sys/class/nicprog/$NF
 expect_eq "plan_partial is off by default" 0 "$(cat "$SYS/plan_partial")"
-check "plan_partial refuses what is not a boolean" \
-	sh -c "! echo maybe > $SYS/plan_partial 2>/dev/null"
+for v in maybe "1 2 3 4" 0x10 1:0 2 y on -1; do
+	check "plan_partial refuses '$v' (EINVAL), stays 0" \
+		sh -c "! printf '%s' '$v' > $SYS/plan_partial 2>/dev/null &&
+		       test \$(cat $SYS/plan_partial) = 0"
+done
+check "plan_partial takes 1 without a newline" \
+	sh -c "printf 1 > $SYS/plan_partial && test \$(cat $SYS/plan_partial) = 1"
+check "and 0 with one" \
+	sh -c "echo 0 > $SYS/plan_partial && test \$(cat $SYS/plan_partial) = 0"
 
 out=$(ip netns exec "$NS" ip link set dev "$NF" xdpoffload obj "$OBJ" sec xdp 2>&1)
 rc=$?
