@@ -9,9 +9,13 @@
  * datapath adds to counters under a spinlock and schedules one work item;
  * the work sends what gathered, at most once per NICPROG_EVENT_GAP, so a
  * flood costs the monitor one message per stage and second, each with the
- * frames it stands for.
+ * frames it stands for. The messages name the port's netdev and go to its
+ * namespace, which RTNL keeps still: the work takes it, with a trylock
+ * (nicprog_events_stop() cancels the work under RTNL), and tries again
+ * a tick later while RTNL is busy.
  */
 #include <linux/jiffies.h>
+#include <linux/rtnetlink.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 
@@ -87,6 +91,10 @@ static void nicprog_events_work(struct work_struct *work)
 	u64 overload[NICPROG_EVENT_STAGES], drops, bytes, outputs;
 	u32 s;
 
+	if (!rtnl_trylock()) {
+		schedule_delayed_work(&ev->work, 1);
+		return;
+	}
 	spin_lock_irq(&ev->lock);
 	memcpy(overload, ev->overload, sizeof(overload));
 	memset(ev->overload, 0, sizeof(ev->overload));
@@ -104,6 +112,7 @@ static void nicprog_events_work(struct work_struct *work)
 			nicprog_nl_notify_overload(nd, s, overload[s]);
 	if (drops)
 		nicprog_nl_notify_ring_drops(nd, drops, bytes, outputs);
+	rtnl_unlock();
 }
 
 /**
@@ -123,7 +132,8 @@ void nicprog_events_init(struct nicprog_dev *nd)
  *
  * What gathered and was not sent is dropped with the port.
  *
- * Context: process; the work does not take RTNL, so RTNL may be held.
+ * Context: process, RTNL held (nicprog_unregister()): the work only
+ * tries to take it, so it is cancelled, not waited for.
  */
 void nicprog_events_stop(struct nicprog_dev *nd)
 {

@@ -14,6 +14,7 @@
  */
 #include <linux/bpf.h>
 #include <linux/math64.h>
+#include <linux/module.h>
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
@@ -312,6 +313,40 @@ out:
 }
 
 /*
+ * A profile the driver reads from a file (nicsim: firmware file
+ * nicsim/<name>.lnic) is read outside RTNL, which a slow file system
+ * would otherwise hold: with the port found under RTNL, the driver's
+ * module is pinned (its ops table lives), RTNL dropped for the read, and
+ * the port looked up again after it (driver guide, Lifetime). NULL text
+ * and 0: the driver knows the name without a file.
+ */
+static int nicprog_nl_profile_request(struct genl_info *info,
+				      const char *name,
+				      struct nicprog_lnic_text **text)
+{
+	const struct nicprog_dev_ops *ops;
+	struct nicprog_dev *nd;
+	int err;
+
+	ASSERT_RTNL();
+	nd = nicprog_nl_port(genl_info_net(info), info->attrs,
+			     NICPROG_A_DEV_IFINDEX, NICPROG_A_DEV_IFNAME,
+			     info->extack);
+	if (IS_ERR(nd))
+		return PTR_ERR(nd);
+	ops = nd->ops;
+	if (!ops->profile_request)
+		return 0;
+	if (!try_module_get(ops->owner))
+		return -ENODEV;
+	rtnl_unlock();
+	err = ops->profile_request(name, text, info->extack);
+	module_put(ops->owner);
+	rtnl_lock();
+	return err;
+}
+
+/*
  * The text is parsed here, before RTNL, so that every driver gets a
  * validated LNIC; the parser's reason names a line, which an extack
  * message (a static string) cannot carry, so it goes to the log.
@@ -321,6 +356,7 @@ int nicprog_nl_profile_set_doit(struct sk_buff *skb, struct genl_info *info)
 	struct nlattr *a_name = info->attrs[NICPROG_A_DEV_PROFILE];
 	struct nlattr *a_text = info->attrs[NICPROG_A_DEV_LNIC_TEXT];
 	struct nicprog_lnic_text *text = NULL;
+	const char *name = NULL;
 	struct nicprog_dev *nd;
 	char why[128];
 	int err;
@@ -346,6 +382,14 @@ int nicprog_nl_profile_set_doit(struct sk_buff *skb, struct genl_info *info)
 		}
 	}
 	rtnl_lock();
+	if (a_name) {
+		err = nicprog_nl_profile_request(info, nla_data(a_name),
+						 &text);
+		if (err)
+			goto out;
+		name = text ? NULL : nla_data(a_name);
+	}
+	/* found again: RTNL may have been dropped for the driver's read */
 	nd = nicprog_nl_port(genl_info_net(info), info->attrs,
 			     NICPROG_A_DEV_IFINDEX, NICPROG_A_DEV_IFNAME,
 			     info->extack);
@@ -356,10 +400,10 @@ int nicprog_nl_profile_set_doit(struct sk_buff *skb, struct genl_info *info)
 			       "the port's driver cannot change its NIC's profile");
 		err = -EOPNOTSUPP;
 	} else {
-		err = nd->ops->profile_set(nd, a_name ? nla_data(a_name) : NULL,
-					   text, info->extack);
+		err = nd->ops->profile_set(nd, name, text, info->extack);
 		text = NULL;	/* the driver's now */
 	}
+out:
 	rtnl_unlock();
 	kvfree(text);
 	return err;
@@ -1001,8 +1045,8 @@ lost:
 
 /*
  * An event of the datapath (events.c) to the monitor group: @put adds the
- * attributes after the port's. Process context, no RTNL: the port is
- * registered until nicprog_events_stop() returned.
+ * attributes after the port's. RTNL held: the netdev's name and namespace
+ * hold still, and the port is registered until nicprog_events_stop().
  */
 static void nicprog_nl_notify_event(struct nicprog_dev *nd, u8 cmd,
 				    int (*put)(struct sk_buff *msg,
@@ -1013,6 +1057,7 @@ static void nicprog_nl_notify_event(struct nicprog_dev *nd, u8 cmd,
 	struct sk_buff *msg;
 	void *hdr;
 
+	ASSERT_RTNL();
 	if (!genl_has_listeners(&nicprog_nl_family, net, NICPROG_NLGRP_MONITOR))
 		return;
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
@@ -1045,7 +1090,7 @@ static int nicprog_nl_put_overload(struct sk_buff *msg, const u64 *v)
  * @stage: the stage whose cores' queues were full
  * @frames: frames they dropped since the last event
  *
- * Context: process.
+ * Context: process, RTNL held.
  */
 void nicprog_nl_notify_overload(struct nicprog_dev *nd, u32 stage, u64 frames)
 {
@@ -1072,7 +1117,7 @@ static int nicprog_nl_put_ring_drops(struct sk_buff *msg, const u64 *v)
  * @bytes: their bytes
  * @outputs: the outputs whose pipes dropped, bit per output
  *
- * Context: process.
+ * Context: process, RTNL held.
  */
 void nicprog_nl_notify_ring_drops(struct nicprog_dev *nd, u64 drops,
 				  u64 bytes, u64 outputs)

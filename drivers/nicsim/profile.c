@@ -191,31 +191,39 @@ static u32 nicsim_nicprog_unit_stats(struct nicprog_dev *nd,
 	return nicsim_units_stats(port->ndev, us, max);
 }
 
-/* Names not shipped are firmware files, read under RTNL: no helper waits. */
+/* A name not shipped is a firmware file, read here: no RTNL held. */
+static int nicsim_nicprog_profile_request(const char *name,
+					  struct nicprog_lnic_text **text,
+					  struct netlink_ext_ack *extack)
+{
+	int err;
+
+	*text = NULL;
+	if (nicsim_profile_find(name))
+		return 0;
+	err = nicsim_profile_request(name, text);
+	if (err == -ENOENT)
+		NL_SET_ERR_MSG(extack,
+			       "no such profile: not shipped, and no firmware file nicsim/<profile>.lnic");
+	else if (err == -EINVAL)
+		NL_SET_ERR_MSG(extack,
+			       "the profile's name or its firmware file is bad (the kernel log says why)");
+	return err;
+}
+
+/* A name is a shipped profile's (profile_request read the others). */
 static int nicsim_nicprog_profile_set(struct nicprog_dev *nd, const char *name,
 				      struct nicprog_lnic_text *text,
 				      struct netlink_ext_ack *extack)
 {
 	struct nicsim_port *port = netdev_priv(nicprog_dev_netdev(nd));
-	const struct nicprog_lnic *lnic;
+	const struct nicprog_lnic *lnic = name ? nicsim_profile_find(name) :
+						 &text->lnic;
 	int err;
 
-	if (name) {
-		lnic = nicsim_profile_find(name);
-		if (!lnic) {
-			err = nicsim_profile_request(name, &text);
-			if (err == -ENOENT)
-				NL_SET_ERR_MSG(extack,
-					       "no such profile: not shipped, and no firmware file nicsim/<profile>.lnic");
-			else if (err == -EINVAL)
-				NL_SET_ERR_MSG(extack,
-					       "the profile's name or its firmware file is bad (the kernel log says why)");
-			if (err)
-				return err;
-			lnic = &text->lnic;
-		}
-	} else {
-		lnic = &text->lnic;
+	if (!lnic) {
+		NL_SET_ERR_MSG(extack, "no such profile");
+		return -ENOENT;
 	}
 	err = nicsim_profile_replace(port->ndev, lnic, &text);
 	kvfree(text);
@@ -231,15 +239,17 @@ static int nicsim_nicprog_profile_set(struct nicprog_dev *nd, const char *name,
 }
 
 const struct nicprog_dev_ops nicsim_nicprog_ops = {
-	.port_stats	= nicsim_nicprog_port_stats,
-	.core_stats	= nicsim_nicprog_core_stats,
-	.unit_stats	= nicsim_nicprog_unit_stats,
-	.plan_load	= nicsim_plan_load,
-	.plan_unload	= nicsim_plan_unload,
-	.cores_free	= nicsim_plan_cores_free,
-	.units_free	= nicsim_plan_units_free,
-	.region_free	= nicsim_plan_region_free,
-	.profile_set	= nicsim_nicprog_profile_set,
-	.accel_run	= nicsim_accel_run,
-	.ring_xmit	= nicsim_ring_xmit,
+	.port_stats		= nicsim_nicprog_port_stats,
+	.core_stats		= nicsim_nicprog_core_stats,
+	.unit_stats		= nicsim_nicprog_unit_stats,
+	.plan_load		= nicsim_plan_load,
+	.plan_unload		= nicsim_plan_unload,
+	.cores_free		= nicsim_plan_cores_free,
+	.units_free		= nicsim_plan_units_free,
+	.region_free		= nicsim_plan_region_free,
+	.profile_set		= nicsim_nicprog_profile_set,
+	.profile_request	= nicsim_nicprog_profile_request,
+	.accel_run		= nicsim_accel_run,
+	.ring_xmit		= nicsim_ring_xmit,
+	.owner			= THIS_MODULE,
 };

@@ -143,9 +143,20 @@ struct nicprog_unit_stats {
  *	(exactly one is given; the core has parsed and validated @text), as
  *	reflashing the NIC does: the driver calls nicprog_lnic_replace_begin()
  *	and _end() for each of its ports. The driver owns @text from the call
- *	on, whatever it returns. Refusals carry an extack message. Optional:
- *	without it the profile-set operation fails with EOPNOTSUPP. RTNL
- *	held; may sleep.
+ *	on, whatever it returns. With @profile_request, @name is only ever
+ *	one it said it knows without a file. Refusals carry an extack
+ *	message. Optional: without it the profile-set operation fails with
+ *	EOPNOTSUPP. RTNL held; may sleep, but must not read files (a slow
+ *	file system would hold RTNL): that is @profile_request's.
+ * @profile_request: turn the profile name @name into *@text, read from
+ *	the driver's files (nicsim: firmware file nicsim/<name>.lnic),
+ *	parsed and validated (nicprog_lnic_parse()), for a profile_set that
+ *	follows; or leave *@text NULL and return 0 for a name the driver
+ *	knows without a file. The caller owns *@text. Refusals carry an
+ *	extack message. Optional. Called without RTNL and for no port (the
+ *	port may go meanwhile): only @owner is pinned; may sleep.
+ * @owner: the driver's module, THIS_MODULE: pinned while the core calls
+ *	an op outside every lock that removal waits for (@profile_request).
  * @ring_xmit: put the @len bytes at @buf on the port's wire, as the NIC
  *	sends a record of a TX pipe (Documentation/nicprog/rings.rst).
  *	Return 0, or -errno to stop the send there (-ENOBUFS: the NIC's
@@ -176,6 +187,9 @@ struct nicprog_dev_ops {
 	int (*profile_set)(struct nicprog_dev *nd, const char *name,
 			   struct nicprog_lnic_text *text,
 			   struct netlink_ext_ack *extack);
+	int (*profile_request)(const char *name,
+			       struct nicprog_lnic_text **text,
+			       struct netlink_ext_ack *extack);
 
 	/* Accelerators */
 	s64 (*accel_run)(struct nicprog_dev *nd, u32 afn,
@@ -184,6 +198,8 @@ struct nicprog_dev_ops {
 
 	/* Streaming rings */
 	int (*ring_xmit)(struct nicprog_dev *nd, const void *buf, u32 len);
+
+	struct module *owner;
 };
 
 struct nicprog_dev *nicprog_register(struct net_device *netdev,
