@@ -89,23 +89,119 @@ void nicprog_facts_write(void *buf, const struct nicprog_ir_input *in,
 		p = put_name(p, lnic->regions[i].name);
 }
 
+#define FACTS_FAIL(why, len, fmt, ...)				\
+	({ snprintf(why, len, fmt, ##__VA_ARGS__); -EINVAL; })
+
+/* Offsets a meta keeps of the main frame's stack: [-MAX_BPF_STACK, 0]. */
+static bool facts_stack_off(s16 off)
+{
+	return off >= -NICPROG_EXEC_STACK && off <= 0;
+}
+
+/*
+ * What the verifier guarantees of one instruction's facts, and the
+ * offloader indexes or sizes things with: kinds, table indices,
+ * accelerator functions, stack offsets, packet ranges, register masks.
+ */
+static const char *facts_meta_bad(const struct nicprog_insn_meta *m,
+				  u32 n_tables)
+{
+	const u16 flags = NICPROG_META_IDENT << 1;
+	const u16 regs = BIT(MAX_BPF_REG);
+
+	if (m->ptr > NICPROG_PTR_OTHER)
+		return "unknown pointer kind";
+	if (m->map >= n_tables && m->map != NICPROG_MAP_NONE &&
+	    m->map != NICPROG_MAP_MANY)
+		return "table index out of range";
+	if (m->afn >= __NICPROG_AFN_MAX)
+		return "unknown accelerator function";
+	if (m->ident & NICPROG_EXEC_AFN_MASK)
+		return "unknown accelerator convention";
+	if (m->flags >= flags || m->stack_args >= BIT(5))
+		return "unknown flags";
+	if (m->mapval_regs >= regs || m->ptr_regs >= regs ||
+	    m->data_regs >= regs || m->other_regs >= regs)
+		return "register out of range";
+	if (!facts_stack_off(m->stack_off) || !facts_stack_off(m->key_off) ||
+	    !facts_stack_off(m->val_off))
+		return "stack offset out of the frame";
+	if (m->pkt_lo < -NICPROG_FACTS_PKT_MAX ||
+	    m->pkt_hi > NICPROG_FACTS_PKT_MAX || m->pkt_lo > m->pkt_hi)
+		return "packet range out of bounds";
+	return NULL;
+}
+
+/*
+ * Every field of a facts file is untrusted: the kernel writes them from a
+ * verified program, but a file is anyone's, and the offloader trusts the
+ * verifier. Checked here: the LNIC, the tables, the instructions as the
+ * executor takes them (opcodes, registers, byte swaps, jumps, calls, map
+ * loads: nicprog_exec_check()) and the frame pointer read-only, as the
+ * verifier's check_reg_arg() refuses, and every instruction's facts.
+ */
+static int facts_check(const struct nicprog_facts *f, char *why, size_t len)
+{
+	const struct nicprog_ir_input *in = &f->in;
+	struct nicprog_exec_prog exec = {
+		.insns = in->insns, .len = in->len, .n_maps = in->n_tables,
+	};
+	const struct nicprog_ir_table *t;
+	const struct bpf_insn *insn;
+	const char *bad;
+	u32 i;
+	u8 cls;
+
+	if (nicprog_lnic_validate(&f->lnic, why, len))
+		return -EINVAL;
+	for (i = 0; i < in->n_tables; i++) {
+		t = &in->tables[i];
+		if ((t->type != BPF_MAP_TYPE_HASH &&
+		     t->type != BPF_MAP_TYPE_ARRAY) ||
+		    (t->type == BPF_MAP_TYPE_ARRAY && t->key_size != 4) ||
+		    !t->key_size || t->key_size > NICPROG_EXEC_STACK ||
+		    !t->value_size || t->value_size > NICPROG_FACTS_VALUE_MAX ||
+		    !t->max_entries || t->bytes > NICPROG_FACTS_TABLE_MAX)
+			return FACTS_FAIL(why, len,
+					  "table %u: a type, size or capacity no offloaded map has",
+					  i);
+	}
+	if (nicprog_exec_check(&exec, &i, &bad))
+		return FACTS_FAIL(why, len, "insn %u: %s", i, bad);
+	for (i = 0; i < in->len; i++) {
+		insn = &in->insns[i];
+		cls = BPF_CLASS(insn->code);
+		if ((cls == BPF_ALU || cls == BPF_ALU64 || cls == BPF_LDX) &&
+		    insn->dst_reg == BPF_REG_10)
+			return FACTS_FAIL(why, len,
+					  "insn %u: the frame pointer is read only",
+					  i);
+		bad = facts_meta_bad(&in->meta[i], in->n_tables);
+		if (bad)
+			return FACTS_FAIL(why, len, "insn %u: facts: %s", i,
+					  bad);
+	}
+	return 0;
+}
+
 /**
- * nicprog_facts_read() - read a facts file
+ * nicprog_facts_read() - read a facts file, and check every field
  * @buf: the file, kept while @f is used
  * @len: its size
  * @f: filled
- * @why: on error, a static reason
+ * @why: on error, the reason (an instruction's number where one is bad)
+ * @why_len: bytes at @why
  *
- * Return: 0, or -EINVAL for a file of another layout or a short one.
+ * Return: 0, or -EINVAL for a file of another layout, a short one, or one
+ * whose LNIC, tables, instructions or facts no verified program has.
  */
 int nicprog_facts_read(const void *buf, size_t len, struct nicprog_facts *f,
-		       const char **why)
+		       char *why, size_t why_len)
 {
 	const struct nicprog_facts_hdr *h = buf;
 	const u8 *p = buf;
 	u32 i;
 
-	*why = "not a facts file of this build";
 	if (len < sizeof(*h) || h->magic != NICPROG_FACTS_MAGIC ||
 	    h->hdr_size != sizeof(*h) ||
 	    h->insn_size != sizeof(struct bpf_insn) ||
@@ -113,18 +209,21 @@ int nicprog_facts_read(const void *buf, size_t len, struct nicprog_facts *f,
 	    h->table_size != sizeof(struct nicprog_ir_table) ||
 	    h->unit_size != sizeof(struct nicprog_lnic_unit) ||
 	    h->region_size != sizeof(struct nicprog_lnic_region))
-		return -EINVAL;
-	*why = "facts file is truncated or has too many units";
+		return FACTS_FAIL(why, why_len, "not a facts file of this build");
 	if (h->n_units > NICPROG_LNIC_MAX_UNITS ||
 	    h->n_regions > NICPROG_LNIC_MAX_REGIONS ||
 	    h->n_tables > NICPROG_MAX_TABLES || !h->len ||
 	    h->len > (1U << 20))
-		return -EINVAL;
+		return FACTS_FAIL(why, why_len,
+				  "facts file has too many instructions, tables or units");
 	memset(f, 0, sizeof(*f));
 	f->in.len = h->len;
 	f->in.n_tables = h->n_tables;
 	if (len != facts_parts(&f->in, h->n_units, h->n_regions))
-		return -EINVAL;
+		return FACTS_FAIL(why, why_len,
+				  "facts file is %zu bytes, its header says %zu",
+				  len, facts_parts(&f->in, h->n_units,
+						   h->n_regions));
 	p += sizeof(*h);
 	f->in.insns = (const void *)p;
 	p += h->len * sizeof(struct bpf_insn);
@@ -136,14 +235,16 @@ int nicprog_facts_read(const void *buf, size_t len, struct nicprog_facts *f,
 	p += h->n_units * sizeof(f->units[0]);
 	for (i = 0; i < h->n_units; i++, p += NICPROG_FACTS_NAME) {
 		if (p[NICPROG_FACTS_NAME - 1])
-			return -EINVAL;
+			return FACTS_FAIL(why, why_len,
+					  "unit %u: name not terminated", i);
 		f->units[i].name = (const char *)p;
 	}
 	memcpy(f->regions, p, h->n_regions * sizeof(f->regions[0]));
 	p += h->n_regions * sizeof(f->regions[0]);
 	for (i = 0; i < h->n_regions; i++, p += NICPROG_FACTS_NAME) {
 		if (p[NICPROG_FACTS_NAME - 1])
-			return -EINVAL;
+			return FACTS_FAIL(why, why_len,
+					  "region %u: name not terminated", i);
 		f->regions[i].name = (const char *)p;
 	}
 	memcpy(f->name, h->lnic_name, sizeof(h->lnic_name));
@@ -151,5 +252,5 @@ int nicprog_facts_read(const void *buf, size_t len, struct nicprog_facts *f,
 		.name = f->name, .units = f->units, .n_units = h->n_units,
 		.regions = f->regions, .n_regions = h->n_regions,
 	};
-	return 0;
+	return facts_check(f, why, why_len);
 }

@@ -14,6 +14,10 @@
 
 #define NICPROG_FACTS_MAGIC	0x3146504eU	/* "NPF1" */
 #define NICPROG_FACTS_NAME	16
+/* Bounds of what a verified program's facts hold, checked on reading. */
+#define NICPROG_FACTS_PKT_MAX	0x20000		/* packet bytes from the start */
+#define NICPROG_FACTS_VALUE_MAX	(1U << 20)	/* a map value's bytes */
+#define NICPROG_FACTS_TABLE_MAX	(1ULL << 40)	/* a table's bytes */
 
 /**
  * struct nicprog_facts_hdr - start of a facts file
@@ -70,6 +74,6 @@ size_t nicprog_facts_size(const struct nicprog_ir_input *in,
 void nicprog_facts_write(void *buf, const struct nicprog_ir_input *in,
 			 const struct nicprog_lnic *lnic);
 int nicprog_facts_read(const void *buf, size_t len, struct nicprog_facts *f,
-		       const char **why);
+		       char *why, size_t why_len);
 
 #endif /* _NICPROG_OFFLOAD_FACTS_H */

@@ -16,6 +16,8 @@
  *   nicprog-plan [--profile P] [--shape S] [--cores N] --workload W
  *	[--entry MAP:KEYHEX:VALHEX ...] OBJ.o|FACTS
  *   nicprog-plan --workload W --pcap-out FILE
+ *   nicprog-plan [--profile P] [--sec S] --facts-out FILE OBJ.o
+ *	(the facts file the kernel would record for OBJ.o on profile P)
  *
  * --quality prints, for every budget from 1 to N (16 by default), the
  * predicted throughput of the plan the offloader chooses (shape auto),
@@ -58,7 +60,8 @@
 	      "       nicprog-plan [--profile P] [--sec S] [--cores N] [--quality|--blocks|--facts] FACTS|OBJ.o\n" \
 	      "       nicprog-plan [--profile P] --lnic\n" \
 	      "       nicprog-plan [--profile P] [--shape S] [--cores N] [--partial] [--json|--pretty] --workload W [--entry MAP:KEYHEX:VALHEX ...] OBJ.o|FACTS\n" \
-	      "       nicprog-plan --workload W --pcap-out FILE\n"
+	      "       nicprog-plan --workload W --pcap-out FILE\n" \
+	      "       nicprog-plan [--profile P] [--sec S] --facts-out FILE OBJ.o\n"
 
 static void *slurp(const char *path, size_t *len)
 {
@@ -411,12 +414,12 @@ static int parse_entry(const struct np_object *obj,
 
 /*
  * A loaded program, from the facts the kernel recorded: its instructions
- * as verified, ready for the executor as load_object() prepares them.
+ * as verified (nicprog_facts_read() checked them as the executor does),
+ * ready for the executor as load_object() prepares them.
  */
 static int facts_exec(const struct nicprog_ir_input *in, struct offline *ol)
 {
-	const char *why;
-	u32 i, bad;
+	u32 i;
 
 	ol->flags = calloc(in->len ? in->len : 1, 1);
 	if (!ol->flags)
@@ -428,11 +431,51 @@ static int facts_exec(const struct nicprog_ir_input *in, struct offline *ol)
 		.insns = in->insns, .flags = ol->flags, .len = in->len,
 		.n_maps = in->n_tables,
 	};
-	if (nicprog_exec_check(&ol->exec, &bad, &why)) {
-		fprintf(stderr, "nicprog-plan: facts: insn %u: %s\n", bad, why);
-		return -1;
-	}
 	return 0;
+}
+
+/*
+ * The exit status of @pid, a child running the program in the executor,
+ * which trusts that the verifier proved it safe; offline nothing did --
+ * an object or a facts file is anyone's -- so a workload runs in a child,
+ * as identification does: a program that would fault costs its
+ * prediction, and says so.
+ */
+static int sandbox_wait(pid_t pid)
+{
+	int status;
+
+	if (pid < 0 || waitpid(pid, &status, 0) != pid) {
+		perror("nicprog-plan: running the workload");
+		return 1;
+	}
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	fprintf(stderr, "nicprog-plan: the program faulted running the workload (signal %d); nothing verified it offline\n",
+		WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+	return 1;
+}
+
+/* --facts-out: the facts file of @in on @lnic, as the kernel writes it. */
+static int write_facts(const char *path, const struct nicprog_ir_input *in,
+		       const struct nicprog_lnic *lnic)
+{
+	size_t len = nicprog_facts_size(in, lnic);
+	void *buf = calloc(1, len);
+	FILE *f = fopen(path, "w");
+	int err = !buf || !f;
+
+	if (!err) {
+		nicprog_facts_write(buf, in, lnic);
+		err = fwrite(buf, 1, len, f) != len;
+	}
+	if (f && fclose(f))
+		err = 1;
+	if (err)
+		fprintf(stderr, "nicprog-plan: %s: cannot write the facts\n",
+			path);
+	free(buf);
+	return err;
 }
 
 static int predict_workload(const struct np_object *obj,
@@ -510,10 +553,13 @@ int main(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "pretty", no_argument, NULL, 'J' },
 		{ "dot", no_argument, NULL, 'd' },
+		{ "facts-out", required_argument, NULL, 'F' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct nicprog_lnic *lnic;
 	const char *sec = NULL, *wl_path = NULL, *pcap_out = NULL;
+	const char *facts_out = NULL;
+	pid_t pid;
 	static char *entries[NP_MAX_ENTRIES];
 	u32 n_entries = 0;
 	struct np_workload wl;
@@ -543,7 +589,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	lnic = nicsim_profile_find(NULL);
-	while ((c = getopt_long(argc, argv, "s:c:qbfp:S:lw:e:o:PjJd", opts,
+	while ((c = getopt_long(argc, argv, "s:c:qbfp:S:lw:e:o:PjJdF:", opts,
 				NULL)) != -1) {
 		switch (c) {
 		case 's':
@@ -611,6 +657,9 @@ int main(int argc, char **argv)
 		case 'd':
 			dot = 1;
 			break;
+		case 'F':
+			facts_out = optarg;
+			break;
 		default:
 			fprintf(stderr, USAGE);
 			return 2;
@@ -646,12 +695,13 @@ int main(int argc, char **argv)
 	elf = len >= 4 && !memcmp(buf, "\177ELF", 4);
 	if (elf) {
 		if (load_object(argv[optind], sec, lnic, &ol, &in,
-				!facts && !blocks && !dot && out == OUT_TEXT,
+				!facts && !blocks && !dot && !facts_out &&
+				out == OUT_TEXT,
 				partial))
 			return 1;
-	} else if (nicprog_facts_read(buf, len, &f, &why)) {
+	} else if (nicprog_facts_read(buf, len, &f, lwhy, sizeof(lwhy))) {
 		fprintf(stderr, "nicprog-plan: %s: not a BPF ELF object, and %s\n",
-			argv[optind], why);
+			argv[optind], lwhy);
 		return 1;
 	} else {
 		in = f.in;
@@ -661,6 +711,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "nicprog-plan: %s: %s\n", argv[optind], lwhy);
 		return 1;
 	}
+	if (facts_out && !elf) {
+		fprintf(stderr, "nicprog-plan: --facts-out takes a BPF ELF object\n");
+		return 2;
+	}
+	if (facts_out)
+		return write_facts(facts_out, &in, lnic);
 	if (facts) {
 		print_facts(&in);
 		return 0;
@@ -689,9 +745,16 @@ int main(int argc, char **argv)
 		if (wl_path) {
 			if (!elf && facts_exec(&in, &ol))
 				return 1;
-			c = predict_workload(elf ? &ol.obj : NULL, &in,
-					     &ol.exec, lnic, &lo, &wl, &fr,
-					     entries, n_entries);
+			fflush(stdout);
+			pid = fork();
+			if (!pid) {
+				c = predict_workload(elf ? &ol.obj : NULL, &in,
+						     &ol.exec, lnic, &lo, &wl,
+						     &fr, entries, n_entries);
+				fflush(stdout);
+				_exit(c);
+			}
+			c = sandbox_wait(pid);
 			np_frames_free(&fr);
 			nicprog_layout_free(&lo);
 			return c;
