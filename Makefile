@@ -33,6 +33,7 @@ modules: $(KDIR)/.nicprog-ready
 tools:
 	$(MAKE) -C tools/testing/unit KSFT_DIR=$(KSFT_DIR)
 	$(MAKE) -C tools/nicprog-plan nicprog-plan nicprog-plan-asan
+	$(MAKE) -C tools/testing/fuzz
 	$(MAKE) -C tools/nicprog-calibrate
 	$(MAKE) -C tools/lib/nicring
 	$(MAKE) -C tools/nicprog
@@ -61,6 +62,7 @@ clean:
 	-[ -d $(KDIR) ] && $(MAKE) -C $(KDIR) M=$(CURDIR) clean
 	$(MAKE) -C tools/testing/unit clean
 	$(MAKE) -C tools/nicprog-plan clean
+	$(MAKE) -C tools/testing/fuzz clean
 	$(MAKE) -C tools/nicprog-calibrate clean
 	$(MAKE) -C tools/nicprog clean
 	$(MAKE) -C tools/lib/nicring clean

@@ -44,6 +44,7 @@ for p in "$IN" "$NF"; do
 done
 ip link set dev "$NF" xdpoffload obj "$SELFDIR/progs/topipe.o" sec xdp
 ref0=$(refcnt)
+slab0=$(slab_ours)
 
 run "every command completes inline, with IOSQE_ASYNC and linked" 44 \
 	"$SELFDIR/ring_hostile" --complete "$IN" "$NF"
@@ -55,6 +56,7 @@ wait_for 10 settled
 expect_eq "no ring file left: nicprog's module references as before" \
 	"$ref0" "$(refcnt)"
 expect_eq "no pipe left" 0 "$(pipes "$NF")"
+slab_back "after the churn" "$slab0"
 
 # The opener's CAP_NET_ADMIN, at every command that acts on the network.
 if command -v setpriv > /dev/null; then

@@ -326,5 +326,41 @@ nstat() {
 # Counters of /sys/class/nicprog/DEV/statistics (global, no namespace).
 npstat() { cat "/sys/class/nicprog/$1/statistics/$2"; }
 
+# slab_ours: live slab objects that nicprog or nicsim allocated -- the
+# first function on the allocation's stack that is not an allocator
+# (kmalloc, kvmalloc, kstrdup, ...) is theirs; what they make another
+# subsystem allocate (a dentry a firmware read caches) is not -- from the
+# allocation traces SLUB keeps with slub_debug=U (as run-checks boots
+# the guest); 0 if it keeps none (slab_traced).
+slab_traced() { local t=(/sys/kernel/debug/slab/*/alloc_traces); [ -r "${t[0]}" ]; }
+slab_ours() {
+	slab_traced || { echo 0; return; }
+	cat /sys/kernel/debug/slab/*/alloc_traces 2> /dev/null | awk '
+		function frame(f) {
+			if (decided || f ~ /^_*(k[vz]?[mc]alloc|kmem_cache|slab_|kmemdup|kstrn?dup|kv?asprintf|krealloc)/)
+				return
+			decided = 1
+			if ($0 ~ /\[(nicprog|nicsim)\]/)
+				n += cnt
+		}
+		/^ *[0-9]+ .* age=/ { cnt = $1; decided = 0; frame($2); next }
+		{ frame($1) }
+		END { print n + 0 }'
+}
+
+# slab_back DESC BASE: one test point: slab_ours is back to BASE (within
+# 10 s: RCU frees late), or a skip if the kernel keeps no traces.
+slab_back() {
+	_back() { [ "$(slab_ours)" -le "$1" ]; }
+	if ! slab_traced; then
+		tap_skip "$1: slab objects back to the baseline" \
+			"the kernel keeps no allocation traces (boot with slub_debug=U)"
+		return
+	fi
+	wait_for 10 _back "$2"
+	expect_eq "$1: slab objects nicprog and nicsim allocated back to the baseline" \
+		"$2" "$(slab_ours)"
+}
+
 # The path of port DEV's streaming-ring device node (its DEVNAME).
 ring_node() { echo "/dev/$(sed -n 's/^DEVNAME=//p' "/sys/class/nicprog/$1/uevent")"; }

@@ -9,6 +9,9 @@
 #include "compat.h"
 #include <net/nicprog_lnic.h>
 
+#include <stdlib.h>
+#include <time.h>
+
 #include "kselftest_harness.h"
 
 #ifndef PROFILE_DIR
@@ -274,12 +277,16 @@ TEST_F(text, fuzz)
 {
 	static const char alphabet[] = " \t\n#,=KMG0123456789abcxyz-";
 	const char *env = getenv("LNIC_FUZZ_RUNS");
+	const char *env_seed = getenv("LNIC_FUZZ_SEED");
 	u32 runs = env ? (u32)atoi(env) : 20000, r, k, edits, ok = 0;
 	char orig[NICPROG_LNIC_TEXT_MAX];
 	size_t n, len, at;
-	u64 seed = 42;
+	u64 seed = env_seed ? strtoull(env_seed, NULL, 0) : (u64)time(NULL);
 	char why[256];
 
+	TH_LOG("seed %llu (LNIC_FUZZ_SEED=%llu replays it)",
+	       (unsigned long long)seed, (unsigned long long)seed);
+	seed |= 1;	/* xorshift never leaves 0 */
 	n = read_profile("nicsim-generic", orig, sizeof(orig));
 	ASSERT_LT(0, n);
 	for (r = 0; r < runs; r++) {

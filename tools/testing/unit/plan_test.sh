@@ -15,7 +15,8 @@ PLAN=$top/tools/nicprog-plan/nicprog-plan
 ASAN=$top/tools/nicprog-plan/nicprog-plan-asan
 PROGS=$top/selftests/nicprog/progs
 RUNS=${1:-300}
-RANDOM=${2:-20261122}
+SEED=${2:-$(($(date +%s) % 1000000))}
+RANDOM=$SEED
 k=0 fail=0
 ok() { k=$((k + 1)); echo "ok $k $*"; }
 nok() { k=$((k + 1)); fail=1; echo "not ok $k $*"; }
@@ -23,6 +24,7 @@ TMP=$(mktemp -d /tmp/nicprog-plan-test.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 
 echo "TAP version 13"
+echo "# seed $SEED (plan_test.sh $RUNS $SEED replays its fuzzer)"
 for nf in count icmp_echo port_filter firewall router lb heavy_hitter nat esp digest; do
 	obj=$top/bpf/examples/$nf.o
 	if timeout 60 "$PLAN" "$obj" > "$TMP/a" 2>&1 &&
