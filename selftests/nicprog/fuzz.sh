@@ -22,8 +22,8 @@ fw_profiles fuzz
 
 SEED=${FUZZ_SEED:-$(($(date +%s%N) % 1000000007))}
 NL_ROUNDS=${NL_ROUNDS:-30000}
-SYSFS_ROUNDS=${SYSFS_ROUNDS:-400}
-RING_ROUNDS=${RING_ROUNDS:-20000}
+SYSFS_ROUNDS=${SYSFS_ROUNDS:-200}
+RING_ROUNDS=${RING_ROUNDS:-10000}
 FIRST=61000		# the devices the sysfs fuzzer may make: 61000..61031
 
 tap_begin
@@ -36,27 +36,19 @@ no_oops() {
 # --- netlink: two NICs, one running a program, one free to reflash ---
 base=$(slab_ours)
 tap_info "slab objects through nicprog and nicsim: $base"
-A=$(nicsim_new_id)
-nicsim_new "$A" 2
+topipe_nic || { echo "not ok: cannot set up a topipe NIC" >&2; exit 1; }
 B=$(nicsim_new_id)
 nicsim_new "$B" 2
-echo "$A:0 $A:1" > "$BUS/link_device"
-for p in nicsim${A}p0 nicsim${A}p1; do
-	sysctl -qw "net.ipv6.conf.$p.disable_ipv6=1"
-	ip link set "$p" up
-done
-ip link set dev "nicsim${A}p1" xdpoffload obj "$SELFDIR/progs/topipe.o" sec xdp
 "$SELFDIR/nl_fuzz" "$SEED" "$NL_ROUNDS" \
 	"$NICPROG_SRC/drivers/nicsim/profiles/nicsim-generic.lnic" \
-	"nicsim${A}p1" "nicsim${A}p0" "nicsim${B}p0" "nicsim${B}p1" lo \
-	> "$TMP/nl" 2>&1
+	"$NF" "$IN" "nicsim${B}p0" "nicsim${B}p1" lo > "$TMP/nl" 2>&1
 rc=$?
 sed 's/^/# /' "$TMP/nl"
 expect_eq "nl_fuzz: exit status" 0 "$rc"
 check "nl_fuzz: every request answered, the family still right" \
 	grep -q "^# Totals: pass:2 fail:0" "$TMP/nl"
-ip link set dev "nicsim${A}p1" xdpoffload off
-nicsim_del "$A"
+ip link set dev "$NF" xdpoffload off
+nicsim_del "$NF_ID"
 nicsim_del "$B"
 no_oops "netlink"
 slab_back "netlink" "$base"

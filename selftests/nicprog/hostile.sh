@@ -16,7 +16,7 @@ nicprog_load || skip_all "cannot load nicprog/nicsim"
 
 TMP=$(mktemp -d /tmp/nicprog-hostile.XXXXXX)
 trap 'cleanup; rm -rf "$TMP"' EXIT
-CHURN_SECS=${CHURN_SECS:-20}
+CHURN_SECS=${CHURN_SECS:-10}
 CHURN_SEED=${CHURN_SEED:-$(date +%s)}
 
 refcnt() { cat /sys/module/nicprog/refcnt; }
@@ -34,15 +34,7 @@ run() {
 }
 
 tap_begin
-ID=$(nicsim_new_id)
-IN=nicsim${ID}p0 NF=nicsim${ID}p1
-nicsim_new "$ID" 2
-echo "$ID:0 $ID:1" > "$BUS/link_device"
-for p in "$IN" "$NF"; do
-	sysctl -qw "net.ipv6.conf.$p.disable_ipv6=1"
-	ip link set "$p" up
-done
-ip link set dev "$NF" xdpoffload obj "$SELFDIR/progs/topipe.o" sec xdp
+topipe_nic || { echo "not ok: cannot set up a topipe NIC" >&2; exit 1; }
 ref0=$(refcnt)
 slab0=$(slab_ours)
 
@@ -97,7 +89,7 @@ else
 	tap_skip "pipes charged to the opener's memory cgroup" "no memory controller"
 fi
 ip link set dev "$NF" xdpoffload off
-nicsim_del "$ID"
+nicsim_del "$NF_ID"
 
 # A port renamed, then deleted: its device node goes with it (devtmpfs
 # removes a node by the name the device has when it goes), and the next

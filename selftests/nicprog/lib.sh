@@ -99,6 +99,21 @@ nicsim_new() {
 	_created_devs+=("$1")
 }
 
+# topipe_nic: a new device of two wired ports, IN and NF, up and without
+# IPv6, NF running progs/topipe.o (UDP to port 9000 + N goes to NF's
+# output N); sets NF_ID, IN and NF.
+topipe_nic() {
+	NF_ID=$(nicsim_new_id)
+	IN=nicsim${NF_ID}p0 NF=nicsim${NF_ID}p1
+	nicsim_new "$NF_ID" 2 &&
+	echo "$NF_ID:0 $NF_ID:1" > "$BUS/link_device" || return 1
+	for p in "$IN" "$NF"; do
+		sysctl -qw "net.ipv6.conf.$p.disable_ipv6=1"
+		ip link set "$p" up
+	done
+	ip link set dev "$NF" xdpoffload obj "$SELFDIR/progs/topipe.o" sec xdp
+}
+
 # oracle_nic PREFIX [PROFILE [PORTS]]: a device for the oracle, IN wired
 # to NF and OUT to CAP, those four ports in a new namespace PREFIX-ID (any
 # more of PORTS stay where they are). Sets ID, NS, IN, NF, OUT, CAP, NF_IDX

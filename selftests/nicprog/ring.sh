@@ -45,15 +45,7 @@ expect_eq "no pipe left once the files are closed" 0 \
 	"$(cat "/sys/class/nicprog/$P/statistics/ring_pipes")"
 
 # An NF steers frames to its outputs: they arrive in the bound pipes.
-ID2=$(nicsim_new_id)
-IN=nicsim${ID2}p0 NF=nicsim${ID2}p1
-nicsim_new "$ID2" 2
-echo "$ID2:0 $ID2:1" > "$BUS/link_device"
-for p in "$IN" "$NF"; do
-	sysctl -qw "net.ipv6.conf.$p.disable_ipv6=1"
-	ip link set "$p" up
-done
-ip link set dev "$NF" xdpoffload obj "$SELFDIR/progs/topipe.o" sec xdp
+topipe_nic || { echo "not ok: cannot set up a topipe NIC" >&2; exit 1; }
 ab0=$(ethtool -S "$NF" | awk '$1 == "xdp_aborted:" { print $2 }')
 CLI=$NICPROG_SRC/tools/nicprog/nicprog
 if [ -x "$CLI" ]; then

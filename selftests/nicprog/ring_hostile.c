@@ -109,34 +109,6 @@ static int pipe_destroy(struct io_uring *r, int fd, uint32_t id)
 	return rl_cmd(r, fd, NICPROG_OP_PIPE_DESTROY, &a, sizeof(a), 0);
 }
 
-static void *pipe_map(int fd, const struct nicprog_pipe_create *a)
-{
-	void *m = mmap(NULL, a->mmap_len, PROT_READ | PROT_WRITE, MAP_SHARED,
-		       fd, a->mmap_off);
-
-	if (m == MAP_FAILED)
-		ksft_exit_fail_msg("mapping pipe %u: %s\n", a->id,
-				   strerror(errno));
-	return m;
-}
-
-/* A counter of the port's /sys/class/nicprog/<port>/statistics/. */
-static long port_stat(const char *name)
-{
-	char path[160];
-	long v = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/class/nicprog/%s/statistics/%s",
-		 port, name);
-	f = fopen(path, "r");
-	if (f && fscanf(f, "%ld", &v) != 1)
-		v = -1;
-	if (f)
-		fclose(f);
-	return v;
-}
-
 static int pkt_fd, pkt_ifindex;
 
 static void pkt_open(const char *in)
@@ -313,7 +285,7 @@ static int complete_mode(const char *in)
 	pkt_open(in);
 	/* an RX pipe on output 1 with a record: its notification waits */
 	pipe_new(&x.r, x.fd, 4096, NICPROG_PIPE_RX, &rx);
-	ctrl = pipe_map(x.fd, &rx);
+	ctrl = rl_pipe_map(x.fd, &rx);
 	if (pipe_bind(&x.r, x.fd, NICPROG_OP_PIPE_BIND, rx.id, 1))
 		ksft_exit_fail_msg("binding a pipe to output 1 failed\n");
 	frame_to(1, 1);
@@ -323,7 +295,7 @@ static int complete_mode(const char *in)
 		ksft_exit_fail_msg("no frame reached output 1's pipe\n");
 	x.tx_size = 16384;
 	x.tx = pipe_new(&x.r, x.fd, x.tx_size, NICPROG_PIPE_TX, &tx);
-	x.tx_map = pipe_map(x.fd, &tx);
+	x.tx_map = rl_pipe_map(x.fd, &tx);
 
 	ksft_print_header();
 	ksft_set_plan(C_MAX * 4);
@@ -652,7 +624,7 @@ static int uffd_mode(const char *opname, const char *cmdline)
 	switch (k) {
 	case 0:
 		pipe_new(&r, s.fd, 4096, NICPROG_PIPE_TX, &p);
-		map = pipe_map(s.fd, &p);
+		map = rl_pipe_map(s.fd, &p);
 		a.send = (struct nicprog_pipe_send){
 			.id = p.id,
 			.tail = rl_put_rec(map + 4096, 4096, 0, f,
@@ -766,7 +738,7 @@ static int create_race_mode(void)
 	    ioctl(uffd, UFFDIO_WAKE, &range))
 		ksft_exit_fail_msg("ending the write: %s\n", strerror(errno));
 	pthread_join(s.tid, NULL);
-	printf("pipes: %ld\n", port_stat("ring_pipes"));
+	printf("pipes: %ld\n", rl_port_stat(port, "ring_pipes"));
 	after = pipe_destroy(&r2, s.fd, b.id);
 	printf("create: %d; meanwhile destroy 1: %d, create: %d (pipe %u); then destroy %u: %d\n",
 	       s.res, d, c, b.id, b.id, after);
@@ -787,7 +759,7 @@ static int cap_mode(int fd)
 	if (fd < 0)
 		fd = open_node();
 	pipe_new(&r, fd, 4096, NICPROG_PIPE_TX, &p);
-	map = pipe_map(fd, &p);
+	map = rl_pipe_map(fd, &p);
 	a = (struct nicprog_pipe_send){
 		.id = p.id,
 		.tail = rl_put_rec(map + 4096, 4096, 0, f,

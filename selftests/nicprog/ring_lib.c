@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <linux/if_packet.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 
 #include "kselftest.h"
@@ -224,4 +225,46 @@ uint64_t rl_put_rec(uint8_t *data, uint32_t size, uint64_t tail,
 	r->__rsvd = 0;
 	memcpy(r + 1, f, len);
 	return tail + REC(len);
+}
+
+/**
+ * rl_pipe_map() - map a pipe of a file; the test fails if it cannot
+ * @fd: the device
+ * @a: the pipe's create command, as it completed
+ *
+ * Return: the mapping: the control page, then the data twice.
+ */
+void *rl_pipe_map(int fd, const struct nicprog_pipe_create *a)
+{
+	void *m = mmap(NULL, a->mmap_len, PROT_READ | PROT_WRITE, MAP_SHARED,
+		       fd, a->mmap_off);
+
+	if (m == MAP_FAILED)
+		ksft_exit_fail_msg("mapping pipe %u: %s\n", a->id,
+				   strerror(errno));
+	return m;
+}
+
+/**
+ * rl_port_stat() - a counter of /sys/class/nicprog/@port/statistics/
+ * @port: the port's class device
+ * @name: the counter
+ *
+ * Return: its value; the test fails if there is none.
+ */
+long rl_port_stat(const char *port, const char *name)
+{
+	char path[160];
+	long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/class/nicprog/%s/statistics/%s",
+		 port, name);
+	f = fopen(path, "r");
+	if (!f)
+		ksft_exit_fail_msg("%s: %s\n", path, strerror(errno));
+	if (fscanf(f, "%ld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
 }

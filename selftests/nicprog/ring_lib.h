@@ -32,6 +32,8 @@ int rl_cmd(struct io_uring *r, int fd, uint32_t op, void *arg, uint32_t len,
 	   uint32_t cflags);
 int rl_frame(uint8_t *f, uint16_t dport, int len, uint32_t seq);
 void rl_send_frame(int pkt_fd, int ifindex, const uint8_t *f, int len);
+long rl_port_stat(const char *port, const char *name);
+void *rl_pipe_map(int fd, const struct nicprog_pipe_create *a);
 uint64_t rl_put_rec(uint8_t *data, uint32_t size, uint64_t tail,
 		    const uint8_t *f, int len);
 

@@ -132,19 +132,7 @@ static int destroy(int fd, uint32_t id)
 /* A counter of the port's /sys/class/nicprog/IFNAME/statistics/. */
 static long port_stat(const char *name)
 {
-	char path[160];
-	long v = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/class/nicprog/%s/statistics/%s",
-		 ifname, name);
-	f = fopen(path, "r");
-	if (!f)
-		ksft_exit_fail_msg("%s: %s\n", path, strerror(errno));
-	if (fscanf(f, "%ld", &v) != 1)
-		v = -1;
-	fclose(f);
-	return v;
+	return rl_port_stat(ifname, name);
 }
 
 static long ring_pipes(void)
@@ -789,13 +777,7 @@ static void tx_tests(const char *in)
 /* A pipe of the file, mapped; the test ends if it is not. */
 static uint8_t *pipe_map(int fd, const struct nicprog_pipe_create *a)
 {
-	void *m = mmap(NULL, a->mmap_len, PROT_READ | PROT_WRITE, MAP_SHARED,
-		       fd, a->mmap_off);
-
-	if (m == MAP_FAILED)
-		ksft_exit_fail_msg("mapping pipe %u: %s\n", a->id,
-				   strerror(errno));
-	return m;
+	return rl_pipe_map(fd, a);
 }
 
 /* The file's notification ring, mapped; the test ends if it is not. */

@@ -44,15 +44,7 @@ probe event nicprog_nl_notify_ring_drops || skip_all "cannot set a kprobe"
 probe firmware request_firmware_direct || skip_all "cannot set a kprobe"
 
 # A full pipe drops records: a ring-drops event within a second.
-ID=$(nicsim_new_id)
-IN=nicsim${ID}p0 NF=nicsim${ID}p1
-nicsim_new "$ID" 2
-echo "$ID:0 $ID:1" > "$BUS/link_device"
-for p in "$IN" "$NF"; do
-	sysctl -qw "net.ipv6.conf.$p.disable_ipv6=1"
-	ip link set "$p" up
-done
-ip link set dev "$NF" xdpoffload obj "$SELFDIR/progs/topipe.o" sec xdp
+topipe_nic || { echo "not ok: cannot set up a topipe NIC" >&2; exit 1; }
 "$SELFDIR/ring_test" --fill "$IN" "$NF" > "$TMP/fill" 2>&1 &
 FPID=$!
 _bg_pids+=($FPID)
@@ -64,7 +56,7 @@ tap_info "RTNL's owner at each event: $(owners event | xargs)"
 check "events read the port's netdev under RTNL" held_at event
 kill "$FPID"
 ip link set dev "$NF" xdpoffload off
-nicsim_del "$ID"
+nicsim_del "$NF_ID"
 
 # A profile by name from a firmware file, through netlink and sysfs.
 "$PLAN" --lnic | sed 's/^lnic nicsim-generic$/lnic fwrtnl/' \
