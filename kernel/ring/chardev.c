@@ -30,11 +30,12 @@
  */
 #include <linux/cdev.h>
 #include <linux/fs.h>
-#include <linux/idr.h>
+#include <linux/xarray.h>
 #include <linux/io_uring.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/netdevice.h>
+#include <linux/nospec.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -306,6 +307,7 @@ static int nicprog_pipe_bind_cmd(struct nicprog_ring_file *rf,
 			 NICPROG_RING_OUTPUTS);
 		return -EINVAL;
 	}
+	a.output = array_index_nospec(a.output, NICPROG_RING_OUTPUTS);
 	if ((!bind && (a.coalesce_usecs || a.coalesce_bytes)) ||
 	    a.coalesce_usecs > NICPROG_COALESCE_USECS_MAX ||
 	    (a.coalesce_bytes && !a.coalesce_usecs)) {
@@ -739,6 +741,8 @@ int nicprog_ring_deliver(struct nicprog_dev *nd, u32 target,
 
 	if (!(target & NICPROG_PIPE_TARGET_BIT) || out >= NICPROG_RING_OUTPUTS)
 		return -ENOENT;
+	/* the program's target: a user's value on the datapath */
+	out = array_index_nospec(out, NICPROG_RING_OUTPUTS);
 	pipe = rcu_dereference(nd->ring_out[out]);
 	if (!pipe)
 		return -ENOENT;
@@ -771,6 +775,7 @@ int nicprog_ring_drop(struct nicprog_dev *nd, u32 target, u32 len)
 
 	if (!(target & NICPROG_PIPE_TARGET_BIT) || out >= NICPROG_RING_OUTPUTS)
 		return -ENOENT;
+	out = array_index_nospec(out, NICPROG_RING_OUTPUTS);
 	pipe = rcu_dereference(nd->ring_out[out]);
 	if (!pipe)
 		return -ENOENT;
