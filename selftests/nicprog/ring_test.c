@@ -558,11 +558,6 @@ static int bind_pipe(int fd, uint32_t op, uint32_t id, uint32_t out)
 
 static int pkt_fd, pkt_ifindex;
 
-static int frame(uint8_t *f, uint16_t dport, int len, uint32_t seq)
-{
-	return rl_frame(f, dport, len, seq);
-}
-
 static void send_frame(const uint8_t *f, int len)
 {
 	rl_send_frame(pkt_fd, pkt_ifindex, f, len);
@@ -631,13 +626,6 @@ static int recv_in(int rfd, uint8_t *buf, int ms)
 	}
 }
 
-/* Append a record of @f to a TX pipe's data at @tail; the new tail. */
-static uint64_t put_rec(uint8_t *data, uint32_t size, uint64_t tail,
-			const uint8_t *f, int len)
-{
-	return rl_put_rec(data, size, tail, f, len);
-}
-
 /* The NIC's count of frames it put on the port's wire. */
 static long wire_tx(void)
 {
@@ -670,11 +658,11 @@ static void tx_tests(const char *in)
 
 	/* 50 frames of 60..1013 bytes, sent and received in order */
 	for (i = 0, tail = 0; i < 50; i++)
-		tail = put_rec(tm + 4096, 65536, tail, f,
-			       frame(f, 7000, FLEN(i), i));
+		tail = rl_put_rec(tm + 4096, 65536, tail, f,
+			       rl_frame(f, 7000, FLEN(i), i));
 	ok = send_pipe(fd, t.id, tail) == 50 && tc->head == tail;
 	for (i = 0; ok && i < 50; i++) {
-		len = frame(f, 7000, FLEN(i), i);
+		len = rl_frame(f, 7000, FLEN(i), i);
 		n = recv_in(rfd, g, 2000);
 		if (n != len || memcmp(f, g, len)) {
 			ksft_print_msg("frame %d: %d bytes, expected %d\n", i,
@@ -688,8 +676,8 @@ static void tx_tests(const char *in)
 	head = tc->head;
 	ok = send_pipe(fd, t.id, head + 65536 + 8) == -EINVAL;
 	ok &= send_pipe(fd, t.id, head - 8) == -EINVAL;
-	tail = put_rec(tm + 4096, 65536, head, f, frame(f, 7000, 100, 1));
-	tail = put_rec(tm + 4096, 65536, tail, f, frame(f, 7000, 100, 2));
+	tail = rl_put_rec(tm + 4096, 65536, head, f, rl_frame(f, 7000, 100, 1));
+	tail = rl_put_rec(tm + 4096, 65536, tail, f, rl_frame(f, 7000, 100, 2));
 	((struct nicprog_rec *)(tm + 4096 + (tail & 65535) - REC(100)))->len = 5;
 	ok &= send_pipe(fd, t.id, tail) == -EINVAL;	/* second malformed */
 	ok &= send_pipe(fd, t.id, tail - 8) == -EINVAL;	/* crosses tail */
@@ -710,8 +698,8 @@ static void tx_tests(const char *in)
 		  big.mmap_off);
 	ok &= bm != MAP_FAILED;
 	for (i = 0, tail = 0; ok && i < 1500; i++)
-		tail = put_rec(bm + 4096, 262144, tail, f,
-			       frame(f, 7001, 60, i));
+		tail = rl_put_rec(bm + 4096, 262144, tail, f,
+			       rl_frame(f, 7001, 60, i));
 	wire = wire_tx();
 	ok &= send_pipe(fd, big.id, tail) == NICPROG_SEND_BATCH;
 	ok &= send_pipe(fd, big.id, tail) == 1500 - NICPROG_SEND_BATCH;
@@ -748,7 +736,7 @@ static void tx_tests(const char *in)
 	ok &= rm != MAP_FAILED;
 	rc = (void *)rm;
 	for (i = 0, tail = 0; ok && i < 20; i++) {
-		send_frame(f, frame(f, 9000, FLEN(i), 500 + i));
+		send_frame(f, rl_frame(f, 9000, FLEN(i), 500 + i));
 		tail += REC(FLEN(i));
 	}
 	ok &= tail_at(rc, tail) == tail;
@@ -761,7 +749,7 @@ static void tx_tests(const char *in)
 	}
 	ok &= send_pipe(fd, x.id, tail) == 20;
 	for (i = 0; ok && i < 20; i++) {
-		len = frame(f, 9000, FLEN(i), 500 + i);
+		len = rl_frame(f, 9000, FLEN(i), 500 + i);
 		memset(f, 0x0e, 6);
 		ok &= recv_in(rfd, g, 2000) == len && !memcmp(f, g, len);
 	}
@@ -772,12 +760,6 @@ static void tx_tests(const char *in)
 	munmap(tm, t.mmap_len);
 	close(rfd);
 	close(fd);
-}
-
-/* A pipe of the file, mapped; the test ends if it is not. */
-static uint8_t *pipe_map(int fd, const struct nicprog_pipe_create *a)
-{
-	return rl_pipe_map(fd, a);
 }
 
 /* The file's notification ring, mapped; the test ends if it is not. */
@@ -830,14 +812,14 @@ static void notif_tests(void)
 			 res, (unsigned long long)(now_ms() - t0));
 
 	/* one frame: one notification, and a wait returns at once */
-	send_frame(f, frame(f, 9000, 100, 1));
+	send_frame(f, rl_frame(f, 9000, 100, 1));
 	ok = tail_at(ctrl, REC(100)) == REC(100);
 	t0 = now_ms();
 	ok &= do_wait(fd, 5000) == 1 && now_ms() - t0 < 1000;
 	ok &= nc->tail == 1 && ne[0].pipe == a.id && ne[0].tail == REC(100);
 	/* not caught up: ten more frames, no more notifications */
 	for (i = 0; i < 10; i++)
-		send_frame(f, frame(f, 9000, 100, 2 + i));
+		send_frame(f, rl_frame(f, 9000, 100, 2 + i));
 	ok &= tail_at(ctrl, 11 * REC(100)) == 11 * REC(100);
 	ok &= nc->tail == 1;
 	ksft_test_result(ok, "reactive: one notification for a frame, none while the application has not caught up\n");
@@ -849,7 +831,7 @@ static void notif_tests(void)
 	submit_wait(fd, 5000);
 	usleep(100000);
 	t0 = now_ms();
-	send_frame(f, frame(f, 9000, 100, 20));
+	send_frame(f, rl_frame(f, 9000, 100, 20));
 	res = reap(3000);
 	ok = res == 1 && now_ms() - t0 < 1000 && nc->tail == 2 &&
 	     ne[1].tail == 12 * REC(100);
@@ -869,7 +851,7 @@ static void notif_tests(void)
 	ok &= io_uring_submit(&ring) == 1;
 	ok &= reap_cqe(200, &cqe) == -ETIMEDOUT;
 	for (i = 0; i < 3; i++) {
-		send_frame(f, frame(f, 9000, 100, 30 + i));
+		send_frame(f, rl_frame(f, 9000, 100, 30 + i));
 		res = reap_cqe(3000, &cqe);
 		ok &= !res && cqe.user_data == POLL_TAG &&
 		      (cqe.res & POLLIN) && (cqe.flags & IORING_CQE_F_MORE);
@@ -889,7 +871,7 @@ static void notif_tests(void)
 		       (cqe.user_data == 2 && !cqe.res) << 1;
 	ok &= i == 2 && res == 3;
 	tail = ctrl->tail + REC(100);
-	send_frame(f, frame(f, 9000, 100, 40));
+	send_frame(f, rl_frame(f, 9000, 100, 40));
 	ok &= tail_at(ctrl, tail) == tail && nc->tail == nc->head + 1;
 	ok &= reap_cqe(200, &cqe) == -ETIMEDOUT;
 	ksft_test_result(ok, "re-armable wait: one multishot IORING_OP_POLL_ADD, a completion per notification; poll() readable only while entries wait\n");
@@ -902,7 +884,7 @@ static void notif_tests(void)
 	tail = ctrl->tail;
 	for (i = 0; i < 300; i++) {
 		__atomic_store_n(&ctrl->head, tail, __ATOMIC_RELEASE);
-		send_frame(f, frame(f, 9000, 64, i));
+		send_frame(f, rl_frame(f, 9000, 64, i));
 		tail += REC(64);
 		if (tail_at(ctrl, tail) != tail)
 			break;
@@ -952,7 +934,7 @@ static void moderation_tests(void)
 
 	if (create(fd, 65536, NICPROG_PIPE_RX, NICPROG_FRAMING_RECORDS, &a))
 		ksft_exit_fail_msg("moderation setup failed\n");
-	m = pipe_map(fd, &a);
+	m = rl_pipe_map(fd, &a);
 	nm = notif_map(fd);
 	ctrl = (void *)m;
 	nc = (void *)nm;
@@ -972,7 +954,7 @@ static void moderation_tests(void)
 
 	/* time bound 300 ms: a frame's notification waits for it */
 	t0 = now_ms();
-	send_frame(f, frame(f, 9000, 100, 1));
+	send_frame(f, rl_frame(f, 9000, 100, 1));
 	ok = tail_at(ctrl, REC(100)) == REC(100) && nc->tail == 0;
 	res = do_wait(fd, 5000);
 	el = now_ms() - t0;
@@ -989,10 +971,10 @@ static void moderation_tests(void)
 	n0 = nc->tail;
 	t0 = now_ms();
 	for (i = 0; i < 4; i++)
-		send_frame(f, frame(f, 9000, 200, 2 + i));
+		send_frame(f, rl_frame(f, 9000, 200, 2 + i));
 	ok &= tail_at(ctrl, base + 4 * REC(200)) == base + 4 * REC(200) &&
 	      nc->tail == n0;
-	send_frame(f, frame(f, 9000, 200, 6));
+	send_frame(f, rl_frame(f, 9000, 200, 6));
 	res = do_wait(fd, 5000);
 	el = now_ms() - t0;
 	ok &= res == 1 && el < 900 && nc->tail == n0 + 1 &&
@@ -1003,12 +985,12 @@ static void moderation_tests(void)
 	/* read before the bound passes: nothing to announce, no wakeup */
 	catch_up(ctrl, nc);
 	n0 = nc->tail;
-	send_frame(f, frame(f, 9000, 100, 7));
+	send_frame(f, rl_frame(f, 9000, 100, 7));
 	ok = tail_at(ctrl, ctrl->head + REC(100)) == ctrl->head + REC(100);
 	catch_up(ctrl, nc);
 	ok &= do_wait(fd, 1500) == 0 && nc->tail == n0;
 	/* unbinding posts what is held at once */
-	send_frame(f, frame(f, 9000, 100, 8));
+	send_frame(f, rl_frame(f, 9000, 100, 8));
 	ok &= tail_at(ctrl, ctrl->head + REC(100)) == ctrl->head + REC(100);
 	t0 = now_ms();
 	ok &= !bind_pipe(fd, NICPROG_OP_PIPE_UNBIND, a.id, 0);
@@ -1020,7 +1002,7 @@ static void moderation_tests(void)
 	catch_up(ctrl, nc);
 	n0 = nc->tail;
 	ok = !bind_co(fd, NICPROG_OP_PIPE_BIND, a.id, 500000, 0);
-	send_frame(f, frame(f, 9000, 100, 9));
+	send_frame(f, rl_frame(f, 9000, 100, 9));
 	ok &= tail_at(ctrl, ctrl->head + REC(100)) == ctrl->head + REC(100);
 	ok &= !destroy(fd, a.id);
 	ok &= do_wait(fd, 1000) == 0 && nc->tail == n0;
@@ -1029,7 +1011,7 @@ static void moderation_tests(void)
 	ok &= !cmd(fd, NICPROG_OP_PIPE_BIND,
 		   &(struct nicprog_pipe_bind){ .id = b.id }, 16, 0);
 	t0 = now_ms();
-	send_frame(f, frame(f, 9000, 100, 10));
+	send_frame(f, rl_frame(f, 9000, 100, 10));
 	ok &= do_wait(fd, 5000) == 1 && now_ms() - t0 < 1000 &&
 	      ne[n0 % NICPROG_NOTIF_ENTRIES].pipe == b.id;
 	munmap(m, a.mmap_len);
@@ -1039,14 +1021,14 @@ static void moderation_tests(void)
 	if (destroy(fd, b.id) ||
 	    create(fd, 4096, NICPROG_PIPE_RX, NICPROG_FRAMING_RECORDS, &a))
 		ksft_exit_fail_msg("moderation setup failed\n");
-	m = pipe_map(fd, &a);
+	m = rl_pipe_map(fd, &a);
 	ctrl = (void *)m;
 	__atomic_store_n(&nc->head, nc->tail, __ATOMIC_RELEASE);
 	n0 = nc->tail;
 	ok = !bind_co(fd, NICPROG_OP_PIPE_BIND, a.id, 1000000, 0);
 	t0 = now_ms();
 	for (i = 0; i < 25; i++)
-		send_frame(f, frame(f, 9000, 200, 20 + i));
+		send_frame(f, rl_frame(f, 9000, 200, 20 + i));
 	res = do_wait(fd, 5000);
 	el = now_ms() - t0;
 	settle(ctrl, 0, 0);
@@ -1106,7 +1088,7 @@ static int pipe_mode(const char *in)
 	/* 200 frames of 60..1013 bytes to output 0, read in order, 20 at a time */
 	ok = 1;
 	for (i = 0, rd = 0, tail = 0, head = 0; ok && i < 200; i++) {
-		send_frame(f, frame(f, 9000, FLEN(i), i));
+		send_frame(f, rl_frame(f, 9000, FLEN(i), i));
 		tail += REC(FLEN(i));
 		if (i % 20 != 19)
 			continue;
@@ -1114,7 +1096,7 @@ static int pipe_mode(const char *in)
 		for (; ok && rd <= i; rd++) {
 			struct nicprog_rec *r = (void *)(data + (head & 65535));
 
-			len = frame(f, 9000, FLEN(rd), rd);
+			len = rl_frame(f, 9000, FLEN(rd), rd);
 			if (r->len != (uint32_t)len || memcmp(r + 1, f, len)) {
 				ksft_print_msg("record %d: len %u, expected %d\n",
 					       rd, r->len, len);
@@ -1131,7 +1113,7 @@ static int pipe_mode(const char *in)
 
 	/* a full pipe drops whole records and counts them */
 	for (i = 0; i < 100; i++)
-		send_frame(f, frame(f, 9001, 200, i));
+		send_frame(f, rl_frame(f, 9001, 200, i));
 	settle(ctrl2, 0, 0);
 	tail = ctrl2->tail;
 	drops = ctrl2->drops;
@@ -1143,13 +1125,13 @@ static int pipe_mode(const char *in)
 	/* a head past the tail is no release: nothing is overwritten */
 	ctrl2->head = tail + 4096;
 	for (i = 0; i < 5; i++)
-		send_frame(f, frame(f, 9001, 200, 1000 + i));
+		send_frame(f, rl_frame(f, 9001, 200, 1000 + i));
 	settle(ctrl2, tail, drops);
 	ok = ctrl2->tail == tail && ctrl2->drops == drops + 5;
 	/* a real release makes room again */
 	ctrl2->head = tail;
 	for (i = 0; i < 5; i++)
-		send_frame(f, frame(f, 9001, 200, 2000 + i));
+		send_frame(f, rl_frame(f, 9001, 200, 2000 + i));
 	ok &= tail_at(ctrl2, tail + 5 * REC(200)) == tail + 5 * REC(200);
 	ksft_test_result(ok, "a bogus head frees nothing; a release makes room\n");
 
@@ -1159,8 +1141,8 @@ static int pipe_mode(const char *in)
 	tail = ctrl2->tail;
 	drops = ctrl2->drops;
 	for (i = 0; i < 5; i++) {
-		send_frame(f, frame(f, 9001, 100, i));
-		send_frame(f, frame(f, 9002, 100, i));
+		send_frame(f, rl_frame(f, 9001, 100, i));
+		send_frame(f, rl_frame(f, 9002, 100, i));
 	}
 	usleep(300000);
 	ok &= ctrl2->tail == tail && ctrl2->drops == drops;
@@ -1171,7 +1153,7 @@ static int pipe_mode(const char *in)
 	ok = !destroy(fd, a.id);
 	ok &= !bind_pipe(fd, NICPROG_OP_PIPE_BIND, b.id, 0);
 	tail = ctrl2->tail;
-	send_frame(f, frame(f, 9000, 300, 7));
+	send_frame(f, rl_frame(f, 9000, 300, 7));
 	ok &= tail_at(ctrl2, tail + REC(300)) == tail + REC(300);
 	ksft_test_result(ok, "destroying a bound pipe unbinds it; the output takes another\n");
 
@@ -1184,12 +1166,12 @@ static int pipe_mode(const char *in)
 	ok &= m != MAP_FAILED;
 	if (m != MAP_FAILED) {
 		ctrl = (void *)m;
-		send_frame(f, frame(f, 9003, 100, 1));
-		send_frame(f, frame(f, 9003, 64, 2));
+		send_frame(f, rl_frame(f, 9003, 100, 1));
+		send_frame(f, rl_frame(f, 9003, 64, 2));
 		ok &= tail_at(ctrl, 164) == 164;
-		frame(f, 9003, 100, 1);
+		rl_frame(f, 9003, 100, 1);
 		ok &= !memcmp(m + 4096, f, 100);
-		frame(f, 9003, 64, 2);
+		rl_frame(f, 9003, 64, 2);
 		ok &= !memcmp(m + 4096 + 100, f, 64);
 	}
 	ksft_test_result(ok, "a stream pipe holds the bytes back to back\n");
@@ -1199,7 +1181,7 @@ static int pipe_mode(const char *in)
 	munmap(m2, b.mmap_len);
 	close(fd);
 	for (i = 0; i < 5; i++)
-		send_frame(f, frame(f, 9000 + i % 4, 80, i));
+		send_frame(f, rl_frame(f, 9000 + i % 4, 80, i));
 	fd = open_dev();
 	for (i = 0, ok = 1; i < 4; i++) {
 		ok &= !create(fd, 4096, NICPROG_PIPE_RX,
@@ -1215,7 +1197,7 @@ static int pipe_mode(const char *in)
 	return 0;
 }
 
-/* Records of a pipe from @head to its tail, each a frame() of @dport. */
+/* Records of a pipe from @head to its tail, each a rl_frame() of @dport. */
 static int check_records(const uint8_t *data, uint32_t size, uint64_t head,
 			 uint64_t tail, uint16_t dport, int *count)
 {
@@ -1229,7 +1211,7 @@ static int check_records(const uint8_t *data, uint32_t size, uint64_t head,
 		if (r->len < 46 || r->len > 1514)
 			return 0;
 		memcpy(&seq, (const uint8_t *)(r + 1) + 42, 4);
-		if (frame(f, dport, r->len, seq) != (int)r->len ||
+		if (rl_frame(f, dport, r->len, seq) != (int)r->len ||
 		    memcmp(r + 1, f, r->len))
 			return 0;
 		head += REC(r->len);
@@ -1255,7 +1237,7 @@ static long ingress_drops(const char *nf)
 
 /*
  * Read every record of the pipe until @want arrived, or nothing did for
- * @idle_ms; check each is frame(9001, 200, seq) with seqs increasing from
+ * @idle_ms; check each is rl_frame(9001, 200, seq) with seqs increasing from
  * *@seq. Return the records read, -1 on a wrong one.
  */
 static int drain(volatile struct nicprog_pipe_ctrl *ctrl, uint8_t *data,
@@ -1277,7 +1259,7 @@ static int drain(volatile struct nicprog_pipe_ctrl *ctrl, uint8_t *data,
 
 			memcpy(&v, (uint8_t *)(r + 1) + 42, 4);
 			if (r->len != 200 || v < *seq ||
-			    (frame(f, 9001, 200, v),
+			    (rl_frame(f, 9001, 200, v),
 			     memcmp(r + 1, f, 200))) {
 				ksft_print_msg("record %d: len %u seq %u (after %u)\n",
 					       got, r->len, v, *seq);
@@ -1351,7 +1333,7 @@ static int bp_mode(const char *in, const char *nf)
 
 	/* 100 frames through a pipe that holds 19: none lost */
 	for (i = 0; i < 100; i++)
-		send_frame(f, frame(f, 9001, 200, i));
+		send_frame(f, rl_frame(f, 9001, 200, i));
 	usleep(50000);
 	got = drain(ctrl, m + 4096, 4096, 100, 2000, &seq);
 	ksft_test_result(got == 100 && !ctrl->drops,
@@ -1360,7 +1342,7 @@ static int bp_mode(const char *in, const char *nf)
 
 	/* no room for 1 s: held frames go after 100 ms each, counted */
 	for (i = 0; i < 40; i++)
-		send_frame(f, frame(f, 9001, 200, 100 + i));
+		send_frame(f, rl_frame(f, 9001, 200, 100 + i));
 	usleep(1000000);
 	got = drain(ctrl, m + 4096, 4096, 40, 1000, &seq);
 	ok = got >= 0 && ctrl->drops >= 3 && ctrl->drops <= 15 &&
@@ -1372,7 +1354,7 @@ static int bp_mode(const char *in, const char *nf)
 	ing0 = ingress_drops(nf);
 	i = ctrl->drops;
 	for (int k = 0; k < 1000; k++)
-		send_frame(f, frame(f, 9001, 200, 1000 + k));
+		send_frame(f, rl_frame(f, 9001, 200, 1000 + k));
 	usleep(200000);
 	got = drain(ctrl, m + 4096, 4096, 1000, 1000, &seq);
 	ing = ingress_drops(nf) - ing0;
@@ -1422,13 +1404,13 @@ static int replace_mode(const char *in, const char *nf, const char *obj)
 
 	ok = !system(attach);
 	for (i = 0, tail = 0; i < 100; i++) {
-		send_frame(f, frame(f, 9000, FLEN(i), i));
+		send_frame(f, rl_frame(f, 9000, FLEN(i), i));
 		tail += REC(FLEN(i));
 	}
 	ok &= tail_at(ctrl, tail) == tail;
 	ok &= !system(attach);		/* the same object: a new plan */
 	for (i = 100; i < 200; i++) {
-		send_frame(f, frame(f, 9000, FLEN(i), i));
+		send_frame(f, rl_frame(f, 9000, FLEN(i), i));
 		tail += REC(FLEN(i));
 	}
 	ok &= tail_at(ctrl, tail) == tail;
@@ -1438,12 +1420,12 @@ static int replace_mode(const char *in, const char *nf, const char *obj)
 
 	ok = !system(detach);
 	for (i = 0; i < 50; i++)
-		send_frame(f, frame(f, 9000, 100, 1000 + i));
+		send_frame(f, rl_frame(f, 9000, 100, 1000 + i));
 	usleep(300000);
 	ok &= ctrl->tail == tail;
 	ok &= !system(attach);
 	for (i = 0; i < 50; i++)
-		send_frame(f, frame(f, 9000, 100, 2000 + i));
+		send_frame(f, rl_frame(f, 9000, 100, 2000 + i));
 	tail += 50 * REC(100);
 	ok &= tail_at(ctrl, tail) == tail;
 	ksft_test_result(ok, "without a program the pipe gets nothing; reattached, it receives again\n");
@@ -1452,7 +1434,7 @@ static int replace_mode(const char *in, const char *nf, const char *obj)
 	pid = fork();
 	if (!pid) {
 		for (i = 0; i < 3000; i++)
-			send_frame(f, frame(f, 9000, FLEN(i), 5000 + i));
+			send_frame(f, rl_frame(f, 9000, FLEN(i), 5000 + i));
 		_exit(0);
 	}
 	for (k = 0, ok = 1; k < 5; k++) {
@@ -1490,7 +1472,7 @@ static int fill_mode(const char *in)
 	if (bind_pipe(fd, NICPROG_OP_PIPE_BIND, a.id, 1))
 		ksft_exit_fail_msg("bind failed\n");
 	for (i = 0; i < 100; i++)
-		send_frame(f, frame(f, 9001, 200, i));
+		send_frame(f, rl_frame(f, 9001, 200, i));
 	settle(ctrl, 0, 0);
 	__atomic_store_n(&ctrl->head, 5 * REC(200), __ATOMIC_RELEASE);
 	printf("# tail %llu head %llu drops %llu drop_bytes %llu\nfilled\n",
@@ -1525,9 +1507,9 @@ static int echo_peer(const char *in, int count)
 		ksft_exit_fail_msg("%s: %s\n", in, strerror(errno));
 	for (i = 0; i < count && !bad; i += 32) {
 		for (j = i; j < count && j < i + 32; j++)
-			send_frame(f, frame(f, 9000, FLEN(j), j));
+			send_frame(f, rl_frame(f, 9000, FLEN(j), j));
 		for (j = i; j < count && j < i + 32; j++) {
-			len = frame(f, 9000, FLEN(j), j);
+			len = rl_frame(f, 9000, FLEN(j), j);
 			memcpy(mac, f, 6);
 			memcpy(f, f + 6, 6);
 			memcpy(f + 6, mac, 6);
