@@ -36,6 +36,7 @@ tools:
 	$(MAKE) -C tools/testing/fuzz
 	$(MAKE) -C tools/nicprog-calibrate
 	$(MAKE) -C tools/lib/nicring
+	$(MAKE) -C tools/lib/nicprog
 	$(MAKE) -C tools/nicprog
 	$(MAKE) -C tools/apps
 	$(MAKE) -C tools/bench/rxbench
@@ -66,6 +67,7 @@ clean:
 	$(MAKE) -C tools/nicprog-calibrate clean
 	$(MAKE) -C tools/nicprog clean
 	$(MAKE) -C tools/lib/nicring clean
+	$(MAKE) -C tools/lib/nicprog clean
 	$(MAKE) -C tools/apps clean
 	$(MAKE) -C bpf clean
 	-$(MAKE) -C selftests/nicprog OUTPUT=$(CURDIR)/selftests/nicprog clean

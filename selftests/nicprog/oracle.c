@@ -17,9 +17,17 @@
  * device. Verdicts, output bytes and, at the end, every map's contents
  * must be equal. Prints TAP; exits 1 on any difference.
  *
+ * The NIC side is loaded as ip link ... nicprog loads it (libnicprog,
+ * tools/lib/nicprog): the first program in an XDP section, or the one
+ * ORACLE_PROG names (ORACLE_SEC: the one in that section), as XDP; the
+ * host side is the program of the same name, as XDP. Per-CPU maps are
+ * compared by their sums over the CPUs, 64-bit word by word: the NIC's
+ * cores fold onto the host's CPUs differently from where the host's test
+ * runs ran, but every count must add up the same.
+ *
  * With ORACLE_ATTACHED set, the NIC side is the program already offloaded
- * to NF (by ip link ... nicprog obj OBJ, say), which must be OBJ's by
- * name; it stays attached at the end.
+ * to NF (by ip link ... nicprog obj OBJ, say), which must be the one
+ * ORACLE_PROG names if set; it stays attached at the end.
  *
  * With ORACLE_HOOK set, the command it names runs once the program is
  * installed; "# plan: ok" or "# plan: not ok" reports its exit status.
@@ -55,6 +63,8 @@
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+
+#include "nicprog.h"
 
 #define MAX_FRAME	1518
 #define BENCH_WINDOW	256	/* frames in flight in bench mode */
@@ -414,28 +424,76 @@ static int nic_verdict(const char *dev, struct verdicts *prev)
 	return -1;
 }
 
-static struct bpf_object *open_obj(const char *path, int ifindex)
+/* The host's copy: only the program named @name (15 bytes, as the kernel keeps it), as XDP. */
+static struct bpf_object *open_host(const char *path, const char *name)
 {
 	struct bpf_object *obj = bpf_object__open_file(path, NULL);
 	struct bpf_program *prog;
-	struct bpf_map *map;
+	int n = 0;
 
 	if (!obj) {
 		fprintf(stderr, "oracle: cannot open %s\n", path);
 		exit(2);
 	}
-	if (ifindex) {
-		bpf_object__for_each_program(prog, obj)
-			bpf_program__set_ifindex(prog, ifindex);
-		bpf_object__for_each_map(map, obj)
-			bpf_map__set_ifindex(map, ifindex);
+	bpf_object__for_each_program(prog, obj) {
+		bool it = !n && !strncmp(bpf_program__name(prog), name,
+					 BPF_OBJ_NAME_LEN - 1);
+
+		bpf_program__set_autoload(prog, it);
+		if (it) {
+			bpf_program__set_type(prog, BPF_PROG_TYPE_XDP);
+			bpf_program__set_expected_attach_type(prog, 0);
+			n++;
+		}
 	}
-	if (bpf_object__load(obj)) {
-		fprintf(stderr, "oracle: cannot load %s%s\n", path,
-			ifindex ? " offloaded" : "");
+	if (!n || bpf_object__load(obj)) {
+		fprintf(stderr, "oracle: cannot load %s (program %s) on the host\n",
+			path, name);
 		exit(2);
 	}
 	return obj;
+}
+
+static struct bpf_program *host_prog(struct bpf_object *host)
+{
+	struct bpf_program *prog;
+
+	bpf_object__for_each_program(prog, host)
+		if (bpf_program__autoload(prog))
+			return prog;
+	return NULL;
+}
+
+/* The NIC's copy, loaded as ip link ... nicprog loads it. */
+static int load_nic(const char *path, int ifindex)
+{
+	static char why[512], log[65536];
+	struct nicprog_load_opts opts = {
+		.sec = getenv("ORACLE_SEC"), .prog = getenv("ORACLE_PROG"),
+		.why = why, .why_len = sizeof(why),
+		.log = log, .log_len = sizeof(log),
+	};
+	int fd = nicprog_load(path, ifindex, &opts);
+
+	if (fd < 0) {
+		fprintf(stderr, "%soracle: cannot offload %s: %s\n", log, path,
+			why);
+		exit(2);
+	}
+	return fd;
+}
+
+/* The kernel's name of program @fd. */
+static void prog_name(int fd, char *name)
+{
+	struct bpf_prog_info info = {};
+	uint32_t len = sizeof(info);
+
+	if (bpf_obj_get_info_by_fd(fd, &info, &len)) {
+		fprintf(stderr, "oracle: cannot read the program's name\n");
+		exit(2);
+	}
+	memcpy(name, info.name, BPF_OBJ_NAME_LEN);
 }
 
 static int hexbytes(const char *s, uint8_t *out, size_t max)
@@ -450,7 +508,7 @@ static int hexbytes(const char *s, uint8_t *out, size_t max)
 	return *s ? -1 : (int)n;
 }
 
-/* The NIC's copy of a map: the offloaded object's, or the attached program's. */
+/* The NIC's copy of a map: one the NIC's program uses. */
 struct nic_map {
 	char name[BPF_OBJ_NAME_LEN];
 	int fd;
@@ -460,25 +518,6 @@ struct nic_map {
 static struct nic_map nic_maps[MAX_MAPS];
 static int n_nic_maps;
 static bool attached;	/* ORACLE_ATTACHED */
-
-static void nic_maps_of_obj(struct bpf_object *obj)
-{
-	struct bpf_map *map;
-
-	bpf_object__for_each_map(map, obj) {
-		struct nic_map *m = &nic_maps[n_nic_maps];
-
-		if (n_nic_maps == MAX_MAPS) {
-			fprintf(stderr, "oracle: more than %d maps\n", MAX_MAPS);
-			exit(2);
-		}
-		snprintf(m->name, sizeof(m->name), "%s", bpf_map__name(map));
-		m->fd = bpf_map__fd(map);
-		m->ks = bpf_map__key_size(map);
-		m->vs = bpf_map__value_size(map);
-		n_nic_maps++;
-	}
-}
 
 /* The maps of the program attached to the NIC, by the ids the kernel gives. */
 static void nic_maps_of_prog(int prog_fd)
@@ -595,6 +634,36 @@ static uint8_t *dump_map(int fd, uint32_t ks, uint32_t vs, int *n)
 	return e;
 }
 
+static bool percpu(enum bpf_map_type t)
+{
+	return t == BPF_MAP_TYPE_PERCPU_ARRAY || t == BPF_MAP_TYPE_PERCPU_HASH ||
+	       t == BPF_MAP_TYPE_LRU_PERCPU_HASH;
+}
+
+/* Each value of a per-CPU dump: its CPUs' slots summed into the first. */
+static void fold_cpus(uint8_t *e, int n, uint32_t ks, uint32_t vs)
+{
+	int cpus = libbpf_num_possible_cpus(), i, c;
+	uint32_t slot = vs / (cpus > 0 ? cpus : 1), w;
+	uint64_t sum, x;
+	uint8_t *v;
+
+	for (i = 0; i < n; i++) {
+		v = e + (size_t)i * (ks + vs) + ks;
+		for (w = 0; w + 8 <= slot; w += 8) {
+			for (c = 0, sum = 0; c < cpus; c++) {
+				memcpy(&x, v + (size_t)c * slot + w, 8);
+				sum += x;
+			}
+			memcpy(v + w, &sum, 8);
+		}
+		memset(v + slot, 0, vs - slot);
+	}
+	entry_len = ks + vs;
+	if (n)
+		qsort(e, n, ks + vs, cmp_entry);
+}
+
 static int compare_maps(struct bpf_object *host)
 {
 	struct bpf_map *mh;
@@ -614,6 +683,10 @@ static int compare_maps(struct bpf_object *host)
 		}
 		a = dump_map(mn->fd, ks, vs, &na);
 		b = dump_map(bpf_map__fd(mh), ks, vs, &nb);
+		if (percpu(bpf_map__type(mh))) {
+			fold_cpus(a, na, ks, vs);
+			fold_cpus(b, nb, ks, vs);
+		}
 		if (na != nb) {
 			printf("# map %s: %d entries on the NIC, %d on the host\n",
 			       mn->name, na, nb);
@@ -801,10 +874,8 @@ static int bench(int fd, const struct sockaddr_ll *to, const char *nf,
  * ORACLE_ATTACHED: the program something else (ip link ... nicprog)
  * offloaded to NF; it must be the object's, by name.
  */
-static int attached_prog(int nf_idx, struct bpf_object *host)
+static int attached_prog(int nf_idx, const char *want)
 {
-	const char *want = bpf_program__name(bpf_object__next_program(host,
-								      NULL));
 	struct bpf_prog_info info = {};
 	uint32_t id = 0, len = sizeof(info);
 	int fd;
@@ -818,7 +889,7 @@ static int attached_prog(int nf_idx, struct bpf_object *host)
 		fprintf(stderr, "oracle: cannot open program id %u\n", id);
 		exit(2);
 	}
-	if (strncmp(info.name, want, BPF_OBJ_NAME_LEN - 1)) {
+	if (want && strncmp(info.name, want, BPF_OBJ_NAME_LEN - 1)) {
 		fprintf(stderr, "oracle: the NF port runs %s, not %s\n",
 			info.name, want);
 		exit(2);
@@ -832,7 +903,8 @@ int main(int argc, char **argv)
 				       "REDIRECT" };
 	uint8_t frame[MAX_FRAME + 64], hout[4096], nout[MAX_FRAME + 128];
 	int in_fd, pass_fd, tx_fd, redir_fd, prog_nic, prog_host, nf_idx;
-	struct bpf_object *nic, *host;
+	char name[BPF_OBJ_NAME_LEN];
+	struct bpf_object *host;
 	struct sockaddr_ll to = { .sll_family = AF_PACKET };
 	unsigned long frames, i, diffs = 0, seen[6] = { 0 };
 	unsigned long runts = 0;
@@ -858,17 +930,13 @@ int main(int argc, char **argv)
 	libbpf_set_print(NULL);
 
 	attached = getenv("ORACLE_ATTACHED") != NULL;
-	host = open_obj(argv[1], 0);
-	prog_host = bpf_program__fd(bpf_object__next_program(host, NULL));
-	if (attached) {
-		nic = NULL;
-		prog_nic = attached_prog(nf_idx, host);
-		nic_maps_of_prog(prog_nic);
-	} else {
-		nic = open_obj(argv[1], nf_idx);
-		nic_maps_of_obj(nic);
-		prog_nic = bpf_program__fd(bpf_object__next_program(nic, NULL));
-	}
+	/* the program the loader chooses, by the name the kernel keeps */
+	prog_nic = attached ? attached_prog(nf_idx, getenv("ORACLE_PROG")) :
+			      load_nic(argv[1], nf_idx);
+	prog_name(prog_nic, name);
+	nic_maps_of_prog(prog_nic);
+	host = open_host(argv[1], name);
+	prog_host = bpf_program__fd(host_prog(host));
 	for (k = 8; k < argc; k++)
 		init_entry(host, argv[k]);
 	if (!attached &&
@@ -978,7 +1046,8 @@ int main(int argc, char **argv)
 	printf("%s 2 %s: final map contents equal\n", k ? "not ok" : "ok",
 	       argv[1]);
 	printf("1..2\n");
-	bpf_object__close(nic);
+	if (!attached)
+		close(prog_nic);
 	bpf_object__close(host);
 	return diffs || k;
 }

@@ -8,7 +8,7 @@
  * optimum.
  *
  *   nicprog-plan [--shape SHAPE] [--cores N] FACTS
- *   nicprog-plan [--profile P] [--sec S] [--shape SHAPE] [--cores N] OBJ.o
+ *   nicprog-plan [--profile P] [--sec S|--prog F] [--shape SHAPE] [--cores N] OBJ.o
  *   nicprog-plan --quality [--cores N] FACTS|OBJ.o
  *   nicprog-plan --blocks FACTS|OBJ.o
  *   nicprog-plan --facts FACTS|OBJ.o    (the facts, one line per insn)
@@ -16,7 +16,7 @@
  *   nicprog-plan [--profile P] [--shape S] [--cores N] --workload W
  *	[--entry MAP:KEYHEX:VALHEX ...] OBJ.o|FACTS
  *   nicprog-plan --workload W --pcap-out FILE
- *   nicprog-plan [--profile P] [--sec S] --facts-out FILE OBJ.o
+ *   nicprog-plan [--profile P] [--sec S|--prog F] --facts-out FILE OBJ.o
  *	(the facts file the kernel would record for OBJ.o on profile P)
  *
  * --quality prints, for every budget from 1 to N (16 by default), the
@@ -33,6 +33,12 @@
  * (tables by number: facts keep no names).
  * --pcap-out writes a workload's frames, for a traffic source to send.
  *
+ * The program is chosen as ip link chooses it (tools/lib/nicprog/object.c):
+ * --prog by function name, --sec by section, otherwise the first program in
+ * an XDP section; a chosen program is planned as XDP whatever its section.
+ * --cpus is the host's possible CPU count per-CPU maps are laid out for
+ * (this machine's by default).
+ *
  * --json (--pretty: indented) prints a plan or a prediction as one JSON
  * object with what the words say; --dot prints the plan's handler graph
  * for Graphviz (report.c). "nicprog plan" and "nicprog predict" run this.
@@ -46,6 +52,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <bpf/libbpf.h>
+
 #include "absint.h"
 #include "compat.h"
 #include "facts.h"
@@ -56,12 +64,12 @@
 #include "report.h"
 #include "workload.h"
 
-#define USAGE "usage: nicprog-plan [--profile P] [--sec S] [--shape S] [--cores N] [--partial] [--json|--pretty|--dot] FACTS|OBJ.o\n" \
-	      "       nicprog-plan [--profile P] [--sec S] [--cores N] [--quality|--blocks|--facts] FACTS|OBJ.o\n" \
+#define USAGE "usage: nicprog-plan [--profile P] [--sec S|--prog F] [--shape S] [--cores N] [--partial] [--json|--pretty|--dot] FACTS|OBJ.o\n" \
+	      "       nicprog-plan [--profile P] [--sec S|--prog F] [--cores N] [--quality|--blocks|--facts] FACTS|OBJ.o\n" \
 	      "       nicprog-plan [--profile P] --lnic\n" \
 	      "       nicprog-plan [--profile P] [--shape S] [--cores N] [--partial] [--json|--pretty] --workload W [--entry MAP:KEYHEX:VALHEX ...] OBJ.o|FACTS\n" \
 	      "       nicprog-plan --workload W --pcap-out FILE\n" \
-	      "       nicprog-plan [--profile P] [--sec S] --facts-out FILE OBJ.o\n"
+	      "       nicprog-plan [--profile P] [--sec S|--prog F] --facts-out FILE OBJ.o\n"
 
 static void *slurp(const char *path, size_t *len)
 {
@@ -190,7 +198,7 @@ out:
  * The kernel's work at load time, offline: the facts (absint.c), then
  * what nicprog_finalize() does with them.
  */
-static int load_object(const char *path, const char *sec,
+static int load_object(const char *path, const struct np_object_opts *sel,
 		       const struct nicprog_lnic *lnic, struct offline *ol,
 		       struct nicprog_ir_input *in, bool verbose, bool partial)
 {
@@ -200,7 +208,7 @@ static int load_object(const char *path, const char *sec,
 	const char *why;
 	u32 i, bad;
 
-	if (np_object_read(path, sec, &ol->obj, err, sizeof(err)) ||
+	if (np_object_read(path, sel, &ol->obj, err, sizeof(err)) ||
 	    np_absint(&ol->obj, &ol->facts, err, sizeof(err))) {
 		fprintf(stderr, "nicprog-plan: %s: %s\n", path, err);
 		return -1;
@@ -545,6 +553,8 @@ int main(int argc, char **argv)
 		{ "facts", no_argument, NULL, 'f' },
 		{ "profile", required_argument, NULL, 'p' },
 		{ "sec", required_argument, NULL, 'S' },
+		{ "prog", required_argument, NULL, 'g' },
+		{ "cpus", required_argument, NULL, 'C' },
 		{ "lnic", no_argument, NULL, 'l' },
 		{ "workload", required_argument, NULL, 'w' },
 		{ "entry", required_argument, NULL, 'e' },
@@ -557,7 +567,8 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct nicprog_lnic *lnic;
-	const char *sec = NULL, *wl_path = NULL, *pcap_out = NULL;
+	struct np_object_opts sel = { .cpus = libbpf_num_possible_cpus() };
+	const char *wl_path = NULL, *pcap_out = NULL;
 	const char *facts_out = NULL;
 	pid_t pid;
 	static char *entries[NP_MAX_ENTRIES];
@@ -589,7 +600,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	lnic = nicsim_profile_find(NULL);
-	while ((c = getopt_long(argc, argv, "s:c:qbfp:S:lw:e:o:PjJdF:", opts,
+	while ((c = getopt_long(argc, argv, "s:c:qbfp:S:g:C:lw:e:o:PjJdF:", opts,
 				NULL)) != -1) {
 		switch (c) {
 		case 's':
@@ -625,7 +636,17 @@ int main(int argc, char **argv)
 				return 2;
 			break;
 		case 'S':
-			sec = optarg;
+			sel.sec = optarg;
+			break;
+		case 'g':
+			sel.prog = optarg;
+			break;
+		case 'C':
+			sel.cpus = strtoul(optarg, NULL, 0);
+			if (!sel.cpus || sel.cpus > 8192) {
+				fprintf(stderr, "nicprog-plan: --cpus takes 1 to 8192\n");
+				return 2;
+			}
 			break;
 		case 'l':
 			show_lnic = 1;
@@ -694,7 +715,7 @@ int main(int argc, char **argv)
 	buf = slurp(argv[optind], &len);
 	elf = len >= 4 && !memcmp(buf, "\177ELF", 4);
 	if (elf) {
-		if (load_object(argv[optind], sec, lnic, &ol, &in,
+		if (load_object(argv[optind], &sel, lnic, &ol, &in,
 				!facts && !blocks && !dot && !facts_out &&
 				out == OUT_TEXT,
 				partial))

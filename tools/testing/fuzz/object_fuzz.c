@@ -39,6 +39,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct np_object o;
+	const struct np_object_opts sel = { .cpus = 4 };
 	struct np_facts f = { 0 };
 	struct nicprog_exec_prog exec;
 	struct nicprog_ir_input in;
@@ -62,7 +63,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	lnic = nicsim_profile_find(profiles[data[size - 1] %
 					    (sizeof(profiles) /
 					     sizeof(profiles[0]))]);
-	if (np_object_read(path, NULL, &o, err, sizeof(err)))
+	if (np_object_read(path, &sel, &o, err, sizeof(err)))
 		goto out_close;
 	if (np_absint(&o, &f, err, sizeof(err)))
 		goto out_free;

@@ -134,11 +134,31 @@ refused() {
 }
 refused "unsupported helper: named" "insn [0-9]+: helper 8 is not supported on the NIC" "$PROGS/bad_helper.o"
 refused "kfunc call: named" "calls a kernel function \(kfunc\) bpf_xdp_ct_lookup; Linux 6.1 cannot offload kfunc calls" "$PROGS/kfunc.o"
-refused "tc program: only XDP runs on the NIC" "classify in section tc is not an XDP program" "$PROGS/tc.o"
+refused "tc program: not chosen by itself, as ip would not" "no program in an XDP section" "$PROGS/tc.o"
 refused "larger than the instruction store" "program has 12507 instructions; the NIC's cores hold at most 8192" "$PROGS/big.o"
-refused "global variables: not supported" "loads the address of seen, which is not a map in .maps: global data is not supported" "$PROGS/global.o"
-refused "LPM_TRIE map: cannot be offloaded" "map routes: type 11 cannot be offloaded" "$PROGS/lpm.o"
+refused "global variables: not supported, named" "loads the address of global data 'seen' \(.bss\): Linux 6.1 gives device-bound maps no direct value access" "$PROGS/global.o"
+refused "LPM_TRIE map: cannot be offloaded, named with its type" "map routes \(lpm_trie\): the NIC holds hash and array maps" "$PROGS/lpm.o"
+refused "bpf_map_update_elem() on a per-CPU map: named" "insn 31: bpf_map_update_elem\(\) on per-CPU map src_count" "$PROGS/pcpu_update.o"
+refused "no such program" "no program nope \(a function in a section other than .text\)" --prog nope "$top/bpf/examples/count.o"
 refused "no such section" "no program in section nope" --sec nope "$top/bpf/examples/count.o"
+
+# chosen as ip link chooses: by name, in a section of its own, as XDP;
+# per-CPU maps laid out for --cpus CPUs
+out=$(timeout 60 "$PLAN" --facts --prog xdp_prog1 --cpus 3 \
+      "$PROGS/xdp1_kern.o" 2>&1)
+if [ $? -eq 0 ] && timeout 60 "$PLAN" --prog xdp_prog1 "$PROGS/xdp1_kern.o" |
+   grep -q "^object: .*, section xdp1, program xdp_prog1,"; then
+	ok "a program in section xdp1 chosen by name plans as XDP"
+else
+	echo "$out" | sed 's/^/# /'
+	nok "a program in section xdp1 chosen by name plans as XDP"
+fi
+if grep -q "^table 0: type 2 key 4 value 24 entries 256 " <<< "$out"; then
+	ok "its PERCPU_ARRAY is an array of 3 CPUs' 8-byte slots on the NIC"
+else
+	grep "^table" <<< "$out" | sed 's/^/# /'
+	nok "its PERCPU_ARRAY is an array of 3 CPUs' 8-byte slots on the NIC"
+fi
 refused "an x86 executable is not a BPF object" "not a BPF object \(ELF machine 62\)" /bin/true
 refused "a text file is neither an object nor facts" "not a BPF ELF object, and not a facts file" "$top/README.md"
 refused "a missing file" "No such file" "$TMP/missing.o"

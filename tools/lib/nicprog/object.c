@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <bpf/btf.h>
+#include <bpf/libbpf.h>
 
 #include "object.h"
 
@@ -41,6 +42,7 @@ struct obj {
 	u32 symtab_strndx;
 	u32 n_syms;
 	u32 maps_sec;
+	u32 cpus;
 	struct obj_func funcs[OBJ_MAX_FUNCS];
 	u32 n_funcs;
 	struct obj_rel *rels;
@@ -299,21 +301,133 @@ static int obj_map_def(struct obj *ob, const struct btf *btf,
 	return 0;
 }
 
+/**
+ * np_map_percpu() - whether a map type keeps one value per possible CPU
+ * @type: enum bpf_map_type
+ *
+ * Return: true for the per-CPU types.
+ */
+bool np_map_percpu(u32 type)
+{
+	return type == BPF_MAP_TYPE_PERCPU_ARRAY ||
+	       type == BPF_MAP_TYPE_PERCPU_HASH ||
+	       type == BPF_MAP_TYPE_LRU_PERCPU_HASH;
+}
+
+static const char *obj_map_type(u32 type)
+{
+	return libbpf_bpf_map_type_str(type) ?: "unknown type";
+}
+
+/*
+ * What the NIC makes of a map the program uses, or why it cannot take it:
+ * the map named, the reason, and the way out. Linux 6.1 binds only HASH
+ * and ARRAY maps to a device (kernel/bpf/offload.c); a per-CPU map is
+ * bound as its plain type whose value holds every possible CPU's slot, the
+ * layout user space reads and writes for a per-CPU map anyway.
+ */
+static int obj_map_adapt(struct obj *ob, const char *name,
+			 const struct np_map_def *def,
+			 struct nicprog_ir_table *t)
+{
+	const char *type = obj_map_type(def->type);
+	u64 vs;
+
+	memset(t, 0, sizeof(*t));
+	t->key_size = def->key_size;
+	t->value_size = def->value_size;
+	t->max_entries = def->max_entries;
+	switch (def->type) {
+	case BPF_MAP_TYPE_HASH:
+	case BPF_MAP_TYPE_ARRAY:
+		t->type = def->type;
+		break;
+	case BPF_MAP_TYPE_PERCPU_HASH:
+	case BPF_MAP_TYPE_PERCPU_ARRAY:
+		if (!ob->cpus)
+			return obj_fail(ob, "map %s (%s): per-CPU maps need the host's CPU count, which was not given",
+					name, type);
+		t->type = def->type == BPF_MAP_TYPE_PERCPU_HASH ?
+			  BPF_MAP_TYPE_HASH : BPF_MAP_TYPE_ARRAY;
+		vs = (u64)ob->cpus * ((def->value_size + 7) & ~7ULL);
+		if (vs > U32_MAX)
+			return obj_fail(ob, "map %s (%s): %u CPUs of %u-byte values do not fit a map value",
+					name, type, ob->cpus, def->value_size);
+		t->value_size = vs;
+		break;
+	case BPF_MAP_TYPE_LRU_HASH:
+	case BPF_MAP_TYPE_LRU_PERCPU_HASH:
+		return obj_fail(ob, "map %s (%s): the NIC has no LRU eviction yet; a %s map without eviction (its updates fail with E2BIG when full) offloads",
+				name, type, def->type == BPF_MAP_TYPE_LRU_HASH ?
+				"hash" : "percpu_hash");
+	case BPF_MAP_TYPE_DEVMAP:
+	case BPF_MAP_TYPE_DEVMAP_HASH:
+	case BPF_MAP_TYPE_CPUMAP:
+	case BPF_MAP_TYPE_XSKMAP:
+		return obj_fail(ob, "map %s (%s): redirect maps cannot be bound to a device on Linux 6.1; bpf_redirect() to an ifindex offloads, or attach the program to the host (xdpdrv)",
+				name, type);
+	case BPF_MAP_TYPE_PROG_ARRAY:
+		return obj_fail(ob, "map %s (%s): tail calls cannot be offloaded yet; call the programs as functions, or attach to the host (xdpdrv)",
+				name, type);
+	case BPF_MAP_TYPE_PERF_EVENT_ARRAY:
+	case BPF_MAP_TYPE_RINGBUF:
+		return obj_fail(ob, "map %s (%s): events cannot reach the host from the NIC yet; redirect the frames to a nicprog pipe instead, or attach to the host (xdpdrv)",
+				name, type);
+	default:
+		return obj_fail(ob, "map %s (%s): the NIC holds hash and array maps (and their per-CPU kinds) only; attach the program to the host (xdpdrv)",
+				name, type);
+	}
+	/* nicprog_table_alloc() */
+	if (def->flags & ~(BPF_F_NO_PREALLOC | BPF_F_ZERO_SEED |
+			   BPF_F_NUMA_NODE))
+		return obj_fail(ob, "map %s (%s): its flags 0x%x are not supported on the NIC (it takes BPF_F_NO_PREALLOC, BPF_F_ZERO_SEED and BPF_F_NUMA_NODE)",
+				name, type, def->flags);
+	if (t->type == BPF_MAP_TYPE_ARRAY)
+		t->key_size = sizeof(u32);
+	t->bytes = nicprog_ir_table_bytes(t->type, t->key_size,
+					  t->value_size, t->max_entries);
+	return 0;
+}
+
+/* The name of the data section @shndx, for a refusal; NULL if none. */
+static const char *obj_sec_name(struct obj *ob, u32 shndx)
+{
+	size_t shstrndx;
+	GElf_Shdr sh;
+	Elf_Scn *scn;
+
+	if (elf_getshdrstrndx(ob->elf, &shstrndx))
+		return NULL;
+	scn = elf_getscn(ob->elf, shndx);
+	if (!scn || !gelf_getshdr(scn, &sh))
+		return NULL;
+	return elf_strptr(ob->elf, shstrndx, sh.sh_name);
+}
+
 static int obj_map(struct obj *ob, struct np_object *o, const struct btf *btf,
 		   u32 sym_idx, u32 at, u32 *idx)
 {
 	struct nicprog_ir_table *t;
-	const char *name;
+	struct np_map_def def;
+	const char *name, *sec;
 	GElf_Sym sym;
-	u32 m, flags;
+	u32 m;
 	int err;
 
 	if (obj_sym(ob, sym_idx, &sym))
 		return obj_fail(ob, "insn %u: bad relocation symbol", at);
 	name = elf_strptr(ob->elf, ob->symtab_strndx, sym.st_name);
-	if (!name || sym.st_shndx != ob->maps_sec || !ob->maps_sec)
-		return obj_fail(ob, "insn %u loads the address of %s, which is not a map in .maps: global data is not supported on the NIC",
-				at, name && *name ? name : "a section");
+	if (!name || sym.st_shndx != ob->maps_sec || !ob->maps_sec) {
+		sec = sym.st_shndx < SHN_LORESERVE ?
+		      obj_sec_name(ob, sym.st_shndx) : NULL;
+		if (sec && !strcmp(sec, "maps"))
+			return obj_fail(ob, "map %s is defined in the legacy SEC(\"maps\") section, which libbpf 1.x does not load; define it in SEC(\".maps\")",
+					name && *name ? name : "(unnamed)");
+		return obj_fail(ob, "insn %u loads the address of global data%s%s%s (%s): Linux 6.1 gives device-bound maps no direct value access; keep the value in an array map and look it up",
+				at, name && *name ? " '" : "",
+				name && *name ? name : "", name && *name ? "'" : "",
+				sec && *sec ? sec : "a data section");
+	}
 	for (m = 0; m < o->n_maps; m++)
 		if (!strcmp(o->map_names[m], name))
 			break;
@@ -325,20 +439,17 @@ static int obj_map(struct obj *ob, struct np_object *o, const struct btf *btf,
 		return obj_fail(ob, "the program uses more than %d maps",
 				NICPROG_MAX_TABLES);
 	t = &o->maps[m];
-	err = obj_map_def(ob, btf, name, t, &flags);
+	err = obj_map_def(ob, btf, name, t, &def.flags);
 	if (err)
 		return err;
-	/* kernel/bpf/offload.c and nicprog_table_alloc() */
-	if (t->type != BPF_MAP_TYPE_HASH && t->type != BPF_MAP_TYPE_ARRAY)
-		return obj_fail(ob, "map %s: type %u cannot be offloaded (Linux offloads HASH and ARRAY maps)",
-				name, t->type);
-	if (flags & ~(BPF_F_NO_PREALLOC | BPF_F_ZERO_SEED | BPF_F_NUMA_NODE))
-		return obj_fail(ob, "map %s: flags 0x%x not supported on the NIC",
-				name, flags);
-	if (t->type == BPF_MAP_TYPE_ARRAY)
-		t->key_size = sizeof(u32);
-	t->bytes = nicprog_ir_table_bytes(t->type, t->key_size,
-					  t->value_size, t->max_entries);
+	def.type = t->type;
+	def.key_size = t->key_size;
+	def.value_size = t->value_size;
+	def.max_entries = t->max_entries;
+	err = obj_map_adapt(ob, name, &def, t);
+	if (err)
+		return err;
+	o->map_defs[m] = def;
 	snprintf(o->map_names[m], NP_OBJ_NAME, "%s", name);
 	o->n_maps++;
 	*idx = m;
@@ -479,6 +590,47 @@ static void obj_btf(const struct btf *btf, struct np_object *o)
 	}
 }
 
+/*
+ * Linux 6.1 checks the value bpf_map_update_elem() is given against the
+ * map's value size, which for a per-CPU map bound to a device is every
+ * CPU's slot: the program's one-CPU value is refused as a short read of
+ * the stack. Say so naming the call and the map, where R1 is plainly the
+ * map (the map's address loaded into it, as compilers emit the call); the
+ * verifier's log catches any other form.
+ */
+static int obj_percpu_updates(struct obj *ob, const struct np_object *o)
+{
+	const struct bpf_insn *in;
+	u32 i, j;
+
+	for (i = 0; i < o->len; i++) {
+		in = &o->insns[i];
+		if (in->code != (BPF_JMP | BPF_CALL) || in->src_reg ||
+		    in->imm != BPF_FUNC_map_update_elem)
+			continue;
+		for (j = i; j-- > 0 && i - j <= 16;) {
+			in = &o->insns[j];
+			if (BPF_CLASS(in->code) == BPF_JMP ||
+			    BPF_CLASS(in->code) == BPF_JMP32)
+				break;
+			if (j && o->insns[j - 1].code == (BPF_LD | BPF_IMM | BPF_DW))
+				continue;	/* second half of a 64-bit load */
+			if (in->dst_reg != BPF_REG_1 ||
+			    BPF_CLASS(in->code) == BPF_STX ||
+			    BPF_CLASS(in->code) == BPF_ST)
+				continue;
+			if (in->code == (BPF_LD | BPF_IMM | BPF_DW) &&
+			    in->src_reg == BPF_PSEUDO_MAP_FD &&
+			    (u32)in->imm < o->n_maps &&
+			    np_map_percpu(o->map_defs[in->imm].type))
+				return obj_fail(ob, "insn %u: bpf_map_update_elem() on per-CPU map %s: Linux 6.1 checks its value against every CPU's slot on a device; create the entry from user space (or make the map a hash with atomic adds)",
+						i, o->map_names[in->imm]);
+			break;
+		}
+	}
+	return 0;
+}
+
 /* libbpf's section names for XDP programs (libbpf.c section_defs) */
 static bool obj_sec_xdp(const char *sec)
 {
@@ -486,27 +638,61 @@ static bool obj_sec_xdp(const char *sec)
 	       !strncmp(sec, "xdp/", 4) || !strncmp(sec, "xdp.frags/", 10);
 }
 
+/*
+ * The program @opts names, as ip link chooses it: by function name, by
+ * section, or the first program in a section libbpf names XDP.
+ */
+static struct obj_func *obj_choose(struct obj *ob,
+				   const struct np_object_opts *opts,
+				   struct np_object *o)
+{
+	const char *sname;
+	size_t shstrndx;
+	GElf_Shdr sh;
+	u32 f;
+
+	elf_getshdrstrndx(ob->elf, &shstrndx);
+	for (f = 0; f < ob->n_funcs; f++) {
+		gelf_getshdr(elf_getscn(ob->elf, ob->funcs[f].sec), &sh);
+		sname = elf_strptr(ob->elf, shstrndx, sh.sh_name);
+		if (!sname || !strcmp(sname, ".text") ||
+		    (opts->sec && strcmp(sname, opts->sec)) ||
+		    (opts->prog && strcmp(ob->funcs[f].name, opts->prog)) ||
+		    (!opts->sec && !opts->prog && !obj_sec_xdp(sname)))
+			continue;
+		snprintf(o->sec, NP_OBJ_NAME, "%s", sname);
+		return &ob->funcs[f];
+	}
+	if (opts->prog && opts->sec)
+		obj_fail(ob, "no program %s in section %s", opts->prog,
+			 opts->sec);
+	else if (opts->prog)
+		obj_fail(ob, "no program %s (a function in a section other than .text)",
+			 opts->prog);
+	else if (opts->sec)
+		obj_fail(ob, "no program in section %s", opts->sec);
+	else
+		obj_fail(ob, "no program in an XDP section (\"xdp\", \"xdp/...\"); name the program or its section");
+	return NULL;
+}
+
 /**
  * np_object_read() - read an XDP program out of a BPF ELF object
  * @path: the object file
- * @sec: its section, or NULL for the first program section
+ * @opts: which program, for which machine
  * @o: filled in; np_object_free() it
  * @err: set to why not, on failure
  * @err_len: bytes at @err
  *
  * Return: 0 or a negative errno.
  */
-int np_object_read(const char *path, const char *sec, struct np_object *o,
-		   char *err, size_t err_len)
+int np_object_read(const char *path, const struct np_object_opts *opts,
+		   struct np_object *o, char *err, size_t err_len)
 {
 	struct obj *ob = calloc(1, sizeof(*ob));
 	struct obj_func *main_fn = NULL;
 	struct btf *btf = NULL;
-	const char *sname;
-	size_t shstrndx;
 	int fd = -1, ret;
-	GElf_Shdr sh;
-	u32 f;
 
 	memset(o, 0, sizeof(*o));
 	if (!ob) {
@@ -515,6 +701,7 @@ int np_object_read(const char *path, const char *sec, struct np_object *o,
 	}
 	ob->err = err;
 	ob->err_len = err_len;
+	ob->cpus = opts->cpus;
 	elf_version(EV_CURRENT);
 	fd = open(path, O_RDONLY);
 	if (fd < 0) {
@@ -531,29 +718,16 @@ int np_object_read(const char *path, const char *sec, struct np_object *o,
 	ret = obj_scan(ob);
 	if (ret)
 		goto out;
-	elf_getshdrstrndx(ob->elf, &shstrndx);
-	for (f = 0; f < ob->n_funcs && !main_fn; f++) {
-		gelf_getshdr(elf_getscn(ob->elf, ob->funcs[f].sec), &sh);
-		sname = elf_strptr(ob->elf, shstrndx, sh.sh_name);
-		if (!sname || !strcmp(sname, ".text") ||
-		    (sec && strcmp(sname, sec)))
-			continue;
-		main_fn = &ob->funcs[f];
-		snprintf(o->sec, NP_OBJ_NAME, "%s", sname);
-	}
+	main_fn = obj_choose(ob, opts, o);
 	if (!main_fn) {
-		ret = obj_fail(ob, sec ? "no program in section %s" :
-			       "no program section%s", sec ? sec : "");
+		ret = -ENOENT;
 		goto out;
 	}
 	snprintf(o->name, NP_OBJ_NAME, "%s", main_fn->name);
-	if (!obj_sec_xdp(o->sec)) {
-		ret = obj_fail(ob, "%s in section %s is not an XDP program; only XDP programs run on the NIC",
-			       o->name, o->sec);
-		goto out;
-	}
 	btf = btf__parse_elf(path, NULL);
 	ret = obj_append(ob, o, btf, main_fn);
+	if (!ret)
+		ret = obj_percpu_updates(ob, o);
 	if (ret)
 		goto out;
 	if (btf)

@@ -1,0 +1,130 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The XDP programs people already have offload unchanged through
+# ip link ... nicprog (ip built with libnicprog): per-CPU statistics as
+# xdp-tutorial keeps them, a kernel-sample program in a section of its own
+# name chosen by its name, each on every profile with the oracle on the
+# attached program -- verdicts, bytes and per-CPU sums equal to the host's
+# -- and read by bpftool and by a libbpf per-CPU reader with the same sums.
+# What cannot offload is refused with nicprog's sentence naming the map or
+# call, the offline planner saying the same; a successful load prints
+# nothing alarming; only the maps the program uses reach the device.
+. "$(dirname "$0")/lib.sh"
+require_root_tools
+IP=$NICPROG_SRC/tools/iproute2/ip
+if [ ! -x "$IP" ]; then
+	skip_all "tools/iproute2/ip not built: $(cat "$IP.missing" 2>/dev/null || echo "run make tools")"
+fi
+[ -x "$SELFDIR/oracle" ] || skip_all "oracle not built"
+[ -x "$SELFDIR/pcpu_read" ] || skip_all "pcpu_read not built"
+command -v bpftool >/dev/null || skip_all "bpftool not installed"
+/usr/bin/python3 -c 'import json' 2>/dev/null || skip_all "python3 not installed"
+nicprog_load || skip_all "cannot load nicprog/nicsim"
+P_DIR=$SELFDIR/progs
+# frames per (program, profile): 10,000 per program over the five profiles
+FRAMES_MAIN=${ADAPT_FRAMES:-4000}
+FRAMES_OTHER=${ADAPT_FRAMES_OTHER:-1500}
+PROFILES=${ADAPT_PROFILES:-nicsim-generic nicsim-soc nicsim-nfp nicsim-fpga nicsim-pipeline}
+TMP=$(mktemp -d /tmp/nicprog-adapt.XXXXXX)
+trap 'cleanup; rm -rf "$TMP"' EXIT
+
+nip() { ip netns exec "$NS" "$IP" "$@"; }
+# the ids of the maps the program on $NF uses
+prog_maps() {
+	local id
+	id=$(nip -j link show dev "$NF" | /usr/bin/python3 -c \
+		'import json, sys; print(json.load(sys.stdin)[0]["xdp"]["prog"]["id"])')
+	bpftool -j prog show id "$id" | /usr/bin/python3 -c \
+		'import json, sys; print(" ".join(map(str, json.load(sys.stdin).get("map_ids", []))))'
+}
+# bpftool's dump of map $1 as pcpu_read prints it: key, per-word CPU sums
+bpftool_sums() {
+	bpftool -j map dump id "$1" | /usr/bin/python3 -c '
+import json, sys
+cpus, slot = int(sys.argv[1]), (int(sys.argv[2]) + 7) // 8 * 8
+rows = []
+for e in json.load(sys.stdin):
+    k = bytes(int(b, 16) for b in e["key"])
+    v = bytes(int(b, 16) for b in e["value"])
+    sums = [sum(int.from_bytes(v[c * slot + w:c * slot + w + 8], "little")
+                for c in range(cpus)) % 2**64 for w in range(0, slot, 8)]
+    rows.append("%d %s" % (int.from_bytes(k[:8], "little"),
+                           " ".join(map(str, sums))))
+print("\n".join(rows))' "$(nproc --all)" "$2"
+}
+
+# offload OBJ PROG VALUE_SIZE TOTAL_WORD PROFILE FRAMES SEED: ip link
+# nicprog obj OBJ program PROG, the oracle on it, the readers' sums; the
+# value's 64-bit word TOTAL_WORD (from 1; - for none) counts every frame.
+offload() {
+	local obj=$1 prog=$2 vs=$3 prof=$5 frames=$6 seed=$7 out rc m
+	local what="$prof $(basename "$obj") ($prog)"
+	oracle_nic "ad${prof#nicsim-}" "$prof"
+	nip link set dev "$NF" nicprog obj "$P_DIR/$obj" program "$prog" \
+		> "$TMP/out" 2> "$TMP/err"
+	rc=$?
+	expect_eq "$what: ip link ... nicprog attaches it" 0 "$rc"
+	check "$what: and prints nothing (no libbpf retries, no warnings)" \
+		test ! -s "$TMP/err" -a ! -s "$TMP/out"
+	[ -s "$TMP/err" ] && sed 's/^/#   /' "$TMP/err" | head -n 5
+	m=$(prog_maps)
+	expect_eq "$what: the device holds the one map the program uses" 1 "$(wc -w <<< "$m")"
+	out=$(ORACLE_ATTACHED=1 ORACLE_PROG=$prog ip netns exec "$NS" \
+	      "$SELFDIR/oracle" "$P_DIR/$obj" "$IN" "$NF" "$OUT" "$CAP" \
+	      "$seed" "$frames" 2>&1)
+	rc=$?
+	grep '^# map' <<< "$out"
+	FRAMES=$frames oracle_equal "$what" "$out" "$rc"
+	"$SELFDIR/pcpu_read" "$m" "$vs" > "$TMP/lib" 2>&1
+	expect_eq "$what: a libbpf per-CPU reader reads the per-CPU layout" 0 $?
+	bpftool_sums "$m" "$vs" > "$TMP/tool"
+	check "$what: bpftool and the libbpf reader see the same sums" \
+		cmp -s "$TMP/lib" "$TMP/tool"
+	[ "$4" = - ] ||
+	expect_eq "$what: the per-CPU counts add up to the frames sent" \
+		"$frames" "$(awk -v w="$4" '{ s += $(w + 1) } END { print s + 0 }' "$TMP/lib")"
+	nip link set dev "$NF" nicprog off
+	cleanup
+}
+
+tap_begin
+seed=1
+for prof in $PROFILES; do
+	frames=$FRAMES_OTHER
+	[ "$prof" = nicsim-generic ] && frames=$FRAMES_MAIN
+	offload xdp_stats.o xdp_stats_func 16 1 "$prof" "$frames" "$seed"
+	# (runts and truncated VLAN frames are dropped before it counts)
+	offload xdp1_kern.o xdp_prog1 8 - "$prof" "$frames" "$((seed + 1))"
+	seed=$((seed + 2))
+done
+
+# refused, with the sentence naming the cause; the planner says the same
+oracle_nic adref
+refused() {
+	local desc=$1 obj=$2 pat=$3 rc why
+	shift 3
+	nip link set dev "$NF" nicprog obj "$P_DIR/$obj" "$@" > "$TMP/out" 2>&1
+	rc=$?
+	why=$(sed -n "s|^Error: nicprog: $P_DIR/$obj: ||p" "$TMP/out")
+	if [ $rc -ne 0 ] && grep -qF -- "$pat" <<< "$why"; then
+		tap_ok "$desc: refused naming the cause"
+	else
+		tap_info "rc=$rc, expected '$pat' in:"
+		sed 's/^/#   /' "$TMP/out" | tail -n 6
+		tap_fail "$desc: refused naming the cause"
+	fi
+	"$PLAN" "$P_DIR/$obj" > "$TMP/plan" 2>&1
+	check "$desc: the offline planner says the same sentence" \
+		grep -qxF -- "nicprog-plan: $P_DIR/$obj: $why" "$TMP/plan"
+}
+refused "bpf_map_update_elem() on a per-CPU map" pcpu_update.o \
+	"bpf_map_update_elem() on per-CPU map src_count"
+refused "LPM_TRIE" lpm.o "map routes (lpm_trie):"
+refused "global variables" global.o \
+	"loads the address of global data 'seen' (.bss)"
+refused "a section ip would not choose by itself" xdp1_kern.o \
+	"no program in an XDP section"
+check "nothing is attached after the refusals" \
+	test -z "$(nip link show dev "$NF" | grep prog/xdp)"
+cleanup
+tap_end

@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Load one XDP program of a BPF ELF object bound to a nicprog port.
+ *
+ * Linux 6.1's core decides what a device may hold before any driver sees
+ * it: only HASH and ARRAY maps, no BTF on them, no direct value access.
+ * libbpf as ip link drives it therefore refuses most programs people
+ * already have with "map 'X': failed to create: Invalid argument(-22)",
+ * binds every map of the object to the device, used or not, and prints
+ * "Retrying without BTF" for each map it does create. This loader checks
+ * the whole object first (object.c, the same code the offline planner
+ * reads objects with, so both refuse with the same sentence), then lets
+ * libbpf load the chosen program with the maps it uses created here:
+ * without BTF, of the type the NIC holds (a per-CPU map as its plain type
+ * whose value holds every possible CPU's slot: the bytes a per-CPU reader
+ * expects), and nothing else.
+ *
+ * libbpf's print callback is process-wide: nicprog_load() swaps it for the
+ * duration of the call, so calls must not run concurrently.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "nicprog.h"
+#include "object.h"
+
+/* libbpf's messages during one load: what opts->log gets. */
+static struct {
+	char *buf;
+	size_t len;
+	size_t used;
+	bool verbose;
+} np_log;
+
+static int np_print(enum libbpf_print_level level, const char *fmt,
+		    va_list ap)
+{
+	va_list copy;
+	int n;
+
+	if (level == LIBBPF_DEBUG && !np_log.verbose)
+		return 0;
+	if (np_log.verbose) {
+		va_copy(copy, ap);
+		vfprintf(stderr, fmt, copy);
+		va_end(copy);
+	}
+	if (!np_log.buf || np_log.used + 1 >= np_log.len)
+		return 0;
+	n = vsnprintf(np_log.buf + np_log.used, np_log.len - np_log.used,
+		      fmt, ap);
+	if (n > 0)
+		np_log.used = np_log.used + n < np_log.len ?
+			      np_log.used + n : np_log.len - 1;
+	return 0;
+}
+
+static int np_why(const struct nicprog_load_opts *opts, int err,
+		  const char *fmt, ...)
+{
+	va_list ap;
+
+	if (opts->why && opts->why_len) {
+		va_start(ap, fmt);
+		vsnprintf(opts->why, opts->why_len, fmt, ap);
+		va_end(ap);
+	}
+	return err;
+}
+
+static int np_map_index(const struct np_object *o, const char *name)
+{
+	u32 m;
+
+	for (m = 0; m < o->n_maps; m++)
+		if (!strcmp(o->map_names[m], name))
+			return m;
+	return -1;
+}
+
+/* The maps the program uses, created as the NIC holds them; no others. */
+static int np_maps(struct bpf_object *obj, const struct np_object *o,
+		   int ifindex, const struct nicprog_load_opts *opts)
+{
+	const struct nicprog_ir_table *t;
+	struct bpf_map *map;
+	int m, fd, err;
+
+	bpf_object__for_each_map(map, obj) {
+		m = np_map_index(o, bpf_map__name(map));
+		if (m < 0) {
+			bpf_map__set_autocreate(map, false);
+			continue;
+		}
+		t = &o->maps[m];
+		LIBBPF_OPTS(bpf_map_create_opts, mo,
+			    .map_flags = o->map_defs[m].flags,
+			    .map_ifindex = ifindex);
+		fd = bpf_map_create(t->type, o->map_names[m], t->key_size,
+				    t->value_size, t->max_entries, &mo);
+		if (fd < 0)
+			return np_why(opts, -errno,
+				      "map %s: the kernel refused to create it on the device: %s%s",
+				      o->map_names[m], strerror(errno),
+				      errno == ENOSPC ?
+				      " (the NIC's memory cannot hold it; the kernel log gives the sizes)" : "");
+		err = bpf_map__reuse_fd(map, fd);
+		close(fd);
+		if (err)
+			return np_why(opts, err, "map %s: libbpf cannot use it: %s",
+				      o->map_names[m], strerror(-err));
+	}
+	return 0;
+}
+
+/**
+ * nicprog_load() - load an object's XDP program bound to a nicprog port
+ * @path: the BPF ELF object
+ * @ifindex: the port
+ * @opts: which program; where the reasons go
+ *
+ * The object is checked whole before anything is created: a map, helper
+ * or instruction the NIC cannot take is refused naming it, the reason and
+ * the way out. The program is loaded as XDP whatever its section, as ip
+ * link does. Per-CPU maps are bound as their plain type with a value of
+ * libbpf_num_possible_cpus() slots of round_up(value_size, 8) bytes, so
+ * that bpf_map_lookup_elem() from user space returns the per-CPU layout.
+ *
+ * Return: the program's fd (the caller's, close-on-exec), or a negative
+ * errno with @opts->why (and @opts->log when the kernel refused) filled.
+ */
+int nicprog_load(const char *path, int ifindex,
+		 const struct nicprog_load_opts *opts)
+{
+	struct np_object_opts sel = {
+		.sec = opts->sec, .prog = opts->prog,
+	};
+	struct bpf_program *p, *chosen = NULL;
+	libbpf_print_fn_t old;
+	struct bpf_object *obj;
+	struct np_object *o;
+	char err[256];
+	int ret, cpus;
+
+	if (opts->why && opts->why_len)
+		opts->why[0] = '\0';
+	if (opts->log && opts->log_len)
+		opts->log[0] = '\0';
+	cpus = libbpf_num_possible_cpus();
+	if (cpus <= 0)
+		return np_why(opts, cpus ?: -EINVAL,
+			      "cannot read the host's possible CPUs: %s",
+			      strerror(cpus ? -cpus : EINVAL));
+	sel.cpus = cpus;
+	o = calloc(1, sizeof(*o));
+	if (!o)
+		return np_why(opts, -ENOMEM, "out of memory");
+	ret = np_object_read(path, &sel, o, err, sizeof(err));
+	if (ret) {
+		np_why(opts, ret, "%s: %s", path, err);
+		free(o);
+		return ret;
+	}
+
+	np_log.buf = opts->log;
+	np_log.len = opts->log_len;
+	np_log.used = 0;
+	np_log.verbose = opts->verbose;
+	old = libbpf_set_print(np_print);
+	obj = bpf_object__open_file(path, NULL);
+	if (!obj) {
+		ret = np_why(opts, -errno, "%s: libbpf cannot open it: %s",
+			     path, strerror(errno));
+		goto out;
+	}
+	bpf_object__for_each_program(p, obj) {
+		if (!chosen && !strcmp(bpf_program__name(p), o->name) &&
+		    !strcmp(bpf_program__section_name(p), o->sec)) {
+			chosen = p;
+			bpf_program__set_autoload(p, true);
+			bpf_program__set_type(p, BPF_PROG_TYPE_XDP);
+			bpf_program__set_expected_attach_type(p, 0);
+			bpf_program__set_ifindex(p, ifindex);
+		} else {
+			bpf_program__set_autoload(p, false);
+		}
+	}
+	if (!chosen) {
+		ret = np_why(opts, -ENOENT, "%s: libbpf found no program %s in section %s",
+			     path, o->name, o->sec);
+		goto out_close;
+	}
+	ret = np_maps(obj, o, ifindex, opts);
+	if (ret)
+		goto out_close;
+	ret = bpf_object__load(obj);
+	if (ret) {
+		np_why(opts, ret,
+		       "%s: the kernel refused program %s: %s; the verifier log says why",
+		       path, o->name, strerror(-ret));
+		goto out_close;
+	}
+	ret = fcntl(bpf_program__fd(chosen), F_DUPFD_CLOEXEC, 0);
+	if (ret < 0)
+		ret = np_why(opts, -errno, "%s", strerror(errno));
+out_close:
+	bpf_object__close(obj);
+out:
+	libbpf_set_print(old);
+	np_log.buf = NULL;
+	np_object_free(o);
+	free(o);
+	return ret;
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * libnicprog: load an XDP program's ELF object onto a nicprog port the
+ * way any libbpf loader would, adapted for what Linux 6.1 lets a device
+ * hold. ip link's "nicprog" keyword uses it; so can any libbpf loader.
+ */
+#ifndef _NICPROG_LIB_H
+#define _NICPROG_LIB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/**
+ * struct nicprog_load_opts - what to load, and where to say why not
+ * @sec: the program's section, or NULL
+ * @prog: the program's function name, or NULL; with neither, the first
+ *	program in an XDP section ("xdp", "xdp/...")
+ * @verbose: copy libbpf's account of the load to stderr
+ * @why: filled with one sentence naming the cause of a refusal
+ * @why_len: bytes at @why
+ * @log: filled with libbpf's messages, the kernel's verifier log among
+ *	them (nicprog's reasons start "[nicprog]"), when the load fails
+ * @log_len: bytes at @log
+ */
+struct nicprog_load_opts {
+	const char *sec;
+	const char *prog;
+	bool verbose;
+	char *why;
+	size_t why_len;
+	char *log;
+	size_t log_len;
+};
+
+int nicprog_load(const char *path, int ifindex,
+		 const struct nicprog_load_opts *opts);
+
+#endif /* _NICPROG_LIB_H */

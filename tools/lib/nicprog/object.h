@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A BPF ELF object as the kernel would receive it from libbpf: one XDP
+ * program with its subprograms appended in libbpf's order, the maps it
+ * uses as the NIC holds them and what BTF says of its functions. Shared by
+ * the loader (load.c) and the offline planner, so that both choose the
+ * same program and refuse an object with the same sentence.
+ */
+#ifndef _NICPROG_OBJECT_H
+#define _NICPROG_OBJECT_H
+
+#include "offload.h"
+
+#define NP_OBJ_NAME	64
+
+/* A global function's argument, as the verifier types it from BTF. */
+enum np_arg {
+	NP_ARG_NONE,
+	NP_ARG_SCALAR,
+	NP_ARG_CTX,	/* struct xdp_md * */
+	NP_ARG_MEM,	/* another pointer: memory of its size, maybe NULL */
+};
+
+/**
+ * struct np_map_def - a map as the object defines it
+ * @type: enum bpf_map_type
+ * @key_size: bytes of a key
+ * @value_size: bytes of a value (of one CPU's, for a per-CPU map)
+ * @max_entries: capacity
+ * @flags: map_flags
+ */
+struct np_map_def {
+	u32 type;
+	u32 key_size;
+	u32 value_size;
+	u32 max_entries;
+	u32 flags;
+};
+
+/**
+ * struct np_object_opts - which program, for which machine
+ * @sec: its section, or NULL
+ * @prog: its function name, or NULL; with neither, the first program in
+ *	a section libbpf names XDP ("xdp", "xdp/...", "xdp.frags...")
+ * @cpus: possible CPUs whose per-CPU layout user space expects of a
+ *	per-CPU map (libbpf_num_possible_cpus()); 0 refuses per-CPU maps
+ *
+ * A program chosen by name or section is loaded as XDP whatever its
+ * section, as ip link does.
+ */
+struct np_object_opts {
+	const char *sec;
+	const char *prog;
+	u32 cpus;
+};
+
+/**
+ * struct np_object - a program read from an ELF object
+ * @insns: linked instructions; a map load is BPF_PSEUDO_MAP_FD with the
+ *	map's index in @maps as imm
+ * @len: instructions
+ * @maps: the maps the program uses, as the NIC holds them (type, sizes,
+ *	capacity, bytes): a per-CPU map is its non-per-CPU type with one
+ *	value of @cpus slots of round_up(value_size, 8) bytes
+ * @map_defs: the same maps as the object defines them
+ * @map_names: their names
+ * @n_maps: entries in @maps
+ * @subs: subprograms by ascending start, the program first
+ * @sub_names: their function names
+ * @sub_args: global functions' arguments R1-R5, enum np_arg
+ * @n_subs: entries in @subs
+ * @name: the program's function name
+ * @sec: its section
+ */
+struct np_object {
+	struct bpf_insn *insns;
+	u32 len;
+	struct nicprog_ir_table maps[NICPROG_MAX_TABLES];
+	struct np_map_def map_defs[NICPROG_MAX_TABLES];
+	char map_names[NICPROG_MAX_TABLES][NP_OBJ_NAME];
+	u32 n_maps;
+	struct nicprog_subprog subs[NICPROG_MAX_SUBPROGS];
+	char sub_names[NICPROG_MAX_SUBPROGS][NP_OBJ_NAME];
+	u8 sub_args[NICPROG_MAX_SUBPROGS][5];
+	u32 n_subs;
+	char name[NP_OBJ_NAME];
+	char sec[NP_OBJ_NAME];
+};
+
+int np_object_read(const char *path, const struct np_object_opts *opts,
+		   struct np_object *o, char *err, size_t err_len);
+void np_object_free(struct np_object *o);
+bool np_map_percpu(u32 type);
+
+#endif /* _NICPROG_OBJECT_H */
