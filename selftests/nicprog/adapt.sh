@@ -93,9 +93,10 @@ for prof in $PROFILES; do
 	frames=$FRAMES_OTHER
 	[ "$prof" = nicsim-generic ] && frames=$FRAMES_MAIN
 	offload xdp_stats.o xdp_stats_func 16 1 "$prof" "$frames" "$seed"
+	offload xdp_cfg.o xdp_cfg 24 1 "$prof" "$frames" "$((seed + 2))"
 	# (runts and truncated VLAN frames are dropped before it counts)
 	offload xdp1_kern.o xdp_prog1 8 - "$prof" "$frames" "$((seed + 1))"
-	seed=$((seed + 2))
+	seed=$((seed + 3))
 done
 
 # refused, with the sentence naming the cause; the planner says the same
@@ -120,8 +121,10 @@ refused() {
 refused "bpf_map_update_elem() on a per-CPU map" pcpu_update.o \
 	"bpf_map_update_elem() on per-CPU map src_count"
 refused "LPM_TRIE" lpm.o "map routes (lpm_trie):"
-refused "global variables" global.o \
+refused "writable global variables" global.o \
 	"loads the address of global data 'seen' (.bss)"
+refused "read-only data indexed by a variable" rodata_idx.o \
+	"computes with the address of read-only data 'weights' (.rodata)"
 refused "a section ip would not choose by itself" xdp1_kern.o \
 	"no program in an XDP section"
 check "nothing is attached after the refusals" \

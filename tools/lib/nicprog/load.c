@@ -13,7 +13,9 @@
  * libbpf load the chosen program with the maps it uses created here:
  * without BTF, of the type the NIC holds (a per-CPU map as its plain type
  * whose value holds every possible CPU's slot: the bytes a per-CPU reader
- * expects), and nothing else.
+ * expects), and nothing else. Loads of read-only global data
+ * (".rodata", "volatile const" configuration) are folded into constants
+ * (rodata.c) in libbpf's copy of the program just before it is loaded.
  *
  * libbpf's print callback is process-wide: nicprog_load() swaps it for the
  * duration of the call, so calls must not run concurrently.
@@ -22,6 +24,7 @@
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -60,6 +63,63 @@ static int np_print(enum libbpf_print_level level, const char *fmt,
 		np_log.used = np_log.used + n < np_log.len ?
 			      np_log.used + n : np_log.len - 1;
 	return 0;
+}
+
+/* The program whose read-only data loads np_prepare() folds. */
+static struct {
+	const struct np_object *o;
+	bool done;
+	char why[160];
+} np_fold;
+
+/*
+ * libbpf's prog_prepare_load_fn: its copy of the chosen program, relocated,
+ * gets the patches object.c made to ours. The copies must agree
+ * instruction for instruction (object.c links as libbpf does); the
+ * address loads libbpf left for the .rodata map we do not create are
+ * poisoned calls or loads, either way two instruction slots.
+ */
+static int np_prepare(struct bpf_program *prog, struct bpf_prog_load_opts *lo,
+		      long cookie)
+{
+	const struct np_object *o = np_fold.o;
+	const struct bpf_insn *in = bpf_program__insns(prog);
+	size_t n = bpf_program__insn_cnt(prog);
+	struct bpf_insn *copy;
+	u32 i, at;
+	int err;
+
+	(void)lo;
+	(void)cookie;
+	if (!o || strcmp(bpf_program__name(prog), o->name))
+		return 0;
+	if (n != o->len) {
+		snprintf(np_fold.why, sizeof(np_fold.why),
+			 "libbpf linked %zu instructions where the loader counted %u",
+			 n, o->len);
+		return -EINVAL;
+	}
+	copy = malloc(n * sizeof(*copy));
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, in, n * sizeof(*copy));
+	for (i = 0; i < o->n_patches; i++) {
+		at = o->patches[i].at;
+		if (BPF_CLASS(o->patches[i].insn.code) != BPF_LD &&
+		    o->patches[i].insn.code &&
+		    BPF_CLASS(copy[at].code) != BPF_LDX) {
+			snprintf(np_fold.why, sizeof(np_fold.why),
+				 "libbpf's insn %u is not the load the loader folds",
+				 at);
+			free(copy);
+			return -EINVAL;
+		}
+		copy[at] = o->patches[i].insn;
+	}
+	err = bpf_program__set_insns(prog, copy, n);
+	free(copy);
+	np_fold.done = !err;
+	return err;
 }
 
 static int np_why(const struct nicprog_load_opts *opts, int err,
@@ -142,7 +202,10 @@ int nicprog_load(const char *path, int ifindex,
 	struct np_object_opts sel = {
 		.sec = opts->sec, .prog = opts->prog,
 	};
+	LIBBPF_OPTS(libbpf_prog_handler_opts, hopts,
+		    .prog_prepare_load_fn = np_prepare);
 	struct bpf_program *p, *chosen = NULL;
+	int handler = -1;
 	libbpf_print_fn_t old;
 	struct bpf_object *obj;
 	struct np_object *o;
@@ -174,6 +237,21 @@ int nicprog_load(const char *path, int ifindex,
 	np_log.used = 0;
 	np_log.verbose = opts->verbose;
 	old = libbpf_set_print(np_print);
+	np_fold.o = o;
+	np_fold.done = false;
+	np_fold.why[0] = '\0';
+	if (o->n_patches) {
+		/* the section's handler, so that libbpf calls np_prepare() */
+		handler = libbpf_register_prog_handler(o->sec,
+						       BPF_PROG_TYPE_XDP, 0,
+						       &hopts);
+		if (handler < 0) {
+			ret = np_why(opts, handler,
+				     "%s: libbpf will not let the loader fold read-only data in section %s: %s",
+				     path, o->sec, strerror(-handler));
+			goto out;
+		}
+	}
 	obj = bpf_object__open_file(path, NULL);
 	if (!obj) {
 		ret = np_why(opts, -errno, "%s: libbpf cannot open it: %s",
@@ -201,10 +279,20 @@ int nicprog_load(const char *path, int ifindex,
 	if (ret)
 		goto out_close;
 	ret = bpf_object__load(obj);
+	if (ret && np_fold.why[0]) {
+		np_why(opts, ret, "%s: %s", path, np_fold.why);
+		goto out_close;
+	}
 	if (ret) {
 		np_why(opts, ret,
 		       "%s: the kernel refused program %s: %s; the verifier log says why",
 		       path, o->name, strerror(-ret));
+		goto out_close;
+	}
+	if (o->n_patches && !np_fold.done) {
+		ret = np_why(opts, -EINVAL,
+			     "%s: libbpf loaded %s without letting the loader fold its read-only data",
+			     path, o->name);
 		goto out_close;
 	}
 	ret = fcntl(bpf_program__fd(chosen), F_DUPFD_CLOEXEC, 0);
@@ -213,6 +301,9 @@ int nicprog_load(const char *path, int ifindex,
 out_close:
 	bpf_object__close(obj);
 out:
+	if (handler >= 0)
+		libbpf_unregister_prog_handler(handler);
+	np_fold.o = NULL;
 	libbpf_set_print(old);
 	np_log.buf = NULL;
 	np_object_free(o);

@@ -18,8 +18,10 @@
 #include <bpf/libbpf.h>
 
 #include "object.h"
+#include "rodata.h"
 
 #define OBJ_MAX_FUNCS	512
+#define OBJ_MAX_RODATA	256
 
 struct obj_func {
 	char name[NP_OBJ_NAME];
@@ -49,6 +51,8 @@ struct obj {
 	u32 n_rels;
 	const struct bpf_insn *sec_insns[256];
 	u32 sec_len[256];	/* instructions */
+	struct np_rodata ro[OBJ_MAX_RODATA];
+	u32 n_ro;
 	char *err;
 	size_t err_len;
 };
@@ -456,6 +460,52 @@ static int obj_map(struct obj *ob, struct np_object *o, const struct btf *btf,
 	return 0;
 }
 
+/*
+ * A load of read-only global data's address (.rodata, .rodata.*, as
+ * libbpf names its read-only internal maps): marked with the variable's
+ * bytes for np_rodata_fold(). Returns 1 if it was one, 0 if not, or a
+ * negative errno.
+ */
+static int obj_rodata(struct obj *ob, u32 sym_idx, struct bpf_insn *insn,
+		      u32 at)
+{
+	const char *sec, *name;
+	struct np_rodata *ro;
+	Elf_Data *d;
+	Elf_Scn *scn;
+	GElf_Shdr sh;
+	GElf_Sym sym;
+
+	if (obj_sym(ob, sym_idx, &sym) || sym.st_shndx >= SHN_LORESERVE ||
+	    sym.st_shndx == ob->maps_sec)
+		return 0;
+	sec = obj_sec_name(ob, sym.st_shndx);
+	scn = elf_getscn(ob->elf, sym.st_shndx);
+	if (!sec || strncmp(sec, ".rodata", 7) || (sec[7] && sec[7] != '.') ||
+	    !scn || !gelf_getshdr(scn, &sh) || (sh.sh_flags & SHF_WRITE) ||
+	    sh.sh_type != SHT_PROGBITS)
+		return 0;
+	d = elf_getdata(scn, NULL);
+	if (!d || !d->d_buf || d->d_size != sh.sh_size)
+		return obj_fail(ob, "insn %u: section %s has no data", at, sec);
+	if (ob->n_ro == OBJ_MAX_RODATA)
+		return obj_fail(ob, "more than %d loads of read-only data addresses",
+				OBJ_MAX_RODATA);
+	name = elf_strptr(ob->elf, ob->symtab_strndx, sym.st_name);
+	ro = &ob->ro[ob->n_ro];
+	ro->data = d->d_buf;
+	ro->size = d->d_size;
+	/* libbpf: the address is the symbol's value plus the insn's addend */
+	ro->off = sym.st_value + (s64)insn->imm;
+	snprintf(ro->name, sizeof(ro->name), "%s",
+		 name && *name ? name : sec);
+	snprintf(ro->sec, sizeof(ro->sec), "%s", sec);
+	insn->src_reg = BPF_PSEUDO_MAP_VALUE;
+	insn->imm = ob->n_ro++;
+	insn[1].imm = 0;
+	return 1;
+}
+
 /* Append @fn to the program, then what it calls, depth first (libbpf). */
 static int obj_append(struct obj *ob, struct np_object *o,
 		      const struct btf *btf, struct obj_func *fn)
@@ -492,7 +542,10 @@ static int obj_append(struct obj *ob, struct np_object *o,
 			if (insn->src_reg == BPF_PSEUDO_FUNC)
 				return obj_fail(ob, "insn %u takes a function's address (a callback): not supported on the NIC",
 						base + i);
-			if (r) {
+			err = r ? obj_rodata(ob, r->sym, insn, base + i) : 0;
+			if (err < 0)
+				return err;
+			if (r && !err) {
 				err = obj_map(ob, o, btf, r->sym, base + i, &m);
 				if (err)
 					return err;
@@ -726,6 +779,10 @@ int np_object_read(const char *path, const struct np_object_opts *opts,
 	snprintf(o->name, NP_OBJ_NAME, "%s", main_fn->name);
 	btf = btf__parse_elf(path, NULL);
 	ret = obj_append(ob, o, btf, main_fn);
+	if (!ret && ob->n_ro)
+		ret = np_rodata_fold(o->insns, o->len, o->subs, o->n_subs,
+				     ob->ro, ob->n_ro, &o->patches,
+				     &o->n_patches, err, err_len);
 	if (!ret)
 		ret = obj_percpu_updates(ob, o);
 	if (ret)
@@ -751,6 +808,8 @@ out:
  */
 void np_object_free(struct np_object *o)
 {
+	free(o->patches);
+	o->patches = NULL;
 	free(o->insns);
 	o->insns = NULL;
 	o->len = 0;

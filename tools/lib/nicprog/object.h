@@ -10,6 +10,7 @@
 #define _NICPROG_OBJECT_H
 
 #include "offload.h"
+#include "rodata.h"
 
 #define NP_OBJ_NAME	64
 
@@ -71,6 +72,9 @@ struct np_object_opts {
  * @n_subs: entries in @subs
  * @name: the program's function name
  * @sec: its section
+ * @patches: instructions np_rodata_fold() replaced (loads of read-only
+ *	data become constants), to make the same change to libbpf's copy
+ * @n_patches: entries in @patches
  */
 struct np_object {
 	struct bpf_insn *insns;
@@ -85,6 +89,8 @@ struct np_object {
 	u32 n_subs;
 	char name[NP_OBJ_NAME];
 	char sec[NP_OBJ_NAME];
+	struct np_patch *patches;
+	u32 n_patches;
 };
 
 int np_object_read(const char *path, const struct np_object_opts *opts,

@@ -138,6 +138,7 @@ refused "tc program: not chosen by itself, as ip would not" "no program in an XD
 refused "larger than the instruction store" "program has 12507 instructions; the NIC's cores hold at most 8192" "$PROGS/big.o"
 refused "global variables: not supported, named" "loads the address of global data 'seen' \(.bss\): Linux 6.1 gives device-bound maps no direct value access" "$PROGS/global.o"
 refused "LPM_TRIE map: cannot be offloaded, named with its type" "map routes \(lpm_trie\): the NIC holds hash and array maps" "$PROGS/lpm.o"
+refused "read-only data indexed by a variable: named" "insn 10 computes with the address of read-only data 'weights' \(.rodata\)" "$PROGS/rodata_idx.o"
 refused "bpf_map_update_elem() on a per-CPU map: named" "insn 31: bpf_map_update_elem\(\) on per-CPU map src_count" "$PROGS/pcpu_update.o"
 refused "no such program" "no program nope \(a function in a section other than .text\)" --prog nope "$top/bpf/examples/count.o"
 refused "no such section" "no program in section nope" --sec nope "$top/bpf/examples/count.o"
@@ -158,6 +159,15 @@ if grep -q "^table 0: type 2 key 4 value 24 entries 256 " <<< "$out"; then
 else
 	grep "^table" <<< "$out" | sed 's/^/# /'
 	nok "its PERCPU_ARRAY is an array of 3 CPUs' 8-byte slots on the NIC"
+fi
+# "const volatile" configuration: its loads become the object's constants
+out=$(timeout 60 "$PLAN" --facts "$PROGS/xdp_cfg.o" 2>&1)
+if grep -q "^[0-9]*: b4 3 0 0 53 " <<< "$out" &&
+   ! grep -q "^[0-9]*: 18 [0-9]* 2 " <<< "$out"; then
+	ok ".rodata loads folded: cfg.port is the constant 53, no map value load left"
+else
+	echo "$out" | head -n 30 | sed 's/^/# /'
+	nok ".rodata loads folded: cfg.port is the constant 53, no map value load left"
 fi
 refused "an x86 executable is not a BPF object" "not a BPF object \(ELF machine 62\)" /bin/true
 refused "a text file is neither an object nor facts" "not a BPF ELF object, and not a facts file" "$top/README.md"
