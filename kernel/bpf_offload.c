@@ -455,25 +455,33 @@ static int nicprog_bind_maps(struct bpf_verifier_env *env,
 		}
 		map = (struct bpf_map *)(unsigned long)((u64)(u32)insn[i].imm |
 							((u64)(u32)insn[i + 1].imm << 32));
-		/*
-		 * The verifier refused any map not offloaded to this port
-		 * ("offload device mismatch between prog and map").
-		 */
-		offmap = map_to_offmap(map);
 		m = nicprog_map_index(np, map);
 		if (m == NICPROG_MAP_MANY) {
 			np_vlog(env, "program uses more than %d maps\n",
 				NICPROG_PROG_MAX_MAPS);
 			return -E2BIG;
 		}
-		np->tables[m] = offmap->dev_priv;
 		np->ir_tables[m] = (struct nicprog_ir_table){
 			.type = map->map_type,
 			.key_size = map->key_size,
 			.value_size = map->value_size,
 			.max_entries = map->max_entries,
-			.bytes = nicprog_table_bytes(map),
 		};
+		/*
+		 * The verifier refused any map not offloaded to this port
+		 * ("offload device mismatch between prog and map") but the
+		 * ones the core calls offload-neutral: a PERF_EVENT_ARRAY of
+		 * the host, which the NIC reaches through event_output. (A
+		 * device owns only HASH and ARRAY maps; bpf_map_is_dev_bound()
+		 * is not for modules.)
+		 */
+		if (map->map_type != BPF_MAP_TYPE_PERF_EVENT_ARRAY) {
+			offmap = map_to_offmap(map);
+			np->tables[m] = offmap->dev_priv;
+			np->ir_tables[m].bytes = nicprog_table_bytes(map);
+		} else {
+			np->host_maps |= BIT_ULL(m);
+		}
 		insn[i].imm = m;
 		insn[i + 1].imm = 0;
 		i++;
@@ -641,7 +649,8 @@ static int nicprog_finalize(struct bpf_verifier_env *env)
 		return err;
 	}
 	for (i = 0; i < np->n_maps; i++)
-		if (!np->tables[i]) {	/* seen in a register, never loaded */
+		if (!np->tables[i] && !(np->host_maps & BIT_ULL(i))) {
+			/* seen in a register, never loaded */
 			np_vlog(env, "map %s is not loaded by the program\n",
 				np->maps[i]->name);
 			return -EINVAL;

@@ -206,7 +206,11 @@ struct nicprog_plan {
  * @insns: copy of the program taken at finalize, maps as table indices
  * @flags: per instruction, enum nicprog_exec_insn_flags
  * @maps: the maps the program uses, by table index
- * @tables: their NIC tables; maps outlive their programs
+ * @tables: their NIC tables; maps outlive their programs. NULL for a host
+ *	map (@host_maps)
+ * @host_maps: bit per map the host keeps: the PERF_EVENT_ARRAY maps the
+ *	offload core lets a device-bound program use, reached from the NIC
+ *	through bpf_event_output()
  * @n_maps: entries in @maps and @tables
  * @exec: the executor's view
  * @ir_tables: the tables as the offloader sees them
@@ -229,6 +233,7 @@ struct nicprog_prog {
 	u8 *flags;
 	struct bpf_map *maps[NICPROG_PROG_MAX_MAPS];
 	struct nicprog_table *tables[NICPROG_PROG_MAX_MAPS];
+	u64 host_maps;
 	u32 n_maps;
 	struct nicprog_exec_prog exec;
 	struct nicprog_ir_table ir_tables[NICPROG_PROG_MAX_MAPS];

@@ -65,6 +65,39 @@ static s64 plan_accel(void *priv, u32 afn, struct nicprog_exec_pkt *pkt,
 	return plan->nd->ops->accel_run(plan->nd, afn, pkt, args, ret);
 }
 
+/* bpf_xdp_copy() of the frame as the executor holds it. */
+static unsigned long plan_pkt_copy(void *dst, const void *src,
+				   unsigned long off, unsigned long len)
+{
+	const struct nicprog_exec_pkt *pkt = src;
+
+	memcpy(dst, pkt->buf + pkt->data + off, len);
+	return 0;
+}
+
+/*
+ * bpf_perf_event_output() from the NIC, into the host's PERF_EVENT_ARRAY,
+ * as nfp delivers its programs' events: net/core/filter.c's
+ * bpf_xdp_event_output() with the executor's frame. The map is one of the
+ * program's (the offload core lets a device-bound program use a perf event
+ * array of the host); the program holds it while the plan runs.
+ */
+static long plan_event_output(void *priv, u32 map, u64 flags,
+			      const void *data, u64 size,
+			      struct nicprog_exec_pkt *pkt)
+{
+	const struct nicprog_plan *plan = priv;
+	struct nicprog_prog *np = plan->prog->aux->offload->dev_priv;
+	u64 pkt_size = (flags & BPF_F_CTXLEN_MASK) >> 32;
+
+	if (flags & ~(BPF_F_CTXLEN_MASK | BPF_F_INDEX_MASK))
+		return -EINVAL;
+	if (pkt_size > pkt->data_end - pkt->data)
+		return -EFAULT;
+	return bpf_event_output(np->maps[map], flags, (void *)data, size, pkt,
+				pkt_size, plan_pkt_copy);
+}
+
 static const struct nicprog_exec_ops nicprog_plan_exec_ops = {
 	.map_lookup	= plan_map_lookup,
 	.map_update	= plan_map_update,
@@ -72,6 +105,7 @@ static const struct nicprog_exec_ops nicprog_plan_exec_ops = {
 	.ktime_ns	= plan_ktime_ns,
 	.prandom	= plan_prandom,
 	.accel		= plan_accel,
+	.event_output	= plan_event_output,
 };
 
 /*
@@ -84,6 +118,7 @@ const struct nicprog_exec_ops nicprog_plan_host_ops = {
 	.map_delete	= plan_map_delete,
 	.ktime_ns	= plan_ktime_ns,
 	.prandom	= plan_prandom,
+	.event_output	= plan_event_output,
 	.host_call	= nicprog_plan_host_call,
 };
 

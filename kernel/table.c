@@ -204,11 +204,12 @@ void nicprog_table_free(struct bpf_offloaded_map *offmap)
  * @t: the table
  *
  * Context: any.
- * Return: true if only the host part of a partial plan may access it.
+ * Return: true if only the host part of a partial plan may access it;
+ * false for NULL, a host map the NIC reaches by events (perf event array).
  */
 bool nicprog_table_in_host(const struct nicprog_table *t)
 {
-	return t->host;
+	return t && t->host;
 }
 
 /**
@@ -218,11 +219,17 @@ bool nicprog_table_in_host(const struct nicprog_table *t)
  * @max_entries: out: its capacity
  *
  * Context: any; the count is a snapshot.
- * Return: NIC memory it takes, 0 in host memory.
+ * Return: NIC memory it takes, 0 in host memory or for NULL (a host map
+ * the NIC reaches by events, which holds no entries of its own).
  */
 u64 nicprog_table_usage(const struct nicprog_table *t, u32 *entries,
 			u32 *max_entries)
 {
+	if (!t) {
+		*entries = 0;
+		*max_entries = 0;
+		return 0;
+	}
 	*entries = t->type == BPF_MAP_TYPE_HASH ? READ_ONCE(t->count) :
 		   t->max_entries;
 	*max_entries = t->max_entries;

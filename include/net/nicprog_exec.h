@@ -233,6 +233,11 @@ struct nicprog_exec_pkt {
  *	arguments @args (R1-R5; R1 is the context, that is @pkt); set *@ret
  *	to its R0 and return the cycles the core waited, or -errno to run the
  *	subprogram's body instead. Optional.
+ * @event_output: bpf_perf_event_output() into map @map (a host map the
+ *	program may use from the NIC: a PERF_EVENT_ARRAY), @flags as the
+ *	helper's, @data/@size the sample, @pkt the frame whose first bytes
+ *	BPF_F_CTXLEN_MASK asks for; returns the helper's result. Optional:
+ *	without it the run stops with -EOPNOTSUPP.
  * @host_call: call helper @func_id, one nicprog_exec_host_helper() names,
  *	with the call's arguments @args (R1-R5; R1 is the context, that is
  *	@pkt); set *@ret to its R0 and return 0, or -errno to stop the run
@@ -249,6 +254,8 @@ struct nicprog_exec_ops {
 	u32 (*prandom)(void *priv);
 	s64 (*accel)(void *priv, u32 afn, struct nicprog_exec_pkt *pkt,
 		     const u64 *args, u64 *ret);
+	long (*event_output)(void *priv, u32 map, u64 flags, const void *data,
+			     u64 size, struct nicprog_exec_pkt *pkt);
 	long (*host_call)(void *priv, s32 func_id,
 			  struct nicprog_exec_pkt *pkt, const u64 *args,
 			  u64 *ret);

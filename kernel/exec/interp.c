@@ -39,6 +39,7 @@ bool nicprog_exec_helper_supported(s32 func_id)
 	case BPF_FUNC_xdp_adjust_head:
 	case BPF_FUNC_xdp_adjust_meta:
 	case BPF_FUNC_xdp_adjust_tail:
+	case BPF_FUNC_perf_event_output:
 		return true;
 	}
 	return false;
@@ -456,6 +457,14 @@ static u64 call_helper(s32 id, u64 *r, const struct nicprog_exec_ops *ops,
 		return nicprog_exec_adjust_meta(pkt, (s32)r[2]);
 	case BPF_FUNC_xdp_adjust_tail:
 		return nicprog_exec_adjust_tail(pkt, (s32)r[2]);
+	case BPF_FUNC_perf_event_output:
+		if (!ops->event_output) {
+			res->error = -EOPNOTSUPP;
+			return 0;
+		}
+		return ops->event_output(priv, r[2] & NICPROG_EXEC_MAP_MASK,
+					 r[3], (const void *)(uintptr_t)r[4],
+					 r[5], pkt);
 	case BPF_FUNC_fib_lookup:	/* nicprog_exec_host_helper() */
 	case BPF_FUNC_check_mtu:
 		if (!ops->host_call ||

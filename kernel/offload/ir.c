@@ -53,6 +53,7 @@ static u32 helper_args(s32 id)
 		return 4;
 	case BPF_FUNC_csum_diff:
 	case BPF_FUNC_check_mtu:
+	case BPF_FUNC_perf_event_output:
 		return 5;
 	default:
 		return 2;
@@ -624,7 +625,9 @@ static void live_insn(const struct nicprog_ir *ir, u32 i, u16 *regs,
 			}
 			for (k = 1; k <= helper_args(m->helper); k++)
 				*regs |= BIT(k);
-			if (m->helper == BPF_FUNC_csum_diff) {
+			/* they read memory the verifier sized, maybe stack */
+			if (m->helper == BPF_FUNC_csum_diff ||
+			    m->helper == BPF_FUNC_perf_event_output) {
 				*stack = ~0ULL;
 				break;
 			}

@@ -5,7 +5,9 @@
 # xdp-tutorial keeps them, a kernel-sample program in a section of its own
 # name chosen by its name, each on every profile with the oracle on the
 # attached program -- verdicts, bytes and per-CPU sums equal to the host's
-# -- and read by bpftool and by a libbpf per-CPU reader with the same sums.
+# -- and read by bpftool and by a libbpf per-CPU reader with the same sums;
+# packet samples (samples/bpf's xdp_sample_pkts) sent from the NIC with
+# bpf_perf_event_output() reach the host's perf buffer as the host's do.
 # What cannot offload is refused with nicprog's sentence naming the map or
 # call, the offline planner saying the same; a successful load prints
 # nothing alarming; only the maps the program uses reach the device.
@@ -87,6 +89,32 @@ offload() {
 	cleanup
 }
 
+# events OBJ PROG PROFILE FRAMES SEED: bpf_perf_event_output() from the
+# NIC reaches the host's perf event array; the oracle reads both sides'
+# samples frame by frame.
+events() {
+	local obj=$1 prog=$2 prof=$3 frames=$4 seed=$5 out rc n
+	local what="$prof $(basename "$obj") ($prog)"
+	oracle_nic "ae${prof#nicsim-}" "$prof"
+	nip link set dev "$NF" nicprog obj "$P_DIR/$obj" program "$prog" \
+		> "$TMP/out" 2> "$TMP/err"
+	rc=$?
+	expect_eq "$what: ip link ... nicprog attaches it" 0 "$rc"
+	check "$what: and prints nothing" test ! -s "$TMP/err" -a ! -s "$TMP/out"
+	[ -s "$TMP/err" ] && sed 's/^/#   /' "$TMP/err" | tail -n 12
+	out=$(ORACLE_ATTACHED=1 ORACLE_PROG=$prog ip netns exec "$NS" \
+	      "$SELFDIR/oracle" "$P_DIR/$obj" "$IN" "$NF" "$OUT" "$CAP" \
+	      "$seed" "$frames" 2>&1)
+	rc=$?
+	grep '^# events' <<< "$out"
+	FRAMES=$frames oracle_equal "$what" "$out" "$rc"
+	n=$(sed -n 's/^# events: \([0-9]*\) samples from the NIC.*/\1/p' <<< "$out")
+	check "$what: every frame's samples reached the host's perf buffer" \
+		test "${n:-0}" -ge "$frames"
+	nip link set dev "$NF" nicprog off
+	cleanup
+}
+
 tap_begin
 seed=1
 for prof in $PROFILES; do
@@ -96,7 +124,8 @@ for prof in $PROFILES; do
 	offload xdp_cfg.o xdp_cfg 24 1 "$prof" "$frames" "$((seed + 2))"
 	# (runts and truncated VLAN frames are dropped before it counts)
 	offload xdp1_kern.o xdp_prog1 8 - "$prof" "$frames" "$((seed + 1))"
-	seed=$((seed + 3))
+	events xdp_sample.o xdp_sample_prog "$prof" "$frames" "$((seed + 3))"
+	seed=$((seed + 4))
 done
 
 # refused, with the sentence naming the cause; the planner says the same

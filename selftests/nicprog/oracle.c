@@ -25,6 +25,11 @@
  * cores fold onto the host's CPUs differently from where the host's test
  * runs ran, but every count must add up the same.
  *
+ * Events the program writes with bpf_perf_event_output() are compared
+ * too, frame by frame: every PERF_EVENT_ARRAY the NIC's program uses is
+ * read with a perf buffer, as is the host's map of the same name, and
+ * each frame must produce the same samples, byte for byte, on both.
+ *
  * With ORACLE_ATTACHED set, the NIC side is the program already offloaded
  * to NF (by ip link ... nicprog obj OBJ, say), which must be the one
  * ORACLE_PROG names if set; it stays attached at the end.
@@ -508,11 +513,93 @@ static int hexbytes(const char *s, uint8_t *out, size_t max)
 	return *s ? -1 : (int)n;
 }
 
+/* Samples one side's perf buffers gave for the current frame. */
+#define MAX_EVENTS	8
+#define EVENT_MAX	512
+struct events {
+	struct perf_buffer *pb[4];
+	int n_pb;
+	int n;
+	uint32_t len[MAX_EVENTS];
+	uint8_t data[MAX_EVENTS][EVENT_MAX];
+	unsigned long total;
+};
+
+static struct events ev_nic, ev_host;
+
+static void on_sample(void *ctx, int cpu, void *data, __u32 size)
+{
+	struct events *ev = ctx;
+
+	(void)cpu;
+	ev->total++;
+	if (ev->n == MAX_EVENTS)
+		return;
+	ev->len[ev->n] = size;
+	memcpy(ev->data[ev->n], data, size < EVENT_MAX ? size : EVENT_MAX);
+	ev->n++;
+}
+
+static void events_open(struct events *ev, int map_fd, const char *name)
+{
+	struct perf_buffer *pb;
+
+	if (ev->n_pb == 4) {
+		fprintf(stderr, "oracle: more than 4 perf event maps\n");
+		exit(2);
+	}
+	pb = perf_buffer__new(map_fd, 8, on_sample, NULL, ev, NULL);
+	if (!pb) {
+		fprintf(stderr, "oracle: cannot read perf event map %s: %s\n",
+			name, strerror(errno));
+		exit(2);
+	}
+	ev->pb[ev->n_pb++] = pb;
+}
+
+/* Poll @ev's buffers until it holds @want samples or @ms pass. */
+static void events_poll(struct events *ev, int want, int ms)
+{
+	uint64_t end = now_ms() + ms;
+	int p;
+
+	do {
+		for (p = 0; p < ev->n_pb; p++)
+			perf_buffer__poll(ev->pb[p], 0);
+		if (ev->n >= want)
+			break;
+		usleep(100);
+	} while (now_ms() < end);
+}
+
+/* The two sides' samples of one frame: equal, or a difference printed. */
+static int events_differ(unsigned long frame)
+{
+	int e;
+
+	if (!ev_nic.n_pb)
+		return 0;
+	events_poll(&ev_host, MAX_EVENTS, 0);
+	events_poll(&ev_nic, ev_host.n ? ev_host.n : 1, ev_host.n ? 500 : 2);
+	e = ev_nic.n != ev_host.n;
+	for (int k = 0; !e && k < ev_nic.n; k++)
+		e = ev_nic.len[k] != ev_host.len[k] ||
+		    memcmp(ev_nic.data[k], ev_host.data[k],
+			   ev_nic.len[k] < EVENT_MAX ? ev_nic.len[k] : EVENT_MAX);
+	if (e)
+		printf("# frame %lu: %d samples from the NIC, %d from the host, or their bytes differ\n",
+		       frame, ev_nic.n, ev_host.n);
+	ev_nic.n = 0;
+	ev_host.n = 0;
+	return e;
+}
+
 /* The NIC's copy of a map: one the NIC's program uses. */
 struct nic_map {
 	char name[BPF_OBJ_NAME_LEN];
 	int fd;
 	uint32_t ks, vs;
+	uint32_t type;
 };
 
 static struct nic_map nic_maps[MAX_MAPS];
@@ -551,6 +638,7 @@ static void nic_maps_of_prog(int prog_fd)
 		snprintf(m->name, sizeof(m->name), "%s", mi.name);
 		m->ks = mi.key_size;
 		m->vs = mi.value_size;
+		m->type = mi.type;
 		n_nic_maps++;
 	}
 }
@@ -676,6 +764,8 @@ static int compare_maps(struct bpf_object *host)
 		int na, nb, i;
 
 		mh = host_map(host, mn->name);
+		if (mn->type == BPF_MAP_TYPE_PERF_EVENT_ARRAY)
+			continue;	/* its events are compared per frame */
 		if (!mh || ks > 256) {
 			printf("# map %s: cannot compare\n", mn->name);
 			diffs++;
@@ -937,6 +1027,19 @@ int main(int argc, char **argv)
 	nic_maps_of_prog(prog_nic);
 	host = open_host(argv[1], name);
 	prog_host = bpf_program__fd(host_prog(host));
+	for (k = 0; k < n_nic_maps; k++) {
+		struct bpf_map *mh = host_map(host, nic_maps[k].name);
+
+		if (nic_maps[k].type != BPF_MAP_TYPE_PERF_EVENT_ARRAY)
+			continue;
+		if (!mh) {
+			fprintf(stderr, "oracle: no host map %s\n",
+				nic_maps[k].name);
+			return 2;
+		}
+		events_open(&ev_nic, nic_maps[k].fd, nic_maps[k].name);
+		events_open(&ev_host, bpf_map__fd(mh), nic_maps[k].name);
+	}
 	for (k = 8; k < argc; k++)
 		init_entry(host, argv[k]);
 	if (!attached &&
@@ -1018,6 +1121,8 @@ int main(int argc, char **argv)
 
 		a = nv >= 0 && nv <= XDP_REDIRECT ? nv : 5;
 		seen[a]++;
+		if (events_differ(i) && diffs++ < 5)
+			hexdump("sent", frame, len);
 		if (nv != hv || (fd >= 0 && (nlen != (int)opts.data_size_out ||
 					     memcmp(nout, hout, nlen)))) {
 			if (diffs++ < 5) {
@@ -1040,6 +1145,9 @@ int main(int argc, char **argv)
 	       seen[XDP_REDIRECT], seen[XDP_ABORTED], seen[5]);
 	printf("# %lu VLAN runts: verdict compared, delivery and length checked by counters (the receiving stack discards them before capture)\n",
 	       runts);
+	if (ev_nic.n_pb)
+		printf("# events: %lu samples from the NIC, %lu from the host\n",
+		       ev_nic.total, ev_host.total);
 	printf("%s 1 %s: verdicts and output bytes equal on NIC and host for %lu frames (%lu differ)\n",
 	       diffs ? "not ok" : "ok", argv[1], frames, diffs);
 	k = compare_maps(host);

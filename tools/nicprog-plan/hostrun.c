@@ -176,7 +176,23 @@ static s64 w_accel(void *priv, u32 afn, struct nicprog_exec_pkt *pkt,
 	return 0;
 }
 
+/* An event the NIC would send to the host: checked as the kernel does. */
+static long w_event_output(void *priv, u32 map, u64 flags, const void *data,
+			   u64 size, struct nicprog_exec_pkt *pkt)
+{
+	(void)priv;
+	(void)map;
+	(void)data;
+	(void)size;
+	if (flags & ~(BPF_F_CTXLEN_MASK | BPF_F_INDEX_MASK))
+		return -EINVAL;
+	if (((flags & BPF_F_CTXLEN_MASK) >> 32) > pkt->data_end - pkt->data)
+		return -EFAULT;
+	return 0;
+}
+
 static const struct nicprog_exec_ops world_ops = {
+	.event_output = w_event_output,
 	.map_lookup = w_lookup,
 	.map_update = w_update,
 	.map_delete = w_delete,

@@ -160,6 +160,8 @@ static int np_maps(struct bpf_object *obj, const struct np_object *o,
 			continue;
 		}
 		t = &o->maps[m];
+		if (np_map_host(t->type))
+			continue;	/* libbpf creates it, the host's */
 		LIBBPF_OPTS(bpf_map_create_opts, mo,
 			    .map_flags = o->map_defs[m].flags,
 			    .map_ifindex = ifindex);

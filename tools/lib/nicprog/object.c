@@ -299,7 +299,9 @@ static int obj_map_def(struct obj *ob, const struct btf *btf,
 			return obj_fail(ob, "map %s: its definition's member %s is not understood",
 					name, mn);
 	}
-	if (!t->type || !t->max_entries || !t->value_size)
+	/* libbpf sizes a perf event array by the CPUs */
+	if (!t->type || !t->value_size ||
+	    (!t->max_entries && t->type != BPF_MAP_TYPE_PERF_EVENT_ARRAY))
 		return obj_fail(ob, "map %s: its definition lacks a type, a value or max_entries",
 				name);
 	return 0;
@@ -318,6 +320,18 @@ bool np_map_percpu(u32 type)
 	       type == BPF_MAP_TYPE_LRU_PERCPU_HASH;
 }
 
+/**
+ * np_map_host() - whether a map the program uses stays on the host
+ * @type: enum bpf_map_type, as the NIC holds the map
+ *
+ * Return: true for PERF_EVENT_ARRAY, which the offload core lets a
+ * device-bound program use unbound; the loader creates it for the host.
+ */
+bool np_map_host(u32 type)
+{
+	return type == BPF_MAP_TYPE_PERF_EVENT_ARRAY;
+}
+
 static const char *obj_map_type(u32 type)
 {
 	return libbpf_bpf_map_type_str(type) ?: "unknown type";
@@ -328,7 +342,8 @@ static const char *obj_map_type(u32 type)
  * the map named, the reason, and the way out. Linux 6.1 binds only HASH
  * and ARRAY maps to a device (kernel/bpf/offload.c); a per-CPU map is
  * bound as its plain type whose value holds every possible CPU's slot, the
- * layout user space reads and writes for a per-CPU map anyway.
+ * layout user space reads and writes for a per-CPU map anyway. A
+ * PERF_EVENT_ARRAY stays the host's (np_map_host()).
  */
 static int obj_map_adapt(struct obj *ob, const char *name,
 			 const struct np_map_def *def,
@@ -374,8 +389,18 @@ static int obj_map_adapt(struct obj *ob, const char *name,
 		return obj_fail(ob, "map %s (%s): tail calls cannot be offloaded yet; call the programs as functions, or attach to the host (xdpdrv)",
 				name, type);
 	case BPF_MAP_TYPE_PERF_EVENT_ARRAY:
+		/*
+		 * The host's: the offload core lets a device-bound program
+		 * use it, and the NIC's events reach it as nfp's do.
+		 */
+		t->type = def->type;
+		t->key_size = sizeof(u32);
+		t->value_size = sizeof(u32);
+		if (!t->max_entries)
+			t->max_entries = ob->cpus;	/* libbpf's default */
+		return 0;
 	case BPF_MAP_TYPE_RINGBUF:
-		return obj_fail(ob, "map %s (%s): events cannot reach the host from the NIC yet; redirect the frames to a nicprog pipe instead, or attach to the host (xdpdrv)",
+		return obj_fail(ob, "map %s (%s): Linux 6.1 lets a device-bound program use no ring buffer; use a PERF_EVENT_ARRAY with bpf_perf_event_output(), whose events reach the host from the NIC",
 				name, type);
 	default:
 		return obj_fail(ob, "map %s (%s): the NIC holds hash and array maps (and their per-CPU kinds) only; attach the program to the host (xdpdrv)",

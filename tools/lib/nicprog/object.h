@@ -97,5 +97,6 @@ int np_object_read(const char *path, const struct np_object_opts *opts,
 		   struct np_object *o, char *err, size_t err_len);
 void np_object_free(struct np_object *o);
 bool np_map_percpu(u32 type);
+bool np_map_host(u32 type);
 
 #endif /* _NICPROG_OBJECT_H */
