@@ -417,8 +417,16 @@ static int nicprog_insn_hook(struct bpf_verifier_env *env, int insn_idx,
 		kind = ptr_kind(&regs[insn->dst_reg]);
 	if (kind == NICPROG_PTR_NONE)
 		return 0;
-	if (kind == NICPROG_PTR_CTX && cls != BPF_LDX) {
-		np_vlog(env, "insn %d: writes to the context are not supported on the NIC\n",
+	/*
+	 * The verifier lets an offloaded program write one field, the host
+	 * queue of a frame it passes (xdp_is_valid_access()); nfp steers by
+	 * it, and so does the executor.
+	 */
+	if (kind == NICPROG_PTR_CTX && cls != BPF_LDX &&
+	    (BPF_MODE(insn->code) != BPF_MEM ||
+	     regs[insn->dst_reg].off + insn->off !=
+	     offsetof(struct xdp_md, rx_queue_index))) {
+		np_vlog(env, "insn %d: writes to the context other than rx_queue_index are not supported on the NIC\n",
 			insn_idx);
 		return -EOPNOTSUPP;
 	}

@@ -139,6 +139,13 @@ void nicsim_verdict(struct nicsim_port *port, const struct nicprog_plan *plan,
 		nskb = nicsim_frame_skb(port, pkt);
 		if (!nskb)
 			break;
+		/*
+		 * The host queue the program chose (ctx->rx_queue_index, as
+		 * nfp steers); one the port lacks is queue 0.
+		 */
+		skb_record_rx_queue(nskb, pkt->rx_queue_index <
+				    port->netdev->real_num_rx_queues ?
+				    pkt->rx_queue_index : 0);
 		nicsim_stats_inc(port, xdp_pass);
 		nicsim_host_rx(port, nskb);
 		return;

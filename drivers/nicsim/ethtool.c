@@ -196,7 +196,32 @@ static void nicsim_get_ethtool_stats(struct net_device *dev,
 	spin_unlock_bh(&ndev->tm_lock);
 }
 
+/*
+ * Host RX queues: one by default, up to NICSIM_RX_QUEUES with ethtool -L
+ * (rx N), where a program's ctx->rx_queue_index steers passed frames.
+ */
+static void nicsim_get_channels(struct net_device *dev,
+				struct ethtool_channels *ch)
+{
+	ch->max_rx = NICSIM_RX_QUEUES;
+	ch->max_tx = 1;
+	ch->rx_count = dev->real_num_rx_queues;
+	ch->tx_count = 1;
+}
+
+static int nicsim_set_channels(struct net_device *dev,
+			       struct ethtool_channels *ch)
+{
+	/* the core checked the counts against get_channels' maxima */
+	if (!ch->rx_count || ch->tx_count != 1 || ch->combined_count ||
+	    ch->other_count)
+		return -EINVAL;
+	return netif_set_real_num_rx_queues(dev, ch->rx_count);
+}
+
 const struct ethtool_ops nicsim_ethtool_ops = {
+	.get_channels		= nicsim_get_channels,
+	.set_channels		= nicsim_set_channels,
 	.get_sset_count		= nicsim_get_sset_count,
 	.get_strings		= nicsim_get_strings,
 	.get_ethtool_stats	= nicsim_get_ethtool_stats,

@@ -19,6 +19,8 @@
 #define NICSIM_MAX_PORTS	16
 #define NICSIM_MAX_MTU		9000
 #define NICSIM_SPEED_MBPS	100000
+/* Most host RX queues of a port (ethtool -L): ctx->rx_queue_index steers. */
+#define NICSIM_RX_QUEUES	4
 #define NICSIM_MAX_CORES	16	/* kthreads per NIC */
 #define NICSIM_PROFILE_NAME_MAX	32	/* NUL included */
 #define NICSIM_CORE_QUEUE_LEN	512	/* frames waiting for one core */

@@ -332,10 +332,12 @@ struct nicsim_port *nicsim_port_create(struct nicsim_dev *ndev, u32 index)
 	int err;
 
 	snprintf(name, sizeof(name), NICSIM_DRV_NAME "%up%u", ndev->id, index);
-	netdev = alloc_netdev(sizeof(*port), name, NET_NAME_PREDICTABLE,
-			      ether_setup);
+	netdev = alloc_netdev_mqs(sizeof(*port), name, NET_NAME_PREDICTABLE,
+				  ether_setup, 1, NICSIM_RX_QUEUES);
 	if (!netdev)
 		return ERR_PTR(-ENOMEM);
+	/* one host RX queue until ethtool -L asks for more */
+	netif_set_real_num_rx_queues(netdev, 1);
 	port = netdev_priv(netdev);
 	port->netdev = netdev;
 	port->ndev = ndev;

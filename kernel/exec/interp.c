@@ -17,6 +17,7 @@
 #define XDP_MD_DATA		0
 #define XDP_MD_DATA_END		4
 #define XDP_MD_DATA_META	8
+#define XDP_MD_RX_QUEUE		16
 #define XDP_MD_SIZE		24
 
 /**
@@ -187,6 +188,13 @@ int nicprog_exec_check(const struct nicprog_exec_prog *prog, u32 *bad_insn,
 			} else if (cls == BPF_LDX && BPF_MODE(insn->code) != BPF_MEM) {
 				return exec_bad(bad_insn, why, i, -EOPNOTSUPP, "load mode not in the 6.1 ISA");
 			}
+			/* xdp_is_valid_access(): an offloaded program's one write */
+			if (cls != BPF_LDX && prog->flags &&
+			    (prog->flags[i] & NICPROG_EXEC_INSN_CTX) &&
+			    (BPF_MODE(insn->code) != BPF_MEM ||
+			     insn->off != XDP_MD_RX_QUEUE ||
+			     BPF_SIZE(insn->code) != BPF_W))
+				return exec_bad(bad_insn, why, i, -EOPNOTSUPP, "context write other than rx_queue_index");
 			break;
 		}
 	}
@@ -635,6 +643,13 @@ void nicprog_exec_resume(const struct nicprog_exec_prog *prog,
 			break;
 		case BPF_ST:
 		case BPF_STX:
+			if (prog->flags && (prog->flags[pc] & NICPROG_EXEC_INSN_CTX)) {
+				/* rx_queue_index: the host queue a PASS takes */
+				pkt->rx_queue_index = cls == BPF_ST ?
+						      (u32)insn->imm :
+						      (u32)regs[insn->src_reg];
+				break;
+			}
 			addr = regs[insn->dst_reg] + insn->off;
 			if (tr)
 				trace_mem(prog, st, ctx, pc, cycles, addr);

@@ -7,7 +7,10 @@
 # attached program -- verdicts, bytes and per-CPU sums equal to the host's
 # -- and read by bpftool and by a libbpf per-CPU reader with the same sums;
 # packet samples (samples/bpf's xdp_sample_pkts) sent from the NIC with
-# bpf_perf_event_output() reach the host's perf buffer as the host's do.
+# bpf_perf_event_output() reach the host's perf buffer as the host's do;
+# maps in the legacy SEC("maps") section load too; a program writing
+# ctx->rx_queue_index (Netronome's programmable RSS) steers each frame to
+# that host queue.
 # What cannot offload is refused with nicprog's sentence naming the map or
 # call, the offline planner saying the same; a successful load prints
 # nothing alarming; only the maps the program uses reach the device.
@@ -115,6 +118,71 @@ events() {
 	cleanup
 }
 
+# legacy PROFILE FRAMES SEED: maps in SEC("maps"), which libbpf 1.x does
+# not open: loaded by libnicprog itself, on the NIC and (for the oracle)
+# on the host; UDP blocked through an initial entry.
+legacy() {
+	local prof=$1 frames=$2 seed=$3 out rc
+	local what="$prof legacy_maps.o"
+	oracle_nic "al${prof#nicsim-}" "$prof"
+	nip link set dev "$NF" nicprog obj "$P_DIR/legacy_maps.o" \
+		> "$TMP/out" 2>&1
+	expect_eq "$what: ip link ... nicprog attaches it" 0 "$?"
+	check "$what: and prints nothing" test ! -s "$TMP/out"
+	out=$(ORACLE_ATTACHED=1 ip netns exec "$NS" "$SELFDIR/oracle" "$P_DIR/legacy_maps.o" \
+	      "$IN" "$NF" "$OUT" "$CAP" "$seed" "$frames" \
+	      blocked:11000000:01000000 2>&1)
+	rc=$?
+	grep '^# map\|^# [0-9]* frames' <<< "$out"
+	[ $rc -eq 2 ] && tail -n 5 <<< "$out" | sed 's/^/#   /'
+	FRAMES=$frames oracle_equal "$what" "$out" "$rc"
+	check "$what: UDP was dropped as the initial entry says" \
+		grep -q "^# $frames frames: PASS [0-9]*, DROP [1-9]" <<< "$out"
+	cleanup
+}
+
+# rss PROFILE FRAMES: ctx->rx_queue_index steers each passed frame to the
+# host queue the program chose (an indirection table: entry k -> queue
+# k % 4); the host stack's PACKET_FANOUT_QM sockets see each queue get the
+# frames the program counted for it. (The host cannot run such a program:
+# the verifier allows the write only offloaded; no oracle.)
+rss() {
+	local prof=$1 frames=$2 m k q got want total=0
+	local what="$prof rss_queue.o"
+	oracle_nic "ar${prof#nicsim-}" "$prof"
+	ip netns exec "$NS" ethtool -L "$NF" rx 4
+	expect_eq "$what: ethtool -L gives the port 4 host RX queues" 4 \
+		"$(ip netns exec "$NS" sh -c "ls -d /sys/class/net/$NF/queues/rx-*" |
+		   wc -l)"
+	nip link set dev "$NF" nicprog obj "$P_DIR/rss_queue.o" > "$TMP/out" 2>&1
+	expect_eq "$what: ip link ... nicprog attaches it" 0 "$?"
+	m=$(prog_maps)
+	for k in $(seq 0 15); do
+		bpftool map update id "$m" key $k 0 0 0 \
+			value $((k % 4)) 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0
+	done
+	got=$(ip netns exec "$NS" "$SELFDIR/rss_fanout.py" "$NF" "$IN" "$frames")
+	tap_info "frames per fanout socket: $got"
+	bpftool -j map dump id "$m" > "$TMP/rss.json"
+	for q in 0 1 2 3; do
+		want=$(/usr/bin/python3 -c '
+import json, sys
+q = int(sys.argv[1])
+n = 0
+for e in json.load(open(sys.argv[2])):
+    v = bytes(int(b, 16) for b in e["value"])
+    if int.from_bytes(v[0:4], "little") == q:
+        n += int.from_bytes(v[8:16], "little")
+print(n)' "$q" "$TMP/rss.json")
+		total=$((total + want))
+		expect_eq "$what: host queue $q got the frames the program steered to it" \
+			"$want" "$(cut -d' ' -f$(((q + 1) % 4 + 1)) <<< "$got")"
+	done
+	expect_eq "$what: the program steered every frame" "$frames" "$total"
+	nip link set dev "$NF" nicprog off
+	cleanup
+}
+
 tap_begin
 seed=1
 for prof in $PROFILES; do
@@ -125,7 +193,9 @@ for prof in $PROFILES; do
 	# (runts and truncated VLAN frames are dropped before it counts)
 	offload xdp1_kern.o xdp_prog1 8 - "$prof" "$frames" "$((seed + 1))"
 	events xdp_sample.o xdp_sample_prog "$prof" "$frames" "$((seed + 3))"
-	seed=$((seed + 4))
+	legacy "$prof" "$frames" "$((seed + 4))"
+	rss "$prof" 400
+	seed=$((seed + 5))
 done
 
 # refused, with the sentence naming the cause; the planner says the same

@@ -429,48 +429,11 @@ static int nic_verdict(const char *dev, struct verdicts *prev)
 	return -1;
 }
 
-/* The host's copy: only the program named @name (15 bytes, as the kernel keeps it), as XDP. */
-static struct bpf_object *open_host(const char *path, const char *name)
-{
-	struct bpf_object *obj = bpf_object__open_file(path, NULL);
-	struct bpf_program *prog;
-	int n = 0;
-
-	if (!obj) {
-		fprintf(stderr, "oracle: cannot open %s\n", path);
-		exit(2);
-	}
-	bpf_object__for_each_program(prog, obj) {
-		bool it = !n && !strncmp(bpf_program__name(prog), name,
-					 BPF_OBJ_NAME_LEN - 1);
-
-		bpf_program__set_autoload(prog, it);
-		if (it) {
-			bpf_program__set_type(prog, BPF_PROG_TYPE_XDP);
-			bpf_program__set_expected_attach_type(prog, 0);
-			n++;
-		}
-	}
-	if (!n || bpf_object__load(obj)) {
-		fprintf(stderr, "oracle: cannot load %s (program %s) on the host\n",
-			path, name);
-		exit(2);
-	}
-	return obj;
-}
-
-static struct bpf_program *host_prog(struct bpf_object *host)
-{
-	struct bpf_program *prog;
-
-	bpf_object__for_each_program(prog, host)
-		if (bpf_program__autoload(prog))
-			return prog;
-	return NULL;
-}
-
-/* The NIC's copy, loaded as ip link ... nicprog loads it. */
-static int load_nic(const char *path, int ifindex)
+/*
+ * The NIC's copy, loaded as ip link ... nicprog loads it; with @ifindex 0
+ * the host's, the same program as the object defines it.
+ */
+static int load_prog(const char *path, int ifindex)
 {
 	static char why[512], log[65536];
 	struct nicprog_load_opts opts = {
@@ -481,8 +444,8 @@ static int load_nic(const char *path, int ifindex)
 	int fd = nicprog_load(path, ifindex, &opts);
 
 	if (fd < 0) {
-		fprintf(stderr, "%soracle: cannot offload %s: %s\n", log, path,
-			why);
+		fprintf(stderr, "%soracle: cannot load %s %s: %s\n", log, path,
+			ifindex ? "offloaded" : "on the host", why);
 		exit(2);
 	}
 	return fd;
@@ -594,7 +557,7 @@ static int events_differ(unsigned long frame)
 	return e;
 }
 
-/* The NIC's copy of a map: one the NIC's program uses. */
+/* A map one side's program uses. */
 struct nic_map {
 	char name[BPF_OBJ_NAME_LEN];
 	int fd;
@@ -602,12 +565,12 @@ struct nic_map {
 	uint32_t type;
 };
 
-static struct nic_map nic_maps[MAX_MAPS];
-static int n_nic_maps;
+static struct nic_map nic_maps[MAX_MAPS], host_maps[MAX_MAPS];
+static int n_nic_maps, n_host_maps;
 static bool attached;	/* ORACLE_ATTACHED */
 
-/* The maps of the program attached to the NIC, by the ids the kernel gives. */
-static void nic_maps_of_prog(int prog_fd)
+/* The maps program @prog_fd uses, by the ids the kernel gives. */
+static void maps_of_prog(int prog_fd, struct nic_map *maps, int *n_maps)
 {
 	struct bpf_prog_info info = {};
 	uint32_t len = sizeof(info), ids[MAX_MAPS], i;
@@ -626,7 +589,7 @@ static void nic_maps_of_prog(int prog_fd)
 		exit(2);
 	}
 	for (i = 0; i < info.nr_map_ids; i++) {
-		struct nic_map *m = &nic_maps[n_nic_maps];
+		struct nic_map *m = &maps[*n_maps];
 		struct bpf_map_info mi = {};
 		uint32_t mlen = sizeof(mi);
 
@@ -639,47 +602,36 @@ static void nic_maps_of_prog(int prog_fd)
 		m->ks = mi.key_size;
 		m->vs = mi.value_size;
 		m->type = mi.type;
-		n_nic_maps++;
+		(*n_maps)++;
 	}
 }
 
-/* The host's map named as the kernel names @name: its first 15 bytes. */
-static struct bpf_map *host_map(struct bpf_object *host, const char *name)
-{
-	struct bpf_map *map;
-
-	bpf_object__for_each_map(map, host)
-		if (!strncmp(bpf_map__name(map), name, BPF_OBJ_NAME_LEN - 1))
-			return map;
-	return NULL;
-}
-
-static struct nic_map *nic_map(const char *name)
+/* The map named @name (as the kernel names it: 15 bytes) in @maps. */
+static struct nic_map *map_named(struct nic_map *maps, int n, const char *name)
 {
 	int i;
 
-	for (i = 0; i < n_nic_maps; i++)
-		if (!strncmp(nic_maps[i].name, name, BPF_OBJ_NAME_LEN - 1))
-			return &nic_maps[i];
+	for (i = 0; i < n; i++)
+		if (!strncmp(maps[i].name, name, BPF_OBJ_NAME_LEN - 1))
+			return &maps[i];
 	return NULL;
 }
 
 /* MAP:KEYHEX:VALHEX into the same map on the NIC and on the host. */
-static void init_entry(struct bpf_object *host, char *spec)
+static void init_entry(char *spec)
 {
 	uint8_t key[256], val[4096];
 	char *name = strtok(spec, ":"), *k = strtok(NULL, ":"),
 	     *v = strtok(NULL, ":");
-	struct nic_map *mn;
-	struct bpf_map *mh;
+	struct nic_map *mn, *mh;
 
-	mn = name ? nic_map(name) : NULL;
-	mh = name ? host_map(host, name) : NULL;
+	mn = name ? map_named(nic_maps, n_nic_maps, name) : NULL;
+	mh = name ? map_named(host_maps, n_host_maps, name) : NULL;
 	if (!mn || !mh || !k || !v ||
 	    hexbytes(k, key, sizeof(key)) != (int)mn->ks ||
 	    hexbytes(v, val, sizeof(val)) != (int)mn->vs ||
 	    bpf_map_update_elem(mn->fd, key, val, BPF_ANY) ||
-	    bpf_map_update_elem(bpf_map__fd(mh), key, val, BPF_ANY)) {
+	    bpf_map_update_elem(mh->fd, key, val, BPF_ANY)) {
 		fprintf(stderr, "oracle: bad map entry %s\n", name ? name : "");
 		exit(2);
 	}
@@ -752,9 +704,9 @@ static void fold_cpus(uint8_t *e, int n, uint32_t ks, uint32_t vs)
 		qsort(e, n, ks + vs, cmp_entry);
 }
 
-static int compare_maps(struct bpf_object *host)
+static int compare_maps(void)
 {
-	struct bpf_map *mh;
+	struct nic_map *mh;
 	int diffs = 0, m;
 
 	for (m = 0; m < n_nic_maps; m++) {
@@ -763,7 +715,7 @@ static int compare_maps(struct bpf_object *host)
 		uint8_t *a, *b;
 		int na, nb, i;
 
-		mh = host_map(host, mn->name);
+		mh = map_named(host_maps, n_host_maps, mn->name);
 		if (mn->type == BPF_MAP_TYPE_PERF_EVENT_ARRAY)
 			continue;	/* its events are compared per frame */
 		if (!mh || ks > 256) {
@@ -772,8 +724,8 @@ static int compare_maps(struct bpf_object *host)
 			continue;
 		}
 		a = dump_map(mn->fd, ks, vs, &na);
-		b = dump_map(bpf_map__fd(mh), ks, vs, &nb);
-		if (percpu(bpf_map__type(mh))) {
+		b = dump_map(mh->fd, ks, vs, &nb);
+		if (percpu(mh->type)) {
 			fold_cpus(a, na, ks, vs);
 			fold_cpus(b, nb, ks, vs);
 		}
@@ -993,8 +945,7 @@ int main(int argc, char **argv)
 				       "REDIRECT" };
 	uint8_t frame[MAX_FRAME + 64], hout[4096], nout[MAX_FRAME + 128];
 	int in_fd, pass_fd, tx_fd, redir_fd, prog_nic, prog_host, nf_idx;
-	char name[BPF_OBJ_NAME_LEN];
-	struct bpf_object *host;
+	char name[BPF_OBJ_NAME_LEN], hname[BPF_OBJ_NAME_LEN];
 	struct sockaddr_ll to = { .sll_family = AF_PACKET };
 	unsigned long frames, i, diffs = 0, seen[6] = { 0 };
 	unsigned long runts = 0;
@@ -1022,13 +973,20 @@ int main(int argc, char **argv)
 	attached = getenv("ORACLE_ATTACHED") != NULL;
 	/* the program the loader chooses, by the name the kernel keeps */
 	prog_nic = attached ? attached_prog(nf_idx, getenv("ORACLE_PROG")) :
-			      load_nic(argv[1], nf_idx);
+			      load_prog(argv[1], nf_idx);
 	prog_name(prog_nic, name);
-	nic_maps_of_prog(prog_nic);
-	host = open_host(argv[1], name);
-	prog_host = bpf_program__fd(host_prog(host));
+	maps_of_prog(prog_nic, nic_maps, &n_nic_maps);
+	prog_host = load_prog(argv[1], 0);
+	prog_name(prog_host, hname);
+	if (strcmp(name, hname)) {
+		fprintf(stderr, "oracle: the NIC runs %s, the host would run %s\n",
+			name, hname);
+		return 2;
+	}
+	maps_of_prog(prog_host, host_maps, &n_host_maps);
 	for (k = 0; k < n_nic_maps; k++) {
-		struct bpf_map *mh = host_map(host, nic_maps[k].name);
+		struct nic_map *mh = map_named(host_maps, n_host_maps,
+					       nic_maps[k].name);
 
 		if (nic_maps[k].type != BPF_MAP_TYPE_PERF_EVENT_ARRAY)
 			continue;
@@ -1038,10 +996,10 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		events_open(&ev_nic, nic_maps[k].fd, nic_maps[k].name);
-		events_open(&ev_host, bpf_map__fd(mh), nic_maps[k].name);
+		events_open(&ev_host, mh->fd, nic_maps[k].name);
 	}
 	for (k = 8; k < argc; k++)
-		init_entry(host, argv[k]);
+		init_entry(argv[k]);
 	if (!attached &&
 	    bpf_xdp_attach(nf_idx, prog_nic, XDP_FLAGS_HW_MODE, NULL)) {
 		perror("oracle: attach offloaded");
@@ -1150,12 +1108,12 @@ int main(int argc, char **argv)
 		       ev_nic.total, ev_host.total);
 	printf("%s 1 %s: verdicts and output bytes equal on NIC and host for %lu frames (%lu differ)\n",
 	       diffs ? "not ok" : "ok", argv[1], frames, diffs);
-	k = compare_maps(host);
+	k = compare_maps();
 	printf("%s 2 %s: final map contents equal\n", k ? "not ok" : "ok",
 	       argv[1]);
 	printf("1..2\n");
 	if (!attached)
 		close(prog_nic);
-	bpf_object__close(host);
+	close(prog_host);
 	return diffs || k;
 }

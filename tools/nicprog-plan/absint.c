@@ -618,8 +618,12 @@ static int ai_note(struct ai *ai, const struct ai_state *st)
 		kind = ai_kind(&regs[in->dst_reg]);
 	if (kind == NICPROG_PTR_NONE)
 		return 0;
-	if (kind == NICPROG_PTR_CTX && cls != BPF_LDX)
-		return ai_fail(ai, -EOPNOTSUPP, "insn %u: writes to the context are not supported on the NIC",
+	/* kernel/bpf_offload.c: the one context write, rx_queue_index */
+	if (kind == NICPROG_PTR_CTX && cls != BPF_LDX &&
+	    (BPF_MODE(in->code) != BPF_MEM ||
+	     (s64)regs[in->dst_reg].off + in->off !=
+	     (s64)offsetof(struct xdp_md, rx_queue_index)))
+		return ai_fail(ai, -EOPNOTSUPP, "insn %u: writes to the context other than rx_queue_index are not supported on the NIC",
 			       st->insn);
 	if (m->ptr && m->ptr != kind)
 		return ai_fail(ai, -EOPNOTSUPP, "insn %u: accesses %s memory on one path and %s memory on another; the NIC needs one kind per instruction",

@@ -182,6 +182,85 @@ static int np_maps(struct bpf_object *obj, const struct np_object *o,
 	return 0;
 }
 
+/*
+ * Objects libbpf 1.x will not open -- maps in the legacy SEC("maps")
+ * section, as samples/bpf, Netronome's samples and iproute2's examples
+ * define them -- are loaded from object.c's copy of the program, linked as
+ * libbpf would: the maps it uses created here, their loads relocated, no
+ * BTF (such objects carry none for their maps; a global function, which
+ * needs it, is refused by the verifier). With @ifindex 0, for the host,
+ * with the maps as the object defines them.
+ */
+static int np_load_own(const char *path, const struct np_object *o,
+		       int ifindex, const struct nicprog_load_opts *opts)
+{
+	int fds[NICPROG_MAX_TABLES], fd = -1, err = 0;
+	const struct np_map_def *def;
+	struct bpf_insn *insns;
+	char name[BPF_OBJ_NAME_LEN];
+	u32 m, i, type, vs, max;
+
+	insns = malloc((size_t)o->len * sizeof(*insns));
+	if (!insns)
+		return np_why(opts, -ENOMEM, "out of memory");
+	for (m = 0; m < o->n_maps; m++)
+		fds[m] = -1;
+	for (m = 0; m < o->n_maps && !err; m++) {
+		def = &o->map_defs[m];
+		type = ifindex ? o->maps[m].type : def->type;
+		vs = ifindex ? o->maps[m].value_size : def->value_size;
+		max = o->maps[m].max_entries;
+		LIBBPF_OPTS(bpf_map_create_opts, mo, .map_flags = def->flags,
+			    .map_ifindex = np_map_host(type) ? 0 : ifindex);
+		fds[m] = bpf_map_create(type, o->map_names[m],
+					o->maps[m].key_size, vs, max, &mo);
+		if (fds[m] < 0)
+			err = np_why(opts, -errno,
+				     "map %s: the kernel refused to create it%s: %s",
+				     o->map_names[m], mo.map_ifindex ?
+				     " on the device" : "", strerror(errno));
+	}
+	if (err)
+		goto out;
+	memcpy(insns, o->insns, (size_t)o->len * sizeof(*insns));
+	for (i = 0; i + 1 < o->len; i++) {
+		if (insns[i].code != (BPF_LD | BPF_IMM | BPF_DW))
+			continue;
+		if (insns[i].src_reg == BPF_PSEUDO_MAP_FD &&
+		    (u32)insns[i].imm < o->n_maps)
+			insns[i].imm = fds[insns[i].imm];
+		i++;
+	}
+	memset(name, 0, sizeof(name));
+	memcpy(name, o->name, strnlen(o->name, sizeof(name) - 1));
+	{
+		LIBBPF_OPTS(bpf_prog_load_opts, po, .prog_ifindex = ifindex);
+
+		fd = bpf_prog_load(BPF_PROG_TYPE_XDP, name, o->license, insns,
+				   o->len, &po);
+		if (fd < 0 && opts->log && opts->log_len > 1) {
+			/* again, for the verifier's account of why */
+			po.log_buf = opts->log;
+			po.log_size = opts->log_len;
+			po.log_level = 1;
+			fd = bpf_prog_load(BPF_PROG_TYPE_XDP, name, o->license,
+					   insns, o->len, &po);
+		}
+	}
+	if (fd < 0)
+		err = np_why(opts, -errno,
+			     "%s: the kernel refused program %s: %s; the verifier log says why",
+			     path, o->name, strerror(errno));
+	else
+		fcntl(fd, F_SETFD, FD_CLOEXEC);
+out:
+	for (m = 0; m < o->n_maps; m++)
+		if (fds[m] >= 0)
+			close(fds[m]);	/* the program holds them */
+	free(insns);
+	return err ? err : fd;
+}
+
 /**
  * nicprog_load() - load an object's XDP program bound to a nicprog port
  * @path: the BPF ELF object
@@ -194,6 +273,10 @@ static int np_maps(struct bpf_object *obj, const struct np_object *o,
  * link does. Per-CPU maps are bound as their plain type with a value of
  * libbpf_num_possible_cpus() slots of round_up(value_size, 8) bytes, so
  * that bpf_map_lookup_elem() from user space returns the per-CPU layout.
+ *
+ * With @ifindex 0 the program is loaded for the host, as the object
+ * defines it (the oracle's reference): libbpf's own load of the chosen
+ * program as XDP, maps as defined.
  *
  * Return: the program's fd (the caller's, close-on-exec), or a negative
  * errno with @opts->why (and @opts->log when the kernel refused) filled.
@@ -234,15 +317,21 @@ int nicprog_load(const char *path, int ifindex,
 		return ret;
 	}
 
+	if (o->legacy) {
+		ret = np_load_own(path, o, ifindex, opts);
+		np_object_free(o);
+		free(o);
+		return ret;
+	}
 	np_log.buf = opts->log;
 	np_log.len = opts->log_len;
 	np_log.used = 0;
 	np_log.verbose = opts->verbose;
 	old = libbpf_set_print(np_print);
-	np_fold.o = o;
+	np_fold.o = ifindex ? o : NULL;
 	np_fold.done = false;
 	np_fold.why[0] = '\0';
-	if (o->n_patches) {
+	if (o->n_patches && ifindex) {
 		/* the section's handler, so that libbpf calls np_prepare() */
 		handler = libbpf_register_prog_handler(o->sec,
 						       BPF_PROG_TYPE_XDP, 0,
@@ -267,7 +356,8 @@ int nicprog_load(const char *path, int ifindex,
 			bpf_program__set_autoload(p, true);
 			bpf_program__set_type(p, BPF_PROG_TYPE_XDP);
 			bpf_program__set_expected_attach_type(p, 0);
-			bpf_program__set_ifindex(p, ifindex);
+			if (ifindex)
+				bpf_program__set_ifindex(p, ifindex);
 		} else {
 			bpf_program__set_autoload(p, false);
 		}
@@ -277,7 +367,7 @@ int nicprog_load(const char *path, int ifindex,
 			     path, o->name, o->sec);
 		goto out_close;
 	}
-	ret = np_maps(obj, o, ifindex, opts);
+	ret = ifindex ? np_maps(obj, o, ifindex, opts) : 0;
 	if (ret)
 		goto out_close;
 	ret = bpf_object__load(obj);
@@ -291,7 +381,7 @@ int nicprog_load(const char *path, int ifindex,
 		       path, o->name, strerror(-ret));
 		goto out_close;
 	}
-	if (o->n_patches && !np_fold.done) {
+	if (o->n_patches && ifindex && !np_fold.done) {
 		ret = np_why(opts, -EINVAL,
 			     "%s: libbpf loaded %s without letting the loader fold its read-only data",
 			     path, o->name);

@@ -44,6 +44,7 @@ struct obj {
 	u32 symtab_strndx;
 	u32 n_syms;
 	u32 maps_sec;
+	u32 legacy_sec;	/* SEC("maps"), struct bpf_map_def / bpf_elf_map */
 	u32 cpus;
 	struct obj_func funcs[OBJ_MAX_FUNCS];
 	u32 n_funcs;
@@ -53,6 +54,7 @@ struct obj {
 	u32 sec_len[256];	/* instructions */
 	struct np_rodata ro[OBJ_MAX_RODATA];
 	u32 n_ro;
+	Elf_Data *license;
 	char *err;
 	size_t err_len;
 };
@@ -124,6 +126,12 @@ static int obj_scan(struct obj *ob)
 			ob->n_syms = sh.sh_size / sh.sh_entsize;
 		} else if (name && !strcmp(name, ".maps")) {
 			ob->maps_sec = elf_ndxscn(scn);
+		} else if (name && !strcmp(name, "maps") &&
+			   sh.sh_type == SHT_PROGBITS) {
+			ob->legacy_sec = elf_ndxscn(scn);
+		} else if (name && !strcmp(name, "license") && d &&
+			   d->d_buf && d->d_size) {
+			ob->license = d;
 		} else if (sh.sh_type == SHT_PROGBITS &&
 			   (sh.sh_flags & SHF_EXECINSTR) && d &&
 			   elf_ndxscn(scn) < ARRAY_SIZE(ob->sec_insns)) {
@@ -433,12 +441,50 @@ static const char *obj_sec_name(struct obj *ob, u32 shndx)
 	return elf_strptr(ob->elf, shstrndx, sh.sh_name);
 }
 
+/*
+ * A map of the legacy SEC("maps") section: libbpf's struct bpf_map_def
+ * (type, key_size, value_size, max_entries, map_flags) or iproute2's
+ * struct bpf_elf_map, which begins with the same five words; a shorter
+ * definition reads the missing words as 0, as iproute2 does. libbpf 1.x
+ * no longer opens such objects; load.c loads them itself.
+ */
+static int obj_legacy_def(struct obj *ob, const GElf_Sym *sym,
+			  const char *name, struct nicprog_ir_table *t,
+			  u32 *flags)
+{
+	Elf_Scn *scn = elf_getscn(ob->elf, ob->legacy_sec);
+	Elf_Data *d = scn ? elf_getdata(scn, NULL) : NULL;
+	u32 w[5] = { 0 };
+	size_t len;
+
+	if (!d || !d->d_buf || sym->st_value >= d->d_size)
+		return obj_fail(ob, "map %s: its definition lies outside the maps section",
+				name);
+	len = sym->st_size ? sym->st_size : sizeof(w);
+	if (len > d->d_size - sym->st_value)
+		len = d->d_size - sym->st_value;
+	memcpy(w, (const u8 *)d->d_buf + sym->st_value,
+	       len < sizeof(w) ? len : sizeof(w));
+	memset(t, 0, sizeof(*t));
+	t->type = w[0];
+	t->key_size = w[1];
+	t->value_size = w[2];
+	t->max_entries = w[3];
+	*flags = w[4];
+	if (!t->type || !t->value_size ||
+	    (!t->max_entries && t->type != BPF_MAP_TYPE_PERF_EVENT_ARRAY))
+		return obj_fail(ob, "map %s: its definition lacks a type, a value or max_entries",
+				name);
+	return 0;
+}
+
 static int obj_map(struct obj *ob, struct np_object *o, const struct btf *btf,
 		   u32 sym_idx, u32 at, u32 *idx)
 {
 	struct nicprog_ir_table *t;
 	struct np_map_def def;
 	const char *name, *sec;
+	bool legacy;
 	GElf_Sym sym;
 	u32 m;
 	int err;
@@ -446,12 +492,12 @@ static int obj_map(struct obj *ob, struct np_object *o, const struct btf *btf,
 	if (obj_sym(ob, sym_idx, &sym))
 		return obj_fail(ob, "insn %u: bad relocation symbol", at);
 	name = elf_strptr(ob->elf, ob->symtab_strndx, sym.st_name);
-	if (!name || sym.st_shndx != ob->maps_sec || !ob->maps_sec) {
+	legacy = name && *name && ob->legacy_sec &&
+		 sym.st_shndx == ob->legacy_sec;
+	if (!legacy &&
+	    (!name || sym.st_shndx != ob->maps_sec || !ob->maps_sec)) {
 		sec = sym.st_shndx < SHN_LORESERVE ?
 		      obj_sec_name(ob, sym.st_shndx) : NULL;
-		if (sec && !strcmp(sec, "maps"))
-			return obj_fail(ob, "map %s is defined in the legacy SEC(\"maps\") section, which libbpf 1.x does not load; define it in SEC(\".maps\")",
-					name && *name ? name : "(unnamed)");
 		return obj_fail(ob, "insn %u loads the address of global data%s%s%s (%s): Linux 6.1 gives device-bound maps no direct value access; keep the value in an array map and look it up",
 				at, name && *name ? " '" : "",
 				name && *name ? name : "", name && *name ? "'" : "",
@@ -468,7 +514,12 @@ static int obj_map(struct obj *ob, struct np_object *o, const struct btf *btf,
 		return obj_fail(ob, "the program uses more than %d maps",
 				NICPROG_MAX_TABLES);
 	t = &o->maps[m];
-	err = obj_map_def(ob, btf, name, t, &def.flags);
+	if (legacy) {
+		err = obj_legacy_def(ob, &sym, name, t, &def.flags);
+		o->legacy = true;
+	} else {
+		err = obj_map_def(ob, btf, name, t, &def.flags);
+	}
 	if (err)
 		return err;
 	def.type = t->type;
@@ -810,6 +861,12 @@ int np_object_read(const char *path, const struct np_object_opts *opts,
 				     &o->n_patches, err, err_len);
 	if (!ret)
 		ret = obj_percpu_updates(ob, o);
+	/* libbpf 1.x will not open the object, used maps or not */
+	o->legacy |= ob->legacy_sec != 0;
+	if (!ret && ob->license)
+		snprintf(o->license, sizeof(o->license), "%.*s",
+			 (int)ob->license->d_size,
+			 (const char *)ob->license->d_buf);
 	if (ret)
 		goto out;
 	if (btf)

@@ -75,6 +75,9 @@ struct np_object_opts {
  * @patches: instructions np_rodata_fold() replaced (loads of read-only
  *	data become constants), to make the same change to libbpf's copy
  * @n_patches: entries in @patches
+ * @legacy: a map the program uses is defined in SEC("maps"), which libbpf
+ *	1.x does not open: load.c loads the program itself
+ * @license: the object's license section
  */
 struct np_object {
 	struct bpf_insn *insns;
@@ -91,6 +94,8 @@ struct np_object {
 	char sec[NP_OBJ_NAME];
 	struct np_patch *patches;
 	u32 n_patches;
+	bool legacy;
+	char license[128];
 };
 
 int np_object_read(const char *path, const struct np_object_opts *opts,

@@ -462,6 +462,91 @@ TEST(context_loads_give_packet_pointers_and_fields)
 	EXPECT_EQ((60ULL << 16) | (9 << 8) | 7, r.ret);
 }
 
+TEST(context_write_sets_the_host_queue_and_nothing_else)
+{
+	struct bpf_insn p[] = {
+		MOV64(2, 5),
+		I(BPF_STX | BPF_MEM | BPF_W, 1, 2, 16, 0),	/* rx_queue_index */
+		I(BPF_LDX | BPF_MEM | BPF_W, 0, 1, 16, 0),	/* read back */
+		EXIT,
+	};
+	struct bpf_insn bad[] = {
+		MOV64(2, 3),
+		I(BPF_STX | BPF_MEM | BPF_W, 1, 2, 12, 0),	/* ingress_ifindex */
+		EXIT,
+	};
+	u8 flags[ARRAY_SIZE(p)] = { 0, NICPROG_EXEC_INSN_CTX,
+				    NICPROG_EXEC_INSN_CTX };
+	struct nicprog_exec_prog prog = {
+		.insns = p, .len = ARRAY_SIZE(p), .flags = flags,
+	};
+	struct nicprog_exec_pkt pkt;
+	struct nicprog_exec_result r;
+	const char *why;
+	u32 at;
+
+	pkt_init(&pkt, 60);
+	ASSERT_EQ(0, nicprog_exec_check(&prog, &at, &why));
+	nicprog_exec_run(&prog, &no_ops, NULL, &state, &pkt, &r);
+	EXPECT_EQ(5, r.ret);
+	EXPECT_EQ(5, pkt.rx_queue_index);
+	EXPECT_EQ(7, pkt.ingress_ifindex);	/* the packet struct untouched */
+	prog.insns = bad;
+	prog.len = ARRAY_SIZE(bad);
+	EXPECT_EQ(-EOPNOTSUPP, nicprog_exec_check(&prog, &at, &why));
+	EXPECT_EQ(1, at);
+}
+
+static long fake_event(void *priv, u32 map, u64 flags, const void *data,
+		       u64 size, struct nicprog_exec_pkt *pkt)
+{
+	u64 *seen = priv;
+
+	(void)pkt;
+	seen[0] = map;
+	seen[1] = flags;
+	seen[2] = *(const u8 *)data;
+	seen[3] = size;
+	return 0;
+}
+
+TEST(perf_event_output_reaches_the_event_op)
+{
+	struct bpf_insn q[] = {
+		MOV64(3, 0x2a),
+		I(BPF_STX | BPF_MEM | BPF_B, 10, 3, -8, 0),
+		I(BPF_LD | BPF_DW | BPF_IMM, 2, BPF_PSEUDO_MAP_FD, 0, 0),
+		I(0, 0, 0, 0, 0),
+		LD64(3, 0x1000000ffffffffULL),		/* CURRENT_CPU, 1 byte */
+		MOV64R(4, 10),
+		I(BPF_ALU64 | BPF_ADD | BPF_K, 4, 0, 0, -8),
+		MOV64(5, 1),
+		CALL(BPF_FUNC_perf_event_output),
+		EXIT,
+	};
+	struct nicprog_exec_prog prog = {
+		.insns = q, .len = ARRAY_SIZE(q), .n_maps = 1,
+	};
+	struct nicprog_exec_ops ops = { .event_output = fake_event };
+	struct nicprog_exec_pkt pkt;
+	struct nicprog_exec_result r;
+	u64 seen[4] = { 0 };
+	const char *why;
+	u32 at;
+
+	pkt_init(&pkt, 60);
+	ASSERT_EQ(0, nicprog_exec_check(&prog, &at, &why));
+	nicprog_exec_run(&prog, &ops, seen, &state, &pkt, &r);
+	EXPECT_EQ(0, r.error);
+	EXPECT_EQ(0, seen[0]);
+	EXPECT_EQ(0x1000000ffffffffULL, seen[1]);
+	EXPECT_EQ(0x2a, seen[2]);
+	EXPECT_EQ(1, seen[3]);
+	/* without the op (the offline planner's world has it): stopped */
+	nicprog_exec_run(&prog, &no_ops, NULL, &state, &pkt, &r);
+	EXPECT_EQ(-EOPNOTSUPP, r.error);
+}
+
 TEST(adjust_head_meta_tail_follow_linux_6_1)
 {
 	struct nicprog_exec_pkt pkt;

@@ -160,6 +160,21 @@ else
 	grep "^table" <<< "$out" | sed 's/^/# /'
 	nok "its PERCPU_ARRAY is an array of 3 CPUs' 8-byte slots on the NIC"
 fi
+# what the loader now takes, planned offline as the kernel takes it
+for o in legacy_maps rss_queue xdp_stats; do
+	if timeout 60 "$PLAN" "$PROGS/$o.o" > "$TMP/out" 2>&1; then
+		ok "$o.o plans offline (legacy maps, ctx->rx_queue_index, per-CPU)"
+	else
+		sed 's/^/# /' "$TMP/out"
+		nok "$o.o plans offline (legacy maps, ctx->rx_queue_index, per-CPU)"
+	fi
+done
+if timeout 60 "$PLAN" --prog xdp_sample_prog "$PROGS/xdp_sample.o" > "$TMP/out" 2>&1; then
+	ok "xdp_sample.o plans offline: its perf event array stays the host's"
+else
+	sed 's/^/# /' "$TMP/out"
+	nok "xdp_sample.o plans offline: its perf event array stays the host's"
+fi
 # "const volatile" configuration: its loads become the object's constants
 out=$(timeout 60 "$PLAN" --facts "$PROGS/xdp_cfg.o" 2>&1)
 if grep -q "^[0-9]*: b4 3 0 0 53 " <<< "$out" &&
