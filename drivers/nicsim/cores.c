@@ -47,17 +47,30 @@ static u32 nicsim_flow_hash(const u8 *d, u32 len)
 	return n ? jhash2(words, n, seed) : 0;
 }
 
-/* A new skb holding the frame as the program left it. */
+/*
+ * A new skb holding the frame as the program left it; for the host stack
+ * (@meta), with the metadata the program put before the frame
+ * (bpf_xdp_adjust_meta()) right before its MAC header, as a native
+ * driver's XDP_PASS leaves it for tc (skb_metadata_set()).
+ */
 static struct sk_buff *nicsim_frame_skb(struct nicsim_port *port,
-					const struct nicprog_exec_pkt *pkt)
+					const struct nicprog_exec_pkt *pkt,
+					bool meta)
 {
 	u32 len = pkt->data_end - pkt->data;
+	u32 metalen = meta ? pkt->data - pkt->data_meta : 0;
 	struct sk_buff *skb;
 
-	skb = netdev_alloc_skb(port->netdev, len);
+	skb = netdev_alloc_skb(port->netdev, metalen + len);
 	if (!skb)
 		return NULL;
+	if (metalen) {
+		skb_put_data(skb, pkt->buf + pkt->data_meta, metalen);
+		__skb_pull(skb, metalen);
+	}
 	skb_put_data(skb, pkt->buf + pkt->data, len);
+	if (metalen)
+		skb_metadata_set(skb, metalen);
 	return skb;
 }
 
@@ -136,7 +149,7 @@ void nicsim_verdict(struct nicsim_port *port, const struct nicprog_plan *plan,
 		nicsim_stats_inc(port, xdp_drop);
 		return;
 	case XDP_PASS:
-		nskb = nicsim_frame_skb(port, pkt);
+		nskb = nicsim_frame_skb(port, pkt, true);
 		if (!nskb)
 			break;
 		/*
@@ -150,7 +163,7 @@ void nicsim_verdict(struct nicsim_port *port, const struct nicprog_plan *plan,
 		nicsim_host_rx(port, nskb);
 		return;
 	case XDP_TX:
-		nskb = nicsim_frame_skb(port, pkt);
+		nskb = nicsim_frame_skb(port, pkt, false);
 		if (!nskb)
 			break;
 		nicsim_stats_inc(port, xdp_tx);
@@ -183,7 +196,7 @@ void nicsim_verdict(struct nicsim_port *port, const struct nicprog_plan *plan,
 		      nicsim_redirect_target(port, res->redirect_ifindex) : NULL;
 		if (!out)
 			goto exception;
-		nskb = nicsim_frame_skb(out, pkt);
+		nskb = nicsim_frame_skb(out, pkt, false);
 		if (!nskb)
 			break;
 		nicsim_stats_inc(port, xdp_redirect);

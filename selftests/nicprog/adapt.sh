@@ -10,7 +10,7 @@
 # bpf_perf_event_output() reach the host's perf buffer as the host's do;
 # maps in the legacy SEC("maps") section load too; a program writing
 # ctx->rx_queue_index (Netronome's programmable RSS) steers each frame to
-# that host queue.
+# that host queue; XDP metadata for tc reaches the host with the frame.
 # What cannot offload is refused with nicprog's sentence naming the map or
 # call, the offline planner saying the same; a successful load prints
 # nothing alarming; only the maps the program uses reach the device.
@@ -118,6 +118,28 @@ events() {
 	cleanup
 }
 
+# meta PROFILE FRAMES SEED: XDP metadata for tc (samples/bpf's
+# xdp2skb_meta) reaches the host stack with the frame; the oracle's tc
+# tap compares it with the host's run, frame by frame.
+meta() {
+	local prof=$1 frames=$2 seed=$3 out rc
+	local what="$prof xdp_meta.o (_xdp_mark)"
+	oracle_nic "am${prof#nicsim-}" "$prof"
+	nip link set dev "$NF" nicprog obj "$P_DIR/xdp_meta.o" \
+		program _xdp_mark > "$TMP/out" 2>&1
+	expect_eq "$what: ip link ... nicprog attaches it" 0 "$?"
+	out=$(ORACLE_ATTACHED=1 ORACLE_PROG=_xdp_mark ip netns exec "$NS" \
+	      "$SELFDIR/oracle" "$P_DIR/xdp_meta.o" "$IN" "$NF" "$OUT" \
+	      "$CAP" "$seed" "$frames" 2>&1)
+	rc=$?
+	grep '^# metadata\|^# frame' <<< "$out" | head -n 5
+	FRAMES=$frames oracle_equal "$what" "$out" "$rc"
+	check "$what: the metadata of frames that carried some was compared" \
+		grep -q '^# metadata: [1-9][0-9]* passed frames compared, [1-9][0-9]* of them carried some' <<< "$out"
+	nip link set dev "$NF" nicprog off
+	cleanup
+}
+
 # legacy PROFILE FRAMES SEED: maps in SEC("maps"), which libbpf 1.x does
 # not open: loaded by libnicprog itself, on the NIC and (for the oracle)
 # on the host; UDP blocked through an initial entry.
@@ -194,8 +216,9 @@ for prof in $PROFILES; do
 	offload xdp1_kern.o xdp_prog1 8 - "$prof" "$frames" "$((seed + 1))"
 	events xdp_sample.o xdp_sample_prog "$prof" "$frames" "$((seed + 3))"
 	legacy "$prof" "$frames" "$((seed + 4))"
+	meta "$prof" "$frames" "$((seed + 5))"
 	rss "$prof" 400
-	seed=$((seed + 5))
+	seed=$((seed + 6))
 done
 
 # refused, with the sentence naming the cause; the planner says the same

@@ -25,6 +25,11 @@
  * cores fold onto the host's CPUs differently from where the host's test
  * runs ran, but every count must add up the same.
  *
+ * XDP metadata a passed frame carries (bpf_xdp_adjust_meta()) is compared
+ * too: the host's is what BPF_PROG_TEST_RUN returns before the frame, the
+ * NIC's what a tc ingress program on NF (progs/meta_tap.o, next to the
+ * oracle) finds before the frame the host stack received.
+ *
  * Events the program writes with bpf_perf_event_output() are compared
  * too, frame by frame: every PERF_EVENT_ARRAY the NIC's program uses is
  * read with a perf buffer, as is the host's map of the same name, and
@@ -557,6 +562,105 @@ static int events_differ(unsigned long frame)
 	return e;
 }
 
+/* The tc ingress program that records each passed frame's metadata. */
+struct meta_rec {
+	uint32_t seq;
+	uint32_t len;
+	uint8_t data[32];
+};
+
+static struct {
+	struct bpf_object *obj;
+	struct bpf_tc_hook hook;
+	struct bpf_tc_opts opts;
+	bool own_hook;
+	int map_fd;
+	uint32_t seq;
+	unsigned long compared;
+	unsigned long carried;
+} tap;
+
+static void meta_tap_open(const char *argv0, int ifindex)
+{
+	char path[4096];
+	struct bpf_program *prog;
+	int err;
+
+	snprintf(path, sizeof(path), "%s", argv0);
+	snprintf(strrchr(path, '/') ? strrchr(path, '/') + 1 : path,
+		 sizeof(path) - (strrchr(path, '/') ?
+				 strrchr(path, '/') + 1 - path : 0),
+		 "progs/meta_tap.o");
+	if (access(path, R_OK)) {
+		printf("# metadata: not compared (no %s)\n", path);
+		return;
+	}
+	tap.obj = bpf_object__open_file(path, NULL);
+	if (!tap.obj || bpf_object__load(tap.obj)) {
+		fprintf(stderr, "oracle: cannot load %s\n", path);
+		exit(2);
+	}
+	prog = bpf_object__next_program(tap.obj, NULL);
+	tap.map_fd = bpf_object__find_map_fd_by_name(tap.obj, "meta_seen");
+	tap.hook = (struct bpf_tc_hook){ .sz = sizeof(tap.hook),
+		.ifindex = ifindex, .attach_point = BPF_TC_INGRESS };
+	err = bpf_tc_hook_create(&tap.hook);
+	tap.own_hook = !err;
+	tap.opts = (struct bpf_tc_opts){ .sz = sizeof(tap.opts),
+		.prog_fd = bpf_program__fd(prog) };
+	if ((err && err != -EEXIST) || tap.map_fd < 0 ||
+	    bpf_tc_attach(&tap.hook, &tap.opts)) {
+		fprintf(stderr, "oracle: cannot attach the metadata tap\n");
+		exit(2);
+	}
+}
+
+static void meta_tap_close(void)
+{
+	if (!tap.obj)
+		return;
+	printf("# metadata: %lu passed frames compared, %lu of them carried some\n",
+	       tap.compared, tap.carried);
+	tap.opts.prog_fd = 0;
+	tap.opts.prog_id = 0;
+	tap.opts.flags = 0;
+	bpf_tc_detach(&tap.hook, &tap.opts);
+	if (tap.own_hook)
+		bpf_tc_hook_destroy(&tap.hook);
+	bpf_object__close(tap.obj);
+}
+
+/* Did the host stack get @meta (@len bytes) before the last passed frame? */
+static int meta_differs(const uint8_t *meta, uint32_t len,
+			unsigned long frame)
+{
+	struct meta_rec r = { 0 };
+	uint64_t end = now_ms() + 500;
+	uint32_t key = 0;
+
+	if (!tap.obj)
+		return 0;
+	do {
+		bpf_map_lookup_elem(tap.map_fd, &key, &r);
+		if (r.seq != tap.seq)
+			break;
+		usleep(100);
+	} while (now_ms() < end);
+	if (r.seq == tap.seq) {
+		printf("# frame %lu: the metadata tap saw no frame\n", frame);
+		return 1;
+	}
+	tap.seq = r.seq;
+	tap.compared++;
+	tap.carried += len != 0;
+	if (r.len == (len < 32 ? len : 32) &&
+	    !memcmp(r.data, meta, r.len))
+		return 0;
+	printf("# frame %lu: %u bytes of metadata reached the host, the host's run left %u\n",
+	       frame, r.len, len);
+	return 1;
+}
+
 /* A map one side's program uses. */
 struct nic_map {
 	char name[BPF_OBJ_NAME_LEN];
@@ -1020,6 +1124,7 @@ int main(int argc, char **argv)
 	redir_fd = packet_socket(ifindex_of(argv[5]));
 	ethtool_init(nf);
 	read_verdicts(nf, &prev);
+	meta_tap_open(argv[0], nf_idx);
 
 	printf("TAP version 13\n");
 	for (i = 0; i < frames; i++) {
@@ -1030,6 +1135,9 @@ int main(int argc, char **argv)
 		 * would become fragments the program cannot read directly.
 		 */
 		struct xdp_md ctx = { .data_end = len, .ingress_ifindex = nf_idx };
+		struct xdp_md ctx_out = { 0 };
+		uint8_t hmeta_bytes[32];
+		uint32_t hmeta;
 
 		drain(pass_fd);
 		drain(tx_fd);
@@ -1040,12 +1148,19 @@ int main(int argc, char **argv)
 		opts.data_size_out = sizeof(hout);
 		opts.ctx_in = &ctx;
 		opts.ctx_size_in = sizeof(ctx);
+		opts.ctx_out = &ctx_out;
+		opts.ctx_size_out = sizeof(ctx_out);
 		opts.repeat = 1;
 		if (bpf_prog_test_run_opts(prog_host, &opts)) {
 			perror("oracle: BPF_PROG_TEST_RUN");
 			return 2;
 		}
 		hv = opts.retval;
+		/* the output starts at data_meta; ctx_out.data is the gap */
+		hmeta = ctx_out.data <= opts.data_size_out ? ctx_out.data : 0;
+		memcpy(hmeta_bytes, hout, hmeta < 32 ? hmeta : 32);
+		memmove(hout, hout + hmeta, opts.data_size_out - hmeta);
+		opts.data_size_out -= hmeta;
 
 		runt = vlan_runt(frame, len);
 		if (runt)
@@ -1081,6 +1196,9 @@ int main(int argc, char **argv)
 		seen[a]++;
 		if (events_differ(i) && diffs++ < 5)
 			hexdump("sent", frame, len);
+		if (nv == XDP_PASS && hv == XDP_PASS && !runt && nlen >= 0 &&
+		    meta_differs(hmeta_bytes, hmeta, i) && diffs++ < 5)
+			hexdump("sent", frame, len);
 		if (nv != hv || (fd >= 0 && (nlen != (int)opts.data_size_out ||
 					     memcmp(nout, hout, nlen)))) {
 			if (diffs++ < 5) {
@@ -1111,6 +1229,7 @@ int main(int argc, char **argv)
 	k = compare_maps();
 	printf("%s 2 %s: final map contents equal\n", k ? "not ok" : "ok",
 	       argv[1]);
+	meta_tap_close();
 	printf("1..2\n");
 	if (!attached)
 		close(prog_nic);
