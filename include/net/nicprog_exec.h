@@ -412,6 +412,10 @@ int nicprog_exec_state_in(const struct nicprog_exec_live *lv, u32 n_lv,
 long nicprog_exec_adjust_head(struct nicprog_exec_pkt *pkt, s32 offset);
 long nicprog_exec_adjust_meta(struct nicprog_exec_pkt *pkt, s32 offset);
 long nicprog_exec_adjust_tail(struct nicprog_exec_pkt *pkt, s32 offset);
+long nicprog_exec_load_bytes(const struct nicprog_exec_pkt *pkt, u32 offset,
+			     void *buf, u32 len);
+long nicprog_exec_store_bytes(struct nicprog_exec_pkt *pkt, u32 offset,
+			      const void *buf, u32 len);
 u64 nicprog_exec_csum_diff(struct nicprog_exec_state *st, const u32 *from,
 			   u32 from_size, const u32 *to, u32 to_size,
 			   u32 seed);

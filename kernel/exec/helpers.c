@@ -57,6 +57,38 @@ long nicprog_exec_adjust_tail(struct nicprog_exec_pkt *pkt, s32 offset)
 	return 0;
 }
 
+/* bpf_xdp_pointer() of a linear frame: 0 if the span is in it, or why not. */
+static long xdp_span(const struct nicprog_exec_pkt *pkt, u32 offset, u32 len)
+{
+	if (offset > 0xffff || len > 0xffff)
+		return -EFAULT;
+	if (offset + len > pkt->data_end - pkt->data)
+		return -EINVAL;
+	return 0;
+}
+
+/* bpf_xdp_load_bytes(): copy frame bytes out to the program's buffer. */
+long nicprog_exec_load_bytes(const struct nicprog_exec_pkt *pkt, u32 offset,
+			     void *buf, u32 len)
+{
+	long err = xdp_span(pkt, offset, len);
+
+	if (!err)
+		memcpy(buf, pkt->buf + pkt->data + offset, len);
+	return err;
+}
+
+/* bpf_xdp_store_bytes(): copy the program's buffer into the frame. */
+long nicprog_exec_store_bytes(struct nicprog_exec_pkt *pkt, u32 offset,
+			      const void *buf, u32 len)
+{
+	long err = xdp_span(pkt, offset, len);
+
+	if (!err)
+		memmove(pkt->buf + pkt->data + offset, buf, len);
+	return err;
+}
+
 /* One x86 "adc": @acc += @v + *@carry, *@carry = the carry out. */
 static u64 nicprog_adc(u64 acc, u64 v, unsigned int *carry)
 {

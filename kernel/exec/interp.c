@@ -41,6 +41,9 @@ bool nicprog_exec_helper_supported(s32 func_id)
 	case BPF_FUNC_xdp_adjust_meta:
 	case BPF_FUNC_xdp_adjust_tail:
 	case BPF_FUNC_perf_event_output:
+	case BPF_FUNC_xdp_get_buff_len:
+	case BPF_FUNC_xdp_load_bytes:
+	case BPF_FUNC_xdp_store_bytes:
 		return true;
 	}
 	return false;
@@ -465,6 +468,16 @@ static u64 call_helper(s32 id, u64 *r, const struct nicprog_exec_ops *ops,
 		return nicprog_exec_adjust_meta(pkt, (s32)r[2]);
 	case BPF_FUNC_xdp_adjust_tail:
 		return nicprog_exec_adjust_tail(pkt, (s32)r[2]);
+	case BPF_FUNC_xdp_get_buff_len:
+		return pkt->data_end - pkt->data;	/* linear: no frags */
+	case BPF_FUNC_xdp_load_bytes:
+		return nicprog_exec_load_bytes(pkt, (u32)r[2],
+					       (void *)(uintptr_t)r[3],
+					       (u32)r[4]);
+	case BPF_FUNC_xdp_store_bytes:
+		return nicprog_exec_store_bytes(pkt, (u32)r[2],
+						(const void *)(uintptr_t)r[3],
+						(u32)r[4]);
 	case BPF_FUNC_perf_event_output:
 		if (!ops->event_output) {
 			res->error = -EOPNOTSUPP;

@@ -159,7 +159,8 @@ static bool key_bytes_intact(const struct nicprog_ir *ir,
 			    sub_writes)
 				return false;
 			if (!ir->in->insns[i].src_reg &&
-			    m->helper == BPF_FUNC_xdp_adjust_head)
+			    (m->helper == BPF_FUNC_xdp_adjust_head ||
+			     m->helper == BPF_FUNC_xdp_store_bytes))
 				return false;
 		}
 		if (m->ptr == NICPROG_PTR_PACKET &&

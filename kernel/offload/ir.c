@@ -48,8 +48,12 @@ static u32 helper_args(s32 id)
 	case BPF_FUNC_ktime_get_ns:
 	case BPF_FUNC_get_prandom_u32:
 		return 0;
+	case BPF_FUNC_xdp_get_buff_len:
+		return 1;
 	case BPF_FUNC_map_update_elem:
 	case BPF_FUNC_fib_lookup:
+	case BPF_FUNC_xdp_load_bytes:
+	case BPF_FUNC_xdp_store_bytes:
 		return 4;
 	case BPF_FUNC_csum_diff:
 	case BPF_FUNC_check_mtu:
@@ -232,8 +236,10 @@ static void ir_block_facts(struct nicprog_ir *ir)
 						b->tbl_rd |= BIT_ULL(m->map);
 				}
 			}
+			/* the frame may change anywhere: no key bytes hold */
 			if (is_helper(insn) &&
-			    m->helper == BPF_FUNC_xdp_adjust_head)
+			    (m->helper == BPF_FUNC_xdp_adjust_head ||
+			     m->helper == BPF_FUNC_xdp_store_bytes))
 				b->flags |= NICPROG_BLK_ADJ_HEAD;
 		}
 	}
@@ -627,7 +633,9 @@ static void live_insn(const struct nicprog_ir *ir, u32 i, u16 *regs,
 				*regs |= BIT(k);
 			/* they read memory the verifier sized, maybe stack */
 			if (m->helper == BPF_FUNC_csum_diff ||
-			    m->helper == BPF_FUNC_perf_event_output) {
+			    m->helper == BPF_FUNC_perf_event_output ||
+			    m->helper == BPF_FUNC_xdp_load_bytes ||
+			    m->helper == BPF_FUNC_xdp_store_bytes) {
 				*stack = ~0ULL;
 				break;
 			}
@@ -838,9 +846,14 @@ static void prov_insn(struct nicprog_ir *ir, u32 i, u16 *p)
 		if (op != BPF_CALL)
 			break;
 		memset(p, 0, 6 * 16);
-		/* callees and helpers only the host has may write the stack */
+		/*
+		 * callees, helpers only the host has and
+		 * bpf_xdp_load_bytes() may write the stack
+		 */
 		if (m->stack_args && (is_pseudo_call(insn) ||
-				      nicprog_exec_host_helper(m->helper)))
+				      nicprog_exec_host_helper(m->helper) ||
+				      (!insn->src_reg &&
+				       m->helper == BPF_FUNC_xdp_load_bytes)))
 			memset(stk, 0, 1024);
 		break;
 	}

@@ -10,7 +10,8 @@
 # bpf_perf_event_output() reach the host's perf buffer as the host's do;
 # maps in the legacy SEC("maps") section load too; a program writing
 # ctx->rx_queue_index (Netronome's programmable RSS) steers each frame to
-# that host queue; XDP metadata for tc reaches the host with the frame.
+# that host queue; XDP metadata for tc reaches the host with the frame;
+# frames read and written through bpf_xdp_load_bytes()/store_bytes().
 # What cannot offload is refused with nicprog's sentence naming the map or
 # call, the offline planner saying the same; a successful load prints
 # nothing alarming; only the maps the program uses reach the device.
@@ -140,6 +141,25 @@ meta() {
 	cleanup
 }
 
+# attached OBJ PROG SHAPE PROFILE FRAMES SEED: ip link ... nicprog obj OBJ
+# program PROG plan SHAPE, then the oracle on what it attached.
+attached() {
+	local obj=$1 prog=$2 shape=$3 prof=$4 frames=$5 seed=$6 out rc
+	local what="$prof $obj ($prog, plan $shape)"
+	oracle_nic "at${prof#nicsim-}" "$prof"
+	nip link set dev "$NF" nicprog obj "$P_DIR/$obj" program "$prog" \
+		plan "$shape" > "$TMP/out" 2>&1
+	expect_eq "$what: ip link ... nicprog attaches it" 0 "$?"
+	out=$(ORACLE_ATTACHED=1 ORACLE_PROG=$prog ip netns exec "$NS" \
+	      "$SELFDIR/oracle" "$P_DIR/$obj" "$IN" "$NF" "$OUT" "$CAP" \
+	      "$seed" "$frames" 2>&1)
+	rc=$?
+	grep '^# map\|^# [0-9]* frames' <<< "$out"
+	FRAMES=$frames oracle_equal "$what" "$out" "$rc"
+	nip link set dev "$NF" nicprog off
+	cleanup
+}
+
 # legacy PROFILE FRAMES SEED: maps in SEC("maps"), which libbpf 1.x does
 # not open: loaded by libnicprog itself, on the NIC and (for the oracle)
 # on the host; UDP blocked through an initial entry.
@@ -217,8 +237,14 @@ for prof in $PROFILES; do
 	events xdp_sample.o xdp_sample_prog "$prof" "$frames" "$((seed + 3))"
 	legacy "$prof" "$frames" "$((seed + 4))"
 	meta "$prof" "$frames" "$((seed + 5))"
+	attached xdp_bytes.o xdp_bytes auto "$prof" "$frames" "$((seed + 6))"
 	rss "$prof" 400
-	seed=$((seed + 6))
+	seed=$((seed + 7))
+done
+# the helpers' stack buffers across stages: every shape
+for shape in single pipelined replicated; do
+	attached xdp_bytes.o xdp_bytes "$shape" nicsim-generic "$FRAMES_OTHER" "$seed"
+	seed=$((seed + 1))
 done
 
 # refused, with the sentence naming the cause; the planner says the same

@@ -921,11 +921,23 @@ static struct ai_slot *ai_slot(struct ai_state *st, const struct ai_reg *r,
 	return &st->fr[r->frame]->stack[(-o - 1) / 8];
 }
 
+/* A write of unknown extent into frame @frame's stack. */
+static void ai_forget_frame(struct ai_state *st, u32 frame)
+{
+	u32 s, f = min_t(u32, frame, st->cur);
+
+	for (s = 0; s < AI_SLOTS; s++)
+		if (st->fr[f]->stack[s].kind == AI_SLOT_SPILL ||
+		    st->fr[f]->stack[s].zero)
+			st->fr[f]->stack[s] = (struct ai_slot){
+				.kind = AI_SLOT_MISC };
+}
+
 static void ai_store(struct ai_state *st, const struct bpf_insn *in,
 		     const struct ai_reg *val)
 {
 	const struct ai_reg *base = &st->fr[st->cur]->regs[in->dst_reg];
-	u32 size = nicprog_insn_bytes(in->code), byte = 0, s, f;
+	u32 size = nicprog_insn_bytes(in->code), byte = 0;
 	struct ai_slot *sl;
 	u8 bytes;
 
@@ -934,12 +946,7 @@ static void ai_store(struct ai_state *st, const struct bpf_insn *in,
 	sl = ai_slot(st, base, in->off, &byte);
 	if (!sl) {
 		/* a variable offset may write any slot of that frame */
-		f = min_t(u32, base->frame, st->cur);
-		for (s = 0; s < AI_SLOTS; s++)
-			if (st->fr[f]->stack[s].kind == AI_SLOT_SPILL ||
-			    st->fr[f]->stack[s].zero)
-				st->fr[f]->stack[s] = (struct ai_slot){
-					.kind = AI_SLOT_MISC };
+		ai_forget_frame(st, base->frame);
 		return;
 	}
 	/* check_stack_write_fixed_off(): bounded scalars and pointers spill */
@@ -1328,6 +1335,10 @@ static int ai_call(struct ai *ai, struct ai_state *st)
 		    in->imm == BPF_FUNC_xdp_adjust_meta ||
 		    in->imm == BPF_FUNC_xdp_adjust_tail)
 			ai_clear_pkt(st);
+		/* it writes its buffer: what the slots held is gone */
+		if (in->imm == BPF_FUNC_xdp_load_bytes &&
+		    regs[BPF_REG_3].type == AI_STACK)
+			ai_forget_frame(st, regs[BPF_REG_3].frame);
 	}
 	for (r = BPF_REG_1; r <= BPF_REG_5; r++)
 		regs[r] = (struct ai_reg){ .type = AI_NOT_INIT };

@@ -547,6 +547,26 @@ TEST(perf_event_output_reaches_the_event_op)
 	EXPECT_EQ(-EOPNOTSUPP, r.error);
 }
 
+TEST(load_and_store_bytes_follow_linux_6_1)
+{
+	struct nicprog_exec_pkt pkt;
+	u8 buf[8] = { 0 };
+
+	pkt_init(&pkt, 60);
+	EXPECT_EQ(0, nicprog_exec_load_bytes(&pkt, 10, buf, 4));
+	EXPECT_EQ(10, buf[0]);
+	EXPECT_EQ(13, buf[3]);
+	EXPECT_EQ(0, nicprog_exec_load_bytes(&pkt, 56, buf, 4));	/* last 4 */
+	EXPECT_EQ(-EINVAL, nicprog_exec_load_bytes(&pkt, 57, buf, 4));
+	EXPECT_EQ(-EFAULT, nicprog_exec_load_bytes(&pkt, 0x10000, buf, 1));
+	EXPECT_EQ(-EFAULT, nicprog_exec_load_bytes(&pkt, 0, buf, 0x10000));
+	buf[0] = 0xaa;
+	EXPECT_EQ(0, nicprog_exec_store_bytes(&pkt, 59, buf, 1));
+	EXPECT_EQ(0xaa, frame[HEADROOM + 59]);
+	EXPECT_EQ(-EINVAL, nicprog_exec_store_bytes(&pkt, 59, buf, 2));
+	EXPECT_EQ(0xaa, frame[HEADROOM + 59]);	/* nothing written */
+}
+
 TEST(adjust_head_meta_tail_follow_linux_6_1)
 {
 	struct nicprog_exec_pkt pkt;
