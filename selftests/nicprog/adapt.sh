@@ -11,7 +11,8 @@
 # maps in the legacy SEC("maps") section load too; a program writing
 # ctx->rx_queue_index (Netronome's programmable RSS) steers each frame to
 # that host queue; XDP metadata for tc reaches the host with the frame;
-# frames read and written through bpf_xdp_load_bytes()/store_bytes().
+# frames read and written through bpf_xdp_load_bytes()/store_bytes();
+# bpf_redirect_map() through a DEVMAP to a sibling port.
 # What cannot offload is refused with nicprog's sentence naming the map or
 # call, the offline planner saying the same; a successful load prints
 # nothing alarming; only the maps the program uses reach the device.
@@ -141,20 +142,30 @@ meta() {
 	cleanup
 }
 
-# attached OBJ PROG SHAPE PROFILE FRAMES SEED: ip link ... nicprog obj OBJ
-# program PROG plan SHAPE, then the oracle on what it attached.
+# attached OBJ PROG SHAPE PROFILE FRAMES SEED [ENTRY...]: ip link ...
+# nicprog obj OBJ program PROG plan SHAPE, then the oracle on what it
+# attached, with the initial map entries given ("@OUT" in an entry: the
+# OUT port's ifindex, 4 bytes little-endian).
 attached() {
-	local obj=$1 prog=$2 shape=$3 prof=$4 frames=$5 seed=$6 out rc
+	local obj=$1 prog=$2 shape=$3 prof=$4 frames=$5 seed=$6 out rc e
 	local what="$prof $obj ($prog, plan $shape)"
+	local -a entries=()
+	shift 6
 	oracle_nic "at${prof#nicsim-}" "$prof"
+	for e in "$@"; do
+		entries+=("${e//@OUT/$(printf '%02x%02x%02x%02x' \
+			$((OUT_IDX & 255)) $((OUT_IDX >> 8 & 255)) \
+			$((OUT_IDX >> 16 & 255)) $((OUT_IDX >> 24)))}")
+	done
 	nip link set dev "$NF" nicprog obj "$P_DIR/$obj" program "$prog" \
 		plan "$shape" > "$TMP/out" 2>&1
 	expect_eq "$what: ip link ... nicprog attaches it" 0 "$?"
 	out=$(ORACLE_ATTACHED=1 ORACLE_PROG=$prog ip netns exec "$NS" \
 	      "$SELFDIR/oracle" "$P_DIR/$obj" "$IN" "$NF" "$OUT" "$CAP" \
-	      "$seed" "$frames" 2>&1)
+	      "$seed" "$frames" "${entries[@]}" 2>&1)
 	rc=$?
 	grep '^# map\|^# [0-9]* frames' <<< "$out"
+	[ $rc -eq 2 ] && tail -n 4 <<< "$out" | sed 's/^/#   /'
 	FRAMES=$frames oracle_equal "$what" "$out" "$rc"
 	nip link set dev "$NF" nicprog off
 	cleanup
@@ -238,8 +249,11 @@ for prof in $PROFILES; do
 	legacy "$prof" "$frames" "$((seed + 4))"
 	meta "$prof" "$frames" "$((seed + 5))"
 	attached xdp_bytes.o xdp_bytes auto "$prof" "$frames" "$((seed + 6))"
+	attached xdp_redirect_map.o xdp_redirect_map_func auto "$prof" \
+		"$frames" "$((seed + 7))" tx_port:00000000:@OUT \
+		tx_port:03000000:@OUT tx_port:05000000:@OUT
 	rss "$prof" 400
-	seed=$((seed + 7))
+	seed=$((seed + 8))
 done
 # the helpers' stack buffers across stages: every shape
 for shape in single pipelined replicated; do

@@ -70,11 +70,36 @@ static struct {
 	const struct np_object *o;
 	bool done;
 	char why[160];
+	void *func_info;	/* re-aimed copies, until the load is done */
+	void *line_info;
 } np_fold;
+
+/* BTF records (func_info, line_info) re-aimed at the spliced program. */
+static void *np_btf_info_remap(const void *info, u32 cnt, u32 rec_size,
+			       const u32 *map, u32 len)
+{
+	u8 *copy;
+	u32 i, off;
+
+	if (!info || !cnt || rec_size < sizeof(u32))
+		return NULL;
+	copy = malloc((size_t)cnt * rec_size);
+	if (!copy)
+		return NULL;
+	memcpy(copy, info, (size_t)cnt * rec_size);
+	for (i = 0; i < cnt; i++) {
+		memcpy(&off, copy + (size_t)i * rec_size, sizeof(off));
+		off = off <= len ? map[off] : off;
+		memcpy(copy + (size_t)i * rec_size, &off, sizeof(off));
+	}
+	return copy;
+}
 
 /*
  * libbpf's prog_prepare_load_fn: its copy of the chosen program, relocated,
- * gets the patches object.c made to ours. The copies must agree
+ * gets the changes object.c made to ours -- read-only data folded
+ * (patches), then bpf_redirect_map() calls spliced (splices), its BTF
+ * function and line information re-aimed. The copies must agree
  * instruction for instruction (object.c links as libbpf does); the
  * address loads libbpf left for the .rodata map we do not create are
  * poisoned calls or loads, either way two instruction slots.
@@ -85,18 +110,17 @@ static int np_prepare(struct bpf_program *prog, struct bpf_prog_load_opts *lo,
 	const struct np_object *o = np_fold.o;
 	const struct bpf_insn *in = bpf_program__insns(prog);
 	size_t n = bpf_program__insn_cnt(prog);
-	struct bpf_insn *copy;
-	u32 i, at;
+	struct bpf_insn *copy, *spliced = NULL;
+	u32 i, at, new_len, *map = NULL;
 	int err;
 
-	(void)lo;
 	(void)cookie;
 	if (!o || strcmp(bpf_program__name(prog), o->name))
 		return 0;
-	if (n != o->len) {
+	if (n != o->base_len) {
 		snprintf(np_fold.why, sizeof(np_fold.why),
 			 "libbpf linked %zu instructions where the loader counted %u",
-			 n, o->len);
+			 n, o->base_len);
 		return -EINVAL;
 	}
 	copy = malloc(n * sizeof(*copy));
@@ -116,7 +140,41 @@ static int np_prepare(struct bpf_program *prog, struct bpf_prog_load_opts *lo,
 		}
 		copy[at] = o->patches[i].insn;
 	}
-	err = bpf_program__set_insns(prog, copy, n);
+	for (i = 0; i < o->n_splices; i++) {
+		at = o->splices[i].at;
+		if (copy[at].code != (BPF_JMP | BPF_CALL) ||
+		    copy[at].imm != BPF_FUNC_redirect_map) {
+			snprintf(np_fold.why, sizeof(np_fold.why),
+				 "libbpf's insn %u is not the bpf_redirect_map() call the loader rewrites",
+				 at);
+			free(copy);
+			return -EINVAL;
+		}
+	}
+	new_len = n;
+	if (o->n_splices) {
+		err = np_splice_apply(copy, n, o->splices, o->n_splices,
+				      &spliced, &new_len, &map);
+		if (err) {
+			free(copy);
+			return err;
+		}
+		np_fold.func_info = np_btf_info_remap(lo->func_info,
+						      lo->func_info_cnt,
+						      lo->func_info_rec_size,
+						      map, n);
+		np_fold.line_info = np_btf_info_remap(lo->line_info,
+						      lo->line_info_cnt,
+						      lo->line_info_rec_size,
+						      map, n);
+		if (np_fold.func_info)
+			lo->func_info = np_fold.func_info;
+		if (np_fold.line_info)
+			lo->line_info = np_fold.line_info;
+		free(map);
+	}
+	err = bpf_program__set_insns(prog, spliced ? spliced : copy, new_len);
+	free(spliced);
 	free(copy);
 	np_fold.done = !err;
 	return err;
@@ -331,14 +389,14 @@ int nicprog_load(const char *path, int ifindex,
 	np_fold.o = ifindex ? o : NULL;
 	np_fold.done = false;
 	np_fold.why[0] = '\0';
-	if (o->n_patches && ifindex) {
+	if ((o->n_patches || o->n_splices) && ifindex) {
 		/* the section's handler, so that libbpf calls np_prepare() */
 		handler = libbpf_register_prog_handler(o->sec,
 						       BPF_PROG_TYPE_XDP, 0,
 						       &hopts);
 		if (handler < 0) {
 			ret = np_why(opts, handler,
-				     "%s: libbpf will not let the loader fold read-only data in section %s: %s",
+				     "%s: libbpf will not let the loader adapt the program in section %s: %s",
 				     path, o->sec, strerror(-handler));
 			goto out;
 		}
@@ -381,9 +439,9 @@ int nicprog_load(const char *path, int ifindex,
 		       path, o->name, strerror(-ret));
 		goto out_close;
 	}
-	if (o->n_patches && ifindex && !np_fold.done) {
+	if ((o->n_patches || o->n_splices) && ifindex && !np_fold.done) {
 		ret = np_why(opts, -EINVAL,
-			     "%s: libbpf loaded %s without letting the loader fold its read-only data",
+			     "%s: libbpf loaded %s without letting the loader adapt it",
 			     path, o->name);
 		goto out_close;
 	}
@@ -396,6 +454,10 @@ out:
 	if (handler >= 0)
 		libbpf_unregister_prog_handler(handler);
 	np_fold.o = NULL;
+	free(np_fold.func_info);
+	free(np_fold.line_info);
+	np_fold.func_info = NULL;
+	np_fold.line_info = NULL;
 	libbpf_set_print(old);
 	np_log.buf = NULL;
 	np_object_free(o);

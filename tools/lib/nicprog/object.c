@@ -389,9 +389,16 @@ static int obj_map_adapt(struct obj *ob, const char *name,
 				"hash" : "percpu_hash");
 	case BPF_MAP_TYPE_DEVMAP:
 	case BPF_MAP_TYPE_DEVMAP_HASH:
+		/* ifindexes, as user space fills them; redirect.c */
+		if (def->value_size != 4 && def->value_size != 8)
+			return obj_fail(ob, "map %s (%s): a value of %u bytes is neither an ifindex nor struct bpf_devmap_val",
+					name, type, def->value_size);
+		t->type = def->type == BPF_MAP_TYPE_DEVMAP ?
+			  BPF_MAP_TYPE_ARRAY : BPF_MAP_TYPE_HASH;
+		break;
 	case BPF_MAP_TYPE_CPUMAP:
 	case BPF_MAP_TYPE_XSKMAP:
-		return obj_fail(ob, "map %s (%s): redirect maps cannot be bound to a device on Linux 6.1; bpf_redirect() to an ifindex offloads, or attach the program to the host (xdpdrv)",
+		return obj_fail(ob, "map %s (%s): the NIC cannot hand a frame to a host CPU or AF_XDP socket yet; DEVMAP targets (the NIC's ports) and bpf_redirect() offload, or attach the program to the host (xdpdrv)",
 				name, type);
 	case BPF_MAP_TYPE_PROG_ARRAY:
 		return obj_fail(ob, "map %s (%s): tail calls cannot be offloaded yet; call the programs as functions, or attach to the host (xdpdrv)",
@@ -855,12 +862,15 @@ int np_object_read(const char *path, const struct np_object_opts *opts,
 	snprintf(o->name, NP_OBJ_NAME, "%s", main_fn->name);
 	btf = btf__parse_elf(path, NULL);
 	ret = obj_append(ob, o, btf, main_fn);
+	o->base_len = o->len;
 	if (!ret && ob->n_ro)
 		ret = np_rodata_fold(o->insns, o->len, o->subs, o->n_subs,
 				     ob->ro, ob->n_ro, &o->patches,
 				     &o->n_patches, err, err_len);
 	if (!ret)
 		ret = obj_percpu_updates(ob, o);
+	if (!ret)
+		ret = np_redirect_rewrite(o, err, err_len);
 	/* libbpf 1.x will not open the object, used maps or not */
 	o->legacy |= ob->legacy_sec != 0;
 	if (!ret && ob->license)
@@ -892,6 +902,8 @@ void np_object_free(struct np_object *o)
 {
 	free(o->patches);
 	o->patches = NULL;
+	free(o->splices);
+	o->splices = NULL;
 	free(o->insns);
 	o->insns = NULL;
 	o->len = 0;

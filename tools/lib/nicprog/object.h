@@ -10,6 +10,7 @@
 #define _NICPROG_OBJECT_H
 
 #include "offload.h"
+#include "redirect.h"
 #include "rodata.h"
 
 #define NP_OBJ_NAME	64
@@ -75,6 +76,10 @@ struct np_object_opts {
  * @patches: instructions np_rodata_fold() replaced (loads of read-only
  *	data become constants), to make the same change to libbpf's copy
  * @n_patches: entries in @patches
+ * @splices: instructions np_redirect_rewrite() replaced by several (the
+ *	bpf_redirect_map() calls on devmaps), indexed as before any splice
+ * @n_splices: entries in @splices
+ * @base_len: instructions before the splices: libbpf's count
  * @legacy: a map the program uses is defined in SEC("maps"), which libbpf
  *	1.x does not open: load.c loads the program itself
  * @license: the object's license section
@@ -94,6 +99,9 @@ struct np_object {
 	char sec[NP_OBJ_NAME];
 	struct np_patch *patches;
 	u32 n_patches;
+	struct np_splice *splices;
+	u32 n_splices;
+	u32 base_len;
 	bool legacy;
 	char license[128];
 };

@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Redirects through a DEVMAP (or DEVMAP_HASH), rewritten for the NIC.
+ *
+ * Linux 6.1 binds only HASH and ARRAY maps to a device and lets a
+ * device-bound program call bpf_redirect_map() only on a map of its own
+ * device, so neither the map nor the call can be offloaded as written.
+ * The map is bound as the ARRAY (HASH) of the same key and value -- the
+ * ifindex first, as in struct bpf_devmap_val -- which user space fills as
+ * it fills a devmap; each
+ *
+ *	r0 = bpf_redirect_map(map, key, flags)	(R1 the map, flags constant)
+ *
+ * becomes what the host's __bpf_xdp_redirect_map() does with it:
+ *
+ *	*(u32 *)(r10 + S) = r2;  r2 = r10;  r2 += S
+ *	r0 = bpf_map_lookup_elem(map, r2)
+ *	if (r0 == 0 || *(u32 *)r0 == 0)	r0 = flags & action mask (a miss)
+ *	else				r0 = bpf_redirect(*(u32 *)r0, 0)
+ *
+ * S is a stack slot below everything the function's instructions address
+ * (the most negative offset any of them uses). The NIC then redirects to
+ * the sibling port the ifindex names, as it does for bpf_redirect(). A
+ * devmap entry's own program (bpf_devmap_val.bpf_prog) is not run; flags
+ * other than the action on a miss (BPF_F_BROADCAST, BPF_F_EXCLUDE_INGRESS)
+ * are refused, as are flags the program does not load as a constant.
+ *
+ * The program grows, so every jump and call is re-aimed through an
+ * old-to-new index map (np_splice_apply()), which the loader also uses for
+ * libbpf's copy and its BTF line and function information.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/libbpf.h>
+
+#include "object.h"
+#include "redirect.h"
+
+#define XDP_ACTION_MASK		(XDP_ABORTED | XDP_DROP | XDP_PASS | XDP_TX)
+
+static int rd_fail(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+	return -EOPNOTSUPP;
+}
+
+static bool is_ldimm64(const struct bpf_insn *in)
+{
+	return in->code == (BPF_LD | BPF_IMM | BPF_DW);
+}
+
+/* The last write to @reg before @at in its straight-line run, or -1. */
+static s64 last_write(const struct bpf_insn *insns, u32 first, u32 at,
+		      u8 reg)
+{
+	const struct bpf_insn *in;
+	u32 j;
+
+	for (j = at; j-- > first && at - j <= 32;) {
+		in = &insns[j];
+		if (BPF_CLASS(in->code) == BPF_JMP ||
+		    BPF_CLASS(in->code) == BPF_JMP32)
+			return -1;
+		if (j > first && is_ldimm64(&insns[j - 1]))
+			continue;	/* second half of a 64-bit load */
+		if (BPF_CLASS(in->code) == BPF_STX ||
+		    BPF_CLASS(in->code) == BPF_ST)
+			continue;
+		if (in->dst_reg == reg)
+			return j;
+	}
+	return -1;
+}
+
+/* The function (subprogram) holding instruction @i: [first, end). */
+static void func_of(const struct np_object *o, u32 i, u32 *first, u32 *end)
+{
+	u32 s;
+
+	*first = 0;
+	*end = o->len;
+	for (s = 0; s < o->n_subs; s++) {
+		if (o->subs[s].start <= i && o->subs[s].start >= *first)
+			*first = o->subs[s].start;
+		if (o->subs[s].start > i && o->subs[s].start < *end)
+			*end = o->subs[s].start;
+	}
+}
+
+/* A free stack slot of the function [first, end): below all it touches. */
+static s32 free_slot(const struct bpf_insn *insns, u32 first, u32 end)
+{
+	s32 lo = 0;
+	u32 i;
+
+	for (i = first; i < end; i++) {
+		const struct bpf_insn *in = &insns[i];
+		u8 cls = BPF_CLASS(in->code);
+
+		if ((cls == BPF_LDX && in->src_reg == BPF_REG_10) ||
+		    ((cls == BPF_STX || cls == BPF_ST) &&
+		     in->dst_reg == BPF_REG_10))
+			lo = in->off < lo ? in->off : lo;
+		/* stack addresses taken: r10 plus a constant, then used */
+		if ((cls == BPF_ALU64 || cls == BPF_ALU) &&
+		    BPF_OP(in->code) == BPF_ADD && BPF_SRC(in->code) == BPF_K &&
+		    in->imm < lo)
+			lo = in->imm;
+		if (is_ldimm64(in))
+			i++;
+	}
+	return (lo - 8 - 8) & ~7;
+}
+
+/**
+ * np_redirect_rewrite() - rewrite bpf_redirect_map() on devmaps for the NIC
+ * @o: the program, its maps as object.c read them; rewritten
+ * @err: why not, on failure
+ * @err_len: bytes at @err
+ *
+ * Return: 0 (nothing to do included), -EOPNOTSUPP naming the call,
+ * -ENOMEM.
+ */
+int np_redirect_rewrite(struct np_object *o, char *err, size_t err_len)
+{
+	struct np_splice *sp = NULL;
+	u32 i, n = 0, first, end, m, *map = NULL, s;
+	struct bpf_insn *out = NULL;
+	s64 w1, w3;
+	u64 flags;
+	s32 slot;
+	int ret;
+
+	for (i = 0; i < o->len; i++) {
+		const struct bpf_insn *in = &o->insns[i];
+
+		if (is_ldimm64(in)) {
+			i++;
+			continue;
+		}
+		if (in->code != (BPF_JMP | BPF_CALL) || in->src_reg ||
+		    in->imm != BPF_FUNC_redirect_map)
+			continue;
+		func_of(o, i, &first, &end);
+		w1 = last_write(o->insns, first, i, BPF_REG_1);
+		w3 = last_write(o->insns, first, i, BPF_REG_3);
+		if (w1 < 0 || !is_ldimm64(&o->insns[w1]) ||
+		    o->insns[w1].src_reg != BPF_PSEUDO_MAP_FD ||
+		    (u32)o->insns[w1].imm >= o->n_maps)
+			return rd_fail(err, err_len,
+				       "insn %u: bpf_redirect_map() on a map the loader cannot name (load its address right before the call)",
+				       i);
+		m = o->insns[w1].imm;
+		if (o->map_defs[m].type != BPF_MAP_TYPE_DEVMAP &&
+		    o->map_defs[m].type != BPF_MAP_TYPE_DEVMAP_HASH)
+			return rd_fail(err, err_len,
+				       "insn %u: bpf_redirect_map() on map %s (%s): only devmaps' targets are reachable from the NIC; attach the program to the host (xdpdrv)",
+				       i, o->map_names[m],
+				       libbpf_bpf_map_type_str(o->map_defs[m].type) ?: "?");
+		if (w3 < 0 || o->insns[w3].code != (BPF_ALU64 | BPF_MOV | BPF_K))
+			return rd_fail(err, err_len,
+				       "insn %u: bpf_redirect_map() on map %s with flags that are not a constant; the NIC needs the action on a miss known",
+				       i, o->map_names[m]);
+		flags = (u64)(s64)o->insns[w3].imm;
+		if (flags & ~(u64)XDP_ACTION_MASK &
+		    ~(BPF_F_BROADCAST | BPF_F_EXCLUDE_INGRESS))
+			flags = XDP_ABORTED;	/* the host's answer */
+		else if (flags & (BPF_F_BROADCAST | BPF_F_EXCLUDE_INGRESS))
+			return rd_fail(err, err_len,
+				       "insn %u: bpf_redirect_map() on map %s with BPF_F_BROADCAST or BPF_F_EXCLUDE_INGRESS: the NIC sends a frame to one port",
+				       i, o->map_names[m]);
+		slot = free_slot(o->insns, first, end);
+		if (slot < -512)
+			return rd_fail(err, err_len,
+				       "insn %u: bpf_redirect_map() on map %s: the function uses all 512 bytes of stack, and the NIC's lookup needs 8",
+				       i, o->map_names[m]);
+		if (!sp) {
+			sp = calloc(o->len, sizeof(*sp));
+			if (!sp)
+				return rd_fail(err, err_len, "out of memory");
+		}
+		sp[n++] = (struct np_splice){
+			.at = i, .n = 11,
+			.insns = {
+				{ .code = BPF_STX | BPF_MEM | BPF_W,
+				  .dst_reg = BPF_REG_10, .src_reg = BPF_REG_2,
+				  .off = slot },
+				{ .code = BPF_ALU64 | BPF_MOV | BPF_X,
+				  .dst_reg = BPF_REG_2, .src_reg = BPF_REG_10 },
+				{ .code = BPF_ALU64 | BPF_ADD | BPF_K,
+				  .dst_reg = BPF_REG_2, .imm = slot },
+				{ .code = BPF_JMP | BPF_CALL,
+				  .imm = BPF_FUNC_map_lookup_elem },
+				{ .code = BPF_JMP | BPF_JEQ | BPF_K,
+				  .dst_reg = BPF_REG_0, .off = 5 },
+				{ .code = BPF_LDX | BPF_MEM | BPF_W,
+				  .dst_reg = BPF_REG_1, .src_reg = BPF_REG_0 },
+				{ .code = BPF_JMP | BPF_JEQ | BPF_K,
+				  .dst_reg = BPF_REG_1, .off = 3 },
+				{ .code = BPF_ALU64 | BPF_MOV | BPF_K,
+				  .dst_reg = BPF_REG_2 },
+				{ .code = BPF_JMP | BPF_CALL,
+				  .imm = BPF_FUNC_redirect },
+				{ .code = BPF_JMP | BPF_JA, .off = 1 },
+				{ .code = BPF_ALU64 | BPF_MOV | BPF_K,
+				  .dst_reg = BPF_REG_0,
+				  .imm = (s32)(flags & XDP_ACTION_MASK) },
+			},
+		};
+	}
+	if (!n)
+		return 0;
+	ret = np_splice_apply(o->insns, o->len, sp, n, &out, &i, &map);
+	if (ret) {
+		free(sp);
+		return rd_fail(err, err_len, "out of memory");
+	}
+	for (s = 0; s < o->n_subs; s++)
+		o->subs[s].start = map[o->subs[s].start];
+	free(o->insns);
+	o->insns = out;
+	o->len = i;
+	o->splices = sp;
+	o->n_splices = n;
+	free(map);
+	return 0;
+}
+
+/**
+ * np_splice_apply() - a program with some instructions replaced by several
+ * @in: the program
+ * @len: its instructions
+ * @sp: the splices, by ascending @at
+ * @n_sp: entries in @sp
+ * @out: set to the new program (free() it)
+ * @out_len: set to its length
+ * @map: set to the old-to-new index map, @len + 1 entries (free() it)
+ *
+ * Jumps and calls of the original instructions are re-aimed at their old
+ * targets' new places; a jump to a replaced instruction lands on the
+ * first of its replacements.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int np_splice_apply(const struct bpf_insn *in, u32 len,
+		    const struct np_splice *sp, u32 n_sp,
+		    struct bpf_insn **out, u32 *out_len, u32 **map)
+{
+	u32 i, k = 0, j = 0, extra = 0, *mp;
+	struct bpf_insn *o;
+	s64 tgt;
+
+	for (i = 0; i < n_sp; i++)
+		extra += sp[i].n - 1;
+	mp = malloc((len + 1) * sizeof(*mp));
+	o = malloc((len + extra) * sizeof(*o));
+	if (!mp || !o) {
+		free(mp);
+		free(o);
+		return -ENOMEM;
+	}
+	for (i = 0; i < len; i++) {
+		mp[i] = j;
+		if (k < n_sp && sp[k].at == i) {
+			memcpy(&o[j], sp[k].insns, sp[k].n * sizeof(*o));
+			j += sp[k].n;
+			k++;
+		} else {
+			o[j++] = in[i];
+		}
+	}
+	mp[len] = j;
+	for (i = 0, k = 0; i < len; i++) {
+		const struct bpf_insn *x = &in[i];
+		u8 cls = BPF_CLASS(x->code), op = BPF_OP(x->code);
+
+		if (k < n_sp && sp[k].at == i) {
+			k++;
+			continue;
+		}
+		if (cls != BPF_JMP && cls != BPF_JMP32)
+			continue;
+		if (op == BPF_CALL && x->src_reg == BPF_PSEUDO_CALL) {
+			tgt = (s64)i + 1 + x->imm;
+			if (tgt >= 0 && tgt <= len)
+				o[mp[i]].imm = (s32)mp[tgt] - (s32)(mp[i] + 1);
+		} else if (op != BPF_CALL && op != BPF_EXIT) {
+			tgt = (s64)i + 1 + x->off;
+			if (tgt >= 0 && tgt <= len)
+				o[mp[i]].off = (s16)((s32)mp[tgt] -
+						     (s32)(mp[i] + 1));
+		}
+	}
+	*out = o;
+	*out_len = len + extra;
+	*map = mp;
+	return 0;
+}
