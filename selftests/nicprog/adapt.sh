@@ -283,6 +283,8 @@ refused() {
 refused "bpf_map_update_elem() on a per-CPU map" pcpu_update.o \
 	"bpf_map_update_elem() on per-CPU map src_count"
 refused "LPM_TRIE" lpm.o "map routes (lpm_trie):"
+refused "a helper the NIC lacks" bad_helper.o \
+	"insn 0: helper bpf_get_smp_processor_id (8) is not supported on the NIC"
 refused "writable global variables" global.o \
 	"loads the address of global data 'seen' (.bss)"
 refused "read-only data indexed by a variable" rodata_idx.o \

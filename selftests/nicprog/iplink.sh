@@ -110,10 +110,14 @@ refused "a missing object" "nonexistent.o: No such file" \
 	nip -force link set dev "$NF" nicprog obj "$TMP/nonexistent.o" plan single
 expect_eq "the program is unchanged by all of them" "$ID" "$(hw_id)"
 expect_eq "and so are the port's settings" "$OWN" "$(settings)"
-refused "a program the verifier refuses" \
-	"[nicprog] insn 0: helper bpf_get_smp_processor_id (8) is not supported on the NIC" \
-	nip -force link set dev "$NF" nicprog obj "$SELFDIR/progs/bad_helper.o" plan single
+refused "a program the verifier refuses: its log says why" \
+	"[nicprog] program has 12507 instructions; the NIC's cores hold at most 8192" \
+	nip -force link set dev "$NF" nicprog obj "$SELFDIR/progs/big.o" plan single
 expect_eq "  the settings it asked for are put back" "$OWN" "$(settings)"
+refused "a helper the NIC lacks: the loader names it before loading" \
+	"Error: nicprog: $SELFDIR/progs/bad_helper.o: insn 0: helper bpf_get_smp_processor_id (8) is not supported on the NIC; attach the program to the host (xdpdrv)" \
+	nip -force link set dev "$NF" nicprog obj "$SELFDIR/progs/bad_helper.o" plan single
+expect_eq "  and the settings are put back" "$OWN" "$(settings)"
 
 refused "a port that is not nicprog's" "not a nicprog port" \
 	nip link set dev lo nicprog obj "$EX/count.o"

@@ -19,6 +19,7 @@
 
 #include "object.h"
 #include "rodata.h"
+#include <net/nicprog_exec.h>
 
 #define OBJ_MAX_FUNCS	512
 #define OBJ_MAX_RODATA	256
@@ -767,6 +768,43 @@ static int obj_percpu_updates(struct obj *ob, const struct np_object *o)
 	return 0;
 }
 
+#define OBJ_FN_NAME(x)	[BPF_FUNC_ ## x] = "bpf_" #x
+static const char * const obj_helper_names[] = {
+	__BPF_FUNC_MAPPER(OBJ_FN_NAME)
+};
+
+/*
+ * Helpers neither the NIC's cores nor the host part of a partial plan can
+ * run: refused before anything is created, by name, with the same sentence
+ * from the loader and the planner (the verifier's log says it too, for
+ * xdpoffload). Helpers only the host has are left to the kernel, which
+ * runs them in the host part when the port's plan_partial is set.
+ */
+static int obj_helpers(struct obj *ob, const struct np_object *o)
+{
+	const struct bpf_insn *in;
+	const char *name;
+	u32 i;
+
+	for (i = 0; i < o->len; i++) {
+		in = &o->insns[i];
+		if (in->code == (BPF_LD | BPF_IMM | BPF_DW)) {
+			i++;
+			continue;
+		}
+		if (in->code != (BPF_JMP | BPF_CALL) || in->src_reg ||
+		    nicprog_exec_helper_supported(in->imm) ||
+		    nicprog_exec_host_helper(in->imm))
+			continue;
+		name = in->imm >= 0 &&
+		       in->imm < (s32)ARRAY_SIZE(obj_helper_names) ?
+		       obj_helper_names[in->imm] : NULL;
+		return obj_fail(ob, "insn %u: helper %s (%d) is not supported on the NIC; attach the program to the host (xdpdrv)",
+				i, name ? name : "unknown", in->imm);
+	}
+	return 0;
+}
+
 /* libbpf's section names for XDP programs (libbpf.c section_defs) */
 static bool obj_sec_xdp(const char *sec)
 {
@@ -871,6 +909,9 @@ int np_object_read(const char *path, const struct np_object_opts *opts,
 		ret = obj_percpu_updates(ob, o);
 	if (!ret)
 		ret = np_redirect_rewrite(o, err, err_len);
+	/* after the rewrite: bpf_redirect_map() on a devmap is gone */
+	if (!ret)
+		ret = obj_helpers(ob, o);
 	/* libbpf 1.x will not open the object, used maps or not */
 	o->legacy |= ob->legacy_sec != 0;
 	if (!ret && ob->license)

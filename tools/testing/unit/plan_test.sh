@@ -132,7 +132,7 @@ refused() {
 		nok "$desc"
 	fi
 }
-refused "unsupported helper: named" "insn [0-9]+: helper 8 is not supported on the NIC" "$PROGS/bad_helper.o"
+refused "unsupported helper: named, with the way out" "insn 0: helper bpf_get_smp_processor_id \(8\) is not supported on the NIC; attach the program to the host \(xdpdrv\)" "$PROGS/bad_helper.o"
 refused "kfunc call: named" "calls a kernel function \(kfunc\) bpf_xdp_ct_lookup; Linux 6.1 cannot offload kfunc calls" "$PROGS/kfunc.o"
 refused "tc program: not chosen by itself, as ip would not" "no program in an XDP section" "$PROGS/tc.o"
 refused "larger than the instruction store" "program has 12507 instructions; the NIC's cores hold at most 8192" "$PROGS/big.o"
