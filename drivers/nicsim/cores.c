@@ -99,6 +99,26 @@ static void nicsim_core_exception(struct nicsim_port *port,
 }
 
 /*
+ * A redirect to an ifindex that is no port of this NIC: what the host does
+ * when xdp_do_redirect() fails after its program said XDP_REDIRECT -- the
+ * verdict counted as a redirect, the frame dropped, the exception traced
+ * -- with the failure counted apart, in one update section so that a
+ * reader that sees the verdict sees the failure.
+ */
+static void nicsim_redirect_failed(struct nicsim_port *port,
+				   const struct nicprog_plan *plan)
+{
+	struct nicsim_pcpu_stats *s = this_cpu_ptr(port->stats);
+
+	u64_stats_update_begin(&s->syncp);
+	u64_stats_inc(&s->xdp_redirect_err);
+	u64_stats_inc(&s->xdp_redirect);
+	u64_stats_update_end(&s->syncp);
+	trace_xdp_exception(port->netdev, nicprog_plan_prog(plan),
+			    XDP_REDIRECT);
+}
+
+/*
  * Hold a copy of a frame a full backpressure pipe refused; false if there
  * is no memory for it (the caller drops and counts it). BH disabled.
  */
@@ -194,8 +214,10 @@ void nicsim_verdict(struct nicsim_port *port, const struct nicprog_plan *plan,
 		}
 		out = res->redirect_ifindex ?
 		      nicsim_redirect_target(port, res->redirect_ifindex) : NULL;
-		if (!out)
-			goto exception;
+		if (!out) {
+			nicsim_redirect_failed(port, plan);
+			return;
+		}
 		nskb = nicsim_frame_skb(out, pkt, false);
 		if (!nskb)
 			break;

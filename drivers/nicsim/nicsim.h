@@ -64,6 +64,10 @@
  *	(the xdp_exception tracepoint fires)
  * @xdp_xmit: frames other devices' XDP programs redirected out of the port
  * @xdp_xmit_errors: such frames the port could not send
+ * @xdp_redirect_err: frames the NIC's program redirected to an ifindex
+ *	that is no port of the NIC: counted in @xdp_redirect too, as the
+ *	host counts the verdict of a redirect that then fails, and dropped
+ *	(the xdp_exception tracepoint fires with XDP_REDIRECT)
  * @syncp: writers run with BH disabled (xmit, NAPI, NIC cores) and never
  *	nest a section
  */
@@ -95,6 +99,7 @@ struct nicsim_pcpu_stats {
 	u64_stats_t rx_xdp_aborted;
 	u64_stats_t xdp_xmit;
 	u64_stats_t xdp_xmit_errors;
+	u64_stats_t xdp_redirect_err;
 	struct u64_stats_sync syncp;
 };
 

@@ -12,7 +12,8 @@
 # ctx->rx_queue_index (Netronome's programmable RSS) steers each frame to
 # that host queue; XDP metadata for tc reaches the host with the frame;
 # frames read and written through bpf_xdp_load_bytes()/store_bytes();
-# bpf_redirect_map() through a DEVMAP to a sibling port.
+# bpf_redirect_map() through a DEVMAP to a sibling port; a redirect to an
+# ifindex the NIC lacks is REDIRECT, dropped, as on the host.
 # What cannot offload is refused with nicprog's sentence naming the map or
 # call, the offline planner saying the same; a successful load prints
 # nothing alarming; only the maps the program uses reach the device.
@@ -164,9 +165,12 @@ attached() {
 	      "$SELFDIR/oracle" "$P_DIR/$obj" "$IN" "$NF" "$OUT" "$CAP" \
 	      "$seed" "$frames" "${entries[@]}" 2>&1)
 	rc=$?
-	grep '^# map\|^# [0-9]* frames' <<< "$out"
+	grep '^# map\|^# [0-9]* frames\|^# [1-9][0-9]* redirects to' <<< "$out"
 	[ $rc -eq 2 ] && tail -n 4 <<< "$out" | sed 's/^/#   /'
 	FRAMES=$frames oracle_equal "$what" "$out" "$rc"
+	[ "$obj" != redirect_any.o ] ||
+	check "$what: redirects to a missing ifindex met, as the host's" \
+		grep -q '^# [1-9][0-9]* redirects to an ifindex the NIC lacks' <<< "$out"
 	nip link set dev "$NF" nicprog off
 	cleanup
 }
@@ -249,11 +253,13 @@ for prof in $PROFILES; do
 	legacy "$prof" "$frames" "$((seed + 4))"
 	meta "$prof" "$frames" "$((seed + 5))"
 	attached xdp_bytes.o xdp_bytes auto "$prof" "$frames" "$((seed + 6))"
+	attached redirect_any.o redirect_any auto "$prof" "$frames" \
+		"$((seed + 8))" out_cfg:00000000:@OUT
 	attached xdp_redirect_map.o xdp_redirect_map_func auto "$prof" \
 		"$frames" "$((seed + 7))" tx_port:00000000:@OUT \
 		tx_port:03000000:@OUT tx_port:05000000:@OUT
 	rss "$prof" 400
-	seed=$((seed + 8))
+	seed=$((seed + 9))
 done
 # the helpers' stack buffers across stages: every shape
 for shape in single pipelined replicated; do

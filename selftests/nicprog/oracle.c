@@ -307,10 +307,12 @@ static void drain(int fd)
 /* XDP verdict counters of a nicsim port, by ethtool -S names. */
 struct verdicts {
 	uint64_t v[5];	/* drop, pass, tx, redirect, aborted = XDP_* - 1 */
+	uint64_t rerr;	/* redirects to a target the NIC lacks */
 };
 
 static int ethtool_fd;
-static int stat_idx[5];
+static int stat_idx[5], stat_rerr = -1;
+static uint32_t n_stats;
 
 static void ethtool_init(const char *dev)
 {
@@ -338,6 +340,11 @@ static void ethtool_init(const char *dev)
 		perror("oracle: ETHTOOL_GSTRINGS");
 		exit(2);
 	}
+	n_stats = di.n_stats;
+	for (i = 0; i < di.n_stats; i++)
+		if (!strcmp((char *)gs->data + i * ETH_GSTRING_LEN,
+			    "xdp_redirect_err"))
+			stat_rerr = i;
 	for (k = 0; k < 5; k++) {
 		stat_idx[k] = -1;
 		for (i = 0; i < di.n_stats; i++)
@@ -359,8 +366,9 @@ static void read_verdicts(const char *dev, struct verdicts *out)
 	struct ifreq ifr = { 0 };
 	int k;
 
+	/* the device writes all its counters: room for every one */
 	if (!st)
-		st = calloc(1, sizeof(*st) + 256 * sizeof(uint64_t));
+		st = calloc(1, sizeof(*st) + (n_stats + 1) * sizeof(uint64_t));
 	st->cmd = ETHTOOL_GSTATS;
 	st->n_stats = 0;	/* any other count than the device's yields none */
 	snprintf(ifr.ifr_name, IFNAMSIZ, "%s", dev);
@@ -371,6 +379,7 @@ static void read_verdicts(const char *dev, struct verdicts *out)
 	}
 	for (k = 0; k < 5; k++)
 		out->v[k] = st->data[stat_idx[k]];
+	out->rerr = stat_rerr >= 0 ? st->data[stat_rerr] : 0;
 }
 
 /* A counter of /sys/class/nicprog/DEV/statistics (not per namespace). */
@@ -1076,7 +1085,8 @@ int main(int argc, char **argv)
 	char name[BPF_OBJ_NAME_LEN], hname[BPF_OBJ_NAME_LEN];
 	struct sockaddr_ll to = { .sll_family = AF_PACKET };
 	unsigned long frames, i, diffs = 0, seen[6] = { 0 };
-	unsigned long runts = 0;
+	unsigned long runts = 0, redirect_lost = 0;
+	uint64_t rerr;
 	uint64_t rx_bytes[3];
 	const char *ports[3];
 	struct verdicts prev;
@@ -1196,10 +1206,20 @@ int main(int argc, char **argv)
 			perror("oracle: send");
 			return 2;
 		}
+		rerr = prev.rerr;
 		nv = nic_verdict(nf, &prev);
 		k = nv == XDP_PASS ? 0 : nv == XDP_TX ? 1 : 2;
 		fd = nv == XDP_PASS ? pass_fd : nv == XDP_TX ? tx_fd :
 		     nv == XDP_REDIRECT ? redir_fd : -1;
+		/*
+		 * A redirect to an ifindex the NIC lacks: the verdict is the
+		 * host's, and the frame goes nowhere, as when a host's
+		 * xdp_do_redirect() fails; the NIC counts it apart.
+		 */
+		if (nv == XDP_REDIRECT && prev.rerr > rerr) {
+			fd = -1;
+			redirect_lost++;
+		}
 		if (fd >= 0 && !runt)
 			nlen = recv_frame(fd, nout, WAIT_MS);
 		if (fd >= 0 && runt) {
@@ -1243,6 +1263,8 @@ int main(int argc, char **argv)
 	printf("# %lu frames: PASS %lu, DROP %lu, TX %lu, REDIRECT %lu, ABORTED %lu, no verdict %lu\n",
 	       frames, seen[XDP_PASS], seen[XDP_DROP], seen[XDP_TX],
 	       seen[XDP_REDIRECT], seen[XDP_ABORTED], seen[5]);
+	printf("# %lu redirects to an ifindex the NIC lacks: verdict compared, the frame dropped and counted in xdp_redirect_err, as a failed xdp_do_redirect() on the host\n",
+	       redirect_lost);
 	printf("# %lu VLAN runts: verdict compared, delivery and length checked by counters (the receiving stack discards them before capture)\n",
 	       runts);
 	if (ev_nic.n_pb)
