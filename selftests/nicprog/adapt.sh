@@ -13,7 +13,8 @@
 # that host queue; XDP metadata for tc reaches the host with the frame;
 # frames read and written through bpf_xdp_load_bytes()/store_bytes();
 # bpf_redirect_map() through a DEVMAP to a sibling port; a redirect to an
-# ifindex the NIC lacks is REDIRECT, dropped, as on the host.
+# ifindex the NIC lacks is REDIRECT, dropped, as on the host; frames an
+# encapsulation grows past the MTU are dropped where they arrive.
 # What cannot offload is refused with nicprog's sentence naming the map or
 # call, the offline planner saying the same; a successful load prints
 # nothing alarming; only the maps the program uses reach the device.
@@ -165,12 +166,15 @@ attached() {
 	      "$SELFDIR/oracle" "$P_DIR/$obj" "$IN" "$NF" "$OUT" "$CAP" \
 	      "$seed" "$frames" "${entries[@]}" 2>&1)
 	rc=$?
-	grep '^# map\|^# [0-9]* frames\|^# [1-9][0-9]* redirects to' <<< "$out"
+	grep '^# map\|^# [0-9]* frames\|^# [1-9][0-9]* \(redirects to\|frames grown\)' <<< "$out"
 	[ $rc -eq 2 ] && tail -n 4 <<< "$out" | sed 's/^/#   /'
 	FRAMES=$frames oracle_equal "$what" "$out" "$rc"
 	[ "$obj" != redirect_any.o ] ||
 	check "$what: redirects to a missing ifindex met, as the host's" \
 		grep -q '^# [1-9][0-9]* redirects to an ifindex the NIC lacks' <<< "$out"
+	[ "$obj" != encap_tx.o ] ||
+	check "$what: frames grown past the MTU met, dropped where they arrive" \
+		grep -q "^# [1-9][0-9]* frames grown past the receiving port's MTU" <<< "$out"
 	nip link set dev "$NF" nicprog off
 	cleanup
 }
@@ -253,13 +257,14 @@ for prof in $PROFILES; do
 	legacy "$prof" "$frames" "$((seed + 4))"
 	meta "$prof" "$frames" "$((seed + 5))"
 	attached xdp_bytes.o xdp_bytes auto "$prof" "$frames" "$((seed + 6))"
+	attached encap_tx.o encap_tx auto "$prof" "$frames" "$((seed + 9))"
 	attached redirect_any.o redirect_any auto "$prof" "$frames" \
 		"$((seed + 8))" out_cfg:00000000:@OUT
 	attached xdp_redirect_map.o xdp_redirect_map_func auto "$prof" \
 		"$frames" "$((seed + 7))" tx_port:00000000:@OUT \
 		tx_port:03000000:@OUT tx_port:05000000:@OUT
 	rss "$prof" 400
-	seed=$((seed + 9))
+	seed=$((seed + 10))
 done
 # the helpers' stack buffers across stages: every shape
 for shape in single pipelined replicated; do

@@ -550,6 +550,39 @@ static void events_poll(struct events *ev, int want, int ms)
 	} while (now_ms() < end);
 }
 
+/* A counter of @dev's in /sys/class/net/DEV/statistics, or its mtu. */
+static uint64_t net_stat(const char *dev, const char *name)
+{
+	unsigned long long v = 0;
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s/%s%s", dev,
+		 strcmp(name, "mtu") ? "statistics/" : "", name);
+	f = fopen(path, "r");
+	if (!f || fscanf(f, "%llu", &v) != 1) {
+		fprintf(stderr, "oracle: cannot read %s\n", path);
+		exit(2);
+	}
+	fclose(f);
+	return v;
+}
+
+/*
+ * Does a frame of @len bytes (@out its bytes) exceed what port @dev takes
+ * from the wire: its MTU plus the Ethernet header, plus a VLAN tag's 4 if
+ * it carries one (nicsim_wire_rx(), as a NIC's receive length check)?
+ */
+static bool too_long(const char *dev, const uint8_t *out, uint32_t len)
+{
+	uint32_t max = net_stat(dev, "mtu") + ETH_HLEN;
+
+	if (len >= ETH_HLEN && ((out[12] == 0x81 && out[13] == 0x00) ||
+				(out[12] == 0x88 && out[13] == 0xa8)))
+		max += 4;
+	return len > max;
+}
+
 /* The two sides' samples of one frame: equal, or a difference printed. */
 static int events_differ(unsigned long frame)
 {
@@ -1085,8 +1118,9 @@ int main(int argc, char **argv)
 	char name[BPF_OBJ_NAME_LEN], hname[BPF_OBJ_NAME_LEN];
 	struct sockaddr_ll to = { .sll_family = AF_PACKET };
 	unsigned long frames, i, diffs = 0, seen[6] = { 0 };
-	unsigned long runts = 0, redirect_lost = 0;
-	uint64_t rerr;
+	unsigned long runts = 0, redirect_lost = 0, oversize = 0;
+	uint64_t rerr, len_err = 0;
+	const char *big;
 	uint64_t rx_bytes[3];
 	const char *ports[3];
 	struct verdicts prev;
@@ -1201,6 +1235,18 @@ int main(int argc, char **argv)
 			for (k = 0; k < 3; k++)
 				rx_bytes[k] = np_stat(ports[k], "host_rx_bytes");
 
+		/*
+		 * A frame the program grew past what the receiving port takes
+		 * (encapsulation): the wire drops it there, counted in that
+		 * port's rx_length_errors; the host's run has no wire.
+		 */
+		big = NULL;
+		if ((hv == XDP_TX || hv == XDP_REDIRECT) &&
+		    too_long(hv == XDP_TX ? argv[2] : argv[5], hout,
+			     opts.data_size_out)) {
+			big = hv == XDP_TX ? argv[2] : argv[5];
+			len_err = net_stat(big, "rx_length_errors");
+		}
 		if (sendto(in_fd, frame, len, 0, (struct sockaddr *)&to,
 			   sizeof(to)) != len) {
 			perror("oracle: send");
@@ -1219,6 +1265,20 @@ int main(int argc, char **argv)
 		if (nv == XDP_REDIRECT && prev.rerr > rerr) {
 			fd = -1;
 			redirect_lost++;
+		}
+		if (big && nv == hv) {
+			uint64_t end = now_ms() + WAIT_MS;
+
+			while (net_stat(big, "rx_length_errors") == len_err &&
+			       now_ms() < end)
+				usleep(200);
+			if (net_stat(big, "rx_length_errors") == len_err) {
+				printf("# frame %lu: %u bytes out of the NIC, over %s's MTU, yet not counted in its rx_length_errors\n",
+				       i, opts.data_size_out, big);
+				diffs++;
+			}
+			fd = -1;
+			oversize++;
 		}
 		if (fd >= 0 && !runt)
 			nlen = recv_frame(fd, nout, WAIT_MS);
@@ -1265,6 +1325,8 @@ int main(int argc, char **argv)
 	       seen[XDP_REDIRECT], seen[XDP_ABORTED], seen[5]);
 	printf("# %lu redirects to an ifindex the NIC lacks: verdict compared, the frame dropped and counted in xdp_redirect_err, as a failed xdp_do_redirect() on the host\n",
 	       redirect_lost);
+	printf("# %lu frames grown past the receiving port's MTU: verdict compared, dropped at that port and counted in its rx_length_errors\n",
+	       oversize);
 	printf("# %lu VLAN runts: verdict compared, delivery and length checked by counters (the receiving stack discards them before capture)\n",
 	       runts);
 	if (ev_nic.n_pb)
