@@ -13,9 +13,14 @@
  * libbpf load the chosen program with the maps it uses created here:
  * without BTF, of the type the NIC holds (a per-CPU map as its plain type
  * whose value holds every possible CPU's slot: the bytes a per-CPU reader
- * expects), and nothing else. Loads of read-only global data
- * (".rodata", "volatile const" configuration) are folded into constants
- * (rodata.c) in libbpf's copy of the program just before it is loaded.
+ * expects; a DEVMAP as the table of ifindexes it is; a PERF_EVENT_ARRAY
+ * left to libbpf, unbound), and nothing else. Loads of read-only global
+ * data (".rodata", "volatile const" configuration) are folded into
+ * constants (rodata.c) and bpf_redirect_map() calls on devmaps rewritten
+ * (redirect.c) in libbpf's copy of the program just before it is loaded.
+ * Objects libbpf 1.x will not open (legacy SEC("maps")) are loaded from
+ * object.c's own linked copy. With ifindex 0 the program loads for the
+ * host as the object defines it: the oracle's reference.
  *
  * libbpf's print callback is process-wide: nicprog_load() swaps it for the
  * duration of the call, so calls must not run concurrently.
@@ -65,7 +70,7 @@ static int np_print(enum libbpf_print_level level, const char *fmt,
 	return 0;
 }
 
-/* The program whose read-only data loads np_prepare() folds. */
+/* The program np_prepare() adapts, and what it leaves for after the load. */
 static struct {
 	const struct np_object *o;
 	bool done;

@@ -32,6 +32,7 @@ struct nicprog_load_opts {
 	size_t log_len;
 };
 
+/* ifindex 0: for the host, as the object defines it (see load.c) */
 int nicprog_load(const char *path, int ifindex,
 		 const struct nicprog_load_opts *opts);
 
