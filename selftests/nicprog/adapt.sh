@@ -251,9 +251,10 @@ for prof in $PROFILES; do
 	attached xdp_redirect_map.o xdp_redirect_map_func auto "$prof" \
 		"$frames" "$((seed + 7))" tx_port:00000000:@OUT \
 		tx_port:03000000:@OUT tx_port:05000000:@OUT
-	rss "$prof" 400
-	# what the loader or the wire decides, the same on every profile
+	# what the loader, the executor or the wire decides, the same on
+	# every profile
 	if [ "$prof" = nicsim-generic ]; then
+		rss "$prof" 400
 		# (runts and truncated VLAN frames are dropped before it counts)
 		offload xdp1_kern.o xdp_prog1 8 - "$prof" "$frames" "$((seed + 1))"
 		legacy "$prof" "$frames" "$((seed + 4))"
