@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "rodata.h"
+#include <net/nicprog_exec.h>
 
 /*
  * A register's value: ref >= 0 is the address @off bytes into struct
@@ -62,20 +63,6 @@ static int ro_fail(char *err, size_t len, const char *fmt, ...)
 	vsnprintf(err, len, fmt, ap);
 	va_end(ap);
 	return -EOPNOTSUPP;
-}
-
-static u32 ld_bytes(u8 code)
-{
-	switch (BPF_SIZE(code)) {
-	case BPF_B:
-		return 1;
-	case BPF_H:
-		return 2;
-	case BPF_W:
-		return 4;
-	default:
-		return 8;
-	}
 }
 
 static bool is_ldimm64(const struct bpf_insn *in)
@@ -277,7 +264,7 @@ static int ro_check(struct bpf_insn *insns, u32 i, const struct ro_state *s,
 			return 0;
 		if (src->ref < 0)
 			return ro_use(src, i, ro, err, err_len, "reads through");
-		size = ld_bytes(in->code);
+		size = nicprog_insn_bytes(in->code);
 		off = (s64)ro[src->ref].off + src->off + in->off;
 		if (BPF_MODE(in->code) != BPF_MEM ||
 		    ro_value(&ro[src->ref], off, size, &v))
