@@ -133,6 +133,7 @@ struct nicprog_dev *nicprog_register(struct net_device *netdev,
 	mutex_init(&nd->plan_lock);
 	mutex_init(&nd->ring_lock);
 	INIT_LIST_HEAD(&nd->ring_files);
+	INIT_LIST_HEAD(&nd->tables);
 	nicprog_events_init(nd);
 
 	device_initialize(&nd->dev);

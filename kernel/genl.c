@@ -313,6 +313,47 @@ out:
 }
 
 /*
+ * The map is found by its file descriptor in the caller's table, then
+ * only compared with the port's tables: whatever it is, nothing of it is
+ * read. Its reference is dropped after RTNL: the last put of an offloaded
+ * map frees it from a work item that takes RTNL.
+ */
+int nicprog_nl_table_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr **a = info->attrs;
+	struct nicprog_dev *nd;
+	struct bpf_map *map;
+	int err;
+
+	if (!a[NICPROG_A_DEV_MAP_FD] || !a[NICPROG_A_DEV_TABLE_KIND]) {
+		NL_SET_ERR_ATTR_MISS(info->extack, NULL,
+				     a[NICPROG_A_DEV_MAP_FD] ?
+				     NICPROG_A_DEV_TABLE_KIND :
+				     NICPROG_A_DEV_MAP_FD);
+		NL_SET_ERR_MSG(info->extack, "table-set needs map-fd and table-kind");
+		return -EINVAL;
+	}
+	map = bpf_map_get(nla_get_u32(a[NICPROG_A_DEV_MAP_FD]));
+	if (IS_ERR(map)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[NICPROG_A_DEV_MAP_FD],
+				    "not a BPF map's file descriptor");
+		return PTR_ERR(map);
+	}
+	rtnl_lock();
+	nd = nicprog_nl_port(genl_info_net(info), a, NICPROG_A_DEV_IFINDEX,
+			     NICPROG_A_DEV_IFNAME, info->extack);
+	if (IS_ERR(nd))
+		err = PTR_ERR(nd);
+	else
+		err = nicprog_table_set_kind(nd, map,
+					     nla_get_u8(a[NICPROG_A_DEV_TABLE_KIND]),
+					     info->extack);
+	rtnl_unlock();
+	bpf_map_put(map);
+	return err;
+}
+
+/*
  * A profile the driver reads from a file (nicsim: firmware file
  * nicsim/<name>.lnic) is read outside RTNL, which a slow file system
  * would otherwise hold: with the port found under RTNL, the driver's
@@ -453,7 +494,10 @@ static int nicprog_nl_put_table(struct sk_buff *skb, struct nicprog_dev *nd,
 	    nla_put_u64_64bit(skb, NICPROG_A_TABLE_ACCESSES,
 			      div64_u64(ti->acc_fx * 100, NICPROG_FX),
 			      NICPROG_A_TABLE_PAD) ||
-	    (ti->why && nla_put_string(skb, NICPROG_A_TABLE_REASON, ti->why)))
+	    (ti->why && nla_put_string(skb, NICPROG_A_TABLE_REASON, ti->why)) ||
+	    (nicprog_table_kind(plan->tables[t]) &&
+	     nla_put_u8(skb, NICPROG_A_TABLE_KIND,
+			nicprog_table_kind(plan->tables[t]))))
 		return -EMSGSIZE;
 	nla_nest_end(skb, nest);
 	return 0;

@@ -50,8 +50,16 @@ static const struct nla_policy nicprog_predict_nl_policy[NICPROG_A_PROG_RATE + 1
 	[NICPROG_A_PROG_RATE] = { .type = NLA_U64, },
 };
 
+/* NICPROG_CMD_TABLE_SET */
+static const struct nla_policy nicprog_table_set_nl_policy[NICPROG_A_DEV_TABLE_KIND + 1] = {
+	[NICPROG_A_DEV_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
+	[NICPROG_A_DEV_IFNAME] = { .type = NLA_NUL_STRING, .len = 15, },
+	[NICPROG_A_DEV_MAP_FD] = { .type = NLA_U32, },
+	[NICPROG_A_DEV_TABLE_KIND] = NLA_POLICY_MAX(NLA_U8, 2),
+};
+
 /* Ops table for nicprog */
-const struct genl_ops nicprog_nl_ops[6] = {
+const struct genl_ops nicprog_nl_ops[7] = {
 	{
 		.cmd		= NICPROG_CMD_DEV_GET,
 		.doit		= nicprog_nl_dev_get_doit,
@@ -92,6 +100,13 @@ const struct genl_ops nicprog_nl_ops[6] = {
 		.doit		= nicprog_nl_predict_doit,
 		.policy		= nicprog_predict_nl_policy,
 		.maxattr	= NICPROG_A_PROG_RATE,
+	},
+	{
+		.cmd		= NICPROG_CMD_TABLE_SET,
+		.doit		= nicprog_nl_table_set_doit,
+		.policy		= nicprog_table_set_nl_policy,
+		.maxattr	= NICPROG_A_DEV_TABLE_KIND,
+		.flags		= GENL_UNS_ADMIN_PERM,
 	},
 };
 

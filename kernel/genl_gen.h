@@ -19,12 +19,13 @@ int nicprog_nl_stats_get_dumpit(struct sk_buff *skb,
 				struct netlink_callback *cb);
 int nicprog_nl_profile_set_doit(struct sk_buff *skb, struct genl_info *info);
 int nicprog_nl_predict_doit(struct sk_buff *skb, struct genl_info *info);
+int nicprog_nl_table_set_doit(struct sk_buff *skb, struct genl_info *info);
 
 enum {
 	NICPROG_NLGRP_MONITOR,
 };
 
-extern const struct genl_ops nicprog_nl_ops[6];
+extern const struct genl_ops nicprog_nl_ops[7];
 extern const struct genl_multicast_group nicprog_nl_mcgrps[1];
 
 #endif /* _NICPROG_GENL_GEN_H */

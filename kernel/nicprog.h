@@ -80,6 +80,7 @@ struct nicprog_events {
  * @n_progs: programs prepared for the port and not yet destroyed, loaded
  *	or attached; under @plan_lock
  * @n_tables: maps offloaded to the port; under RTNL
+ * @tables: their tables (struct nicprog_table), under RTNL
  * @lnic_frozen: the driver is replacing @lnic (nicprog_lnic_replace_begin());
  *	no program may be prepared; under @plan_lock
  * @plan_text: the installed plan in words, or NULL
@@ -117,6 +118,7 @@ struct nicprog_dev {
 	bool plan_partial;
 	u32 n_progs;
 	u32 n_tables;
+	struct list_head tables;
 	bool lnic_frozen;
 	char *plan_text;
 	u32 prog_id;
@@ -340,5 +342,10 @@ void *nicprog_table_lookup(struct nicprog_table *t, const void *key);
 long nicprog_table_update(struct nicprog_table *t, const void *key,
 			  const void *value, u64 flags);
 long nicprog_table_delete(struct nicprog_table *t, const void *key);
+u8 nicprog_table_kind(const struct nicprog_table *t);
+void nicprog_table_bind(struct nicprog_table *t);
+u32 nicprog_table_ir_type(const struct nicprog_table *t);
+int nicprog_table_set_kind(struct nicprog_dev *nd, const struct bpf_map *map,
+			   u8 kind, struct netlink_ext_ack *extack);
 
 #endif /* _NICPROG_CORE_H */

@@ -5,7 +5,21 @@
  * device own only HASH and ARRAY maps; both are implemented here with the
  * semantics of kernel/bpf/hashtab.c and arraymap.c that programs and
  * bpftool can observe (update flags, E2BIG when full, get_next_key order
- * rules, array elements that always exist).
+ * rules, array elements that always exist). A hash table may be given a
+ * kind before any program uses it (table-set), for the map types 6.1
+ * will not bind, which a loader creates as HASH maps:
+ *
+ * - LRU (LRU_HASH): an update of a full table evicts an element instead
+ *   of failing. Like hashtab.c's LRU it is approximate: elements sit in
+ *   insertion order and a lookup from the datapath (not from a syscall)
+ *   sets a reference bit; eviction gives referenced elements a second
+ *   chance (CLOCK).
+ * - LPM (LPM_TRIE): keys are struct bpf_lpm_trie_key; an element is kept
+ *   under its prefix with the bits past it cleared, and a lookup probes
+ *   the prefix lengths the table holds, longest first, up to the key's.
+ *   A hash probe per length rather than a trie: the MAT of a NIC does the
+ *   same with one TCAM lookup, and a table holds few distinct lengths.
+ *   Full, an update fails with ENOSPC as lpm_trie.c's does.
  *
  * Concurrency: NIC cores look up and update from the datapath under
  * rcu_read_lock(); syscalls (bpftool) do the same from process context.
@@ -18,6 +32,7 @@
 #include <linux/netdevice.h>
 #include <linux/random.h>
 #include <linux/rculist.h>
+#include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
@@ -26,14 +41,21 @@
 struct nicprog_htab_elem {
 	struct hlist_node node;
 	struct rcu_head rcu;
+	struct list_head lru;	/* LRU kind: age order, under the lock */
 	u32 hash;
+	u8 ref;			/* LRU kind: looked up since last aged */
 	char key[] __aligned(8);	/* key, then value at value_off */
 };
 
 /**
  * struct nicprog_table - one offloaded map in NIC memory
  * @nd: the port whose NIC holds it
+ * @list: entry in @nd's tables, under RTNL
+ * @map: the map it backs, to find it by (table-set)
  * @type: BPF_MAP_TYPE_HASH or BPF_MAP_TYPE_ARRAY
+ * @kind: enum nicprog_table_kind; set once, while empty and unbound,
+ *	under @lock and published with release semantics
+ * @bound: a program was prepared with it: its kind is fixed
  * @key_size: bytes of a key
  * @value_size: bytes of a value
  * @max_entries: capacity
@@ -46,11 +68,18 @@ struct nicprog_htab_elem {
  * @seed: jhash seed
  * @value_off: offset of the value in a hash element's key[]
  * @buckets: hash buckets, RCU lists
+ * @lru: LRU kind: elements, oldest first, under @lock
+ * @plen_count: LPM kind: elements per prefix length, written under @lock
+ * @max_plen: LPM kind: bits of a key's data
  * @values: array storage, @max_entries values of round_up(@value_size, 8)
  */
 struct nicprog_table {
 	struct nicprog_dev *nd;
+	struct list_head list;
+	const struct bpf_map *map;
 	u32 type;
+	u8 kind;
+	bool bound;
 	u32 key_size;
 	u32 value_size;
 	u32 max_entries;
@@ -62,8 +91,12 @@ struct nicprog_table {
 	u32 seed;
 	u32 value_off;
 	struct hlist_head *buckets;
+	struct list_head lru;
+	u32 *plen_count;
+	u32 max_plen;
 	u8 *values;
 };
+
 
 static u32 array_stride(const struct nicprog_table *t)
 {
@@ -136,6 +169,7 @@ int nicprog_table_alloc(struct nicprog_dev *nd,
 	if (!t)
 		return -ENOMEM;
 	t->nd = nd;
+	t->map = map;
 	t->type = map->map_type;
 	t->key_size = map->key_size;
 	t->value_size = map->value_size;
@@ -143,6 +177,7 @@ int nicprog_table_alloc(struct nicprog_dev *nd,
 	t->bytes = bytes;
 	t->host = host;
 	spin_lock_init(&t->lock);
+	INIT_LIST_HEAD(&t->lru);
 
 	if (t->type == BPF_MAP_TYPE_ARRAY) {
 		t->values = vzalloc((size_t)t->max_entries * array_stride(t));
@@ -161,6 +196,7 @@ int nicprog_table_alloc(struct nicprog_dev *nd,
 	}
 	nd->mem_used += bytes;
 	nd->n_tables++;
+	list_add(&t->list, &nd->tables);
 	offmap->dev_priv = t;
 	offmap->dev_ops = &nicprog_table_dev_ops;
 	return 0;
@@ -193,9 +229,11 @@ void nicprog_table_free(struct bpf_offloaded_map *offmap)
 			hlist_for_each_entry_safe(e, tmp, &t->buckets[i], node)
 				kfree_rcu(e, rcu);
 		kvfree(t->buckets);
+		kfree(t->plen_count);
 	}
 	t->nd->mem_used -= t->bytes;
 	t->nd->n_tables--;
+	list_del(&t->list);
 	kfree(t);
 }
 
@@ -254,15 +292,36 @@ static struct nicprog_htab_elem *htab_find(struct nicprog_table *t,
 	return NULL;
 }
 
-/**
- * nicprog_table_lookup() - value of @key, for programs on the NIC
- * @t: the table
- * @key: key_size bytes
- *
- * Context: rcu_read_lock() held; the value stays valid until it is dropped.
- * Return: pointer to the value, or NULL.
- */
-void *nicprog_table_lookup(struct nicprog_table *t, const void *key)
+/* @t's kind, ordered before what table-set published with it. */
+static u8 table_kind(const struct nicprog_table *t)
+{
+	/* pairs with table-set's release: @plen_count is there first */
+	return smp_load_acquire(&t->kind);
+}
+
+/* The longest prefix of @key the table holds, as lpm_trie.c finds it. */
+static struct nicprog_htab_elem *lpm_find(struct nicprog_table *t,
+					  const void *key)
+{
+	u8 probe[NICPROG_LPM_DATA_OFF + NICPROG_LPM_DATA_MAX];
+	struct nicprog_htab_elem *e;
+	u32 plen = min(nicprog_ir_lpm_plen(key), t->max_plen);
+
+	for (;; plen--) {
+		if (READ_ONCE(t->plen_count[plen])) {
+			nicprog_ir_lpm_key(t->key_size, key, plen, probe);
+			e = htab_find(t, probe, jhash(probe, t->key_size,
+						       t->seed));
+			if (e)
+				return e;
+		}
+		if (!plen)
+			return NULL;
+	}
+}
+
+static void *table_lookup(struct nicprog_table *t, const void *key,
+			  bool datapath)
 {
 	struct nicprog_htab_elem *e;
 	u32 idx;
@@ -273,8 +332,59 @@ void *nicprog_table_lookup(struct nicprog_table *t, const void *key)
 			return NULL;
 		return t->values + (size_t)idx * array_stride(t);
 	}
-	e = htab_find(t, key, jhash(key, t->key_size, t->seed));
+	switch (table_kind(t)) {
+	case NICPROG_TABLE_KIND_LPM:
+		e = lpm_find(t, key);
+		break;
+	case NICPROG_TABLE_KIND_LRU:
+		e = htab_find(t, key, jhash(key, t->key_size, t->seed));
+		/* as hashtab.c, only the datapath's lookups count as use */
+		if (e && datapath && !READ_ONCE(e->ref))
+			WRITE_ONCE(e->ref, 1);
+		break;
+	default:
+		e = htab_find(t, key, jhash(key, t->key_size, t->seed));
+	}
 	return e ? htab_value(t, e) : NULL;
+}
+
+/**
+ * nicprog_table_lookup() - value of @key, for programs on the NIC
+ * @t: the table
+ * @key: key_size bytes
+ *
+ * Context: rcu_read_lock() held; the value stays valid until it is dropped.
+ * Return: pointer to the value (of the longest matching prefix in an LPM
+ * table), or NULL.
+ */
+void *nicprog_table_lookup(struct nicprog_table *t, const void *key)
+{
+	return table_lookup(t, key, true);
+}
+
+/*
+ * Make room in a full LRU table: the oldest element not looked up since
+ * it was last aged goes; the referenced ones met on the way are aged and
+ * move to the young end. Two passes at most.
+ */
+static void lru_evict(struct nicprog_table *t)
+{
+	struct nicprog_htab_elem *e;
+
+	lockdep_assert_held(&t->lock);
+	while (!list_empty(&t->lru)) {
+		e = list_first_entry(&t->lru, struct nicprog_htab_elem, lru);
+		if (READ_ONCE(e->ref)) {
+			WRITE_ONCE(e->ref, 0);
+			list_move_tail(&e->lru, &t->lru);
+			continue;
+		}
+		list_del(&e->lru);
+		hlist_del_rcu(&e->node);
+		t->count--;
+		kfree_rcu(e, rcu);
+		return;
+	}
 }
 
 /**
@@ -285,15 +395,17 @@ void *nicprog_table_lookup(struct nicprog_table *t, const void *key)
  * @flags: BPF_ANY, BPF_NOEXIST or BPF_EXIST
  *
  * Context: process or datapath; does not sleep.
- * Return: 0, -EINVAL for unknown flags, -EEXIST/-ENOENT when @flags
- * forbid the update, -E2BIG when full or the index is out of range,
- * -ENOMEM.
+ * Return: 0, -EINVAL for unknown flags or an LPM prefix longer than the
+ * key's data, -EEXIST/-ENOENT when @flags forbid the update, -E2BIG when
+ * full (-ENOSPC for an LPM table; an LRU table evicts instead) or the
+ * index is out of range, -ENOMEM.
  */
 long nicprog_table_update(struct nicprog_table *t, const void *key,
 			  const void *value, u64 flags)
 {
 	struct nicprog_htab_elem *old, *e;
-	u32 idx, hash;
+	u8 kind = table_kind(t);
+	u32 idx, hash, plen = 0;
 
 	if (flags > BPF_EXIST)
 		return -EINVAL;
@@ -308,17 +420,27 @@ long nicprog_table_update(struct nicprog_table *t, const void *key,
 		return 0;
 	}
 
-	hash = jhash(key, t->key_size, t->seed);
 	e = kmalloc(sizeof(*e) + t->value_off + round_up(t->value_size, 8),
 		    GFP_ATOMIC | __GFP_NOWARN);
 	if (!e)
 		return -ENOMEM;
+	if (kind == NICPROG_TABLE_KIND_LPM) {
+		plen = nicprog_ir_lpm_plen(key);
+		if (plen > t->max_plen) {
+			kfree(e);
+			return -EINVAL;
+		}
+		nicprog_ir_lpm_key(t->key_size, key, plen, e->key);
+	} else {
+		memcpy(e->key, key, t->key_size);
+	}
+	hash = jhash(e->key, t->key_size, t->seed);
 	e->hash = hash;
-	memcpy(e->key, key, t->key_size);
+	e->ref = 0;
 	memcpy(htab_value(t, e), value, t->value_size);
 
 	spin_lock_bh(&t->lock);
-	old = htab_find(t, key, hash);
+	old = htab_find(t, e->key, hash);
 	if (old && flags == BPF_NOEXIST) {
 		spin_unlock_bh(&t->lock);
 		kfree(e);
@@ -330,18 +452,28 @@ long nicprog_table_update(struct nicprog_table *t, const void *key,
 		return -ENOENT;
 	}
 	if (!old && t->count >= t->max_entries) {
-		spin_unlock_bh(&t->lock);
-		kfree(e);
-		return -E2BIG;
+		if (kind == NICPROG_TABLE_KIND_LRU) {
+			lru_evict(t);
+		} else {
+			spin_unlock_bh(&t->lock);
+			kfree(e);
+			return kind == NICPROG_TABLE_KIND_LPM ? -ENOSPC : -E2BIG;
+		}
 	}
 	if (old) {
 		hlist_replace_rcu(&old->node, &e->node);
+		if (kind == NICPROG_TABLE_KIND_LRU)
+			list_del(&old->lru);
 		kfree_rcu(old, rcu);
 	} else {
 		hlist_add_head_rcu(&e->node,
 				   &t->buckets[hash & (t->n_buckets - 1)]);
 		t->count++;
+		if (kind == NICPROG_TABLE_KIND_LPM)
+			WRITE_ONCE(t->plen_count[plen], t->plen_count[plen] + 1);
 	}
+	if (kind == NICPROG_TABLE_KIND_LRU)
+		list_add_tail(&e->lru, &t->lru);
 	spin_unlock_bh(&t->lock);
 	return 0;
 }
@@ -349,28 +481,157 @@ long nicprog_table_update(struct nicprog_table *t, const void *key,
 /**
  * nicprog_table_delete() - bpf_map_delete_elem() on a NIC table
  * @t: the table
- * @key: key_size bytes
+ * @key: key_size bytes; in an LPM table, the prefix to delete exactly
  *
  * Context: process or datapath; does not sleep.
- * Return: 0, -ENOENT if absent, -EINVAL for arrays (elements always exist).
+ * Return: 0, -ENOENT if absent, -EINVAL for arrays (elements always exist)
+ * and LPM prefixes longer than the key's data.
  */
 long nicprog_table_delete(struct nicprog_table *t, const void *key)
 {
+	u8 probe[NICPROG_LPM_DATA_OFF + NICPROG_LPM_DATA_MAX];
 	struct nicprog_htab_elem *e;
+	u8 kind = table_kind(t);
+	u32 plen = 0;
 
 	if (t->type == BPF_MAP_TYPE_ARRAY)
 		return -EINVAL;
+	if (kind == NICPROG_TABLE_KIND_LPM) {
+		plen = nicprog_ir_lpm_plen(key);
+		if (plen > t->max_plen)
+			return -EINVAL;
+		nicprog_ir_lpm_key(t->key_size, key, plen, probe);
+		key = probe;
+	}
 	spin_lock_bh(&t->lock);
 	e = htab_find(t, key, jhash(key, t->key_size, t->seed));
 	if (e) {
 		hlist_del_rcu(&e->node);
 		t->count--;
+		if (kind == NICPROG_TABLE_KIND_LRU)
+			list_del(&e->lru);
+		if (kind == NICPROG_TABLE_KIND_LPM)
+			WRITE_ONCE(t->plen_count[plen], t->plen_count[plen] - 1);
 	}
 	spin_unlock_bh(&t->lock);
 	if (!e)
 		return -ENOENT;
 	kfree_rcu(e, rcu);
 	return 0;
+}
+
+/**
+ * nicprog_table_kind() - what a table does beyond its map type
+ * @t: the table, or NULL for a host map
+ *
+ * Context: any.
+ * Return: enum nicprog_table_kind.
+ */
+u8 nicprog_table_kind(const struct nicprog_table *t)
+{
+	return t ? table_kind(t) : NICPROG_TABLE_KIND_PLAIN;
+}
+
+/**
+ * nicprog_table_ir_type() - a table's map type, as the offloader sees it
+ * @t: the table
+ *
+ * Context: any.
+ * Return: BPF_MAP_TYPE_LRU_HASH or BPF_MAP_TYPE_LPM_TRIE for a hash table
+ * of that kind, else the map's type.
+ */
+u32 nicprog_table_ir_type(const struct nicprog_table *t)
+{
+	switch (table_kind(t)) {
+	case NICPROG_TABLE_KIND_LRU:
+		return BPF_MAP_TYPE_LRU_HASH;
+	case NICPROG_TABLE_KIND_LPM:
+		return BPF_MAP_TYPE_LPM_TRIE;
+	default:
+		return t->type;
+	}
+}
+
+/**
+ * nicprog_table_bind() - a program is prepared with the table
+ * @t: the table
+ *
+ * Context: process. From now on its kind is fixed: the program was
+ * verified and planned against it.
+ */
+void nicprog_table_bind(struct nicprog_table *t)
+{
+	WRITE_ONCE(t->bound, true);
+}
+
+/**
+ * nicprog_table_set_kind() - table-set: give an offloaded hash table a kind
+ * @nd: the port
+ * @map: a map, any map: it is only compared with the port's tables'
+ * @kind: enum nicprog_table_kind
+ * @extack: where a refusal's reason goes
+ *
+ * Context: process, RTNL held (the port's table list).
+ * Return: 0; -ENOENT if @map is not offloaded to @nd, -EINVAL for an
+ * array or an LPM key of the wrong size, -EBUSY if the table holds
+ * elements, already has another kind or a program uses it, -ENOMEM.
+ */
+int nicprog_table_set_kind(struct nicprog_dev *nd, const struct bpf_map *map,
+			   u8 kind, struct netlink_ext_ack *extack)
+{
+	struct nicprog_table *t, *found = NULL;
+	u32 *plen_count = NULL;
+	int err = 0;
+
+	ASSERT_RTNL();
+	list_for_each_entry(t, &nd->tables, list)
+		if (t->map == map)
+			found = t;
+	t = found;
+	if (!t) {
+		NL_SET_ERR_MSG(extack, "the map is not offloaded to this port");
+		return -ENOENT;
+	}
+	if (t->type != BPF_MAP_TYPE_HASH) {
+		NL_SET_ERR_MSG(extack, "only a hash table takes a kind; the map is an array");
+		return -EINVAL;
+	}
+	if (kind == table_kind(t))
+		return 0;
+	if (READ_ONCE(t->bound)) {
+		NL_SET_ERR_MSG(extack, "a program already uses the table: its kind is fixed");
+		return -EBUSY;
+	}
+	if (table_kind(t) != NICPROG_TABLE_KIND_PLAIN) {
+		NL_SET_ERR_MSG(extack, "the table already has another kind");
+		return -EBUSY;
+	}
+	if (kind == NICPROG_TABLE_KIND_LPM) {
+		if (t->key_size <= NICPROG_LPM_DATA_OFF ||
+		    t->key_size > NICPROG_LPM_DATA_OFF + NICPROG_LPM_DATA_MAX) {
+			NL_SET_ERR_MSG(extack, "an LPM key is a 4-byte prefix length and 1 to 256 bytes of data");
+			return -EINVAL;
+		}
+		plen_count = kcalloc(8 * (t->key_size - NICPROG_LPM_DATA_OFF) + 1,
+				     sizeof(*plen_count), GFP_KERNEL);
+		if (!plen_count)
+			return -ENOMEM;
+	}
+	spin_lock_bh(&t->lock);
+	if (t->count) {
+		NL_SET_ERR_MSG(extack, "the table is not empty");
+		err = -EBUSY;
+	} else {
+		if (plen_count)
+			t->max_plen = 8 * (t->key_size - NICPROG_LPM_DATA_OFF);
+		t->plen_count = plen_count;
+		plen_count = NULL;
+		/* lockless readers see @plen_count before the kind */
+		smp_store_release(&t->kind, kind);
+	}
+	spin_unlock_bh(&t->lock);
+	kfree(plen_count);
+	return err;
 }
 
 /* The first element of a bucket at or after @b, or NULL. */
@@ -441,7 +702,7 @@ static int nicprog_map_lookup_elem(struct bpf_offloaded_map *offmap,
 	void *v;
 
 	rcu_read_lock();
-	v = nicprog_table_lookup(t, key);
+	v = table_lookup(t, key, false);
 	if (v)
 		memcpy(value, v, t->value_size);
 	rcu_read_unlock();

@@ -262,6 +262,8 @@ void nicprog_classify(const struct nicprog_ir *ir,
 		ti->cls = NICPROG_TC_SHARED;
 		if (in_sub[t])
 			ti->why = "a subprogram accesses it";
+		else if (in->tables[t].type == BPF_MAP_TYPE_LPM_TRIE)
+			ti->why = "a longest-prefix match reaches one element from many keys";
 		else if (!keyed)
 			ti->why = "not every access is keyed by the same header bytes";
 		else if (!intact)

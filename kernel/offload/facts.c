@@ -157,8 +157,14 @@ static int facts_check(const struct nicprog_facts *f, char *why, size_t len)
 	for (i = 0; i < in->n_tables; i++) {
 		t = &in->tables[i];
 		if ((t->type != BPF_MAP_TYPE_HASH &&
-		     t->type != BPF_MAP_TYPE_ARRAY) ||
+		     t->type != BPF_MAP_TYPE_ARRAY &&
+		     t->type != BPF_MAP_TYPE_LRU_HASH &&
+		     t->type != BPF_MAP_TYPE_LPM_TRIE) ||
 		    (t->type == BPF_MAP_TYPE_ARRAY && t->key_size != 4) ||
+		    (t->type == BPF_MAP_TYPE_LPM_TRIE &&
+		     (t->key_size <= NICPROG_LPM_DATA_OFF ||
+		      t->key_size > NICPROG_LPM_DATA_OFF +
+				    NICPROG_LPM_DATA_MAX)) ||
 		    !t->key_size || t->key_size > NICPROG_EXEC_STACK ||
 		    !t->value_size || t->value_size > NICPROG_FACTS_VALUE_MAX ||
 		    !t->max_entries || t->bytes > NICPROG_FACTS_TABLE_MAX)

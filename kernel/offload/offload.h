@@ -517,6 +517,54 @@ void nicprog_place(const struct nicprog_ir *ir,
 u64 nicprog_ir_table_bytes(u32 type, u32 key_size, u32 value_size,
 			   u32 max_entries);
 
+/*
+ * Tables of the kinds 6.1 will not bind to a device keep their own map
+ * type in the IR (BPF_MAP_TYPE_LRU_HASH, BPF_MAP_TYPE_LPM_TRIE); the NIC
+ * holds them as hash tables of that kind. An LPM table keys each element
+ * by struct bpf_lpm_trie_key -- a host-order prefix length, then the
+ * data -- with the bits past the prefix cleared, and a lookup probes its
+ * key cut to each length the table holds, longest first.
+ */
+#define NICPROG_LPM_DATA_OFF	4
+#define NICPROG_LPM_DATA_MAX	256	/* lpm_trie.c's LPM_DATA_SIZE_MAX */
+
+/**
+ * nicprog_ir_lpm_key() - an LPM key cut to a prefix length
+ * @key_size: bytes of the key, NICPROG_LPM_DATA_OFF + 1 to + DATA_MAX
+ * @key: the key
+ * @plen: the prefix length, at most 8 bits per byte of data
+ * @out: @key_size bytes: @plen, then @key's data with the bits past
+ *	@plen cleared
+ */
+static inline void nicprog_ir_lpm_key(u32 key_size, const u8 *key, u32 plen,
+				      u8 *out)
+{
+	u32 n = key_size - NICPROG_LPM_DATA_OFF, full = plen / 8;
+
+	memcpy(out, &plen, sizeof(plen));
+	memcpy(out + NICPROG_LPM_DATA_OFF, key + NICPROG_LPM_DATA_OFF, full);
+	if (full < n) {
+		out[NICPROG_LPM_DATA_OFF + full] =
+			key[NICPROG_LPM_DATA_OFF + full] &
+			(u8)(0xff00 >> (plen % 8));
+		memset(out + NICPROG_LPM_DATA_OFF + full + 1, 0, n - full - 1);
+	}
+}
+
+/**
+ * nicprog_ir_lpm_plen() - the prefix length of an LPM key
+ * @key: the key
+ *
+ * Return: its host-order prefix length.
+ */
+static inline u32 nicprog_ir_lpm_plen(const void *key)
+{
+	u32 plen;
+
+	memcpy(&plen, key, sizeof(plen));
+	return plen;
+}
+
 /**
  * struct nicprog_subprog - a subprogram, as its BTF describes it
  * @start: first instruction

@@ -14,7 +14,10 @@
 # frames read and written through bpf_xdp_load_bytes()/store_bytes();
 # bpf_redirect_map() through a DEVMAP to a sibling port; a redirect to an
 # ifindex the NIC lacks is REDIRECT, dropped, as on the host; frames an
-# encapsulation grows past the MTU are dropped where they arrive.
+# encapsulation grows past the MTU are dropped where they arrive;
+# connection tracking in an LRU_HASH and routing in an LPM_TRIE (nested
+# prefixes, so only the longest match is right), the tables' kinds shown by
+# nicprog prog show; a full LRU table evicts instead of refusing.
 # What cannot offload is refused with nicprog's sentence naming the map or
 # call, the offline planner saying the same; a successful load prints
 # nothing alarming; only the maps the program uses reach the device.
@@ -30,6 +33,8 @@ command -v bpftool >/dev/null || skip_all "bpftool not installed"
 /usr/bin/python3 -c 'import json' 2>/dev/null || skip_all "python3 not installed"
 nicprog_load || skip_all "cannot load nicprog/nicsim"
 P_DIR=$SELFDIR/progs
+NICPROG=$NICPROG_SRC/tools/nicprog/nicprog
+ZERO16=00000000000000000000000000000000
 # frames per (program, profile): 10,000 per program over the five profiles;
 # programs whose outcome no plan shapes (the loader's or the wire's doing)
 # run once, on the generic profile
@@ -145,7 +150,7 @@ meta() {
 # attached, with the initial map entries given ("@OUT" in an entry: the
 # OUT port's ifindex, 4 bytes little-endian).
 attached() {
-	local obj=$1 prog=$2 shape=$3 prof=$4 frames=$5 seed=$6 out rc e
+	local obj=$1 prog=$2 shape=$3 prof=$4 frames=$5 seed=$6 out rc e kind
 	local what="$prof $obj ($prog, plan $shape)"
 	local -a entries=()
 	shift 6
@@ -162,6 +167,15 @@ attached() {
 	      "$seed" "$frames" "${entries[@]}" 2>&1)
 	rc=$?
 	grep '^# map\|^# [0-9]* frames\|^# [1-9][0-9]* \(redirects to\|frames grown\)' <<< "$out"
+	case $obj in
+	xdp_conntrack.o | xdp_lpm_route.o)
+		kind=lru
+		[ "$obj" = xdp_lpm_route.o ] && kind=lpm
+		check "$what: nicprog prog show names the table's kind ($kind)" \
+			grep -q "table 0 [a-z]* ($kind)" \
+			<<< "$(ip netns exec "$NS" "$NICPROG" prog show dev "$NF")"
+		;;
+	esac
 	[ $rc -eq 2 ] && tail -n 4 <<< "$out" | sed 's/^/#   /'
 	FRAMES=$frames oracle_equal "$what" "$out" "$rc"
 	[ "$obj" != redirect_any.o ] ||
@@ -171,6 +185,99 @@ attached() {
 	check "$what: frames grown past the MTU met, dropped where they arrive" \
 		grep -q "^# [1-9][0-9]* frames grown past the receiving port's MTU" <<< "$out"
 	nip link set dev "$NF" nicprog off
+}
+
+# lru_full PROFILE: a full LRU table makes room, as the host's does, where
+# a hash table refuses with E2BIG: the oldest element not looked up since
+# goes (the datapath's lookups count as use, bpftool's do not).
+lru_full() {
+	local prof=$1 m k n ok
+	local what="$prof lru_src.o"
+	nip link set dev "$NF" nicprog obj "$P_DIR/lru_src.o" > "$TMP/out" 2>&1
+	expect_eq "$what: ip link ... nicprog attaches it" 0 "$?"
+	m=$(prog_maps)
+	ok=0
+	for k in $(seq 1 9); do
+		bpftool map update id "$m" key $k 0 0 0 value 1 0 0 0 0 0 0 0 &&
+			ok=$((ok + 1))
+	done
+	expect_eq "$what: 9 updates of an 8-entry LRU table all succeed" 9 "$ok"
+	n=$(bpftool -j map dump id "$m" | /usr/bin/python3 -c \
+		'import json, sys; print(len(json.load(sys.stdin)))')
+	expect_eq "$what: the table stays at its capacity" 8 "$n"
+	check "$what: the oldest element made room" \
+		sh -c "! bpftool map lookup id $m key 1 0 0 0 >/dev/null 2>&1"
+	check "$what: the newest is there" \
+		bpftool map lookup id "$m" key 9 0 0 0
+	check "$what: nicprog prog show names the table's kind (lru)" \
+		grep -q "table 0 sources (lru)" \
+		<<< "$(ip netns exec "$NS" "$NICPROG" prog show dev "$NF")"
+	nip link set dev "$NF" nicprog off
+}
+
+# table_set: nicprog table set (table-set, what the loader sends for
+# LRU_HASH and LPM_TRIE maps) refuses what it cannot do naming the cause,
+# and a hash map bpftool created on the port becomes an LPM table whose
+# syscall lookups find the longest prefix, as an LPM_TRIE's do.
+ts_refused() {
+	local desc=$1 m=$2 kind=$3 pat=$4
+	ip netns exec "$NS" "$NICPROG" table set dev "$NF" id "$m" kind "$kind" \
+		> "$TMP/ts" 2>&1
+	if [ $? -eq 1 ] && grep -qF -- "$pat" "$TMP/ts"; then
+		tap_ok "table set refuses $desc, naming the cause"
+	else
+		sed 's/^/#   /' "$TMP/ts"
+		tap_fail "table set refuses $desc, naming the cause"
+	fi
+}
+lpm_value() {
+	bpftool -j map lookup pinned "$1" key $2 2>/dev/null |
+		/usr/bin/python3 -c 'import json, sys; print(int(json.load(sys.stdin)["value"][0], 16))' \
+		2>/dev/null || echo none
+}
+table_set() {
+	local m p bpf=$TMP/bpf
+	mkdir -p "$bpf"
+	mount -t bpf bpf "$bpf" || { tap_fail "a bpf file system for pins"; return; }
+	nip link set dev "$NF" nicprog obj "$P_DIR/xdp_stats.o" > "$TMP/out" 2>&1
+	ts_refused "an array" "$(prog_maps)" lru "only a hash table takes a kind"
+	nip link set dev "$NF" nicprog off
+	nip link set dev "$NF" nicprog obj "$P_DIR/lru_src.o" > "$TMP/out" 2>&1
+	m=$(prog_maps)
+	ts_refused "a table a program uses" "$m" lpm "a program already uses the table"
+	check "table set to the kind a table has changes nothing" \
+		ip netns exec "$NS" "$NICPROG" table set dev "$NF" id "$m" kind lru
+	nip link set dev "$NF" nicprog off
+	bpftool map create "$bpf/host" type hash key 8 value 4 entries 4 name np_host
+	ts_refused "a map of no port" \
+		"$(bpftool -j map show pinned "$bpf/host" | /usr/bin/python3 -c \
+		   'import json, sys; print(json.load(sys.stdin)["id"])')" \
+		lpm "the map is not offloaded to this port"
+	p=$bpf/lpm
+	ip netns exec "$NS" bpftool map create "$p" type hash key 8 value 4 \
+		entries 4 name np_lpm flags 1 dev "$NF"
+	m=$(bpftool -j map show pinned "$p" | /usr/bin/python3 -c \
+		'import json, sys; print(json.load(sys.stdin)["id"])')
+	bpftool map update pinned "$p" key 8 0 0 0 10 0 0 0 value 1 0 0 0
+	ts_refused "a table holding elements" "$m" lpm "the table is not empty"
+	bpftool map delete pinned "$p" key 8 0 0 0 10 0 0 0
+	check "table set makes an empty hash table an LPM table" \
+		ip netns exec "$NS" "$NICPROG" table set dev "$NF" id "$m" kind lpm
+	ts_refused "a table of another kind" "$m" lru "the table already has another kind"
+	bpftool map update pinned "$p" key 8 0 0 0 10 255 255 255 value 1 0 0 0
+	bpftool map update pinned "$p" key 24 0 0 0 10 1 2 0 value 2 0 0 0
+	check "an LPM table refuses a prefix longer than its data (EINVAL)" \
+		sh -c "! bpftool map update pinned $p key 33 0 0 0 10 1 2 3 value 3 0 0 0 2>/dev/null"
+	expect_eq "LPM lookup: 10.1.2.3 matches 10.1.2.0/24" 2 \
+		"$(lpm_value "$p" "32 0 0 0 10 1 2 3")"
+	expect_eq "LPM lookup: 10.9.9.9 matches 10.0.0.0/8 (stored cut to it)" 1 \
+		"$(lpm_value "$p" "32 0 0 0 10 9 9 9")"
+	expect_eq "LPM lookup: 11.0.0.1 matches nothing" none \
+		"$(lpm_value "$p" "32 0 0 0 11 0 0 1")"
+	expect_eq "LPM lookup: a /16 key does not reach the /24" 1 \
+		"$(lpm_value "$p" "16 0 0 0 10 1 2 3")"
+	rm -f "$bpf/host" "$p"
+	umount "$bpf"
 }
 
 # legacy PROFILE FRAMES SEED: maps in SEC("maps"), which libbpf 1.x does
@@ -251,10 +358,22 @@ for prof in $PROFILES; do
 	attached xdp_redirect_map.o xdp_redirect_map_func auto "$prof" \
 		"$frames" "$((seed + 7))" tx_port:00000000:@OUT \
 		tx_port:03000000:@OUT tx_port:05000000:@OUT
+	attached xdp_conntrack.o xdp_conntrack auto "$prof" "$frames" \
+		"$((seed + 10))"
+	# 10/8 pass, 10.1/16 drop, 10.1.2/24 pass, 192.168/16 tx, 8.8.8.8 drop
+	attached xdp_lpm_route.o xdp_lpm_route auto "$prof" "$frames" \
+		"$((seed + 11))" \
+		routes:080000000a000000:${ZERO16}0200000000000000 \
+		routes:100000000a010000:${ZERO16}0100000000000000 \
+		routes:180000000a010200:${ZERO16}0200000000000000 \
+		routes:10000000c0a80000:${ZERO16}0300000000000000 \
+		routes:2000000008080808:${ZERO16}0100000000000000
 	# what the loader, the executor or the wire decides, the same on
 	# every profile
 	if [ "$prof" = nicsim-generic ]; then
 		rss "$prof" 400
+		lru_full "$prof"
+		table_set
 		# (runts and truncated VLAN frames are dropped before it counts)
 		offload xdp1_kern.o xdp_prog1 8 - "$prof" "$frames" "$((seed + 1))"
 		legacy "$prof" "$frames" "$((seed + 4))"
@@ -262,7 +381,7 @@ for prof in $PROFILES; do
 		attached redirect_any.o redirect_any auto "$prof" "$frames" \
 			"$((seed + 8))" out_cfg:00000000:@OUT
 	fi
-	seed=$((seed + 10))
+	seed=$((seed + 12))
 	cleanup
 done
 # the helpers' stack buffers across stages: every shape
@@ -294,7 +413,6 @@ refused() {
 }
 refused "bpf_map_update_elem() on a per-CPU map" pcpu_update.o \
 	"bpf_map_update_elem() on per-CPU map src_count"
-refused "LPM_TRIE" lpm.o "map routes (lpm_trie):"
 refused "a helper the NIC lacks" bad_helper.o \
 	"insn 0: helper bpf_get_smp_processor_id (8) is not supported on the NIC"
 refused "writable global variables" global.o \

@@ -214,6 +214,7 @@ static void put_valid(struct nlmsghdr *nlh, uint8_t cmd)
 static const uint8_t ops[] = {
 	NICPROG_CMD_DEV_GET, NICPROG_CMD_DEV_SET, NICPROG_CMD_PROG_GET,
 	NICPROG_CMD_STATS_GET, NICPROG_CMD_PROFILE_SET, NICPROG_CMD_PREDICT,
+	NICPROG_CMD_TABLE_SET,
 };
 
 static int dev_cb(const struct nlmsghdr *nlh, void *data)

@@ -69,10 +69,38 @@ static struct np_elem **hslot(struct np_table *tb, const void *key)
 	return e;
 }
 
+static bool is_lpm(const struct np_table *tb)
+{
+	return tb->t->type == BPF_MAP_TYPE_LPM_TRIE;
+}
+
+static u32 lpm_max_plen(const struct np_table *tb)
+{
+	return 8 * (tb->t->key_size - NICPROG_LPM_DATA_OFF);
+}
+
+/* The longest prefix of @key the table holds, as the NIC's table finds it. */
+static struct np_elem *lpm_find(struct np_table *tb, const void *key)
+{
+	u8 probe[NICPROG_LPM_DATA_OFF + NICPROG_LPM_DATA_MAX];
+	u32 plen = nicprog_ir_lpm_plen(key);
+
+	if (plen > lpm_max_plen(tb))
+		plen = lpm_max_plen(tb);
+	for (;; plen--) {
+		nicprog_ir_lpm_key(tb->t->key_size, key, plen, probe);
+		if (*hslot(tb, probe))
+			return *hslot(tb, probe);
+		if (!plen)
+			return NULL;
+	}
+}
+
 static void *w_lookup(void *priv, u32 map, const void *key)
 {
 	struct np_world *w = priv;
 	struct np_table *tb = &w->tables[map];
+	struct np_elem *e;
 	u32 idx;
 
 	if (tb->values) {
@@ -80,7 +108,26 @@ static void *w_lookup(void *priv, u32 map, const void *key)
 		return idx < tb->t->max_entries ?
 		       tb->values + (u64)idx * stride(tb->t) : NULL;
 	}
-	return *hslot(tb, key) ? (*hslot(tb, key))->val : NULL;
+	e = is_lpm(tb) ? lpm_find(tb, key) : *hslot(tb, key);
+	return e ? e->val : NULL;
+}
+
+/* A full LRU table makes room: here the first element found goes. */
+static void lru_evict(struct np_table *tb)
+{
+	struct np_elem *e;
+	u32 b;
+
+	for (b = 0; b < tb->n_buckets; b++) {
+		e = tb->buckets[b];
+		if (!e)
+			continue;
+		tb->buckets[b] = e->next;
+		free(e->val);
+		free(e);
+		tb->count--;
+		return;
+	}
 }
 
 static long w_update(void *priv, u32 map, const void *key, const void *value,
@@ -88,6 +135,7 @@ static long w_update(void *priv, u32 map, const void *key, const void *value,
 {
 	struct np_world *w = priv;
 	struct np_table *tb = &w->tables[map];
+	u8 masked[NICPROG_LPM_DATA_OFF + NICPROG_LPM_DATA_MAX];
 	struct np_elem **slot, *e;
 	u32 idx, vs = tb->t->value_size;
 
@@ -102,13 +150,24 @@ static long w_update(void *priv, u32 map, const void *key, const void *value,
 		memcpy(tb->values + (u64)idx * stride(tb->t), value, vs);
 		return 0;
 	}
+	if (is_lpm(tb)) {
+		if (nicprog_ir_lpm_plen(key) > lpm_max_plen(tb))
+			return -EINVAL;
+		nicprog_ir_lpm_key(tb->t->key_size, key,
+				   nicprog_ir_lpm_plen(key), masked);
+		key = masked;
+	}
 	slot = hslot(tb, key);
 	if (*slot && flags == BPF_NOEXIST)
 		return -EEXIST;
 	if (!*slot && flags == BPF_EXIST)
 		return -ENOENT;
-	if (!*slot && tb->count >= tb->t->max_entries)
-		return -E2BIG;
+	if (!*slot && tb->count >= tb->t->max_entries) {
+		if (tb->t->type != BPF_MAP_TYPE_LRU_HASH)
+			return is_lpm(tb) ? -ENOSPC : -E2BIG;
+		lru_evict(tb);
+		slot = hslot(tb, key);
+	}
 	e = malloc(sizeof(*e) + tb->t->key_size);
 	if (!e)
 		return -ENOMEM;
@@ -136,10 +195,18 @@ static long w_delete(void *priv, u32 map, const void *key)
 {
 	struct np_world *w = priv;
 	struct np_table *tb = &w->tables[map];
+	u8 masked[NICPROG_LPM_DATA_OFF + NICPROG_LPM_DATA_MAX];
 	struct np_elem **slot, *e;
 
 	if (tb->values)
 		return -EINVAL;
+	if (is_lpm(tb)) {
+		if (nicprog_ir_lpm_plen(key) > lpm_max_plen(tb))
+			return -EINVAL;
+		nicprog_ir_lpm_key(tb->t->key_size, key,
+				   nicprog_ir_lpm_plen(key), masked);
+		key = masked;
+	}
 	slot = hslot(tb, key);
 	e = *slot;
 	if (!e)
@@ -240,8 +307,10 @@ static int world_init(struct np_world *w, const struct np_hostrun_in *hi,
 			memset(tb->values, 0, (u64)t->max_entries * stride(t));
 			continue;
 		}
-		if (t->type != BPF_MAP_TYPE_HASH) {
-			snprintf(why, why_len, "table %u: type %u; offline runs know HASH and ARRAY tables (as NIC tables in Linux 6.1)",
+		if (t->type != BPF_MAP_TYPE_HASH &&
+		    t->type != BPF_MAP_TYPE_LRU_HASH &&
+		    t->type != BPF_MAP_TYPE_LPM_TRIE) {
+			snprintf(why, why_len, "table %u: type %u; offline runs know the NIC's tables: HASH (plain, LRU, LPM) and ARRAY",
 				 i, t->type);
 			return -1;
 		}

@@ -42,6 +42,7 @@ static void usage(FILE *f)
 	      "  nicprog dev set dev IFNAME [profile NAME | profile-file FILE]\n"
 	      "               [shape SHAPE] [cores N] [partial on|off]\n"
 	      "  nicprog prog show [dev IFNAME]\n"
+	      "  nicprog table set dev IFNAME id MAP_ID kind lru|lpm|plain\n"
 	      "  nicprog stats [show] [dev IFNAME] [-w [SECONDS]] [count N]\n"
 	      "  nicprog monitor\n"
 	      "  nicprog plan obj FILE [profile P] [sec S] [shape SHAPE] [cores N] [partial]\n"
@@ -164,6 +165,8 @@ int main(int argc, char **argv)
 		err = cmd_monitor(&cli);
 	else if (cli_match(obj, "predict"))
 		err = cmd_predict_dev(&cli);
+	else if (cli_match(obj, "table"))
+		err = cmd_table(&cli);
 	else
 		err = cli_usage("unknown object \"%s\"", obj);
 	nl_close(&cli.nl);

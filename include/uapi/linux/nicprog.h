@@ -104,6 +104,20 @@ enum nicprog_table_class {
 	__NICPROG_TC_MAX
 };
 
+/*
+ * What a hash table does beyond a HASH map's semantics. Linux 6.1 binds
+ * only HASH and ARRAY maps to a device: a loader creates an LRU_HASH or
+ * LPM_TRIE map as a HASH map and gives the table its kind (table-set)
+ * before a program uses it.
+ */
+enum nicprog_table_kind {
+	NICPROG_TABLE_KIND_PLAIN,	/* the map's own type */
+	NICPROG_TABLE_KIND_LRU,		/* a full table evicts the LRU element */
+	NICPROG_TABLE_KIND_LPM,		/* struct bpf_lpm_trie_key, longest match */
+
+	__NICPROG_TABLE_KIND_MAX
+};
+
 /* The shape of plan an operator asks for. */
 enum nicprog_shape {
 	NICPROG_SHAPE_AUTO,		/* best predicted */
@@ -458,6 +472,8 @@ enum {
 	NICPROG_A_DEV_PAD,
 	NICPROG_A_DEV_LNIC_TEXT,
 	NICPROG_A_DEV_RING_DEV,
+	NICPROG_A_DEV_MAP_FD,
+	NICPROG_A_DEV_TABLE_KIND,
 
 	__NICPROG_A_DEV_MAX,
 	NICPROG_A_DEV_MAX = (__NICPROG_A_DEV_MAX - 1)
@@ -555,6 +571,7 @@ enum {
 	NICPROG_A_TABLE_ACCESSES,
 	NICPROG_A_TABLE_REASON,
 	NICPROG_A_TABLE_PAD,
+	NICPROG_A_TABLE_KIND,
 
 	__NICPROG_A_TABLE_MAX,
 	NICPROG_A_TABLE_MAX = (__NICPROG_A_TABLE_MAX - 1)
@@ -698,6 +715,7 @@ enum {
 	NICPROG_CMD_RING_DROPS_NTF,
 	NICPROG_CMD_PROFILE_SET,
 	NICPROG_CMD_PREDICT,
+	NICPROG_CMD_TABLE_SET,
 
 	__NICPROG_CMD_MAX,
 	NICPROG_CMD_MAX = (__NICPROG_CMD_MAX - 1)

@@ -208,6 +208,27 @@ static int np_map_index(const struct np_object *o, const char *name)
 	return -1;
 }
 
+/*
+ * A map created on the device gets the kind of table its type needs
+ * (LRU_HASH, LPM_TRIE); the caller closes @fd either way.
+ */
+static int np_map_kind_set(const struct np_object *o, u32 m, int fd,
+			   int ifindex, const struct nicprog_load_opts *opts)
+{
+	u32 kind = np_map_kind(o->map_defs[m].type);
+	char why[160];
+	int err;
+
+	if (kind == NICPROG_TABLE_KIND_PLAIN)
+		return 0;
+	err = nicprog_table_kind_set(ifindex, fd, kind, why, sizeof(why));
+	if (err)
+		return np_why(opts, err, "map %s: the NIC cannot make it an %s table: %s",
+			      o->map_names[m], kind == NICPROG_TABLE_KIND_LRU ?
+			      "LRU" : "LPM", why);
+	return 0;
+}
+
 /* The maps the program uses, created as the NIC holds them; no others. */
 static int np_maps(struct bpf_object *obj, const struct np_object *o,
 		   int ifindex, const struct nicprog_load_opts *opts)
@@ -226,9 +247,10 @@ static int np_maps(struct bpf_object *obj, const struct np_object *o,
 		if (np_map_host(t->type))
 			continue;	/* libbpf creates it, the host's */
 		LIBBPF_OPTS(bpf_map_create_opts, mo,
-			    .map_flags = o->map_defs[m].flags,
+			    .map_flags = np_map_create_flags(&o->map_defs[m]),
 			    .map_ifindex = ifindex);
-		fd = bpf_map_create(t->type, o->map_names[m], t->key_size,
+		fd = bpf_map_create(np_map_nic_type(t->type), o->map_names[m],
+				    t->key_size,
 				    t->value_size, t->max_entries, &mo);
 		if (fd < 0)
 			return np_why(opts, -errno,
@@ -236,6 +258,11 @@ static int np_maps(struct bpf_object *obj, const struct np_object *o,
 				      o->map_names[m], strerror(errno),
 				      errno == ENOSPC ?
 				      " (the NIC's memory cannot hold it; the kernel log gives the sizes)" : "");
+		err = np_map_kind_set(o, m, fd, ifindex, opts);
+		if (err) {
+			close(fd);
+			return err;
+		}
 		err = bpf_map__reuse_fd(map, fd);
 		close(fd);
 		if (err)
@@ -270,10 +297,12 @@ static int np_load_own(const char *path, const struct np_object *o,
 		fds[m] = -1;
 	for (m = 0; m < o->n_maps && !err; m++) {
 		def = &o->map_defs[m];
-		type = ifindex ? o->maps[m].type : def->type;
+		type = ifindex ? np_map_nic_type(o->maps[m].type) : def->type;
 		vs = ifindex ? o->maps[m].value_size : def->value_size;
 		max = o->maps[m].max_entries;
-		LIBBPF_OPTS(bpf_map_create_opts, mo, .map_flags = def->flags,
+		LIBBPF_OPTS(bpf_map_create_opts, mo,
+			    .map_flags = ifindex ? np_map_create_flags(def) :
+						   def->flags,
 			    .map_ifindex = np_map_host(type) ? 0 : ifindex);
 		fds[m] = bpf_map_create(type, o->map_names[m],
 					o->maps[m].key_size, vs, max, &mo);
@@ -282,6 +311,8 @@ static int np_load_own(const char *path, const struct np_object *o,
 				     "map %s: the kernel refused to create it%s: %s",
 				     o->map_names[m], mo.map_ifindex ?
 				     " on the device" : "", strerror(errno));
+		else if (mo.map_ifindex)
+			err = np_map_kind_set(o, m, fds[m], ifindex, opts);
 	}
 	if (err)
 		goto out;

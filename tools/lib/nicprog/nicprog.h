@@ -36,4 +36,8 @@ struct nicprog_load_opts {
 int nicprog_load(const char *path, int ifindex,
 		 const struct nicprog_load_opts *opts);
 
+/* give a HASH map offloaded to @ifindex an LRU or LPM kind (table.c) */
+int nicprog_table_kind_set(int ifindex, int map_fd, unsigned int kind,
+			   char *why, size_t why_len);
+
 #endif /* _NICPROG_LIB_H */

@@ -341,6 +341,50 @@ bool np_map_host(u32 type)
 	return type == BPF_MAP_TYPE_PERF_EVENT_ARRAY;
 }
 
+/**
+ * np_map_kind() - the kind of NIC table a map type becomes
+ * @type: enum bpf_map_type, as the object defines the map
+ *
+ * Return: enum nicprog_table_kind; the loader sets a kind other than
+ * plain over netlink (nicprog_table_kind_set()) once the map exists.
+ */
+u32 np_map_kind(u32 type)
+{
+	switch (type) {
+	case BPF_MAP_TYPE_LRU_HASH:
+	case BPF_MAP_TYPE_LRU_PERCPU_HASH:
+		return NICPROG_TABLE_KIND_LRU;
+	case BPF_MAP_TYPE_LPM_TRIE:
+		return NICPROG_TABLE_KIND_LPM;
+	default:
+		return NICPROG_TABLE_KIND_PLAIN;
+	}
+}
+
+/**
+ * np_map_nic_type() - the map type a table is created with on the device
+ * @type: the table's type, as the NIC holds it (struct np_object.maps)
+ *
+ * Return: BPF_MAP_TYPE_HASH for the LRU and LPM kinds, else @type.
+ */
+u32 np_map_nic_type(u32 type)
+{
+	return type == BPF_MAP_TYPE_LRU_HASH ||
+	       type == BPF_MAP_TYPE_LPM_TRIE ? BPF_MAP_TYPE_HASH : type;
+}
+
+/**
+ * np_map_create_flags() - map_flags a map is created with on the NIC
+ * @def: the map as the object defines it
+ *
+ * Return: @def's flags less BPF_F_NO_COMMON_LRU: per-CPU LRU lists are
+ * the host's; a NIC table has one.
+ */
+u32 np_map_create_flags(const struct np_map_def *def)
+{
+	return def->flags & ~BPF_F_NO_COMMON_LRU;
+}
+
 static const char *obj_map_type(u32 type)
 {
 	return libbpf_bpf_map_type_str(type) ?: "unknown type";
@@ -372,11 +416,14 @@ static int obj_map_adapt(struct obj *ob, const char *name,
 		break;
 	case BPF_MAP_TYPE_PERCPU_HASH:
 	case BPF_MAP_TYPE_PERCPU_ARRAY:
+	case BPF_MAP_TYPE_LRU_PERCPU_HASH:
 		if (!ob->cpus)
 			return obj_fail(ob, "map %s (%s): per-CPU maps need the host's CPU count, which was not given",
 					name, type);
-		t->type = def->type == BPF_MAP_TYPE_PERCPU_HASH ?
-			  BPF_MAP_TYPE_HASH : BPF_MAP_TYPE_ARRAY;
+		t->type = def->type == BPF_MAP_TYPE_PERCPU_ARRAY ?
+			  BPF_MAP_TYPE_ARRAY :
+			  def->type == BPF_MAP_TYPE_LRU_PERCPU_HASH ?
+			  BPF_MAP_TYPE_LRU_HASH : BPF_MAP_TYPE_HASH;
 		vs = (u64)ob->cpus * ((def->value_size + 7) & ~7ULL);
 		if (vs > U32_MAX)
 			return obj_fail(ob, "map %s (%s): %u CPUs of %u-byte values do not fit a map value",
@@ -384,10 +431,17 @@ static int obj_map_adapt(struct obj *ob, const char *name,
 		t->value_size = vs;
 		break;
 	case BPF_MAP_TYPE_LRU_HASH:
-	case BPF_MAP_TYPE_LRU_PERCPU_HASH:
-		return obj_fail(ob, "map %s (%s): the NIC has no LRU eviction yet; a %s map without eviction (its updates fail with E2BIG when full) offloads",
-				name, type, def->type == BPF_MAP_TYPE_LRU_HASH ?
-				"hash" : "percpu_hash");
+		/* a HASH map on the device, a table of the LRU kind */
+		t->type = def->type;
+		break;
+	case BPF_MAP_TYPE_LPM_TRIE:
+		/* a HASH map on the device, a table of the LPM kind */
+		if (def->key_size <= NICPROG_LPM_DATA_OFF ||
+		    def->key_size > NICPROG_LPM_DATA_OFF + NICPROG_LPM_DATA_MAX)
+			return obj_fail(ob, "map %s (%s): a key of %u bytes is not struct bpf_lpm_trie_key with 1 to 256 bytes of data",
+					name, type, def->key_size);
+		t->type = def->type;
+		break;
 	case BPF_MAP_TYPE_DEVMAP:
 	case BPF_MAP_TYPE_DEVMAP_HASH:
 		/* ifindexes, as user space fills them; redirect.c */
@@ -422,9 +476,9 @@ static int obj_map_adapt(struct obj *ob, const char *name,
 		return obj_fail(ob, "map %s (%s): the NIC holds hash and array maps (and their per-CPU kinds) only; attach the program to the host (xdpdrv)",
 				name, type);
 	}
-	/* nicprog_table_alloc() */
-	if (def->flags & ~(BPF_F_NO_PREALLOC | BPF_F_ZERO_SEED |
-			   BPF_F_NUMA_NODE))
+	/* nicprog_table_alloc(), given np_map_create_flags() */
+	if (np_map_create_flags(def) & ~(BPF_F_NO_PREALLOC | BPF_F_ZERO_SEED |
+					 BPF_F_NUMA_NODE))
 		return obj_fail(ob, "map %s (%s): its flags 0x%x are not supported on the NIC (it takes BPF_F_NO_PREALLOC, BPF_F_ZERO_SEED and BPF_F_NUMA_NODE)",
 				name, type, def->flags);
 	if (t->type == BPF_MAP_TYPE_ARRAY)

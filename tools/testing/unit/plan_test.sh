@@ -137,11 +137,36 @@ refused "kfunc call: named" "calls a kernel function \(kfunc\) bpf_xdp_ct_lookup
 refused "tc program: not chosen by itself, as ip would not" "no program in an XDP section" "$PROGS/tc.o"
 refused "larger than the instruction store" "program has 12507 instructions; the NIC's cores hold at most 8192" "$PROGS/big.o"
 refused "global variables: not supported, named" "loads the address of global data 'seen' \(.bss\): Linux 6.1 gives device-bound maps no direct value access" "$PROGS/global.o"
-refused "LPM_TRIE map: cannot be offloaded, named with its type" "map routes \(lpm_trie\): the NIC holds hash and array maps" "$PROGS/lpm.o"
+refused "XSKMAP: cannot be offloaded, named with its type and the way out" "map xsks \(xskmap\): the NIC cannot hand a frame to a host CPU or AF_XDP socket yet; .* or attach the program to the host \(xdpdrv\)" "$PROGS/hostxdp.o"
 refused "read-only data indexed by a variable: named" "insn 10 computes with the address of read-only data 'weights' \(.rodata\)" "$PROGS/rodata_idx.o"
 refused "bpf_map_update_elem() on a per-CPU map: named" "insn 31: bpf_map_update_elem\(\) on per-CPU map src_count" "$PROGS/pcpu_update.o"
 refused "no such program" "no program nope \(a function in a section other than .text\)" --prog nope "$top/bpf/examples/count.o"
 refused "no such section" "no program in section nope" --sec nope "$top/bpf/examples/count.o"
+
+# the map types Linux 6.1 binds to no device, as NIC tables of a kind: an
+# LPM_TRIE read by the datapath is an LPM table a MAT serves, one it
+# writes is shared (a prefix is reached from many keys)
+out=$(timeout 60 "$PLAN" "$PROGS/lpm.o" 2>&1)
+if [ $? -eq 0 ] && grep -q "table 0: read-only" <<< "$out"; then
+	ok "LPM_TRIE map: planned as a table the datapath reads"
+else
+	sed 's/^/# /' <<< "$out"
+	nok "LPM_TRIE map: planned as a table the datapath reads"
+fi
+out=$(timeout 60 "$PLAN" "$PROGS/xdp_lpm_route.o" 2>&1)
+if [ $? -eq 0 ] && grep -q "table 0: shared-mutable.*a longest-prefix match reaches one element from many keys" <<< "$out"; then
+	ok "LPM_TRIE map written by the datapath: shared, and why"
+else
+	sed 's/^/# /' <<< "$out"
+	nok "LPM_TRIE map written by the datapath: shared, and why"
+fi
+out=$(timeout 60 "$PLAN" "$PROGS/xdp_conntrack.o" 2>&1)
+if [ $? -eq 0 ] && grep -q "^table 0: " <<< "$out"; then
+	ok "LRU_HASH map: planned as a table"
+else
+	sed 's/^/# /' <<< "$out"
+	nok "LRU_HASH map: planned as a table"
+fi
 
 # chosen as ip link chooses: by name, in a section of its own, as XDP;
 # per-CPU maps laid out for --cpus CPUs

@@ -63,7 +63,7 @@ drifted "a spec that grew an attribute fails the check until regenerated" \
 for a in $(sed -n '/begin generated/,/end generated/p' $UAPI |
 	   grep -oE '\bNICPROG_A_[A-Z_]+' | grep -vE '_(MAX|PAD)$' | sort -u); do
 	k=$(grep -c "\b$a\b" kernel/genl.c)
-	c=$(cat tools/nicprog/*.c | grep -c "\b$a\b")
+	c=$(cat tools/nicprog/*.c tools/lib/nicprog/*.c | grep -c "\b$a\b")
 	if [ "$k" -gt 0 ] && [ "$c" -gt 0 ]; then
 		ok "$a is used by the kernel and by the CLI"
 	else

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Table kinds over netlink (table-set): Linux 6.1 binds only HASH and
+ * ARRAY maps to a device, so an LRU_HASH or LPM_TRIE map is created as a
+ * HASH map and the NIC told what it is before the program that uses it
+ * is loaded. The request goes through the CLI's netlink code
+ * (tools/nicprog/nl.c), linked into the library.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/nicprog.h>
+
+#include "nicprog.h"
+#include "../../nicprog/nl.h"
+
+/**
+ * nicprog_table_kind_set() - give a hash map offloaded to a port a kind
+ * @ifindex: the port the map is offloaded to
+ * @map_fd: the map, created empty as a HASH map and unused by programs
+ * @kind: enum nicprog_table_kind
+ * @why: filled with the kernel's reason on failure, or NULL
+ * @why_len: bytes at @why
+ *
+ * Return: 0, or a negative errno.
+ */
+int nicprog_table_kind_set(int ifindex, int map_fd, unsigned int kind,
+			   char *why, size_t why_len)
+{
+	struct nlmsghdr *nlh;
+	struct nl *nl;
+	int err;
+
+	if (why && why_len)
+		why[0] = '\0';
+	nl = malloc(sizeof(*nl));
+	if (!nl)
+		return -ENOMEM;
+	err = nl_open(nl);
+	if (err) {
+		if (why && why_len)
+			snprintf(why, why_len, "the nicprog netlink family is not there: %s",
+				 strerror(-err));
+		free(nl);
+		return err;
+	}
+	nlh = nl_msg(nl, NICPROG_CMD_TABLE_SET, 0);
+	mnl_attr_put_u32(nlh, NICPROG_A_DEV_IFINDEX, ifindex);
+	mnl_attr_put_u32(nlh, NICPROG_A_DEV_MAP_FD, map_fd);
+	mnl_attr_put_u8(nlh, NICPROG_A_DEV_TABLE_KIND, kind);
+	err = nl_run(nl, nlh, NULL, NULL);
+	if (err && why && why_len)
+		snprintf(why, why_len, "%s", nl->ext_msg[0] ? nl->ext_msg :
+			 strerror(-err));
+	nl_close(nl);
+	free(nl);
+	return err;
+}

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nicprog table set: give a hash map offloaded to a port an LRU or LPM
+ * kind, as libnicprog's loader does for LRU_HASH and LPM_TRIE maps, for
+ * maps another loader (or bpftool map create ... offload_dev) created.
+ * The request itself is libnicprog's (tools/lib/nicprog/kind.c).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <net/if.h>
+#include <bpf/bpf.h>
+#include <linux/nicprog.h>
+
+#include "nicprog.h"
+#include "../lib/nicprog/nicprog.h"
+
+static const char * const kinds[] = {
+	[NICPROG_TABLE_KIND_PLAIN] = "plain",
+	[NICPROG_TABLE_KIND_LRU] = "lru",
+	[NICPROG_TABLE_KIND_LPM] = "lpm",
+};
+
+static int table_set(struct cli *cli)
+{
+	const char *dev = NULL, *id = NULL, *kind = NULL, *arg, *v;
+	char why[256], *end;
+	int k, fd, err;
+	unsigned long n;
+	unsigned int ifindex;
+
+	while ((arg = cli_next(cli))) {
+		v = cli_next(cli);
+		if (!v)
+			return cli_usage("table set: \"%s\" needs a value", arg);
+		if (cli_match(arg, "dev"))
+			dev = v;
+		else if (cli_match(arg, "id"))
+			id = v;
+		else if (cli_match(arg, "kind"))
+			kind = v;
+		else
+			return cli_usage("table set: unexpected \"%s\"", arg);
+	}
+	if (!dev || !id || !kind)
+		return cli_usage("table set: give dev IFNAME id MAP_ID kind lru|lpm|plain");
+	for (k = 0; k < __NICPROG_TABLE_KIND_MAX; k++)
+		if (!strcmp(kind, kinds[k]))
+			break;
+	if (k == __NICPROG_TABLE_KIND_MAX)
+		return cli_usage("table set: unknown kind \"%s\" (lru, lpm or plain)",
+				 kind);
+	errno = 0;
+	n = strtoul(id, &end, 0);
+	if (errno || *end || !*id || n > UINT32_MAX)
+		return cli_usage("table set: id \"%s\" is not a map ID", id);
+	ifindex = if_nametoindex(dev);
+	if (!ifindex) {
+		fprintf(stderr, "nicprog: table set: no port %s: %s\n", dev,
+			strerror(errno));
+		return EXIT_REFUSED;
+	}
+	fd = bpf_map_get_fd_by_id(n);
+	if (fd < 0) {
+		fprintf(stderr, "nicprog: table set: no map with ID %lu: %s\n",
+			n, strerror(errno));
+		return EXIT_REFUSED;
+	}
+	err = nicprog_table_kind_set(ifindex, fd, k, why, sizeof(why));
+	close(fd);
+	if (err) {
+		fprintf(stderr, "nicprog: table set %s map %lu: %s%s\n", dev, n,
+			why, err == -EPERM ? " (it needs CAP_NET_ADMIN)" : "");
+		return EXIT_REFUSED;
+	}
+	return 0;
+}
+
+int cmd_table(struct cli *cli)
+{
+	const char *cmd = cli_next(cli);
+
+	if (cmd && cli_match(cmd, "set"))
+		return table_set(cli);
+	return cli_usage("table: unknown command \"%s\"", cmd ? cmd : "");
+}
