@@ -116,7 +116,8 @@ static int np_prepare(struct bpf_program *prog, struct bpf_prog_load_opts *lo,
 	const struct bpf_insn *in = bpf_program__insns(prog);
 	size_t n = bpf_program__insn_cnt(prog);
 	struct bpf_insn *copy, *spliced = NULL;
-	u32 i, at, new_len, *map = NULL;
+	struct np_splice *sp = NULL;
+	u32 i, k, at, new_len, *map = NULL;
 	int err;
 
 	(void)cookie;
@@ -145,25 +146,46 @@ static int np_prepare(struct bpf_program *prog, struct bpf_prog_load_opts *lo,
 		}
 		copy[at] = o->patches[i].insn;
 	}
+	if (o->n_splices) {
+		sp = malloc(o->n_splices * sizeof(*sp));
+		if (!sp) {
+			free(copy);
+			return -ENOMEM;
+		}
+		memcpy(sp, o->splices, o->n_splices * sizeof(*sp));
+	}
 	for (i = 0; i < o->n_splices; i++) {
-		at = o->splices[i].at;
-		if (copy[at].code != (BPF_JMP | BPF_CALL) ||
-		    copy[at].imm != BPF_FUNC_redirect_map) {
+		at = sp[i].at;
+		if (sp[i].kind == NP_SPLICE_REDIRECT &&
+		    (copy[at].code != (BPF_JMP | BPF_CALL) ||
+		     copy[at].imm != BPF_FUNC_redirect_map)) {
 			snprintf(np_fold.why, sizeof(np_fold.why),
 				 "libbpf's insn %u is not the bpf_redirect_map() call the loader rewrites",
 				 at);
-			free(copy);
-			return -EINVAL;
+			err = -EINVAL;
+			goto out;
 		}
+		if (sp[i].kind != NP_SPLICE_GLOBAL || !sp[i].n)
+			continue;
+		if (!np_is_ldimm64(&copy[at]) ||
+		    copy[at].src_reg != BPF_PSEUDO_MAP_VALUE) {
+			snprintf(np_fold.why, sizeof(np_fold.why),
+				 "libbpf's insn %u is not the global data address load the loader rewrites",
+				 at);
+			err = -EINVAL;
+			goto out;
+		}
+		/* the lookup names the map by libbpf's descriptor for it */
+		for (k = 0; k < sp[i].n; k++)
+			if (np_is_ldimm64(&sp[i].insns[k]))
+				sp[i].insns[k].imm = copy[at].imm;
 	}
 	new_len = n;
 	if (o->n_splices) {
-		err = np_splice_apply(copy, n, o->splices, o->n_splices,
+		err = np_splice_apply(copy, n, sp, o->n_splices,
 				      &spliced, &new_len, &map);
-		if (err) {
-			free(copy);
-			return err;
-		}
+		if (err)
+			goto out;
 		np_fold.func_info = np_btf_info_remap(lo->func_info,
 						      lo->func_info_cnt,
 						      lo->func_info_rec_size,
@@ -179,9 +201,11 @@ static int np_prepare(struct bpf_program *prog, struct bpf_prog_load_opts *lo,
 		free(map);
 	}
 	err = bpf_program__set_insns(prog, spliced ? spliced : copy, new_len);
+	np_fold.done = !err;
+out:
+	free(sp);
 	free(spliced);
 	free(copy);
-	np_fold.done = !err;
 	return err;
 }
 
@@ -198,14 +222,42 @@ static int np_why(const struct nicprog_load_opts *opts, int err,
 	return err;
 }
 
-static int np_map_index(const struct np_object *o, const char *name)
+/*
+ * Our index of libbpf's @map: by name, or for a global data section's
+ * internal map, whose name libbpf prefixes with (part of) the object's,
+ * by the section its name ends with.
+ */
+static int np_map_index(const struct np_object *o, const struct bpf_map *map)
 {
+	const char *name = bpf_map__name(map);
+	size_t len = strlen(name), sl;
 	u32 m;
 
 	for (m = 0; m < o->n_maps; m++)
 		if (!strcmp(o->map_names[m], name))
 			return m;
+	if (!bpf_map__is_internal(map))
+		return -1;
+	for (m = 0; m < o->n_maps; m++) {
+		sl = strlen(o->map_names[m]);
+		if (o->map_names[m][0] == '.' && sl <= len &&
+		    !strcmp(name + len - sl, o->map_names[m]))
+			return m;
+	}
 	return -1;
+}
+
+/* A global data section's map gets the section's initial bytes. */
+static int np_map_init(const struct np_object *o, u32 m, int fd,
+		       const struct nicprog_load_opts *opts)
+{
+	u32 zero = 0;
+
+	if (!o->map_init[m] ||
+	    !bpf_map_update_elem(fd, &zero, o->map_init[m], BPF_ANY))
+		return 0;
+	return np_why(opts, -errno, "map %s: its initial values cannot be written: %s",
+		      o->map_names[m], strerror(errno));
 }
 
 /*
@@ -238,7 +290,7 @@ static int np_maps(struct bpf_object *obj, const struct np_object *o,
 	int m, fd, err;
 
 	bpf_object__for_each_map(map, obj) {
-		m = np_map_index(o, bpf_map__name(map));
+		m = np_map_index(o, map);
 		if (m < 0) {
 			bpf_map__set_autocreate(map, false);
 			continue;
@@ -249,7 +301,7 @@ static int np_maps(struct bpf_object *obj, const struct np_object *o,
 		LIBBPF_OPTS(bpf_map_create_opts, mo,
 			    .map_flags = np_map_create_flags(&o->map_defs[m]),
 			    .map_ifindex = ifindex);
-		fd = bpf_map_create(np_map_nic_type(t->type), o->map_names[m],
+		fd = bpf_map_create(np_map_nic_type(t->type), bpf_map__name(map),
 				    t->key_size,
 				    t->value_size, t->max_entries, &mo);
 		if (fd < 0)
@@ -259,6 +311,8 @@ static int np_maps(struct bpf_object *obj, const struct np_object *o,
 				      errno == ENOSPC ?
 				      " (the NIC's memory cannot hold it; the kernel log gives the sizes)" : "");
 		err = np_map_kind_set(o, m, fd, ifindex, opts);
+		if (!err)
+			err = np_map_init(o, m, fd, opts);
 		if (err) {
 			close(fd);
 			return err;
@@ -313,6 +367,8 @@ static int np_load_own(const char *path, const struct np_object *o,
 				     " on the device" : "", strerror(errno));
 		else if (mo.map_ifindex)
 			err = np_map_kind_set(o, m, fds[m], ifindex, opts);
+		if (!err && fds[m] >= 0)
+			err = np_map_init(o, m, fds[m], opts);
 	}
 	if (err)
 		goto out;

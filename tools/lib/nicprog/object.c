@@ -598,6 +598,83 @@ static int obj_map(struct obj *ob, struct np_object *o, const struct btf *btf,
 	return 0;
 }
 
+/* A writable global data section, as libbpf makes internal maps of them. */
+static bool obj_data_sec(const char *sec, const GElf_Shdr *sh)
+{
+	return sec && (sh->sh_flags & SHF_WRITE) &&
+	       (sh->sh_type == SHT_PROGBITS || sh->sh_type == SHT_NOBITS) &&
+	       ((!strncmp(sec, ".data", 5) && (!sec[5] || sec[5] == '.')) ||
+		(!strncmp(sec, ".bss", 4) && (!sec[4] || sec[4] == '.')));
+}
+
+/*
+ * A load of a writable global variable's address (.data, .bss, .data.*):
+ * the section becomes a map the program uses -- the one-element ARRAY
+ * libbpf would make of it, named by the section, with its initial bytes
+ * -- and the load is marked for np_globals_rewrite(): imm the map's
+ * index, the variable's offset in the second half. Returns 1 if it was
+ * one, 0 if not, or a negative errno.
+ */
+static int obj_global(struct obj *ob, struct np_object *o, u32 sym_idx,
+		      struct bpf_insn *insn, u32 at)
+{
+	struct nicprog_ir_table *t;
+	const char *sec;
+	Elf_Scn *scn;
+	Elf_Data *d;
+	GElf_Shdr sh;
+	GElf_Sym sym;
+	u32 m;
+
+	if (obj_sym(ob, sym_idx, &sym) || sym.st_shndx >= SHN_LORESERVE ||
+	    sym.st_shndx == ob->maps_sec || sym.st_shndx == ob->legacy_sec)
+		return 0;
+	sec = obj_sec_name(ob, sym.st_shndx);
+	scn = elf_getscn(ob->elf, sym.st_shndx);
+	if (!scn || !gelf_getshdr(scn, &sh) || !obj_data_sec(sec, &sh))
+		return 0;
+	if (!sh.sh_size || sh.sh_size > U32_MAX / 2)
+		return obj_fail(ob, "insn %u: section %s has a size no map value has",
+				at, sec);
+	for (m = 0; m < o->n_maps; m++)
+		if (!strcmp(o->map_names[m], sec))
+			break;
+	if (m == NICPROG_MAX_TABLES)
+		return obj_fail(ob, "the program uses more than %d maps",
+				NICPROG_MAX_TABLES);
+	if (m == o->n_maps) {
+		t = &o->maps[m];
+		memset(t, 0, sizeof(*t));
+		t->type = BPF_MAP_TYPE_ARRAY;
+		t->key_size = sizeof(u32);
+		t->value_size = sh.sh_size;
+		t->max_entries = 1;
+		t->bytes = nicprog_ir_table_bytes(t->type, t->key_size,
+						  t->value_size, 1);
+		o->map_defs[m] = (struct np_map_def){
+			.type = t->type, .key_size = t->key_size,
+			.value_size = t->value_size, .max_entries = 1,
+		};
+		snprintf(o->map_names[m], NP_OBJ_NAME, "%s", sec);
+		if (sh.sh_type == SHT_PROGBITS) {
+			d = elf_getdata(scn, NULL);
+			if (!d || !d->d_buf || d->d_size != sh.sh_size)
+				return obj_fail(ob, "insn %u: section %s has no data",
+						at, sec);
+			o->map_init[m] = malloc(sh.sh_size);
+			if (!o->map_init[m])
+				return obj_fail(ob, "out of memory");
+			memcpy(o->map_init[m], d->d_buf, sh.sh_size);
+		}
+		o->n_maps++;
+	}
+	/* libbpf: the address is the symbol's value plus the insn's addend */
+	insn[1].imm = (s32)(sym.st_value + (s64)insn->imm);
+	insn->src_reg = BPF_PSEUDO_MAP_IDX_VALUE;
+	insn->imm = m;
+	return 1;
+}
+
 /*
  * A load of read-only global data's address (.rodata, .rodata.*, as
  * libbpf names its read-only internal maps): marked with the variable's
@@ -681,6 +758,8 @@ static int obj_append(struct obj *ob, struct np_object *o,
 				return obj_fail(ob, "insn %u takes a function's address (a callback): not supported on the NIC",
 						base + i);
 			err = r ? obj_rodata(ob, r->sym, insn, base + i) : 0;
+			if (!err && r)
+				err = obj_global(ob, o, r->sym, insn, base + i);
 			if (err < 0)
 				return err;
 			if (r && !err) {
@@ -760,12 +839,13 @@ static void obj_btf(const struct btf *btf, struct np_object *o)
 		id = btf__find_by_name_kind(btf, o->sub_names[s],
 					    BTF_KIND_FUNC);
 		fn = id > 0 ? btf__type_by_id(btf, id) : NULL;
-		if (!fn || btf_vlen(fn) != BTF_FUNC_GLOBAL)
-			continue;
-		o->subs[s].global = true;
-		proto = btf__type_by_id(btf, fn->type);
+		proto = fn ? btf__type_by_id(btf, fn->type) : NULL;
 		if (!proto || !btf_is_func_proto(proto))
 			continue;
+		o->sub_nargs[s] = btf_vlen(proto);
+		if (btf_vlen(fn) != BTF_FUNC_GLOBAL)
+			continue;
+		o->subs[s].global = true;
 		arg = btf_params(proto);
 		for (a = 0; a < btf_vlen(proto) && a < 5; a++)
 			o->sub_args[s][a] = obj_btf_arg(btf, arg[a].type);
@@ -955,12 +1035,18 @@ int np_object_read(const char *path, const struct np_object_opts *opts,
 	btf = btf__parse_elf(path, NULL);
 	ret = obj_append(ob, o, btf, main_fn);
 	o->base_len = o->len;
+	/* which registers a function's callers set: globals.c needs it */
+	memset(o->sub_nargs, 0xff, sizeof(o->sub_nargs));
+	if (!ret && btf)
+		obj_btf(btf, o);
 	if (!ret && ob->n_ro)
 		ret = np_rodata_fold(o->insns, o->len, o->subs, o->n_subs,
 				     ob->ro, ob->n_ro, &o->patches,
 				     &o->n_patches, err, err_len);
 	if (!ret)
 		ret = obj_percpu_updates(ob, o);
+	if (!ret)
+		ret = np_globals_rewrite(o, err, err_len);
 	if (!ret)
 		ret = np_redirect_rewrite(o, err, err_len);
 	/* after the rewrite: bpf_redirect_map() on a devmap is gone */
@@ -972,10 +1058,6 @@ int np_object_read(const char *path, const struct np_object_opts *opts,
 		snprintf(o->license, sizeof(o->license), "%.*s",
 			 (int)ob->license->d_size,
 			 (const char *)ob->license->d_buf);
-	if (ret)
-		goto out;
-	if (btf)
-		obj_btf(btf, o);
 out:
 	btf__free(btf);
 	if (ob->elf)
@@ -995,6 +1077,12 @@ out:
  */
 void np_object_free(struct np_object *o)
 {
+	u32 m;
+
+	for (m = 0; m < NICPROG_MAX_TABLES; m++) {
+		free(o->map_init[m]);
+		o->map_init[m] = NULL;
+	}
 	free(o->patches);
 	o->patches = NULL;
 	free(o->splices);

@@ -65,19 +65,25 @@ struct np_object_opts {
  *	capacity, bytes): a per-CPU map is its non-per-CPU type with one
  *	value of @cpus slots of round_up(value_size, 8) bytes
  * @map_defs: the same maps as the object defines them
- * @map_names: their names
+ * @map_names: their names; a global data section's map is named by the
+ *	section (".bss")
+ * @map_init: a global data section's initial bytes (value_size of them),
+ *	NULL for zeros and for other maps
  * @n_maps: entries in @maps
  * @subs: subprograms by ascending start, the program first
  * @sub_names: their function names
  * @sub_args: global functions' arguments R1-R5, enum np_arg
+ * @sub_nargs: every function's argument count as BTF gives it, 0xff if
+ *	BTF does not
  * @n_subs: entries in @subs
  * @name: the program's function name
  * @sec: its section
  * @patches: instructions np_rodata_fold() replaced (loads of read-only
  *	data become constants), to make the same change to libbpf's copy
  * @n_patches: entries in @patches
- * @splices: instructions np_redirect_rewrite() replaced by several (the
- *	bpf_redirect_map() calls on devmaps), indexed as before any splice
+ * @splices: instructions replaced by several (np_globals_rewrite(): loads
+ *	of global data addresses; np_redirect_rewrite(): bpf_redirect_map()
+ *	calls on devmaps), indexed as before any splice, by ascending @at
  * @n_splices: entries in @splices
  * @base_len: instructions before the splices: libbpf's count
  * @legacy: a map the program uses is defined in SEC("maps"), which libbpf
@@ -90,10 +96,12 @@ struct np_object {
 	struct nicprog_ir_table maps[NICPROG_MAX_TABLES];
 	struct np_map_def map_defs[NICPROG_MAX_TABLES];
 	char map_names[NICPROG_MAX_TABLES][NP_OBJ_NAME];
+	u8 *map_init[NICPROG_MAX_TABLES];
 	u32 n_maps;
 	struct nicprog_subprog subs[NICPROG_MAX_SUBPROGS];
 	char sub_names[NICPROG_MAX_SUBPROGS][NP_OBJ_NAME];
 	u8 sub_args[NICPROG_MAX_SUBPROGS][5];
+	u8 sub_nargs[NICPROG_MAX_SUBPROGS];
 	u32 n_subs;
 	char name[NP_OBJ_NAME];
 	char sec[NP_OBJ_NAME];

@@ -51,11 +51,6 @@ static int rd_fail(char *err, size_t len, const char *fmt, ...)
 	return -EOPNOTSUPP;
 }
 
-static bool is_ldimm64(const struct bpf_insn *in)
-{
-	return in->code == (BPF_LD | BPF_IMM | BPF_DW);
-}
-
 /* The last write to @reg before @at in its straight-line run, or -1. */
 static s64 last_write(const struct bpf_insn *insns, u32 first, u32 at,
 		      u8 reg)
@@ -68,7 +63,7 @@ static s64 last_write(const struct bpf_insn *insns, u32 first, u32 at,
 		if (BPF_CLASS(in->code) == BPF_JMP ||
 		    BPF_CLASS(in->code) == BPF_JMP32)
 			return -1;
-		if (j > first && is_ldimm64(&insns[j - 1]))
+		if (j > first && np_is_ldimm64(&insns[j - 1]))
 			continue;	/* second half of a 64-bit load */
 		if (BPF_CLASS(in->code) == BPF_STX ||
 		    BPF_CLASS(in->code) == BPF_ST)
@@ -79,23 +74,42 @@ static s64 last_write(const struct bpf_insn *insns, u32 first, u32 at,
 	return -1;
 }
 
-/* The function (subprogram) holding instruction @i: [first, end). */
-static void func_of(const struct np_object *o, u32 i, u32 *first, u32 *end)
+/**
+ * np_func_of() - the function (subprogram) holding an instruction
+ * @o: the program
+ * @i: the instruction
+ * @first: set to the function's first instruction
+ * @end: set to the instruction after its last
+ * @sub: set to its index in @o->subs
+ */
+void np_func_of(const struct np_object *o, u32 i, u32 *first, u32 *end,
+		u32 *sub)
 {
 	u32 s;
 
 	*first = 0;
 	*end = o->len;
+	*sub = 0;
 	for (s = 0; s < o->n_subs; s++) {
-		if (o->subs[s].start <= i && o->subs[s].start >= *first)
+		if (o->subs[s].start <= i && o->subs[s].start >= *first) {
 			*first = o->subs[s].start;
+			*sub = s;
+		}
 		if (o->subs[s].start > i && o->subs[s].start < *end)
 			*end = o->subs[s].start;
 	}
 }
 
-/* A free stack slot of the function [first, end): below all it touches. */
-static s32 free_slot(const struct bpf_insn *insns, u32 first, u32 end)
+/**
+ * np_free_slot() - a free stack slot of a function
+ * @insns: the program
+ * @first: the function's first instruction
+ * @end: the instruction after its last
+ *
+ * Return: an 8-byte aligned offset from R10 below everything the function
+ * addresses; the bytes below it are free too, down to -512.
+ */
+s32 np_free_slot(const struct bpf_insn *insns, u32 first, u32 end)
 {
 	s32 lo = 0;
 	u32 i;
@@ -113,15 +127,23 @@ static s32 free_slot(const struct bpf_insn *insns, u32 first, u32 end)
 		    BPF_OP(in->code) == BPF_ADD && BPF_SRC(in->code) == BPF_K &&
 		    in->imm < lo)
 			lo = in->imm;
-		if (is_ldimm64(in))
+		if (np_is_ldimm64(in))
 			i++;
 	}
 	return (lo - 8 - 8) & ~7;
 }
 
+static int splice_cmp(const void *a, const void *b)
+{
+	const struct np_splice *x = a, *y = b;
+
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
 /**
  * np_redirect_rewrite() - rewrite bpf_redirect_map() on devmaps for the NIC
- * @o: the program, its maps as object.c read them; rewritten
+ * @o: the program, its maps as object.c read them; rewritten, with the
+ *	splices np_globals_rewrite() left in @o->splices
  * @err: why not, on failure
  * @err_len: bytes at @err
  *
@@ -130,8 +152,8 @@ static s32 free_slot(const struct bpf_insn *insns, u32 first, u32 end)
  */
 int np_redirect_rewrite(struct np_object *o, char *err, size_t err_len)
 {
-	struct np_splice *sp = NULL;
-	u32 i, n = 0, first, end, m, *map = NULL, s;
+	struct np_splice *sp = o->splices;
+	u32 i, n = o->n_splices, first, end, m, *map = NULL, s, sub;
 	struct bpf_insn *out = NULL;
 	s64 w1, w3;
 	u64 flags;
@@ -141,17 +163,17 @@ int np_redirect_rewrite(struct np_object *o, char *err, size_t err_len)
 	for (i = 0; i < o->len; i++) {
 		const struct bpf_insn *in = &o->insns[i];
 
-		if (is_ldimm64(in)) {
+		if (np_is_ldimm64(in)) {
 			i++;
 			continue;
 		}
 		if (in->code != (BPF_JMP | BPF_CALL) || in->src_reg ||
 		    in->imm != BPF_FUNC_redirect_map)
 			continue;
-		func_of(o, i, &first, &end);
+		np_func_of(o, i, &first, &end, &sub);
 		w1 = last_write(o->insns, first, i, BPF_REG_1);
 		w3 = last_write(o->insns, first, i, BPF_REG_3);
-		if (w1 < 0 || !is_ldimm64(&o->insns[w1]) ||
+		if (w1 < 0 || !np_is_ldimm64(&o->insns[w1]) ||
 		    o->insns[w1].src_reg != BPF_PSEUDO_MAP_FD ||
 		    (u32)o->insns[w1].imm >= o->n_maps)
 			return rd_fail(err, err_len,
@@ -176,7 +198,7 @@ int np_redirect_rewrite(struct np_object *o, char *err, size_t err_len)
 			return rd_fail(err, err_len,
 				       "insn %u: bpf_redirect_map() on map %s with BPF_F_BROADCAST or BPF_F_EXCLUDE_INGRESS: the NIC sends a frame to one port",
 				       i, o->map_names[m]);
-		slot = free_slot(o->insns, first, end);
+		slot = np_free_slot(o->insns, first, end);
 		if (slot < -512)
 			return rd_fail(err, err_len,
 				       "insn %u: bpf_redirect_map() on map %s: the function uses all 512 bytes of stack, and the NIC's lookup needs 8",
@@ -185,9 +207,10 @@ int np_redirect_rewrite(struct np_object *o, char *err, size_t err_len)
 			sp = calloc(o->len, sizeof(*sp));
 			if (!sp)
 				return rd_fail(err, err_len, "out of memory");
+			o->splices = sp;	/* np_object_free() frees it */
 		}
 		sp[n++] = (struct np_splice){
-			.at = i, .n = 11,
+			.at = i, .n = 11, .kind = NP_SPLICE_REDIRECT,
 			.insns = {
 				{ .code = BPF_STX | BPF_MEM | BPF_W,
 				  .dst_reg = BPF_REG_10, .src_reg = BPF_REG_2,
@@ -215,20 +238,20 @@ int np_redirect_rewrite(struct np_object *o, char *err, size_t err_len)
 			},
 		};
 	}
+	o->splices = sp;
+	o->n_splices = n;
 	if (!n)
 		return 0;
+	/* with the global data loads' (np_globals_rewrite()), by place */
+	qsort(sp, n, sizeof(*sp), splice_cmp);
 	ret = np_splice_apply(o->insns, o->len, sp, n, &out, &i, &map);
-	if (ret) {
-		free(sp);
+	if (ret)
 		return rd_fail(err, err_len, "out of memory");
-	}
 	for (s = 0; s < o->n_subs; s++)
 		o->subs[s].start = map[o->subs[s].start];
 	free(o->insns);
 	o->insns = out;
 	o->len = i;
-	o->splices = sp;
-	o->n_splices = n;
 	free(map);
 	return 0;
 }

@@ -1,30 +1,52 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * bpf_redirect_map() through a DEVMAP, rewritten for the NIC: Linux 6.1
- * binds no DEVMAP to a device, so the map becomes a table of ifindexes
- * and each call a lookup followed by bpf_redirect().
+ * Instructions replaced by several for the NIC (splices): bpf_redirect_map()
+ * through a DEVMAP, which Linux 6.1 binds to no device, becomes a lookup in
+ * a table of ifindexes and bpf_redirect() (redirect.c); a global data
+ * address load, which 6.1 does not allow on a device-bound map, a lookup
+ * of the section's one element (globals.c).
  */
 #ifndef _NICPROG_REDIRECT_H
 #define _NICPROG_REDIRECT_H
 
 #include "offload.h"
 
+/* What a splice replaces, for the loader to check libbpf's copy by. */
+enum np_splice_kind {
+	NP_SPLICE_REDIRECT,	/* a bpf_redirect_map() call (redirect.c) */
+	NP_SPLICE_GLOBAL,	/* a global data address load (globals.c) */
+};
+
 /**
- * struct np_splice - one instruction replaced by several
+ * struct np_splice - one instruction replaced by several (or by none)
  * @at: its index in the program before any splice
- * @n: instructions that replace it
+ * @n: instructions that replace it; 0 for the second half of a 64-bit
+ *	load whose first half's splice replaces both
+ * @kind: enum np_splice_kind
  * @insns: them; jumps among them are relative to themselves, and
- *	@insns[0] keeps the replaced call's place for jumps into it
+ *	@insns[0] keeps the replaced instruction's place for jumps into it.
+ *	A 64-bit map load among them names the map as the replaced
+ *	instruction does (in libbpf's copy, its file descriptor)
  */
 struct np_splice {
 	u32 at;
 	u32 n;
-	struct bpf_insn insns[12];
+	u32 kind;
+	struct bpf_insn insns[24];
 };
 
 struct np_object;
 
+static inline bool np_is_ldimm64(const struct bpf_insn *in)
+{
+	return in->code == (BPF_LD | BPF_IMM | BPF_DW);
+}
+
+int np_globals_rewrite(struct np_object *o, char *err, size_t err_len);
 int np_redirect_rewrite(struct np_object *o, char *err, size_t err_len);
+void np_func_of(const struct np_object *o, u32 i, u32 *first, u32 *end,
+		u32 *sub);
+s32 np_free_slot(const struct bpf_insn *insns, u32 first, u32 end);
 int np_splice_apply(const struct bpf_insn *in, u32 len,
 		    const struct np_splice *sp, u32 n_sp,
 		    struct bpf_insn **out, u32 *out_len, u32 **map);

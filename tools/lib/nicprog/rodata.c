@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "redirect.h"
 #include "rodata.h"
 #include <net/nicprog_exec.h>
 
@@ -65,14 +66,9 @@ static int ro_fail(char *err, size_t len, const char *fmt, ...)
 	return -EOPNOTSUPP;
 }
 
-static bool is_ldimm64(const struct bpf_insn *in)
-{
-	return in->code == (BPF_LD | BPF_IMM | BPF_DW);
-}
-
 static bool is_ro(const struct bpf_insn *in)
 {
-	return is_ldimm64(in) && in->src_reg == BPF_PSEUDO_MAP_VALUE;
+	return np_is_ldimm64(in) && in->src_reg == BPF_PSEUDO_MAP_VALUE;
 }
 
 /* Arguments a helper reads (R1..); 5 for one not listed. */
@@ -203,7 +199,7 @@ static void succs(const struct bpf_insn *insns, u32 len, u32 i, u32 *a,
 
 	*a = U32_MAX;
 	*b = U32_MAX;
-	if (is_ldimm64(in)) {
+	if (np_is_ldimm64(in)) {
 		*a = i + 2 < len ? i + 2 : U32_MAX;
 		return;
 	}
@@ -392,7 +388,7 @@ int np_rodata_fold(struct bpf_insn *insns, u32 len,
 	while (n_work) {
 		i = work[--n_work];
 		queued[i] = false;
-		if (is_ldimm64(&insns[i]) && i + 1 == len)
+		if (np_is_ldimm64(&insns[i]) && i + 1 == len)
 			continue;
 		transfer(&insns[i], &in[i], &out);
 		succs(insns, len, i, &a, &b);
@@ -412,7 +408,7 @@ int np_rodata_fold(struct bpf_insn *insns, u32 len,
 		ret = ro_check(insns, i, &in[i], ro, p, &n, err, err_len);
 		if (ret)
 			goto out;
-		if (is_ldimm64(&insns[i]))
+		if (np_is_ldimm64(&insns[i]))
 			i++;
 	}
 	for (i = 0; i < len; i++) {
