@@ -392,6 +392,8 @@ for prof in $PROFILES; do
 		"$frames" "$((seed + 7))" tx_port:00000000:@OUT \
 		tx_port:03000000:@OUT tx_port:05000000:@OUT
 	globals "$prof" "$frames" "$((seed + 12))"
+	attached xdp_frags.o xdp_frags_len auto "$prof" "$frames" \
+		"$((seed + 13))"
 	attached xdp_conntrack.o xdp_conntrack auto "$prof" "$frames" \
 		"$((seed + 10))"
 	# 10/8 pass, 10.1/16 drop, 10.1.2/24 pass, 192.168/16 tx, 8.8.8.8 drop
@@ -415,7 +417,7 @@ for prof in $PROFILES; do
 		attached redirect_any.o redirect_any auto "$prof" "$frames" \
 			"$((seed + 8))" out_cfg:00000000:@OUT
 	fi
-	seed=$((seed + 13))
+	seed=$((seed + 14))
 	cleanup
 done
 # the helpers' stack buffers across stages: every shape

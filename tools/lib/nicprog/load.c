@@ -123,6 +123,14 @@ static int np_prepare(struct bpf_program *prog, struct bpf_prog_load_opts *lo,
 	(void)cookie;
 	if (!o || strcmp(bpf_program__name(prog), o->name))
 		return 0;
+	/*
+	 * Our handler stands in for libbpf's, which would set
+	 * BPF_F_XDP_HAS_FRAGS for an xdp.frags section: 6.1's offload
+	 * refuses every program flag, and the flag only lets a program see
+	 * frames in fragments, where the NIC's are linear (its MTU fits one
+	 * buffer).
+	 */
+	lo->prog_flags &= ~BPF_F_XDP_HAS_FRAGS;
 	if (n != o->base_len) {
 		snprintf(np_fold.why, sizeof(np_fold.why),
 			 "libbpf linked %zu instructions where the loader counted %u",
@@ -481,7 +489,7 @@ int nicprog_load(const char *path, int ifindex,
 	np_fold.o = ifindex ? o : NULL;
 	np_fold.done = false;
 	np_fold.why[0] = '\0';
-	if ((o->n_patches || o->n_splices) && ifindex) {
+	if (ifindex) {
 		/* the section's handler, so that libbpf calls np_prepare() */
 		handler = libbpf_register_prog_handler(o->sec,
 						       BPF_PROG_TYPE_XDP, 0,
@@ -531,7 +539,7 @@ int nicprog_load(const char *path, int ifindex,
 		       path, o->name, strerror(-ret));
 		goto out_close;
 	}
-	if ((o->n_patches || o->n_splices) && ifindex && !np_fold.done) {
+	if (ifindex && !np_fold.done) {
 		ret = np_why(opts, -EINVAL,
 			     "%s: libbpf loaded %s without letting the loader adapt it",
 			     path, o->name);

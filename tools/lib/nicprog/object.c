@@ -781,7 +781,7 @@ static int obj_append(struct obj *ob, struct np_object *o,
 				return obj_fail(ob, "insn %u: bad relocation symbol",
 						base + i);
 			if (sym.st_shndx == SHN_UNDEF)
-				return obj_fail(ob, "insn %u: calls a kernel function (kfunc) %s; Linux 6.1 cannot offload kfunc calls",
+				return obj_fail(ob, "insn %u: calls a kernel function (kfunc) %s; Linux 6.1 cannot offload kfunc calls, nor run one on the host for a partial plan; attach the program to the host (xdpdrv)",
 						base + i,
 						elf_strptr(ob->elf, ob->symtab_strndx,
 							   sym.st_name));

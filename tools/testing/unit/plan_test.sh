@@ -133,7 +133,7 @@ refused() {
 	fi
 }
 refused "unsupported helper: named, with the way out" "insn 0: helper bpf_get_smp_processor_id \(8\) is not supported on the NIC; attach the program to the host \(xdpdrv\)" "$PROGS/bad_helper.o"
-refused "kfunc call: named" "calls a kernel function \(kfunc\) bpf_xdp_ct_lookup; Linux 6.1 cannot offload kfunc calls" "$PROGS/kfunc.o"
+refused "kfunc call: named, with the way out" "calls a kernel function \(kfunc\) bpf_xdp_ct_lookup; Linux 6.1 cannot offload kfunc calls, nor run one on the host for a partial plan; attach the program to the host \(xdpdrv\)" "$PROGS/kfunc.o"
 refused "tc program: not chosen by itself, as ip would not" "no program in an XDP section" "$PROGS/tc.o"
 refused "larger than the instruction store" "program has 12507 instructions; the NIC's cores hold at most 8192" "$PROGS/big.o"
 refused "XSKMAP: cannot be offloaded, named with its type and the way out" "map xsks \(xskmap\): the NIC cannot hand a frame to a host CPU or AF_XDP socket yet; .* or attach the program to the host \(xdpdrv\)" "$PROGS/hostxdp.o"
