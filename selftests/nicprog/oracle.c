@@ -383,14 +383,12 @@ static void read_verdicts(const char *dev, struct verdicts *out)
 }
 
 /* A counter of /sys/class/nicprog/DEV/statistics (not per namespace). */
-static uint64_t np_stat(const char *dev, const char *name)
+/* The number in sysfs file @path; an unreadable one ends the run. */
+static uint64_t sys_u64(const char *path)
 {
-	char path[256];
 	unsigned long long v = 0;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "/sys/class/nicprog/%s/statistics/%s",
-		 dev, name);
 	f = fopen(path, "r");
 	if (!f || fscanf(f, "%llu", &v) != 1) {
 		fprintf(stderr, "oracle: cannot read %s\n", path);
@@ -398,6 +396,16 @@ static uint64_t np_stat(const char *dev, const char *name)
 	}
 	fclose(f);
 	return v;
+}
+
+/* A nicprog port counter (/sys/class/nicprog/DEV/statistics/NAME). */
+static uint64_t np_stat(const char *dev, const char *name)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "/sys/class/nicprog/%s/statistics/%s",
+		 dev, name);
+	return sys_u64(path);
 }
 
 /*
@@ -551,31 +559,25 @@ static void events_poll(struct events *ev, int want, int ms)
 }
 
 /* A counter of @dev's in /sys/class/net/DEV/statistics, or its mtu. */
+/* A netdev attribute ("mtu") or counter (statistics/NAME) in sysfs. */
 static uint64_t net_stat(const char *dev, const char *name)
 {
-	unsigned long long v = 0;
 	char path[256];
-	FILE *f;
 
 	snprintf(path, sizeof(path), "/sys/class/net/%s/%s%s", dev,
 		 strcmp(name, "mtu") ? "statistics/" : "", name);
-	f = fopen(path, "r");
-	if (!f || fscanf(f, "%llu", &v) != 1) {
-		fprintf(stderr, "oracle: cannot read %s\n", path);
-		exit(2);
-	}
-	fclose(f);
-	return v;
+	return sys_u64(path);
 }
 
 /*
- * Does a frame of @len bytes (@out its bytes) exceed what port @dev takes
- * from the wire: its MTU plus the Ethernet header, plus a VLAN tag's 4 if
- * it carries one (nicsim_wire_rx(), as a NIC's receive length check)?
+ * Does a frame of @len bytes (@out its bytes) exceed what a port of MTU
+ * @mtu takes from the wire: the MTU plus the Ethernet header, plus a VLAN
+ * tag's 4 if it carries one (nicsim_wire_rx(), as a NIC's receive length
+ * check)?
  */
-static bool too_long(const char *dev, const uint8_t *out, uint32_t len)
+static bool too_long(uint32_t mtu, const uint8_t *out, uint32_t len)
 {
-	uint32_t max = net_stat(dev, "mtu") + ETH_HLEN;
+	uint32_t max = mtu + ETH_HLEN;
 
 	if (len >= ETH_HLEN && ((out[12] == 0x81 && out[13] == 0x00) ||
 				(out[12] == 0x88 && out[13] == 0xa8)))
@@ -1127,6 +1129,7 @@ int main(int argc, char **argv)
 	unsigned long frames, i, diffs = 0, seen[6] = { 0 };
 	unsigned long runts = 0, redirect_lost = 0, oversize = 0;
 	uint64_t rerr, len_err = 0;
+	uint32_t mtu_in, mtu_out;
 	const char *big;
 	uint64_t rx_bytes[3];
 	const char *ports[3];
@@ -1200,6 +1203,9 @@ int main(int argc, char **argv)
 	ethtool_init(nf);
 	read_verdicts(nf, &prev);
 	meta_tap_open(argv[0], nf_idx);
+	/* where a grown frame arrives: IN for TX, OUT for a redirect */
+	mtu_in = net_stat(argv[2], "mtu");
+	mtu_out = net_stat(argv[5], "mtu");
 
 	printf("TAP version 13\n");
 	for (i = 0; i < frames; i++) {
@@ -1249,7 +1255,7 @@ int main(int argc, char **argv)
 		 */
 		big = NULL;
 		if ((hv == XDP_TX || hv == XDP_REDIRECT) &&
-		    too_long(hv == XDP_TX ? argv[2] : argv[5], hout,
+		    too_long(hv == XDP_TX ? mtu_in : mtu_out, hout,
 			     opts.data_size_out)) {
 			big = hv == XDP_TX ? argv[2] : argv[5];
 			len_err = net_stat(big, "rx_length_errors");
