@@ -20,6 +20,15 @@
  *   A hash probe per length rather than a trie: the MAT of a NIC does the
  *   same with one TCAM lookup, and a table holds few distinct lengths.
  *   Full, an update fails with ENOSPC as lpm_trie.c's does.
+ * - PERCPU (PERCPU_ARRAY, PERCPU_HASH, created as ARRAY or HASH whose
+ *   value holds one 8-byte aligned slot per possible CPU, the layout user
+ *   space reads): a lookup from the datapath returns the slot of the CPU
+ *   that runs it. The driver runs a program with bottom halves off
+ *   (nicsim's cores), so no other runs on that CPU meanwhile: each slot
+ *   has one writer at a time, as on the host. LRU_PERCPU is both.
+ *   Programs were verified against the whole value, so every value is
+ *   followed by a value's worth of padding that an offset past the slot
+ *   stays in.
  *
  * Concurrency: NIC cores look up and update from the datapath under
  * rcu_read_lock(); syscalls (bpftool) do the same from process context.
@@ -71,6 +80,8 @@ struct nicprog_htab_elem {
  * @lru: LRU kind: elements, oldest first, under @lock
  * @plen_count: LPM kind: elements per prefix length, written under @lock
  * @max_plen: LPM kind: bits of a key's data
+ * @slots: PERCPU kinds: slots in a value, num_possible_cpus()
+ * @slot_size: PERCPU kinds: bytes of a slot
  * @values: array storage, @max_entries values of round_up(@value_size, 8)
  */
 struct nicprog_table {
@@ -94,6 +105,8 @@ struct nicprog_table {
 	struct list_head lru;
 	u32 *plen_count;
 	u32 max_plen;
+	u32 slots;
+	u32 slot_size;
 	u8 *values;
 };
 
@@ -180,7 +193,9 @@ int nicprog_table_alloc(struct nicprog_dev *nd,
 	INIT_LIST_HEAD(&t->lru);
 
 	if (t->type == BPF_MAP_TYPE_ARRAY) {
-		t->values = vzalloc((size_t)t->max_entries * array_stride(t));
+		/* padded for a PERCPU kind's last slot (see the top) */
+		t->values = vzalloc((size_t)t->max_entries * array_stride(t) +
+				    array_stride(t));
 		if (!t->values)
 			goto err_free;
 	} else {
@@ -320,23 +335,48 @@ static struct nicprog_htab_elem *lpm_find(struct nicprog_table *t,
 	}
 }
 
+static bool kind_lru(u8 kind)
+{
+	return kind == NICPROG_TABLE_KIND_LRU ||
+	       kind == NICPROG_TABLE_KIND_LRU_PERCPU;
+}
+
+static bool kind_percpu(u8 kind)
+{
+	return kind == NICPROG_TABLE_KIND_PERCPU ||
+	       kind == NICPROG_TABLE_KIND_LRU_PERCPU;
+}
+
+/* The running CPU's slot of a PERCPU kind's value @v. */
+static void *percpu_slot(const struct nicprog_table *t, u8 *v)
+{
+	u32 cpu = raw_smp_processor_id();
+
+	return v + (size_t)(cpu < t->slots ? cpu : cpu % t->slots) *
+		   t->slot_size;
+}
+
 static void *table_lookup(struct nicprog_table *t, const void *key,
 			  bool datapath)
 {
 	struct nicprog_htab_elem *e;
+	u8 kind = table_kind(t);
 	u32 idx;
+	u8 *v;
 
 	if (t->type == BPF_MAP_TYPE_ARRAY) {
 		memcpy(&idx, key, sizeof(idx));
 		if (idx >= t->max_entries)
 			return NULL;
-		return t->values + (size_t)idx * array_stride(t);
+		v = t->values + (size_t)idx * array_stride(t);
+		return datapath && kind_percpu(kind) ? percpu_slot(t, v) : v;
 	}
-	switch (table_kind(t)) {
+	switch (kind) {
 	case NICPROG_TABLE_KIND_LPM:
 		e = lpm_find(t, key);
 		break;
 	case NICPROG_TABLE_KIND_LRU:
+	case NICPROG_TABLE_KIND_LRU_PERCPU:
 		e = htab_find(t, key, jhash(key, t->key_size, t->seed));
 		/* as hashtab.c, only the datapath's lookups count as use */
 		if (e && datapath && !READ_ONCE(e->ref))
@@ -345,7 +385,10 @@ static void *table_lookup(struct nicprog_table *t, const void *key,
 	default:
 		e = htab_find(t, key, jhash(key, t->key_size, t->seed));
 	}
-	return e ? htab_value(t, e) : NULL;
+	if (!e)
+		return NULL;
+	v = htab_value(t, e);
+	return datapath && kind_percpu(kind) ? percpu_slot(t, v) : v;
 }
 
 /**
@@ -420,7 +463,9 @@ long nicprog_table_update(struct nicprog_table *t, const void *key,
 		return 0;
 	}
 
-	e = kmalloc(sizeof(*e) + t->value_off + round_up(t->value_size, 8),
+	/* a PERCPU kind's value is padded (see the top) */
+	e = kmalloc(sizeof(*e) + t->value_off +
+		    round_up(t->value_size, 8) * (kind_percpu(kind) ? 2 : 1),
 		    GFP_ATOMIC | __GFP_NOWARN);
 	if (!e)
 		return -ENOMEM;
@@ -452,7 +497,7 @@ long nicprog_table_update(struct nicprog_table *t, const void *key,
 		return -ENOENT;
 	}
 	if (!old && t->count >= t->max_entries) {
-		if (kind == NICPROG_TABLE_KIND_LRU) {
+		if (kind_lru(kind)) {
 			lru_evict(t);
 		} else {
 			spin_unlock_bh(&t->lock);
@@ -462,7 +507,7 @@ long nicprog_table_update(struct nicprog_table *t, const void *key,
 	}
 	if (old) {
 		hlist_replace_rcu(&old->node, &e->node);
-		if (kind == NICPROG_TABLE_KIND_LRU)
+		if (kind_lru(kind))
 			list_del(&old->lru);
 		kfree_rcu(old, rcu);
 	} else {
@@ -472,7 +517,7 @@ long nicprog_table_update(struct nicprog_table *t, const void *key,
 		if (kind == NICPROG_TABLE_KIND_LPM)
 			WRITE_ONCE(t->plen_count[plen], t->plen_count[plen] + 1);
 	}
-	if (kind == NICPROG_TABLE_KIND_LRU)
+	if (kind_lru(kind))
 		list_add_tail(&e->lru, &t->lru);
 	spin_unlock_bh(&t->lock);
 	return 0;
@@ -508,7 +553,7 @@ long nicprog_table_delete(struct nicprog_table *t, const void *key)
 	if (e) {
 		hlist_del_rcu(&e->node);
 		t->count--;
-		if (kind == NICPROG_TABLE_KIND_LRU)
+		if (kind_lru(kind))
 			list_del(&e->lru);
 		if (kind == NICPROG_TABLE_KIND_LPM)
 			WRITE_ONCE(t->plen_count[plen], t->plen_count[plen] - 1);
@@ -544,6 +589,7 @@ u32 nicprog_table_ir_type(const struct nicprog_table *t)
 {
 	switch (table_kind(t)) {
 	case NICPROG_TABLE_KIND_LRU:
+	case NICPROG_TABLE_KIND_LRU_PERCPU:
 		return BPF_MAP_TYPE_LRU_HASH;
 	case NICPROG_TABLE_KIND_LPM:
 		return BPF_MAP_TYPE_LPM_TRIE;
@@ -565,7 +611,7 @@ void nicprog_table_bind(struct nicprog_table *t)
 }
 
 /**
- * nicprog_table_set_kind() - table-set: give an offloaded hash table a kind
+ * nicprog_table_set_kind() - table-set: give an offloaded table a kind
  * @nd: the port
  * @map: a map, any map: it is only compared with the port's tables'
  * @kind: enum nicprog_table_kind
@@ -573,7 +619,8 @@ void nicprog_table_bind(struct nicprog_table *t)
  *
  * Context: process, RTNL held (the port's table list).
  * Return: 0; -ENOENT if @map is not offloaded to @nd, -EINVAL for an
- * array or an LPM key of the wrong size, -EBUSY if the table holds
+ * array of another kind than PERCPU, an LPM key or per-CPU value of the
+ * wrong size, -EBUSY if the (hash) table holds
  * elements, already has another kind or a program uses it, -ENOMEM.
  */
 int nicprog_table_set_kind(struct nicprog_dev *nd, const struct bpf_map *map,
@@ -592,8 +639,15 @@ int nicprog_table_set_kind(struct nicprog_dev *nd, const struct bpf_map *map,
 		NL_SET_ERR_MSG(extack, "the map is not offloaded to this port");
 		return -ENOENT;
 	}
-	if (t->type != BPF_MAP_TYPE_HASH) {
-		NL_SET_ERR_MSG(extack, "only a hash table takes a kind; the map is an array");
+	if (t->type != BPF_MAP_TYPE_HASH &&
+	    kind != NICPROG_TABLE_KIND_PERCPU) {
+		NL_SET_ERR_MSG(extack, "an array takes no kind but percpu");
+		return -EINVAL;
+	}
+	if (kind_percpu(kind) &&
+	    (t->value_size % num_possible_cpus() ||
+	     (t->value_size / num_possible_cpus()) % 8)) {
+		NL_SET_ERR_MSG(extack, "a per-CPU value is one 8-byte aligned slot per possible CPU");
 		return -EINVAL;
 	}
 	if (kind == table_kind(t))
@@ -626,6 +680,10 @@ int nicprog_table_set_kind(struct nicprog_dev *nd, const struct bpf_map *map,
 			t->max_plen = 8 * (t->key_size - NICPROG_LPM_DATA_OFF);
 		t->plen_count = plen_count;
 		plen_count = NULL;
+		if (kind_percpu(kind)) {
+			t->slots = num_possible_cpus();
+			t->slot_size = t->value_size / t->slots;
+		}
 		/* lockless readers see @plen_count before the kind */
 		smp_store_release(&t->kind, kind);
 	}

@@ -215,6 +215,51 @@ lru_full() {
 	nip link set dev "$NF" nicprog off
 }
 
+# percpu_slots PROFILE FRAMES SEED: a per-CPU map's program on the NIC
+# updates the slot of the CPU that runs it, as on the host: with every
+# NIC core's thread kept on CPU 1, all of xdp_stats.o's counts land in
+# slot 1, and the sums still equal the host's (the oracle).
+percpu_slots() {
+	local prof=$1 frames=$2 seed=$3 pids p out rc m
+	local what="$prof xdp_stats.o, NIC cores on CPU 1"
+	if [ "$(nproc --all)" -lt 2 ]; then
+		tap_skip "$what: per-CPU slots" "the guest has one CPU"
+		return
+	fi
+	pids=$(ps -eo pid=,comm= | awk '$2 ~ /^nicsim[0-9]*\/core/ { print $1 }')
+	for p in $pids; do
+		taskset -p 2 "$p" > /dev/null || tap_info "cannot pin $p"
+	done
+	nip link set dev "$NF" nicprog obj "$P_DIR/xdp_stats.o" > "$TMP/out" 2>&1
+	expect_eq "$what: ip link ... nicprog attaches it" 0 "$?"
+	check "$what: nicprog prog show names the table's kind (percpu)" \
+		grep -q "table 0 xdp_stats_map (percpu)" \
+		<<< "$(ip netns exec "$NS" "$NICPROG" prog show dev "$NF")"
+	m=$(prog_maps)
+	out=$(ORACLE_ATTACHED=1 ip netns exec "$NS" "$SELFDIR/oracle" \
+	      "$P_DIR/xdp_stats.o" "$IN" "$NF" "$OUT" "$CAP" "$seed" \
+	      "$frames" 2>&1)
+	rc=$?
+	FRAMES=$frames oracle_equal "$what" "$out" "$rc"
+	expect_eq "$what: packets per CPU slot (CPU 0, CPU 1)" "0 $frames" \
+		"$(bpftool -j map dump id "$m" | /usr/bin/python3 -c '
+import json, sys
+cpus = int(sys.argv[1])
+rows = json.load(sys.stdin)
+slot = len(rows[0]["value"]) // cpus
+per = [0] * cpus
+for e in rows:
+    v = bytes(int(b, 16) for b in e["value"])
+    for c in range(cpus):
+        per[c] += int.from_bytes(v[c * slot:c * slot + 8], "little")
+print(per[0], per[1])' "$(nproc --all)")"
+	nip link set dev "$NF" nicprog off
+	for p in $pids; do
+		taskset -p "$(printf '%x' $(( (1 << $(nproc --all)) - 1 )))" "$p" \
+			> /dev/null
+	done
+}
+
 # table_set: nicprog table set (table-set, what the loader sends for
 # LRU_HASH and LPM_TRIE maps) refuses what it cannot do naming the cause,
 # and a hash map bpftool created on the port becomes an LPM table whose
@@ -240,7 +285,8 @@ table_set() {
 	mkdir -p "$bpf"
 	mount -t bpf bpf "$bpf" || { tap_fail "a bpf file system for pins"; return; }
 	nip link set dev "$NF" nicprog obj "$P_DIR/xdp_stats.o" > "$TMP/out" 2>&1
-	ts_refused "an array" "$(prog_maps)" lru "only a hash table takes a kind"
+	ts_refused "an array another kind than percpu" "$(prog_maps)" lru \
+		"an array takes no kind but percpu"
 	nip link set dev "$NF" nicprog off
 	nip link set dev "$NF" nicprog obj "$P_DIR/lru_src.o" > "$TMP/out" 2>&1
 	m=$(prog_maps)
@@ -409,6 +455,7 @@ for prof in $PROFILES; do
 	if [ "$prof" = nicsim-generic ]; then
 		rss "$prof" 400
 		lru_full "$prof"
+		percpu_slots "$prof" "$frames" "$((seed + 14))"
 		table_set
 		# (runts and truncated VLAN frames are dropped before it counts)
 		offload xdp1_kern.o xdp_prog1 8 - "$prof" "$frames" "$((seed + 1))"

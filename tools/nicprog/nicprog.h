@@ -36,6 +36,7 @@ int cmd_stats(struct cli *cli);
 int cmd_monitor(struct cli *cli);
 int cmd_predict_dev(struct cli *cli);
 int cmd_table(struct cli *cli);
+const char *table_kind_name(unsigned int kind);
 int cmd_offline(struct cli *cli, bool predict, enum out_mode mode);
 int prog_print(const struct nlmsghdr *nlh, void *data);
 int profile_set(struct cli *cli, const char *dev, const char *name,

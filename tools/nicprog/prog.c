@@ -90,9 +90,7 @@ static void table_print(const struct nlattr *nest)
 	out_string("name", " %s", s(tb[NICPROG_A_TABLE_NAME]));
 	if (tb[NICPROG_A_TABLE_KIND])
 		out_string("kind", " (%s)",
-			   u(tb[NICPROG_A_TABLE_KIND]) == NICPROG_TABLE_KIND_LRU ?
-			   "lru" : u(tb[NICPROG_A_TABLE_KIND]) ==
-			   NICPROG_TABLE_KIND_LPM ? "lpm" : "?");
+			   table_kind_name(u(tb[NICPROG_A_TABLE_KIND])));
 	out_string("class", ": %s", table_class_name(u(tb[NICPROG_A_TABLE_CLASS])));
 	out_bool("mat", NULL, tb[NICPROG_A_TABLE_MAT]);
 	out_text("%s", tb[NICPROG_A_TABLE_MAT] ? " (mat)" : "");

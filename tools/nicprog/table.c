@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * nicprog table set: give a hash map offloaded to a port an LRU or LPM
- * kind, as libnicprog's loader does for LRU_HASH and LPM_TRIE maps, for
+ * nicprog table set: give a map offloaded to a port an LRU, LPM or
+ * per-CPU kind, as libnicprog's loader does for LRU_HASH, LPM_TRIE and
+ * per-CPU maps, for
  * maps another loader (or bpftool map create ... offload_dev) created.
  * The request itself is libnicprog's (tools/lib/nicprog/kind.c).
  */
@@ -21,7 +22,14 @@ static const char * const kinds[] = {
 	[NICPROG_TABLE_KIND_PLAIN] = "plain",
 	[NICPROG_TABLE_KIND_LRU] = "lru",
 	[NICPROG_TABLE_KIND_LPM] = "lpm",
+	[NICPROG_TABLE_KIND_PERCPU] = "percpu",
+	[NICPROG_TABLE_KIND_LRU_PERCPU] = "lru-percpu",
 };
+
+const char *table_kind_name(unsigned int kind)
+{
+	return kind < __NICPROG_TABLE_KIND_MAX ? kinds[kind] : "?";
+}
 
 static int table_set(struct cli *cli)
 {
@@ -45,12 +53,12 @@ static int table_set(struct cli *cli)
 			return cli_usage("table set: unexpected \"%s\"", arg);
 	}
 	if (!dev || !id || !kind)
-		return cli_usage("table set: give dev IFNAME id MAP_ID kind lru|lpm|plain");
+		return cli_usage("table set: give dev IFNAME id MAP_ID kind KIND (lru, lpm, percpu, lru-percpu, plain)");
 	for (k = 0; k < __NICPROG_TABLE_KIND_MAX; k++)
 		if (!strcmp(kind, kinds[k]))
 			break;
 	if (k == __NICPROG_TABLE_KIND_MAX)
-		return cli_usage("table set: unknown kind \"%s\" (lru, lpm or plain)",
+		return cli_usage("table set: unknown kind \"%s\" (lru, lpm, percpu, lru-percpu or plain)",
 				 kind);
 	errno = 0;
 	n = strtoul(id, &end, 0);

@@ -105,15 +105,18 @@ enum nicprog_table_class {
 };
 
 /*
- * What a hash table does beyond a HASH map's semantics. Linux 6.1 binds
- * only HASH and ARRAY maps to a device: a loader creates an LRU_HASH or
- * LPM_TRIE map as a HASH map and gives the table its kind (table-set)
- * before a program uses it.
+ * What a table does beyond a HASH or ARRAY map's semantics. Linux 6.1
+ * binds only HASH and ARRAY maps to a device: a loader creates an
+ * LRU_HASH, LPM_TRIE or per-CPU map as one of them and gives the table
+ * its kind (table-set) before a program uses it.
  */
 enum nicprog_table_kind {
 	NICPROG_TABLE_KIND_PLAIN,	/* the map's own type */
 	NICPROG_TABLE_KIND_LRU,		/* a full table evicts the LRU element */
 	NICPROG_TABLE_KIND_LPM,		/* struct bpf_lpm_trie_key, longest match */
+	NICPROG_TABLE_KIND_PERCPU,	/* a slot per possible CPU, the datapath's
+					 * the running CPU's */
+	NICPROG_TABLE_KIND_LRU_PERCPU,	/* both */
 
 	__NICPROG_TABLE_KIND_MAX
 };

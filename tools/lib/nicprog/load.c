@@ -283,9 +283,12 @@ static int np_map_kind_set(const struct np_object *o, u32 m, int fd,
 		return 0;
 	err = nicprog_table_kind_set(ifindex, fd, kind, why, sizeof(why));
 	if (err)
-		return np_why(opts, err, "map %s: the NIC cannot make it an %s table: %s",
-			      o->map_names[m], kind == NICPROG_TABLE_KIND_LRU ?
-			      "LRU" : "LPM", why);
+		return np_why(opts, err, "map %s: the NIC cannot make it a table of the %s kind: %s",
+			      o->map_names[m],
+			      kind == NICPROG_TABLE_KIND_LRU ? "LRU" :
+			      kind == NICPROG_TABLE_KIND_LPM ? "LPM" :
+			      kind == NICPROG_TABLE_KIND_PERCPU ? "per-CPU" :
+			      "LRU per-CPU", why);
 	return 0;
 }
 
