@@ -447,8 +447,8 @@ long nicprog_table_update(struct nicprog_table *t, const void *key,
 			  const void *value, u64 flags)
 {
 	struct nicprog_htab_elem *old, *e;
-	u8 kind = table_kind(t);
 	u32 idx, hash, plen = 0;
+	u8 kind;
 
 	if (flags > BPF_EXIST)
 		return -EINVAL;
@@ -463,6 +463,8 @@ long nicprog_table_update(struct nicprog_table *t, const void *key,
 		return 0;
 	}
 
+retry:
+	kind = table_kind(t);
 	/* a PERCPU kind's value is padded (see the top) */
 	e = kmalloc(sizeof(*e) + t->value_off +
 		    round_up(t->value_size, 8) * (kind_percpu(kind) ? 2 : 1),
@@ -485,6 +487,12 @@ long nicprog_table_update(struct nicprog_table *t, const void *key,
 	memcpy(htab_value(t, e), value, t->value_size);
 
 	spin_lock_bh(&t->lock);
+	if (unlikely(kind != READ_ONCE(t->kind))) {
+		/* table-set came between: made for the old kind */
+		spin_unlock_bh(&t->lock);
+		kfree(e);
+		goto retry;
+	}
 	old = htab_find(t, e->key, hash);
 	if (old && flags == BPF_NOEXIST) {
 		spin_unlock_bh(&t->lock);
@@ -536,11 +544,15 @@ long nicprog_table_delete(struct nicprog_table *t, const void *key)
 {
 	u8 probe[NICPROG_LPM_DATA_OFF + NICPROG_LPM_DATA_MAX];
 	struct nicprog_htab_elem *e;
-	u8 kind = table_kind(t);
+	const void *k = key;
 	u32 plen = 0;
+	u8 kind;
 
 	if (t->type == BPF_MAP_TYPE_ARRAY)
 		return -EINVAL;
+retry:
+	kind = table_kind(t);
+	key = k;
 	if (kind == NICPROG_TABLE_KIND_LPM) {
 		plen = nicprog_ir_lpm_plen(key);
 		if (plen > t->max_plen)
@@ -549,6 +561,10 @@ long nicprog_table_delete(struct nicprog_table *t, const void *key)
 		key = probe;
 	}
 	spin_lock_bh(&t->lock);
+	if (unlikely(kind != READ_ONCE(t->kind))) {
+		spin_unlock_bh(&t->lock);
+		goto retry;	/* table-set came between */
+	}
 	e = htab_find(t, key, jhash(key, t->key_size, t->seed));
 	if (e) {
 		hlist_del_rcu(&e->node);

@@ -114,8 +114,7 @@ enum nicprog_table_kind {
 	NICPROG_TABLE_KIND_PLAIN,	/* the map's own type */
 	NICPROG_TABLE_KIND_LRU,		/* a full table evicts the LRU element */
 	NICPROG_TABLE_KIND_LPM,		/* struct bpf_lpm_trie_key, longest match */
-	NICPROG_TABLE_KIND_PERCPU,	/* a slot per possible CPU, the datapath's
-					 * the running CPU's */
+	NICPROG_TABLE_KIND_PERCPU,	/* a slot per CPU, the running one's */
 	NICPROG_TABLE_KIND_LRU_PERCPU,	/* both */
 
 	__NICPROG_TABLE_KIND_MAX
