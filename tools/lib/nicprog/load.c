@@ -14,10 +14,14 @@
  * without BTF, of the type the NIC holds (a per-CPU map as its plain type
  * whose value holds every possible CPU's slot: the bytes a per-CPU reader
  * expects; a DEVMAP as the table of ifindexes it is; a PERF_EVENT_ARRAY
- * left to libbpf, unbound), and nothing else. Loads of read-only global
- * data (".rodata", "volatile const" configuration) are folded into
- * constants (rodata.c) and bpf_redirect_map() calls on devmaps rewritten
- * (redirect.c) in libbpf's copy of the program just before it is loaded.
+ * left to libbpf, unbound; an LRU_HASH, LPM_TRIE or per-CPU map given
+ * its table kind over netlink, kind.c; a global data section as its
+ * one-element array with its initial bytes), and nothing else. Loads of
+ * read-only global data (".rodata", "volatile const" configuration) are
+ * folded into constants (rodata.c), writable global data's address loads
+ * turned into lookups (globals.c) and bpf_redirect_map() calls on devmaps
+ * rewritten (redirect.c) in libbpf's copy of the program just before it
+ * is loaded, by a handler that stands in for libbpf's own section one.
  * Objects libbpf 1.x will not open (legacy SEC("maps")) are loaded from
  * object.c's own linked copy. With ifindex 0 the program loads for the
  * host as the object defines it: the oracle's reference.
@@ -270,7 +274,8 @@ static int np_map_init(const struct np_object *o, u32 m, int fd,
 
 /*
  * A map created on the device gets the kind of table its type needs
- * (LRU_HASH, LPM_TRIE); the caller closes @fd either way.
+ * (LRU_HASH, LPM_TRIE, the per-CPU types); the caller closes @fd either
+ * way.
  */
 static int np_map_kind_set(const struct np_object *o, u32 m, int fd,
 			   int ifindex, const struct nicprog_load_opts *opts)
