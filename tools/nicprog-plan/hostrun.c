@@ -96,6 +96,18 @@ static struct np_elem *lpm_find(struct np_table *tb, const void *key)
 	}
 }
 
+/* An LPM key as the table keeps it, in @buf; -EINVAL past the data. */
+static int lpm_cut(const struct np_table *tb, const void **key, u8 *buf)
+{
+	u32 plen = nicprog_ir_lpm_plen(*key);
+
+	if (plen > lpm_max_plen(tb))
+		return -EINVAL;
+	nicprog_ir_lpm_key(tb->t->key_size, *key, plen, buf);
+	*key = buf;
+	return 0;
+}
+
 static void *w_lookup(void *priv, u32 map, const void *key)
 {
 	struct np_world *w = priv;
@@ -150,13 +162,8 @@ static long w_update(void *priv, u32 map, const void *key, const void *value,
 		memcpy(tb->values + (u64)idx * stride(tb->t), value, vs);
 		return 0;
 	}
-	if (is_lpm(tb)) {
-		if (nicprog_ir_lpm_plen(key) > lpm_max_plen(tb))
-			return -EINVAL;
-		nicprog_ir_lpm_key(tb->t->key_size, key,
-				   nicprog_ir_lpm_plen(key), masked);
-		key = masked;
-	}
+	if (is_lpm(tb) && lpm_cut(tb, &key, masked))
+		return -EINVAL;
 	slot = hslot(tb, key);
 	if (*slot && flags == BPF_NOEXIST)
 		return -EEXIST;
@@ -200,13 +207,8 @@ static long w_delete(void *priv, u32 map, const void *key)
 
 	if (tb->values)
 		return -EINVAL;
-	if (is_lpm(tb)) {
-		if (nicprog_ir_lpm_plen(key) > lpm_max_plen(tb))
-			return -EINVAL;
-		nicprog_ir_lpm_key(tb->t->key_size, key,
-				   nicprog_ir_lpm_plen(key), masked);
-		key = masked;
-	}
+	if (is_lpm(tb) && lpm_cut(tb, &key, masked))
+		return -EINVAL;
 	slot = hslot(tb, key);
 	e = *slot;
 	if (!e)

@@ -145,36 +145,28 @@ refused "no such section" "no program in section nope" --sec nope "$top/bpf/exam
 # the map types Linux 6.1 binds to no device, as NIC tables of a kind: an
 # LPM_TRIE read by the datapath is an LPM table a MAT serves, one it
 # writes is shared (a prefix is reached from many keys)
-out=$(timeout 60 "$PLAN" "$PROGS/lpm.o" 2>&1)
-if [ $? -eq 0 ] && grep -q "table 0: read-only" <<< "$out"; then
-	ok "LPM_TRIE map: planned as a table the datapath reads"
-else
-	sed 's/^/# /' <<< "$out"
-	nok "LPM_TRIE map: planned as a table the datapath reads"
-fi
-out=$(timeout 60 "$PLAN" "$PROGS/xdp_lpm_route.o" 2>&1)
-if [ $? -eq 0 ] && grep -q "table 0: shared-mutable.*a longest-prefix match reaches one element from many keys" <<< "$out"; then
-	ok "LPM_TRIE map written by the datapath: shared, and why"
-else
-	sed 's/^/# /' <<< "$out"
-	nok "LPM_TRIE map written by the datapath: shared, and why"
-fi
+# planned DESC PATTERN OBJ: planned (exit 0), PATTERN in the report
+planned() {
+	local out
+	out=$(timeout 60 "$PLAN" "$3" 2>&1)
+	if [ $? -eq 0 ] && grep -q -e "$2" <<< "$out"; then
+		ok "$1"
+	else
+		sed 's/^/# /' <<< "$out"
+		nok "$1"
+	fi
+}
+planned "LPM_TRIE map: planned as a table the datapath reads" \
+	"table 0: read-only" "$PROGS/lpm.o"
+planned "LPM_TRIE map written by the datapath: shared, and why" \
+	"table 0: shared-mutable.*a longest-prefix match reaches one element from many keys" \
+	"$PROGS/xdp_lpm_route.o"
 # writable globals: the section a one-element table, the address loads
 # lookups of it (the facts say the program reaches it through a helper)
-out=$(timeout 60 "$PLAN" "$PROGS/global.o" 2>&1)
-if [ $? -eq 0 ] && grep -q "^table 0: counters" <<< "$out"; then
-	ok "global variables (.bss): planned as a table of counters"
-else
-	sed 's/^/# /' <<< "$out"
-	nok "global variables (.bss): planned as a table of counters"
-fi
-out=$(timeout 60 "$PLAN" "$PROGS/xdp_conntrack.o" 2>&1)
-if [ $? -eq 0 ] && grep -q "^table 0: " <<< "$out"; then
-	ok "LRU_HASH map: planned as a table"
-else
-	sed 's/^/# /' <<< "$out"
-	nok "LRU_HASH map: planned as a table"
-fi
+planned "global variables (.bss): planned as a table of counters" \
+	"^table 0: counters" "$PROGS/global.o"
+planned "LRU_HASH map: planned as a table" "^table 0: " \
+	"$PROGS/xdp_conntrack.o"
 
 # chosen as ip link chooses: by name, in a section of its own, as XDP;
 # per-CPU maps laid out for --cpus CPUs
