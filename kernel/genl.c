@@ -315,14 +315,16 @@ out:
 /*
  * The map is found by its file descriptor in the caller's table, then
  * only compared with the port's tables: whatever it is, nothing of it is
- * read. Its reference is dropped after RTNL: the last put of an offloaded
- * map frees it from a work item that takes RTNL.
+ * read. A host map (host kind) is checked and, if taken, referenced by
+ * the table. Both references are dropped after RTNL: the last put of an
+ * offloaded map frees it from a work item that takes RTNL.
  */
 int nicprog_nl_table_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
+	struct bpf_map *map, *host_map = NULL;
 	struct nlattr **a = info->attrs;
 	struct nicprog_dev *nd;
-	struct bpf_map *map;
+	u8 kind;
 	int err;
 
 	if (!a[NICPROG_A_DEV_MAP_FD] || !a[NICPROG_A_DEV_TABLE_KIND]) {
@@ -333,11 +335,27 @@ int nicprog_nl_table_set_doit(struct sk_buff *skb, struct genl_info *info)
 		NL_SET_ERR_MSG(info->extack, "table-set needs map-fd and table-kind");
 		return -EINVAL;
 	}
+	kind = nla_get_u8(a[NICPROG_A_DEV_TABLE_KIND]);
+	if (!a[NICPROG_A_DEV_HOST_MAP_FD] != (kind != NICPROG_TABLE_KIND_HOST)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[NICPROG_A_DEV_TABLE_KIND],
+				    "host-map-fd goes with the host kind, and only with it");
+		return -EINVAL;
+	}
 	map = bpf_map_get(nla_get_u32(a[NICPROG_A_DEV_MAP_FD]));
 	if (IS_ERR(map)) {
 		NL_SET_ERR_MSG_ATTR(info->extack, a[NICPROG_A_DEV_MAP_FD],
 				    "not a BPF map's file descriptor");
 		return PTR_ERR(map);
+	}
+	if (a[NICPROG_A_DEV_HOST_MAP_FD]) {
+		host_map = bpf_map_get(nla_get_u32(a[NICPROG_A_DEV_HOST_MAP_FD]));
+		if (IS_ERR(host_map)) {
+			NL_SET_ERR_MSG_ATTR(info->extack,
+					    a[NICPROG_A_DEV_HOST_MAP_FD],
+					    "not a BPF map's file descriptor");
+			bpf_map_put(map);
+			return PTR_ERR(host_map);
+		}
 	}
 	rtnl_lock();
 	nd = nicprog_nl_port(genl_info_net(info), a, NICPROG_A_DEV_IFINDEX,
@@ -345,10 +363,11 @@ int nicprog_nl_table_set_doit(struct sk_buff *skb, struct genl_info *info)
 	if (IS_ERR(nd))
 		err = PTR_ERR(nd);
 	else
-		err = nicprog_table_set_kind(nd, map,
-					     nla_get_u8(a[NICPROG_A_DEV_TABLE_KIND]),
+		err = nicprog_table_set_kind(nd, map, kind, host_map,
 					     info->extack);
 	rtnl_unlock();
+	if (host_map)
+		bpf_map_put(host_map);
 	bpf_map_put(map);
 	return err;
 }
@@ -497,7 +516,10 @@ static int nicprog_nl_put_table(struct sk_buff *skb, struct nicprog_dev *nd,
 	    (ti->why && nla_put_string(skb, NICPROG_A_TABLE_REASON, ti->why)) ||
 	    (nicprog_table_kind(plan->tables[t]) &&
 	     nla_put_u8(skb, NICPROG_A_TABLE_KIND,
-			nicprog_table_kind(plan->tables[t]))))
+			nicprog_table_kind(plan->tables[t]))) ||
+	    (nicprog_table_host_map_id(plan->tables[t]) &&
+	     nla_put_u32(skb, NICPROG_A_TABLE_HOST_MAP_ID,
+			 nicprog_table_host_map_id(plan->tables[t]))))
 		return -EMSGSIZE;
 	nla_nest_end(skb, nest);
 	return 0;

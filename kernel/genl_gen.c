@@ -51,11 +51,12 @@ static const struct nla_policy nicprog_predict_nl_policy[NICPROG_A_PROG_RATE + 1
 };
 
 /* NICPROG_CMD_TABLE_SET */
-static const struct nla_policy nicprog_table_set_nl_policy[NICPROG_A_DEV_TABLE_KIND + 1] = {
+static const struct nla_policy nicprog_table_set_nl_policy[NICPROG_A_DEV_HOST_MAP_FD + 1] = {
 	[NICPROG_A_DEV_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
 	[NICPROG_A_DEV_IFNAME] = { .type = NLA_NUL_STRING, .len = 15, },
 	[NICPROG_A_DEV_MAP_FD] = { .type = NLA_U32, },
-	[NICPROG_A_DEV_TABLE_KIND] = NLA_POLICY_MAX(NLA_U8, 4),
+	[NICPROG_A_DEV_TABLE_KIND] = NLA_POLICY_MAX(NLA_U8, 5),
+	[NICPROG_A_DEV_HOST_MAP_FD] = { .type = NLA_U32, },
 };
 
 /* Ops table for nicprog */
@@ -105,7 +106,7 @@ const struct genl_ops nicprog_nl_ops[7] = {
 		.cmd		= NICPROG_CMD_TABLE_SET,
 		.doit		= nicprog_nl_table_set_doit,
 		.policy		= nicprog_table_set_nl_policy,
-		.maxattr	= NICPROG_A_DEV_TABLE_KIND,
+		.maxattr	= NICPROG_A_DEV_HOST_MAP_FD,
 		.flags		= GENL_UNS_ADMIN_PERM,
 	},
 };

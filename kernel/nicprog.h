@@ -52,6 +52,10 @@ struct nicprog_events {
 	struct delayed_work work;
 };
 
+/* Host maps a port's HOST tables may stand for: the slot bits of a target. */
+#define NICPROG_HOST_MAPS	((NICPROG_HOST_TARGET_SLOT >> \
+				 NICPROG_HOST_TARGET_SLOT_SHIFT) + 1)
+
 /* Cores whose counters stats report (core_stats), per NIC. */
 #define NICPROG_MAX_CORES	32
 
@@ -100,6 +104,10 @@ struct nicprog_events {
  * @ring_due: outputs whose pipes hold deferred notifications (bit per
  *	output, atomic), for nicprog_ring_flush()
  * @events: overload and ring drop events on their way to the monitor group
+ * @host_maps: per slot, the host XSKMAP or CPUMAP a HOST table stands for,
+ *	one reference owned (hostmap.c); written under RTNL, RCU for the
+ *	datapath
+ * @host_map_next: the slot to try first, under RTNL
  */
 struct nicprog_dev {
 	struct device dev;
@@ -133,6 +141,8 @@ struct nicprog_dev {
 	struct list_head ring_files;
 	DECLARE_BITMAP(ring_due, NICPROG_RING_OUTPUTS);
 	struct nicprog_events events;
+	struct bpf_map __rcu *host_maps[NICPROG_HOST_MAPS];
+	u32 host_map_next;
 };
 
 #define NICPROG_PROG_MAX_MAPS	NICPROG_MAX_TABLES
@@ -346,6 +356,13 @@ u8 nicprog_table_kind(const struct nicprog_table *t);
 void nicprog_table_bind(struct nicprog_table *t);
 u32 nicprog_table_ir_type(const struct nicprog_table *t);
 int nicprog_table_set_kind(struct nicprog_dev *nd, const struct bpf_map *map,
-			   u8 kind, struct netlink_ext_ack *extack);
+			   u8 kind, struct bpf_map *host_map,
+			   struct netlink_ext_ack *extack);
+u32 nicprog_table_host_map_id(const struct nicprog_table *t);
+
+int nicprog_hostmap_get(struct nicprog_dev *nd, struct bpf_map *map,
+			struct netlink_ext_ack *extack);
+void nicprog_hostmap_put(struct nicprog_dev *nd, u32 slot);
+u32 nicprog_hostmap_id(struct nicprog_dev *nd, u32 slot);
 
 #endif /* _NICPROG_CORE_H */

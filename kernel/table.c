@@ -29,6 +29,10 @@
  *   Programs were verified against the whole value, so every value is
  *   followed by a value's worth of padding that an offset past the slot
  *   stays in.
+ * - HOST (XSKMAP, CPUMAP, which stay the host's): an ARRAY of u32 keys
+ *   and values standing for the host map on the NIC; its values are the
+ *   targets bpf_redirect() hands a frame to the host map's entries by
+ *   (hostmap.c). Only the kernel writes them.
  *
  * Concurrency: NIC cores look up and update from the datapath under
  * rcu_read_lock(); syscalls (bpftool) do the same from process context.
@@ -82,6 +86,7 @@ struct nicprog_htab_elem {
  * @max_plen: LPM kind: bits of a key's data
  * @slots: PERCPU kinds: slots in a value, num_possible_cpus()
  * @slot_size: PERCPU kinds: bytes of a slot
+ * @host_slot: HOST kind: the port's slot of the host map (hostmap.c)
  * @values: array storage, @max_entries values of round_up(@value_size, 8)
  */
 struct nicprog_table {
@@ -107,9 +112,17 @@ struct nicprog_table {
 	u32 max_plen;
 	u32 slots;
 	u32 slot_size;
+	u32 host_slot;
 	u8 *values;
 };
 
+
+/* @t's kind, ordered before what table-set published with it. */
+static u8 table_kind(const struct nicprog_table *t)
+{
+	/* pairs with table-set's release: @plen_count is there first */
+	return smp_load_acquire(&t->kind);
+}
 
 static u32 array_stride(const struct nicprog_table *t)
 {
@@ -238,6 +251,8 @@ void nicprog_table_free(struct bpf_offloaded_map *offmap)
 	u32 i;
 
 	if (t->type == BPF_MAP_TYPE_ARRAY) {
+		if (table_kind(t) == NICPROG_TABLE_KIND_HOST)
+			nicprog_hostmap_put(t->nd, t->host_slot);
 		vfree(t->values);
 	} else {
 		for (i = 0; i < t->n_buckets; i++)
@@ -305,13 +320,6 @@ static struct nicprog_htab_elem *htab_find(struct nicprog_table *t,
 		if (e->hash == hash && !memcmp(e->key, key, t->key_size))
 			return e;
 	return NULL;
-}
-
-/* @t's kind, ordered before what table-set published with it. */
-static u8 table_kind(const struct nicprog_table *t)
-{
-	/* pairs with table-set's release: @plen_count is there first */
-	return smp_load_acquire(&t->kind);
 }
 
 /* The longest prefix of @key the table holds, as lpm_trie.c finds it. */
@@ -439,7 +447,8 @@ static void lru_evict(struct nicprog_table *t)
  *
  * Context: process or datapath; does not sleep.
  * Return: 0, -EINVAL for unknown flags or an LPM prefix longer than the
- * key's data, -EEXIST/-ENOENT when @flags forbid the update, -E2BIG when
+ * key's data, -EPERM for a HOST table (the kernel sets its values),
+ * -EEXIST/-ENOENT when @flags forbid the update, -E2BIG when
  * full (-ENOSPC for an LPM table; an LRU table evicts instead) or the
  * index is out of range, -ENOMEM.
  */
@@ -453,6 +462,9 @@ long nicprog_table_update(struct nicprog_table *t, const void *key,
 	if (flags > BPF_EXIST)
 		return -EINVAL;
 	if (t->type == BPF_MAP_TYPE_ARRAY) {
+		/* the targets of a host map's entries are the kernel's */
+		if (table_kind(t) == NICPROG_TABLE_KIND_HOST)
+			return -EPERM;
 		memcpy(&idx, key, sizeof(idx));
 		if (idx >= t->max_entries)
 			return -E2BIG;
@@ -615,6 +627,20 @@ u32 nicprog_table_ir_type(const struct nicprog_table *t)
 }
 
 /**
+ * nicprog_table_host_map_id() - the host map a HOST table stands for
+ * @t: the table
+ *
+ * Context: RTNL held.
+ * Return: the host map's ID, 0 for a table of another kind.
+ */
+u32 nicprog_table_host_map_id(const struct nicprog_table *t)
+{
+	if (!t || table_kind(t) != NICPROG_TABLE_KIND_HOST)
+		return 0;
+	return nicprog_hostmap_id(t->nd, t->host_slot);
+}
+
+/**
  * nicprog_table_bind() - a program is prepared with the table
  * @t: the table
  *
@@ -626,21 +652,68 @@ void nicprog_table_bind(struct nicprog_table *t)
 	WRITE_ONCE(t->bound, true);
 }
 
+/*
+ * A HOST table: an array of u32 keys and values, as many as the host
+ * XSKMAP or CPUMAP it stands for, whose values become the targets of that
+ * map's entries. Called with the table unbound: no program reads it yet.
+ */
+static int table_set_host(struct nicprog_table *t, struct bpf_map *host_map,
+			  struct netlink_ext_ack *extack)
+{
+	u32 i, target;
+	int slot;
+
+	if (t->type != BPF_MAP_TYPE_ARRAY || t->key_size != sizeof(u32) ||
+	    t->value_size != sizeof(u32)) {
+		NL_SET_ERR_MSG(extack, "a host table is an array of 4-byte values");
+		return -EINVAL;
+	}
+	/* neither type can be bound to a device in 6.1 */
+	if (!host_map ||
+	    (host_map->map_type != BPF_MAP_TYPE_XSKMAP &&
+	     host_map->map_type != BPF_MAP_TYPE_CPUMAP)) {
+		NL_SET_ERR_MSG(extack, "host-map-fd is not a host XSKMAP or CPUMAP");
+		return -EINVAL;
+	}
+	if (host_map->max_entries != t->max_entries ||
+	    t->max_entries > NICPROG_HOST_TARGET_KEY + 1) {
+		NL_SET_ERR_MSG(extack, "the host map and the table differ in entries (at most 1048576)");
+		return -EINVAL;
+	}
+	slot = nicprog_hostmap_get(t->nd, host_map, extack);
+	if (slot < 0)
+		return slot;
+	t->host_slot = slot;
+	for (i = 0; i < t->max_entries; i++) {
+		target = NICPROG_PIPE_TARGET_BIT | NICPROG_HOST_TARGET_BIT |
+			 (u32)slot << NICPROG_HOST_TARGET_SLOT_SHIFT | i;
+		memcpy(t->values + (size_t)i * array_stride(t), &target,
+		       sizeof(target));
+	}
+	/* syscall readers see the targets before the kind */
+	smp_store_release(&t->kind, NICPROG_TABLE_KIND_HOST);
+	return 0;
+}
+
 /**
  * nicprog_table_set_kind() - table-set: give an offloaded table a kind
  * @nd: the port
  * @map: a map, any map: it is only compared with the port's tables'
  * @kind: enum nicprog_table_kind
+ * @host_map: for the HOST kind, the host XSKMAP or CPUMAP the table
+ *	stands for (a reference is taken); else NULL
  * @extack: where a refusal's reason goes
  *
  * Context: process, RTNL held (the port's table list).
  * Return: 0; -ENOENT if @map is not offloaded to @nd, -EINVAL for an
- * array of another kind than PERCPU, an LPM key or per-CPU value of the
- * wrong size, -EBUSY if the (hash) table holds
- * elements, already has another kind or a program uses it, -ENOMEM.
+ * array of another kind than PERCPU or HOST, an LPM key or per-CPU value
+ * of the wrong size, a HOST table not shaped as its host map, -EBUSY if
+ * the (hash) table holds elements, already has another kind or a program
+ * uses it, -ENOSPC when the port's host map slots are taken, -ENOMEM.
  */
 int nicprog_table_set_kind(struct nicprog_dev *nd, const struct bpf_map *map,
-			   u8 kind, struct netlink_ext_ack *extack)
+			   u8 kind, struct bpf_map *host_map,
+			   struct netlink_ext_ack *extack)
 {
 	struct nicprog_table *t, *found = NULL;
 	u32 *plen_count = NULL;
@@ -656,8 +729,9 @@ int nicprog_table_set_kind(struct nicprog_dev *nd, const struct bpf_map *map,
 		return -ENOENT;
 	}
 	if (t->type != BPF_MAP_TYPE_HASH &&
-	    kind != NICPROG_TABLE_KIND_PERCPU) {
-		NL_SET_ERR_MSG(extack, "an array takes no kind but percpu");
+	    kind != NICPROG_TABLE_KIND_PERCPU &&
+	    kind != NICPROG_TABLE_KIND_HOST) {
+		NL_SET_ERR_MSG(extack, "an array takes no kind but percpu and host");
 		return -EINVAL;
 	}
 	if (kind_percpu(kind) &&
@@ -666,16 +740,22 @@ int nicprog_table_set_kind(struct nicprog_dev *nd, const struct bpf_map *map,
 		NL_SET_ERR_MSG(extack, "a per-CPU value is one 8-byte aligned slot per possible CPU");
 		return -EINVAL;
 	}
-	if (kind == table_kind(t))
+	if (kind == table_kind(t) && kind != NICPROG_TABLE_KIND_HOST)
 		return 0;
 	if (READ_ONCE(t->bound)) {
 		NL_SET_ERR_MSG(extack, "a program already uses the table: its kind is fixed");
+		return -EBUSY;
+	}
+	if (table_kind(t) == NICPROG_TABLE_KIND_HOST) {
+		NL_SET_ERR_MSG(extack, "the table already stands for a host map");
 		return -EBUSY;
 	}
 	if (table_kind(t) != NICPROG_TABLE_KIND_PLAIN) {
 		NL_SET_ERR_MSG(extack, "the table already has another kind");
 		return -EBUSY;
 	}
+	if (kind == NICPROG_TABLE_KIND_HOST)
+		return table_set_host(t, host_map, extack);
 	if (kind == NICPROG_TABLE_KIND_LPM) {
 		if (t->key_size <= NICPROG_LPM_DATA_OFF ||
 		    t->key_size > NICPROG_LPM_DATA_OFF + NICPROG_LPM_DATA_MAX) {

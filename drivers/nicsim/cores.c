@@ -119,6 +119,20 @@ static void nicsim_redirect_failed(struct nicsim_port *port,
 }
 
 /*
+ * A redirect to a host map's entry: the verdict and where it went in one
+ * update section, so that a reader that sees the one sees the other.
+ */
+static void nicsim_redirect_host(struct nicsim_port *port)
+{
+	struct nicsim_pcpu_stats *s = this_cpu_ptr(port->stats);
+
+	u64_stats_update_begin(&s->syncp);
+	u64_stats_inc(&s->xdp_redirect_host);
+	u64_stats_inc(&s->xdp_redirect);
+	u64_stats_update_end(&s->syncp);
+}
+
+/*
  * Hold a copy of a frame a full backpressure pipe refused; false if there
  * is no memory for it (the caller drops and counts it). BH disabled.
  */
@@ -160,6 +174,7 @@ void nicsim_verdict(struct nicsim_port *port, const struct nicprog_plan *plan,
 		    const struct nicprog_exec_result *res,
 		    struct nicsim_core *core)
 {
+	const struct nicsim_plan_ref *ref;
 	struct nicsim_port *out;
 	struct sk_buff *nskb;
 	int err;
@@ -190,6 +205,19 @@ void nicsim_verdict(struct nicsim_port *port, const struct nicprog_plan *plan,
 		nicsim_wire_tx(port, nskb);
 		return;
 	case XDP_REDIRECT:
+		/* to a host map's entry: to the host, which hands it on */
+		if (nicprog_host_target(res->redirect_ifindex)) {
+			ref = rcu_dereference(port->ref);
+			if (!ref || ref->plan != plan)
+				goto exception;	/* a replaced plan's */
+			nskb = nicsim_frame_skb(port, pkt, true);
+			if (!nskb)
+				break;
+			nicsim_redirect_host(port);
+			nicsim_host_rx_redirect(port, nskb, ref,
+						res->redirect_ifindex);
+			return;
+		}
 		/* to an NF output: into the pipe bound to it, as a DMA would */
 		if (res->redirect_ifindex & NICPROG_PIPE_TARGET_BIT) {
 			if (core && core->ring_port != port)

@@ -37,7 +37,7 @@ static const char nicsim_xdp_stat_names[][ETH_GSTRING_LEN] = {
 	"host_handovers", "host_state_bytes", "host_runs", "host_errors",
 	"host_ns", "host_insns", "rx_xdp_drop", "rx_xdp_pass", "rx_xdp_tx",
 	"rx_xdp_redirect", "rx_xdp_aborted", "xdp_xmit", "xdp_xmit_errors",
-	"xdp_redirect_err",
+	"xdp_redirect_err", "xdp_redirect_host",
 };
 
 /*
@@ -152,6 +152,7 @@ static void nicsim_get_ethtool_stats(struct net_device *dev,
 	*data++ = u64_stats_read(&s.xdp_xmit);
 	*data++ = u64_stats_read(&s.xdp_xmit_errors);
 	*data++ = u64_stats_read(&s.xdp_redirect_err);
+	*data++ = u64_stats_read(&s.xdp_redirect_host);
 	spin_lock_bh(&ndev->tm_lock);
 	tm = ndev->tm;
 	if (!tm) {	/* the device is going: its cores have stopped */

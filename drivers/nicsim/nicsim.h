@@ -46,7 +46,8 @@
  * @xdp_drop: frames the NIC's program dropped
  * @xdp_pass: frames the NIC's program passed to the host
  * @xdp_tx: frames the NIC's program sent back out of the port
- * @xdp_redirect: frames the NIC's program sent out of another port
+ * @xdp_redirect: frames the NIC's program sent out of another port, to
+ *	an NF output or to a host map's entry
  * @xdp_aborted: frames aborted by the program, or with an invalid verdict
  *	or redirect target (the xdp_exception tracepoint fires)
  * @host_handovers: partial offload: frames the NIC handed to the host part
@@ -68,6 +69,11 @@
  *	that is no port of the NIC: counted in @xdp_redirect too, as the
  *	host counts the verdict of a redirect that then fails, and dropped
  *	(the xdp_exception tracepoint fires with XDP_REDIRECT)
+ * @xdp_redirect_host: frames the NIC's program redirected to a host
+ *	XSKMAP's or CPUMAP's entry: counted in @xdp_redirect too, in the same
+ *	update section; handed to the host, where @rx_xdp_redirect counts
+ *	those the entry took and the rx_xdp_* counter of the action for a
+ *	missing entry the others
  * @syncp: writers run with BH disabled (xmit, NAPI, NIC cores) and never
  *	nest a section
  */
@@ -100,6 +106,7 @@ struct nicsim_pcpu_stats {
 	u64_stats_t xdp_xmit;
 	u64_stats_t xdp_xmit_errors;
 	u64_stats_t xdp_redirect_err;
+	u64_stats_t xdp_redirect_host;
 	struct u64_stats_sync syncp;
 };
 
@@ -204,11 +211,15 @@ struct nicsim_plan_ref {
 /**
  * struct nicsim_rx_cb - the receive descriptor of a frame in a port's rxq
  *	(skb->cb)
- * @ref: NULL for a frame; for a handover (partial offload), the plan the
- *	NIC ran, compared with the installed one, never dereferenced
+ * @ref: NULL for a frame; for a handover (partial offload) or a frame
+ *	redirected to a host map, the plan the NIC ran, compared with the
+ *	installed one, never dereferenced
+ * @host_target: a frame the NIC's program redirected to a host map's
+ *	entry: the target (nicprog_host_target()); else 0
  */
 struct nicsim_rx_cb {
 	const struct nicsim_plan_ref *ref;
+	u32 host_target;
 };
 
 #define NICSIM_RX_CB(skb)	((struct nicsim_rx_cb *)(skb)->cb)
@@ -367,6 +378,8 @@ struct nicsim_dev {
 void nicsim_wire_tx(struct nicsim_port *port, struct sk_buff *skb);
 int nicsim_ring_xmit(struct nicprog_dev *nd, const void *buf, u32 len);
 void nicsim_host_rx(struct nicsim_port *port, struct sk_buff *skb);
+void nicsim_host_rx_redirect(struct nicsim_port *port, struct sk_buff *skb,
+			     const struct nicsim_plan_ref *ref, u32 target);
 void nicsim_host_rx_handover(struct nicsim_port *port, struct sk_buff *skb,
 			     const struct nicsim_plan_ref *ref);
 struct nicsim_port *nicsim_port_create(struct nicsim_dev *ndev, u32 index);
@@ -409,6 +422,7 @@ int nicsim_port_ndo_bpf(struct net_device *dev, struct netdev_bpf *bpf);
 int nicsim_xdp_setup(struct nicsim_port *port, struct netdev_bpf *bpf);
 bool nicsim_xdp_rx(struct nicsim_port *port, struct bpf_prog *prog,
 		   struct sk_buff *skb);
+bool nicsim_xdp_host_redirect(struct nicsim_port *port, struct sk_buff *skb);
 int nicsim_xdp_xmit(struct net_device *dev, int n, struct xdp_frame **frames,
 		    u32 flags);
 int nicsim_xdp_init(struct nicsim_port *port);

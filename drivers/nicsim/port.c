@@ -17,11 +17,12 @@
 
 /* Into the host's receive queue, with @ref in the descriptor. */
 static void __nicsim_host_rx(struct nicsim_port *port, struct sk_buff *skb,
-			     const struct nicsim_plan_ref *ref)
+			     const struct nicsim_plan_ref *ref, u32 host_target)
 {
 	bool queued = false;
 
 	NICSIM_RX_CB(skb)->ref = ref;
+	NICSIM_RX_CB(skb)->host_target = host_target;
 
 	/* The sender may be destroyed while the frame waits in our queue. */
 	skb->dev = port->netdev;
@@ -48,7 +49,7 @@ static void __nicsim_host_rx(struct nicsim_port *port, struct sk_buff *skb,
  */
 void nicsim_host_rx(struct nicsim_port *port, struct sk_buff *skb)
 {
-	__nicsim_host_rx(port, skb, NULL);
+	__nicsim_host_rx(port, skb, NULL, 0);
 }
 
 /**
@@ -62,7 +63,22 @@ void nicsim_host_rx(struct nicsim_port *port, struct sk_buff *skb)
 void nicsim_host_rx_handover(struct nicsim_port *port, struct sk_buff *skb,
 			     const struct nicsim_plan_ref *ref)
 {
-	__nicsim_host_rx(port, skb, ref);
+	__nicsim_host_rx(port, skb, ref, 0);
+}
+
+/**
+ * nicsim_host_rx_redirect() - the NIC hands a frame to a host map's entry
+ * @port: the port
+ * @skb: the frame, its metadata in front
+ * @ref: the plan whose program chose the target
+ * @target: the target, nicprog_host_target()
+ *
+ * Context: BH disabled.
+ */
+void nicsim_host_rx_redirect(struct nicsim_port *port, struct sk_buff *skb,
+			     const struct nicsim_plan_ref *ref, u32 target)
+{
+	__nicsim_host_rx(port, skb, ref, target);
 }
 
 /*
@@ -199,6 +215,10 @@ static int nicsim_port_poll(struct napi_struct *napi, int budget)
 	prog = rcu_dereference(port->xdp_prog);
 	while (done < budget && (skb = skb_dequeue(&port->rxq))) {
 		done++;
+		if (NICSIM_RX_CB(skb)->host_target) {
+			redirected |= nicsim_xdp_host_redirect(port, skb);
+			continue;
+		}
 		if (NICSIM_RX_CB(skb)->ref) {
 			nicsim_host_part(port, skb);
 			continue;

@@ -13,7 +13,9 @@
  *
  * Frames the NIC's own program passes reach it like any other; a partial
  * offload's host part runs in its place on handovers (hostpart.c), whose
- * verdicts it does not see.
+ * verdicts it does not see, and frames the NIC's program redirected to a
+ * host XSKMAP or CPUMAP entry go there through the same receive buffers
+ * (nicsim_xdp_host_redirect()).
  *
  * Locking: the program pointer is written under RTNL (ndo_bpf) and read
  * under RCU by the NAPI poll. The port owns one reference to it, which the
@@ -86,49 +88,21 @@ static struct sk_buff *nicsim_xdp_skb(const struct xdp_buff *xdp)
 	return skb;
 }
 
-/**
- * nicsim_xdp_rx() - run the port's native program on a received frame
- * @port: the port
- * @prog: its program, under RCU
- * @skb: the frame as the NIC received it, at its Ethernet header; consumed
- *
- * Context: the port's NAPI poll, RCU held.
- * Return: whether the frame was redirected, so that the poll flushes.
+/*
+ * Act on a verdict for the frame in @buf (@xdp), as the port's native
+ * program gave it or a host map redirect's miss (@redirected: the frame
+ * is already gone to the map's entry). Returns whether it was redirected.
  */
-bool nicsim_xdp_rx(struct nicsim_port *port, struct bpf_prog *prog,
-		   struct sk_buff *skb)
+static bool nicsim_xdp_act(struct nicsim_port *port, struct bpf_prog *prog,
+			   struct xdp_buff *xdp, void *buf, u32 act,
+			   bool redirected)
 {
 	struct net_device *dev = port->netdev;
-	struct xdp_buff xdp;
-	u32 len = skb->len, act;
-	void *buf;
+	struct sk_buff *skb;
 
-	/* queued before the MTU was lowered for the program */
-	if (unlikely(len > NICSIM_XDP_FRAME_MAX)) {
-		nicsim_stats_inc(port, rx_length_errors);
-		kfree_skb(skb);
-		return false;
-	}
-	buf = napi_alloc_frag(NICSIM_XDP_BUF_SZ);
-	if (unlikely(!buf)) {
-		nicsim_stats_inc(port, rx_fifo_errors);
-		kfree_skb(skb);
-		return false;
-	}
-	/* the NIC's DMA into the receive buffer */
-	if (unlikely(skb_copy_bits(skb, 0, buf + XDP_PACKET_HEADROOM, len))) {
-		page_frag_free(buf);
-		kfree_skb(skb);
-		return false;
-	}
-	consume_skb(skb);
-	xdp_init_buff(&xdp, NICSIM_XDP_BUF_SZ, &port->xdp_rxq);
-	xdp_prepare_buff(&xdp, buf, XDP_PACKET_HEADROOM, len, true);
-
-	act = bpf_prog_run_xdp(prog, &xdp);
 	switch (act) {
 	case XDP_PASS:
-		skb = nicsim_xdp_skb(&xdp);
+		skb = nicsim_xdp_skb(xdp);
 		if (unlikely(!skb))
 			break;
 		nicsim_stats_inc(port, rx_xdp_pass);
@@ -138,14 +112,14 @@ bool nicsim_xdp_rx(struct nicsim_port *port, struct bpf_prog *prog,
 		netif_receive_skb(skb);
 		return false;
 	case XDP_TX:
-		skb = nicsim_xdp_skb(&xdp);
+		skb = nicsim_xdp_skb(xdp);
 		if (unlikely(!skb))
 			break;
 		nicsim_stats_inc(port, rx_xdp_tx);
 		nicsim_wire_tx(port, skb);
 		return false;
 	case XDP_REDIRECT:
-		if (unlikely(xdp_do_redirect(dev, &xdp, prog)))
+		if (unlikely(!redirected && xdp_do_redirect(dev, xdp, prog)))
 			goto aborted;
 		nicsim_stats_inc(port, rx_xdp_redirect);
 		return true;
@@ -168,6 +142,105 @@ aborted:
 	nicsim_stats_inc(port, rx_xdp_aborted);
 	page_frag_free(buf);
 	return false;
+}
+
+/*
+ * The NIC's DMA of @skb into a receive buffer @xdp describes, with the
+ * metadata in front of it if @meta; NULL (@skb freed and counted) if it
+ * cannot.
+ */
+static void *nicsim_xdp_buff(struct nicsim_port *port, struct sk_buff *skb,
+			     struct xdp_buff *xdp, bool meta)
+{
+	u32 len = skb->len, metalen = meta ? skb_metadata_len(skb) : 0;
+	void *buf;
+
+	/* queued before the MTU was lowered for the program */
+	if (unlikely(len > NICSIM_XDP_FRAME_MAX)) {
+		nicsim_stats_inc(port, rx_length_errors);
+		kfree_skb(skb);
+		return NULL;
+	}
+	buf = napi_alloc_frag(NICSIM_XDP_BUF_SZ);
+	if (unlikely(!buf)) {
+		nicsim_stats_inc(port, rx_fifo_errors);
+		kfree_skb(skb);
+		return NULL;
+	}
+	if (unlikely(skb_copy_bits(skb, 0, buf + XDP_PACKET_HEADROOM, len))) {
+		page_frag_free(buf);
+		kfree_skb(skb);
+		return NULL;
+	}
+	/* the metadata the NIC's program left, right before the frame */
+	memcpy(buf + XDP_PACKET_HEADROOM - metalen, skb->data - metalen,
+	       metalen);
+	consume_skb(skb);
+	xdp_init_buff(xdp, NICSIM_XDP_BUF_SZ, &port->xdp_rxq);
+	xdp_prepare_buff(xdp, buf, XDP_PACKET_HEADROOM, len, true);
+	xdp->data_meta = xdp->data - metalen;
+	return buf;
+}
+
+/**
+ * nicsim_xdp_rx() - run the port's native program on a received frame
+ * @port: the port
+ * @prog: its program, under RCU
+ * @skb: the frame as the NIC received it, at its Ethernet header; consumed
+ *
+ * Context: the port's NAPI poll, RCU held.
+ * Return: whether the frame was redirected, so that the poll flushes.
+ */
+bool nicsim_xdp_rx(struct nicsim_port *port, struct bpf_prog *prog,
+		   struct sk_buff *skb)
+{
+	struct xdp_buff xdp;
+	void *buf;
+
+	buf = nicsim_xdp_buff(port, skb, &xdp, false);
+	if (!buf)
+		return false;
+	return nicsim_xdp_act(port, prog, &xdp, buf,
+			      bpf_prog_run_xdp(prog, &xdp), false);
+}
+
+/**
+ * nicsim_xdp_host_redirect() - hand a frame to the host map entry the
+ *	NIC's program redirected it to
+ * @port: the port
+ * @skb: the frame, NICSIM_RX_CB(@skb)->host_target set, the NIC's
+ *	metadata in front of it; consumed
+ *
+ * The frame enters a receive buffer as for native XDP, and the core hands
+ * it to the XSKMAP's socket or the CPUMAP's CPU (nicprog_host_redirect());
+ * a missing entry's action is taken as a native program's verdict. The
+ * port's native program does not run: on the host too a frame is
+ * redirected by one program. A frame of a plan no longer installed is
+ * dropped and counted as a handover is.
+ *
+ * Context: the port's NAPI poll, RCU held.
+ * Return: whether the frame was redirected, so that the poll flushes.
+ */
+bool nicsim_xdp_host_redirect(struct nicsim_port *port, struct sk_buff *skb)
+{
+	const struct nicsim_plan_ref *ref = rcu_dereference(port->ref);
+	u32 target = NICSIM_RX_CB(skb)->host_target;
+	struct bpf_prog *prog;
+	struct xdp_buff xdp;
+	u32 act;
+	void *buf;
+
+	if (!ref || ref != NICSIM_RX_CB(skb)->ref) {
+		nicsim_stats_inc(port, host_errors);
+		kfree_skb(skb);
+		return false;
+	}
+	buf = nicsim_xdp_buff(port, skb, &xdp, true);
+	if (!buf)
+		return false;
+	prog = nicprog_plan_prog(ref->plan);
+	act = nicprog_host_redirect(port->np, target, &xdp, prog);
+	return nicsim_xdp_act(port, prog, &xdp, buf, act, true);
 }
 
 /**

@@ -21,6 +21,7 @@ struct netlink_ext_ack;
 struct nicprog_dev;
 struct nicprog_host;
 struct nicprog_plan;
+struct xdp_buff;
 
 /**
  * struct nicprog_port_stats - NIC-side counters of one port
@@ -210,6 +211,9 @@ int nicprog_ring_deliver(struct nicprog_dev *nd, u32 target,
 			 const void *buf, u32 len, bool more);
 void nicprog_ring_flush(struct nicprog_dev *nd);
 int nicprog_ring_drop(struct nicprog_dev *nd, u32 target, u32 len);
+bool nicprog_host_target(u32 target);
+u32 nicprog_host_redirect(struct nicprog_dev *nd, u32 target,
+			  struct xdp_buff *xdp, struct bpf_prog *prog);
 void nicprog_event_overload(struct nicprog_dev *nd, u32 stage, u32 frames);
 int nicprog_lnic_replace_begin(struct nicprog_dev *nd,
 			       const struct nicprog_lnic *lnic);

@@ -168,6 +168,11 @@ attached() {
 	rc=$?
 	grep '^# map\|^# [0-9]* frames\|^# [1-9][0-9]* \(redirects to\|frames grown\)' <<< "$out"
 	case $obj in
+	xsk_def.o | xdp_cpu_lb.o)
+		check "$what: nicprog prog show names the host map its table stands for" \
+			grep -q "table [0-9]* [a-z_]* (host of host map [1-9][0-9]*)" \
+			<<< "$(ip netns exec "$NS" "$NICPROG" prog show dev "$NF")"
+		;;
 	xdp_conntrack.o | xdp_lpm_route.o)
 		kind=lru
 		[ "$obj" = xdp_lpm_route.o ] && kind=lpm
@@ -266,8 +271,9 @@ print(per[0], per[1])' "$(nproc --all)")"
 # syscall lookups find the longest prefix, as an LPM_TRIE's do.
 ts_refused() {
 	local desc=$1 m=$2 kind=$3 pat=$4
+	shift 4
 	ip netns exec "$NS" "$NICPROG" table set dev "$NF" id "$m" kind "$kind" \
-		> "$TMP/ts" 2>&1
+		"$@" > "$TMP/ts" 2>&1
 	if [ $? -eq 1 ] && grep -qF -- "$pat" "$TMP/ts"; then
 		tap_ok "table set refuses $desc, naming the cause"
 	else
@@ -322,8 +328,50 @@ table_set() {
 		"$(lpm_value "$p" "32 0 0 0 11 0 0 1")"
 	expect_eq "LPM lookup: a /16 key does not reach the /24" 1 \
 		"$(lpm_value "$p" "16 0 0 0 10 1 2 3")"
+	table_set_host "$bpf"
 	rm -f "$bpf/host" "$p"
 	umount "$bpf"
+}
+
+# pinned_id PIN: the ID of the map pinned at PIN
+pinned_id() {
+	bpftool -j map show pinned "$1" | /usr/bin/python3 -c \
+		'import json, sys; print(json.load(sys.stdin)["id"])'
+}
+# table_set_host BPFFS: an array on the device made to stand for a host
+# XSKMAP (the host kind), and each refusal of it
+table_set_host() {
+	local bpf=$1 a a8 x x8 h v
+	ip netns exec "$NS" bpftool map create "$bpf/nic" type array key 4 \
+		value 4 entries 4 name np_xsk dev "$NF"
+	ip netns exec "$NS" bpftool map create "$bpf/nic8" type array key 4 \
+		value 8 entries 4 name np_xsk8 dev "$NF"
+	bpftool map create "$bpf/xsk" type xskmap key 4 value 4 entries 4 name np_xsk
+	bpftool map create "$bpf/xsk8" type xskmap key 4 value 4 entries 8 name np_xsk8
+	a=$(pinned_id "$bpf/nic") a8=$(pinned_id "$bpf/nic8")
+	x=$(pinned_id "$bpf/xsk") x8=$(pinned_id "$bpf/xsk8")
+	h=$(pinned_id "$bpf/host")
+	ts_refused "a host map that is no XSKMAP or CPUMAP" "$a" host \
+		"host-map-fd is not a host XSKMAP or CPUMAP" host-map "$h"
+	ts_refused "an array of 8-byte values as a host table" "$a8" host \
+		"a host table is an array of 4-byte values" host-map "$x"
+	ts_refused "a host map of other entries" "$a" host \
+		"the host map and the table differ in entries" host-map "$x8"
+	check "table set makes a device array stand for a host XSKMAP" \
+		ip netns exec "$NS" "$NICPROG" table set dev "$NF" id "$a" \
+		kind host host-map "$x"
+	v=$(bpftool -j map lookup pinned "$bpf/nic" key 2 0 0 0 |
+	    /usr/bin/python3 -c 'import json, sys
+print(int.from_bytes(bytes(int(b, 16) for b in json.load(sys.stdin)["value"]), "little"))')
+	expect_eq "its value for key 2 is a host target of key 2" \
+		"0xc0000002" "$(printf '0x%x' $((${v:-0} & 0xc00fffff)))"
+	check "user space cannot write its targets (EPERM)" \
+		sh -c "bpftool map update pinned '$bpf/nic' key 0 0 0 0 value 0 0 0 0 2>&1 | grep -q 'Operation not permitted'"
+	ts_refused "a table that already stands for a host map" "$a" host \
+		"the table already stands for a host map" host-map "$x"
+	rm -f "$bpf/nic" "$bpf/nic8" "$bpf/xsk" "$bpf/xsk8"
+	check "the host XSKMAP goes with the table that held it" \
+		wait_for 10 sh -c "! bpftool map show id '$x' >/dev/null 2>&1"
 }
 
 # globals PROFILE FRAMES SEED: global variables (.bss totals and
@@ -417,6 +465,75 @@ print(n)' "$q" "$TMP/rss.json")
 	nip link set dev "$NF" nicprog off
 }
 
+# host_map_id TABLE: the host map the NF program's table TABLE stands for
+host_map_id() {
+	ip netns exec "$NS" "$NICPROG" -j prog show dev "$NF" | /usr/bin/python3 -c '
+import json, sys
+show = json.load(sys.stdin)
+for t in (show[0] if isinstance(show, list) else show)["tables"]:
+    if t["name"] == sys.argv[1]: print(t.get("host_map_id", 0))' "$1"
+}
+# map_of_prog NAME: the id of the NF program's map NAME
+map_of_prog() {
+	local m
+	for m in $(prog_maps); do
+		bpftool map show id "$m" | grep -q " name $1 " && echo "$m"
+	done
+}
+nf_stat() { ip netns exec "$NS" ethtool -S "$NF" | awk -v n="$1:" '$1 == n { print $2 }'; }
+
+# cpumap_hits PROFILE FRAMES: xdp_cpu_lb.o with CPUMAP entries for CPUs 0
+# and 1 (queue size 192): every IPv4 frame the NIC redirects to the host
+# map is taken by an entry, and the cpumap kthreads of both CPUs process
+# them (tracepoint xdp:xdp_cpumap_kthread).
+cpumap_hits() {
+	local prof=$1 frames=$2 what="$1 xdp_cpu_lb.o with CPUMAP entries"
+	local cpumap k rh rx got tr=/sys/kernel/tracing
+	nip link set dev "$NF" nicprog obj "$P_DIR/xdp_cpu_lb.o" > "$TMP/out" 2>&1
+	expect_eq "$what: ip link ... nicprog attaches it" 0 "$?"
+	cpumap=$(host_map_id cpu_map)
+	check "$what: the cpu_map table stands for a host CPUMAP ($cpumap)" \
+		sh -c "bpftool map show id '${cpumap:-0}' | grep -q 'cpumap  name cpu_map'"
+	bpftool map update id "$(map_of_prog cpus_count)" key 0 0 0 0 value 2 0 0 0
+	for k in 0 1; do
+		bpftool map update id "$(map_of_prog cpus_available)" \
+			key $k 0 0 0 value $k 0 0 0
+		bpftool map update id "$cpumap" key $k 0 0 0 \
+			value 192 0 0 0 0 0 0 0
+	done
+	check "$what: the NIC's stand-in refuses user space's writes" \
+		sh -c "! bpftool map update id '$(map_of_prog cpu_map)' key 0 0 0 0 value 0 0 0 0 2>/dev/null"
+	if [ -w $tr/events/xdp/xdp_cpumap_kthread/enable ]; then
+		echo 1 > $tr/events/xdp/xdp_cpumap_kthread/enable
+		echo > $tr/trace
+	fi
+	rh=$(nf_stat xdp_redirect_host)
+	rx=$(nf_stat rx_xdp_redirect)
+	ORACLE_ATTACHED=1 ORACLE_BENCH=1 ip netns exec "$NS" \
+		"$SELFDIR/oracle" "$P_DIR/xdp_cpu_lb.o" "$IN" "$NF" "$OUT" \
+		"$CAP" 3 "$frames" > "$TMP/out" 2>&1
+	expect_eq "$what: the oracle sends its frames" 0 "$?"
+	rh=$(($(nf_stat xdp_redirect_host) - rh))
+	rx=$(($(nf_stat rx_xdp_redirect) - rx))
+	check "$what: the NIC redirected frames to the host map ($rh)" test "$rh" -gt 0
+	expect_eq "$what: the host map's entries took every one" "$rh" "$rx"
+	if [ -w $tr/events/xdp/xdp_cpumap_kthread/enable ]; then
+		sleep 1
+		echo 0 > $tr/events/xdp/xdp_cpumap_kthread/enable
+		for k in 0 1; do
+			got=$(awk -v c="cpu=$k" '$0 ~ c " " { for (i = 1; i <= NF; i++) if ($i ~ /^processed=/) { sub("processed=", "", $i); s += $i } } END { print s + 0 }' $tr/trace)
+			check "$what: CPU $k's kthread processed frames ($got)" test "$got" -gt 0
+		done
+		expect_eq "$what: the kthreads processed every frame redirected" "$rh" \
+			"$(awk '/xdp_cpumap_kthread/ { for (i = 1; i <= NF; i++) if ($i ~ /^processed=/) { sub("processed=", "", $i); s += $i } } END { print s + 0 }' $tr/trace)"
+	else
+		tap_skip "$what: the CPUs' kthreads" "no tracefs"
+	fi
+	nip link set dev "$NF" nicprog off
+	check "$what: the host CPUMAP goes with the program" \
+		wait_for 10 sh -c "! bpftool map show id '$cpumap' >/dev/null 2>&1"
+}
+
 tap_begin
 seed=1
 # one device per profile, every program in turn on its NF port
@@ -463,6 +580,15 @@ for prof in $PROFILES; do
 		attached encap_tx.o encap_tx auto "$prof" "$frames" "$((seed + 9))"
 		attached redirect_any.o redirect_any auto "$prof" "$frames" \
 			"$((seed + 8))" out_cfg:00000000:@OUT
+		# host maps: the oracle sees the host's action for a missing
+		# entry on both sides (PASS, and ABORTED for flags 0)
+		attached xsk_def.o xsk_def_prog auto "$prof" "$frames" \
+			"$((seed + 15))"
+		attached xdp_cpu_lb.o xdp_cpu_lb auto "$prof" "$frames" \
+			"$((seed + 16))" cpus_count:00000000:02000000 \
+			cpus_available:00000000:00000000 \
+			cpus_available:01000000:01000000
+		cpumap_hits "$prof" 2000
 	fi
 	seed=$((seed + 14))
 	cleanup
@@ -502,6 +628,8 @@ refused "read-only data indexed by a variable" rodata_idx.o \
 	"computes with the address of read-only data 'weights' (.rodata)"
 refused "a section ip would not choose by itself" xdp1_kern.o \
 	"no program in an XDP section"
+refused "a lookup of the host's AF_XDP sockets" af_xdp_lookup.o \
+	"map xsks_map (xskmap) is used other than by bpf_redirect_map(): its entries are the host's AF_XDP sockets"
 check "nothing is attached after the refusals" \
 	test -z "$(nip link show dev "$NF" | grep prog/xdp)"
 cleanup

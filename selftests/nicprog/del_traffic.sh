@@ -46,6 +46,60 @@ for round in 1 2 3; do
 	_created_ns=()
 done
 
+# The NIC hands the flood to a host CPUMAP's CPUs (progs/xdp_cpu_lb.o,
+# offloaded with ip link ... nicprog); the device goes under it, then the
+# program goes under a second flood: frames queued for the host with a
+# target meet a port or a plan that is gone.
+IP=$NICPROG_SRC/tools/iproute2/ip
+cpumap_flood() {
+	local m id
+	ip netns exec "fb-$ID" "$IP" link set dev "nicsim${ID}p1" nicprog \
+		obj "$SELFDIR/progs/xdp_cpu_lb.o" || return 1
+	id=$(ip netns exec "fb-$ID" "$IP" -j link show dev "nicsim${ID}p1" |
+	     /usr/bin/python3 -c 'import json, sys; print(json.load(sys.stdin)[0]["xdp"]["prog"]["id"])')
+	for m in $(bpftool -j prog show id "$id" | /usr/bin/python3 -c \
+		   'import json, sys; print(" ".join(map(str, json.load(sys.stdin)["map_ids"])))'); do
+		case $(bpftool map show id "$m") in
+		*" name cpus_count "*) bpftool map update id "$m" key 0 0 0 0 value 2 0 0 0 ;;
+		*" name cpus_available "*) bpftool map update id "$m" key 1 0 0 0 value 1 0 0 0 ;;
+		esac
+	done
+	for m in $(bpftool -j map show | /usr/bin/python3 -c 'import json, sys
+print(" ".join(str(m["id"]) for m in json.load(sys.stdin) if m.get("type") == "cpumap" and m.get("name") == "cpu_map"))'); do
+		bpftool map update id "$m" key 0 0 0 0 value 64 0 0 0 0 0 0 0
+		bpftool map update id "$m" key 1 0 0 0 value 64 0 0 0 0 0 0 0
+	done
+}
+host_redirected() {
+	[ "$(ip netns exec "fb-$ID" ethtool -S "nicsim${ID}p1" |
+	     awk '$1 == "xdp_redirect_host:" { print $2 }')" -gt 1000 ]
+}
+if [ -x "$IP" ] && [ -f "$SELFDIR/progs/xdp_cpu_lb.o" ]; then
+	setup_pair "$ID"
+	check "CPUMAP: the far port's NIC spreads to host CPUs" cpumap_flood
+	flood "$ID" &
+	FPID=$!
+	check "CPUMAP: the flood reaches the host map" wait_for 5 host_redirected
+	check "CPUMAP: delete the device while the NIC hands the flood over" \
+		nicsim_del "$ID"
+	check "CPUMAP: flood ends on time" wait "$FPID"
+	ip netns del "fa-$ID"; ip netns del "fb-$ID"; _created_ns=()
+	setup_pair "$ID"
+	cpumap_flood
+	flood "$ID" &
+	FPID=$!
+	wait_for 5 host_redirected
+	check "CPUMAP: detach the program while the NIC hands the flood over" \
+		ip netns exec "fb-$ID" "$IP" link set dev "nicsim${ID}p1" nicprog off
+	check "CPUMAP: flood ends on time after the detach" wait "$FPID"
+	check "CPUMAP: the host CPUMAP goes with the program" wait_for 10 \
+		sh -c "! bpftool -j map show | grep -q '\"name\":\"cpu_map\"'"
+	nicsim_del "$ID"
+	ip netns del "fa-$ID"; ip netns del "fb-$ID"; _created_ns=()
+else
+	tap_skip "CPUMAP under traffic" "tools/iproute2/ip or progs/xdp_cpu_lb.o not built"
+fi
+
 # Cut the wire under traffic: the sender's port loses carrier, counts drops.
 setup_pair "$ID"
 flood "$ID" &

@@ -24,7 +24,11 @@
  * compared by their sums over the CPUs, 64-bit word by word: the NIC's
  * cores fold onto the host's CPUs differently from where the host's test
  * runs ran, but every count must add up the same. A DEVMAP, an array of
- * ifindexes on the NIC, is compared by its non-empty slots.
+ * ifindexes on the NIC, is compared by its non-empty slots. An XSKMAP or
+ * CPUMAP stays the host's (the NIC's table of targets stands for it) and
+ * is compared by the verdicts: a frame the NIC redirects to its entry is
+ * what the host then did with it (xdp_redirect_host, rx_xdp_*), which for
+ * an empty map is the action bpf_redirect_map() returns on a miss.
  *
  * XDP metadata a passed frame carries (bpf_xdp_adjust_meta()) is compared
  * too: the host's is what BPF_PROG_TEST_RUN returns before the frame, the
@@ -308,21 +312,38 @@ static void drain(int fd)
 struct verdicts {
 	uint64_t v[5];	/* drop, pass, tx, redirect, aborted = XDP_* - 1 */
 	uint64_t rerr;	/* redirects to a target the NIC lacks */
+	uint64_t rhost;	/* redirects to a host map's entry */
+	uint64_t h[5];	/* rx_xdp_*: what the host did with those */
 };
 
 static int ethtool_fd;
-static int stat_idx[5], stat_rerr = -1;
+static int stat_idx[5], stat_rerr = -1, stat_rhost = -1, stat_host[5];
 static uint32_t n_stats;
+
+/* The index of ethtool -S counter @name of @gs, or -1. */
+static int stat_find(const struct ethtool_gstrings *gs, const char *name)
+{
+	uint32_t i;
+
+	for (i = 0; i < gs->len; i++)
+		if (!strcmp((const char *)gs->data + i * ETH_GSTRING_LEN, name))
+			return i;
+	return -1;
+}
 
 static void ethtool_init(const char *dev)
 {
 	static const char *names[] = {
 		"xdp_drop", "xdp_pass", "xdp_tx", "xdp_redirect", "xdp_aborted",
 	};
+	static const char *host_names[] = {
+		"rx_xdp_drop", "rx_xdp_pass", "rx_xdp_tx", "rx_xdp_redirect",
+		"rx_xdp_aborted",
+	};
 	struct ethtool_drvinfo di = { .cmd = ETHTOOL_GDRVINFO };
 	struct ethtool_gstrings *gs;
 	struct ifreq ifr = { 0 };
-	uint32_t i, k;
+	uint32_t k;
 
 	ethtool_fd = socket(AF_INET, SOCK_DGRAM, 0);
 	snprintf(ifr.ifr_name, IFNAMSIZ, "%s", dev);
@@ -341,19 +362,15 @@ static void ethtool_init(const char *dev)
 		exit(2);
 	}
 	n_stats = di.n_stats;
-	for (i = 0; i < di.n_stats; i++)
-		if (!strcmp((char *)gs->data + i * ETH_GSTRING_LEN,
-			    "xdp_redirect_err"))
-			stat_rerr = i;
+	stat_rerr = stat_find(gs, "xdp_redirect_err");
+	stat_rhost = stat_find(gs, "xdp_redirect_host");
 	for (k = 0; k < 5; k++) {
-		stat_idx[k] = -1;
-		for (i = 0; i < di.n_stats; i++)
-			if (!strcmp((char *)gs->data + i * ETH_GSTRING_LEN,
-				    names[k]))
-				stat_idx[k] = i;
-		if (stat_idx[k] < 0) {
+		stat_idx[k] = stat_find(gs, names[k]);
+		stat_host[k] = stat_find(gs, host_names[k]);
+		if (stat_idx[k] < 0 ||
+		    (stat_rhost >= 0 && stat_host[k] < 0)) {
 			fprintf(stderr, "oracle: %s has no %s counter\n", dev,
-				names[k]);
+				stat_idx[k] < 0 ? names[k] : host_names[k]);
 			exit(2);
 		}
 	}
@@ -377,9 +394,12 @@ static void read_verdicts(const char *dev, struct verdicts *out)
 		perror("oracle: ETHTOOL_GSTATS");
 		exit(2);
 	}
-	for (k = 0; k < 5; k++)
+	for (k = 0; k < 5; k++) {
 		out->v[k] = st->data[stat_idx[k]];
+		out->h[k] = stat_rhost >= 0 ? st->data[stat_host[k]] : 0;
+	}
 	out->rerr = stat_rerr >= 0 ? st->data[stat_rerr] : 0;
+	out->rhost = stat_rhost >= 0 ? st->data[stat_rhost] : 0;
 }
 
 /* A counter of /sys/class/nicprog/DEV/statistics (not per namespace). */
@@ -428,23 +448,41 @@ static uint64_t now_ms(void)
 	return ts.tv_sec * 1000ULL + ts.tv_nsec / 1000000;
 }
 
-/* The verdict the NIC gave the frame just sent: XDP_*, or -1. */
+/*
+ * The verdict the NIC gave the frame just sent: XDP_*, or -1. A redirect
+ * to a host map's entry (an XSKMAP's socket, a CPUMAP's CPU) is what the
+ * host then did with it: XDP_REDIRECT when the entry took it, the action
+ * for a missing entry otherwise -- what bpf_redirect_map() returns on the
+ * host, and BPF_PROG_TEST_RUN with it.
+ */
 static int nic_verdict(const char *dev, struct verdicts *prev)
 {
 	uint64_t end = now_ms() + WAIT_MS;
+	bool host = false;
 	struct verdicts cur;
 	int k;
 
 	do {
 		read_verdicts(dev, &cur);
-		for (k = 0; k < 5; k++)
-			if (cur.v[k] != prev->v[k]) {
+		for (k = 0; k < 5 && !host; k++) {
+			if (cur.v[k] == prev->v[k])
+				continue;
+			if (k == 3 && cur.rhost != prev->rhost) {
+				host = true;	/* the host's turn */
+				break;
+			}
+			*prev = cur;
+			return k == 4 ? XDP_ABORTED : k + 1;
+		}
+		for (k = 0; k < 5 && host; k++)
+			if (cur.h[k] != prev->h[k]) {
 				*prev = cur;
 				return k == 4 ? XDP_ABORTED : k + 1;
 			}
 		usleep(200);
 	} while (now_ms() < end);
-	fprintf(stderr, "oracle: no verdict: counters %llu %llu %llu %llu %llu (idx %d %d %d %d %d)\n",
+	fprintf(stderr, "oracle: no verdict%s: counters %llu %llu %llu %llu %llu (idx %d %d %d %d %d)\n",
+		host ? " from the host for a host map redirect" : "",
 		(unsigned long long)cur.v[0], (unsigned long long)cur.v[1],
 		(unsigned long long)cur.v[2], (unsigned long long)cur.v[3],
 		(unsigned long long)cur.v[4], stat_idx[0], stat_idx[1],
@@ -894,6 +932,18 @@ static int compare_maps(void)
 		mh = map_named(host_maps, n_host_maps, mn->name);
 		if (mn->type == BPF_MAP_TYPE_PERF_EVENT_ARRAY)
 			continue;	/* its events are compared per frame */
+		/*
+		 * The NIC's stand-in for a host map: its values are targets,
+		 * the host's entries sockets or CPUs; the verdicts compared
+		 * what each did with the frames.
+		 */
+		if (mh && (mh->type == BPF_MAP_TYPE_XSKMAP ||
+			   mh->type == BPF_MAP_TYPE_CPUMAP)) {
+			printf("# map %s: a host %s, its verdicts compared\n",
+			       mn->name, mh->type == BPF_MAP_TYPE_XSKMAP ?
+			       "XSKMAP" : "CPUMAP");
+			continue;
+		}
 		if (!mh || ks > 256) {
 			printf("# map %s: cannot compare\n", mn->name);
 			diffs++;

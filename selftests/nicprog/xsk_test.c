@@ -17,6 +17,14 @@
  *   xsk_test --hold IN OBJ   (attach, bind a socket, print "ready", wait
  *                            for a line on stdin, then report what a wait
  *                            on the socket returns)
+ *
+ *   xsk_test --maps XSKS_ID CFG_ID IN OUT OBJ COUNT SEED RDR RDR_PEER
+ *
+ * does the same with OBJ already offloaded to IN (ip link ... nicprog):
+ * the NIC's program hands the socket's frames to the host XSKMAP XSKS_ID
+ * (the table that stands for it names it), CFG_ID is its cfg map on the
+ * device. A key without a socket passes the frame on the host ("empty"
+ * in the verdicts), and the detach is the offloaded program's.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -140,14 +148,25 @@ static struct bpf_object *load(const char *path, const char *in, int *prog_fd)
 	return obj;
 }
 
-static void xsk_into_map(struct bpf_object *obj, struct afxdp *x)
+static void xsk_into_map(int map_fd, struct afxdp *x)
 {
 	int fd = afxdp_fd(x);
 	uint32_t k = 0;
 
-	if (bpf_map_update_elem(bpf_object__find_map_fd_by_name(obj, "xsks"),
-				&k, &fd, 0))
+	if (bpf_map_update_elem(map_fd, &k, &fd, 0))
 		ksft_exit_fail_msg("XSKMAP update: %s\n", strerror(errno));
+}
+
+/* A map by its ID (--maps), or the object's of @name. */
+static int map_fd(struct bpf_object *obj, uint32_t id, const char *name)
+{
+	int fd = obj ? bpf_object__find_map_fd_by_name(obj, name) :
+		       bpf_map_get_fd_by_id(id);
+
+	if (fd < 0)
+		ksft_exit_fail_msg("map %s (ID %u): %s\n", name, id,
+				   strerror(errno));
+	return fd;
 }
 
 static int hold(const char *in, const char *path)
@@ -160,7 +179,7 @@ static int hold(const char *in, const char *path)
 	obj = load(path, in, &prog_fd);
 	if (afxdp_open(&x, in, 0, 64, err, sizeof(err)))
 		ksft_exit_fail_msg("%s\n", err);
-	xsk_into_map(obj, &x);
+	xsk_into_map(map_fd(obj, 0, "xsks"), &x);
 	printf("ready\n");
 	fflush(stdout);
 	if (!fgets(line, sizeof(line), stdin))
@@ -176,9 +195,10 @@ int main(int argc, char **argv)
 {
 	const char *in, *out, *rdr, *rdr_peer;
 	uint32_t count, i, n[C_N] = { 0 }, bad[C_N] = { 0 }, extra = 0;
+	uint32_t xsks_id = 0, cfg_id = 0;
 	uint8_t f[1514], g[2048];
-	struct bpf_object *obj;
-	int prog_fd, snd, out_fd, rdr_fd, len, got;
+	struct bpf_object *obj = NULL;
+	int prog_fd, snd, out_fd, rdr_fd, len, got, mode;
 	struct sockaddr_ll to = { .sll_family = AF_PACKET, .sll_halen = 6 };
 	uint64_t dropped = 1;
 	struct afxdp x, y;
@@ -188,18 +208,28 @@ int main(int argc, char **argv)
 
 	if (argc == 4 && !strcmp(argv[1], "--hold"))
 		return hold(argv[2], argv[3]);
+	if (argc == 11 && !strcmp(argv[1], "--maps")) {
+		xsks_id = strtoul(argv[2], NULL, 0);
+		cfg_id = strtoul(argv[3], NULL, 0);
+		if (!xsks_id || !cfg_id)
+			ksft_exit_fail_msg("--maps: map IDs, not \"%s\" \"%s\"\n",
+					   argv[2], argv[3]);
+		argc -= 3;
+		argv += 3;
+	}
 	if (argc != 8)
-		ksft_exit_fail_msg("usage: xsk_test IN OUT OBJ COUNT SEED RDR RDR_PEER | --hold IN OBJ\n");
+		ksft_exit_fail_msg("usage: xsk_test [--maps XSKS_ID CFG_ID] IN OUT OBJ COUNT SEED RDR RDR_PEER | --hold IN OBJ\n");
 	in = argv[1], out = argv[2], rdr = argv[6], rdr_peer = argv[7];
 	count = strtoul(argv[4], NULL, 0);
 	rnd_state = strtoul(argv[5], NULL, 0);
 
 	ksft_print_header();
 	ksft_set_plan(7);
-	obj = load(argv[3], in, &prog_fd);
+	if (!xsks_id)
+		obj = load(argv[3], in, &prog_fd);
+	mode = obj ? XDP_FLAGS_DRV_MODE : XDP_FLAGS_HW_MODE;
 	ifindex = if_nametoindex(rdr);
-	if (bpf_map_update_elem(bpf_object__find_map_fd_by_name(obj, "cfg"),
-				&k, &ifindex, 0))
+	if (bpf_map_update_elem(map_fd(obj, cfg_id, "cfg"), &k, &ifindex, 0))
 		ksft_exit_fail_msg("cfg update: %s\n", strerror(errno));
 
 	ksft_test_result(afxdp_open(&y, in, 1, 64, err, sizeof(err)) == -EINVAL,
@@ -207,7 +237,7 @@ int main(int argc, char **argv)
 			 err);
 	if (afxdp_open(&x, in, 0, 1024, err, sizeof(err)))
 		ksft_exit_fail_msg("%s\n", err);
-	xsk_into_map(obj, &x);
+	xsk_into_map(map_fd(obj, xsks_id, "xsks"), &x);
 
 	snd = socket(AF_PACKET, SOCK_RAW, 0);
 	to.sll_ifindex = if_nametoindex(out);
@@ -248,9 +278,9 @@ int main(int argc, char **argv)
 	       recv_wire(rdr_fd, g, 0) >= 0)
 		extra++;
 
-	printf("verdicts drop %u pass %u tx %u redirect %u aborted %u xsk %u\n",
+	printf("verdicts drop %u pass %u tx %u redirect %u aborted %u xsk %u empty %u\n",
 	       n[C_DROP], n[C_PASS] + n[C_EMPTY], n[C_TX], n[C_REDIR],
-	       n[C_ABORT], n[C_XSK]);
+	       n[C_ABORT], n[C_XSK], n[C_EMPTY]);
 	ksft_test_result(!bad[C_XSK] && n[C_XSK],
 			 "%u frames to the socket arrived in order, byte for byte (%u wrong)\n",
 			 n[C_XSK], bad[C_XSK]);
@@ -265,8 +295,7 @@ int main(int argc, char **argv)
 	ksft_test_result(!afxdp_dropped(&x, &dropped) && !dropped,
 			 "the socket dropped nothing (%llu)\n",
 			 (unsigned long long)dropped);
-	ksft_test_result(!bpf_xdp_detach(if_nametoindex(in), XDP_FLAGS_DRV_MODE,
-					 NULL),
+	ksft_test_result(!bpf_xdp_detach(if_nametoindex(in), mode, NULL),
 			 "the program detaches with the socket bound\n");
 	afxdp_close(&x);
 	bpf_object__close(obj);

@@ -287,6 +287,22 @@ static void world_free(struct np_world *w)
 	}
 }
 
+/*
+ * A host map's stand-in holds the targets the kernel would set, slot @i:
+ * its redirects reach the host as the NIC's do.
+ */
+static void host_targets(struct np_table *tb, u32 i)
+{
+	u32 k, target;
+
+	for (k = 0; k < tb->t->max_entries; k++) {
+		target = NICPROG_PIPE_TARGET_BIT | NICPROG_HOST_TARGET_BIT |
+			 i << NICPROG_HOST_TARGET_SLOT_SHIFT | k;
+		memcpy(tb->values + (u64)k * stride(tb->t), &target,
+		       sizeof(target));
+	}
+}
+
 static int world_init(struct np_world *w, const struct np_hostrun_in *hi,
 		      bool engines, char *why, size_t why_len)
 {
@@ -307,6 +323,8 @@ static int world_init(struct np_world *w, const struct np_hostrun_in *hi,
 			if (!tb->values)
 				goto nomem;
 			memset(tb->values, 0, (u64)t->max_entries * stride(t));
+			if (hi->host_tables & (1ULL << i))
+				host_targets(tb, i);
 			continue;
 		}
 		if (t->type != BPF_MAP_TYPE_HASH &&

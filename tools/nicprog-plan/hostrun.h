@@ -127,6 +127,8 @@ struct np_hostrun {
  * @entries: initial table entries
  * @n_entries: entries in @entries
  * @ifindex: the ingress port's ifindex
+ * @host_tables: tables (bit per index) standing for host XSKMAPs and
+ *	CPUMAPs, whose values are the targets the kernel sets (hostmap.c)
  */
 struct np_hostrun_in {
 	const struct nicprog_ir_input *in;
@@ -136,6 +138,7 @@ struct np_hostrun_in {
 	const struct np_entry *entries;
 	u32 n_entries;
 	u32 ifindex;
+	u64 host_tables;
 };
 
 int np_hostrun(const struct np_hostrun_in *hi, const struct np_frames *fr,

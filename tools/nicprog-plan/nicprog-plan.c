@@ -508,6 +508,9 @@ static int predict_workload(const struct np_object *obj,
 	for (i = 0; i < n_entries; i++)
 		if (parse_entry(obj, in, entries[i], &ent[i]))
 			return 1;
+	for (i = 0; obj && i < obj->n_maps && i < 64; i++)
+		if (np_map_host_target(obj->map_defs[i].type))
+			hi.host_tables |= 1ULL << i;
 	if (np_hostrun(&hi, fr, &hr, why, sizeof(why))) {
 		fprintf(stderr, "nicprog-plan: offline run: %s\n", why);
 		return 1;

@@ -89,8 +89,13 @@ static void table_print(const struct nlattr *nest)
 	out_uint("index", "    table %llu", u(tb[NICPROG_A_TABLE_INDEX]));
 	out_string("name", " %s", s(tb[NICPROG_A_TABLE_NAME]));
 	if (tb[NICPROG_A_TABLE_KIND])
-		out_string("kind", " (%s)",
+		out_string("kind", " (%s",
 			   table_kind_name(u(tb[NICPROG_A_TABLE_KIND])));
+	if (tb[NICPROG_A_TABLE_HOST_MAP_ID])
+		out_uint("host_map_id", " of host map %llu",
+			 u(tb[NICPROG_A_TABLE_HOST_MAP_ID]));
+	if (tb[NICPROG_A_TABLE_KIND])
+		out_text(")");
 	out_string("class", ": %s", table_class_name(u(tb[NICPROG_A_TABLE_CLASS])));
 	out_bool("mat", NULL, tb[NICPROG_A_TABLE_MAT]);
 	out_text("%s", tb[NICPROG_A_TABLE_MAT] ? " (mat)" : "");

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * nicprog table set: give a map offloaded to a port an LRU, LPM or
- * per-CPU kind, as libnicprog's loader does for LRU_HASH, LPM_TRIE and
- * per-CPU maps, for
- * maps another loader (or bpftool map create ... offload_dev) created.
+ * nicprog table set: give a map offloaded to a port an LRU, LPM,
+ * per-CPU or host kind, as libnicprog's loader does for LRU_HASH,
+ * LPM_TRIE, per-CPU maps, XSKMAPs and CPUMAPs, for maps another loader
+ * (or bpftool map create ... dev) created.
  * The request itself is libnicprog's (tools/lib/nicprog/kind.c).
  */
 #include <errno.h>
@@ -24,6 +24,7 @@ static const char * const kinds[] = {
 	[NICPROG_TABLE_KIND_LPM] = "lpm",
 	[NICPROG_TABLE_KIND_PERCPU] = "percpu",
 	[NICPROG_TABLE_KIND_LRU_PERCPU] = "lru-percpu",
+	[NICPROG_TABLE_KIND_HOST] = "host",
 };
 
 const char *table_kind_name(unsigned int kind)
@@ -33,10 +34,11 @@ const char *table_kind_name(unsigned int kind)
 
 static int table_set(struct cli *cli)
 {
-	const char *dev = NULL, *id = NULL, *kind = NULL, *arg, *v;
+	const char *dev = NULL, *id = NULL, *kind = NULL, *host = NULL;
 	char why[256], *end;
-	int k, fd, err;
-	unsigned long n;
+	int k, fd, hfd = -1, err;
+	unsigned long n, hn = 0;
+	const char *arg, *v;
 	unsigned int ifindex;
 
 	while ((arg = cli_next(cli))) {
@@ -49,21 +51,32 @@ static int table_set(struct cli *cli)
 			id = v;
 		else if (cli_match(arg, "kind"))
 			kind = v;
+		else if (cli_match(arg, "host-map"))
+			host = v;
 		else
 			return cli_usage("table set: unexpected \"%s\"", arg);
 	}
 	if (!dev || !id || !kind)
-		return cli_usage("table set: give dev IFNAME id MAP_ID kind KIND (lru, lpm, percpu, lru-percpu, plain)");
+		return cli_usage("table set: give dev IFNAME id MAP_ID kind KIND (lru, lpm, percpu, lru-percpu, plain, host host-map MAP_ID)");
 	for (k = 0; k < __NICPROG_TABLE_KIND_MAX; k++)
 		if (!strcmp(kind, kinds[k]))
 			break;
 	if (k == __NICPROG_TABLE_KIND_MAX)
-		return cli_usage("table set: unknown kind \"%s\" (lru, lpm, percpu, lru-percpu or plain)",
+		return cli_usage("table set: unknown kind \"%s\" (lru, lpm, percpu, lru-percpu, plain or host)",
 				 kind);
+	if ((k == NICPROG_TABLE_KIND_HOST) != !!host)
+		return cli_usage("table set: host-map MAP_ID goes with kind host, and only with it");
 	errno = 0;
 	n = strtoul(id, &end, 0);
 	if (errno || *end || !*id || n > UINT32_MAX)
 		return cli_usage("table set: id \"%s\" is not a map ID", id);
+	if (host) {
+		errno = 0;
+		hn = strtoul(host, &end, 0);
+		if (errno || *end || !*host || hn > UINT32_MAX)
+			return cli_usage("table set: host-map \"%s\" is not a map ID",
+					 host);
+	}
 	ifindex = if_nametoindex(dev);
 	if (!ifindex) {
 		fprintf(stderr, "nicprog: table set: no port %s: %s\n", dev,
@@ -76,8 +89,19 @@ static int table_set(struct cli *cli)
 			n, strerror(errno));
 		return EXIT_REFUSED;
 	}
-	err = nicprog_table_kind_set(ifindex, fd, k, why, sizeof(why));
+	if (host) {
+		hfd = bpf_map_get_fd_by_id(hn);
+		if (hfd < 0) {
+			fprintf(stderr, "nicprog: table set: no map with ID %lu: %s\n",
+				hn, strerror(errno));
+			close(fd);
+			return EXIT_REFUSED;
+		}
+	}
+	err = nicprog_table_kind_set(ifindex, fd, k, hfd, why, sizeof(why));
 	close(fd);
+	if (hfd >= 0)
+		close(hfd);
 	if (err) {
 		fprintf(stderr, "nicprog: table set %s map %lu: %s%s\n", dev, n,
 			why, err == -EPERM ? " (it needs CAP_NET_ADMIN)" : "");

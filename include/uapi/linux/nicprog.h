@@ -108,7 +108,11 @@ enum nicprog_table_class {
  * What a table does beyond a HASH or ARRAY map's semantics. Linux 6.1
  * binds only HASH and ARRAY maps to a device: a loader creates an
  * LRU_HASH, LPM_TRIE or per-CPU map as one of them and gives the table
- * its kind (table-set) before a program uses it.
+ * its kind (table-set) before a program uses it. A table of the HOST kind
+ * is an ARRAY of u32 keys and values standing for a host XSKMAP or CPUMAP
+ * that no device-bound program may name: the kernel sets its values to the
+ * targets (NICPROG_HOST_TARGET_BIT) by which bpf_redirect() hands a frame
+ * to that map's entry.
  */
 enum nicprog_table_kind {
 	NICPROG_TABLE_KIND_PLAIN,	/* the map's own type */
@@ -116,6 +120,7 @@ enum nicprog_table_kind {
 	NICPROG_TABLE_KIND_LPM,		/* struct bpf_lpm_trie_key, longest match */
 	NICPROG_TABLE_KIND_PERCPU,	/* a slot per CPU, the running one's */
 	NICPROG_TABLE_KIND_LRU_PERCPU,	/* both */
+	NICPROG_TABLE_KIND_HOST,	/* stands for a host XSKMAP or CPUMAP */
 
 	__NICPROG_TABLE_KIND_MAX
 };
@@ -262,6 +267,21 @@ enum nicprog_ring_op {
 #define NICPROG_RING_OUTPUTS		64
 #define NICPROG_PIPE_TARGET_BIT		0x80000000U
 #define NICPROG_PIPE_TARGET(n)		(NICPROG_PIPE_TARGET_BIT | (n))
+
+/*
+ * Host map targets: the values the kernel keeps in a table of the HOST
+ * kind, which a loader's rewrite of bpf_redirect_map() on an XSKMAP or
+ * CPUMAP passes to bpf_redirect() with the action for a missing entry in
+ * NICPROG_HOST_TARGET_ACT. The NIC hands such a frame to the host, where
+ * the map's entry for the key (an AF_XDP socket, a CPU) receives it. Both
+ * target bits are set: never a device, never an NF output.
+ */
+#define NICPROG_HOST_TARGET_BIT		0x40000000U
+#define NICPROG_HOST_TARGET_ACT		0x30000000U
+#define NICPROG_HOST_TARGET_ACT_SHIFT	28
+#define NICPROG_HOST_TARGET_SLOT	0x0ff00000U
+#define NICPROG_HOST_TARGET_SLOT_SHIFT	20
+#define NICPROG_HOST_TARGET_KEY		0x000fffffU
 
 /**
  * struct nicprog_uring_cmd - the command area of the SQE
@@ -476,6 +496,7 @@ enum {
 	NICPROG_A_DEV_RING_DEV,
 	NICPROG_A_DEV_MAP_FD,
 	NICPROG_A_DEV_TABLE_KIND,
+	NICPROG_A_DEV_HOST_MAP_FD,
 
 	__NICPROG_A_DEV_MAX,
 	NICPROG_A_DEV_MAX = (__NICPROG_A_DEV_MAX - 1)
@@ -574,6 +595,7 @@ enum {
 	NICPROG_A_TABLE_REASON,
 	NICPROG_A_TABLE_PAD,
 	NICPROG_A_TABLE_KIND,
+	NICPROG_A_TABLE_HOST_MAP_ID,
 
 	__NICPROG_A_TABLE_MAX,
 	NICPROG_A_TABLE_MAX = (__NICPROG_A_TABLE_MAX - 1)

@@ -3,7 +3,8 @@
  * Table kinds over netlink (table-set): Linux 6.1 binds only HASH and
  * ARRAY maps to a device, so an LRU_HASH or LPM_TRIE map is created as a
  * HASH map and the NIC told what it is before the program that uses it
- * is loaded. The request goes through the CLI's netlink code
+ * is loaded; an XSKMAP or CPUMAP stays the host's and a device ARRAY of
+ * the host kind stands for it. The request goes through the CLI's netlink code
  * (tools/nicprog/nl.c), linked into the library.
  */
 #include <errno.h>
@@ -16,17 +17,20 @@
 #include "../../nicprog/nl.h"
 
 /**
- * nicprog_table_kind_set() - give a hash map offloaded to a port a kind
+ * nicprog_table_kind_set() - give a map offloaded to a port a kind
  * @ifindex: the port the map is offloaded to
- * @map_fd: the map, created empty as a HASH map and unused by programs
+ * @map_fd: the map, created empty (a HASH map; an ARRAY for the per-CPU
+ *	and host kinds) and unused by programs
  * @kind: enum nicprog_table_kind
+ * @host_map_fd: for the host kind, the host XSKMAP or CPUMAP @map_fd
+ *	stands for, of as many entries; else -1
  * @why: filled with the kernel's reason on failure, or NULL
  * @why_len: bytes at @why
  *
  * Return: 0, or a negative errno.
  */
 int nicprog_table_kind_set(int ifindex, int map_fd, unsigned int kind,
-			   char *why, size_t why_len)
+			   int host_map_fd, char *why, size_t why_len)
 {
 	struct nlmsghdr *nlh;
 	struct nl *nl;
@@ -49,6 +53,8 @@ int nicprog_table_kind_set(int ifindex, int map_fd, unsigned int kind,
 	mnl_attr_put_u32(nlh, NICPROG_A_DEV_IFINDEX, ifindex);
 	mnl_attr_put_u32(nlh, NICPROG_A_DEV_MAP_FD, map_fd);
 	mnl_attr_put_u8(nlh, NICPROG_A_DEV_TABLE_KIND, kind);
+	if (host_map_fd >= 0)
+		mnl_attr_put_u32(nlh, NICPROG_A_DEV_HOST_MAP_FD, host_map_fd);
 	err = nl_run(nl, nlh, NULL, NULL);
 	if (err && why && why_len)
 		snprintf(why, why_len, "%s", nl->ext_msg[0] ? nl->ext_msg :

@@ -274,11 +274,12 @@ static int np_map_init(const struct np_object *o, u32 m, int fd,
 
 /*
  * A map created on the device gets the kind of table its type needs
- * (LRU_HASH, LPM_TRIE, the per-CPU types); the caller closes @fd either
- * way.
+ * (LRU_HASH, LPM_TRIE, the per-CPU types; an XSKMAP's or CPUMAP's stands
+ * for @host_fd); the caller closes @fd either way.
  */
 static int np_map_kind_set(const struct np_object *o, u32 m, int fd,
-			   int ifindex, const struct nicprog_load_opts *opts)
+			   int host_fd, int ifindex,
+			   const struct nicprog_load_opts *opts)
 {
 	u32 kind = np_map_kind(o->map_defs[m].type);
 	char why[160];
@@ -286,22 +287,71 @@ static int np_map_kind_set(const struct np_object *o, u32 m, int fd,
 
 	if (kind == NICPROG_TABLE_KIND_PLAIN)
 		return 0;
-	err = nicprog_table_kind_set(ifindex, fd, kind, why, sizeof(why));
+	err = nicprog_table_kind_set(ifindex, fd, kind, host_fd, why,
+				     sizeof(why));
 	if (err)
 		return np_why(opts, err, "map %s: the NIC cannot make it a table of the %s kind: %s",
 			      o->map_names[m],
 			      kind == NICPROG_TABLE_KIND_LRU ? "LRU" :
 			      kind == NICPROG_TABLE_KIND_LPM ? "LPM" :
 			      kind == NICPROG_TABLE_KIND_PERCPU ? "per-CPU" :
+			      kind == NICPROG_TABLE_KIND_HOST ? "host" :
 			      "LRU per-CPU", why);
 	return 0;
+}
+
+/*
+ * Map @m created on the device as the NIC holds it, of its kind, with its
+ * initial bytes; for an XSKMAP or CPUMAP, the host map the object defines
+ * too, which the device's table then holds (and user space finds by name).
+ * Returns the device map's fd, or a negative errno with opts->why filled.
+ */
+static int np_map_nic(const struct np_object *o, u32 m, const char *name,
+		      int ifindex, const struct nicprog_load_opts *opts)
+{
+	const struct np_map_def *def = &o->map_defs[m];
+	const struct nicprog_ir_table *t = &o->maps[m];
+	int fd, host_fd = -1, err;
+
+	if (np_map_host_target(def->type)) {
+		LIBBPF_OPTS(bpf_map_create_opts, ho, .map_flags = def->flags);
+
+		host_fd = bpf_map_create(def->type, name, def->key_size,
+					 def->value_size, def->max_entries,
+					 &ho);
+		if (host_fd < 0)
+			return np_why(opts, -errno,
+				      "map %s: the kernel refused to create it for the host: %s",
+				      o->map_names[m], strerror(errno));
+	}
+	LIBBPF_OPTS(bpf_map_create_opts, mo,
+		    .map_flags = host_fd < 0 ? np_map_create_flags(def) : 0,
+		    .map_ifindex = ifindex);
+	fd = bpf_map_create(np_map_nic_type(t->type), name, t->key_size,
+			    t->value_size, t->max_entries, &mo);
+	if (fd < 0) {
+		err = np_why(opts, -errno,
+			     "map %s: the kernel refused to create it on the device: %s%s",
+			     o->map_names[m], strerror(errno),
+			     errno == ENOSPC ?
+			     " (the NIC's memory cannot hold it; the kernel log gives the sizes)" : "");
+		goto out;
+	}
+	err = np_map_kind_set(o, m, fd, host_fd, ifindex, opts);
+	if (!err)
+		err = np_map_init(o, m, fd, opts);
+	if (err)
+		close(fd);
+out:
+	if (host_fd >= 0)
+		close(host_fd);	/* the device's table holds it */
+	return err ? err : fd;
 }
 
 /* The maps the program uses, created as the NIC holds them; no others. */
 static int np_maps(struct bpf_object *obj, const struct np_object *o,
 		   int ifindex, const struct nicprog_load_opts *opts)
 {
-	const struct nicprog_ir_table *t;
 	struct bpf_map *map;
 	int m, fd, err;
 
@@ -311,28 +361,11 @@ static int np_maps(struct bpf_object *obj, const struct np_object *o,
 			bpf_map__set_autocreate(map, false);
 			continue;
 		}
-		t = &o->maps[m];
-		if (np_map_host(t->type))
+		if (np_map_host(o->maps[m].type))
 			continue;	/* libbpf creates it, the host's */
-		LIBBPF_OPTS(bpf_map_create_opts, mo,
-			    .map_flags = np_map_create_flags(&o->map_defs[m]),
-			    .map_ifindex = ifindex);
-		fd = bpf_map_create(np_map_nic_type(t->type), bpf_map__name(map),
-				    t->key_size,
-				    t->value_size, t->max_entries, &mo);
+		fd = np_map_nic(o, m, bpf_map__name(map), ifindex, opts);
 		if (fd < 0)
-			return np_why(opts, -errno,
-				      "map %s: the kernel refused to create it on the device: %s%s",
-				      o->map_names[m], strerror(errno),
-				      errno == ENOSPC ?
-				      " (the NIC's memory cannot hold it; the kernel log gives the sizes)" : "");
-		err = np_map_kind_set(o, m, fd, ifindex, opts);
-		if (!err)
-			err = np_map_init(o, m, fd, opts);
-		if (err) {
-			close(fd);
-			return err;
-		}
+			return fd;
 		err = bpf_map__reuse_fd(map, fd);
 		close(fd);
 		if (err)
@@ -358,7 +391,7 @@ static int np_load_own(const char *path, const struct np_object *o,
 	const struct np_map_def *def;
 	struct bpf_insn *insns;
 	char name[BPF_OBJ_NAME_LEN];
-	u32 m, i, type, vs, max;
+	u32 m, i, vs;
 
 	insns = malloc((size_t)o->len * sizeof(*insns));
 	if (!insns)
@@ -367,23 +400,22 @@ static int np_load_own(const char *path, const struct np_object *o,
 		fds[m] = -1;
 	for (m = 0; m < o->n_maps && !err; m++) {
 		def = &o->map_defs[m];
-		type = ifindex ? np_map_nic_type(o->maps[m].type) : def->type;
+		if (ifindex && !np_map_host(o->maps[m].type)) {
+			fds[m] = np_map_nic(o, m, o->map_names[m], ifindex,
+					    opts);
+			err = fds[m] < 0 ? fds[m] : 0;
+			continue;
+		}
 		vs = ifindex ? o->maps[m].value_size : def->value_size;
-		max = o->maps[m].max_entries;
-		LIBBPF_OPTS(bpf_map_create_opts, mo,
-			    .map_flags = ifindex ? np_map_create_flags(def) :
-						   def->flags,
-			    .map_ifindex = np_map_host(type) ? 0 : ifindex);
-		fds[m] = bpf_map_create(type, o->map_names[m],
-					o->maps[m].key_size, vs, max, &mo);
+		LIBBPF_OPTS(bpf_map_create_opts, mo, .map_flags = def->flags);
+		fds[m] = bpf_map_create(def->type, o->map_names[m],
+					o->maps[m].key_size, vs,
+					o->maps[m].max_entries, &mo);
 		if (fds[m] < 0)
 			err = np_why(opts, -errno,
-				     "map %s: the kernel refused to create it%s: %s",
-				     o->map_names[m], mo.map_ifindex ?
-				     " on the device" : "", strerror(errno));
-		else if (mo.map_ifindex)
-			err = np_map_kind_set(o, m, fds[m], ifindex, opts);
-		if (!err && fds[m] >= 0)
+				     "map %s: the kernel refused to create it: %s",
+				     o->map_names[m], strerror(errno));
+		else
 			err = np_map_init(o, m, fds[m], opts);
 	}
 	if (err)

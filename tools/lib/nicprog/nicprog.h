@@ -36,8 +36,11 @@ struct nicprog_load_opts {
 int nicprog_load(const char *path, int ifindex,
 		 const struct nicprog_load_opts *opts);
 
-/* give a HASH map offloaded to @ifindex an LRU or LPM kind (table.c) */
+/*
+ * give a map offloaded to @ifindex a kind (kernel/table.c); the host kind
+ * names the host XSKMAP or CPUMAP it stands for, else @host_map_fd is -1
+ */
 int nicprog_table_kind_set(int ifindex, int map_fd, unsigned int kind,
-			   char *why, size_t why_len);
+			   int host_map_fd, char *why, size_t why_len);
 
 #endif /* _NICPROG_LIB_H */

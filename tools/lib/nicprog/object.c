@@ -360,9 +360,24 @@ u32 np_map_kind(u32 type)
 	case BPF_MAP_TYPE_PERCPU_ARRAY:
 	case BPF_MAP_TYPE_PERCPU_HASH:
 		return NICPROG_TABLE_KIND_PERCPU;
+	case BPF_MAP_TYPE_XSKMAP:
+	case BPF_MAP_TYPE_CPUMAP:
+		return NICPROG_TABLE_KIND_HOST;
 	default:
 		return NICPROG_TABLE_KIND_PLAIN;
 	}
+}
+
+/**
+ * np_map_host_target() - whether a map's entries are host targets
+ * @type: enum bpf_map_type, as the object defines the map
+ *
+ * Return: true for XSKMAP and CPUMAP: the map is created for the host and
+ * an ARRAY of the host kind stands for it on the NIC.
+ */
+bool np_map_host_target(u32 type)
+{
+	return type == BPF_MAP_TYPE_XSKMAP || type == BPF_MAP_TYPE_CPUMAP;
 }
 
 /**
@@ -457,8 +472,22 @@ static int obj_map_adapt(struct obj *ob, const char *name,
 		break;
 	case BPF_MAP_TYPE_CPUMAP:
 	case BPF_MAP_TYPE_XSKMAP:
-		return obj_fail(ob, "map %s (%s): the NIC cannot hand a frame to a host CPU or AF_XDP socket yet; DEVMAP targets (the NIC's ports) and bpf_redirect() offload, or attach the program to the host (xdpdrv)",
-				name, type);
+		/*
+		 * The host's, where its sockets and CPUs are; on the NIC an
+		 * ARRAY of the host kind whose values are the targets that
+		 * hand a frame to them (redirect.c, kernel/hostmap.c).
+		 */
+		if (def->key_size != sizeof(u32) ||
+		    def->max_entries > NICPROG_HOST_TARGET_KEY + 1)
+			return obj_fail(ob, "map %s (%s): the NIC hands frames to host maps of 4-byte keys and at most %u entries",
+					name, type, NICPROG_HOST_TARGET_KEY + 1);
+		t->type = BPF_MAP_TYPE_ARRAY;
+		t->key_size = sizeof(u32);
+		t->value_size = sizeof(u32);
+		t->bytes = nicprog_ir_table_bytes(t->type, t->key_size,
+						  t->value_size,
+						  t->max_entries);
+		return 0;
 	case BPF_MAP_TYPE_PROG_ARRAY:
 		return obj_fail(ob, "map %s (%s): tail calls cannot be offloaded yet; call the programs as functions, or attach to the host (xdpdrv)",
 				name, type);

@@ -119,6 +119,7 @@ int np_object_read(const char *path, const struct np_object_opts *opts,
 void np_object_free(struct np_object *o);
 bool np_map_percpu(u32 type);
 bool np_map_host(u32 type);
+bool np_map_host_target(u32 type);
 u32 np_map_kind(u32 type);
 u32 np_map_nic_type(u32 type);
 u32 np_map_create_flags(const struct np_map_def *def);

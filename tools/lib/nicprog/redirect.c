@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Redirects through a DEVMAP (or DEVMAP_HASH), rewritten for the NIC.
+ * Redirects through a DEVMAP (or DEVMAP_HASH), XSKMAP or CPUMAP,
+ * rewritten for the NIC.
  *
  * Linux 6.1 binds only HASH and ARRAY maps to a device and lets a
  * device-bound program call bpf_redirect_map() only on a map of its own
@@ -20,7 +21,20 @@
  *
  * S is a stack slot below everything the function's instructions address
  * (the most negative offset any of them uses). The NIC then redirects to
- * the sibling port the ifindex names, as it does for bpf_redirect(). A
+ * the sibling port the ifindex names, as it does for bpf_redirect().
+ *
+ * An XSKMAP or CPUMAP stays the host's; on the NIC an ARRAY of the host
+ * kind stands for it, whose values the kernel sets to targets naming the
+ * host map and the key (kernel/hostmap.c). The same rewrite reads the
+ * target and adds the action for a missing entry to it,
+ *
+ *	else	r0 = bpf_redirect(*(u32 *)r0 | (flags & action mask) << 28, 0)
+ *
+ * and the NIC hands the frame to the host, where the host map's entry for
+ * the key takes it or, missing, the action applies -- what the host's own
+ * bpf_redirect_map() decides. The host map is nothing else to the NIC:
+ * a program that loads it for another use (bpf_map_lookup_elem() of a
+ * socket) is refused. A
  * devmap entry's own program (bpf_devmap_val.bpf_prog) is not run; flags
  * other than the action on a miss (BPF_F_BROADCAST, BPF_F_EXCLUDE_INGRESS)
  * are refused, as are flags the program does not load as a constant.
@@ -140,27 +154,159 @@ static int splice_cmp(const void *a, const void *b)
 	return x->at < y->at ? -1 : x->at > y->at;
 }
 
+/* The instructions that replace a bpf_redirect_map() call (see the top). */
+static struct np_splice redirect_splice(u32 at, s32 slot, u32 miss, bool host)
+{
+	struct np_splice sp = { .at = at, .n = 0, .kind = NP_SPLICE_REDIRECT };
+	struct bpf_insn *x = sp.insns;
+	u32 k = 0, to_miss_r0, to_miss_r1;
+
+	x[k++] = (struct bpf_insn){ .code = BPF_STX | BPF_MEM | BPF_W,
+				    .dst_reg = BPF_REG_10,
+				    .src_reg = BPF_REG_2, .off = slot };
+	x[k++] = (struct bpf_insn){ .code = BPF_ALU64 | BPF_MOV | BPF_X,
+				    .dst_reg = BPF_REG_2,
+				    .src_reg = BPF_REG_10 };
+	x[k++] = (struct bpf_insn){ .code = BPF_ALU64 | BPF_ADD | BPF_K,
+				    .dst_reg = BPF_REG_2, .imm = slot };
+	x[k++] = (struct bpf_insn){ .code = BPF_JMP | BPF_CALL,
+				    .imm = BPF_FUNC_map_lookup_elem };
+	to_miss_r0 = k++;	/* if r0 == 0 goto miss */
+	x[k++] = (struct bpf_insn){ .code = BPF_LDX | BPF_MEM | BPF_W,
+				    .dst_reg = BPF_REG_1,
+				    .src_reg = BPF_REG_0 };
+	to_miss_r1 = k++;	/* if r1 == 0 goto miss */
+	if (host)
+		x[k++] = (struct bpf_insn){
+			.code = BPF_ALU64 | BPF_OR | BPF_K,
+			.dst_reg = BPF_REG_1,
+			.imm = (s32)(miss << NICPROG_HOST_TARGET_ACT_SHIFT) };
+	x[k++] = (struct bpf_insn){ .code = BPF_ALU64 | BPF_MOV | BPF_K,
+				    .dst_reg = BPF_REG_2 };
+	x[k++] = (struct bpf_insn){ .code = BPF_JMP | BPF_CALL,
+				    .imm = BPF_FUNC_redirect };
+	x[k++] = (struct bpf_insn){ .code = BPF_JMP | BPF_JA, .off = 1 };
+	/* miss: */
+	x[to_miss_r0] = (struct bpf_insn){ .code = BPF_JMP | BPF_JEQ | BPF_K,
+					   .dst_reg = BPF_REG_0,
+					   .off = k - to_miss_r0 - 1 };
+	x[to_miss_r1] = (struct bpf_insn){ .code = BPF_JMP | BPF_JEQ | BPF_K,
+					   .dst_reg = BPF_REG_1,
+					   .off = k - to_miss_r1 - 1 };
+	x[k++] = (struct bpf_insn){ .code = BPF_ALU64 | BPF_MOV | BPF_K,
+				    .dst_reg = BPF_REG_0, .imm = (s32)miss };
+	sp.n = k;
+	return sp;
+}
+
+/*
+ * The bpf_redirect_map() call at @i checked and its splice made, or why
+ * not. @host set for a host map's, whose address load @w1 is then marked
+ * in @used.
+ */
+static int redirect_call(const struct np_object *o, u32 i, bool *used,
+			 struct np_splice *out, char *err, size_t err_len)
+{
+	u32 first, end, m, sub;
+	s64 w1, w3;
+	u64 flags;
+	s32 slot;
+	bool host;
+
+	np_func_of(o, i, &first, &end, &sub);
+	w1 = last_write(o->insns, first, i, BPF_REG_1);
+	w3 = last_write(o->insns, first, i, BPF_REG_3);
+	if (w1 < 0 || !np_is_ldimm64(&o->insns[w1]) ||
+	    o->insns[w1].src_reg != BPF_PSEUDO_MAP_FD ||
+	    (u32)o->insns[w1].imm >= o->n_maps)
+		return rd_fail(err, err_len,
+			       "insn %u: bpf_redirect_map() on a map the loader cannot name (load its address right before the call)",
+			       i);
+	m = o->insns[w1].imm;
+	host = np_map_host_target(o->map_defs[m].type);
+	if (o->map_defs[m].type != BPF_MAP_TYPE_DEVMAP &&
+	    o->map_defs[m].type != BPF_MAP_TYPE_DEVMAP_HASH && !host)
+		return rd_fail(err, err_len,
+			       "insn %u: bpf_redirect_map() on map %s (%s): only devmaps', XSKMAPs' and CPUMAPs' targets are reachable from the NIC; attach the program to the host (xdpdrv)",
+			       i, o->map_names[m],
+			       libbpf_bpf_map_type_str(o->map_defs[m].type) ?: "?");
+	if (w3 < 0 || o->insns[w3].code != (BPF_ALU64 | BPF_MOV | BPF_K))
+		return rd_fail(err, err_len,
+			       "insn %u: bpf_redirect_map() on map %s with flags that are not a constant; the NIC needs the action on a miss known",
+			       i, o->map_names[m]);
+	flags = (u64)(s64)o->insns[w3].imm;
+	if (flags & ~(u64)XDP_ACTION_MASK &
+	    ~(BPF_F_BROADCAST | BPF_F_EXCLUDE_INGRESS))
+		flags = XDP_ABORTED;	/* the host's answer */
+	else if (flags & (BPF_F_BROADCAST | BPF_F_EXCLUDE_INGRESS))
+		return rd_fail(err, err_len,
+			       "insn %u: bpf_redirect_map() on map %s with BPF_F_BROADCAST or BPF_F_EXCLUDE_INGRESS: the NIC sends a frame to one target",
+			       i, o->map_names[m]);
+	slot = np_free_slot(o->insns, first, end);
+	if (slot < -512)
+		return rd_fail(err, err_len,
+			       "insn %u: bpf_redirect_map() on map %s: the function uses all 512 bytes of stack, and the NIC's lookup needs 8",
+			       i, o->map_names[m]);
+	if (host)
+		used[w1] = true;
+	*out = redirect_splice(i, slot, flags & XDP_ACTION_MASK, host);
+	return 0;
+}
+
+/*
+ * A host map (XSKMAP, CPUMAP) is only ever bpf_redirect_map()'s: its
+ * entries are host sockets and CPUs, which the NIC cannot look up. Every
+ * load of its address must be one a call's splice replaces (@used).
+ */
+static int host_map_uses(const struct np_object *o, const bool *used,
+			 char *err, size_t err_len)
+{
+	const struct bpf_insn *in;
+	u32 i, m;
+
+	for (i = 0; i < o->len; i++) {
+		in = &o->insns[i];
+		if (!np_is_ldimm64(in))
+			continue;
+		m = in->imm;
+		if (in->src_reg == BPF_PSEUDO_MAP_FD && m < o->n_maps &&
+		    np_map_host_target(o->map_defs[m].type) && !used[i])
+			return rd_fail(err, err_len,
+				       "insn %u: map %s (%s) is used other than by bpf_redirect_map(): its entries are the host's %s, which the NIC cannot look up; call bpf_redirect_map(&%s, key, XDP_PASS), which passes the frame when the key has no entry, or attach the program to the host (xdpdrv)",
+				       i, o->map_names[m],
+				       libbpf_bpf_map_type_str(o->map_defs[m].type) ?: "?",
+				       o->map_defs[m].type == BPF_MAP_TYPE_XSKMAP ?
+				       "AF_XDP sockets" : "CPUs",
+				       o->map_names[m]);
+		i++;
+	}
+	return 0;
+}
+
 /**
- * np_redirect_rewrite() - rewrite bpf_redirect_map() on devmaps for the NIC
+ * np_redirect_rewrite() - rewrite bpf_redirect_map() for the NIC
  * @o: the program, its maps as object.c read them; rewritten, with the
  *	splices np_globals_rewrite() left in @o->splices
  * @err: why not, on failure
  * @err_len: bytes at @err
  *
- * Return: 0 (nothing to do included), -EOPNOTSUPP naming the call,
- * -ENOMEM.
+ * Calls on devmaps, XSKMAPs and CPUMAPs are rewritten (see the top).
+ *
+ * Return: 0 (nothing to do included), -EOPNOTSUPP naming the call or
+ * the host map's other use, -ENOMEM.
  */
 int np_redirect_rewrite(struct np_object *o, char *err, size_t err_len)
 {
 	struct np_splice *sp = o->splices;
-	u32 i, n = o->n_splices, first, end, m, *map = NULL, s, sub;
+	u32 i, n = o->n_splices, *map = NULL, s;
 	struct bpf_insn *out = NULL;
-	s64 w1, w3;
-	u64 flags;
-	s32 slot;
-	int ret;
+	bool *used;
+	int ret = 0;
 
-	for (i = 0; i < o->len; i++) {
+	used = calloc(o->len, sizeof(*used));
+	if (!used)
+		return rd_fail(err, err_len, "out of memory");
+	for (i = 0; i < o->len && !ret; i++) {
 		const struct bpf_insn *in = &o->insns[i];
 
 		if (np_is_ldimm64(in)) {
@@ -170,78 +316,23 @@ int np_redirect_rewrite(struct np_object *o, char *err, size_t err_len)
 		if (in->code != (BPF_JMP | BPF_CALL) || in->src_reg ||
 		    in->imm != BPF_FUNC_redirect_map)
 			continue;
-		np_func_of(o, i, &first, &end, &sub);
-		w1 = last_write(o->insns, first, i, BPF_REG_1);
-		w3 = last_write(o->insns, first, i, BPF_REG_3);
-		if (w1 < 0 || !np_is_ldimm64(&o->insns[w1]) ||
-		    o->insns[w1].src_reg != BPF_PSEUDO_MAP_FD ||
-		    (u32)o->insns[w1].imm >= o->n_maps)
-			return rd_fail(err, err_len,
-				       "insn %u: bpf_redirect_map() on a map the loader cannot name (load its address right before the call)",
-				       i);
-		m = o->insns[w1].imm;
-		if (o->map_defs[m].type != BPF_MAP_TYPE_DEVMAP &&
-		    o->map_defs[m].type != BPF_MAP_TYPE_DEVMAP_HASH)
-			return rd_fail(err, err_len,
-				       "insn %u: bpf_redirect_map() on map %s (%s): only devmaps' targets are reachable from the NIC; attach the program to the host (xdpdrv)",
-				       i, o->map_names[m],
-				       libbpf_bpf_map_type_str(o->map_defs[m].type) ?: "?");
-		if (w3 < 0 || o->insns[w3].code != (BPF_ALU64 | BPF_MOV | BPF_K))
-			return rd_fail(err, err_len,
-				       "insn %u: bpf_redirect_map() on map %s with flags that are not a constant; the NIC needs the action on a miss known",
-				       i, o->map_names[m]);
-		flags = (u64)(s64)o->insns[w3].imm;
-		if (flags & ~(u64)XDP_ACTION_MASK &
-		    ~(BPF_F_BROADCAST | BPF_F_EXCLUDE_INGRESS))
-			flags = XDP_ABORTED;	/* the host's answer */
-		else if (flags & (BPF_F_BROADCAST | BPF_F_EXCLUDE_INGRESS))
-			return rd_fail(err, err_len,
-				       "insn %u: bpf_redirect_map() on map %s with BPF_F_BROADCAST or BPF_F_EXCLUDE_INGRESS: the NIC sends a frame to one port",
-				       i, o->map_names[m]);
-		slot = np_free_slot(o->insns, first, end);
-		if (slot < -512)
-			return rd_fail(err, err_len,
-				       "insn %u: bpf_redirect_map() on map %s: the function uses all 512 bytes of stack, and the NIC's lookup needs 8",
-				       i, o->map_names[m]);
 		if (!sp) {
 			sp = calloc(o->len, sizeof(*sp));
-			if (!sp)
-				return rd_fail(err, err_len, "out of memory");
+			if (!sp) {
+				ret = rd_fail(err, err_len, "out of memory");
+				break;
+			}
 			o->splices = sp;	/* np_object_free() frees it */
 		}
-		sp[n++] = (struct np_splice){
-			.at = i, .n = 11, .kind = NP_SPLICE_REDIRECT,
-			.insns = {
-				{ .code = BPF_STX | BPF_MEM | BPF_W,
-				  .dst_reg = BPF_REG_10, .src_reg = BPF_REG_2,
-				  .off = slot },
-				{ .code = BPF_ALU64 | BPF_MOV | BPF_X,
-				  .dst_reg = BPF_REG_2, .src_reg = BPF_REG_10 },
-				{ .code = BPF_ALU64 | BPF_ADD | BPF_K,
-				  .dst_reg = BPF_REG_2, .imm = slot },
-				{ .code = BPF_JMP | BPF_CALL,
-				  .imm = BPF_FUNC_map_lookup_elem },
-				{ .code = BPF_JMP | BPF_JEQ | BPF_K,
-				  .dst_reg = BPF_REG_0, .off = 5 },
-				{ .code = BPF_LDX | BPF_MEM | BPF_W,
-				  .dst_reg = BPF_REG_1, .src_reg = BPF_REG_0 },
-				{ .code = BPF_JMP | BPF_JEQ | BPF_K,
-				  .dst_reg = BPF_REG_1, .off = 3 },
-				{ .code = BPF_ALU64 | BPF_MOV | BPF_K,
-				  .dst_reg = BPF_REG_2 },
-				{ .code = BPF_JMP | BPF_CALL,
-				  .imm = BPF_FUNC_redirect },
-				{ .code = BPF_JMP | BPF_JA, .off = 1 },
-				{ .code = BPF_ALU64 | BPF_MOV | BPF_K,
-				  .dst_reg = BPF_REG_0,
-				  .imm = (s32)(flags & XDP_ACTION_MASK) },
-			},
-		};
+		ret = redirect_call(o, i, used, &sp[n], err, err_len);
+		n += !ret;
 	}
-	o->splices = sp;
+	if (!ret)
+		ret = host_map_uses(o, used, err, err_len);
+	free(used);
 	o->n_splices = n;
-	if (!n)
-		return 0;
+	if (ret || !n)
+		return ret;
 	/* with the global data loads' (np_globals_rewrite()), by place */
 	qsort(sp, n, sizeof(*sp), splice_cmp);
 	ret = np_splice_apply(o->insns, o->len, sp, n, &out, &i, &map);

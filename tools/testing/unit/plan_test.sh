@@ -136,7 +136,7 @@ refused "unsupported helper: named, with the way out" "insn 0: helper bpf_get_sm
 refused "kfunc call: named, with the way out" "calls a kernel function \(kfunc\) bpf_xdp_ct_lookup; Linux 6.1 cannot offload kfunc calls, nor run one on the host for a partial plan; attach the program to the host \(xdpdrv\)" "$PROGS/kfunc.o"
 refused "tc program: not chosen by itself, as ip would not" "no program in an XDP section" "$PROGS/tc.o"
 refused "larger than the instruction store" "program has 12507 instructions; the NIC's cores hold at most 8192" "$PROGS/big.o"
-refused "XSKMAP: cannot be offloaded, named with its type and the way out" "map xsks \(xskmap\): the NIC cannot hand a frame to a host CPU or AF_XDP socket yet; .* or attach the program to the host \(xdpdrv\)" "$PROGS/hostxdp.o"
+refused "XSKMAP looked up: named, its sockets the host's, and the way out" "insn 17: map xsks_map \(xskmap\) is used other than by bpf_redirect_map\(\): its entries are the host's AF_XDP sockets, which the NIC cannot look up; call bpf_redirect_map\(&xsks_map, key, XDP_PASS\)" "$PROGS/af_xdp_lookup.o"
 refused "read-only data indexed by a variable: named" "insn 10 computes with the address of read-only data 'weights' \(.rodata\)" "$PROGS/rodata_idx.o"
 refused "bpf_map_update_elem() on a per-CPU map: named" "insn 31: bpf_map_update_elem\(\) on per-CPU map src_count" "$PROGS/pcpu_update.o"
 refused "no such program" "no program nope \(a function in a section other than .text\)" --prog nope "$top/bpf/examples/count.o"
@@ -167,6 +167,13 @@ planned "global variables (.bss): planned as a table of counters" \
 	"^table 0: counters" "$PROGS/global.o"
 planned "LRU_HASH map: planned as a table" "^table 0: " \
 	"$PROGS/xdp_conntrack.o"
+# XSKMAP and CPUMAP: the host's, a read-only table of targets on the NIC
+planned "XSKMAP (libxdp's default program): its stand-in read-only" \
+	"^table 0: read-only" "$PROGS/xsk_def.o"
+planned "XSKMAP and a devmap-less redirect: planned" "^table 0: read-only" \
+	"$PROGS/hostxdp.o"
+planned "CPUMAP (xdp_redirect_cpu's spreading): planned" "^table 0: " \
+	"$PROGS/xdp_cpu_lb.o"
 
 # chosen as ip link chooses: by name, in a section of its own, as XDP;
 # per-CPU maps laid out for --cpus CPUs
