@@ -554,6 +554,9 @@ for prof in $PROFILES; do
 	attached xdp_redirect_map.o xdp_redirect_map_func auto "$prof" \
 		"$frames" "$((seed + 7))" tx_port:00000000:@OUT \
 		tx_port:03000000:@OUT tx_port:05000000:@OUT
+	# the program asks the devmap first: an empty slot has no element
+	attached xdp_fwd_check.o xdp_fwd_check auto "$prof" "$frames" \
+		"$((seed + 17))" tx_port:01000000:@OUT tx_port:03000000:@OUT
 	globals "$prof" "$frames" "$((seed + 12))"
 	attached xdp_frags.o xdp_frags_len auto "$prof" "$frames" \
 		"$((seed + 13))"

@@ -122,7 +122,7 @@ static int np_prepare(struct bpf_program *prog, struct bpf_prog_load_opts *lo,
 	struct bpf_insn *copy, *spliced = NULL;
 	struct np_splice *sp = NULL;
 	u32 i, k, at, new_len, *map = NULL;
-	int err;
+	int err, helper;
 
 	(void)cookie;
 	if (!o || strcmp(bpf_program__name(prog), o->name))
@@ -168,11 +168,15 @@ static int np_prepare(struct bpf_program *prog, struct bpf_prog_load_opts *lo,
 	}
 	for (i = 0; i < o->n_splices; i++) {
 		at = sp[i].at;
-		if (sp[i].kind == NP_SPLICE_REDIRECT &&
+		helper = sp[i].kind == NP_SPLICE_REDIRECT ?
+			 BPF_FUNC_redirect_map :
+			 sp[i].kind == NP_SPLICE_LOOKUP ?
+			 BPF_FUNC_map_lookup_elem : -1;
+		if (helper >= 0 &&
 		    (copy[at].code != (BPF_JMP | BPF_CALL) ||
-		     copy[at].imm != BPF_FUNC_redirect_map)) {
+		     copy[at].imm != helper)) {
 			snprintf(np_fold.why, sizeof(np_fold.why),
-				 "libbpf's insn %u is not the bpf_redirect_map() call the loader rewrites",
+				 "libbpf's insn %u is not the helper call the loader rewrites",
 				 at);
 			err = -EINVAL;
 			goto out;

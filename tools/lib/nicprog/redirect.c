@@ -23,6 +23,15 @@
  * (the most negative offset any of them uses). The NIC then redirects to
  * the sibling port the ifindex names, as it does for bpf_redirect().
  *
+ * The program's own lookups in a DEVMAP (xdp_fwd asks whether a port is
+ * there before it redirects) find no element in an empty slot, as the
+ * host's dev_map_lookup_elem() does, where the array has a zero ifindex:
+ *
+ *	r0 = bpf_map_lookup_elem(map, key)
+ *	if (r0 != 0 && *(u32 *)r0 == 0)	r0 = 0
+ *
+ * (R1-R5 are dead after a call, so R1 is free to read the slot with.)
+ *
  * An XSKMAP or CPUMAP stays the host's; on the NIC an ARRAY of the host
  * kind stands for it, whose values the kernel sets to targets naming the
  * host map and the key (kernel/hostmap.c). The same rewrite reads the
@@ -253,6 +262,42 @@ static int redirect_call(const struct np_object *o, u32 i, bool *used,
 	return 0;
 }
 
+/* Is the call at @i a bpf_map_lookup_elem() on a DEVMAP? */
+static bool devmap_lookup(const struct np_object *o, u32 i)
+{
+	u32 first, end, sub;
+	s64 w1;
+
+	if (o->insns[i].imm != BPF_FUNC_map_lookup_elem)
+		return false;
+	np_func_of(o, i, &first, &end, &sub);
+	w1 = last_write(o->insns, first, i, BPF_REG_1);
+	return w1 >= 0 && np_is_ldimm64(&o->insns[w1]) &&
+	       o->insns[w1].src_reg == BPF_PSEUDO_MAP_FD &&
+	       (u32)o->insns[w1].imm < o->n_maps &&
+	       o->map_defs[o->insns[w1].imm].type == BPF_MAP_TYPE_DEVMAP;
+}
+
+/* The lookup at @at, finding no element in an empty slot (see the top). */
+static struct np_splice lookup_splice(u32 at)
+{
+	return (struct np_splice){
+		.at = at, .n = 5, .kind = NP_SPLICE_LOOKUP,
+		.insns = {
+			{ .code = BPF_JMP | BPF_CALL,
+			  .imm = BPF_FUNC_map_lookup_elem },
+			{ .code = BPF_JMP | BPF_JEQ | BPF_K,
+			  .dst_reg = BPF_REG_0, .off = 3 },
+			{ .code = BPF_LDX | BPF_MEM | BPF_W,
+			  .dst_reg = BPF_REG_1, .src_reg = BPF_REG_0 },
+			{ .code = BPF_JMP | BPF_JNE | BPF_K,
+			  .dst_reg = BPF_REG_1, .off = 1 },
+			{ .code = BPF_ALU64 | BPF_MOV | BPF_K,
+			  .dst_reg = BPF_REG_0 },
+		},
+	};
+}
+
 /*
  * A host map (XSKMAP, CPUMAP) is only ever bpf_redirect_map()'s: its
  * entries are host sockets and CPUs, which the NIC cannot look up. Every
@@ -290,7 +335,8 @@ static int host_map_uses(const struct np_object *o, const bool *used,
  * @err: why not, on failure
  * @err_len: bytes at @err
  *
- * Calls on devmaps, XSKMAPs and CPUMAPs are rewritten (see the top).
+ * Calls on devmaps, XSKMAPs and CPUMAPs are rewritten, and lookups in
+ * devmaps (see the top).
  *
  * Return: 0 (nothing to do included), -EOPNOTSUPP naming the call or
  * the host map's other use, -ENOMEM.
@@ -314,7 +360,8 @@ int np_redirect_rewrite(struct np_object *o, char *err, size_t err_len)
 			continue;
 		}
 		if (in->code != (BPF_JMP | BPF_CALL) || in->src_reg ||
-		    in->imm != BPF_FUNC_redirect_map)
+		    (in->imm != BPF_FUNC_redirect_map &&
+		     !devmap_lookup(o, i)))
 			continue;
 		if (!sp) {
 			sp = calloc(o->len, sizeof(*sp));
@@ -324,8 +371,12 @@ int np_redirect_rewrite(struct np_object *o, char *err, size_t err_len)
 			}
 			o->splices = sp;	/* np_object_free() frees it */
 		}
-		ret = redirect_call(o, i, used, &sp[n], err, err_len);
-		n += !ret;
+		if (in->imm == BPF_FUNC_redirect_map) {
+			ret = redirect_call(o, i, used, &sp[n], err, err_len);
+			n += !ret;
+		} else {
+			sp[n++] = lookup_splice(i);
+		}
 	}
 	if (!ret)
 		ret = host_map_uses(o, used, err, err_len);

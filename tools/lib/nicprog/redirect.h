@@ -2,7 +2,8 @@
 /*
  * Instructions replaced by several for the NIC (splices): bpf_redirect_map()
  * through a DEVMAP, which Linux 6.1 binds to no device, becomes a lookup in
- * a table of ifindexes and bpf_redirect() (redirect.c); a global data
+ * a table of ifindexes and bpf_redirect(), and a lookup in it finds no
+ * empty slot (redirect.c); a global data
  * address load, which 6.1 does not allow on a device-bound map, a lookup
  * of the section's one element (globals.c).
  */
@@ -15,6 +16,7 @@
 enum np_splice_kind {
 	NP_SPLICE_REDIRECT,	/* a bpf_redirect_map() call (redirect.c) */
 	NP_SPLICE_GLOBAL,	/* a global data address load (globals.c) */
+	NP_SPLICE_LOOKUP,	/* a bpf_map_lookup_elem() on a devmap */
 };
 
 /**
