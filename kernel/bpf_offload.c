@@ -366,6 +366,10 @@ static int nicprog_prepare(struct bpf_prog *prog)
 	/* the verifier explores paths between prepare and finalize */
 	np->verify_ns = ktime_get_ns();
 	prog->aux->offload->dev_priv = np;
+	/* a tail call finds it once finalize copied its instructions */
+	mutex_lock(&nd->plan_lock);
+	list_add_tail_rcu(&np->node, &nd->progs);
+	mutex_unlock(&nd->plan_lock);
 	return 0;
 }
 
@@ -711,6 +715,11 @@ static void nicprog_destroy(struct bpf_prog *prog)
 	struct nicprog_prog *np = prog->aux->offload->dev_priv;
 	struct nicprog_dev *nd = np->nd;
 
+	mutex_lock(&nd->plan_lock);
+	list_del_rcu(&np->node);
+	mutex_unlock(&nd->plan_lock);
+	/* tail calls walking the list (hostmap.c) are past it */
+	synchronize_rcu();
 	nicprog_ir_free(&np->ir);
 	kvfree(np->flags);
 	kvfree(np->insns);

@@ -134,6 +134,7 @@ struct nicprog_dev *nicprog_register(struct net_device *netdev,
 	mutex_init(&nd->ring_lock);
 	INIT_LIST_HEAD(&nd->ring_files);
 	INIT_LIST_HEAD(&nd->tables);
+	INIT_LIST_HEAD(&nd->progs);
 	nicprog_events_init(nd);
 
 	device_initialize(&nd->dev);

@@ -336,9 +336,10 @@ int nicprog_nl_table_set_doit(struct sk_buff *skb, struct genl_info *info)
 		return -EINVAL;
 	}
 	kind = nla_get_u8(a[NICPROG_A_DEV_TABLE_KIND]);
-	if (!a[NICPROG_A_DEV_HOST_MAP_FD] != (kind != NICPROG_TABLE_KIND_HOST)) {
+	if (!a[NICPROG_A_DEV_HOST_MAP_FD] !=
+	    (kind != NICPROG_TABLE_KIND_HOST && kind != NICPROG_TABLE_KIND_PROGS)) {
 		NL_SET_ERR_MSG_ATTR(info->extack, a[NICPROG_A_DEV_TABLE_KIND],
-				    "host-map-fd goes with the host kind, and only with it");
+				    "host-map-fd goes with the host and progs kinds, and only with them");
 		return -EINVAL;
 	}
 	map = bpf_map_get(nla_get_u32(a[NICPROG_A_DEV_MAP_FD]));

@@ -55,7 +55,7 @@ static const struct nla_policy nicprog_table_set_nl_policy[NICPROG_A_DEV_HOST_MA
 	[NICPROG_A_DEV_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
 	[NICPROG_A_DEV_IFNAME] = { .type = NLA_NUL_STRING, .len = 15, },
 	[NICPROG_A_DEV_MAP_FD] = { .type = NLA_U32, },
-	[NICPROG_A_DEV_TABLE_KIND] = NLA_POLICY_MAX(NLA_U8, 5),
+	[NICPROG_A_DEV_TABLE_KIND] = NLA_POLICY_MAX(NLA_U8, 6),
 	[NICPROG_A_DEV_HOST_MAP_FD] = { .type = NLA_U32, },
 };
 

@@ -268,6 +268,7 @@ int nicprog_plan_host_run(const struct nicprog_plan *plan,
 		res->action = XDP_ABORTED;
 		res->error = -EFAULT;
 	}
+	nicprog_plan_tail(plan, &h->st, &h->pkt, res);
 	*pkt = &h->pkt;
 	return 0;
 }

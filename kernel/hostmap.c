@@ -3,7 +3,9 @@
  * Host maps a NIC program redirects to: an XSKMAP (AF_XDP sockets) or a
  * CPUMAP (host CPUs) stays the host's -- Linux 6.1 binds neither to a
  * device, and its entries are host objects -- and a table of the HOST kind
- * stands for it on the NIC (table.c). Each such table takes one of the
+ * stands for it on the NIC (table.c). A PROG_ARRAY of tail call targets
+ * does too (the PROGS kind): its entries hold programs, of which the NIC
+ * runs those prepared for the port (nicprog_tail_prog()). Each such table takes one of the
  * port's slots, holding a reference to the host map; the table's values
  * are the targets that name the slot and the key, which the loader's
  * rewrite of bpf_redirect_map() passes to bpf_redirect(). The NIC hands a
@@ -19,6 +21,13 @@
  * the XDP programs that use them run under RCU too, and so does a reader
  * here. Slots are taken round-robin, so that a frame still queued for the
  * host when its table goes meets an empty slot rather than a new map.
+ *
+ * A PROG_ARRAY's entries are read under RCU as bpf_tail_call() reads them:
+ * a program leaves an entry before its last reference goes, and is freed
+ * a grace period after that. Whether an entry's program is one of the
+ * port's is found in the port's list of prepared programs (@progs of
+ * struct nicprog_dev), never through the program itself, which may be
+ * bound to another device that is going.
  */
 #include <linux/bpf.h>
 #include <linux/filter.h>
@@ -145,3 +154,76 @@ u32 nicprog_host_redirect(struct nicprog_dev *nd, u32 target,
 	       XDP_REDIRECT : XDP_ABORTED;
 }
 EXPORT_SYMBOL_GPL(nicprog_host_redirect);
+
+/**
+ * nicprog_hostmap_tail() - the tail call target of a PROG_ARRAY entry
+ * @nd: the port
+ * @slot: the PROG_ARRAY's slot
+ * @idx: the entry
+ *
+ * Context: the datapath, RCU held.
+ * Return: the target (NICPROG_TAIL_TARGET_BIT) if the entry holds a
+ * program, 0 for an empty entry or one past the end (the tail call fails
+ * and the program goes on, as on the host).
+ */
+u32 nicprog_hostmap_tail(struct nicprog_dev *nd, u32 slot, u32 idx)
+{
+	struct bpf_map *map = rcu_dereference(nd->host_maps[slot]);
+	struct bpf_array *array;
+
+	if (!map || map->map_type != BPF_MAP_TYPE_PROG_ARRAY ||
+	    idx >= map->max_entries)
+		return 0;
+	array = container_of(map, struct bpf_array, map);
+	if (!READ_ONCE(array->ptrs[idx]))
+		return 0;
+	return NICPROG_PIPE_TARGET_BIT | NICPROG_TAIL_TARGET_BIT |
+	       slot << NICPROG_HOST_TARGET_SLOT_SHIFT | idx;
+}
+
+/**
+ * nicprog_tail_target() - is a redirect target a tail call's?
+ * @target: bpf_redirect()'s ifindex as the NIC's program gave it
+ *
+ * Context: any.
+ * Return: true for a target nicprog_tail_prog() takes.
+ */
+bool nicprog_tail_target(u32 target)
+{
+	const u32 bits = NICPROG_PIPE_TARGET_BIT | NICPROG_HOST_TARGET_BIT |
+			 NICPROG_TAIL_TARGET_BIT;
+
+	return (target & bits) == (NICPROG_PIPE_TARGET_BIT |
+				   NICPROG_TAIL_TARGET_BIT);
+}
+
+/**
+ * nicprog_tail_prog() - the program a tail call target runs
+ * @nd: the port
+ * @target: the target, nicprog_tail_target()
+ *
+ * Context: the datapath, RCU held; the result is valid until it drops it.
+ * Return: the port's program the entry holds now, or NULL: the entry was
+ * emptied since the lookup, or holds a program the NIC does not run (one
+ * for the host or another device).
+ */
+struct nicprog_prog *nicprog_tail_prog(struct nicprog_dev *nd, u32 target)
+{
+	u32 slot = (target & NICPROG_HOST_TARGET_SLOT) >>
+		   NICPROG_HOST_TARGET_SLOT_SHIFT;
+	u32 idx = target & NICPROG_HOST_TARGET_KEY;
+	struct bpf_map *map = rcu_dereference(nd->host_maps[slot]);
+	struct nicprog_prog *np;
+	struct bpf_prog *prog;
+
+	if (!map || map->map_type != BPF_MAP_TYPE_PROG_ARRAY ||
+	    idx >= map->max_entries)
+		return NULL;
+	prog = READ_ONCE(container_of(map, struct bpf_array, map)->ptrs[idx]);
+	if (!prog)
+		return NULL;
+	list_for_each_entry_rcu(np, &nd->progs, node)
+		if (np->prog == prog)
+			return np->insns ? np : NULL;
+	return NULL;
+}

@@ -108,6 +108,8 @@ struct nicprog_events {
  *	one reference owned (hostmap.c); written under RTNL, RCU for the
  *	datapath
  * @host_map_next: the slot to try first, under RTNL
+ * @progs: the programs prepared for the port (struct nicprog_prog), added
+ *	and removed under @plan_lock, RCU for the datapath (tail calls)
  */
 struct nicprog_dev {
 	struct device dev;
@@ -143,6 +145,7 @@ struct nicprog_dev {
 	struct nicprog_events events;
 	struct bpf_map __rcu *host_maps[NICPROG_HOST_MAPS];
 	u32 host_map_next;
+	struct list_head progs;
 };
 
 #define NICPROG_PROG_MAX_MAPS	NICPROG_MAX_TABLES
@@ -212,6 +215,7 @@ struct nicprog_plan {
  * struct nicprog_prog - a program offloaded to a port, the offload's
  *	dev_priv, freed by the destroy callback
  * @nd: the port
+ * @node: entry in @nd's progs, for tail calls (hostmap.c)
  * @prog: the BPF program
  * @len: instructions, as verified
  * @meta: per instruction, filled by insn_hook
@@ -238,6 +242,7 @@ struct nicprog_plan {
  */
 struct nicprog_prog {
 	struct nicprog_dev *nd;
+	struct list_head node;
 	struct bpf_prog *prog;
 	u32 len;
 	struct nicprog_insn_meta *meta;
@@ -364,5 +369,12 @@ int nicprog_hostmap_get(struct nicprog_dev *nd, struct bpf_map *map,
 			struct netlink_ext_ack *extack);
 void nicprog_hostmap_put(struct nicprog_dev *nd, u32 slot);
 u32 nicprog_hostmap_id(struct nicprog_dev *nd, u32 slot);
+u32 nicprog_hostmap_tail(struct nicprog_dev *nd, u32 slot, u32 idx);
+bool nicprog_tail_target(u32 target);
+struct nicprog_prog *nicprog_tail_prog(struct nicprog_dev *nd, u32 target);
+void nicprog_plan_tail(const struct nicprog_plan *plan,
+		       struct nicprog_exec_state *st,
+		       struct nicprog_exec_pkt *pkt,
+		       struct nicprog_exec_result *res);
 
 #endif /* _NICPROG_CORE_H */

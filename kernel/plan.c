@@ -82,12 +82,10 @@ static unsigned long plan_pkt_copy(void *dst, const void *src,
  * program's (the offload core lets a device-bound program use a perf event
  * array of the host); the program holds it while the plan runs.
  */
-static long plan_event_output(void *priv, u32 map, u64 flags,
-			      const void *data, u64 size,
+static long prog_event_output(const struct nicprog_prog *np, u32 map,
+			      u64 flags, const void *data, u64 size,
 			      struct nicprog_exec_pkt *pkt)
 {
-	const struct nicprog_plan *plan = priv;
-	struct nicprog_prog *np = plan->prog->aux->offload->dev_priv;
 	u64 pkt_size = (flags & BPF_F_CTXLEN_MASK) >> 32;
 
 	if (flags & ~(BPF_F_CTXLEN_MASK | BPF_F_INDEX_MASK))
@@ -96,6 +94,16 @@ static long plan_event_output(void *priv, u32 map, u64 flags,
 		return -EFAULT;
 	return bpf_event_output(np->maps[map], flags, (void *)data, size, pkt,
 				pkt_size, plan_pkt_copy);
+}
+
+static long plan_event_output(void *priv, u32 map, u64 flags,
+			      const void *data, u64 size,
+			      struct nicprog_exec_pkt *pkt)
+{
+	const struct nicprog_plan *plan = priv;
+
+	return prog_event_output(plan->prog->aux->offload->dev_priv, map,
+				 flags, data, size, pkt);
 }
 
 static const struct nicprog_exec_ops nicprog_plan_exec_ops = {
@@ -121,6 +129,93 @@ const struct nicprog_exec_ops nicprog_plan_host_ops = {
 	.event_output	= plan_event_output,
 	.host_call	= nicprog_plan_host_call,
 };
+
+/*
+ * A tail call's program (nicprog_plan_tail()): its own tables and events,
+ * no engines (an engine call runs its BPF body), no host helpers.
+ */
+static void *tail_map_lookup(void *priv, u32 map, const void *key)
+{
+	const struct nicprog_prog *np = priv;
+
+	return nicprog_table_lookup(np->tables[map], key);
+}
+
+static long tail_map_update(void *priv, u32 map, const void *key,
+			    const void *value, u64 flags)
+{
+	const struct nicprog_prog *np = priv;
+
+	return nicprog_table_update(np->tables[map], key, value, flags);
+}
+
+static long tail_map_delete(void *priv, u32 map, const void *key)
+{
+	const struct nicprog_prog *np = priv;
+
+	return nicprog_table_delete(np->tables[map], key);
+}
+
+static long tail_event_output(void *priv, u32 map, u64 flags,
+			      const void *data, u64 size,
+			      struct nicprog_exec_pkt *pkt)
+{
+	return prog_event_output(priv, map, flags, data, size, pkt);
+}
+
+static const struct nicprog_exec_ops nicprog_tail_exec_ops = {
+	.map_lookup	= tail_map_lookup,
+	.map_update	= tail_map_update,
+	.map_delete	= tail_map_delete,
+	.ktime_ns	= plan_ktime_ns,
+	.prandom	= plan_prandom,
+	.event_output	= tail_event_output,
+};
+
+/**
+ * nicprog_plan_tail() - follow the tail calls a finished run asked for
+ * @plan: the plan that ran
+ * @st: the executing core's scratch
+ * @pkt: the frame
+ * @res: the run's result; replaced by the last program's
+ *
+ * A run that ended redirecting to a tail call target (the
+ * loader's rewrite of bpf_tail_call(), hostmap.c) goes on with the program
+ * the PROG_ARRAY entry holds, on the same frame with a fresh stack, as
+ * bpf_tail_call() does, at most MAX_TAIL_CALL_CNT in a row; the cycles and
+ * instructions add up. An entry emptied since the lookup, one holding a
+ * program the NIC does not run, or a 34th tail call aborts the frame: the
+ * program that asked has already exited.
+ *
+ * Context: RCU held, as for the run (a partial plan's host part too).
+ */
+void nicprog_plan_tail(const struct nicprog_plan *plan,
+		       struct nicprog_exec_state *st,
+		       struct nicprog_exec_pkt *pkt,
+		       struct nicprog_exec_result *res)
+{
+	struct nicprog_exec_result tail;
+	struct nicprog_prog *np;
+	u32 n;
+
+	for (n = 0; res->done && res->action == XDP_REDIRECT &&
+	     nicprog_tail_target(res->redirect_ifindex); n++) {
+		np = n < MAX_TAIL_CALL_CNT ?
+		     nicprog_tail_prog(plan->nd, res->redirect_ifindex) : NULL;
+		if (!np) {
+			res->action = XDP_ABORTED;
+			res->redirect_ifindex = 0;
+			return;
+		}
+		nicprog_exec_run(&np->exec, &nicprog_tail_exec_ops, np, st, pkt,
+				 &tail);
+		tail.cycles += res->cycles;
+		tail.insns += res->insns;
+		tail.mat_lookups += res->mat_lookups;
+		tail.accel_jobs += res->accel_jobs;
+		*res = tail;
+	}
+}
 
 /* The executor's views of a partial plan, and its handover points. */
 static int nicprog_plan_host_init(struct nicprog_plan *plan,
@@ -534,11 +629,12 @@ void nicprog_plan_run(const struct nicprog_plan *plan,
 	if (!plan->run_stage) {
 		nicprog_exec_run(&plan->exec, &nicprog_plan_exec_ops,
 				 (void *)plan, st, pkt, res);
-		return;
+	} else {
+		nicprog_exec_start(&st->ctx, pkt);
+		nicprog_exec_resume(&plan->run_exec, &nicprog_plan_exec_ops,
+				    (void *)plan, st, pkt, &st->ctx, res);
 	}
-	nicprog_exec_start(&st->ctx, pkt);
-	nicprog_exec_resume(&plan->run_exec, &nicprog_plan_exec_ops,
-			    (void *)plan, st, pkt, &st->ctx, res);
+	nicprog_plan_tail(plan, st, pkt, res);
 }
 EXPORT_SYMBOL_GPL(nicprog_plan_run);
 
@@ -578,6 +674,8 @@ void nicprog_plan_resume(const struct nicprog_plan *plan,
 {
 	nicprog_exec_resume(&plan->exec, &nicprog_plan_exec_ops, (void *)plan,
 			    st, pkt, ctx, res);
+	/* the last stage's core runs the tail calls */
+	nicprog_plan_tail(plan, st, pkt, res);
 }
 EXPORT_SYMBOL_GPL(nicprog_plan_resume);
 

@@ -33,6 +33,10 @@
  *   and values standing for the host map on the NIC; its values are the
  *   targets bpf_redirect() hands a frame to the host map's entries by
  *   (hostmap.c). Only the kernel writes them.
+ * - PROGS (PROG_ARRAY, the host's): the same, standing for a PROG_ARRAY
+ *   of tail call targets; a lookup from the datapath writes and returns
+ *   the tail call target of the entry's program now, 0 for none
+ *   (hostmap.c).
  *
  * Concurrency: NIC cores look up and update from the datapath under
  * rcu_read_lock(); syscalls (bpftool) do the same from process context.
@@ -122,6 +126,13 @@ static u8 table_kind(const struct nicprog_table *t)
 {
 	/* pairs with table-set's release: @plen_count is there first */
 	return smp_load_acquire(&t->kind);
+}
+
+/* Does a table of @kind stand for a host map (hostmap.c)? */
+static bool kind_host(u8 kind)
+{
+	return kind == NICPROG_TABLE_KIND_HOST ||
+	       kind == NICPROG_TABLE_KIND_PROGS;
 }
 
 static u32 array_stride(const struct nicprog_table *t)
@@ -251,7 +262,7 @@ void nicprog_table_free(struct bpf_offloaded_map *offmap)
 	u32 i;
 
 	if (t->type == BPF_MAP_TYPE_ARRAY) {
-		if (table_kind(t) == NICPROG_TABLE_KIND_HOST)
+		if (kind_host(table_kind(t)))
 			nicprog_hostmap_put(t->nd, t->host_slot);
 		vfree(t->values);
 	} else {
@@ -377,6 +388,11 @@ static void *table_lookup(struct nicprog_table *t, const void *key,
 		if (idx >= t->max_entries)
 			return NULL;
 		v = t->values + (size_t)idx * array_stride(t);
+		/* the entry's program now; racing writers write a target */
+		if (datapath && kind == NICPROG_TABLE_KIND_PROGS)
+			WRITE_ONCE(*(u32 *)v,
+				   nicprog_hostmap_tail(t->nd, t->host_slot,
+							idx));
 		return datapath && kind_percpu(kind) ? percpu_slot(t, v) : v;
 	}
 	switch (kind) {
@@ -447,7 +463,7 @@ static void lru_evict(struct nicprog_table *t)
  *
  * Context: process or datapath; does not sleep.
  * Return: 0, -EINVAL for unknown flags or an LPM prefix longer than the
- * key's data, -EPERM for a HOST table (the kernel sets its values),
+ * key's data, -EPERM for a HOST or PROGS table (the kernel sets its values),
  * -EEXIST/-ENOENT when @flags forbid the update, -E2BIG when
  * full (-ENOSPC for an LPM table; an LRU table evicts instead) or the
  * index is out of range, -ENOMEM.
@@ -463,7 +479,7 @@ long nicprog_table_update(struct nicprog_table *t, const void *key,
 		return -EINVAL;
 	if (t->type == BPF_MAP_TYPE_ARRAY) {
 		/* the targets of a host map's entries are the kernel's */
-		if (table_kind(t) == NICPROG_TABLE_KIND_HOST)
+		if (kind_host(table_kind(t)))
 			return -EPERM;
 		memcpy(&idx, key, sizeof(idx));
 		if (idx >= t->max_entries)
@@ -627,7 +643,7 @@ u32 nicprog_table_ir_type(const struct nicprog_table *t)
 }
 
 /**
- * nicprog_table_host_map_id() - the host map a HOST table stands for
+ * nicprog_table_host_map_id() - the host map a HOST or PROGS table stands for
  * @t: the table
  *
  * Context: RTNL held.
@@ -635,7 +651,7 @@ u32 nicprog_table_ir_type(const struct nicprog_table *t)
  */
 u32 nicprog_table_host_map_id(const struct nicprog_table *t)
 {
-	if (!t || table_kind(t) != NICPROG_TABLE_KIND_HOST)
+	if (!t || !kind_host(table_kind(t)))
 		return 0;
 	return nicprog_hostmap_id(t->nd, t->host_slot);
 }
@@ -653,11 +669,14 @@ void nicprog_table_bind(struct nicprog_table *t)
 }
 
 /*
- * A HOST table: an array of u32 keys and values, as many as the host
- * XSKMAP or CPUMAP it stands for, whose values become the targets of that
- * map's entries. Called with the table unbound: no program reads it yet.
+ * A HOST or PROGS table: an array of u32 keys and values, as many as the
+ * host map it stands for -- an XSKMAP or CPUMAP (HOST), whose values
+ * become the targets of that map's entries, or a PROG_ARRAY (PROGS),
+ * whose values lookups compute. Called with the table unbound: no program
+ * reads it yet.
  */
-static int table_set_host(struct nicprog_table *t, struct bpf_map *host_map,
+static int table_set_host(struct nicprog_table *t, u8 kind,
+			  struct bpf_map *host_map,
 			  struct netlink_ext_ack *extack)
 {
 	u32 i, target;
@@ -668,11 +687,16 @@ static int table_set_host(struct nicprog_table *t, struct bpf_map *host_map,
 		NL_SET_ERR_MSG(extack, "a host table is an array of 4-byte values");
 		return -EINVAL;
 	}
-	/* neither type can be bound to a device in 6.1 */
-	if (!host_map ||
-	    (host_map->map_type != BPF_MAP_TYPE_XSKMAP &&
-	     host_map->map_type != BPF_MAP_TYPE_CPUMAP)) {
+	/* none of these types can be bound to a device in 6.1 */
+	if (kind == NICPROG_TABLE_KIND_HOST &&
+	    (!host_map || (host_map->map_type != BPF_MAP_TYPE_XSKMAP &&
+			   host_map->map_type != BPF_MAP_TYPE_CPUMAP))) {
 		NL_SET_ERR_MSG(extack, "host-map-fd is not a host XSKMAP or CPUMAP");
+		return -EINVAL;
+	}
+	if (kind == NICPROG_TABLE_KIND_PROGS &&
+	    (!host_map || host_map->map_type != BPF_MAP_TYPE_PROG_ARRAY)) {
+		NL_SET_ERR_MSG(extack, "host-map-fd is not a PROG_ARRAY");
 		return -EINVAL;
 	}
 	if (host_map->max_entries != t->max_entries ||
@@ -684,14 +708,14 @@ static int table_set_host(struct nicprog_table *t, struct bpf_map *host_map,
 	if (slot < 0)
 		return slot;
 	t->host_slot = slot;
-	for (i = 0; i < t->max_entries; i++) {
+	for (i = 0; kind == NICPROG_TABLE_KIND_HOST && i < t->max_entries; i++) {
 		target = NICPROG_PIPE_TARGET_BIT | NICPROG_HOST_TARGET_BIT |
 			 (u32)slot << NICPROG_HOST_TARGET_SLOT_SHIFT | i;
 		memcpy(t->values + (size_t)i * array_stride(t), &target,
 		       sizeof(target));
 	}
 	/* syscall readers see the targets before the kind */
-	smp_store_release(&t->kind, NICPROG_TABLE_KIND_HOST);
+	smp_store_release(&t->kind, kind);
 	return 0;
 }
 
@@ -701,12 +725,13 @@ static int table_set_host(struct nicprog_table *t, struct bpf_map *host_map,
  * @map: a map, any map: it is only compared with the port's tables'
  * @kind: enum nicprog_table_kind
  * @host_map: for the HOST kind, the host XSKMAP or CPUMAP the table
- *	stands for (a reference is taken); else NULL
+ *	stands for, for the PROGS kind the PROG_ARRAY (a reference is taken);
+ *	else NULL
  * @extack: where a refusal's reason goes
  *
  * Context: process, RTNL held (the port's table list).
  * Return: 0; -ENOENT if @map is not offloaded to @nd, -EINVAL for an
- * array of another kind than PERCPU or HOST, an LPM key or per-CPU value
+ * array of another kind than PERCPU, HOST or PROGS, an LPM key or per-CPU value
  * of the wrong size, a HOST table not shaped as its host map, -EBUSY if
  * the (hash) table holds elements, already has another kind or a program
  * uses it, -ENOSPC when the port's host map slots are taken, -ENOMEM.
@@ -729,9 +754,8 @@ int nicprog_table_set_kind(struct nicprog_dev *nd, const struct bpf_map *map,
 		return -ENOENT;
 	}
 	if (t->type != BPF_MAP_TYPE_HASH &&
-	    kind != NICPROG_TABLE_KIND_PERCPU &&
-	    kind != NICPROG_TABLE_KIND_HOST) {
-		NL_SET_ERR_MSG(extack, "an array takes no kind but percpu and host");
+	    kind != NICPROG_TABLE_KIND_PERCPU && !kind_host(kind)) {
+		NL_SET_ERR_MSG(extack, "an array takes no kind but percpu, host and progs");
 		return -EINVAL;
 	}
 	if (kind_percpu(kind) &&
@@ -740,13 +764,13 @@ int nicprog_table_set_kind(struct nicprog_dev *nd, const struct bpf_map *map,
 		NL_SET_ERR_MSG(extack, "a per-CPU value is one 8-byte aligned slot per possible CPU");
 		return -EINVAL;
 	}
-	if (kind == table_kind(t) && kind != NICPROG_TABLE_KIND_HOST)
+	if (kind == table_kind(t) && !kind_host(kind))
 		return 0;
 	if (READ_ONCE(t->bound)) {
 		NL_SET_ERR_MSG(extack, "a program already uses the table: its kind is fixed");
 		return -EBUSY;
 	}
-	if (table_kind(t) == NICPROG_TABLE_KIND_HOST) {
+	if (kind_host(table_kind(t))) {
 		NL_SET_ERR_MSG(extack, "the table already stands for a host map");
 		return -EBUSY;
 	}
@@ -754,8 +778,8 @@ int nicprog_table_set_kind(struct nicprog_dev *nd, const struct bpf_map *map,
 		NL_SET_ERR_MSG(extack, "the table already has another kind");
 		return -EBUSY;
 	}
-	if (kind == NICPROG_TABLE_KIND_HOST)
-		return table_set_host(t, host_map, extack);
+	if (kind_host(kind))
+		return table_set_host(t, kind, host_map, extack);
 	if (kind == NICPROG_TABLE_KIND_LPM) {
 		if (t->key_size <= NICPROG_LPM_DATA_OFF ||
 		    t->key_size > NICPROG_LPM_DATA_OFF + NICPROG_LPM_DATA_MAX) {

@@ -482,6 +482,73 @@ map_of_prog() {
 }
 nf_stat() { ip netns exec "$NS" ethtool -S "$NF" | awk -v n="$1:" '$1 == n { print $2 }'; }
 
+# tails PROFILE FRAMES SEED [update]: tail-call dispatch (xdp_tail.o) on
+# the NIC: the entry program and its targets offloaded by ip link, the
+# PROG_ARRAY pinned where ip pins (a BPF file system of the test's own,
+# TC_BPF_MNT, which ip netns exec keeps) and filled by libbpf from its
+# declaration; the oracle compares every verdict and the per-CPU counts
+# the targets keep. With "update": the PROG_ARRAY changed at run time
+# (slot 1 emptied, then given its program back) changes what the NIC does.
+tails() {
+	local prof=$1 frames=$2 seed=$3 what="$1 xdp_tail.o" out rc jt id6 tx
+	local bpf=$TMP/tailbpf
+	mkdir -p "$bpf"
+	mountpoint -q "$bpf" || mount -t bpf bpf "$bpf" ||
+		{ tap_fail "$what: a BPF file system for the PROG_ARRAY's pin"; return; }
+	export TC_BPF_MNT=$bpf
+	nip link set dev "$NF" nicprog obj "$P_DIR/xdp_tail.o" \
+		program xdp_tail_entry > "$TMP/out" 2>&1
+	expect_eq "$what: ip link ... nicprog attaches it and its targets" 0 "$?"
+	check "$what: and prints nothing" test ! -s "$TMP/out"
+	sed 's/^/#   /' "$TMP/out" | head -n 8
+	jt=$(find "$bpf" -name jmp_table | head -n 1)
+	check "$what: the PROG_ARRAY is pinned where ip pins ($jt)" test -n "$jt"
+	check "$what: nicprog prog show names the PROG_ARRAY its table stands for" \
+		grep -q "table [0-9]* jmp_table (progs of host map [1-9][0-9]*)" \
+		<<< "$(ip netns exec "$NS" "$NICPROG" prog show dev "$NF")"
+	check "$what: both targets are offloaded to the port" \
+		test "$(bpftool prog show | grep -c "name handle_ipv[46] .*offloaded_to")" -eq 2
+	out=$(ORACLE_ATTACHED=1 ORACLE_PROG=xdp_tail_entry ip netns exec "$NS" \
+	      "$SELFDIR/oracle" "$P_DIR/xdp_tail.o" "$IN" "$NF" "$OUT" "$CAP" \
+	      "$seed" "$frames" 2>&1)
+	rc=$?
+	grep '^# map\|^# [0-9]* frames' <<< "$out"
+	[ $rc -eq 2 ] && tail -n 5 <<< "$out" | sed 's/^/#   /'
+	FRAMES=$frames oracle_equal "$what" "$out" "$rc"
+	check "$what: the targets' verdicts were met (DROP and TX)" \
+		grep -q "^# $frames frames: PASS [0-9]*, DROP [1-9][0-9]*, TX [1-9]" <<< "$out"
+	if [ "${4:-}" = update ]; then
+		id6=$(bpftool -j prog show | /usr/bin/python3 -c 'import json, sys
+print([p["id"] for p in json.load(sys.stdin) if p.get("name") == "handle_ipv6"][0])')
+		# the slot's reference is the program's last: keep it pinned
+		bpftool prog pin id "$id6" "$bpf/h6"
+		bpftool map delete pinned "$jt" key 1 0 0 0
+		tx=$(nf_stat xdp_tx)
+		ORACLE_ATTACHED=1 ORACLE_BENCH=1 ORACLE_PROG=xdp_tail_entry \
+			ip netns exec "$NS" "$SELFDIR/oracle" "$P_DIR/xdp_tail.o" "$IN" "$NF" "$OUT" \
+			"$CAP" "$seed" "$frames" > "$TMP/bench" 2>&1
+		check "$what: slot 1 emptied: the frames are sent" \
+			grep -q "^# bench: $frames frames sent, $frames verdicts" "$TMP/bench"
+		expect_eq "$what: slot 1 emptied at run time: no IPv6 frame is sent back" \
+			0 "$(($(nf_stat xdp_tx) - tx))"
+		bpftool map update pinned "$jt" key 1 0 0 0 value pinned "$bpf/h6"
+		rm -f "$bpf/h6"
+		tx=$(nf_stat xdp_tx)
+		ORACLE_ATTACHED=1 ORACLE_BENCH=1 ORACLE_PROG=xdp_tail_entry \
+			ip netns exec "$NS" "$SELFDIR/oracle" "$P_DIR/xdp_tail.o" "$IN" "$NF" "$OUT" \
+			"$CAP" "$seed" "$frames" > "$TMP/bench" 2>&1
+		check "$what: given its program back: IPv6 frames are sent back again" \
+			test "$(($(nf_stat xdp_tx) - tx))" -gt 0
+		tail -n 3 "$TMP/bench" | sed 's/^/#   /'
+	fi
+	nip link set dev "$NF" nicprog off
+	rm -f "$jt"
+	check "$what: unpinned and detached, the targets go" wait_for 10 \
+		sh -c "! bpftool prog show | grep -q 'name handle_ipv'"
+	umount "$bpf"
+	unset TC_BPF_MNT
+}
+
 # cpumap_hits PROFILE FRAMES: xdp_cpu_lb.o with CPUMAP entries for CPUs 0
 # and 1 (queue size 192): every IPv4 frame the NIC redirects to the host
 # map is taken by an entry, and the cpumap kthreads of both CPUs process
@@ -557,6 +624,12 @@ for prof in $PROFILES; do
 	# the program asks the devmap first: an empty slot has no element
 	attached xdp_fwd_check.o xdp_fwd_check auto "$prof" "$frames" \
 		"$((seed + 17))" tx_port:01000000:@OUT tx_port:03000000:@OUT
+	# tail calls through a PROG_ARRAY the host keeps
+	if [ "$prof" = nicsim-generic ]; then
+		tails "$prof" "$frames" "$((seed + 18))" update
+	else
+		tails "$prof" "$frames" "$((seed + 18))"
+	fi
 	globals "$prof" "$frames" "$((seed + 12))"
 	attached xdp_frags.o xdp_frags_len auto "$prof" "$frames" \
 		"$((seed + 13))"
@@ -633,6 +706,8 @@ refused "a section ip would not choose by itself" xdp1_kern.o \
 	"no program in an XDP section"
 refused "a lookup of the host's AF_XDP sockets" af_xdp_lookup.o \
 	"map xsks_map (xskmap) is used other than by bpf_redirect_map(): its entries are the host's AF_XDP sockets"
+refused "a tail call from a subprogram" tail_sub.o \
+	"bpf_tail_call() in function dispatch: the NIC makes tail calls from a program's main function only"
 check "nothing is attached after the refusals" \
 	test -z "$(nip link show dev "$NF" | grep prog/xdp)"
 cleanup

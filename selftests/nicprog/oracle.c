@@ -67,6 +67,8 @@
 #include <net/if.h>
 #include <poll.h>
 #include <stdbool.h>
+#include <dirent.h>
+#include <sys/stat.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -491,6 +493,57 @@ static int nic_verdict(const char *dev, struct verdicts *prev)
 }
 
 /*
+ * Maps the object pins by name (a PROG_ARRAY must be pinned to keep its
+ * slots) are pinned in a directory of the oracle's own for each side, so
+ * that the host's copy does not take the NIC's pinned maps, nor the other
+ * way round; emptied and removed at exit (bpffs takes no dots in names).
+ * They are made in the BPF file
+ * system ip uses (TC_BPF_MNT, else /sys/fs/bpf); NULL where that is none
+ * (libbpf then refuses such an object on both sides).
+ */
+static char pin_dirs[2][256];
+
+static void pin_dirs_remove(void)
+{
+	struct dirent *e;
+	char path[sizeof(pin_dirs[0]) + 256 + 2];
+	DIR *d;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (!pin_dirs[i][0])
+			continue;
+		d = opendir(pin_dirs[i]);
+		while (d && (e = readdir(d)))
+			if (e->d_name[0] != '.' &&
+			    snprintf(path, sizeof(path), "%s/%s", pin_dirs[i],
+				     e->d_name) < (int)sizeof(path))
+				unlink(path);
+		if (d)
+			closedir(d);
+		rmdir(pin_dirs[i]);
+	}
+}
+
+static const char *pin_dir(int host)
+{
+	char *dir = pin_dirs[host];
+
+	if (!dir[0]) {
+		snprintf(dir, sizeof(pin_dirs[0]), "%s/nicprog_oracle_%d_%s",
+			 getenv("TC_BPF_MNT") ?: "/sys/fs/bpf", getpid(),
+			 host ? "host" : "nic");
+		if (mkdir(dir, 0700)) {
+			dir[0] = '\0';
+			return NULL;
+		}
+		if (!pin_dirs[!host][0])
+			atexit(pin_dirs_remove);
+	}
+	return dir;
+}
+
+/*
  * The NIC's copy, loaded as ip link ... nicprog loads it; with @ifindex 0
  * the host's, the same program as the object defines it.
  */
@@ -501,6 +554,7 @@ static int load_prog(const char *path, int ifindex)
 		.sec = getenv("ORACLE_SEC"), .prog = getenv("ORACLE_PROG"),
 		.why = why, .why_len = sizeof(why),
 		.log = log, .log_len = sizeof(log),
+		.pin_root = pin_dir(!ifindex),
 	};
 	int fd = nicprog_load(path, ifindex, &opts);
 
@@ -938,10 +992,12 @@ static int compare_maps(void)
 		 * what each did with the frames.
 		 */
 		if (mh && (mh->type == BPF_MAP_TYPE_XSKMAP ||
-			   mh->type == BPF_MAP_TYPE_CPUMAP)) {
+			   mh->type == BPF_MAP_TYPE_CPUMAP ||
+			   mh->type == BPF_MAP_TYPE_PROG_ARRAY)) {
 			printf("# map %s: a host %s, its verdicts compared\n",
 			       mn->name, mh->type == BPF_MAP_TYPE_XSKMAP ?
-			       "XSKMAP" : "CPUMAP");
+			       "XSKMAP" : mh->type == BPF_MAP_TYPE_CPUMAP ?
+			       "CPUMAP" : "PROG_ARRAY");
 			continue;
 		}
 		if (!mh || ks > 256) {

@@ -25,6 +25,7 @@ static const char * const kinds[] = {
 	[NICPROG_TABLE_KIND_PERCPU] = "percpu",
 	[NICPROG_TABLE_KIND_LRU_PERCPU] = "lru-percpu",
 	[NICPROG_TABLE_KIND_HOST] = "host",
+	[NICPROG_TABLE_KIND_PROGS] = "progs",
 };
 
 const char *table_kind_name(unsigned int kind)
@@ -57,15 +58,16 @@ static int table_set(struct cli *cli)
 			return cli_usage("table set: unexpected \"%s\"", arg);
 	}
 	if (!dev || !id || !kind)
-		return cli_usage("table set: give dev IFNAME id MAP_ID kind KIND (lru, lpm, percpu, lru-percpu, plain, host host-map MAP_ID)");
+		return cli_usage("table set: give dev IFNAME id MAP_ID kind KIND (lru, lpm, percpu, lru-percpu, plain, host|progs host-map MAP_ID)");
 	for (k = 0; k < __NICPROG_TABLE_KIND_MAX; k++)
 		if (!strcmp(kind, kinds[k]))
 			break;
 	if (k == __NICPROG_TABLE_KIND_MAX)
-		return cli_usage("table set: unknown kind \"%s\" (lru, lpm, percpu, lru-percpu, plain or host)",
+		return cli_usage("table set: unknown kind \"%s\" (lru, lpm, percpu, lru-percpu, plain, host or progs)",
 				 kind);
-	if ((k == NICPROG_TABLE_KIND_HOST) != !!host)
-		return cli_usage("table set: host-map MAP_ID goes with kind host, and only with it");
+	if ((k == NICPROG_TABLE_KIND_HOST || k == NICPROG_TABLE_KIND_PROGS) !=
+	    !!host)
+		return cli_usage("table set: host-map MAP_ID goes with kinds host and progs, and only with them");
 	errno = 0;
 	n = strtoul(id, &end, 0);
 	if (errno || *end || !*id || n > UINT32_MAX)

@@ -112,7 +112,10 @@ enum nicprog_table_class {
  * is an ARRAY of u32 keys and values standing for a host XSKMAP or CPUMAP
  * that no device-bound program may name: the kernel sets its values to the
  * targets (NICPROG_HOST_TARGET_BIT) by which bpf_redirect() hands a frame
- * to that map's entry.
+ * to that map's entry. A table of the PROGS kind is one standing for a
+ * host PROG_ARRAY: a lookup from the NIC finds the tail call target
+ * (NICPROG_TAIL_TARGET_BIT) of an entry that holds one of the port's
+ * programs.
  */
 enum nicprog_table_kind {
 	NICPROG_TABLE_KIND_PLAIN,	/* the map's own type */
@@ -121,6 +124,7 @@ enum nicprog_table_kind {
 	NICPROG_TABLE_KIND_PERCPU,	/* a slot per CPU, the running one's */
 	NICPROG_TABLE_KIND_LRU_PERCPU,	/* both */
 	NICPROG_TABLE_KIND_HOST,	/* stands for a host XSKMAP or CPUMAP */
+	NICPROG_TABLE_KIND_PROGS,	/* stands for a host PROG_ARRAY */
 
 	__NICPROG_TABLE_KIND_MAX
 };
@@ -282,6 +286,16 @@ enum nicprog_ring_op {
 #define NICPROG_HOST_TARGET_SLOT	0x0ff00000U
 #define NICPROG_HOST_TARGET_SLOT_SHIFT	20
 #define NICPROG_HOST_TARGET_KEY		0x000fffffU
+
+/*
+ * Tail call targets: what a table of the PROGS kind gives the NIC for an
+ * entry of its host PROG_ARRAY that holds a program, which a loader's
+ * rewrite of bpf_tail_call() passes to bpf_redirect() before the program
+ * exits; the NIC then runs that program on the frame (at most 33 in a
+ * row, as the host). With NICPROG_PIPE_TARGET_BIT; slot and key as in a
+ * host map target.
+ */
+#define NICPROG_TAIL_TARGET_BIT		0x20000000U
 
 /**
  * struct nicprog_uring_cmd - the command area of the SQE

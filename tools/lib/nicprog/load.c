@@ -74,14 +74,67 @@ static int np_print(enum libbpf_print_level level, const char *fmt,
 	return 0;
 }
 
-/* The program np_prepare() adapts, and what it leaves for after the load. */
+#define NP_MAX_PROGS	16	/* a program and its tail call targets */
+#define NP_MAX_TAILS	8	/* PROG_ARRAYs they use */
+
+/*
+ * The programs np_prepare() adapts -- the chosen one first, then the
+ * other XDP programs of an object whose program makes tail calls -- and
+ * what it leaves for after the load: the device tables standing for the
+ * PROG_ARRAYs, given their host maps once libbpf created them.
+ */
 static struct {
-	const struct np_object *o;
-	bool done;
-	char why[160];
+	struct np_object *o[NP_MAX_PROGS];
+	u32 n;
+	u32 done;
+	int ifindex;
+	struct {
+		struct bpf_map *map;	/* libbpf's, the host's */
+		int proxy;		/* the device table */
+		bool set;
+	} tails[NP_MAX_TAILS];
+	u32 n_tails;
+	char why[256];
 	void *func_info;	/* re-aimed copies, until the load is done */
 	void *line_info;
 } np_fold;
+
+/* The PROG_ARRAYs' device tables given their host maps, once. */
+static int np_tails_set(void)
+{
+	char why[120];
+	u32 i;
+	int err;
+
+	for (i = 0; i < np_fold.n_tails; i++) {
+		if (np_fold.tails[i].set)
+			continue;
+		err = nicprog_table_kind_set(np_fold.ifindex,
+					     np_fold.tails[i].proxy,
+					     NICPROG_TABLE_KIND_PROGS,
+					     bpf_map__fd(np_fold.tails[i].map),
+					     why, sizeof(why));
+		if (err) {
+			snprintf(np_fold.why, sizeof(np_fold.why),
+				 "map %.15s: the NIC cannot make it a table of the progs kind: %s",
+				 bpf_map__name(np_fold.tails[i].map), why);
+			return err;
+		}
+		np_fold.tails[i].set = true;
+	}
+	return 0;
+}
+
+/* The device table of the PROG_ARRAY libbpf gave descriptor @fd, or -1. */
+static int np_tail_proxy(int fd)
+{
+	u32 i;
+
+	for (i = 0; i < np_fold.n_tails; i++)
+		if (bpf_map__fd(np_fold.tails[i].map) == fd)
+			return np_fold.tails[i].proxy;
+	return -1;
+}
 
 /* BTF records (func_info, line_info) re-aimed at the spliced program. */
 static void *np_btf_info_remap(const void *info, u32 cnt, u32 rec_size,
@@ -116,17 +169,28 @@ static void *np_btf_info_remap(const void *info, u32 cnt, u32 rec_size,
 static int np_prepare(struct bpf_program *prog, struct bpf_prog_load_opts *lo,
 		      long cookie)
 {
-	const struct np_object *o = np_fold.o;
 	const struct bpf_insn *in = bpf_program__insns(prog);
 	size_t n = bpf_program__insn_cnt(prog);
 	struct bpf_insn *copy, *spliced = NULL;
+	const struct np_object *o = NULL;
 	struct np_splice *sp = NULL;
 	u32 i, k, at, new_len, *map = NULL;
-	int err, helper;
+	int err, helper, proxy;
 
 	(void)cookie;
-	if (!o || strcmp(bpf_program__name(prog), o->name))
+	for (i = 0; i < np_fold.n && !o; i++)
+		if (!strcmp(bpf_program__name(prog), np_fold.o[i]->name))
+			o = np_fold.o[i];
+	if (!o)
 		return 0;
+	/* the previous program's load is done with its copies */
+	free(np_fold.func_info);
+	free(np_fold.line_info);
+	np_fold.func_info = NULL;
+	np_fold.line_info = NULL;
+	err = np_tails_set();
+	if (err)
+		return err;
 	/*
 	 * Our handler stands in for libbpf's, which would set
 	 * BPF_F_XDP_HAS_FRAGS for an xdp.frags section: 6.1's offload
@@ -145,6 +209,16 @@ static int np_prepare(struct bpf_program *prog, struct bpf_prog_load_opts *lo,
 	if (!copy)
 		return -ENOMEM;
 	memcpy(copy, in, n * sizeof(*copy));
+	/* a PROG_ARRAY's loads name the device table standing for it */
+	for (i = 0; i + 1 < n; i++) {
+		if (!np_is_ldimm64(&copy[i]))
+			continue;
+		proxy = copy[i].src_reg == BPF_PSEUDO_MAP_FD ?
+			np_tail_proxy(copy[i].imm) : -1;
+		if (proxy >= 0)
+			copy[i].imm = proxy;
+		i++;
+	}
 	for (i = 0; i < o->n_patches; i++) {
 		at = o->patches[i].at;
 		if (BPF_CLASS(o->patches[i].insn.code) != BPF_LD &&
@@ -171,7 +245,8 @@ static int np_prepare(struct bpf_program *prog, struct bpf_prog_load_opts *lo,
 		helper = sp[i].kind == NP_SPLICE_REDIRECT ?
 			 BPF_FUNC_redirect_map :
 			 sp[i].kind == NP_SPLICE_LOOKUP ?
-			 BPF_FUNC_map_lookup_elem : -1;
+			 BPF_FUNC_map_lookup_elem :
+			 sp[i].kind == NP_SPLICE_TAIL ? BPF_FUNC_tail_call : -1;
 		if (helper >= 0 &&
 		    (copy[at].code != (BPF_JMP | BPF_CALL) ||
 		     copy[at].imm != helper)) {
@@ -217,7 +292,7 @@ static int np_prepare(struct bpf_program *prog, struct bpf_prog_load_opts *lo,
 		free(map);
 	}
 	err = bpf_program__set_insns(prog, spliced ? spliced : copy, new_len);
-	np_fold.done = !err;
+	np_fold.done += !err;
 out:
 	free(sp);
 	free(spliced);
@@ -352,21 +427,63 @@ out:
 	return err ? err : fd;
 }
 
-/* The maps the program uses, created as the NIC holds them; no others. */
-static int np_maps(struct bpf_object *obj, const struct np_object *o,
-		   int ifindex, const struct nicprog_load_opts *opts)
+/*
+ * A PROG_ARRAY stays libbpf's, created for the host with its initial
+ * slots; the device gets an ARRAY of as many entries to stand for it,
+ * given the progs kind once libbpf made the host's (np_tails_set()).
+ */
+static int np_tail_map(const struct np_object *o, u32 m, struct bpf_map *map,
+		       int ifindex, const struct nicprog_load_opts *opts)
 {
+	LIBBPF_OPTS(bpf_map_create_opts, mo, .map_ifindex = ifindex);
+	int fd;
+
+	if (np_fold.n_tails == NP_MAX_TAILS)
+		return np_why(opts, -E2BIG, "map %s: the loader takes %u PROG_ARRAYs at most",
+			      o->map_names[m], NP_MAX_TAILS);
+	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, bpf_map__name(map),
+			    sizeof(u32), sizeof(u32), o->maps[m].max_entries,
+			    &mo);
+	if (fd < 0)
+		return np_why(opts, -errno,
+			      "map %s: the kernel refused to create it on the device: %s",
+			      o->map_names[m], strerror(errno));
+	np_fold.tails[np_fold.n_tails].map = map;
+	np_fold.tails[np_fold.n_tails].proxy = fd;
+	np_fold.tails[np_fold.n_tails].set = false;
+	np_fold.n_tails++;
+	return 0;
+}
+
+/*
+ * The maps the programs use (np_fold.o), created as the NIC holds them;
+ * no others.
+ */
+static int np_maps(struct bpf_object *obj, int ifindex,
+		   const struct nicprog_load_opts *opts)
+{
+	const struct np_object *o = NULL;
 	struct bpf_map *map;
-	int m, fd, err;
+	int m = -1, fd, err;
+	u32 i;
 
 	bpf_object__for_each_map(map, obj) {
-		m = np_map_index(o, map);
+		for (i = 0, m = -1; i < np_fold.n && m < 0; i++) {
+			o = np_fold.o[i];
+			m = np_map_index(o, map);
+		}
 		if (m < 0) {
 			bpf_map__set_autocreate(map, false);
 			continue;
 		}
 		if (np_map_host(o->maps[m].type))
 			continue;	/* libbpf creates it, the host's */
+		if (o->map_defs[m].type == BPF_MAP_TYPE_PROG_ARRAY) {
+			err = np_tail_map(o, m, map, ifindex, opts);
+			if (err)
+				return err;
+			continue;
+		}
 		fd = np_map_nic(o, m, bpf_map__name(map), ifindex, opts);
 		if (fd < 0)
 			return fd;
@@ -480,24 +597,122 @@ out:
  * defines it (the oracle's reference): libbpf's own load of the chosen
  * program as XDP, maps as defined.
  *
+ * A program that makes tail calls (uses a PROG_ARRAY) is loaded with the
+ * object's other XDP programs, which libbpf puts in the PROG_ARRAY's
+ * initial slots; on the device each is adapted as the chosen one, and
+ * the PROG_ARRAY stays the host's (redirect.c). A pinned PROG_ARRAY
+ * (LIBBPF_PIN_BY_NAME, under @opts->pin_root if set) outlives the call,
+ * as it must on the host: its slots empty when its last file goes.
+ *
  * Return: the program's fd (the caller's, close-on-exec), or a negative
  * errno with @opts->why (and @opts->log when the kernel refused) filled.
  */
+/*
+ * For the host, the maps as the object defines them, but for a PROG_ARRAY
+ * the chosen program does not use: libbpf would fill its slots with
+ * programs it does not load, and fail.
+ */
+static int np_host_maps(struct bpf_object *obj, const struct np_object *o)
+{
+	struct bpf_map *map;
+
+	bpf_object__for_each_map(map, obj)
+		if (bpf_map__type(map) == BPF_MAP_TYPE_PROG_ARRAY &&
+		    np_map_index(o, map) < 0)
+			bpf_map__set_autocreate(map, false);
+	return 0;
+}
+
+/* Does the program @o use a PROG_ARRAY (does it make tail calls)? */
+static bool np_tails(const struct np_object *o)
+{
+	u32 m;
+
+	for (m = 0; m < o->n_maps; m++)
+		if (o->map_defs[m].type == BPF_MAP_TYPE_PROG_ARRAY)
+			return true;
+	return false;
+}
+
+/*
+ * Another XDP program @p of an object whose chosen program makes tail
+ * calls: loaded beside it, for the PROG_ARRAY's slots (for the device,
+ * adapted as the chosen one, refused naming it).
+ */
+static int np_tail_target(const char *path, struct bpf_program *p,
+			  const struct np_object_opts *sel, int ifindex,
+			  const struct nicprog_load_opts *opts)
+{
+	struct np_object_opts tsel = *sel;
+	struct np_object *t;
+	char err[256];
+	int ret;
+
+	bpf_program__set_autoload(p, true);
+	/* the PROG_ARRAY takes programs of the chosen one's attach type */
+	bpf_program__set_expected_attach_type(p, 0);
+	if (!ifindex)
+		return 0;
+	if (np_fold.n == NP_MAX_PROGS)
+		return np_why(opts, -E2BIG, "%s: the loader takes %u programs of an object at most",
+			      path, NP_MAX_PROGS);
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return np_why(opts, -ENOMEM, "out of memory");
+	tsel.prog = bpf_program__name(p);
+	tsel.sec = bpf_program__section_name(p);
+	ret = np_object_read(path, &tsel, t, err, sizeof(err));
+	if (ret) {
+		free(t);
+		return np_why(opts, ret, "%s: tail call target %s: %s", path,
+			      tsel.prog, err);
+	}
+	np_fold.o[np_fold.n++] = t;
+	bpf_program__set_ifindex(p, ifindex);
+	return 0;
+}
+
+/*
+ * libbpf calls np_prepare() for the chosen program's section and, for an
+ * object whose program makes tail calls, for every XDP section, where the
+ * targets are ("xdp", "xdp/...", "xdp.frags", "xdp.frags/..."). Before
+ * the object is opened: libbpf gives programs their handlers then.
+ */
+static int np_handlers(int *handlers, const char *path, const char *sec,
+		       bool tails, const struct nicprog_load_opts *opts)
+{
+	LIBBPF_OPTS(libbpf_prog_handler_opts, hopts,
+		    .prog_prepare_load_fn = np_prepare);
+	const char *secs[] = { sec, "xdp+", "xdp.frags+" };
+	u32 i;
+
+	for (i = 0; i < (tails ? 3 : 1); i++) {
+		handlers[i] = libbpf_register_prog_handler(secs[i],
+							   BPF_PROG_TYPE_XDP,
+							   0, &hopts);
+		if (handlers[i] < 0)
+			return np_why(opts, handlers[i],
+				      "%s: libbpf will not let the loader adapt the programs in section %s: %s",
+				      path, secs[i], strerror(-handlers[i]));
+	}
+	return 0;
+}
+
 int nicprog_load(const char *path, int ifindex,
 		 const struct nicprog_load_opts *opts)
 {
 	struct np_object_opts sel = {
 		.sec = opts->sec, .prog = opts->prog,
 	};
-	LIBBPF_OPTS(libbpf_prog_handler_opts, hopts,
-		    .prog_prepare_load_fn = np_prepare);
+	LIBBPF_OPTS(bpf_object_open_opts, oo, .pin_root_path = opts->pin_root);
+	int handlers[NP_MAX_PROGS], ret, cpus;
 	struct bpf_program *p, *chosen = NULL;
-	int handler = -1;
 	libbpf_print_fn_t old;
 	struct bpf_object *obj;
 	struct np_object *o;
 	char err[256];
-	int ret, cpus;
+	bool tails;
+	u32 i;
 
 	if (opts->why && opts->why_len)
 		opts->why[0] = '\0';
@@ -518,39 +733,37 @@ int nicprog_load(const char *path, int ifindex,
 		free(o);
 		return ret;
 	}
-
+	tails = np_tails(o);
 	if (o->legacy) {
-		ret = np_load_own(path, o, ifindex, opts);
+		ret = tails ? np_why(opts, -EOPNOTSUPP, "%s: tail calls of objects with maps in SEC(\"maps\"), which libbpf 1.x does not open, are not offloaded; define the maps in SEC(\".maps\")",
+				     path) :
+			      np_load_own(path, o, ifindex, opts);
 		np_object_free(o);
 		free(o);
 		return ret;
 	}
+	for (i = 0; i < NP_MAX_PROGS; i++)
+		handlers[i] = -1;
 	np_log.buf = opts->log;
 	np_log.len = opts->log_len;
 	np_log.used = 0;
 	np_log.verbose = opts->verbose;
 	old = libbpf_set_print(np_print);
-	np_fold.o = ifindex ? o : NULL;
-	np_fold.done = false;
-	np_fold.why[0] = '\0';
+	memset(&np_fold, 0, sizeof(np_fold));
+	np_fold.ifindex = ifindex;
 	if (ifindex) {
-		/* the section's handler, so that libbpf calls np_prepare() */
-		handler = libbpf_register_prog_handler(o->sec,
-						       BPF_PROG_TYPE_XDP, 0,
-						       &hopts);
-		if (handler < 0) {
-			ret = np_why(opts, handler,
-				     "%s: libbpf will not let the loader adapt the program in section %s: %s",
-				     path, o->sec, strerror(-handler));
+		np_fold.o[np_fold.n++] = o;
+		ret = np_handlers(handlers, path, o->sec, tails, opts);
+		if (ret)
 			goto out;
-		}
 	}
-	obj = bpf_object__open_file(path, NULL);
+	obj = bpf_object__open_file(path, &oo);
 	if (!obj) {
 		ret = np_why(opts, -errno, "%s: libbpf cannot open it: %s",
 			     path, strerror(errno));
 		goto out;
 	}
+	ret = 0;
 	bpf_object__for_each_program(p, obj) {
 		if (!chosen && !strcmp(bpf_program__name(p), o->name) &&
 		    !strcmp(bpf_program__section_name(p), o->sec)) {
@@ -560,16 +773,21 @@ int nicprog_load(const char *path, int ifindex,
 			bpf_program__set_expected_attach_type(p, 0);
 			if (ifindex)
 				bpf_program__set_ifindex(p, ifindex);
+		} else if (tails && !ret &&
+			   bpf_program__type(p) == BPF_PROG_TYPE_XDP) {
+			ret = np_tail_target(path, p, &sel, ifindex, opts);
 		} else {
 			bpf_program__set_autoload(p, false);
 		}
 	}
+	if (ret)
+		goto out_close;
 	if (!chosen) {
 		ret = np_why(opts, -ENOENT, "%s: libbpf found no program %s in section %s",
 			     path, o->name, o->sec);
 		goto out_close;
 	}
-	ret = ifindex ? np_maps(obj, o, ifindex, opts) : 0;
+	ret = ifindex ? np_maps(obj, ifindex, opts) : np_host_maps(obj, o);
 	if (ret)
 		goto out_close;
 	ret = bpf_object__load(obj);
@@ -583,7 +801,7 @@ int nicprog_load(const char *path, int ifindex,
 		       path, o->name, strerror(-ret));
 		goto out_close;
 	}
-	if (ifindex && !np_fold.done) {
+	if (ifindex && np_fold.done != np_fold.n) {
 		ret = np_why(opts, -EINVAL,
 			     "%s: libbpf loaded %s without letting the loader adapt it",
 			     path, o->name);
@@ -595,13 +813,18 @@ int nicprog_load(const char *path, int ifindex,
 out_close:
 	bpf_object__close(obj);
 out:
-	if (handler >= 0)
-		libbpf_unregister_prog_handler(handler);
-	np_fold.o = NULL;
+	for (i = 0; i < NP_MAX_PROGS; i++)
+		if (handlers[i] >= 0)
+			libbpf_unregister_prog_handler(handlers[i]);
+	for (i = 0; i < np_fold.n_tails; i++)
+		close(np_fold.tails[i].proxy);	/* the programs hold them */
+	for (i = 1; i < np_fold.n; i++) {
+		np_object_free(np_fold.o[i]);
+		free(np_fold.o[i]);
+	}
 	free(np_fold.func_info);
 	free(np_fold.line_info);
-	np_fold.func_info = NULL;
-	np_fold.line_info = NULL;
+	memset(&np_fold, 0, sizeof(np_fold));
 	libbpf_set_print(old);
 	np_log.buf = NULL;
 	np_object_free(o);

@@ -21,6 +21,8 @@
  * @log: filled with libbpf's messages, the kernel's verifier log among
  *	them (nicprog's reasons start "[nicprog]"), when the load fails
  * @log_len: bytes at @log
+ * @pin_root: where libbpf pins maps defined with LIBBPF_PIN_BY_NAME, or
+ *	NULL for its default (/sys/fs/bpf)
  */
 struct nicprog_load_opts {
 	const char *sec;
@@ -30,6 +32,7 @@ struct nicprog_load_opts {
 	size_t why_len;
 	char *log;
 	size_t log_len;
+	const char *pin_root;
 };
 
 /* ifindex 0: for the host, as the object defines it (see load.c) */

@@ -263,10 +263,10 @@ static int obj_map_def(struct obj *ob, const struct btf *btf,
 	const struct btf_type *sec, *var, *def;
 	const struct btf_var_secinfo *vs;
 	const struct btf_member *m;
+	bool ok, values = false;
 	const char *mn;
 	s32 id;
 	u32 i, v;
-	bool ok;
 
 	id = btf ? btf__find_by_name_kind(btf, ".maps", BTF_KIND_DATASEC) : -1;
 	sec = id > 0 ? btf__type_by_id(btf, id) : NULL;
@@ -302,11 +302,18 @@ static int obj_map_def(struct obj *ob, const struct btf *btf,
 			ok = obj_btf_size(btf, m->type, &t->key_size);
 		else if (!strcmp(mn, "value"))
 			ok = obj_btf_size(btf, m->type, &t->value_size);
+		else if (!strcmp(mn, "values"))
+			ok = values = true;	/* initial slots: libbpf's */
 		else
 			ok = obj_btf_uint(btf, m->type, &v);	/* numa_node, ... */
 		if (!ok)
 			return obj_fail(ob, "map %s: its definition's member %s is not understood",
 					name, mn);
+	}
+	/* as libbpf: a PROG_ARRAY's initial slots make its sizes file descriptors' */
+	if (values && t->type == BPF_MAP_TYPE_PROG_ARRAY) {
+		t->key_size = t->key_size ?: sizeof(u32);
+		t->value_size = t->value_size ?: sizeof(u32);
 	}
 	/* libbpf sizes a perf event array by the CPUs */
 	if (!t->type || !t->value_size ||
@@ -363,6 +370,8 @@ u32 np_map_kind(u32 type)
 	case BPF_MAP_TYPE_XSKMAP:
 	case BPF_MAP_TYPE_CPUMAP:
 		return NICPROG_TABLE_KIND_HOST;
+	case BPF_MAP_TYPE_PROG_ARRAY:
+		return NICPROG_TABLE_KIND_PROGS;
 	default:
 		return NICPROG_TABLE_KIND_PLAIN;
 	}
@@ -489,8 +498,22 @@ static int obj_map_adapt(struct obj *ob, const char *name,
 						  t->max_entries);
 		return 0;
 	case BPF_MAP_TYPE_PROG_ARRAY:
-		return obj_fail(ob, "map %s (%s): tail calls cannot be offloaded yet; call the programs as functions, or attach to the host (xdpdrv)",
-				name, type);
+		/*
+		 * The host's, holding programs; on the NIC an ARRAY of the
+		 * progs kind, whose lookups give the tail call targets of
+		 * the entries (redirect.c, kernel/hostmap.c).
+		 */
+		if (def->key_size != sizeof(u32) ||
+		    def->max_entries > NICPROG_HOST_TARGET_KEY + 1)
+			return obj_fail(ob, "map %s (%s): the NIC makes tail calls through maps of 4-byte keys and at most %u entries",
+					name, type, NICPROG_HOST_TARGET_KEY + 1);
+		t->type = BPF_MAP_TYPE_ARRAY;
+		t->key_size = sizeof(u32);
+		t->value_size = sizeof(u32);
+		t->bytes = nicprog_ir_table_bytes(t->type, t->key_size,
+						  t->value_size,
+						  t->max_entries);
+		return 0;
 	case BPF_MAP_TYPE_PERF_EVENT_ARRAY:
 		/*
 		 * The host's: the offload core lets a device-bound program

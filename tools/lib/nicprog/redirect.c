@@ -43,7 +43,28 @@
  * the key takes it or, missing, the action applies -- what the host's own
  * bpf_redirect_map() decides. The host map is nothing else to the NIC:
  * a program that loads it for another use (bpf_map_lookup_elem() of a
- * socket) is refused. A
+ * socket) is refused.
+ *
+ * A PROG_ARRAY stays the host's too (libbpf fills its initial slots with
+ * the object's programs, which the loader also binds to the device), and
+ * an ARRAY of the progs kind stands for it, whose lookups from the NIC
+ * give the tail call target of an entry that holds a program, 0 for none
+ * (kernel/hostmap.c). Each
+ *
+ *	bpf_tail_call(ctx, map, index)	(R2 the map)
+ *
+ * in a program's main function becomes
+ *
+ *	*(u32 *)(r10 + S) = r3;  r1 = r2;  r2 = r10;  r2 += S
+ *	r0 = bpf_map_lookup_elem(map, r2)
+ *	if (r0 != 0 && *(u32 *)r0 != 0)	return bpf_redirect(*(u32 *)r0, 0)
+ *	r0 = 0				(the tail call failed: go on)
+ *
+ * and the NIC runs the entry's program on the frame when this one has
+ * exited (nicprog_plan_tail()), as the host's tail call jumps to it. In a
+ * subprogram the return would not end the program: refused.
+ *
+ * A
  * devmap entry's own program (bpf_devmap_val.bpf_prog) is not run; flags
  * other than the action on a miss (BPF_F_BROADCAST, BPF_F_EXCLUDE_INGRESS)
  * are refused, as are flags the program does not load as a constant.
@@ -298,6 +319,71 @@ static struct np_splice lookup_splice(u32 at)
 	};
 }
 
+/* The instructions that replace a bpf_tail_call() (see the top). */
+static struct np_splice tail_splice(u32 at, s32 slot)
+{
+	return (struct np_splice){
+		.at = at, .n = 12, .kind = NP_SPLICE_TAIL,
+		.insns = {
+			{ .code = BPF_STX | BPF_MEM | BPF_W,
+			  .dst_reg = BPF_REG_10, .src_reg = BPF_REG_3,
+			  .off = slot },
+			{ .code = BPF_ALU64 | BPF_MOV | BPF_X,
+			  .dst_reg = BPF_REG_1, .src_reg = BPF_REG_2 },
+			{ .code = BPF_ALU64 | BPF_MOV | BPF_X,
+			  .dst_reg = BPF_REG_2, .src_reg = BPF_REG_10 },
+			{ .code = BPF_ALU64 | BPF_ADD | BPF_K,
+			  .dst_reg = BPF_REG_2, .imm = slot },
+			{ .code = BPF_JMP | BPF_CALL,
+			  .imm = BPF_FUNC_map_lookup_elem },
+			{ .code = BPF_JMP | BPF_JEQ | BPF_K,
+			  .dst_reg = BPF_REG_0, .off = 5 },
+			{ .code = BPF_LDX | BPF_MEM | BPF_W,
+			  .dst_reg = BPF_REG_1, .src_reg = BPF_REG_0 },
+			{ .code = BPF_JMP | BPF_JEQ | BPF_K,
+			  .dst_reg = BPF_REG_1, .off = 3 },
+			{ .code = BPF_ALU64 | BPF_MOV | BPF_K,
+			  .dst_reg = BPF_REG_2 },
+			{ .code = BPF_JMP | BPF_CALL,
+			  .imm = BPF_FUNC_redirect },
+			{ .code = BPF_JMP | BPF_EXIT },
+			{ .code = BPF_ALU64 | BPF_MOV | BPF_K,
+			  .dst_reg = BPF_REG_0 },
+		},
+	};
+}
+
+/* The bpf_tail_call() at @i checked and its splice made, or why not. */
+static int tail_call(const struct np_object *o, u32 i, bool *used,
+		     struct np_splice *out, char *err, size_t err_len)
+{
+	u32 first, end, sub;
+	s64 w2;
+	s32 slot;
+
+	np_func_of(o, i, &first, &end, &sub);
+	if (sub)
+		return rd_fail(err, err_len,
+			       "insn %u: bpf_tail_call() in function %s: the NIC makes tail calls from a program's main function only; call it there, or attach the program to the host (xdpdrv)",
+			       i, o->sub_names[sub]);
+	w2 = last_write(o->insns, first, i, BPF_REG_2);
+	if (w2 < 0 || !np_is_ldimm64(&o->insns[w2]) ||
+	    o->insns[w2].src_reg != BPF_PSEUDO_MAP_FD ||
+	    (u32)o->insns[w2].imm >= o->n_maps ||
+	    o->map_defs[o->insns[w2].imm].type != BPF_MAP_TYPE_PROG_ARRAY)
+		return rd_fail(err, err_len,
+			       "insn %u: bpf_tail_call() through a map the loader cannot name (load its address right before the call)",
+			       i);
+	slot = np_free_slot(o->insns, first, end);
+	if (slot < -512)
+		return rd_fail(err, err_len,
+			       "insn %u: bpf_tail_call() through map %s: the function uses all 512 bytes of stack, and the NIC's lookup needs 8",
+			       i, o->map_names[o->insns[w2].imm]);
+	used[w2] = true;
+	*out = tail_splice(i, slot);
+	return 0;
+}
+
 /*
  * A host map (XSKMAP, CPUMAP) is only ever bpf_redirect_map()'s: its
  * entries are host sockets and CPUs, which the NIC cannot look up. Every
@@ -314,6 +400,11 @@ static int host_map_uses(const struct np_object *o, const bool *used,
 		if (!np_is_ldimm64(in))
 			continue;
 		m = in->imm;
+		if (in->src_reg == BPF_PSEUDO_MAP_FD && m < o->n_maps &&
+		    o->map_defs[m].type == BPF_MAP_TYPE_PROG_ARRAY && !used[i])
+			return rd_fail(err, err_len,
+				       "insn %u: map %s (prog_array) is used other than by bpf_tail_call(): the programs it holds are the host's to look up; attach the program to the host (xdpdrv)",
+				       i, o->map_names[m]);
 		if (in->src_reg == BPF_PSEUDO_MAP_FD && m < o->n_maps &&
 		    np_map_host_target(o->map_defs[m].type) && !used[i])
 			return rd_fail(err, err_len,
@@ -335,8 +426,8 @@ static int host_map_uses(const struct np_object *o, const bool *used,
  * @err: why not, on failure
  * @err_len: bytes at @err
  *
- * Calls on devmaps, XSKMAPs and CPUMAPs are rewritten, and lookups in
- * devmaps (see the top).
+ * Calls on devmaps, XSKMAPs and CPUMAPs are rewritten, lookups in
+ * devmaps and tail calls (see the top).
  *
  * Return: 0 (nothing to do included), -EOPNOTSUPP naming the call or
  * the host map's other use, -ENOMEM.
@@ -361,7 +452,7 @@ int np_redirect_rewrite(struct np_object *o, char *err, size_t err_len)
 		}
 		if (in->code != (BPF_JMP | BPF_CALL) || in->src_reg ||
 		    (in->imm != BPF_FUNC_redirect_map &&
-		     !devmap_lookup(o, i)))
+		     in->imm != BPF_FUNC_tail_call && !devmap_lookup(o, i)))
 			continue;
 		if (!sp) {
 			sp = calloc(o->len, sizeof(*sp));
@@ -373,6 +464,9 @@ int np_redirect_rewrite(struct np_object *o, char *err, size_t err_len)
 		}
 		if (in->imm == BPF_FUNC_redirect_map) {
 			ret = redirect_call(o, i, used, &sp[n], err, err_len);
+			n += !ret;
+		} else if (in->imm == BPF_FUNC_tail_call) {
+			ret = tail_call(o, i, used, &sp[n], err, err_len);
 			n += !ret;
 		} else {
 			sp[n++] = lookup_splice(i);

@@ -3,7 +3,8 @@
  * Instructions replaced by several for the NIC (splices): bpf_redirect_map()
  * through a DEVMAP, which Linux 6.1 binds to no device, becomes a lookup in
  * a table of ifindexes and bpf_redirect(), and a lookup in it finds no
- * empty slot (redirect.c); a global data
+ * empty slot; bpf_tail_call() a lookup of the tail call target and
+ * bpf_redirect() to it (redirect.c); a global data
  * address load, which 6.1 does not allow on a device-bound map, a lookup
  * of the section's one element (globals.c).
  */
@@ -17,6 +18,7 @@ enum np_splice_kind {
 	NP_SPLICE_REDIRECT,	/* a bpf_redirect_map() call (redirect.c) */
 	NP_SPLICE_GLOBAL,	/* a global data address load (globals.c) */
 	NP_SPLICE_LOOKUP,	/* a bpf_map_lookup_elem() on a devmap */
+	NP_SPLICE_TAIL,		/* a bpf_tail_call() */
 };
 
 /**

@@ -174,6 +174,15 @@ planned "XSKMAP and a devmap-less redirect: planned" "^table 0: read-only" \
 	"$PROGS/hostxdp.o"
 planned "CPUMAP (xdp_redirect_cpu's spreading): planned" "^table 0: " \
 	"$PROGS/xdp_cpu_lb.o"
+# PROG_ARRAY: the host's, a read-only table of tail call targets on the NIC
+out=$(timeout 60 "$PLAN" --prog xdp_tail_entry "$PROGS/xdp_tail.o" 2>&1)
+if [ $? -eq 0 ] && grep -q "^table 0: read-only" <<< "$out"; then
+	ok "PROG_ARRAY (tail-call dispatch): its stand-in read-only"
+else
+	sed 's/^/# /' <<< "$out"
+	nok "PROG_ARRAY (tail-call dispatch): its stand-in read-only"
+fi
+refused "bpf_tail_call() in a subprogram: named, with the way out" "insn 8: bpf_tail_call\(\) in function dispatch: the NIC makes tail calls from a program's main function only; call it there, or attach the program to the host \(xdpdrv\)" "$PROGS/tail_sub.o"
 
 # chosen as ip link chooses: by name, in a section of its own, as XDP;
 # per-CPU maps laid out for --cpus CPUs
