@@ -5,14 +5,16 @@
  * device, and its entries are host objects -- and a table of the HOST kind
  * stands for it on the NIC (table.c). A PROG_ARRAY of tail call targets
  * does too (the PROGS kind): its entries hold programs, of which the NIC
- * runs those prepared for the port (nicprog_tail_prog()). Each such table takes one of the
- * port's slots, holding a reference to the host map; the table's values
- * are the targets that name the slot and the key, which the loader's
- * rewrite of bpf_redirect_map() passes to bpf_redirect(). The NIC hands a
- * frame with such a target to the host, and nicprog_host_redirect() does
- * there what the host's bpf_redirect_map() and xdp_do_redirect() would
- * have done with it: the map's entry for the key receives the frame, or
- * the action the program gave for a missing entry applies.
+ * runs those prepared for the port (nicprog_tail_prog()). Each such table
+ * takes one of the port's slots, holding a reference to the host map; the
+ * table's values are the targets that name the slot and the key, which
+ * the loader's rewrite of bpf_redirect_map() passes to bpf_redirect() (for
+ * a PROG_ARRAY, lookups compute them, nicprog_hostmap_tail()). The NIC
+ * hands a frame with a host map's target to the host, and
+ * nicprog_host_redirect() does there what the host's bpf_redirect_map()
+ * and xdp_do_redirect() would have done with it: the map's entry for the
+ * key receives the frame, or the action the program gave for a missing
+ * entry applies.
  *
  * Lifetime: a slot is written under RTNL (table-set, table free) and read
  * under RCU by the driver's receive path. A table's free clears its slot
@@ -22,9 +24,11 @@
  * here. Slots are taken round-robin, so that a frame still queued for the
  * host when its table goes meets an empty slot rather than a new map.
  *
- * A PROG_ARRAY's entries are read under RCU as bpf_tail_call() reads them:
- * a program leaves an entry before its last reference goes, and is freed
- * a grace period after that. Whether an entry's program is one of the
+ * A PROG_ARRAY's slot is only read while a program that uses its table
+ * runs (the program holds the table's map, so the table and its slot), and
+ * its entries under RCU as bpf_tail_call() reads them: a program leaves an
+ * entry before its last reference goes, and is freed a grace period after
+ * that. Whether an entry's program is one of the
  * port's is found in the port's list of prepared programs (@progs of
  * struct nicprog_dev), never through the program itself, which may be
  * bound to another device that is going.
@@ -40,7 +44,7 @@
 /**
  * nicprog_hostmap_get() - give a host map a slot of the port
  * @nd: the port
- * @map: the XSKMAP or CPUMAP; a reference is taken
+ * @map: the XSKMAP, CPUMAP or PROG_ARRAY; a reference is taken
  * @extack: where a refusal's reason goes
  *
  * Context: process, RTNL held.
@@ -61,7 +65,7 @@ int nicprog_hostmap_get(struct nicprog_dev *nd, struct bpf_map *map,
 		nd->host_map_next = (s + 1) % NICPROG_HOST_MAPS;
 		return s;
 	}
-	NL_SET_ERR_MSG(extack, "every host map slot of the port is taken (256 XSKMAP and CPUMAP tables)");
+	NL_SET_ERR_MSG(extack, "every host map slot of the port is taken (256 XSKMAP, CPUMAP and PROG_ARRAY tables)");
 	return -ENOSPC;
 }
 
@@ -129,7 +133,7 @@ EXPORT_SYMBOL_GPL(nicprog_host_target);
  * Return: XDP_REDIRECT when the entry took the frame; the miss action
  * (XDP_ABORTED, XDP_DROP, XDP_PASS or XDP_TX) for the caller to act on as
  * on its native program's verdict; XDP_ABORTED when the slot's map is
- * gone or the entry refused the frame (an AF_XDP socket bound to another
+ * gone (or is no XSKMAP or CPUMAP) or the entry refused the frame (an AF_XDP socket bound to another
  * queue, a full ring), which the caller traces and counts as its own.
  */
 u32 nicprog_host_redirect(struct nicprog_dev *nd, u32 target,
@@ -143,7 +147,9 @@ u32 nicprog_host_redirect(struct nicprog_dev *nd, u32 target,
 	u32 ret;
 
 	map = rcu_dereference(nd->host_maps[slot]);
-	if (unlikely(!map))
+	/* a target a program made up may name a PROG_ARRAY's slot */
+	if (unlikely(!map || (map->map_type != BPF_MAP_TYPE_XSKMAP &&
+			      map->map_type != BPF_MAP_TYPE_CPUMAP)))
 		return XDP_ABORTED;
 	/* sets the CPU's redirect info, as the helper does */
 	ret = map->ops->map_redirect(map, target & NICPROG_HOST_TARGET_KEY,

@@ -90,7 +90,8 @@ struct nicprog_htab_elem {
  * @max_plen: LPM kind: bits of a key's data
  * @slots: PERCPU kinds: slots in a value, num_possible_cpus()
  * @slot_size: PERCPU kinds: bytes of a slot
- * @host_slot: HOST kind: the port's slot of the host map (hostmap.c)
+ * @host_slot: HOST and PROGS kinds: the port's slot of the host map
+ *	(hostmap.c)
  * @values: array storage, @max_entries values of round_up(@value_size, 8)
  */
 struct nicprog_table {

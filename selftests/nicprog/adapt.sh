@@ -40,6 +40,8 @@ ZERO16=00000000000000000000000000000000
 # run once, on the generic profile
 FRAMES_MAIN=${ADAPT_FRAMES:-4000}
 FRAMES_OTHER=${ADAPT_FRAMES_OTHER:-1500}
+# programs run under the oracle on one profile only get the five's frames
+FRAMES_ONCE=$((FRAMES_MAIN + 4 * FRAMES_OTHER))
 PROFILES=${ADAPT_PROFILES:-nicsim-generic nicsim-soc nicsim-nfp nicsim-fpga nicsim-pipeline}
 TMP=$(mktemp -d /tmp/nicprog-adapt.XXXXXX)
 trap 'cleanup; rm -rf "$TMP"' EXIT
@@ -621,9 +623,6 @@ for prof in $PROFILES; do
 	attached xdp_redirect_map.o xdp_redirect_map_func auto "$prof" \
 		"$frames" "$((seed + 7))" tx_port:00000000:@OUT \
 		tx_port:03000000:@OUT tx_port:05000000:@OUT
-	# the program asks the devmap first: an empty slot has no element
-	attached xdp_fwd_check.o xdp_fwd_check auto "$prof" "$frames" \
-		"$((seed + 17))" tx_port:01000000:@OUT tx_port:03000000:@OUT
 	# tail calls through a PROG_ARRAY the host keeps
 	if [ "$prof" = nicsim-generic ]; then
 		tails "$prof" "$frames" "$((seed + 18))" update
@@ -656,11 +655,16 @@ for prof in $PROFILES; do
 		attached encap_tx.o encap_tx auto "$prof" "$frames" "$((seed + 9))"
 		attached redirect_any.o redirect_any auto "$prof" "$frames" \
 			"$((seed + 8))" out_cfg:00000000:@OUT
+		# the program asks the devmap first: an empty slot has no
+		# element (the loader's doing)
+		attached xdp_fwd_check.o xdp_fwd_check auto "$prof" \
+			"$frames" "$((seed + 17))" tx_port:01000000:@OUT \
+			tx_port:03000000:@OUT
 		# host maps: the oracle sees the host's action for a missing
 		# entry on both sides (PASS, and ABORTED for flags 0)
-		attached xsk_def.o xsk_def_prog auto "$prof" "$frames" \
+		attached xsk_def.o xsk_def_prog auto "$prof" "$FRAMES_ONCE" \
 			"$((seed + 15))"
-		attached xdp_cpu_lb.o xdp_cpu_lb auto "$prof" "$frames" \
+		attached xdp_cpu_lb.o xdp_cpu_lb auto "$prof" "$FRAMES_ONCE" \
 			"$((seed + 16))" cpus_count:00000000:02000000 \
 			cpus_available:00000000:00000000 \
 			cpus_available:01000000:01000000

@@ -481,31 +481,16 @@ static int obj_map_adapt(struct obj *ob, const char *name,
 		break;
 	case BPF_MAP_TYPE_CPUMAP:
 	case BPF_MAP_TYPE_XSKMAP:
-		/*
-		 * The host's, where its sockets and CPUs are; on the NIC an
-		 * ARRAY of the host kind whose values are the targets that
-		 * hand a frame to them (redirect.c, kernel/hostmap.c).
-		 */
-		if (def->key_size != sizeof(u32) ||
-		    def->max_entries > NICPROG_HOST_TARGET_KEY + 1)
-			return obj_fail(ob, "map %s (%s): the NIC hands frames to host maps of 4-byte keys and at most %u entries",
-					name, type, NICPROG_HOST_TARGET_KEY + 1);
-		t->type = BPF_MAP_TYPE_ARRAY;
-		t->key_size = sizeof(u32);
-		t->value_size = sizeof(u32);
-		t->bytes = nicprog_ir_table_bytes(t->type, t->key_size,
-						  t->value_size,
-						  t->max_entries);
-		return 0;
 	case BPF_MAP_TYPE_PROG_ARRAY:
 		/*
-		 * The host's, holding programs; on the NIC an ARRAY of the
-		 * progs kind, whose lookups give the tail call targets of
-		 * the entries (redirect.c, kernel/hostmap.c).
+		 * The host's, where its sockets, CPUs or programs are; on the
+		 * NIC an ARRAY of the host (progs) kind stands for it, whose
+		 * values are the targets that reach them (redirect.c,
+		 * kernel/hostmap.c).
 		 */
 		if (def->key_size != sizeof(u32) ||
 		    def->max_entries > NICPROG_HOST_TARGET_KEY + 1)
-			return obj_fail(ob, "map %s (%s): the NIC makes tail calls through maps of 4-byte keys and at most %u entries",
+			return obj_fail(ob, "map %s (%s): the NIC reaches host maps of 4-byte keys and at most %u entries",
 					name, type, NICPROG_HOST_TARGET_KEY + 1);
 		t->type = BPF_MAP_TYPE_ARRAY;
 		t->key_size = sizeof(u32);
