@@ -36,6 +36,7 @@
 #include <linux/bpf.h>
 #include <linux/filter.h>
 #include <linux/netdevice.h>
+#include <linux/nospec.h>
 #include <linux/rtnetlink.h>
 #include <net/xdp.h>
 
@@ -181,7 +182,8 @@ u32 nicprog_hostmap_tail(struct nicprog_dev *nd, u32 slot, u32 idx)
 	    idx >= map->max_entries)
 		return 0;
 	array = container_of(map, struct bpf_array, map);
-	if (!READ_ONCE(array->ptrs[idx]))
+	/* @idx is the program's, as bpf_tail_call()'s index is */
+	if (!READ_ONCE(array->ptrs[array_index_nospec(idx, map->max_entries)]))
 		return 0;
 	return NICPROG_PIPE_TARGET_BIT | NICPROG_TAIL_TARGET_BIT |
 	       slot << NICPROG_HOST_TARGET_SLOT_SHIFT | idx;
@@ -225,6 +227,7 @@ struct nicprog_prog *nicprog_tail_prog(struct nicprog_dev *nd, u32 target)
 	if (!map || map->map_type != BPF_MAP_TYPE_PROG_ARRAY ||
 	    idx >= map->max_entries)
 		return NULL;
+	idx = array_index_nospec(idx, map->max_entries);
 	prog = READ_ONCE(container_of(map, struct bpf_array, map)->ptrs[idx]);
 	if (!prog)
 		return NULL;

@@ -484,6 +484,20 @@ map_of_prog() {
 }
 nf_stat() { ip netns exec "$NS" ethtool -S "$NF" | awk -v n="$1:" '$1 == n { print $2 }'; }
 
+# tail_tx WHAT SEED FRAMES: xdp_tail.o's frames sent at the NF port as
+# fast as it takes them (the oracle's bench mode, checked to have sent
+# them all); TAIL_TX is set to how many the NIC sent back (xdp_tx)
+tail_tx() {
+	local tx
+	tx=$(nf_stat xdp_tx)
+	ORACLE_ATTACHED=1 ORACLE_BENCH=1 ORACLE_PROG=xdp_tail_entry \
+		ip netns exec "$NS" "$SELFDIR/oracle" "$P_DIR/xdp_tail.o" \
+		"$IN" "$NF" "$OUT" "$CAP" "$2" "$3" > "$TMP/bench" 2>&1
+	check "$1: the frames are sent" \
+		grep -q "^# bench: $3 frames sent, $3 verdicts" "$TMP/bench"
+	TAIL_TX=$(($(nf_stat xdp_tx) - tx))
+}
+
 # tails PROFILE FRAMES SEED [update]: tail-call dispatch (xdp_tail.o) on
 # the NIC: the entry program and its targets offloaded by ip link, the
 # PROG_ARRAY pinned where ip pins (a BPF file system of the test's own,
@@ -492,7 +506,7 @@ nf_stat() { ip netns exec "$NS" ethtool -S "$NF" | awk -v n="$1:" '$1 == n { pri
 # the targets keep. With "update": the PROG_ARRAY changed at run time
 # (slot 1 emptied, then given its program back) changes what the NIC does.
 tails() {
-	local prof=$1 frames=$2 seed=$3 what="$1 xdp_tail.o" out rc jt id6 tx
+	local prof=$1 frames=$2 seed=$3 what="$1 xdp_tail.o" out rc jt id6
 	local bpf=$TMP/tailbpf
 	mkdir -p "$bpf"
 	mountpoint -q "$bpf" || mount -t bpf bpf "$bpf" ||
@@ -525,23 +539,14 @@ print([p["id"] for p in json.load(sys.stdin) if p.get("name") == "handle_ipv6"][
 		# the slot's reference is the program's last: keep it pinned
 		bpftool prog pin id "$id6" "$bpf/h6"
 		bpftool map delete pinned "$jt" key 1 0 0 0
-		tx=$(nf_stat xdp_tx)
-		ORACLE_ATTACHED=1 ORACLE_BENCH=1 ORACLE_PROG=xdp_tail_entry \
-			ip netns exec "$NS" "$SELFDIR/oracle" "$P_DIR/xdp_tail.o" "$IN" "$NF" "$OUT" \
-			"$CAP" "$seed" "$frames" > "$TMP/bench" 2>&1
-		check "$what: slot 1 emptied: the frames are sent" \
-			grep -q "^# bench: $frames frames sent, $frames verdicts" "$TMP/bench"
+		tail_tx "$what: slot 1 emptied" "$seed" "$frames"
 		expect_eq "$what: slot 1 emptied at run time: no IPv6 frame is sent back" \
-			0 "$(($(nf_stat xdp_tx) - tx))"
+			0 "$TAIL_TX"
 		bpftool map update pinned "$jt" key 1 0 0 0 value pinned "$bpf/h6"
 		rm -f "$bpf/h6"
-		tx=$(nf_stat xdp_tx)
-		ORACLE_ATTACHED=1 ORACLE_BENCH=1 ORACLE_PROG=xdp_tail_entry \
-			ip netns exec "$NS" "$SELFDIR/oracle" "$P_DIR/xdp_tail.o" "$IN" "$NF" "$OUT" \
-			"$CAP" "$seed" "$frames" > "$TMP/bench" 2>&1
+		tail_tx "$what: slot 1 given its program back" "$seed" "$frames"
 		check "$what: given its program back: IPv6 frames are sent back again" \
-			test "$(($(nf_stat xdp_tx) - tx))" -gt 0
-		tail -n 3 "$TMP/bench" | sed 's/^/#   /'
+			test "$TAIL_TX" -gt 0
 	fi
 	nip link set dev "$NF" nicprog off
 	rm -f "$jt"

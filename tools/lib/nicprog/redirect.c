@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Redirects through a DEVMAP (or DEVMAP_HASH), XSKMAP or CPUMAP,
- * rewritten for the NIC.
+ * Redirects through a DEVMAP (or DEVMAP_HASH), XSKMAP or CPUMAP, and tail
+ * calls through a PROG_ARRAY, rewritten for the NIC.
  *
  * Linux 6.1 binds only HASH and ARRAY maps to a device and lets a
  * device-bound program call bpf_redirect_map() only on a map of its own
