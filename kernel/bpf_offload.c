@@ -14,6 +14,11 @@
  * Locking: prepare, insn_hook and finalize run under bpf_devs_lock (read),
  * destroy under it (write); ndo_bpf runs under RTNL. An installed program
  * is owned by its port (one reference, nd->xdp_prog, under RTNL).
+ *
+ * A NIC is one offload device: a program or map bound to one port is
+ * usable on its siblings (and moves to one when its port goes), so
+ * programs and tables belong to the NIC (struct nicprog_nic), never to a
+ * port.
  */
 #include <linux/bpf.h>
 #include <linux/bpf_verifier.h>
@@ -328,9 +333,32 @@ static bool nicprog_note_host_call(struct bpf_verifier_env *env,
 	return true;
 }
 
+/*
+ * The partial offload setting of the port @prog is loaded for. Under
+ * bpf_devs_lock (read), which keeps the port registered (its
+ * unregistration takes the lock for writing).
+ */
+static bool nicprog_prepare_partial(struct nicprog_nic *nic,
+				    struct bpf_prog *prog)
+{
+	struct net_device *netdev = prog->aux->offload->netdev;
+	struct nicprog_dev *nd;
+	bool partial = false;
+
+	mutex_lock(&nic->lock);
+	list_for_each_entry(nd, &nic->ports, nic_node)
+		if (nd->netdev == netdev) {
+			mutex_lock(&nd->plan_lock);
+			partial = nd->plan_partial;
+			mutex_unlock(&nd->plan_lock);
+		}
+	mutex_unlock(&nic->lock);
+	return partial;
+}
+
 static int nicprog_prepare(struct bpf_prog *prog)
 {
-	struct nicprog_dev *nd =
+	struct nicprog_nic *nic =
 		bpf_offload_dev_priv(prog->aux->offload->offdev);
 	struct nicprog_prog *np;
 	u32 i;
@@ -338,38 +366,36 @@ static int nicprog_prepare(struct bpf_prog *prog)
 	np = kzalloc(sizeof(*np), GFP_KERNEL);
 	if (!np)
 		return -ENOMEM;
-	/* a prepared program pins the port's LNIC until destroy */
-	mutex_lock(&nd->plan_lock);
-	if (nd->lnic_frozen) {
-		mutex_unlock(&nd->plan_lock);
-		kfree(np);
-		netdev_warn(nd->netdev,
-			    "nicprog: program refused: the NIC's profile is being replaced\n");
-		return -EBUSY;
-	}
-	nd->n_progs++;
-	mutex_unlock(&nd->plan_lock);
-	np->nd = nd;
+	np->nic = nic;
 	np->prog = prog;
 	np->len = prog->len;
 	np->meta = kvcalloc(prog->len, sizeof(*np->meta), GFP_KERNEL);
 	if (!np->meta) {
-		mutex_lock(&nd->plan_lock);
-		nd->n_progs--;
-		mutex_unlock(&nd->plan_lock);
 		kfree(np);
 		return -ENOMEM;
 	}
 	for (i = 0; i < prog->len; i++)
 		np->meta[i].map = NICPROG_MAP_NONE;
 	np->host_call_insn = -1;
+	/* with partial offload, the plan leaves what does not fit to the host */
+	np->partial = nicprog_prepare_partial(nic, prog);
+	/* a prepared program pins the NIC's LNIC until destroy */
+	mutex_lock(&nic->lock);
+	if (nic->lnic_frozen) {
+		mutex_unlock(&nic->lock);
+		kvfree(np->meta);
+		kfree(np);
+		dev_warn(nic->dev,
+			 "nicprog: program refused: the NIC's profile is being replaced\n");
+		return -EBUSY;
+	}
+	nic->n_progs++;
+	/* a tail call finds it once finalize copied its instructions */
+	list_add_tail_rcu(&np->node, &nic->progs);
+	mutex_unlock(&nic->lock);
 	/* the verifier explores paths between prepare and finalize */
 	np->verify_ns = ktime_get_ns();
 	prog->aux->offload->dev_priv = np;
-	/* a tail call finds it once finalize copied its instructions */
-	mutex_lock(&nd->plan_lock);
-	list_add_tail_rcu(&np->node, &nd->progs);
-	mutex_unlock(&nd->plan_lock);
 	return 0;
 }
 
@@ -595,18 +621,18 @@ static void nicprog_log_line(void *priv, const char *line)
 static void nicprog_log_store(struct bpf_verifier_env *env,
 			      struct nicprog_prog *np)
 {
-	struct nicprog_dev *nd = np->nd;
-	struct nicprog_host_limits lim = { .insn_store = nd->sum.insn_store };
+	const struct nicprog_nic *nic = np->nic;
+	struct nicprog_host_limits lim = { .insn_store = nic->sum.insn_store };
 	struct nicprog_layout lo;
 	const char *why;
 	u32 i, *pcs;
 
 	np_vlog(env, "program has %u instructions; the NIC's cores hold at most %u\n",
-		np->len, nd->sum.insn_store);
+		np->len, nic->sum.insn_store);
 	for (i = 0; i < np->n_maps; i++)
 		if (nicprog_table_in_host(np->tables[i]))
 			lim.host_tables |= BIT_ULL(i);
-	if (nicprog_layout_build(&np->ir, nd->lnic, NICPROG_SHAPE_SINGLE, 1,
+	if (nicprog_layout_build(&np->ir, nic->lnic, NICPROG_SHAPE_SINGLE, 1,
 				 &lim, &lo, &why) || !lo.node_host) {
 		np_vlog(env, "no prefix of it fits the NIC and can hand over to the host\n");
 		goto out;
@@ -623,12 +649,11 @@ out:
 static int nicprog_finalize(struct bpf_verifier_env *env)
 {
 	struct nicprog_prog *np = env_prog(env);
-	struct nicprog_dev *nd = np->nd;
 	struct nicprog_subprog *subs;
+	bool partial = np->partial;
 	const char *why;
 	u32 i, bad, n_subs;
 	u64 t0 = ktime_get_ns();
-	bool partial;
 	int err;
 
 	np->verify_ns = t0 - np->verify_ns;
@@ -637,10 +662,6 @@ static int nicprog_finalize(struct bpf_verifier_env *env)
 			env->prog->len, np->len);
 		return -EINVAL;
 	}
-	/* with partial offload, the plan leaves what does not fit to the host */
-	mutex_lock(&nd->plan_lock);
-	partial = nd->plan_partial;
-	mutex_unlock(&nd->plan_lock);
 	np->insns = kvmalloc_array(np->len, sizeof(*np->insns), GFP_KERNEL);
 	np->flags = kvcalloc(np->len, sizeof(*np->flags), GFP_KERNEL);
 	if (!np->insns || !np->flags)
@@ -695,7 +716,7 @@ static int nicprog_finalize(struct bpf_verifier_env *env)
 			i, helper_name(np->insns[i].imm), np->insns[i].imm);
 		return -EOPNOTSUPP;
 	}
-	if (np->len > nd->sum.insn_store && !partial) {
+	if (np->len > np->nic->sum.insn_store && !partial) {
 		nicprog_log_store(env, np);
 		return -E2BIG;
 	}
@@ -713,11 +734,11 @@ static int nicprog_translate(struct bpf_prog *prog)
 static void nicprog_destroy(struct bpf_prog *prog)
 {
 	struct nicprog_prog *np = prog->aux->offload->dev_priv;
-	struct nicprog_dev *nd = np->nd;
+	struct nicprog_nic *nic = np->nic;
 
-	mutex_lock(&nd->plan_lock);
+	mutex_lock(&nic->lock);
 	list_del_rcu(&np->node);
-	mutex_unlock(&nd->plan_lock);
+	mutex_unlock(&nic->lock);
 	/* tail calls walking the list (hostmap.c) are past it */
 	synchronize_rcu();
 	nicprog_ir_free(&np->ir);
@@ -725,9 +746,9 @@ static void nicprog_destroy(struct bpf_prog *prog)
 	kvfree(np->insns);
 	kvfree(np->meta);
 	kfree(np);
-	mutex_lock(&nd->plan_lock);
-	nd->n_progs--;
-	mutex_unlock(&nd->plan_lock);
+	mutex_lock(&nic->lock);
+	nic->n_progs--;
+	mutex_unlock(&nic->lock);
 }
 
 const struct bpf_prog_offload_ops nicprog_bpf_prog_ops = {
@@ -762,10 +783,11 @@ static int nicprog_xdp_setup_hw(struct nicprog_dev *nd, struct netdev_bpf *bpf)
 			return -EINVAL;
 		}
 		nicprog_plan_settings(nd, &set);
-		plan = nicprog_plan_create(np, &set, bpf->extack);
+		plan = nicprog_plan_create(nd, np, &set, bpf->extack);
 		if (IS_ERR(plan))
 			return PTR_ERR(plan);
-		err = nd->ops->plan_load(nd, plan, bpf->extack);
+		err = nicprog_alloc_find(nd, plan, bpf->extack) ?:
+		      nd->ops->plan_load(nd, plan, bpf->extack);
 		if (err) {
 			nicprog_plan_destroy(plan);
 			return err;
@@ -773,7 +795,8 @@ static int nicprog_xdp_setup_hw(struct nicprog_dev *nd, struct netdev_bpf *bpf)
 	} else if (nd->xdp_prog) {
 		nd->ops->plan_unload(nd);
 	}
-	/* No frame runs the old plan any more. */
+	/* No frame runs the old plan any more: its units are free. */
+	nicprog_alloc_hold(nd, plan);
 	nicprog_plan_destroy(nd->plan);
 	nd->plan = plan;
 	nicprog_plan_publish(nd, plan);
@@ -822,40 +845,29 @@ int nicprog_ndo_bpf(struct nicprog_dev *nd, struct netdev_bpf *bpf)
 EXPORT_SYMBOL_GPL(nicprog_ndo_bpf);
 
 /**
- * nicprog_bpf_init() - make a port a BPF offload target
- * @nd: the port, being registered
+ * nicprog_bpf_init() - make a NIC a BPF offload device
+ * @nic: the NIC, being registered
+ *
+ * Its ports become targets of the device as they register.
  *
  * Context: RTNL held.
  * Return: 0 or -errno.
  */
-int nicprog_bpf_init(struct nicprog_dev *nd)
+int nicprog_bpf_init(struct nicprog_nic *nic)
 {
-	int err;
-
-	nd->offdev = bpf_offload_dev_create(&nicprog_bpf_prog_ops, nd);
-	if (IS_ERR(nd->offdev))
-		return PTR_ERR(nd->offdev);
-	err = bpf_offload_dev_netdev_register(nd->offdev, nd->netdev);
-	if (err) {
-		bpf_offload_dev_destroy(nd->offdev);
-		return err;
-	}
-	return 0;
+	nic->offdev = bpf_offload_dev_create(&nicprog_bpf_prog_ops, nic);
+	return PTR_ERR_OR_ZERO(nic->offdev);
 }
 
 /**
  * nicprog_bpf_exit() - undo nicprog_bpf_init()
- * @nd: the port, its netdev already unregistered (which uninstalled its
- *	XDP program)
- *
- * Destroys programs and maps still bound to the port.
+ * @nic: the NIC, all its ports unregistered (the last took the programs
+ *	and maps still bound to the NIC with it)
  *
  * Context: RTNL held.
  */
-void nicprog_bpf_exit(struct nicprog_dev *nd)
+void nicprog_bpf_exit(struct nicprog_nic *nic)
 {
-	WARN_ON(nd->xdp_prog || nd->plan);
-	bpf_offload_dev_netdev_unregister(nd->offdev, nd->netdev);
-	bpf_offload_dev_destroy(nd->offdev);
-	WARN_ON(nd->mem_used);
+	bpf_offload_dev_destroy(nic->offdev);
+	WARN_ON(nic->mem_used || nic->n_tables);
 }

@@ -1,12 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * nicprog core: registry of SmartNIC ports and the vendor driver contract.
+ * nicprog core: registry of SmartNIC NICs and their ports, and the
+ * vendor driver contract.
  *
- * Locking: the registry (nicprog_devs) is protected by RTNL, which every
- * path that changes or looks up a port holds: drivers register and
- * unregister under it (next to register_netdevice() and
- * unregister_netdevice()), netdev notifiers and ndo_bpf run under it. sysfs show callbacks never take RTNL, because
- * device_del() under RTNL waits for them.
+ * Locking: the registries (nicprog_nics, nicprog_devs) are protected by
+ * RTNL, which every path that changes or looks up a port holds: drivers
+ * register and unregister ports under it (next to register_netdevice()
+ * and unregister_netdevice()), netdev notifiers and ndo_bpf run under it.
+ * A NIC is registered and unregistered without RTNL, which it takes:
+ * devlink's lock comes first (devlink.c). sysfs show callbacks never take
+ * RTNL, because device_del() under RTNL waits for them.
+ *
+ * Lifetime: a NIC (struct nicprog_nic) is referenced by its driver's
+ * registration and by each port; its programs and tables belong to it,
+ * never to a port, because the BPF core moves them to a sibling when
+ * their port goes.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -18,6 +26,7 @@
 #include "nicprog.h"
 
 static LIST_HEAD(nicprog_devs);
+static LIST_HEAD(nicprog_nics);
 
 /**
  * nicprog_dev_find() - the port of a netdev
@@ -57,7 +66,7 @@ struct nicprog_dev *nicprog_dev_nth(const struct net *net, unsigned long n)
 }
 
 /* Can a driver with @ops run @lnic? A failure is a driver bug, logged. */
-static int nicprog_lnic_check(struct net_device *netdev,
+static int nicprog_lnic_check(struct device *dev,
 			      const struct nicprog_dev_ops *ops,
 			      const struct nicprog_lnic *lnic)
 {
@@ -65,21 +74,164 @@ static int nicprog_lnic_check(struct net_device *netdev,
 	u32 i;
 
 	if (nicprog_lnic_validate(lnic, why, sizeof(why))) {
-		netdev_err(netdev, "nicprog: invalid LNIC: %s\n", why);
+		dev_err(dev, "nicprog: invalid LNIC: %s\n", why);
 		return -EINVAL;
 	}
 	for (i = 0; i < lnic->n_units; i++)
 		if (lnic->units[i].type == NICPROG_UNIT_ACCEL && !ops->accel_run) {
-			netdev_err(netdev, "nicprog: LNIC has accelerators but ops lack accel_run\n");
+			dev_err(dev, "nicprog: LNIC has accelerators but ops lack accel_run\n");
 			return -EINVAL;
 		}
 	return 0;
 }
 
+static void nicprog_nic_release(struct kref *kref)
+{
+	struct nicprog_nic *nic = container_of(kref, struct nicprog_nic, kref);
+
+	mutex_destroy(&nic->lock);
+	kfree(nic);
+}
+
+/**
+ * nicprog_nic_put() - drop a reference to a NIC
+ * @nic: the NIC
+ *
+ * Context: process.
+ */
+void nicprog_nic_put(struct nicprog_nic *nic)
+{
+	kref_put(&nic->kref, nicprog_nic_release);
+}
+
+/**
+ * nicprog_nic_register() - make a device a nicprog SmartNIC
+ * @dev: the NIC's device, parent of its ports' netdevs; kept by the
+ *	driver until nicprog_nic_unregister()
+ * @lnic: description of the NIC; must stay valid and unchanged until
+ *	nicprog_nic_unregister() or its replacement (nicprog_lnic_replace_end())
+ * @ops: the driver's operations; required members must be set
+ * @priv: the driver's, returned by nicprog_nic_priv()
+ * @ports: the NIC's ports, registered later by index with
+ *	nicprog_register()
+ *
+ * The NIC is what its ports share: one BPF offload device (a program or
+ * map bound to one port is usable on the others), its cores, units and
+ * memory, which the core gives out among the ports' plans, and one devlink
+ * instance with a devlink port per port. Register the NIC before its
+ * ports and unregister it after them. A bad @lnic or @ops is a driver
+ * bug, logged with its reason.
+ *
+ * Context: process; takes RTNL and devlink's lock, so hold neither.
+ * Return: the NIC, or an ERR_PTR: -EINVAL for a bad @lnic, @ops or
+ * @ports, -ENOMEM, or devlink's error.
+ */
+struct nicprog_nic *nicprog_nic_register(struct device *dev,
+					 const struct nicprog_lnic *lnic,
+					 const struct nicprog_dev_ops *ops,
+					 void *priv, u32 ports)
+{
+	struct nicprog_nic *nic;
+	int err;
+
+	if (!ops || !ops->port_stats || !ops->plan_load || !ops->plan_unload) {
+		dev_err(dev, "nicprog: ops table lacks a required member\n");
+		return ERR_PTR(-EINVAL);
+	}
+	if (!ports) {
+		dev_err(dev, "nicprog: a NIC has ports\n");
+		return ERR_PTR(-EINVAL);
+	}
+	err = nicprog_lnic_check(dev, ops, lnic);
+	if (err)
+		return ERR_PTR(err);
+	nic = kzalloc(sizeof(*nic), GFP_KERNEL);
+	if (!nic)
+		return ERR_PTR(-ENOMEM);
+	kref_init(&nic->kref);
+	nic->dev = dev;
+	nic->ops = ops;
+	nic->priv = priv;
+	nic->lnic = lnic;
+	nicprog_lnic_summarize(lnic, &nic->sum);
+	mutex_init(&nic->lock);
+	INIT_LIST_HEAD(&nic->ports);
+	INIT_LIST_HEAD(&nic->progs);
+	INIT_LIST_HEAD(&nic->tables);
+	err = nicprog_bpf_init(nic);
+	if (err)
+		goto err_put;
+	err = nicprog_devlink_init(nic, ports);
+	if (err)
+		goto err_bpf_exit;
+	rtnl_lock();
+	list_add_tail(&nic->list, &nicprog_nics);
+	rtnl_unlock();
+	return nic;
+
+err_bpf_exit:
+	nicprog_bpf_exit(nic);
+err_put:
+	nicprog_nic_put(nic);
+	return ERR_PTR(err);
+}
+EXPORT_SYMBOL_GPL(nicprog_nic_register);
+
+/**
+ * nicprog_nic_unregister() - undo nicprog_nic_register()
+ * @nic: the NIC, whose ports are all unregistered
+ *
+ * When this returns, no callback into the driver's ops for @nic runs or
+ * will run, and @nic is not to be used.
+ *
+ * Context: process; takes RTNL and devlink's lock, so hold neither.
+ */
+void nicprog_nic_unregister(struct nicprog_nic *nic)
+{
+	rtnl_lock();
+	WARN_ON(!list_empty(&nic->ports));
+	spin_lock_bh(&nic->health_lock);
+	nic->dead = true;
+	spin_unlock_bh(&nic->health_lock);
+	list_del(&nic->list);
+	rtnl_unlock();
+	nicprog_devlink_exit(nic);
+	nicprog_bpf_exit(nic);
+	nicprog_nic_put(nic);
+}
+EXPORT_SYMBOL_GPL(nicprog_nic_unregister);
+
+/**
+ * nicprog_nic_priv() - the driver's data of a NIC
+ * @nic: the NIC
+ *
+ * Context: any.
+ * Return: the @priv given to nicprog_nic_register().
+ */
+void *nicprog_nic_priv(const struct nicprog_nic *nic)
+{
+	return nic->priv;
+}
+EXPORT_SYMBOL_GPL(nicprog_nic_priv);
+
+/**
+ * nicprog_dev_nic() - the NIC a port belongs to
+ * @nd: the port
+ *
+ * Context: any.
+ * Return: the NIC given to nicprog_register().
+ */
+struct nicprog_nic *nicprog_dev_nic(const struct nicprog_dev *nd)
+{
+	return nd->nic;
+}
+EXPORT_SYMBOL_GPL(nicprog_dev_nic);
+
 static void nicprog_dev_release(struct device *dev)
 {
 	struct nicprog_dev *nd = to_nicprog_dev(dev);
 
+	nicprog_nic_put(nd->nic);
 	kvfree(nd->plan_text);
 	kvfree(nd->facts);
 	mutex_destroy(&nd->plan_lock);
@@ -87,54 +239,63 @@ static void nicprog_dev_release(struct device *dev)
 	kfree(nd);
 }
 
+/* The port registered as @index of @nic, or NULL. RTNL held. */
+static struct nicprog_dev *nicprog_nic_port(struct nicprog_nic *nic, u32 index)
+{
+	struct nicprog_dev *nd;
+
+	list_for_each_entry(nd, &nic->ports, nic_node)
+		if (nd->index == index)
+			return nd;
+	return NULL;
+}
+
 /**
- * nicprog_register() - make a netdev a nicprog SmartNIC port
+ * nicprog_register() - make a netdev a port of a nicprog SmartNIC
+ * @nic: the port's NIC
+ * @index: the port's number on the NIC, below the ports given to
+ *	nicprog_nic_register()
  * @netdev: the port, already registered with register_netdevice()
- * @lnic: description of the NIC behind the port; must stay valid and
- *	unchanged until nicprog_unregister() or its replacement
- *	(nicprog_lnic_replace_end())
- * @ops: the driver's operations; required members must be set
  *
- * Validates @lnic and @ops (a failure is a driver bug and is logged with its
- * reason), makes the port a BPF offload target and creates
- * /sys/class/nicprog/<ifname>.
+ * Makes the port a BPF offload target of @nic's offload device and
+ * creates /sys/class/nicprog/<ifname>. The port is devlink port @index
+ * (the driver's ndo_get_devlink_port returns nicprog_devlink_port()); once
+ * RTNL is released, nicprog_devlink_port_set() makes the netdev its
+ * Ethernet device.
  *
  * Context: process, RTNL held.
- * Return: the new port, or an ERR_PTR: -EINVAL for a bad @lnic or @ops,
- * -EEXIST if @netdev is already registered, -ENOMEM, or the error of
- * device_add() (-EEXIST when another port already has the name).
+ * Return: the new port, or an ERR_PTR: -EINVAL for a bad @index, -EEXIST
+ * if @netdev or @index is already registered, -ENODEV if @nic is being
+ * unregistered, -ENOMEM, or the error of device_add() (-EEXIST when
+ * another port already has the name).
  */
-struct nicprog_dev *nicprog_register(struct net_device *netdev,
-				     const struct nicprog_lnic *lnic,
-				     const struct nicprog_dev_ops *ops)
+struct nicprog_dev *nicprog_register(struct nicprog_nic *nic, u32 index,
+				     struct net_device *netdev)
 {
 	struct nicprog_dev *nd;
 	int err;
 
 	ASSERT_RTNL();
-	if (!ops || !ops->port_stats || !ops->plan_load || !ops->plan_unload) {
-		netdev_err(netdev, "nicprog: ops table lacks a required member\n");
+	if (nic->dead)
+		return ERR_PTR(-ENODEV);
+	if (index >= nic->n_ports)
 		return ERR_PTR(-EINVAL);
-	}
-	err = nicprog_lnic_check(netdev, ops, lnic);
-	if (err)
-		return ERR_PTR(err);
-	if (nicprog_dev_find(netdev))
+	if (nicprog_dev_find(netdev) || nicprog_nic_port(nic, index))
 		return ERR_PTR(-EEXIST);
 
 	nd = kzalloc(sizeof(*nd), GFP_KERNEL);
 	if (!nd)
 		return ERR_PTR(-ENOMEM);
 	nd->netdev = netdev;
-	nd->lnic = lnic;
-	nd->ops = ops;
-	nicprog_lnic_summarize(lnic, &nd->sum);
+	kref_get(&nic->kref);
+	nd->nic = nic;
+	nd->index = index;
+	nd->ops = nic->ops;
 	INIT_LIST_HEAD(&nd->list);
+	INIT_LIST_HEAD(&nd->nic_node);
 	mutex_init(&nd->plan_lock);
 	mutex_init(&nd->ring_lock);
 	INIT_LIST_HEAD(&nd->ring_files);
-	INIT_LIST_HEAD(&nd->tables);
-	INIT_LIST_HEAD(&nd->progs);
 	nicprog_events_init(nd);
 
 	device_initialize(&nd->dev);
@@ -145,21 +306,24 @@ struct nicprog_dev *nicprog_register(struct net_device *netdev,
 	err = dev_set_name(&nd->dev, "%s", netdev->name);
 	if (err)
 		goto err_put_device;
-	err = nicprog_bpf_init(nd);
+	err = bpf_offload_dev_netdev_register(nic->offdev, netdev);
 	if (err)
 		goto err_put_device;
 	err = nicprog_ring_add(nd);
 	if (err) {
 		netdev_err(netdev, "nicprog: cannot add class device: %d\n",
 			   err);
-		goto err_bpf_exit;
+		goto err_bpf_unregister;
 	}
 	list_add_tail(&nd->list, &nicprog_devs);
+	mutex_lock(&nic->lock);
+	list_add_tail(&nd->nic_node, &nic->ports);
+	mutex_unlock(&nic->lock);
 	nicprog_debugfs_add(nd);
 	return nd;
 
-err_bpf_exit:
-	nicprog_bpf_exit(nd);
+err_bpf_unregister:
+	bpf_offload_dev_netdev_unregister(nic->offdev, netdev);
 err_put_device:
 	put_device(&nd->dev);
 	return ERR_PTR(err);
@@ -171,18 +335,24 @@ EXPORT_SYMBOL_GPL(nicprog_register);
  * @nd: the port
  *
  * Call after unregister_netdevice() of the port (which removes its
- * offloaded XDP program), before free_netdev(). Destroys BPF programs and
- * maps still bound to the port. When this returns, no callback into the
- * driver's ops for @nd runs or will run.
+ * offloaded XDP program), before free_netdev(). Programs and maps bound
+ * to the port move to another port of the NIC, or are destroyed with the
+ * NIC's last port. When this returns, no callback into the driver's ops
+ * for @nd runs or will run.
  *
  * Context: process, RTNL held.
  */
 void nicprog_unregister(struct nicprog_dev *nd)
 {
 	ASSERT_RTNL();
+	WARN_ON(nd->xdp_prog || nd->plan);
 	list_del(&nd->list);
 	nicprog_debugfs_remove(nd);
-	nicprog_bpf_exit(nd);
+	/* tables keep no port: they may move to a sibling here */
+	bpf_offload_dev_netdev_unregister(nd->nic->offdev, nd->netdev);
+	mutex_lock(&nd->nic->lock);
+	list_del_init(&nd->nic_node);
+	mutex_unlock(&nd->nic->lock);
 	nicprog_ring_del(nd);
 	nicprog_events_stop(nd);
 	put_device(&nd->dev);
@@ -201,88 +371,105 @@ EXPORT_SYMBOL_GPL(nicprog_unregister);
  */
 struct nicprog_core_stats *nicprog_cores_read(struct nicprog_dev *nd, u32 *n)
 {
+	struct nicprog_nic *nic = nd->nic;
 	struct nicprog_core_stats *cs;
+	struct nicprog_run run;
 	u32 i;
 
-	if (!nd->ops->core_stats)
+	if (!nic->ops->core_stats)
 		return ERR_PTR(-EOPNOTSUPP);
 	cs = kcalloc(NICPROG_MAX_CORES, sizeof(*cs), GFP_KERNEL);
 	if (!cs)
 		return ERR_PTR(-ENOMEM);
-	for (i = 0; i < NICPROG_MAX_CORES; i++)
-		cs[i].plan_core = NICPROG_CORE_NONE;
-	*n = min_t(u32, nd->ops->core_stats(nd, cs, NICPROG_MAX_CORES),
+	*n = min_t(u32, nic->ops->core_stats(nic, cs, NICPROG_MAX_CORES),
 		   NICPROG_MAX_CORES);
+	/* the port's plan runs on the NIC's cores the core gave it */
+	mutex_lock(&nic->lock);
+	run = nd->runs[NICPROG_POOL_CORES];
+	mutex_unlock(&nic->lock);
+	for (i = 0; i < *n; i++)
+		cs[i].plan_core = i >= run.base && i - run.base < run.n ?
+				  i - run.base : NICPROG_CORE_NONE;
 	return cs;
 }
 
 /**
- * nicprog_lnic_replace_begin() - prepare to replace a port's LNIC
- * @nd: the port
+ * nicprog_lnic_replace_begin() - prepare to replace a NIC's LNIC
+ * @nic: the NIC
  * @lnic: the LNIC to come, validated here
  *
  * A NIC that takes another architecture profile (a reflashed FPGA shell,
  * nicsim's profile file) changes what every plan, table and verification
  * of its ports was made for, so none may exist: no program loaded for or
- * attached to the port, no map offloaded to it. From here until
- * nicprog_lnic_replace_end() no program can be prepared for the port (a
+ * attached to a port, no map offloaded to the NIC. From here until
+ * nicprog_lnic_replace_end() no program can be prepared for the NIC (a
  * load fails with EBUSY); the caller holds RTNL throughout, which keeps
  * maps and attaches out. Each refusal is logged with its cause.
  *
  * Context: process, RTNL held.
- * Return: 0; -EBUSY if a program or map is bound to the port; -EINVAL
- * for an LNIC the port cannot take.
+ * Return: 0; -EBUSY if a program or map is bound to the NIC; -EINVAL
+ * for an LNIC the NIC cannot take.
  */
-int nicprog_lnic_replace_begin(struct nicprog_dev *nd,
+int nicprog_lnic_replace_begin(struct nicprog_nic *nic,
 			       const struct nicprog_lnic *lnic)
 {
 	int err;
 
 	ASSERT_RTNL();
-	err = nicprog_lnic_check(nd->netdev, nd->ops, lnic);
+	err = nicprog_lnic_check(nic->dev, nic->ops, lnic);
 	if (err)
 		return err;
-	mutex_lock(&nd->plan_lock);
-	if (nd->n_progs || nd->n_tables) {
-		netdev_err(nd->netdev,
-			   "nicprog: cannot take profile %s: %u programs and %u maps are bound to the port\n",
-			   lnic->name, nd->n_progs, nd->n_tables);
+	mutex_lock(&nic->lock);
+	if (nic->n_progs || nic->n_tables) {
+		dev_err(nic->dev,
+			"nicprog: cannot take profile %s: %u programs and %u maps are bound to the NIC\n",
+			lnic->name, nic->n_progs, nic->n_tables);
 		err = -EBUSY;
 	} else {
-		nd->lnic_frozen = true;
+		nic->lnic_frozen = true;
 	}
-	mutex_unlock(&nd->plan_lock);
+	mutex_unlock(&nic->lock);
 	return err;
 }
 EXPORT_SYMBOL_GPL(nicprog_lnic_replace_begin);
 
 /**
  * nicprog_lnic_replace_end() - end nicprog_lnic_replace_begin()
- * @nd: the port
+ * @nic: the NIC
  * @lnic: its LNIC from now on, the one given to _begin(); NULL to keep
  *	the old one (the driver could not switch)
  *
- * A plan_cores setting more than the new NIC's cores is reset to 0 (all).
+ * A port's plan_cores setting more than the new NIC's cores is reset to
+ * 0 (all).
  *
  * Context: process, RTNL held since _begin().
  */
-void nicprog_lnic_replace_end(struct nicprog_dev *nd,
+void nicprog_lnic_replace_end(struct nicprog_nic *nic,
 			      const struct nicprog_lnic *lnic)
 {
+	struct nicprog_dev *nd;
+
 	ASSERT_RTNL();
-	mutex_lock(&nd->plan_lock);
+	mutex_lock(&nic->lock);
 	if (lnic) {
-		nd->lnic = lnic;
-		nicprog_lnic_summarize(lnic, &nd->sum);
-		if (nd->plan_cores > nd->sum.cores) {
+		nic->lnic = lnic;
+		nicprog_lnic_summarize(lnic, &nic->sum);
+	}
+	nic->lnic_frozen = false;
+	mutex_unlock(&nic->lock);
+	if (!lnic)
+		return;
+	nicprog_devlink_lnic_changed(nic);
+	list_for_each_entry(nd, &nic->ports, nic_node) {
+		mutex_lock(&nd->plan_lock);
+		if (nd->plan_cores > nic->sum.cores) {
 			netdev_info(nd->netdev,
 				    "nicprog: plan_cores %u reset to 0: profile %s has %u cores\n",
-				    nd->plan_cores, lnic->name, nd->sum.cores);
+				    nd->plan_cores, lnic->name, nic->sum.cores);
 			nd->plan_cores = 0;
 		}
+		mutex_unlock(&nd->plan_lock);
 	}
-	nd->lnic_frozen = false;
-	mutex_unlock(&nd->plan_lock);
 }
 EXPORT_SYMBOL_GPL(nicprog_lnic_replace_end);
 
@@ -370,8 +557,8 @@ static void __exit nicprog_exit(void)
 {
 	nicprog_nl_exit();
 	unregister_netdevice_notifier(&nicprog_netdev_nb);
-	/* Drivers hold a module reference on us while they have ports. */
-	WARN_ON(!list_empty(&nicprog_devs));
+	/* Drivers hold a module reference on us while they have NICs. */
+	WARN_ON(!list_empty(&nicprog_devs) || !list_empty(&nicprog_nics));
 	nicprog_debugfs_exit();
 	nicprog_sysfs_exit();
 	nicprog_ring_exit();

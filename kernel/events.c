@@ -3,7 +3,8 @@
  * Operator events the datapath raises: a stage of the port's plan dropping
  * frames because its cores' queues are full (stage-overload-ntf), and
  * streaming-ring pipes dropping records for want of room (ring-drops-ntf),
- * on the nicprog family's monitor group.
+ * on the nicprog family's monitor group; overloads go to the NIC's devlink
+ * health reporter too (devlink.c).
  *
  * Drops happen per frame, in BH or on NIC cores; events must not. The
  * datapath adds to counters under a spinlock and schedules one work item;
@@ -108,8 +109,10 @@ static void nicprog_events_work(struct work_struct *work)
 	spin_unlock_irq(&ev->lock);
 
 	for (s = 0; s < NICPROG_EVENT_STAGES; s++)
-		if (overload[s])
+		if (overload[s]) {
 			nicprog_nl_notify_overload(nd, s, overload[s]);
+			nicprog_devlink_overload(nd, s, overload[s]);
+		}
 	if (drops)
 		nicprog_nl_notify_ring_drops(nd, drops, bytes, outputs);
 	rtnl_unlock();

@@ -187,8 +187,8 @@ static int nicprog_nl_put_region(struct sk_buff *skb,
 static int nicprog_nl_dev_fill(struct sk_buff *skb, struct nicprog_dev *nd,
 			       const struct genl_info *info, u8 cmd, int flags)
 {
-	const struct nicprog_lnic *lnic = nd->lnic;
-	const struct nicprog_lnic_summary *sum = &nd->sum;
+	const struct nicprog_lnic *lnic = nd->nic->lnic;
+	const struct nicprog_lnic_summary *sum = &nd->nic->sum;
 	char node[NICPROG_RING_NODE_MAX];
 	struct nlattr *nest;
 	u8 shape, partial;
@@ -237,8 +237,7 @@ static int nicprog_nl_dev_fill(struct sk_buff *skb, struct nicprog_dev *nd,
 	    (nd->xdp_prog &&
 	     nla_put_u32(skb, NICPROG_A_DEV_PROG_ID, nd->xdp_prog->aux->id)) ||
 	    nla_put_u32(skb, NICPROG_A_DEV_CORES_FREE,
-			nd->ops->cores_free ? nd->ops->cores_free(nd) :
-					      sum->cores))
+			nicprog_alloc_free(nd, NICPROG_POOL_CORES)))
 		goto cancel;
 	nicprog_ring_node(nd, node);
 	if (nla_put_string(skb, NICPROG_A_DEV_RING_DEV, node))
@@ -268,7 +267,7 @@ static int nicprog_nl_cores_check(const struct nicprog_dev *nd,
 				  const struct nlattr *attr,
 				  struct netlink_ext_ack *extack)
 {
-	if (!attr || nla_get_u32(attr) <= nd->sum.cores)
+	if (!attr || nla_get_u32(attr) <= nd->nic->sum.cores)
 		return 0;
 	NL_SET_ERR_MSG_ATTR(extack, attr, "more cores than the NIC has");
 	return -ERANGE;
@@ -364,7 +363,7 @@ int nicprog_nl_table_set_doit(struct sk_buff *skb, struct genl_info *info)
 	if (IS_ERR(nd))
 		err = PTR_ERR(nd);
 	else
-		err = nicprog_table_set_kind(nd, map, kind, host_map,
+		err = nicprog_table_set_kind(nd->nic, map, kind, host_map,
 					     info->extack);
 	rtnl_unlock();
 	if (host_map)
@@ -461,7 +460,7 @@ int nicprog_nl_profile_set_doit(struct sk_buff *skb, struct genl_info *info)
 			       "the port's driver cannot change its NIC's profile");
 		err = -EOPNOTSUPP;
 	} else {
-		err = nd->ops->profile_set(nd, name, text, info->extack);
+		err = nd->ops->profile_set(nd->nic, name, text, info->extack);
 		text = NULL;	/* the driver's now */
 	}
 out:
@@ -510,7 +509,7 @@ static int nicprog_nl_put_table(struct sk_buff *skb, struct nicprog_dev *nd,
 	    (ti->mat && lo->mat_units &&
 	     nla_put_flag(skb, NICPROG_A_TABLE_MAT)) ||
 	    nla_put_string(skb, NICPROG_A_TABLE_REGION,
-			   host ? "host" : nd->lnic->regions[ti->region].name) ||
+			   host ? "host" : nd->nic->lnic->regions[ti->region].name) ||
 	    nla_put_u64_64bit(skb, NICPROG_A_TABLE_ACCESSES,
 			      div64_u64(ti->acc_fx * 100, NICPROG_FX),
 			      NICPROG_A_TABLE_PAD) ||
@@ -579,11 +578,11 @@ static int nicprog_nl_put_plan_units(struct sk_buff *skb,
 		if (lo->accel_count[t] &&
 		    nicprog_nl_put_plan_unit(skb, NICPROG_UNIT_ACCEL, t,
 					     lo->accel_count[t],
-					     nd->sum.accels[t]))
+					     nd->nic->sum.accels[t]))
 			return -EMSGSIZE;
 	if (lo->mat_units &&
 	    nicprog_nl_put_plan_unit(skb, NICPROG_UNIT_MAT, NICPROG_ACCEL_NONE,
-				     lo->mat_units, nd->sum.mat_stages))
+				     lo->mat_units, nd->nic->sum.mat_stages))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -675,7 +674,7 @@ int nicprog_nl_prog_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 static u64 nicprog_nl_capacity(const struct nicprog_dev *nd,
 			       const struct nicprog_plan *plan)
 {
-	u32 mhz = nd->lnic->units[plan->lo.core_unit].clock_mhz;
+	u32 mhz = nd->nic->lnic->units[plan->lo.core_unit].clock_mhz;
 
 	if (plan->lo.tput >= div64_u64(U64_MAX, max(mhz, 1U)))
 		return U64_MAX;
@@ -751,9 +750,9 @@ int nicprog_nl_predict_doit(struct sk_buff *skb, struct genl_info *info)
 	}
 	np = bpf_offload_dev_match(prog, nd->netdev) ?
 	     prog->aux->offload->dev_priv : NULL;
-	if (!np || np->nd != nd || !np->insns) {
+	if (!np || !np->insns) {
 		NL_SET_ERR_MSG_ATTR(info->extack, a[NICPROG_A_PROG_FD],
-				    "the program is not loaded for offload to this port");
+				    "the program is not loaded for offload to this port's NIC");
 		err = -EINVAL;
 		goto out_unlock;
 	}
@@ -766,7 +765,7 @@ int nicprog_nl_predict_doit(struct sk_buff *skb, struct genl_info *info)
 		goto out_unlock;
 	if (a[NICPROG_A_PROG_BUDGET])
 		set.cores = nla_get_u32(a[NICPROG_A_PROG_BUDGET]);
-	plan = nicprog_plan_create(np, &set, info->extack);
+	plan = nicprog_plan_create(nd, np, &set, info->extack);
 	if (IS_ERR(plan)) {
 		err = PTR_ERR(plan);
 		plan = NULL;
@@ -980,7 +979,7 @@ static int nicprog_nl_put_units(struct sk_buff *skb, struct nicprog_dev *nd)
 	us = kcalloc(NICPROG_NL_UNIT_POOLS, sizeof(*us), GFP_KERNEL);
 	if (!us)
 		return -ENOMEM;
-	n = min_t(u32, nd->ops->unit_stats(nd, us, NICPROG_NL_UNIT_POOLS),
+	n = min_t(u32, nd->ops->unit_stats(nd->nic, us, NICPROG_NL_UNIT_POOLS),
 		  NICPROG_NL_UNIT_POOLS);
 	for (i = 0; i < n && !err; i++)
 		err = nicprog_nl_put_unit(skb, &us[i]);

@@ -5,8 +5,8 @@
  * device, and its entries are host objects -- and a table of the HOST kind
  * stands for it on the NIC (table.c). A PROG_ARRAY of tail call targets
  * does too (the PROGS kind): its entries hold programs, of which the NIC
- * runs those prepared for the port (nicprog_tail_prog()). Each such table
- * takes one of the port's slots, holding a reference to the host map; the
+ * runs those prepared for the NIC (nicprog_tail_prog()). Each such table
+ * takes one of the NIC's slots, holding a reference to the host map; the
  * table's values are the targets that name the slot and the key, which
  * the loader's rewrite of bpf_redirect_map() passes to bpf_redirect() (for
  * a PROG_ARRAY, lookups compute them, nicprog_hostmap_tail()). The NIC
@@ -29,8 +29,8 @@
  * its entries under RCU as bpf_tail_call() reads them: a program leaves an
  * entry before its last reference goes, and is freed a grace period after
  * that. Whether an entry's program is one of the
- * port's is found in the port's list of prepared programs (@progs of
- * struct nicprog_dev), never through the program itself, which may be
+ * NIC's is found in the NIC's list of prepared programs (@progs of
+ * struct nicprog_nic), never through the program itself, which may be
  * bound to another device that is going.
  */
 #include <linux/bpf.h>
@@ -43,45 +43,45 @@
 #include "nicprog.h"
 
 /**
- * nicprog_hostmap_get() - give a host map a slot of the port
- * @nd: the port
+ * nicprog_hostmap_get() - give a host map a slot of the NIC
+ * @nic: the NIC
  * @map: the XSKMAP, CPUMAP or PROG_ARRAY; a reference is taken
  * @extack: where a refusal's reason goes
  *
  * Context: process, RTNL held.
  * Return: the slot, or -ENOSPC when every slot is taken.
  */
-int nicprog_hostmap_get(struct nicprog_dev *nd, struct bpf_map *map,
+int nicprog_hostmap_get(struct nicprog_nic *nic, struct bpf_map *map,
 			struct netlink_ext_ack *extack)
 {
 	u32 i, s;
 
 	ASSERT_RTNL();
 	for (i = 0; i < NICPROG_HOST_MAPS; i++) {
-		s = (nd->host_map_next + i) % NICPROG_HOST_MAPS;
-		if (rtnl_dereference(nd->host_maps[s]))
+		s = (nic->host_map_next + i) % NICPROG_HOST_MAPS;
+		if (rtnl_dereference(nic->host_maps[s]))
 			continue;
 		bpf_map_inc(map);
-		rcu_assign_pointer(nd->host_maps[s], map);
-		nd->host_map_next = (s + 1) % NICPROG_HOST_MAPS;
+		rcu_assign_pointer(nic->host_maps[s], map);
+		nic->host_map_next = (s + 1) % NICPROG_HOST_MAPS;
 		return s;
 	}
-	NL_SET_ERR_MSG(extack, "every host map slot of the port is taken (256 XSKMAP, CPUMAP and PROG_ARRAY tables)");
+	NL_SET_ERR_MSG(extack, "every host map slot of the NIC is taken (256 XSKMAP, CPUMAP and PROG_ARRAY tables)");
 	return -ENOSPC;
 }
 
 /**
  * nicprog_hostmap_put() - release a slot nicprog_hostmap_get() gave
- * @nd: the port
+ * @nic: the NIC
  * @slot: the slot
  *
  * Context: process, RTNL held.
  */
-void nicprog_hostmap_put(struct nicprog_dev *nd, u32 slot)
+void nicprog_hostmap_put(struct nicprog_nic *nic, u32 slot)
 {
-	struct bpf_map *map = rtnl_dereference(nd->host_maps[slot]);
+	struct bpf_map *map = rtnl_dereference(nic->host_maps[slot]);
 
-	RCU_INIT_POINTER(nd->host_maps[slot], NULL);
+	RCU_INIT_POINTER(nic->host_maps[slot], NULL);
 	/* the map's own free waits for readers (see the top) */
 	if (map)
 		bpf_map_put(map);
@@ -89,15 +89,15 @@ void nicprog_hostmap_put(struct nicprog_dev *nd, u32 slot)
 
 /**
  * nicprog_hostmap_id() - the ID of the host map in a slot
- * @nd: the port
+ * @nic: the NIC
  * @slot: the slot
  *
  * Context: RTNL held.
  * Return: the map's ID, 0 if the slot is empty.
  */
-u32 nicprog_hostmap_id(struct nicprog_dev *nd, u32 slot)
+u32 nicprog_hostmap_id(struct nicprog_nic *nic, u32 slot)
 {
-	struct bpf_map *map = rtnl_dereference(nd->host_maps[slot]);
+	struct bpf_map *map = rtnl_dereference(nic->host_maps[slot]);
 
 	return map ? map->id : 0;
 }
@@ -147,7 +147,7 @@ u32 nicprog_host_redirect(struct nicprog_dev *nd, u32 target,
 	struct bpf_map *map;
 	u32 ret;
 
-	map = rcu_dereference(nd->host_maps[slot]);
+	map = rcu_dereference(nd->nic->host_maps[slot]);
 	/* a target a program made up may name a PROG_ARRAY's slot */
 	if (unlikely(!map || (map->map_type != BPF_MAP_TYPE_XSKMAP &&
 			      map->map_type != BPF_MAP_TYPE_CPUMAP)))
@@ -164,7 +164,7 @@ EXPORT_SYMBOL_GPL(nicprog_host_redirect);
 
 /**
  * nicprog_hostmap_tail() - the tail call target of a PROG_ARRAY entry
- * @nd: the port
+ * @nic: the NIC
  * @slot: the PROG_ARRAY's slot
  * @idx: the entry
  *
@@ -173,9 +173,9 @@ EXPORT_SYMBOL_GPL(nicprog_host_redirect);
  * program, 0 for an empty entry or one past the end (the tail call fails
  * and the program goes on, as on the host).
  */
-u32 nicprog_hostmap_tail(struct nicprog_dev *nd, u32 slot, u32 idx)
+u32 nicprog_hostmap_tail(struct nicprog_nic *nic, u32 slot, u32 idx)
 {
-	struct bpf_map *map = rcu_dereference(nd->host_maps[slot]);
+	struct bpf_map *map = rcu_dereference(nic->host_maps[slot]);
 	struct bpf_array *array;
 
 	if (!map || map->map_type != BPF_MAP_TYPE_PROG_ARRAY ||
@@ -207,20 +207,20 @@ bool nicprog_tail_target(u32 target)
 
 /**
  * nicprog_tail_prog() - the program a tail call target runs
- * @nd: the port
+ * @nic: the NIC
  * @target: the target, nicprog_tail_target()
  *
  * Context: the datapath, RCU held; the result is valid until it drops it.
- * Return: the port's program the entry holds now, or NULL: the entry was
+ * Return: the NIC's program the entry holds now, or NULL: the entry was
  * emptied since the lookup, or holds a program the NIC does not run (one
  * for the host or another device).
  */
-struct nicprog_prog *nicprog_tail_prog(struct nicprog_dev *nd, u32 target)
+struct nicprog_prog *nicprog_tail_prog(struct nicprog_nic *nic, u32 target)
 {
 	u32 slot = (target & NICPROG_HOST_TARGET_SLOT) >>
 		   NICPROG_HOST_TARGET_SLOT_SHIFT;
 	u32 idx = target & NICPROG_HOST_TARGET_KEY;
-	struct bpf_map *map = rcu_dereference(nd->host_maps[slot]);
+	struct bpf_map *map = rcu_dereference(nic->host_maps[slot]);
 	struct nicprog_prog *np;
 	struct bpf_prog *prog;
 
@@ -231,7 +231,7 @@ struct nicprog_prog *nicprog_tail_prog(struct nicprog_dev *nd, u32 target)
 	prog = READ_ONCE(container_of(map, struct bpf_array, map)->ptrs[idx]);
 	if (!prog)
 		return NULL;
-	list_for_each_entry_rcu(np, &nd->progs, node)
+	list_for_each_entry_rcu(np, &nic->progs, node)
 		if (np->prog == prog)
 			return np->insns ? np : NULL;
 	return NULL;

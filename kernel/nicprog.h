@@ -5,8 +5,10 @@
 
 #include <linux/cdev.h>
 #include <linux/device.h>
+#include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/netdevice.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 #include <net/nicprog.h>
@@ -59,21 +61,165 @@ struct nicprog_events {
 /* Cores whose counters stats report (core_stats), per NIC. */
 #define NICPROG_MAX_CORES	32
 
+/* The NIC's pools of units plans are given runs of (alloc.c). */
+enum {
+	NICPROG_POOL_CORES,
+	NICPROG_POOL_MAT,
+	NICPROG_POOL_ACCEL,	/* + enum nicprog_accel_type */
+	NICPROG_POOLS = NICPROG_POOL_ACCEL + __NICPROG_ACCEL_MAX,
+};
+
+/**
+ * struct nicprog_run - the units of one pool a port's plan holds
+ * @base: the first
+ * @n: how many, 0 for none
+ */
+struct nicprog_run {
+	u32 base;
+	u32 n;
+};
+
+/**
+ * struct nicprog_res - a devlink resource of a NIC, for its occupancy
+ * @nic: the NIC
+ * @pool: NICPROG_POOL_* of a pool's resource
+ * @region: the LNIC region of a region's resource, else
+ *	NICPROG_LNIC_MAX_REGIONS
+ * @name: the resource's name, which devlink points to
+ */
+struct nicprog_res {
+	struct nicprog_nic *nic;
+	u32 pool;
+	u32 region;
+	char name[NICPROG_LNIC_NAME_LEN + 8];
+};
+
+/**
+ * struct nicprog_held_table - a table a plan placed in NIC memory
+ * @t: the table, compared only (counted once however many plans use it)
+ * @region: the LNIC region the plan placed it in
+ * @bytes: its bytes there
+ */
+struct nicprog_held_table {
+	const struct nicprog_table *t;
+	u32 region;
+	u64 bytes;
+};
+
+/**
+ * struct nicprog_overload - the last overload a NIC's reporter heard of
+ * @port: the port whose plan's stage dropped frames
+ * @stage: the stage
+ * @frames: frames it dropped in that second
+ */
+struct nicprog_overload {
+	char port[IFNAMSIZ];
+	u32 stage;
+	u64 frames;
+};
+
+/**
+ * struct nicprog_nic - one registered SmartNIC: what its ports share
+ * @kref: the driver's registration and each port (nicprog_dev) hold one;
+ *	the last put frees the structure
+ * @dev: the driver's device of the NIC, parent of its ports' netdevs; the
+ *	driver keeps it until nicprog_nic_unregister()
+ * @ops: the driver's operations
+ * @priv: the driver's, given at registration (nicprog_nic_priv())
+ * @list: entry in nicprog_nics, under RTNL
+ * @lock: protects @lnic_frozen, @n_progs, writers of @progs, writers
+ *	of @ports and the ports' runs (nicprog_dev.runs), which stats and
+ *	the verifier read without RTNL; taken before a port's plan_lock,
+ *	never after
+ * @lnic: the driver's description of the NIC, driver-owned; replaced
+ *	only between nicprog_lnic_replace_begin() and _end(), under RTNL and
+ *	@lock, when no program or map is bound to the NIC
+ * @sum: @lnic summarized, as @lnic changes
+ * @lnic_frozen: the driver is replacing @lnic: no program may be prepared
+ * @ports: the registered ports (nicprog_dev.nic_node), written under
+ *	RTNL and @lock, read under either
+ * @offdev: the NIC's BPF offload device: programs and maps bound to one
+ *	port are usable on every port
+ * @n_progs: programs prepared for the NIC and not yet destroyed
+ * @progs: those programs (struct nicprog_prog), RCU for the datapath
+ *	(tail calls)
+ * @mem_used: bytes of NIC memory tables hold; under RTNL (map alloc/free)
+ * @n_tables: maps offloaded to the NIC; under RTNL
+ * @tables: their tables (struct nicprog_table), under RTNL
+ * @host_maps: per slot, the host XSKMAP, CPUMAP or PROG_ARRAY a HOST or
+ *	PROGS table stands for, one reference owned (hostmap.c); written
+ *	under RTNL, RCU for the datapath
+ * @host_map_next: the slot to try first, under RTNL
+ * @dead: nicprog_nic_unregister() ran: no port may register
+ * @devlink: the NIC's devlink instance (devlink.c)
+ * @dl_ports: per port index, its devlink port
+ * @n_ports: entries in @dl_ports
+ * @res: per pool and region, its devlink resource's occupancy context
+ * @health: the "cores" health reporter
+ * @health_lock: protects @overload_*; taken with BH disabled
+ * @overload_last: the last overload reported
+ * @overload_total: frames overloads dropped since registration
+ * @overload_pending: frames dropped not yet reported
+ * @health_work: reports overloads to @health, outside RTNL
+ * @res_work: registers @devlink's resources again for a new LNIC
+ * @profile_applied: the devlink "profile" parameter's value the last
+ *	reload (or registration) applied, under devlink's lock
+ */
+struct nicprog_nic {
+	struct kref kref;
+	struct device *dev;
+	const struct nicprog_dev_ops *ops;
+	void *priv;
+	struct list_head list;
+	struct mutex lock;
+	const struct nicprog_lnic *lnic;
+	struct nicprog_lnic_summary sum;
+	bool lnic_frozen;
+	struct list_head ports;
+	struct bpf_offload_dev *offdev;
+	u32 n_progs;
+	struct list_head progs;
+	u64 mem_used;
+	u32 n_tables;
+	struct list_head tables;
+	struct bpf_map __rcu *host_maps[NICPROG_HOST_MAPS];
+	u32 host_map_next;
+	bool dead;
+	struct devlink *devlink;
+	struct devlink_port *dl_ports;
+	u32 n_ports;
+	struct nicprog_res res[NICPROG_POOLS + NICPROG_LNIC_MAX_REGIONS];
+	struct devlink_health_reporter *health;
+	spinlock_t health_lock;	/* see above */
+	struct nicprog_overload overload_last;
+	u64 overload_total;
+	u64 overload_pending;
+	struct work_struct health_work;
+	struct work_struct res_work;
+	char profile_applied[NICPROG_LNIC_NAME_LEN * 2];
+};
+
 /**
  * struct nicprog_dev - one registered SmartNIC port
  * @dev: class device /sys/class/nicprog/<ifname>; its refcount owns this
  *	structure, which is freed by its release callback
  * @netdev: the port; the driver unregisters us before unregistering it, so
  *	no reference is held
- * @lnic: the driver's description of the NIC, driver-owned; replaced
- *	only between nicprog_lnic_replace_begin() and _end(), under RTNL and
- *	@plan_lock, when no program or map is bound to the port
- * @ops: the driver's operations
- * @sum: @lnic summarized, as @lnic changes
+ * @nic: the NIC the port belongs to, one reference owned
+ * @nic_node: entry in @nic's ports
+ * @index: the port's number on the NIC (its devlink port's)
+ * @ops: @nic's operations
  * @list: entry in nicprog_devs, under RTNL
- * @offdev: the port's BPF offload device
+ * @runs: per pool (NICPROG_POOL_*), the units the installed plan holds;
+ *	written under RTNL and @nic's lock, read under either, as are
+ *	@held, @n_held, @n_stages and @core_stage
+ * @held: the installed plan's tables in NIC memory, where it placed them
+ *	(tables are the NIC's: plans of several ports may share one)
+ * @n_held: entries in @held
+ * @n_stages: the installed plan's stages, 0 for none
+ * @core_stage: per core of the installed plan (at most
+ *	NICPROG_MAX_CORES), its stage
  * @xdp_prog: the installed program, one reference owned; under RTNL
- * @mem_used: bytes of NIC memory tables hold; under RTNL (map alloc/free)
  * @plan: the installed plan, under RTNL
  * @plan_lock: protects @plan_shape, @plan_cores, @plan_partial and
  *	@plan_text, which sysfs and debugfs read without RTNL
@@ -81,12 +227,6 @@ struct nicprog_events {
  * @plan_cores: cores the next plan may use, 0 for all
  * @plan_partial: the operator allows partial offload: what the NIC cannot
  *	hold runs on the host (handover.c)
- * @n_progs: programs prepared for the port and not yet destroyed, loaded
- *	or attached; under @plan_lock
- * @n_tables: maps offloaded to the port; under RTNL
- * @tables: their tables (struct nicprog_table), under RTNL
- * @lnic_frozen: the driver is replacing @lnic (nicprog_lnic_replace_begin());
- *	no program may be prepared; under @plan_lock
  * @plan_text: the installed plan in words, or NULL
  * @prog_id: the installed program's ID, 0 for none; under @plan_lock
  * @facts: the installed program's facts file (offload/facts.h), or NULL
@@ -104,32 +244,26 @@ struct nicprog_events {
  * @ring_due: outputs whose pipes hold deferred notifications (bit per
  *	output, atomic), for nicprog_ring_flush()
  * @events: overload and ring drop events on their way to the monitor group
- * @host_maps: per slot, the host XSKMAP or CPUMAP a HOST table stands for,
- *	one reference owned (hostmap.c); written under RTNL, RCU for the
- *	datapath
- * @host_map_next: the slot to try first, under RTNL
- * @progs: the programs prepared for the port (struct nicprog_prog), added
- *	and removed under @plan_lock, RCU for the datapath (tail calls)
  */
 struct nicprog_dev {
 	struct device dev;
 	struct net_device *netdev;
-	const struct nicprog_lnic *lnic;
+	struct nicprog_nic *nic;
+	struct list_head nic_node;
+	u32 index;
 	const struct nicprog_dev_ops *ops;
-	struct nicprog_lnic_summary sum;
 	struct list_head list;
-	struct bpf_offload_dev *offdev;
+	struct nicprog_run runs[NICPROG_POOLS];
+	struct nicprog_held_table held[NICPROG_MAX_TABLES];
+	u32 n_held;
+	u32 n_stages;
+	u8 core_stage[NICPROG_MAX_CORES];
 	struct bpf_prog *xdp_prog;
-	u64 mem_used;
 	struct nicprog_plan *plan;
 	struct mutex plan_lock;
 	u8 plan_shape;
 	u32 plan_cores;
 	bool plan_partial;
-	u32 n_progs;
-	u32 n_tables;
-	struct list_head tables;
-	bool lnic_frozen;
 	char *plan_text;
 	u32 prog_id;
 	void *facts;
@@ -143,9 +277,6 @@ struct nicprog_dev {
 	struct list_head ring_files;
 	DECLARE_BITMAP(ring_due, NICPROG_RING_OUTPUTS);
 	struct nicprog_events events;
-	struct bpf_map __rcu *host_maps[NICPROG_HOST_MAPS];
-	u32 host_map_next;
-	struct list_head progs;
 };
 
 #define NICPROG_PROG_MAX_MAPS	NICPROG_MAX_TABLES
@@ -189,6 +320,10 @@ static inline u32 nicprog_host_fn_index(s32 func_id)
  * @host_fn: partial offload: the kernel's helpers only the host has,
  *	by NICPROG_HOST_FN_*, as struct nicprog_prog holds them
  * @region_bytes: per LNIC region, bytes its tables take there
+ * @runs: per pool (NICPROG_POOL_*), the units of the NIC it runs on,
+ *	given at attach (alloc.c)
+ * @held: its tables in NIC memory and where it placed them
+ * @n_held: entries in @held
  */
 struct nicprog_plan {
 	struct nicprog_exec_prog exec;
@@ -209,13 +344,18 @@ struct nicprog_plan {
 	u32 cookie;
 	const struct bpf_func_proto *host_fn[__NICPROG_HOST_FN_MAX];
 	u64 region_bytes[NICPROG_LNIC_MAX_REGIONS];
+	struct nicprog_run runs[NICPROG_POOLS];
+	struct nicprog_held_table held[NICPROG_MAX_TABLES];
+	u32 n_held;
 };
 
 /**
  * struct nicprog_prog - a program offloaded to a port, the offload's
  *	dev_priv, freed by the destroy callback
- * @nd: the port
- * @node: entry in @nd's progs, for tail calls (hostmap.c)
+ * @nic: the NIC, which outlives it (its offload device destroys its
+ *	programs first)
+ * @partial: the port it was loaded for allowed partial offload then
+ * @node: entry in @nic's progs, for tail calls (hostmap.c)
  * @prog: the BPF program
  * @len: instructions, as verified
  * @meta: per instruction, filled by insn_hook
@@ -241,7 +381,8 @@ struct nicprog_plan {
  * @host_call_insn: the first instruction calling one of them, or -1
  */
 struct nicprog_prog {
-	struct nicprog_dev *nd;
+	struct nicprog_nic *nic;
+	bool partial;
 	struct list_head node;
 	struct bpf_prog *prog;
 	u32 len;
@@ -271,6 +412,23 @@ extern struct class nicprog_class;
 
 /* core.c */
 struct nicprog_dev *nicprog_dev_find(const struct net_device *netdev);
+void nicprog_nic_put(struct nicprog_nic *nic);
+
+/* devlink.c */
+int nicprog_devlink_init(struct nicprog_nic *nic, u32 ports);
+void nicprog_devlink_exit(struct nicprog_nic *nic);
+void nicprog_devlink_lnic_changed(struct nicprog_nic *nic);
+void nicprog_devlink_overload(struct nicprog_dev *nd, u32 stage, u64 frames);
+
+/* alloc.c */
+u32 nicprog_alloc_free(const struct nicprog_dev *nd, u32 pool);
+u64 nicprog_alloc_region_free(const struct nicprog_dev *nd, u32 region);
+u64 nicprog_alloc_region_used(const struct nicprog_nic *nic, u32 region);
+int nicprog_alloc_find(const struct nicprog_dev *nd, struct nicprog_plan *plan,
+		       struct netlink_ext_ack *extack);
+void nicprog_alloc_hold(struct nicprog_dev *nd,
+			const struct nicprog_plan *plan);
+u32 nicprog_alloc_pool_size(const struct nicprog_nic *nic, u32 pool);
 struct nicprog_dev *nicprog_dev_nth(const struct net *net, unsigned long n);
 
 /* genl.c */
@@ -292,8 +450,8 @@ int nicprog_sysfs_init(void);
 void nicprog_sysfs_exit(void);
 
 /* bpf_offload.c */
-int nicprog_bpf_init(struct nicprog_dev *nd);
-void nicprog_bpf_exit(struct nicprog_dev *nd);
+int nicprog_bpf_init(struct nicprog_nic *nic);
+void nicprog_bpf_exit(struct nicprog_nic *nic);
 
 /* ring/chardev.c */
 int nicprog_ring_init(void);
@@ -333,7 +491,8 @@ struct nicprog_plan_settings {
 
 void nicprog_plan_settings(struct nicprog_dev *nd,
 			   struct nicprog_plan_settings *set);
-struct nicprog_plan *nicprog_plan_create(struct nicprog_prog *np,
+struct nicprog_plan *nicprog_plan_create(struct nicprog_dev *nd,
+					 struct nicprog_prog *np,
 					 const struct nicprog_plan_settings *set,
 					 struct netlink_ext_ack *extack);
 void nicprog_plan_destroy(struct nicprog_plan *plan);
@@ -360,18 +519,18 @@ long nicprog_table_delete(struct nicprog_table *t, const void *key);
 u8 nicprog_table_kind(const struct nicprog_table *t);
 void nicprog_table_bind(struct nicprog_table *t);
 u32 nicprog_table_ir_type(const struct nicprog_table *t);
-int nicprog_table_set_kind(struct nicprog_dev *nd, const struct bpf_map *map,
+int nicprog_table_set_kind(struct nicprog_nic *nic, const struct bpf_map *map,
 			   u8 kind, struct bpf_map *host_map,
 			   struct netlink_ext_ack *extack);
 u32 nicprog_table_host_map_id(const struct nicprog_table *t);
 
-int nicprog_hostmap_get(struct nicprog_dev *nd, struct bpf_map *map,
+int nicprog_hostmap_get(struct nicprog_nic *nic, struct bpf_map *map,
 			struct netlink_ext_ack *extack);
-void nicprog_hostmap_put(struct nicprog_dev *nd, u32 slot);
-u32 nicprog_hostmap_id(struct nicprog_dev *nd, u32 slot);
-u32 nicprog_hostmap_tail(struct nicprog_dev *nd, u32 slot, u32 idx);
+void nicprog_hostmap_put(struct nicprog_nic *nic, u32 slot);
+u32 nicprog_hostmap_id(struct nicprog_nic *nic, u32 slot);
+u32 nicprog_hostmap_tail(struct nicprog_nic *nic, u32 slot, u32 idx);
 bool nicprog_tail_target(u32 target);
-struct nicprog_prog *nicprog_tail_prog(struct nicprog_dev *nd, u32 target);
+struct nicprog_prog *nicprog_tail_prog(struct nicprog_nic *nic, u32 target);
 void nicprog_plan_tail(const struct nicprog_plan *plan,
 		       struct nicprog_exec_state *st,
 		       struct nicprog_exec_pkt *pkt,

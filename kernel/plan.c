@@ -62,7 +62,7 @@ static s64 plan_accel(void *priv, u32 afn, struct nicprog_exec_pkt *pkt,
 {
 	const struct nicprog_plan *plan = priv;
 
-	return plan->nd->ops->accel_run(plan->nd, afn, pkt, args, ret);
+	return plan->nd->nic->ops->accel_run(plan->nd, afn, pkt, args, ret);
 }
 
 /* bpf_xdp_copy() of the frame as the executor holds it. */
@@ -201,7 +201,7 @@ void nicprog_plan_tail(const struct nicprog_plan *plan,
 	for (n = 0; res->done && res->action == XDP_REDIRECT &&
 	     nicprog_tail_target(res->redirect_ifindex); n++) {
 		np = n < MAX_TAIL_CALL_CNT ?
-		     nicprog_tail_prog(plan->nd, res->redirect_ifindex) : NULL;
+		     nicprog_tail_prog(plan->nd->nic, res->redirect_ifindex) : NULL;
 		if (!np) {
 			res->action = XDP_ABORTED;
 			res->redirect_ifindex = 0;
@@ -300,30 +300,23 @@ void nicprog_plan_settings(struct nicprog_dev *nd,
 
 /*
  * The units of each pool, and the memory, other ports' plans leave this
- * port's. RTNL held.
+ * port's (alloc.c). RTNL held.
  */
 static void nicprog_plan_units_free(struct nicprog_dev *nd,
 				    struct nicprog_units_free *free)
 {
 	u32 t;
 
-	for (t = 0; t < nd->lnic->n_regions; t++)
-		free->room[t] = nd->ops->region_free ?
-				nd->ops->region_free(nd, t) :
-				nd->lnic->regions[t].size;
-
+	for (t = 0; t < nd->nic->lnic->n_regions; t++)
+		free->room[t] = nicprog_alloc_region_free(nd, t);
 	for (t = 0; t < __NICPROG_ACCEL_MAX; t++)
-		free->accel[t] = nd->ops->units_free ?
-				 nd->ops->units_free(nd, NICPROG_UNIT_ACCEL, t) :
-				 nd->sum.accels[t];
-	free->mat = nd->ops->units_free ?
-		    nd->ops->units_free(nd, NICPROG_UNIT_MAT,
-					NICPROG_ACCEL_NONE) :
-		    nd->sum.mat_stages;
+		free->accel[t] = nicprog_alloc_free(nd, NICPROG_POOL_ACCEL + t);
+	free->mat = nicprog_alloc_free(nd, NICPROG_POOL_MAT);
 }
 
 /**
- * nicprog_plan_create() - plan a program for its port
+ * nicprog_plan_create() - plan a program for a port
+ * @nd: the port, of the NIC the program was loaded for
  * @np: the program, finalized
  * @set: what to plan for: the port's settings to attach, others to
  *	predict
@@ -332,16 +325,18 @@ static void nicprog_plan_units_free(struct nicprog_dev *nd,
  * Context: process, RTNL held.
  * Return: the plan, or an ERR_PTR.
  */
-struct nicprog_plan *nicprog_plan_create(struct nicprog_prog *np,
+struct nicprog_plan *nicprog_plan_create(struct nicprog_dev *nd,
+					 struct nicprog_prog *np,
 					 const struct nicprog_plan_settings *set,
 					 struct netlink_ext_ack *extack)
 {
-	struct nicprog_dev *nd = np->nd;
+	const struct nicprog_lnic *lnic = nd->nic->lnic;
+	const struct nicprog_lnic_summary *sum = &nd->nic->sum;
 	const struct nicprog_lnic_unit *core;
 	struct nicprog_units_free units;
 	struct nicprog_plan *plan;
 	struct nicprog_host_limits lim = {
-		.insn_store = nd->sum.insn_store,
+		.insn_store = sum->insn_store,
 	};
 	bool partial = set->partial;
 	u8 shape = set->shape;
@@ -349,12 +344,12 @@ struct nicprog_plan *nicprog_plan_create(struct nicprog_prog *np,
 	u32 budget, free, t;
 	int err;
 
-	budget = set->cores ? min(set->cores, nd->sum.cores) : nd->sum.cores;
+	budget = set->cores ? min(set->cores, sum->cores) : sum->cores;
 	for (t = 0; t < np->n_maps; t++)
 		if (nicprog_table_in_host(np->tables[t]))
 			lim.host_tables |= BIT_ULL(t);
 	/* loaded under plan_partial, which was cleared since */
-	if (!partial && np->len > nd->sum.insn_store) {
+	if (!partial && np->len > sum->insn_store) {
 		NL_SET_ERR_MSG_MOD(extack,
 				   "program has more instructions than the NIC's cores hold (plan_partial lets the host run the rest)");
 		return ERR_PTR(-E2BIG);
@@ -370,22 +365,20 @@ struct nicprog_plan *nicprog_plan_create(struct nicprog_prog *np,
 		return ERR_PTR(-ENOSPC);
 	}
 	/* programs on the NIC's other ports hold their cores */
-	if (nd->ops->cores_free) {
-		free = nd->ops->cores_free(nd);
-		if (!free) {
-			NL_SET_ERR_MSG_MOD(extack,
-					   "every core of the NIC runs another port's program");
-			return ERR_PTR(-ENOSPC);
-		}
-		budget = min(budget, free);
+	free = nicprog_alloc_free(nd, NICPROG_POOL_CORES);
+	if (!free) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "every core of the NIC runs another port's program");
+		return ERR_PTR(-ENOSPC);
 	}
+	budget = min(budget, free);
 	nicprog_plan_units_free(nd, &units);
 
 	plan = kzalloc(sizeof(*plan), GFP_KERNEL);
 	if (!plan)
 		return ERR_PTR(-ENOMEM);
 	plan->plan_ns = ktime_get_ns();
-	err = nicprog_layout_build_slice(&np->ir, nd->lnic, shape, budget,
+	err = nicprog_layout_build_slice(&np->ir, lnic, shape, budget,
 					 &units, partial ? &lim : NULL,
 					 &plan->lo, &why);
 	plan->plan_ns = ktime_get_ns() - plan->plan_ns;
@@ -405,7 +398,7 @@ struct nicprog_plan *nicprog_plan_create(struct nicprog_prog *np,
 	}
 	memcpy(plan->flags, np->flags, np->len);
 	nicprog_layout_exec(&np->ir_in, &plan->lo, plan->flags, plan->region);
-	core = &nd->lnic->units[plan->lo.core_unit];
+	core = &lnic->units[plan->lo.core_unit];
 	plan->exec = np->exec;
 	memcpy(plan->exec.cost, core->cost, sizeof(plan->exec.cost));
 	plan->exec.flags = plan->flags;
@@ -425,10 +418,15 @@ struct nicprog_plan *nicprog_plan_create(struct nicprog_prog *np,
 	plan->prog = np->prog;
 	/* what its tables take of each region, as placement counted it */
 	for (t = 0; t < plan->lo.n_tables; t++)
-		if (!nicprog_table_in_host(np->tables[t]) &&
-		    plan->lo.tables[t].region < NICPROG_LNIC_MAX_REGIONS)
+		if (np->tables[t] && !nicprog_table_in_host(np->tables[t]) &&
+		    plan->lo.tables[t].region < NICPROG_LNIC_MAX_REGIONS) {
 			plan->region_bytes[plan->lo.tables[t].region] +=
 				np->ir.in->tables[t].bytes;
+			plan->held[plan->n_held++] = (struct nicprog_held_table){
+				np->tables[t], plan->lo.tables[t].region,
+				np->ir.in->tables[t].bytes,
+			};
+		}
 	if (plan->lo.node_host) {
 		err = nicprog_plan_host_init(plan, np);
 		if (err)
@@ -505,7 +503,7 @@ static void nicprog_plan_render(struct seq_buf *sb, const struct nicprog_dev *nd
 	if (lo->node_host) {
 		seq_buf_printf(sb, "host: %u nodes, %u insns (the NIC holds %u of %u): %s\n",
 			       lo->host_nodes, lo->host_insns, lo->nic_insns,
-			       nd->sum.insn_store, lo->host_why);
+			       nd->nic->sum.insn_store, lo->host_why);
 		pct = div64_u64(lo->host_share_fx * 10000, NICPROG_FX);
 		seq_buf_printf(sb, "host: %llu.%02llu%% of packets handed over (predicted), at most %u bytes of state, at insns",
 			       pct / 100, pct % 100, lo->host_bytes);
@@ -564,7 +562,7 @@ static void nicprog_plan_render(struct seq_buf *sb, const struct nicprog_dev *nd
 			       nicprog_table_in_host(plan->tables[t]) ?
 			       "host (it did not fit the NIC)" :
 			       lo->host_tables & BIT_ULL(t) ? "host" :
-			       nd->lnic->regions[ti->region].name);
+			       nd->nic->lnic->regions[ti->region].name);
 		seq_buf_fx(sb, ti->acc_fx);
 		seq_buf_printf(sb, ": %s\n", ti->why);
 	}
@@ -592,10 +590,10 @@ void nicprog_plan_publish(struct nicprog_dev *nd, struct nicprog_plan *plan)
 			nicprog_plan_render(&sb, nd, plan);
 		}
 		np = plan->prog->aux->offload->dev_priv;
-		facts_len = nicprog_facts_size(&np->ir_in, nd->lnic);
+		facts_len = nicprog_facts_size(&np->ir_in, nd->nic->lnic);
 		facts = kvmalloc(facts_len, GFP_KERNEL);
 		if (facts)
-			nicprog_facts_write(facts, &np->ir_in, nd->lnic);
+			nicprog_facts_write(facts, &np->ir_in, nd->nic->lnic);
 	}
 	mutex_lock(&nd->plan_lock);
 	swap(text, nd->plan_text);
@@ -742,8 +740,9 @@ EXPORT_SYMBOL_GPL(nicprog_plan_cores);
  * @type: NICPROG_UNIT_MAT or NICPROG_UNIT_ACCEL
  * @accel: for accelerators, enum nicprog_accel_type
  *
- * A plan uses a slice of each pool of the NIC's units it needs (see
- * &nicprog_dev_ops.units_free), which its driver keeps for it alone.
+ * A plan uses a run of each pool of the NIC's units it needs, which no
+ * other port's plan holds (nicprog_plan_unit_base()): its driver sends
+ * the jobs of its cores there and nowhere else.
  *
  * Context: any.
  * Return: units, 0 for a pool it does not use.
@@ -759,12 +758,51 @@ u32 nicprog_plan_units(const struct nicprog_plan *plan, u8 type, u8 accel)
 EXPORT_SYMBOL_GPL(nicprog_plan_units);
 
 /**
+ * nicprog_plan_core_base() - the NIC core that is a plan's core 0
+ * @plan: the plan, given to &nicprog_dev_ops.plan_load
+ *
+ * The core gives each port's plan a run of the NIC's cores no other
+ * port's plan holds: the plan's core c is NIC core base + c.
+ *
+ * Context: any.
+ * Return: the first NIC core of the plan's run.
+ */
+u32 nicprog_plan_core_base(const struct nicprog_plan *plan)
+{
+	return plan->runs[NICPROG_POOL_CORES].base;
+}
+EXPORT_SYMBOL_GPL(nicprog_plan_core_base);
+
+/**
+ * nicprog_plan_unit_base() - the first unit of a plan's run of a pool
+ * @plan: the plan, given to &nicprog_dev_ops.plan_load
+ * @type: NICPROG_UNIT_MAT or NICPROG_UNIT_ACCEL
+ * @accel: for accelerators, enum nicprog_accel_type
+ *
+ * The plan's jobs for the pool go to its units base up to base +
+ * nicprog_plan_units(), numbered among the pool's units in LNIC order,
+ * which no other port's plan holds.
+ *
+ * Context: any.
+ * Return: the first unit, 0 for a pool the plan does not use.
+ */
+u32 nicprog_plan_unit_base(const struct nicprog_plan *plan, u8 type, u8 accel)
+{
+	if (type == NICPROG_UNIT_MAT)
+		return plan->runs[NICPROG_POOL_MAT].base;
+	if (type == NICPROG_UNIT_ACCEL && accel < __NICPROG_ACCEL_MAX)
+		return plan->runs[NICPROG_POOL_ACCEL + accel].base;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(nicprog_plan_unit_base);
+
+/**
  * nicprog_plan_region_bytes() - memory a plan's tables take of a region
  * @plan: the plan
  * @region: the LNIC region
  *
- * What a driver counts against &nicprog_dev_ops.region_free for other
- * ports' plans. Tables kept in host memory (partial offload) take none.
+ * The core counts it against what the NIC's other ports' plans may
+ * fill. Tables kept in host memory (partial offload) take none.
  *
  * Context: any.
  * Return: bytes (of each instance of an island's region).

@@ -14,7 +14,7 @@
 
 #include "nicprog.h"
 
-/* The LNIC may be replaced (nicprog_lnic_replace_end()): read under plan_lock. */
+/* The LNIC may be replaced (nicprog_lnic_replace_end()): read under the NIC's lock. */
 #define NICPROG_SUM_ATTR(field)						\
 static ssize_t field##_show(struct device *dev,				\
 			    struct device_attribute *attr, char *buf)	\
@@ -22,9 +22,9 @@ static ssize_t field##_show(struct device *dev,				\
 	struct nicprog_dev *nd = to_nicprog_dev(dev);			\
 	u64 v;								\
 									\
-	mutex_lock(&nd->plan_lock);					\
-	v = nd->sum.field;						\
-	mutex_unlock(&nd->plan_lock);					\
+	mutex_lock(&nd->nic->lock);					\
+	v = nd->nic->sum.field;						\
+	mutex_unlock(&nd->nic->lock);					\
 	return sysfs_emit(buf, "%llu\n", (unsigned long long)v);	\
 }									\
 static DEVICE_ATTR_RO(field)
@@ -50,9 +50,9 @@ static ssize_t profile_show(struct device *dev, struct device_attribute *attr,
 	struct nicprog_dev *nd = to_nicprog_dev(dev);
 	ssize_t n;
 
-	mutex_lock(&nd->plan_lock);
-	n = sysfs_emit(buf, "%s\n", nd->lnic->name);
-	mutex_unlock(&nd->plan_lock);
+	mutex_lock(&nd->nic->lock);
+	n = sysfs_emit(buf, "%s\n", nd->nic->lnic->name);
+	mutex_unlock(&nd->nic->lock);
 	return n;
 }
 static DEVICE_ATTR_RO(profile);
@@ -63,9 +63,9 @@ static ssize_t mem_regions_show(struct device *dev,
 	struct nicprog_dev *nd = to_nicprog_dev(dev);
 	u32 n;
 
-	mutex_lock(&nd->plan_lock);
-	n = nd->lnic->n_regions;
-	mutex_unlock(&nd->plan_lock);
+	mutex_lock(&nd->nic->lock);
+	n = nd->nic->lnic->n_regions;
+	mutex_unlock(&nd->nic->lock);
 	return sysfs_emit(buf, "%u\n", n);
 }
 static DEVICE_ATTR_RO(mem_regions);
@@ -79,9 +79,9 @@ static ssize_t accelerators_show(struct device *dev,
 	int len = 0;
 	int i;
 
-	mutex_lock(&nd->plan_lock);
-	memcpy(accels, nd->sum.accels, sizeof(accels));
-	mutex_unlock(&nd->plan_lock);
+	mutex_lock(&nd->nic->lock);
+	memcpy(accels, nd->nic->sum.accels, sizeof(accels));
+	mutex_unlock(&nd->nic->lock);
 	for (i = NICPROG_ACCEL_NONE + 1; i < __NICPROG_ACCEL_MAX; i++) {
 		if (!accels[i])
 			continue;
@@ -151,15 +151,18 @@ static ssize_t plan_cores_store(struct device *dev,
 	err = kstrtou32(buf, 0, &cores);
 	if (err)
 		return err;
+	/* the NIC's lock first: its LNIC may be replaced */
+	mutex_lock(&nd->nic->lock);
 	mutex_lock(&nd->plan_lock);
-	if (cores > nd->sum.cores) {
+	if (cores > nd->nic->sum.cores) {
 		dev_warn_ratelimited(dev, "plan_cores: %u is more than the NIC's %u cores\n",
-				     cores, nd->sum.cores);
+				     cores, nd->nic->sum.cores);
 		err = -ERANGE;
 	} else {
 		nd->plan_cores = cores;
 	}
 	mutex_unlock(&nd->plan_lock);
+	mutex_unlock(&nd->nic->lock);
 	return err ?: count;
 }
 static DEVICE_ATTR_RW(plan_cores);

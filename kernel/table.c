@@ -66,8 +66,9 @@ struct nicprog_htab_elem {
 
 /**
  * struct nicprog_table - one offloaded map in NIC memory
- * @nd: the port whose NIC holds it
- * @list: entry in @nd's tables, under RTNL
+ * @nic: the NIC that holds it, which outlives it (its offload device
+ *	destroys its maps first)
+ * @list: entry in @nic's tables, under RTNL
  * @map: the map it backs, to find it by (table-set)
  * @type: BPF_MAP_TYPE_HASH or BPF_MAP_TYPE_ARRAY
  * @kind: enum nicprog_table_kind; set once, while empty and unbound,
@@ -95,7 +96,7 @@ struct nicprog_htab_elem {
  * @values: array storage, @max_entries values of round_up(@value_size, 8)
  */
 struct nicprog_table {
-	struct nicprog_dev *nd;
+	struct nicprog_nic *nic;
 	struct list_head list;
 	const struct bpf_map *map;
 	u32 type;
@@ -156,7 +157,7 @@ u64 nicprog_table_bytes(const struct bpf_map *map)
 
 /**
  * nicprog_table_alloc() - back an offloaded map with NIC memory
- * @nd: the port the map is bound to
+ * @nd: the port the map is bound to, whose NIC holds it
  * @offmap: the map being created
  *
  * Context: process, RTNL held (BPF_OFFLOAD_MAP_ALLOC).
@@ -171,6 +172,7 @@ u64 nicprog_table_bytes(const struct bpf_map *map)
 int nicprog_table_alloc(struct nicprog_dev *nd,
 			struct bpf_offloaded_map *offmap)
 {
+	struct nicprog_nic *nic = nd->nic;
 	struct bpf_map *map = &offmap->map;
 	u64 bytes = nicprog_table_bytes(map);
 	struct nicprog_table *t;
@@ -188,13 +190,13 @@ int nicprog_table_alloc(struct nicprog_dev *nd,
 	mutex_lock(&nd->plan_lock);
 	partial = nd->plan_partial;
 	mutex_unlock(&nd->plan_lock);
-	if (bytes > nd->sum.mem_bytes - nd->mem_used) {
+	if (bytes > nic->sum.mem_bytes - nic->mem_used) {
 		netdev_info(nd->netdev,
 			    "nicprog: map (type %u, key %u, value %u, %u entries) needs %llu bytes of NIC memory, %llu of %llu are free%s\n",
 			    map->map_type, map->key_size, map->value_size,
 			    map->max_entries, bytes,
-			    nd->sum.mem_bytes - nd->mem_used,
-			    nd->sum.mem_bytes,
+			    nic->sum.mem_bytes - nic->mem_used,
+			    nic->sum.mem_bytes,
 			    partial ? "; kept in host memory, for the host part of a partial plan" :
 			    " (plan_partial keeps it in host memory)");
 		if (!partial)
@@ -206,7 +208,7 @@ int nicprog_table_alloc(struct nicprog_dev *nd,
 	t = kzalloc(sizeof(*t), GFP_KERNEL);
 	if (!t)
 		return -ENOMEM;
-	t->nd = nd;
+	t->nic = nic;
 	t->map = map;
 	t->type = map->map_type;
 	t->key_size = map->key_size;
@@ -234,9 +236,9 @@ int nicprog_table_alloc(struct nicprog_dev *nd,
 							     get_random_u32();
 		t->value_off = round_up(t->key_size, 8);
 	}
-	nd->mem_used += bytes;
-	nd->n_tables++;
-	list_add(&t->list, &nd->tables);
+	nic->mem_used += bytes;
+	nic->n_tables++;
+	list_add(&t->list, &nic->tables);
 	offmap->dev_priv = t;
 	offmap->dev_ops = &nicprog_table_dev_ops;
 	return 0;
@@ -264,7 +266,7 @@ void nicprog_table_free(struct bpf_offloaded_map *offmap)
 
 	if (t->type == BPF_MAP_TYPE_ARRAY) {
 		if (kind_host(table_kind(t)))
-			nicprog_hostmap_put(t->nd, t->host_slot);
+			nicprog_hostmap_put(t->nic, t->host_slot);
 		vfree(t->values);
 	} else {
 		for (i = 0; i < t->n_buckets; i++)
@@ -273,8 +275,8 @@ void nicprog_table_free(struct bpf_offloaded_map *offmap)
 		kvfree(t->buckets);
 		kfree(t->plen_count);
 	}
-	t->nd->mem_used -= t->bytes;
-	t->nd->n_tables--;
+	t->nic->mem_used -= t->bytes;
+	t->nic->n_tables--;
 	list_del(&t->list);
 	kfree(t);
 }
@@ -392,7 +394,7 @@ static void *table_lookup(struct nicprog_table *t, const void *key,
 		/* the entry's program now; racing writers write a target */
 		if (datapath && kind == NICPROG_TABLE_KIND_PROGS)
 			WRITE_ONCE(*(u32 *)v,
-				   nicprog_hostmap_tail(t->nd, t->host_slot,
+				   nicprog_hostmap_tail(t->nic, t->host_slot,
 							idx));
 		return datapath && kind_percpu(kind) ? percpu_slot(t, v) : v;
 	}
@@ -654,7 +656,7 @@ u32 nicprog_table_host_map_id(const struct nicprog_table *t)
 {
 	if (!t || !kind_host(table_kind(t)))
 		return 0;
-	return nicprog_hostmap_id(t->nd, t->host_slot);
+	return nicprog_hostmap_id(t->nic, t->host_slot);
 }
 
 /**
@@ -705,7 +707,7 @@ static int table_set_host(struct nicprog_table *t, u8 kind,
 		NL_SET_ERR_MSG(extack, "the host map and the table differ in entries (at most 1048576)");
 		return -EINVAL;
 	}
-	slot = nicprog_hostmap_get(t->nd, host_map, extack);
+	slot = nicprog_hostmap_get(t->nic, host_map, extack);
 	if (slot < 0)
 		return slot;
 	t->host_slot = slot;
@@ -722,8 +724,8 @@ static int table_set_host(struct nicprog_table *t, u8 kind,
 
 /**
  * nicprog_table_set_kind() - table-set: give an offloaded table a kind
- * @nd: the port
- * @map: a map, any map: it is only compared with the port's tables'
+ * @nic: the NIC
+ * @map: a map, any map: it is only compared with the NIC's tables'
  * @kind: enum nicprog_table_kind
  * @host_map: for the HOST kind, the host XSKMAP or CPUMAP the table
  *	stands for, for the PROGS kind the PROG_ARRAY (a reference is taken);
@@ -731,13 +733,13 @@ static int table_set_host(struct nicprog_table *t, u8 kind,
  * @extack: where a refusal's reason goes
  *
  * Context: process, RTNL held (the port's table list).
- * Return: 0; -ENOENT if @map is not offloaded to @nd, -EINVAL for an
+ * Return: 0; -ENOENT if @map is not offloaded to @nic, -EINVAL for an
  * array of another kind than PERCPU, HOST or PROGS, an LPM key or per-CPU value
  * of the wrong size, a HOST table not shaped as its host map, -EBUSY if
  * the (hash) table holds elements, already has another kind or a program
  * uses it, -ENOSPC when the port's host map slots are taken, -ENOMEM.
  */
-int nicprog_table_set_kind(struct nicprog_dev *nd, const struct bpf_map *map,
+int nicprog_table_set_kind(struct nicprog_nic *nic, const struct bpf_map *map,
 			   u8 kind, struct bpf_map *host_map,
 			   struct netlink_ext_ack *extack)
 {
@@ -746,7 +748,7 @@ int nicprog_table_set_kind(struct nicprog_dev *nd, const struct bpf_map *map,
 	int err = 0;
 
 	ASSERT_RTNL();
-	list_for_each_entry(t, &nd->tables, list)
+	list_for_each_entry(t, &nic->tables, list)
 		if (t->map == map)
 			found = t;
 	t = found;

@@ -252,6 +252,7 @@ static void nicsim_dev_destroy(struct nicsim_dev *ndev)
 	i = ndev->port_count;
 	while (i--)
 		nicsim_port_destroy(ndev->ports[i]);
+	nicprog_nic_unregister(ndev->nic);
 	device_unregister(&ndev->dev);
 }
 
@@ -266,6 +267,11 @@ static struct nicsim_dev *nicsim_dev_create(u32 id, u32 port_count,
 	u32 i;
 
 	lockdep_assert_held(&nicsim_devs_lock);
+	err = nicsim_profile_check(lnic);
+	if (err) {
+		kvfree(own_lnic);
+		return ERR_PTR(err);
+	}
 	ndev = kzalloc(struct_size(ndev, ports, port_count), GFP_KERNEL);
 	if (!ndev) {
 		kvfree(own_lnic);
@@ -291,6 +297,12 @@ static struct nicsim_dev *nicsim_dev_create(u32 id, u32 port_count,
 	err = nicsim_cores_start(ndev);
 	if (err)
 		goto err_device_del;
+	ndev->nic = nicprog_nic_register(&ndev->dev, ndev->lnic,
+					 &nicsim_nicprog_ops, ndev, port_count);
+	if (IS_ERR(ndev->nic)) {
+		err = PTR_ERR(ndev->nic);
+		goto err_cores_stop;
+	}
 
 	for (i = 0; i < port_count; i++) {
 		port = nicsim_port_create(ndev, i);
@@ -307,9 +319,17 @@ static struct nicsim_dev *nicsim_dev_create(u32 id, u32 port_count,
 	return ndev;
 
 err_ports_destroy:
+	rtnl_lock();
 	nicsim_cores_stop(ndev);	/* no port has a wire or a plan yet */
+	rtnl_unlock();
 	while (i--)
 		nicsim_port_destroy(ndev->ports[i]);
+	nicprog_nic_unregister(ndev->nic);
+	goto err_device_del;
+err_cores_stop:
+	rtnl_lock();
+	nicsim_cores_stop(ndev);
+	rtnl_unlock();
 err_device_del:
 	device_del(&ndev->dev);
 err_put_device:

@@ -189,13 +189,14 @@ struct nicsim_port {
 /**
  * struct nicsim_plan_ref - a plan installed on a port, and where it runs
  * @plan: the plan
- * @base: the NIC core that is the plan's core 0: the plan runs on cores
- *	@base up to @base + nicprog_plan_cores(@plan), which no other port's
- *	plan holds
+ * @base: the NIC core that is the plan's core 0 (nicprog_plan_core_base()):
+ *	the plan runs on cores @base up to @base + nicprog_plan_cores(@plan),
+ *	which no other port's plan holds
  * @host: partial plans: the host's scratch for their host part, used by
  *	the port's NAPI instance only; NULL otherwise
  * @unit_base: per pool of units (NICSIM_TM_POOLS), the first of the
- *	plan's slice, which no other port's plan holds
+ *	plan's slice (nicprog_plan_unit_base()), which no other port's plan
+ *	holds
  * @units: per pool, units of the slice (nicprog_plan_units())
  *
  * One per plan_load, freed once no frame or job can see it.
@@ -339,10 +340,8 @@ struct nicsim_core {
  * @accel_queue_max: per enum nicprog_accel_type, most jobs seen waiting
  * @accel_refused: per enum nicprog_accel_type, jobs refused for a full
  *	queue (their calls ran the function's BPF body on the core)
- * @core_port: per core, the port whose plan holds it, or NULL; under RTNL
- *	(plan ops)
- * @unit_port: per pool of units and unit, the port whose plan holds it, or
- *	NULL; under RTNL (plan ops)
+ * @nic: the NIC's registration with nicprog, from the cores' start to
+ *	the ports' destruction
  * @port_count: entries in @ports
  * @ports: the ports, all registered while the device is listed
  */
@@ -368,8 +367,7 @@ struct nicsim_dev {
 	atomic64_t accel_cycles[__NICPROG_ACCEL_MAX];
 	atomic_t accel_queue_max[__NICPROG_ACCEL_MAX];
 	atomic64_t accel_refused[__NICPROG_ACCEL_MAX];
-	struct nicsim_port *core_port[NICSIM_MAX_CORES];
-	struct nicsim_port *unit_port[NICSIM_TM_POOLS][NICSIM_TM_MAX_ENGINES];
+	struct nicprog_nic *nic;
 	u32 port_count;
 	struct nicsim_port *ports[];
 };
@@ -430,9 +428,6 @@ void nicsim_xdp_fini(struct nicsim_port *port);
 int nicsim_plan_load(struct nicprog_dev *nd, const struct nicprog_plan *plan,
 		     struct netlink_ext_ack *extack);
 void nicsim_plan_unload(struct nicprog_dev *nd);
-u32 nicsim_plan_cores_free(struct nicprog_dev *nd);
-u32 nicsim_plan_units_free(struct nicprog_dev *nd, u8 type, u8 accel);
-u64 nicsim_plan_region_free(struct nicprog_dev *nd, u32 region);
 
 /* accel.c */
 s64 nicsim_accel_run(struct nicprog_dev *nd, u32 afn,
@@ -451,6 +446,7 @@ extern const struct ethtool_ops nicsim_ethtool_ops;
 /* profile.c */
 extern const struct nicprog_dev_ops nicsim_nicprog_ops;
 int nicsim_profile_request(const char *name, struct nicprog_lnic_text **out);
+int nicsim_profile_check(const struct nicprog_lnic *lnic);
 int nicsim_profile_replace(struct nicsim_dev *ndev,
 			   const struct nicprog_lnic *lnic,
 			   struct nicprog_lnic_text **own);

@@ -324,6 +324,14 @@ static int nicsim_port_get_iflink(const struct net_device *dev)
 	return iflink;
 }
 
+/* Set under RTNL right after registration, read under it. */
+static struct devlink_port *nicsim_port_devlink_port(struct net_device *dev)
+{
+	struct nicsim_port *port = netdev_priv(dev);
+
+	return port->np ? nicprog_devlink_port(port->np) : NULL;
+}
+
 static const struct net_device_ops nicsim_port_netdev_ops = {
 	.ndo_open		= nicsim_port_open,
 	.ndo_stop		= nicsim_port_stop,
@@ -334,6 +342,7 @@ static const struct net_device_ops nicsim_port_netdev_ops = {
 	.ndo_bpf		= nicsim_port_ndo_bpf,
 	.ndo_xdp_xmit		= nicsim_xdp_xmit,
 	.ndo_validate_addr	= eth_validate_addr,
+	.ndo_get_devlink_port	= nicsim_port_devlink_port,
 };
 
 /**
@@ -387,12 +396,13 @@ struct nicsim_port *nicsim_port_create(struct nicsim_dev *ndev, u32 index)
 	err = register_netdevice(netdev);
 	if (err)
 		goto err_rtnl_unlock;
-	port->np = nicprog_register(netdev, ndev->lnic, &nicsim_nicprog_ops);
+	port->np = nicprog_register(ndev->nic, index, netdev);
 	if (IS_ERR(port->np)) {
 		err = PTR_ERR(port->np);
 		goto err_unregister_netdevice;
 	}
 	rtnl_unlock();
+	nicprog_devlink_port_set(port->np);
 	return port;
 
 err_unregister_netdevice:
@@ -417,6 +427,7 @@ void nicsim_port_destroy(struct nicsim_port *port)
 {
 	struct net_device *netdev = port->netdev;
 
+	nicprog_devlink_port_clear(port->np);
 	rtnl_lock();
 	nicsim_unlink(port);
 	/*

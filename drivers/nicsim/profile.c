@@ -8,6 +8,7 @@
 #include <linux/ctype.h>
 #include <linux/firmware.h>
 #include <linux/rtnetlink.h>
+#include <net/devlink.h>
 
 #include "nicsim.h"
 
@@ -79,6 +80,47 @@ out:
 }
 
 /**
+ * nicsim_profile_check() - can nicsim run a profile?
+ * @lnic: the profile, valid as nicprog_lnic_validate() says
+ *
+ * nicsim runs at most NICSIM_MAX_CORES cores and times at most
+ * NICSIM_TM_MAX_ENGINES units of a pool; a profile with more would let
+ * the nicprog core give plans units nicsim does not have. The refusal is
+ * logged.
+ *
+ * Context: any.
+ * Return: 0, or -EINVAL.
+ */
+int nicsim_profile_check(const struct nicprog_lnic *lnic)
+{
+	u32 i, p, cores = 0, units[NICSIM_TM_POOLS] = {};
+	const struct nicprog_lnic_unit *u;
+
+	for (i = 0; i < lnic->n_units; i++) {
+		u = &lnic->units[i];
+		if (u->type == NICPROG_UNIT_CORE)
+			cores += u->count;
+		else if (u->type == NICPROG_UNIT_MAT)
+			units[NICSIM_TM_POOL_MAT] += u->count;
+		else if (u->type == NICPROG_UNIT_ACCEL &&
+			 u->accel < __NICPROG_ACCEL_MAX)
+			units[u->accel] += u->count;
+	}
+	if (cores > NICSIM_MAX_CORES) {
+		pr_err("profile %s: %u cores; nicsim runs at most %u\n",
+		       lnic->name, cores, NICSIM_MAX_CORES);
+		return -EINVAL;
+	}
+	for (p = 0; p < NICSIM_TM_POOLS; p++)
+		if (units[p] > NICSIM_TM_MAX_ENGINES) {
+			pr_err("profile %s: %u units of a kind; nicsim times at most %u\n",
+			       lnic->name, units[p], NICSIM_TM_MAX_ENGINES);
+			return -EINVAL;
+		}
+	return 0;
+}
+
+/**
  * nicsim_profile_replace() - give the NIC another profile, as reflashing
  *	a NIC does
  * @ndev: the NIC
@@ -86,14 +128,14 @@ out:
  * @own: storage of @lnic if it is not shipped, else NULL; on success,
  *	swapped with the old profile's, for the caller to kvfree() either way
  *
- * Every port must be free of programs and maps (nicprog_lnic_replace_begin()
- * says which is not); the cores and timing model restart for the new
+ * The NIC must be free of programs and maps (nicprog_lnic_replace_begin()
+ * says which it has); the cores and timing model restart for the new
  * profile, and if they cannot, the old profile stays. The outcome is
  * logged.
  *
  * Context: process; RTNL held.
- * Return: 0; -ENODEV for a NIC being destroyed; -EBUSY if a port has a
- * program or map; -EINVAL for a profile a port cannot take; -ENOMEM.
+ * Return: 0; -ENODEV for a NIC being destroyed; -EBUSY if the NIC has a
+ * program or map; -EINVAL for a profile the NIC cannot take; -ENOMEM.
  */
 int nicsim_profile_replace(struct nicsim_dev *ndev,
 			   const struct nicprog_lnic *lnic,
@@ -101,17 +143,16 @@ int nicsim_profile_replace(struct nicsim_dev *ndev,
 {
 	const struct nicprog_lnic *old;
 	struct nicprog_lnic_text *old_own;
-	u32 i, begun;
-	int err = 0;
+	int err;
 
 	ASSERT_RTNL();
 	if (!ndev->live)
 		return -ENODEV;
-	for (begun = 0; begun < ndev->port_count; begun++) {
-		err = nicprog_lnic_replace_begin(ndev->ports[begun]->np, lnic);
-		if (err)
-			goto out_end;
-	}
+	err = nicsim_profile_check(lnic);
+	if (!err)
+		err = nicprog_lnic_replace_begin(ndev->nic, lnic);
+	if (err)
+		goto out;
 	/* no port has a plan: no frame is on a core */
 	nicsim_cores_stop(ndev);
 	mutex_lock(&ndev->lnic_lock);
@@ -131,10 +172,8 @@ int nicsim_profile_replace(struct nicsim_dev *ndev,
 	} else {
 		*own = old_own;		/* the caller frees the old one */
 	}
-out_end:
-	for (i = 0; i < begun; i++)
-		nicprog_lnic_replace_end(ndev->ports[i]->np,
-					 err ? NULL : ndev->lnic);
+	nicprog_lnic_replace_end(ndev->nic, err ? NULL : ndev->lnic);
+out:
 	if (err)
 		dev_err(&ndev->dev, "profile: cannot take profile %s: %d\n",
 			lnic->name, err);
@@ -163,32 +202,16 @@ static void nicsim_nicprog_port_stats(struct nicprog_dev *nd,
 			u64_stats_read(&s.xdp_aborted);
 }
 
-static u32 nicsim_nicprog_core_stats(struct nicprog_dev *nd,
+static u32 nicsim_nicprog_core_stats(struct nicprog_nic *nic,
 				     struct nicprog_core_stats *cs, u32 max)
 {
-	struct nicsim_port *port = netdev_priv(nicprog_dev_netdev(nd));
-	const struct nicsim_plan_ref *ref;
-	u32 n, i, k;
-
-	n = nicsim_cores_stats(port->ndev, cs, max);
-	/* the port's plan runs on the NIC's cores from ref->base */
-	rcu_read_lock();
-	ref = rcu_dereference(port->ref);
-	if (ref) {
-		k = nicprog_plan_cores(ref->plan);
-		for (i = ref->base; i < n && i - ref->base < k; i++)
-			cs[i].plan_core = i - ref->base;
-	}
-	rcu_read_unlock();
-	return n;
+	return nicsim_cores_stats(nicprog_nic_priv(nic), cs, max);
 }
 
-static u32 nicsim_nicprog_unit_stats(struct nicprog_dev *nd,
+static u32 nicsim_nicprog_unit_stats(struct nicprog_nic *nic,
 				     struct nicprog_unit_stats *us, u32 max)
 {
-	struct nicsim_port *port = netdev_priv(nicprog_dev_netdev(nd));
-
-	return nicsim_units_stats(port->ndev, us, max);
+	return nicsim_units_stats(nicprog_nic_priv(nic), us, max);
 }
 
 /* A name not shipped is a firmware file, read here: no RTNL held. */
@@ -212,11 +235,11 @@ static int nicsim_nicprog_profile_request(const char *name,
 }
 
 /* A name is a shipped profile's (profile_request read the others). */
-static int nicsim_nicprog_profile_set(struct nicprog_dev *nd, const char *name,
+static int nicsim_nicprog_profile_set(struct nicprog_nic *nic,
+				      const char *name,
 				      struct nicprog_lnic_text *text,
 				      struct netlink_ext_ack *extack)
 {
-	struct nicsim_port *port = netdev_priv(nicprog_dev_netdev(nd));
 	const struct nicprog_lnic *lnic = name ? nicsim_profile_find(name) :
 						 &text->lnic;
 	int err;
@@ -225,17 +248,27 @@ static int nicsim_nicprog_profile_set(struct nicprog_dev *nd, const char *name,
 		NL_SET_ERR_MSG(extack, "no such profile");
 		return -ENOENT;
 	}
-	err = nicsim_profile_replace(port->ndev, lnic, &text);
+	err = nicsim_profile_replace(nicprog_nic_priv(nic), lnic, &text);
 	kvfree(text);
 	if (err == -EBUSY)
 		NL_SET_ERR_MSG(extack,
-			       "a port of the NIC has a program or an offloaded map (remove them first)");
+			       "the NIC has a program or an offloaded map (remove them first)");
 	else if (err == -EINVAL)
 		NL_SET_ERR_MSG(extack,
-			       "a port of the NIC cannot take the profile (the kernel log says why)");
+			       "the NIC cannot take the profile (the kernel log says why)");
 	else if (err == -ENODEV)
 		NL_SET_ERR_MSG(extack, "the NIC is being destroyed");
 	return err;
+}
+
+/* The serial number is the device's name, unique on the bus. */
+static int nicsim_nicprog_info_get(struct nicprog_nic *nic,
+				   struct devlink_info_req *req,
+				   struct netlink_ext_ack *extack)
+{
+	struct nicsim_dev *ndev = nicprog_nic_priv(nic);
+
+	return devlink_info_serial_number_put(req, dev_name(&ndev->dev));
 }
 
 const struct nicprog_dev_ops nicsim_nicprog_ops = {
@@ -244,11 +277,9 @@ const struct nicprog_dev_ops nicsim_nicprog_ops = {
 	.unit_stats		= nicsim_nicprog_unit_stats,
 	.plan_load		= nicsim_plan_load,
 	.plan_unload		= nicsim_plan_unload,
-	.cores_free		= nicsim_plan_cores_free,
-	.units_free		= nicsim_plan_units_free,
-	.region_free		= nicsim_plan_region_free,
 	.profile_set		= nicsim_nicprog_profile_set,
 	.profile_request	= nicsim_nicprog_profile_request,
+	.info_get		= nicsim_nicprog_info_get,
 	.accel_run		= nicsim_accel_run,
 	.ring_xmit		= nicsim_ring_xmit,
 	.owner			= THIS_MODULE,

@@ -2,10 +2,12 @@
 /*
  * nicprog driver API: what a SmartNIC vendor driver implements and calls.
  *
- * A driver describes each port's NIC once as a logical NIC (LNIC, see
- * <net/nicprog_lnic.h>), fills a const ops table, and registers the port's
- * netdev with nicprog_register(). The core does everything else: sysfs,
- * netlink, BPF offload glue, planning.
+ * A driver describes each NIC once as a logical NIC (LNIC, see
+ * <net/nicprog_lnic.h>), fills a const ops table, registers the NIC with
+ * nicprog_nic_register() and each of its ports' netdevs under it with
+ * nicprog_register(). The core does everything else: sysfs, netlink, BPF
+ * offload glue, planning, and giving the NIC's cores, units and memory
+ * out among its ports' plans.
  */
 #ifndef _NET_NICPROG_H
 #define _NET_NICPROG_H
@@ -15,11 +17,14 @@
 #include <net/nicprog_lnic.h>
 
 struct bpf_prog;
+struct devlink_info_req;
+struct devlink_port;
 struct net_device;
 struct netdev_bpf;
 struct netlink_ext_ack;
 struct nicprog_dev;
 struct nicprog_host;
+struct nicprog_nic;
 struct nicprog_plan;
 struct xdp_buff;
 
@@ -54,8 +59,8 @@ struct nicprog_port_stats {
  * @elapsed: NIC cycles of the clock @busy is counted against
  * @drops: frames its input queue had no room for
  * @plan_core: the core's number in the asking port's plan (below
- *	nicprog_plan_cores()), or NICPROG_CORE_NONE (as the core sets it
- *	before asking) if it runs none of it
+ *	nicprog_plan_cores()), or NICPROG_CORE_NONE if it runs none of it;
+ *	the core fills it in, drivers leave it
  *
  * A driver that times its cores against a clock of their own (as nicsim's
  * timing model runs the frames back to back) reports that clock: then
@@ -104,35 +109,35 @@ struct nicprog_unit_stats {
  *	Called from sysfs reads and netlink dumps; may sleep; must not take
  *	RTNL.
  * @core_stats: fill @cs with the counters of the NIC's first @max cores
- *	and return how many it filled; with @plan_core, which of them run
- *	the port's installed plan. Optional. Called like @port_stats, and
- *	by netlink's stats-get under RTNL, where the plan the driver names
- *	is the port's.
+ *	and return how many it filled. Optional. Called like @port_stats,
+ *	and by netlink's stats-get under RTNL.
  * @unit_stats: fill @us with the counters of at most @max pools of the
  *	NIC's fixed-function units (MAT stages, each kind of accelerator)
  *	and return how many it filled. Optional. Called like @core_stats.
- * @plan_load: install @plan on the NIC, replacing any installed plan with
- *	no frame seeing neither; when it returns, no frame runs the old plan
- *	any more. May refuse with an extack message. Required. RTNL held.
- * @plan_unload: remove the installed plan; when it returns no frame runs
- *	it. Required. RTNL held.
- * @cores_free: the most cores a plan for this port may use: those of the
- *	port's NIC that no other port's plan holds, as the driver allocates
- *	them (this port's own count as free). Optional: without it a plan
- *	may use every core of the LNIC. RTNL held.
- * @units_free: the most units of a pool (MAT stages, @type
- *	NICPROG_UNIT_MAT; or accelerators of kind @accel, @type
- *	NICPROG_UNIT_ACCEL) a plan for this port may use: those no other
- *	port's plan holds, as the driver allots them (this port's own count
- *	as free). A plan then uses its share of them
- *	(nicprog_plan_units()), which the driver must keep for it alone.
- *	Optional: without it every plan may use all of them, shared with
- *	other ports' plans. RTNL held.
- * @region_free: the bytes of LNIC region @region (of each instance of an
- *	island's region) that no other port's plan's tables take, as the
- *	driver counts them (nicprog_plan_region_bytes()); a plan for this
- *	port places its tables in what is left. Optional: without it every
- *	plan may fill every region. RTNL held.
+ * @plan_load: install @plan on the port, replacing any installed plan
+ *	with no frame seeing neither; when it returns, no frame runs the old
+ *	plan any more. The plan runs on the NIC's cores and units the core
+ *	gave it (nicprog_plan_core_base(), nicprog_plan_unit_base()), which
+ *	no other port's plan holds. May refuse with an extack message.
+ *	Required. RTNL held.
+ * @plan_unload: remove the port's installed plan; when it returns no
+ *	frame runs it. Required. RTNL held.
+ * @profile_set: give the NIC the profile named @name, or @text (exactly
+ *	one is given; the core has parsed and validated @text), as
+ *	reflashing the NIC does: the driver calls
+ *	nicprog_lnic_replace_begin() and _end(). The driver owns @text from
+ *	the call on, whatever it returns. With @profile_request, @name is
+ *	only ever one it said it knows without a file. Refusals carry an
+ *	extack message. Optional: without it the profile-set operation fails
+ *	with EOPNOTSUPP. RTNL held; may sleep, but must not read files (a
+ *	slow file system would hold RTNL): that is @profile_request's.
+ * @profile_request: turn the profile name @name into *@text, read from
+ *	the driver's files (nicsim: firmware file nicsim/<name>.lnic),
+ *	parsed and validated (nicprog_lnic_parse()), for a profile_set that
+ *	follows; or leave *@text NULL and return 0 for a name the driver
+ *	knows without a file. The caller owns *@text. Refusals carry an
+ *	extack message. Optional. Called without RTNL and for no NIC (the
+ *	NIC may go meanwhile): only @owner is pinned; may sleep.
  * @accel_run: run accelerator function @afn (enum nicprog_accel_fn) on
  *	one of the NIC's engines, with the exact semantics of its BPF body in
  *	bpf/nicprog.h: @args are the call's R1-R5 (R1 the context, that is
@@ -140,24 +145,13 @@ struct nicprog_unit_stats {
  *	job took, or -errno to run the body on the core instead. Required
  *	when the LNIC has accelerator units. Called by NIC cores running a
  *	plan, in their context; must not sleep.
- * @profile_set: give the port's NIC the profile named @name, or @text
- *	(exactly one is given; the core has parsed and validated @text), as
- *	reflashing the NIC does: the driver calls nicprog_lnic_replace_begin()
- *	and _end() for each of its ports. The driver owns @text from the call
- *	on, whatever it returns. With @profile_request, @name is only ever
- *	one it said it knows without a file. Refusals carry an extack
- *	message. Optional: without it the profile-set operation fails with
- *	EOPNOTSUPP. RTNL held; may sleep, but must not read files (a slow
- *	file system would hold RTNL): that is @profile_request's.
- * @profile_request: turn the profile name @name into *@text, read from
- *	the driver's files (nicsim: firmware file nicsim/<name>.lnic),
- *	parsed and validated (nicprog_lnic_parse()), for a profile_set that
- *	follows; or leave *@text NULL and return 0 for a name the driver
- *	knows without a file. The caller owns *@text. Refusals carry an
- *	extack message. Optional. Called without RTNL and for no port (the
- *	port may go meanwhile): only @owner is pinned; may sleep.
+ * @info_get: add what devlink dev info shows of the NIC beyond the core's
+ *	(driver name, the profile as running version fw.profile): its
+ *	serial number (devlink_info_serial_number_put()), versions. Optional.
+ *	Called under devlink's lock, without RTNL.
  * @owner: the driver's module, THIS_MODULE: pinned while the core calls
- *	an op outside every lock that removal waits for (@profile_request).
+ *	an op outside every lock that removal waits for (@profile_request);
+ *	its name is the driver's in devlink dev info.
  * @ring_xmit: put the @len bytes at @buf on the port's wire, as the NIC
  *	sends a record of a TX pipe (Documentation/nicprog/rings.rst).
  *	Return 0, or -errno to stop the send there (-ENOBUFS: the NIC's
@@ -172,9 +166,9 @@ struct nicprog_dev_ops {
 	/* Monitoring */
 	void (*port_stats)(struct nicprog_dev *nd,
 			   struct nicprog_port_stats *stats);
-	u32 (*core_stats)(struct nicprog_dev *nd,
+	u32 (*core_stats)(struct nicprog_nic *nic,
 			  struct nicprog_core_stats *cs, u32 max);
-	u32 (*unit_stats)(struct nicprog_dev *nd,
+	u32 (*unit_stats)(struct nicprog_nic *nic,
 			  struct nicprog_unit_stats *us, u32 max);
 
 	/* Plans */
@@ -182,15 +176,14 @@ struct nicprog_dev_ops {
 			 const struct nicprog_plan *plan,
 			 struct netlink_ext_ack *extack);
 	void (*plan_unload)(struct nicprog_dev *nd);
-	u32 (*cores_free)(struct nicprog_dev *nd);
-	u32 (*units_free)(struct nicprog_dev *nd, u8 type, u8 accel);
-	u64 (*region_free)(struct nicprog_dev *nd, u32 region);
-	int (*profile_set)(struct nicprog_dev *nd, const char *name,
+	int (*profile_set)(struct nicprog_nic *nic, const char *name,
 			   struct nicprog_lnic_text *text,
 			   struct netlink_ext_ack *extack);
 	int (*profile_request)(const char *name,
 			       struct nicprog_lnic_text **text,
 			       struct netlink_ext_ack *extack);
+	int (*info_get)(struct nicprog_nic *nic, struct devlink_info_req *req,
+			struct netlink_ext_ack *extack);
 
 	/* Accelerators */
 	s64 (*accel_run)(struct nicprog_dev *nd, u32 afn,
@@ -203,10 +196,19 @@ struct nicprog_dev_ops {
 	struct module *owner;
 };
 
-struct nicprog_dev *nicprog_register(struct net_device *netdev,
-				     const struct nicprog_lnic *lnic,
-				     const struct nicprog_dev_ops *ops);
+struct nicprog_nic *nicprog_nic_register(struct device *dev,
+					 const struct nicprog_lnic *lnic,
+					 const struct nicprog_dev_ops *ops,
+					 void *priv, u32 ports);
+void nicprog_nic_unregister(struct nicprog_nic *nic);
+void *nicprog_nic_priv(const struct nicprog_nic *nic);
+struct nicprog_dev *nicprog_register(struct nicprog_nic *nic, u32 index,
+				     struct net_device *netdev);
+struct devlink_port *nicprog_devlink_port(struct nicprog_dev *nd);
+void nicprog_devlink_port_set(struct nicprog_dev *nd);
+void nicprog_devlink_port_clear(struct nicprog_dev *nd);
 void nicprog_unregister(struct nicprog_dev *nd);
+struct nicprog_nic *nicprog_dev_nic(const struct nicprog_dev *nd);
 int nicprog_ring_deliver(struct nicprog_dev *nd, u32 target,
 			 const void *buf, u32 len, bool more);
 void nicprog_ring_flush(struct nicprog_dev *nd);
@@ -215,9 +217,9 @@ bool nicprog_host_target(u32 target);
 u32 nicprog_host_redirect(struct nicprog_dev *nd, u32 target,
 			  struct xdp_buff *xdp, struct bpf_prog *prog);
 void nicprog_event_overload(struct nicprog_dev *nd, u32 stage, u32 frames);
-int nicprog_lnic_replace_begin(struct nicprog_dev *nd,
+int nicprog_lnic_replace_begin(struct nicprog_nic *nic,
 			       const struct nicprog_lnic *lnic);
-void nicprog_lnic_replace_end(struct nicprog_dev *nd,
+void nicprog_lnic_replace_end(struct nicprog_nic *nic,
 			      const struct nicprog_lnic *lnic);
 struct net_device *nicprog_dev_netdev(const struct nicprog_dev *nd);
 int nicprog_ndo_bpf(struct nicprog_dev *nd, struct netdev_bpf *bpf);
@@ -250,6 +252,8 @@ struct nicprog_stage_info {
 u32 nicprog_plan_stages(const struct nicprog_plan *plan);
 u32 nicprog_plan_cores(const struct nicprog_plan *plan);
 u32 nicprog_plan_units(const struct nicprog_plan *plan, u8 type, u8 accel);
+u32 nicprog_plan_core_base(const struct nicprog_plan *plan);
+u32 nicprog_plan_unit_base(const struct nicprog_plan *plan, u8 type, u8 accel);
 u64 nicprog_plan_region_bytes(const struct nicprog_plan *plan, u32 region);
 const struct nicprog_stage_info *
 nicprog_plan_stage(const struct nicprog_plan *plan, u32 stage);

@@ -99,8 +99,10 @@ expect_refused "native XDP with an MTU one page cannot hold: refused with the li
 	ip link set dev "$P" xdpdrv obj "$COUNT" sec xdp
 ip link set dev "$P" mtu 1500
 
-bpftool prog load "$COUNT" "$PIN" type xdp dev "$P" >/dev/null 2>&1
-expect_refused "program offloaded to another port: refused at attach" \
+ID2=$(nicsim_new_id)
+nicsim_new "$ID2" 1
+bpftool prog load "$COUNT" "$PIN" type xdp dev "nicsim${ID2}p0" >/dev/null 2>&1
+expect_refused "program offloaded to another NIC's port: refused at attach" \
 	"Error: nicprog: program is offloaded to another device." \
 	ip link set dev "$Q" xdpoffload pinned "$PIN"
 rm -f "$PIN"
