@@ -486,6 +486,22 @@ struct net_device *nicprog_dev_netdev(const struct nicprog_dev *nd)
 }
 EXPORT_SYMBOL_GPL(nicprog_dev_netdev);
 
+/**
+ * nicprog_dev_priv() - the driver's data of a registered port
+ * @nd: the port
+ *
+ * What the port-level ops reach their port by, as nicprog_nic_priv() is
+ * for the NIC-level ones.
+ *
+ * Context: any.
+ * Return: the private area of the port's netdev (netdev_priv()).
+ */
+void *nicprog_dev_priv(const struct nicprog_dev *nd)
+{
+	return netdev_priv(nd->netdev);
+}
+EXPORT_SYMBOL_GPL(nicprog_dev_priv);
+
 /* Keep /sys/class/nicprog/<ifname> named after the port. */
 static void nicprog_dev_sync_name(struct nicprog_dev *nd)
 {

@@ -16,7 +16,9 @@
  *                          a reflash does; refused while a program or map
  *                          is bound to the NIC
  *   devlink health         reporter "cores": stages whose cores' queues
- *                          overflowed, with a dump of the NIC's stages
+ *                          overflowed, cores stalled on a full
+ *                          backpressure pipe, with a dump of the NIC's
+ *                          stages
  *
  * Locking: devlink's own lock (devl_lock) is taken before RTNL, never
  * after, as upstream drivers do; so the instance, its ports, resources,
@@ -322,19 +324,27 @@ static int nicprog_dl_dump_port(struct devlink_fmsg *fmsg,
 static int nicprog_dl_state(struct nicprog_nic *nic, struct devlink_fmsg *fmsg)
 {
 	struct nicprog_core_stats *cs = NULL;
-	struct nicprog_overload last;
+	struct nicprog_overload last, stall;
 	const struct nicprog_dev *nd;
 	u32 n = 0, i;
 	int err;
 
 	spin_lock_bh(&nic->health_lock);
 	last = nic->overload_last;
+	stall = nic->stall_last;
 	spin_unlock_bh(&nic->health_lock);
 	err = devlink_fmsg_pair_nest_start(fmsg, "last_overload") ?:
 	      devlink_fmsg_obj_nest_start(fmsg) ?:
 	      devlink_fmsg_string_pair_put(fmsg, "port", last.port) ?:
 	      devlink_fmsg_u32_pair_put(fmsg, "stage", last.stage) ?:
 	      devlink_fmsg_u64_pair_put(fmsg, "frames", last.frames) ?:
+	      devlink_fmsg_obj_nest_end(fmsg) ?:
+	      devlink_fmsg_pair_nest_end(fmsg) ?:
+	      devlink_fmsg_pair_nest_start(fmsg, "last_stall") ?:
+	      devlink_fmsg_obj_nest_start(fmsg) ?:
+	      devlink_fmsg_string_pair_put(fmsg, "port", stall.port) ?:
+	      devlink_fmsg_u32_pair_put(fmsg, "core", stall.stage) ?:
+	      devlink_fmsg_u64_pair_put(fmsg, "frames", stall.frames) ?:
 	      devlink_fmsg_obj_nest_end(fmsg) ?:
 	      devlink_fmsg_pair_nest_end(fmsg);
 	if (err)
@@ -382,19 +392,21 @@ static int nicprog_dl_health_diagnose(struct devlink_health_reporter *reporter,
 				      struct netlink_ext_ack *extack)
 {
 	struct nicprog_nic *nic = devlink_health_reporter_priv(reporter);
-	u64 total;
+	u64 total, stalled;
 
 	spin_lock_bh(&nic->health_lock);
 	total = nic->overload_total;
+	stalled = nic->stall_total;
 	spin_unlock_bh(&nic->health_lock);
 	return devlink_fmsg_u64_pair_put(fmsg, "overload_frames", total) ?:
+	       devlink_fmsg_u64_pair_put(fmsg, "stall_frames", stalled) ?:
 	       nicprog_dl_state(nic, fmsg);
 }
 
 /*
- * An overload passes: frames were dropped, nothing on the NIC is broken,
- * so recovery is to note it; a flood reports again after the grace
- * period.
+ * An overload or a stall passes: frames were dropped, nothing on the NIC
+ * is broken, so recovery is to note it; a flood reports again after the
+ * grace period.
  */
 static int nicprog_dl_health_recover(struct devlink_health_reporter *reporter,
 				     void *priv_ctx,
@@ -417,20 +429,28 @@ static void nicprog_health_work(struct work_struct *work)
 {
 	struct nicprog_nic *nic = container_of(work, struct nicprog_nic,
 					       health_work);
-	char msg[IFNAMSIZ + 64];
-	struct nicprog_overload last;
-	u64 pending;
+	struct nicprog_overload last, stall;
+	char msg[IFNAMSIZ + 96];
+	u64 pending, stalled;
 
 	spin_lock_bh(&nic->health_lock);
 	pending = nic->overload_pending;
+	stalled = nic->stall_pending;
 	nic->overload_pending = 0;
+	nic->stall_pending = 0;
 	last = nic->overload_last;
+	stall = nic->stall_last;
 	spin_unlock_bh(&nic->health_lock);
-	if (!pending)
-		return;
-	snprintf(msg, sizeof(msg), "%s: stage %u dropped %llu frames: its cores' queues were full",
-		 last.port, last.stage, pending);
-	devlink_health_report(nic->health, msg, NULL);
+	if (pending) {
+		snprintf(msg, sizeof(msg), "%s: stage %u dropped %llu frames: its cores' queues were full",
+			 last.port, last.stage, pending);
+		devlink_health_report(nic->health, msg, NULL);
+	}
+	if (stalled) {
+		snprintf(msg, sizeof(msg), "%s: core %u stalled on a full backpressure pipe and dropped %llu frames",
+			 stall.port, stall.stage, stalled);
+		devlink_health_report(nic->health, msg, NULL);
+	}
 }
 
 /**
@@ -453,6 +473,31 @@ void nicprog_devlink_overload(struct nicprog_dev *nd, u32 stage, u64 frames)
 	nic->overload_last.frames = frames;
 	nic->overload_total += frames;
 	nic->overload_pending += frames;
+	if (!nic->dead)
+		schedule_work(&nic->health_work);
+	spin_unlock_bh(&nic->health_lock);
+}
+
+/**
+ * nicprog_devlink_stall() - tell the NIC's health reporter of a stall
+ * @nd: the port whose plan's frames a core held
+ * @core: the NIC core
+ * @frames: frames it gave up on since the last call
+ *
+ * Context: process, RTNL held (the port's events work); the report goes
+ * out from a work item of the NIC's, outside RTNL.
+ */
+void nicprog_devlink_stall(struct nicprog_dev *nd, u32 core, u64 frames)
+{
+	struct nicprog_nic *nic = nd->nic;
+
+	spin_lock_bh(&nic->health_lock);
+	strscpy(nic->stall_last.port, netdev_name(nd->netdev),
+		sizeof(nic->stall_last.port));
+	nic->stall_last.stage = core;
+	nic->stall_last.frames = frames;
+	nic->stall_total += frames;
+	nic->stall_pending += frames;
 	if (!nic->dead)
 		schedule_work(&nic->health_work);
 	spin_unlock_bh(&nic->health_lock);

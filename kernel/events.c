@@ -3,8 +3,9 @@
  * Operator events the datapath raises: a stage of the port's plan dropping
  * frames because its cores' queues are full (stage-overload-ntf), and
  * streaming-ring pipes dropping records for want of room (ring-drops-ntf),
- * on the nicprog family's monitor group; overloads go to the NIC's devlink
- * health reporter too (devlink.c).
+ * on the nicprog family's monitor group; overloads, and cores stalled on a
+ * full backpressure pipe, go to the NIC's devlink health reporter
+ * (devlink.c).
  *
  * Drops happen per frame, in BH or on NIC cores; events must not. The
  * datapath adds to counters under a spinlock and schedules one work item;
@@ -62,6 +63,33 @@ void nicprog_event_overload(struct nicprog_dev *nd, u32 stage, u32 frames)
 EXPORT_SYMBOL_GPL(nicprog_event_overload);
 
 /**
+ * nicprog_event_stall() - a NIC core gave up on a frame it held
+ * @nd: the port whose plan's frame it was
+ * @core: the NIC core
+ *
+ * Drivers call this where a core that held a frame for an output that
+ * could not take it (a full backpressure pipe), taking no other frame
+ * meanwhile, gives up and drops it: the core was stalled. The NIC's
+ * devlink health reporter hears of it.
+ *
+ * Context: any.
+ */
+void nicprog_event_stall(struct nicprog_dev *nd, u32 core)
+{
+	struct nicprog_events *ev = &nd->events;
+	unsigned long flags;
+
+	spin_lock_irqsave(&ev->lock, flags);
+	if (!ev->dead) {
+		ev->stalls++;
+		ev->stall_core = core;
+		nicprog_events_kick(ev);
+	}
+	spin_unlock_irqrestore(&ev->lock, flags);
+}
+EXPORT_SYMBOL_GPL(nicprog_event_stall);
+
+/**
  * nicprog_event_ring_drop() - a pipe bound to output @out dropped a record
  * @nd: the port
  * @out: the NF output, below NICPROG_RING_OUTPUTS
@@ -89,8 +117,8 @@ static void nicprog_events_work(struct work_struct *work)
 	struct nicprog_events *ev = container_of(to_delayed_work(work),
 						 struct nicprog_events, work);
 	struct nicprog_dev *nd = container_of(ev, struct nicprog_dev, events);
-	u64 overload[NICPROG_EVENT_STAGES], drops, bytes, outputs;
-	u32 s;
+	u64 overload[NICPROG_EVENT_STAGES], drops, bytes, outputs, stalls;
+	u32 s, stall_core;
 
 	if (!rtnl_trylock()) {
 		schedule_delayed_work(&ev->work, 1);
@@ -105,6 +133,9 @@ static void nicprog_events_work(struct work_struct *work)
 	ev->ring_drops = 0;
 	ev->ring_drop_bytes = 0;
 	ev->ring_outputs = 0;
+	stalls = ev->stalls;
+	stall_core = ev->stall_core;
+	ev->stalls = 0;
 	ev->last = jiffies;
 	spin_unlock_irq(&ev->lock);
 
@@ -115,6 +146,8 @@ static void nicprog_events_work(struct work_struct *work)
 		}
 	if (drops)
 		nicprog_nl_notify_ring_drops(nd, drops, bytes, outputs);
+	if (stalls)
+		nicprog_devlink_stall(nd, stall_core, stalls);
 	rtnl_unlock();
 }
 

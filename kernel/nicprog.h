@@ -41,6 +41,9 @@ struct nicprog_table;
  * @ring_drops: records pipes dropped for want of room
  * @ring_drop_bytes: their bytes
  * @ring_outputs: the outputs whose pipes dropped, bit per output
+ * @stalls: frames a core held for a full backpressure pipe until it gave
+ *	up and dropped them
+ * @stall_core: the NIC core of the last of them
  * @work: sends the events, at most once per second
  */
 struct nicprog_events {
@@ -51,6 +54,8 @@ struct nicprog_events {
 	u64 ring_drops;
 	u64 ring_drop_bytes;
 	u64 ring_outputs;
+	u64 stalls;
+	u32 stall_core;
 	struct delayed_work work;
 };
 
@@ -107,10 +112,11 @@ struct nicprog_held_table {
 };
 
 /**
- * struct nicprog_overload - the last overload a NIC's reporter heard of
+ * struct nicprog_overload - the last overload or stall a NIC's reporter
+ *	heard of
  * @port: the port whose plan's stage dropped frames
- * @stage: the stage
- * @frames: frames it dropped in that second
+ * @stage: the stage overloaded; for a stall, the NIC core that stalled
+ * @frames: frames dropped in that second
  */
 struct nicprog_overload {
 	char port[IFNAMSIZ];
@@ -160,6 +166,9 @@ struct nicprog_overload {
  * @overload_last: the last overload reported
  * @overload_total: frames overloads dropped since registration
  * @overload_pending: frames dropped not yet reported
+ * @stall_last: the last stall reported (its @stage is the core)
+ * @stall_total: frames stalled cores dropped since registration
+ * @stall_pending: such frames not yet reported
  * @health_work: reports overloads to @health, outside RTNL
  * @res_work: registers @devlink's resources again for a new LNIC
  * @profile_applied: the devlink "profile" parameter's value the last
@@ -194,6 +203,9 @@ struct nicprog_nic {
 	struct nicprog_overload overload_last;
 	u64 overload_total;
 	u64 overload_pending;
+	struct nicprog_overload stall_last;
+	u64 stall_total;
+	u64 stall_pending;
 	struct work_struct health_work;
 	struct work_struct res_work;
 	char profile_applied[NICPROG_LNIC_NAME_LEN * 2];
@@ -419,6 +431,7 @@ int nicprog_devlink_init(struct nicprog_nic *nic, u32 ports);
 void nicprog_devlink_exit(struct nicprog_nic *nic);
 void nicprog_devlink_lnic_changed(struct nicprog_nic *nic);
 void nicprog_devlink_overload(struct nicprog_dev *nd, u32 stage, u64 frames);
+void nicprog_devlink_stall(struct nicprog_dev *nd, u32 core, u64 frames);
 
 /* alloc.c */
 u32 nicprog_alloc_free(const struct nicprog_dev *nd, u32 pool);

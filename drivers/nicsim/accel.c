@@ -145,7 +145,7 @@ static bool nicsim_accel_fn(u32 afn, struct nicprog_exec_pkt *pkt,
 s64 nicsim_accel_run(struct nicprog_dev *nd, u32 afn,
 		     struct nicprog_exec_pkt *pkt, const u64 *args, u64 *ret)
 {
-	struct nicsim_port *port = netdev_priv(nicprog_dev_netdev(nd));
+	struct nicsim_port *port = nicprog_dev_priv(nd);
 	struct nicsim_dev *ndev = port->ndev;
 	const struct nicprog_lnic_unit *u = NULL;
 	const struct nicsim_plan_ref *ref;

@@ -70,7 +70,7 @@ static void nicsim_plan_ref_free(struct nicsim_plan_ref *ref)
 int nicsim_plan_load(struct nicprog_dev *nd, const struct nicprog_plan *plan,
 		     struct netlink_ext_ack *extack)
 {
-	struct nicsim_port *port = netdev_priv(nicprog_dev_netdev(nd));
+	struct nicsim_port *port = nicprog_dev_priv(nd);
 	struct nicsim_plan_ref *old = rtnl_dereference(port->ref), *ref;
 	u32 p;
 
@@ -101,7 +101,7 @@ int nicsim_plan_load(struct nicprog_dev *nd, const struct nicprog_plan *plan,
 
 void nicsim_plan_unload(struct nicprog_dev *nd)
 {
-	struct nicsim_port *port = netdev_priv(nicprog_dev_netdev(nd));
+	struct nicsim_port *port = nicprog_dev_priv(nd);
 	struct nicsim_plan_ref *old = rtnl_dereference(port->ref);
 
 	RCU_INIT_POINTER(port->ref, NULL);

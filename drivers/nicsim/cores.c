@@ -634,10 +634,12 @@ void nicsim_core_stall(struct nicsim_core *core)
 			err = nicprog_ring_deliver(port->np, core->held_target,
 						   core->held, core->held_len,
 						   false);
-			if (err == -EAGAIN && time_after_eq(jiffies, until))
+			if (err == -EAGAIN && time_after_eq(jiffies, until)) {
 				err = nicprog_ring_drop(port->np,
 							core->held_target,
 							core->held_len);
+				nicprog_event_stall(port->np, core->index);
+			}
 			if (err == -EAGAIN) {
 				nicprog_ring_flush(port->np);
 			} else {

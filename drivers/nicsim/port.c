@@ -132,7 +132,7 @@ drop:
  */
 int nicsim_ring_xmit(struct nicprog_dev *nd, const void *buf, u32 len)
 {
-	struct nicsim_port *port = netdev_priv(nicprog_dev_netdev(nd));
+	struct nicsim_port *port = nicprog_dev_priv(nd);
 	struct sk_buff *skb;
 
 	skb = netdev_alloc_skb(port->netdev, len);

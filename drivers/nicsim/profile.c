@@ -185,7 +185,7 @@ out:
 static void nicsim_nicprog_port_stats(struct nicprog_dev *nd,
 				      struct nicprog_port_stats *st)
 {
-	struct nicsim_port *port = netdev_priv(nicprog_dev_netdev(nd));
+	struct nicsim_port *port = nicprog_dev_priv(nd);
 	struct nicsim_pcpu_stats s;
 
 	nicsim_port_get_stats(port, &s);

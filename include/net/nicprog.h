@@ -217,11 +217,13 @@ bool nicprog_host_target(u32 target);
 u32 nicprog_host_redirect(struct nicprog_dev *nd, u32 target,
 			  struct xdp_buff *xdp, struct bpf_prog *prog);
 void nicprog_event_overload(struct nicprog_dev *nd, u32 stage, u32 frames);
+void nicprog_event_stall(struct nicprog_dev *nd, u32 core);
 int nicprog_lnic_replace_begin(struct nicprog_nic *nic,
 			       const struct nicprog_lnic *lnic);
 void nicprog_lnic_replace_end(struct nicprog_nic *nic,
 			      const struct nicprog_lnic *lnic);
 struct net_device *nicprog_dev_netdev(const struct nicprog_dev *nd);
+void *nicprog_dev_priv(const struct nicprog_dev *nd);
 int nicprog_ndo_bpf(struct nicprog_dev *nd, struct netdev_bpf *bpf);
 void nicprog_plan_run(const struct nicprog_plan *plan,
 		      struct nicprog_exec_state *st,

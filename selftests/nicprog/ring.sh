@@ -158,6 +158,19 @@ fi
 sed 's/^/# /' "$TMP/bp"
 check "ring_test --backpressure: a full pipe holds the NIC, losses counted" \
 	grep -q "^# Totals: pass:4 fail:0" "$TMP/bp"
+# the frames a core gave up on are stalls, which devlink's reporter hears of
+stalled() {
+	devlink -j health diagnose "nicsim/nicsim$NF_ID" reporter cores 2>/dev/null |
+		/usr/bin/python3 -c 'import json, sys
+d = json.load(sys.stdin)
+s = d["last_stall"]
+sys.exit(not (d["stall_frames"] >= 1 and s["port"] == sys.argv[1] and s["frames"] >= 1))' "$NF"
+}
+if command -v devlink > /dev/null; then
+	check "devlink health: the stalled core's drops, on $NF" wait_for 5 stalled
+else
+	tap_skip "devlink health: the stalled core's drops" "devlink (iproute2) not installed"
+fi
 ip link set dev "$NF" xdpoffload off
 "$SELFDIR/ring_test" --replace "$IN" "$NF" "$SELFDIR/progs/topipe.o" \
 	> "$TMP/replace" 2>&1
