@@ -3,15 +3,16 @@
  * A NIC's units among its ports' plans: each plan holds a run of the
  * NIC's cores, a run of each pool of fixed-function units it uses (MAT
  * stages, each kind of accelerator) and its tables' bytes of each memory
- * region (a table several ports' plans share counted once), so that programs on one NIC split its units rather than contend
- * for them, and each runs as its plan was predicted. Runs are found first
- * fit; a port's own run counts as free for it, so that a plan replaces
- * its predecessor in place.
+ * region (a table several ports' plans share counted once), so that
+ * programs on one NIC split its units rather than contend for them, and
+ * each runs as its plan was predicted. Runs are found first fit; a port's
+ * own run counts as free for it, so that a plan replaces its predecessor
+ * in place.
  *
  * A port's runs (nicprog_dev.runs) are written under RTNL and the NIC's
  * lock: the attach path reads them under RTNL, stats readers and devlink
- * (resource occupancy, health dumps) under the lock. A NIC has a handful of ports, so runs are found by looking at
- * every other port's.
+ * (resource occupancy, health dumps) under the lock. A NIC has a handful
+ * of ports, so runs are found by looking at every other port's.
  */
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
