@@ -320,33 +320,35 @@ static int nicprog_dl_dump_port(struct devlink_fmsg *fmsg,
 		      devlink_fmsg_obj_nest_end(fmsg);
 }
 
-/* The NIC's stages and cores as they are, and the last overload. */
+/* The last of one kind of trouble, its place named @where. */
+static int nicprog_dl_put_event(struct devlink_fmsg *fmsg, const char *name,
+				const char *where,
+				const struct nicprog_health_event *ev)
+{
+	return devlink_fmsg_pair_nest_start(fmsg, name) ?:
+	       devlink_fmsg_obj_nest_start(fmsg) ?:
+	       devlink_fmsg_string_pair_put(fmsg, "port", ev->port) ?:
+	       devlink_fmsg_u32_pair_put(fmsg, where, ev->where) ?:
+	       devlink_fmsg_u64_pair_put(fmsg, "frames", ev->frames) ?:
+	       devlink_fmsg_obj_nest_end(fmsg) ?:
+	       devlink_fmsg_pair_nest_end(fmsg);
+}
+
+/* The NIC's stages and cores as they are, and the last troubles. */
 static int nicprog_dl_state(struct nicprog_nic *nic, struct devlink_fmsg *fmsg)
 {
 	struct nicprog_core_stats *cs = NULL;
-	struct nicprog_overload last, stall;
+	struct nicprog_health_event last, stall;
 	const struct nicprog_dev *nd;
 	u32 n = 0, i;
 	int err;
 
 	spin_lock_bh(&nic->health_lock);
-	last = nic->overload_last;
-	stall = nic->stall_last;
+	last = nic->overload;
+	stall = nic->stall;
 	spin_unlock_bh(&nic->health_lock);
-	err = devlink_fmsg_pair_nest_start(fmsg, "last_overload") ?:
-	      devlink_fmsg_obj_nest_start(fmsg) ?:
-	      devlink_fmsg_string_pair_put(fmsg, "port", last.port) ?:
-	      devlink_fmsg_u32_pair_put(fmsg, "stage", last.stage) ?:
-	      devlink_fmsg_u64_pair_put(fmsg, "frames", last.frames) ?:
-	      devlink_fmsg_obj_nest_end(fmsg) ?:
-	      devlink_fmsg_pair_nest_end(fmsg) ?:
-	      devlink_fmsg_pair_nest_start(fmsg, "last_stall") ?:
-	      devlink_fmsg_obj_nest_start(fmsg) ?:
-	      devlink_fmsg_string_pair_put(fmsg, "port", stall.port) ?:
-	      devlink_fmsg_u32_pair_put(fmsg, "core", stall.stage) ?:
-	      devlink_fmsg_u64_pair_put(fmsg, "frames", stall.frames) ?:
-	      devlink_fmsg_obj_nest_end(fmsg) ?:
-	      devlink_fmsg_pair_nest_end(fmsg);
+	err = nicprog_dl_put_event(fmsg, "last_overload", "stage", &last) ?:
+	      nicprog_dl_put_event(fmsg, "last_stall", "core", &stall);
 	if (err)
 		return err;
 
@@ -395,8 +397,8 @@ static int nicprog_dl_health_diagnose(struct devlink_health_reporter *reporter,
 	u64 total, stalled;
 
 	spin_lock_bh(&nic->health_lock);
-	total = nic->overload_total;
-	stalled = nic->stall_total;
+	total = nic->overload.total;
+	stalled = nic->stall.total;
 	spin_unlock_bh(&nic->health_lock);
 	return devlink_fmsg_u64_pair_put(fmsg, "overload_frames", total) ?:
 	       devlink_fmsg_u64_pair_put(fmsg, "stall_frames", stalled) ?:
@@ -429,28 +431,43 @@ static void nicprog_health_work(struct work_struct *work)
 {
 	struct nicprog_nic *nic = container_of(work, struct nicprog_nic,
 					       health_work);
-	struct nicprog_overload last, stall;
+	struct nicprog_health_event last, stall;
 	char msg[IFNAMSIZ + 96];
-	u64 pending, stalled;
 
 	spin_lock_bh(&nic->health_lock);
-	pending = nic->overload_pending;
-	stalled = nic->stall_pending;
-	nic->overload_pending = 0;
-	nic->stall_pending = 0;
-	last = nic->overload_last;
-	stall = nic->stall_last;
+	last = nic->overload;
+	stall = nic->stall;
+	nic->overload.pending = 0;
+	nic->stall.pending = 0;
 	spin_unlock_bh(&nic->health_lock);
-	if (pending) {
+	if (last.pending) {
 		snprintf(msg, sizeof(msg), "%s: stage %u dropped %llu frames: its cores' queues were full",
-			 last.port, last.stage, pending);
+			 last.port, last.where, last.pending);
 		devlink_health_report(nic->health, msg, NULL);
 	}
-	if (stalled) {
+	if (stall.pending) {
 		snprintf(msg, sizeof(msg), "%s: core %u stalled on a full backpressure pipe and dropped %llu frames",
-			 stall.port, stall.stage, stalled);
+			 stall.port, stall.where, stall.pending);
 		devlink_health_report(nic->health, msg, NULL);
 	}
+}
+
+/* Note @frames dropped at @where of @nd's plan in @ev; report them. */
+static void nicprog_devlink_event(struct nicprog_dev *nd,
+				  struct nicprog_health_event *ev, u32 where,
+				  u64 frames)
+{
+	struct nicprog_nic *nic = nd->nic;
+
+	spin_lock_bh(&nic->health_lock);
+	strscpy(ev->port, netdev_name(nd->netdev), sizeof(ev->port));
+	ev->where = where;
+	ev->frames = frames;
+	ev->total += frames;
+	ev->pending += frames;
+	if (!nic->dead)
+		schedule_work(&nic->health_work);
+	spin_unlock_bh(&nic->health_lock);
 }
 
 /**
@@ -464,18 +481,7 @@ static void nicprog_health_work(struct work_struct *work)
  */
 void nicprog_devlink_overload(struct nicprog_dev *nd, u32 stage, u64 frames)
 {
-	struct nicprog_nic *nic = nd->nic;
-
-	spin_lock_bh(&nic->health_lock);
-	strscpy(nic->overload_last.port, netdev_name(nd->netdev),
-		sizeof(nic->overload_last.port));
-	nic->overload_last.stage = stage;
-	nic->overload_last.frames = frames;
-	nic->overload_total += frames;
-	nic->overload_pending += frames;
-	if (!nic->dead)
-		schedule_work(&nic->health_work);
-	spin_unlock_bh(&nic->health_lock);
+	nicprog_devlink_event(nd, &nd->nic->overload, stage, frames);
 }
 
 /**
@@ -484,23 +490,11 @@ void nicprog_devlink_overload(struct nicprog_dev *nd, u32 stage, u64 frames)
  * @core: the NIC core
  * @frames: frames it gave up on since the last call
  *
- * Context: process, RTNL held (the port's events work); the report goes
- * out from a work item of the NIC's, outside RTNL.
+ * Context: as nicprog_devlink_overload().
  */
 void nicprog_devlink_stall(struct nicprog_dev *nd, u32 core, u64 frames)
 {
-	struct nicprog_nic *nic = nd->nic;
-
-	spin_lock_bh(&nic->health_lock);
-	strscpy(nic->stall_last.port, netdev_name(nd->netdev),
-		sizeof(nic->stall_last.port));
-	nic->stall_last.stage = core;
-	nic->stall_last.frames = frames;
-	nic->stall_total += frames;
-	nic->stall_pending += frames;
-	if (!nic->dead)
-		schedule_work(&nic->health_work);
-	spin_unlock_bh(&nic->health_lock);
+	nicprog_devlink_event(nd, &nd->nic->stall, core, frames);
 }
 
 /**

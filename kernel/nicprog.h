@@ -112,16 +112,20 @@ struct nicprog_held_table {
 };
 
 /**
- * struct nicprog_overload - the last overload or stall a NIC's reporter
- *	heard of
- * @port: the port whose plan's stage dropped frames
- * @stage: the stage overloaded; for a stall, the NIC core that stalled
- * @frames: frames dropped in that second
+ * struct nicprog_health_event - what a NIC's reporter heard of one kind
+ *	of trouble (an overload, a stall)
+ * @port: the port whose plan's frames were dropped, the last time
+ * @where: its stage overloaded, or the NIC core that stalled
+ * @frames: frames dropped that time (at most a second's)
+ * @total: frames dropped since the NIC was registered
+ * @pending: frames dropped not yet reported
  */
-struct nicprog_overload {
+struct nicprog_health_event {
 	char port[IFNAMSIZ];
-	u32 stage;
+	u32 where;
 	u64 frames;
+	u64 total;
+	u64 pending;
 };
 
 /**
@@ -162,13 +166,9 @@ struct nicprog_overload {
  * @n_ports: entries in @dl_ports
  * @res: per pool and region, its devlink resource's occupancy context
  * @health: the "cores" health reporter
- * @health_lock: protects @overload_*; taken with BH disabled
- * @overload_last: the last overload reported
- * @overload_total: frames overloads dropped since registration
- * @overload_pending: frames dropped not yet reported
- * @stall_last: the last stall reported (its @stage is the core)
- * @stall_total: frames stalled cores dropped since registration
- * @stall_pending: such frames not yet reported
+ * @health_lock: protects @overload and @stall; taken with BH disabled
+ * @overload: stages whose cores' queues were full
+ * @stall: cores that gave up on a frame a full backpressure pipe refused
  * @health_work: reports overloads to @health, outside RTNL
  * @res_work: registers @devlink's resources again for a new LNIC
  * @profile_applied: the devlink "profile" parameter's value the last
@@ -200,12 +200,8 @@ struct nicprog_nic {
 	struct nicprog_res res[NICPROG_POOLS + NICPROG_LNIC_MAX_REGIONS];
 	struct devlink_health_reporter *health;
 	spinlock_t health_lock;	/* see above */
-	struct nicprog_overload overload_last;
-	u64 overload_total;
-	u64 overload_pending;
-	struct nicprog_overload stall_last;
-	u64 stall_total;
-	u64 stall_pending;
+	struct nicprog_health_event overload;
+	struct nicprog_health_event stall;
 	struct work_struct health_work;
 	struct work_struct res_work;
 	char profile_applied[NICPROG_LNIC_NAME_LEN * 2];
