@@ -374,6 +374,18 @@ void nicprog_exec_resume(const struct nicprog_exec_prog *prog,
 			 struct nicprog_exec_ctx *ctx,
 			 struct nicprog_exec_result *res);
 bool nicprog_exec_helper_supported(s32 func_id);
+
+/* threaded.c: the translated form of a stage (nicsim's exec_mode) */
+struct nicprog_exec_code;
+struct nicprog_exec_code *
+nicprog_exec_translate(const struct nicprog_exec_prog *prog, u32 stage);
+void nicprog_exec_code_free(struct nicprog_exec_code *code);
+void nicprog_exec_code_resume(const struct nicprog_exec_code *code,
+			      const struct nicprog_exec_ops *ops, void *priv,
+			      struct nicprog_exec_state *st,
+			      struct nicprog_exec_pkt *pkt,
+			      struct nicprog_exec_ctx *ctx,
+			      struct nicprog_exec_result *res);
 const char *nicprog_exec_host_helper(s32 func_id);
 
 /**

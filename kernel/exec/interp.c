@@ -10,6 +10,8 @@
 #include "../offload/compat.h"
 #include <net/nicprog_exec.h>
 
+#include "run.h"
+
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "the executor assumes a little-endian host, as BPF_TO_LE does"
 #endif
@@ -204,99 +206,6 @@ int nicprog_exec_check(const struct nicprog_exec_prog *prog, u32 *bad_insn,
 	return 0;
 }
 
-static u64 alu64(u8 op, u64 dst, u64 src)
-{
-	switch (op) {
-	case BPF_ADD: return dst + src;
-	case BPF_SUB: return dst - src;
-	case BPF_MUL: return dst * src;
-	case BPF_DIV:
-		return src ? dst / src : 0;
-	case BPF_MOD:
-		return src ? dst % src : dst;
-	case BPF_OR: return dst | src;
-	case BPF_AND: return dst & src;
-	case BPF_XOR: return dst ^ src;
-	case BPF_LSH: return dst << (src & 63);
-	case BPF_RSH: return dst >> (src & 63);
-	case BPF_ARSH: return (u64)((s64)dst >> (src & 63));
-	case BPF_NEG: return -dst;
-	case BPF_MOV: return src;
-	}
-	return dst;
-}
-
-static u32 alu32(u8 op, u32 dst, u32 src)
-{
-	switch (op) {
-	case BPF_ADD: return dst + src;
-	case BPF_SUB: return dst - src;
-	case BPF_MUL: return dst * src;
-	case BPF_DIV:
-		return src ? dst / src : 0;
-	case BPF_MOD:
-		return src ? dst % src : dst;
-	case BPF_OR: return dst | src;
-	case BPF_AND: return dst & src;
-	case BPF_XOR: return dst ^ src;
-	case BPF_LSH: return dst << (src & 31);
-	case BPF_RSH: return dst >> (src & 31);
-	case BPF_ARSH: return (u32)((s32)dst >> (src & 31));
-	case BPF_NEG: return -dst;
-	case BPF_MOV: return src;
-	}
-	return dst;
-}
-
-static u64 byteswap(u64 v, s32 width, bool to_be)
-{
-	switch (width) {
-	case 16:
-		return to_be ? __builtin_bswap16((u16)v) : (u16)v;
-	case 32:
-		return to_be ? __builtin_bswap32((u32)v) : (u32)v;
-	default:
-		return to_be ? __builtin_bswap64(v) : v;
-	}
-}
-
-static bool cond64(u8 op, u64 a, u64 b)
-{
-	switch (op) {
-	case BPF_JA: return true;
-	case BPF_JEQ: return a == b;
-	case BPF_JNE: return a != b;
-	case BPF_JGT: return a > b;
-	case BPF_JGE: return a >= b;
-	case BPF_JLT: return a < b;
-	case BPF_JLE: return a <= b;
-	case BPF_JSET: return a & b;
-	case BPF_JSGT: return (s64)a > (s64)b;
-	case BPF_JSGE: return (s64)a >= (s64)b;
-	case BPF_JSLT: return (s64)a < (s64)b;
-	case BPF_JSLE: return (s64)a <= (s64)b;
-	}
-	return false;
-}
-
-static bool cond32(u8 op, u32 a, u32 b)
-{
-	switch (op) {
-	case BPF_JEQ: return a == b;
-	case BPF_JNE: return a != b;
-	case BPF_JGT: return a > b;
-	case BPF_JGE: return a >= b;
-	case BPF_JLT: return a < b;
-	case BPF_JLE: return a <= b;
-	case BPF_JSET: return a & b;
-	case BPF_JSGT: return (s32)a > (s32)b;
-	case BPF_JSGE: return (s32)a >= (s32)b;
-	case BPF_JSLT: return (s32)a < (s32)b;
-	case BPF_JSLE: return (s32)a <= (s32)b;
-	}
-	return false;
-}
-
 /* Little-endian host: the low bytes of v are the value of any width. */
 static u64 load(const void *p, u8 size)
 {
@@ -332,8 +241,8 @@ static u64 ctx_load(const struct nicprog_exec_pkt *pkt, s16 off, u8 size)
 }
 
 /* Record an event of a traced run; past the trace's end, count it. */
-static void trace_event(struct nicprog_exec_trace *tr, u64 at, u8 kind,
-			u8 unit, u64 len, u64 addr)
+void nicprog_exec_trace_event(struct nicprog_exec_trace *tr, u64 at, u8 kind,
+			      u8 unit, u64 len, u64 addr)
 {
 	struct nicprog_exec_event *ev;
 
@@ -349,8 +258,8 @@ static void trace_event(struct nicprog_exec_trace *tr, u64 at, u8 kind,
 	ev->addr = addr;
 }
 
-static bool on_stack(const struct nicprog_exec_state *st,
-		     const struct nicprog_exec_ctx *ctx, uintptr_t a)
+bool nicprog_exec_on_stack(const struct nicprog_exec_state *st,
+			   const struct nicprog_exec_ctx *ctx, uintptr_t a)
 {
 	return (a >= (uintptr_t)st->stack &&
 		a < (uintptr_t)st->stack + sizeof(st->stack)) ||
@@ -365,21 +274,21 @@ static void trace_mem(const struct nicprog_exec_prog *prog,
 		      u64 addr)
 {
 	if (!prog->region || prog->region[pc] == NICPROG_EXEC_REGION_NONE ||
-	    on_stack(st, ctx, (uintptr_t)addr))
+	    nicprog_exec_on_stack(st, ctx, (uintptr_t)addr))
 		return;
-	trace_event(st->trace, cycles, NICPROG_EXEC_EV_MEM, prog->region[pc],
-		    0, addr);
+	nicprog_exec_trace_event(st->trace, cycles, NICPROG_EXEC_EV_MEM,
+				 prog->region[pc], 0, addr);
 }
 
 /* Extra cycles of touching @addr: packet, stack (none) or map memory. */
-static u32 mem_latency(const struct nicprog_exec_prog *prog,
-		       const struct nicprog_exec_state *st,
-		       const struct nicprog_exec_ctx *ctx,
-		       const struct nicprog_exec_pkt *pkt, u64 addr)
+u32 nicprog_exec_mem_latency(const struct nicprog_exec_prog *prog,
+			     const struct nicprog_exec_state *st,
+			     const struct nicprog_exec_ctx *ctx,
+			     const struct nicprog_exec_pkt *pkt, u64 addr)
 {
 	uintptr_t a = (uintptr_t)addr;
 
-	if (on_stack(st, ctx, a))
+	if (nicprog_exec_on_stack(st, ctx, a))
 		return 0;
 	if (a >= (uintptr_t)pkt->buf && a < (uintptr_t)pkt->buf + pkt->buf_len)
 		return prog->lat_pkt;
@@ -424,12 +333,6 @@ static u64 atomic_op(const struct bpf_insn *insn, u64 *regs)
 		regs[insn->src_reg] = old;
 	return old;
 }
-
-struct exec_frame {
-	u32 ret_pc;
-	u64 saved[4];	/* r6..r9 */
-	u64 fp;
-};
 
 static u64 call_helper(s32 id, u64 *r, const struct nicprog_exec_ops *ops,
 		       void *priv, struct nicprog_exec_state *st,
@@ -534,11 +437,288 @@ static bool accel_call(u8 accel, const struct nicprog_exec_ops *ops,
 		return false;
 	regs[BPF_REG_0] = nicprog_exec_accel_ret(accel, ret);
 	if (st->trace)
-		trace_event(st->trace, *cycles, NICPROG_EXEC_EV_ACCEL,
-			    accel & NICPROG_EXEC_AFN_MASK, args[2], 0);
+		nicprog_exec_trace_event(st->trace, *cycles,
+					 NICPROG_EXEC_EV_ACCEL,
+					 accel & NICPROG_EXEC_AFN_MASK,
+					 args[2], 0);
 	else
 		*cycles += c;
 	return true;
+}
+
+/**
+ * nicprog_exec_run_init() - begin a run from where @ctx is
+ * @r: the run
+ * @prog: a program that passed nicprog_exec_check()
+ * @ops: its environment
+ * @priv: passed to @ops
+ * @st: the core's scratch
+ * @pkt: the frame
+ * @ctx: the live state
+ * @res: cleared, then filled as the run goes
+ */
+void nicprog_exec_run_init(struct nicprog_exec_run *r,
+			   const struct nicprog_exec_prog *prog,
+			   const struct nicprog_exec_ops *ops, void *priv,
+			   struct nicprog_exec_state *st,
+			   struct nicprog_exec_pkt *pkt,
+			   struct nicprog_exec_ctx *ctx,
+			   struct nicprog_exec_result *res)
+{
+	r->prog = prog;
+	r->ops = ops;
+	r->priv = priv;
+	r->st = st;
+	r->tr = st->trace;
+	r->pkt = pkt;
+	r->ctx = ctx;
+	r->res = res;
+	r->regs = ctx->regs;
+	r->steps = 0;
+	r->cycles = 0;
+	r->depth = 0;
+	r->in_region = false;
+	memset(res, 0, sizeof(*res));
+	res->redirect_ifindex = ctx->redirect_ifindex;
+	if (r->tr) {
+		r->tr->n = 0;
+		r->tr->lost = 0;
+	}
+}
+
+/**
+ * nicprog_exec_step() - run the instruction at @pc
+ * @r: the run
+ * @pc: the instruction; the caller counted it in @r->steps
+ *
+ * Return: the next instruction, NICPROG_EXEC_STEP_EXIT when the program
+ * returned (@r->res has its verdict) or NICPROG_EXEC_STEP_BAD.
+ */
+u32 nicprog_exec_step(struct nicprog_exec_run *r, u32 pc)
+{
+	const struct nicprog_exec_prog *prog = r->prog;
+	const struct bpf_insn *insn = &prog->insns[pc];
+	struct nicprog_exec_trace *tr = r->tr;
+	struct nicprog_exec_result *res = r->res;
+	struct nicprog_exec_frame *f;
+	u8 cls = BPF_CLASS(insn->code);
+	u8 op = BPF_OP(insn->code);
+	u8 size = BPF_SIZE(insn->code);
+	u64 *regs = r->regs;
+	u32 next = pc + 1;
+	u64 addr, src;
+
+	if (prog->flags && (prog->flags[pc] & NICPROG_EXEC_INSN_MAT_REGION)) {
+		/* a MAT stage runs the region, not the core */
+		if (!r->in_region) {
+			res->mat_lookups++;
+			if (tr)
+				nicprog_exec_trace_event(tr, r->cycles,
+							 NICPROG_EXEC_EV_MAT,
+							 0, 0, 0);
+		}
+		r->in_region = true;
+	} else {
+		r->in_region = false;
+	}
+	if (!tr)
+		r->cycles += prog->cycles ? prog->cycles[pc] :
+			     prog->cost[nicprog_insn_class(insn->code)];
+	else if (!r->in_region)
+		r->cycles += prog->cost[nicprog_insn_class(insn->code)];
+
+	switch (cls) {
+	case BPF_ALU64:
+		if (op == BPF_END)	/* rejected by the check */
+			return NICPROG_EXEC_STEP_BAD;
+		src = BPF_SRC(insn->code) == BPF_X ? regs[insn->src_reg] :
+						     (u64)(s64)insn->imm;
+		regs[insn->dst_reg] = nicprog_exec_alu64(op, regs[insn->dst_reg],
+							 src);
+		break;
+	case BPF_ALU:
+		if (op == BPF_END) {
+			regs[insn->dst_reg] =
+				nicprog_exec_bswap(regs[insn->dst_reg],
+						   insn->imm,
+						   BPF_SRC(insn->code) == BPF_TO_BE);
+			break;
+		}
+		src = BPF_SRC(insn->code) == BPF_X ? regs[insn->src_reg] :
+						     (u32)insn->imm;
+		regs[insn->dst_reg] =
+			nicprog_exec_alu32(op, (u32)regs[insn->dst_reg],
+					   (u32)src);
+		break;
+	case BPF_LD:
+		if (insn->src_reg == BPF_PSEUDO_MAP_FD)
+			regs[insn->dst_reg] = NICPROG_EXEC_MAP_TAG |
+					      (u32)insn->imm;
+		else
+			regs[insn->dst_reg] = (u64)(u32)insn->imm |
+					      ((u64)(u32)insn[1].imm << 32);
+		next = pc + 2;
+		break;
+	case BPF_LDX:
+		if (prog->flags && (prog->flags[pc] & NICPROG_EXEC_INSN_CTX)) {
+			regs[insn->dst_reg] = ctx_load(r->pkt, insn->off, size);
+			break;
+		}
+		addr = regs[insn->src_reg] + insn->off;
+		if (tr)
+			trace_mem(prog, r->st, r->ctx, pc, r->cycles, addr);
+		else if (!prog->cycles)
+			r->cycles += nicprog_exec_mem_latency(prog, r->st,
+							      r->ctx, r->pkt,
+							      addr);
+		regs[insn->dst_reg] = load((void *)(uintptr_t)addr, size);
+		break;
+	case BPF_ST:
+	case BPF_STX:
+		if (prog->flags && (prog->flags[pc] & NICPROG_EXEC_INSN_CTX)) {
+			/* rx_queue_index: the host queue a PASS takes */
+			r->pkt->rx_queue_index = cls == BPF_ST ?
+						 (u32)insn->imm :
+						 (u32)regs[insn->src_reg];
+			break;
+		}
+		addr = regs[insn->dst_reg] + insn->off;
+		if (tr)
+			trace_mem(prog, r->st, r->ctx, pc, r->cycles, addr);
+		else if (!prog->cycles)
+			r->cycles += nicprog_exec_mem_latency(prog, r->st,
+							      r->ctx, r->pkt,
+							      addr);
+		if (BPF_MODE(insn->code) == BPF_ATOMIC) {
+			atomic_op(insn, regs);
+			break;
+		}
+		store((void *)(uintptr_t)addr, size,
+		      cls == BPF_ST ? (u64)(s64)insn->imm :
+				      regs[insn->src_reg]);
+		break;
+	case BPF_JMP:
+		if (op == BPF_EXIT) {
+			if (!r->depth) {
+				res->ret = regs[BPF_REG_0];
+				res->action = (u32)res->ret;
+				return NICPROG_EXEC_STEP_EXIT;
+			}
+			f = &r->frames[--r->depth];
+			memcpy(&regs[BPF_REG_6], f->saved, sizeof(f->saved));
+			regs[BPF_REG_10] = f->fp;
+			return f->ret_pc;
+		}
+		if (op == BPF_CALL && insn->src_reg == BPF_PSEUDO_CALL &&
+		    prog->accel && prog->accel[pc] && r->ops->accel &&
+		    accel_call(prog->accel[pc], r->ops, r->priv, r->st, r->pkt,
+			       regs, &r->cycles)) {
+			res->accel_jobs++;
+			break;
+		}
+		if (op == BPF_CALL && insn->src_reg == BPF_PSEUDO_CALL) {
+			if (r->depth + 1 >= NICPROG_EXEC_MAX_FRAMES)
+				goto bad;
+			f = &r->frames[r->depth++];
+			f->ret_pc = pc + 1;
+			memcpy(f->saved, &regs[BPF_REG_6], sizeof(f->saved));
+			f->fp = regs[BPF_REG_10];
+			regs[BPF_REG_10] = (u64)(uintptr_t)
+				(r->st->stack[r->depth] + NICPROG_EXEC_STACK / 8);
+			return pc + 1 + insn->imm;
+		}
+		if (op == BPF_CALL) {
+			bool mat = prog->flags &&
+				   (prog->flags[pc] & NICPROG_EXEC_INSN_MAT);
+			bool map = insn->imm >= BPF_FUNC_map_lookup_elem &&
+				   insn->imm <= BPF_FUNC_map_delete_elem;
+
+			if (mat)
+				res->mat_lookups++;
+			if (mat && tr)
+				nicprog_exec_trace_event(tr, r->cycles,
+							 NICPROG_EXEC_EV_MAT,
+							 0, 0, 0);
+			else if (map && !tr && !prog->cycles)
+				r->cycles += prog->lat_map;
+			addr = regs[BPF_REG_1];	/* the map */
+			regs[BPF_REG_0] = call_helper(insn->imm, regs, r->ops,
+						      r->priv, r->st, r->pkt,
+						      res);
+			if (res->error)
+				return NICPROG_EXEC_STEP_BAD;
+			/* a hit touches its element, else the map */
+			if (map && !mat && tr)
+				trace_mem(prog, r->st, r->ctx, pc, r->cycles,
+					  insn->imm == BPF_FUNC_map_lookup_elem &&
+					  regs[BPF_REG_0] ?
+					  regs[BPF_REG_0] : addr);
+			break;
+		}
+		src = BPF_SRC(insn->code) == BPF_X ? regs[insn->src_reg] :
+						     (u64)(s64)insn->imm;
+		if (nicprog_exec_cond64(op, regs[insn->dst_reg], src))
+			next = pc + 1 + insn->off;
+		break;
+	case BPF_JMP32:
+		src = BPF_SRC(insn->code) == BPF_X ? regs[insn->src_reg] :
+						     (u32)insn->imm;
+		if (nicprog_exec_cond32(op, (u32)regs[insn->dst_reg],
+					(u32)src))
+			next = pc + 1 + insn->off;
+		break;
+	}
+	return next;
+bad:
+	res->error = -EOPNOTSUPP;
+	return NICPROG_EXEC_STEP_BAD;
+}
+
+/**
+ * nicprog_exec_stage_left() - does the run stop before @pc?
+ * @r: the run
+ * @pc: the next instruction
+ *
+ * Return: true if @pc is a main-program instruction of another stage;
+ * the live state then says where the run resumes.
+ */
+bool nicprog_exec_stage_left(const struct nicprog_exec_run *r, u32 pc)
+{
+	const struct nicprog_exec_prog *prog = r->prog;
+	struct nicprog_exec_ctx *ctx = r->ctx;
+
+	if (!prog->stage || r->depth || pc >= prog->len ||
+	    prog->stage[pc] == ctx->stage ||
+	    prog->stage[pc] == NICPROG_EXEC_STAGE_ANY)
+		return false;
+	ctx->pc = pc;
+	ctx->stage = prog->stage[pc];
+	ctx->redirect_ifindex = r->res->redirect_ifindex;
+	r->res->cycles = r->cycles;
+	r->res->insns = r->steps;
+	return true;
+}
+
+/**
+ * nicprog_exec_run_end() - finish a run that did not change stage
+ * @r: the run
+ * @pc: the instruction it ended at
+ * @how: NICPROG_EXEC_STEP_EXIT, or NICPROG_EXEC_STEP_BAD with
+ *	@r->res->error set (-EOPNOTSUPP if not)
+ */
+void nicprog_exec_run_end(struct nicprog_exec_run *r, u32 pc, u32 how)
+{
+	struct nicprog_exec_result *res = r->res;
+
+	if (how != NICPROG_EXEC_STEP_EXIT) {
+		if (!res->error)
+			res->error = -EOPNOTSUPP;
+		res->error_insn = pc;
+		res->action = XDP_ABORTED;
+	}
+	res->done = true;
+	res->cycles = r->cycles;
+	res->insns = r->steps;
 }
 
 /**
@@ -568,208 +748,25 @@ void nicprog_exec_resume(const struct nicprog_exec_prog *prog,
 			 struct nicprog_exec_ctx *ctx,
 			 struct nicprog_exec_result *res)
 {
-	struct exec_frame frames[NICPROG_EXEC_MAX_FRAMES];
-	const struct bpf_insn *insn;
-	u64 *regs = ctx->regs;
-	u32 depth = 0, pc = ctx->pc, next;
-	struct nicprog_exec_trace *tr = st->trace;
-	u64 steps = 0, cycles = 0, addr;
-	bool in_region = false;
-	u8 cls, op, size;
+	struct nicprog_exec_run r;
+	u32 pc = ctx->pc, next;
 
-	memset(res, 0, sizeof(*res));
-	res->redirect_ifindex = ctx->redirect_ifindex;
-	if (tr) {
-		tr->n = 0;
-		tr->lost = 0;
-	}
+	nicprog_exec_run_init(&r, prog, ops, priv, st, pkt, ctx, res);
 	for (;;) {
-		if (pc >= prog->len || ++steps > NICPROG_EXEC_MAX_STEPS) {
+		if (pc >= prog->len || ++r.steps > NICPROG_EXEC_MAX_STEPS) {
 			res->error = pc >= prog->len ? -EINVAL : -E2BIG;
-			goto abort;
-		}
-		insn = &prog->insns[pc];
-		cls = BPF_CLASS(insn->code);
-		op = BPF_OP(insn->code);
-		size = BPF_SIZE(insn->code);
-		next = pc + 1;
-		if (prog->flags &&
-		    (prog->flags[pc] & NICPROG_EXEC_INSN_MAT_REGION)) {
-			/* a MAT stage runs the region, not the core */
-			if (!in_region) {
-				res->mat_lookups++;
-				if (tr)
-					trace_event(tr, cycles,
-						    NICPROG_EXEC_EV_MAT, 0, 0, 0);
-			}
-			in_region = true;
-		} else {
-			in_region = false;
-		}
-		if (!tr)
-			cycles += prog->cycles ? prog->cycles[pc] :
-				  prog->cost[nicprog_insn_class(insn->code)];
-		else if (!in_region)
-			cycles += prog->cost[nicprog_insn_class(insn->code)];
-
-		switch (cls) {
-		case BPF_ALU64:
-			if (op == BPF_END)	/* rejected by the check */
-				goto bad;
-			regs[insn->dst_reg] =
-				alu64(op, regs[insn->dst_reg],
-				      BPF_SRC(insn->code) == BPF_X ?
-				      regs[insn->src_reg] : (u64)(s64)insn->imm);
-			break;
-		case BPF_ALU:
-			if (op == BPF_END) {
-				regs[insn->dst_reg] =
-					byteswap(regs[insn->dst_reg], insn->imm,
-						 BPF_SRC(insn->code) == BPF_TO_BE);
-				break;
-			}
-			regs[insn->dst_reg] =
-				alu32(op, (u32)regs[insn->dst_reg],
-				      BPF_SRC(insn->code) == BPF_X ?
-				      (u32)regs[insn->src_reg] : (u32)insn->imm);
-			break;
-		case BPF_LD:
-			if (insn->src_reg == BPF_PSEUDO_MAP_FD)
-				regs[insn->dst_reg] = NICPROG_EXEC_MAP_TAG |
-						      (u32)insn->imm;
-			else
-				regs[insn->dst_reg] = (u64)(u32)insn->imm |
-						      ((u64)(u32)insn[1].imm << 32);
-			next = pc + 2;
-			break;
-		case BPF_LDX:
-			if (prog->flags && (prog->flags[pc] & NICPROG_EXEC_INSN_CTX)) {
-				regs[insn->dst_reg] = ctx_load(pkt, insn->off, size);
-				break;
-			}
-			addr = regs[insn->src_reg] + insn->off;
-			if (tr)
-				trace_mem(prog, st, ctx, pc, cycles, addr);
-			else if (!prog->cycles)
-				cycles += mem_latency(prog, st, ctx, pkt, addr);
-			regs[insn->dst_reg] = load((void *)(uintptr_t)addr, size);
-			break;
-		case BPF_ST:
-		case BPF_STX:
-			if (prog->flags && (prog->flags[pc] & NICPROG_EXEC_INSN_CTX)) {
-				/* rx_queue_index: the host queue a PASS takes */
-				pkt->rx_queue_index = cls == BPF_ST ?
-						      (u32)insn->imm :
-						      (u32)regs[insn->src_reg];
-				break;
-			}
-			addr = regs[insn->dst_reg] + insn->off;
-			if (tr)
-				trace_mem(prog, st, ctx, pc, cycles, addr);
-			else if (!prog->cycles)
-				cycles += mem_latency(prog, st, ctx, pkt, addr);
-			if (BPF_MODE(insn->code) == BPF_ATOMIC) {
-				atomic_op(insn, regs);
-				break;
-			}
-			store((void *)(uintptr_t)addr, size,
-			      cls == BPF_ST ? (u64)(s64)insn->imm :
-					      regs[insn->src_reg]);
-			break;
-		case BPF_JMP:
-			if (op == BPF_EXIT) {
-				if (!depth) {
-					res->ret = regs[BPF_REG_0];
-					res->action = (u32)res->ret;
-					goto out;
-				}
-				depth--;
-				memcpy(&regs[BPF_REG_6], frames[depth].saved,
-				       sizeof(frames[depth].saved));
-				regs[BPF_REG_10] = frames[depth].fp;
-				next = frames[depth].ret_pc;
-				break;
-			}
-			if (op == BPF_CALL && insn->src_reg == BPF_PSEUDO_CALL &&
-			    prog->accel && prog->accel[pc] && ops->accel &&
-			    accel_call(prog->accel[pc], ops, priv, st, pkt,
-				       regs, &cycles)) {
-				res->accel_jobs++;
-				break;
-			}
-			if (op == BPF_CALL && insn->src_reg == BPF_PSEUDO_CALL) {
-				if (depth + 1 >= NICPROG_EXEC_MAX_FRAMES)
-					goto bad;
-				frames[depth].ret_pc = pc + 1;
-				memcpy(frames[depth].saved, &regs[BPF_REG_6],
-				       sizeof(frames[depth].saved));
-				frames[depth].fp = regs[BPF_REG_10];
-				depth++;
-				regs[BPF_REG_10] = (u64)(uintptr_t)
-					(st->stack[depth] + NICPROG_EXEC_STACK / 8);
-				next = pc + 1 + insn->imm;
-				break;
-			}
-			if (op == BPF_CALL) {
-				bool mat = prog->flags &&
-					   (prog->flags[pc] & NICPROG_EXEC_INSN_MAT);
-				bool map = insn->imm >= BPF_FUNC_map_lookup_elem &&
-					   insn->imm <= BPF_FUNC_map_delete_elem;
-
-				if (mat)
-					res->mat_lookups++;
-				if (mat && tr)
-					trace_event(tr, cycles, NICPROG_EXEC_EV_MAT,
-						    0, 0, 0);
-				else if (map && !tr && !prog->cycles)
-					cycles += prog->lat_map;
-				addr = regs[BPF_REG_1];	/* the map */
-				regs[BPF_REG_0] = call_helper(insn->imm, regs, ops,
-							      priv, st, pkt, res);
-				if (res->error)
-					goto bad;
-				/* a hit touches its element, else the map */
-				if (map && !mat && tr)
-					trace_mem(prog, st, ctx, pc, cycles,
-						  insn->imm == BPF_FUNC_map_lookup_elem &&
-						  regs[BPF_REG_0] ?
-						  regs[BPF_REG_0] : addr);
-				break;
-			}
-			if (cond64(op, regs[insn->dst_reg],
-				   BPF_SRC(insn->code) == BPF_X ?
-				   regs[insn->src_reg] : (u64)(s64)insn->imm))
-				next = pc + 1 + insn->off;
-			break;
-		case BPF_JMP32:
-			if (cond32(op, (u32)regs[insn->dst_reg],
-				   BPF_SRC(insn->code) == BPF_X ?
-				   (u32)regs[insn->src_reg] : (u32)insn->imm))
-				next = pc + 1 + insn->off;
-			break;
-		}
-		pc = next;
-		if (prog->stage && !depth && pc < prog->len &&
-		    prog->stage[pc] != ctx->stage &&
-		    prog->stage[pc] != NICPROG_EXEC_STAGE_ANY) {
-			ctx->pc = pc;
-			ctx->stage = prog->stage[pc];
-			ctx->redirect_ifindex = res->redirect_ifindex;
-			res->cycles = cycles;
-			res->insns = steps;
+			nicprog_exec_run_end(&r, pc, NICPROG_EXEC_STEP_BAD);
 			return;
 		}
+		next = nicprog_exec_step(&r, pc);
+		if (next >= NICPROG_EXEC_STEP_BAD) {
+			nicprog_exec_run_end(&r, pc, next);
+			return;
+		}
+		pc = next;
+		if (nicprog_exec_stage_left(&r, pc))
+			return;
 	}
-
-bad:
-	res->error = -EOPNOTSUPP;
-abort:
-	res->error_insn = pc;
-	res->action = XDP_ABORTED;
-out:
-	res->done = true;
-	res->cycles = cycles;
-	res->insns = steps;
 }
 
 /**

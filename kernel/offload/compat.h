@@ -46,6 +46,7 @@ typedef int64_t s64;
 #define GFP_KERNEL		0
 #define GFP_ATOMIC		0
 #define kvcalloc(n, size, gfp)	calloc(n, size)
+#define kvzalloc(size, gfp)	calloc(1, size)
 #define kvfree(p)		free(p)
 #define kmalloc(size, gfp)	malloc(size)
 #define kfree(p)		free(p)

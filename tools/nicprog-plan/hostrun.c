@@ -580,6 +580,7 @@ int np_hostrun(const struct np_hostrun_in *hi, const struct np_frames *fr,
 	struct nicprog_exec_ctx ctx;
 	u32 i, s, core, len, verdict;
 	const u8 *f;
+	struct nicprog_exec_code *code[NICPROG_MAX_STAGES] = { NULL };
 	struct np_run r;
 	bool done, staged, handed, decided;
 	int ret = -1;
@@ -617,6 +618,12 @@ int np_hostrun(const struct np_hostrun_in *hi, const struct np_frames *fr,
 	/* a partial plan's host part: the executor on the host, untimed */
 	part = host;
 	part.stage = lo->insn_stage;
+	/* --exec translated: the NIC's stages in nicsim's translated form */
+	for (s = 0; hi->translated && s < (staged ? lo->n_stages : 1); s++) {
+		code[s] = nicprog_exec_translate(&nic, s);
+		if (!code[s])
+			goto nomem;
+	}
 
 	for (i = 0; i < fr->n; i++) {
 		f = fr->buf + fr->off[i];
@@ -635,8 +642,14 @@ int np_hostrun(const struct np_hostrun_in *hi, const struct np_frames *fr,
 					    i % NP_PKT_BUFS : core) *
 				      NP_FRAME_SZ, f, len, hi->ifindex);
 		st->trace = tr;
-		if (!staged) {
+		if (!staged && code[0]) {
+			nicprog_exec_start(&st->ctx, &pkt);
+			nicprog_exec_code_resume(code[0], &world_ops, wn, st,
+						 &pkt, &st->ctx, &res);
+		} else if (!staged) {
 			nicprog_exec_run(&nic, &world_ops, wn, st, &pkt, &res);
+		}
+		if (!staged) {
 			r.core = core;
 			r.cycles = res.cycles;
 			if (record(out, &lines, &cap_r, &cap_e, tr, &r))
@@ -660,8 +673,15 @@ int np_hostrun(const struct np_hostrun_in *hi, const struct np_frames *fr,
 						goto nomem;
 					continue;
 				}
-				nicprog_exec_resume(&nic, &world_ops, wn, st,
-						    &pkt, &ctx, &res);
+				if (code[s])
+					nicprog_exec_code_resume(code[s],
+								 &world_ops,
+								 wn, st, &pkt,
+								 &ctx, &res);
+				else
+					nicprog_exec_resume(&nic, &world_ops,
+							    wn, st, &pkt,
+							    &ctx, &res);
 				r.cycles += res.cycles;
 				if (record(out, &lines, &cap_r, &cap_e, tr, &r))
 					goto nomem;
@@ -710,6 +730,8 @@ int np_hostrun(const struct np_hostrun_in *hi, const struct np_frames *fr,
 nomem:
 	snprintf(why, why_len, "no memory for the runs of %u frames", fr->n);
 out_worlds:
+	for (s = 0; s < NICPROG_MAX_STAGES; s++)
+		nicprog_exec_code_free(code[s]);
 	if (wn)
 		world_free(wn);
 	if (wh)

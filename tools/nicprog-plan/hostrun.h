@@ -139,6 +139,7 @@ struct np_hostrun_in {
 	u32 n_entries;
 	u32 ifindex;
 	u64 host_tables;
+	bool translated;
 };
 
 int np_hostrun(const struct np_hostrun_in *hi, const struct np_frames *fr,

@@ -67,7 +67,7 @@
 #define USAGE "usage: nicprog-plan [--profile P] [--sec S|--prog F] [--shape S] [--cores N] [--partial] [--json|--pretty|--dot] FACTS|OBJ.o\n" \
 	      "       nicprog-plan [--profile P] [--sec S|--prog F] [--cores N] [--quality|--blocks|--facts] FACTS|OBJ.o\n" \
 	      "       nicprog-plan [--profile P] --lnic\n" \
-	      "       nicprog-plan [--profile P] [--shape S] [--cores N] [--partial] [--json|--pretty] --workload W [--entry MAP:KEYHEX:VALHEX ...] OBJ.o|FACTS\n" \
+	      "       nicprog-plan [--profile P] [--shape S] [--cores N] [--partial] [--json|--pretty] [--exec interp|translated] --workload W [--entry MAP:KEYHEX:VALHEX ...] OBJ.o|FACTS\n" \
 	      "       nicprog-plan --workload W --pcap-out FILE\n" \
 	      "       nicprog-plan [--profile P] [--sec S|--prog F] --facts-out FILE OBJ.o\n"
 
@@ -486,6 +486,9 @@ static int write_facts(const char *path, const struct nicprog_ir_input *in,
 	return err;
 }
 
+/* --exec translated: the offline run's NIC in nicsim's translated form */
+static bool exec_translated;
+
 static int predict_workload(const struct np_object *obj,
 			    const struct nicprog_ir_input *in,
 			    const struct nicprog_exec_prog *exec,
@@ -501,6 +504,7 @@ static int predict_workload(const struct np_object *obj,
 	struct np_hostrun_in hi = {
 		.in = in, .exec = exec, .lnic = lnic, .lo = lo,
 		.entries = ent, .n_entries = n_entries, .ifindex = 1,
+		.translated = exec_translated,
 	};
 	char why[256];
 	u32 i;
@@ -567,6 +571,7 @@ int main(int argc, char **argv)
 		{ "pretty", no_argument, NULL, 'J' },
 		{ "dot", no_argument, NULL, 'd' },
 		{ "facts-out", required_argument, NULL, 'F' },
+		{ "exec", required_argument, NULL, 'x' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct nicprog_lnic *lnic;
@@ -603,7 +608,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	lnic = nicsim_profile_find(NULL);
-	while ((c = getopt_long(argc, argv, "s:c:qbfp:S:g:C:lw:e:o:PjJdF:", opts,
+	while ((c = getopt_long(argc, argv, "s:c:qbfp:S:g:C:lw:e:o:PjJdF:x:", opts,
 				NULL)) != -1) {
 		switch (c) {
 		case 's':
@@ -683,6 +688,14 @@ int main(int argc, char **argv)
 			break;
 		case 'F':
 			facts_out = optarg;
+			break;
+		case 'x':
+			if (strcmp(optarg, "interp") &&
+			    strcmp(optarg, "translated")) {
+				fprintf(stderr, "nicprog-plan: --exec is interp or translated\n");
+				return 2;
+			}
+			exec_translated = !strcmp(optarg, "translated");
 			break;
 		default:
 			fprintf(stderr, USAGE);

@@ -10,6 +10,44 @@
 
 #include "kselftest_harness.h"
 
+#ifdef EXEC_TRANSLATED
+/*
+ * exec_test_translated: every case again on the translated form
+ * (kernel/exec/threaded.c), translated at each run, against the same
+ * reference semantics and cycle counts.
+ */
+static void resume_translated(const struct nicprog_exec_prog *prog,
+			      const struct nicprog_exec_ops *ops, void *priv,
+			      struct nicprog_exec_state *st,
+			      struct nicprog_exec_pkt *pkt,
+			      struct nicprog_exec_ctx *ctx,
+			      struct nicprog_exec_result *res)
+{
+	struct nicprog_exec_code *code = nicprog_exec_translate(prog, ctx->stage);
+
+	if (!code)
+		abort();
+	nicprog_exec_code_resume(code, ops, priv, st, pkt, ctx, res);
+	nicprog_exec_code_free(code);
+}
+
+static void run_translated(const struct nicprog_exec_prog *prog,
+			   const struct nicprog_exec_ops *ops, void *priv,
+			   struct nicprog_exec_state *st,
+			   struct nicprog_exec_pkt *pkt,
+			   struct nicprog_exec_result *res)
+{
+	struct nicprog_exec_prog whole = *prog;
+
+	whole.stage = NULL;
+	nicprog_exec_start(&st->ctx, pkt);
+	resume_translated(&whole, ops, priv, st, pkt, &st->ctx, res);
+}
+
+#define nicprog_exec_run	run_translated
+#define nicprog_exec_resume	resume_translated
+#endif
+
 #define I(c, d, s, o, i) \
 	((struct bpf_insn){ .code = (c), .dst_reg = (d), .src_reg = (s), .off = (o), .imm = (i) })
 #define LD64(d, v)	I(BPF_LD | BPF_DW | BPF_IMM, d, 0, 0, (u32)(u64)(v)), \
@@ -126,6 +164,37 @@ TEST(alu_register_operands)
 	EXPECT_EQ(0U, fails);
 }
 
+/* The immediate forms: imm is sign-extended to 64 bits, or taken as 32. */
+TEST(alu_immediate_operands)
+{
+	u32 i, j, k, is64, fails = 0;
+
+	for (is64 = 0; is64 < 2; is64++)
+	for (k = 0; k < ARRAY_SIZE(alu_ops); k++)
+	for (i = 0; i < ARRAY_SIZE(values); i++)
+	for (j = 0; j < ARRAY_SIZE(values); j++) {
+		s32 imm = (s32)values[j];
+		struct bpf_insn p[] = {
+			LD64(0, values[i]),
+			I((is64 ? BPF_ALU64 : BPF_ALU) | alu_ops[k] | BPF_K,
+			  0, 0, 0, imm),
+			EXIT,
+		};
+		struct nicprog_exec_result r = run_insns(p, ARRAY_SIZE(p));
+		u64 want = ref_alu(is64, alu_ops[k], values[i], (u64)(s64)imm);
+
+		if (r.error || r.ret != want) {
+			if (fails++ < 5)
+				TH_LOG("%s op 0x%x %llx, imm %d: got %llx want %llx",
+				       is64 ? "alu64" : "alu32", alu_ops[k],
+				       (unsigned long long)values[i], imm,
+				       (unsigned long long)r.ret,
+				       (unsigned long long)want);
+		}
+	}
+	EXPECT_EQ(0U, fails);
+}
+
 TEST(alu_immediates_sign_extend)
 {
 	struct bpf_insn p[] = {
@@ -208,24 +277,27 @@ TEST(conditional_jumps)
 		BPF_JEQ, BPF_JNE, BPF_JGT, BPF_JGE, BPF_JLT, BPF_JLE,
 		BPF_JSET, BPF_JSGT, BPF_JSGE, BPF_JSLT, BPF_JSLE,
 	};
-	u32 i, j, k, is64, fails = 0;
+	u32 i, j, k, is64, x, fails = 0;
 
+	for (x = 0; x < 2; x++)
 	for (is64 = 0; is64 < 2; is64++)
 	for (k = 0; k < ARRAY_SIZE(ops); k++)
 	for (i = 0; i < ARRAY_SIZE(values); i++)
 	for (j = 0; j < ARRAY_SIZE(values); j++) {
+		s32 imm = (s32)values[j];
 		struct bpf_insn p[] = {
 			LD64(1, values[i]), LD64(2, values[j]), MOV64(0, 0),
-			I((is64 ? BPF_JMP : BPF_JMP32) | ops[k] | BPF_X,
-			  1, 2, 1, 0),
+			I((is64 ? BPF_JMP : BPF_JMP32) | ops[k] |
+			  (x ? BPF_X : BPF_K), 1, x ? 2 : 0, 1, x ? 0 : imm),
 			EXIT,
 			MOV64(0, 1),
 			EXIT,
 		};
 		struct nicprog_exec_result r = run_insns(p, ARRAY_SIZE(p));
+		u64 b = x ? values[j] : (u64)(s64)imm;
 
 		if (r.error || (int)r.ret != ref_cond(is64, ops[k], values[i],
-						      values[j]))
+						      b))
 			fails++;
 	}
 	EXPECT_EQ(0U, fails);

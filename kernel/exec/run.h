@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A run in progress, as the interpreter (interp.c) and the translated
+ * form (threaded.c) share it: the translated form runs straight-line
+ * instructions itself and hands every other one to the interpreter's
+ * step, so the two cannot differ on calls, context accesses, atomics,
+ * engine calls or MAT regions.
+ */
+#ifndef _NICPROG_EXEC_RUN_H
+#define _NICPROG_EXEC_RUN_H
+
+#include <net/nicprog_exec.h>
+
+struct nicprog_exec_frame {
+	u32 ret_pc;
+	u64 saved[4];	/* r6..r9 */
+	u64 fp;
+};
+
+/**
+ * struct nicprog_exec_run - the state of one nicprog_exec_resume()
+ * @prog: the program
+ * @ops: its environment
+ * @priv: passed to @ops
+ * @st: the core's scratch
+ * @tr: @st->trace
+ * @pkt: the frame
+ * @ctx: the live state handed between stages
+ * @res: what the run did so far
+ * @regs: @ctx->regs
+ * @steps: instructions executed
+ * @cycles: cycles so far
+ * @depth: call depth, 0 in the main program
+ * @in_region: the last instruction was part of a MAT region
+ * @frames: callers' saved state, by depth
+ */
+struct nicprog_exec_run {
+	const struct nicprog_exec_prog *prog;
+	const struct nicprog_exec_ops *ops;
+	void *priv;
+	struct nicprog_exec_state *st;
+	struct nicprog_exec_trace *tr;
+	struct nicprog_exec_pkt *pkt;
+	struct nicprog_exec_ctx *ctx;
+	struct nicprog_exec_result *res;
+	u64 *regs;
+	u64 steps;
+	u64 cycles;
+	u32 depth;
+	bool in_region;
+	struct nicprog_exec_frame frames[NICPROG_EXEC_MAX_FRAMES];
+};
+
+/* nicprog_exec_step()'s results that are not the next instruction */
+#define NICPROG_EXEC_STEP_EXIT	0xffffffffU	/* the program returned */
+#define NICPROG_EXEC_STEP_BAD	0xfffffffeU	/* @res->error says why */
+
+void nicprog_exec_run_init(struct nicprog_exec_run *r,
+			   const struct nicprog_exec_prog *prog,
+			   const struct nicprog_exec_ops *ops, void *priv,
+			   struct nicprog_exec_state *st,
+			   struct nicprog_exec_pkt *pkt,
+			   struct nicprog_exec_ctx *ctx,
+			   struct nicprog_exec_result *res);
+u32 nicprog_exec_step(struct nicprog_exec_run *r, u32 pc);
+bool nicprog_exec_stage_left(const struct nicprog_exec_run *r, u32 pc);
+void nicprog_exec_run_end(struct nicprog_exec_run *r, u32 pc, u32 how);
+void nicprog_exec_trace_event(struct nicprog_exec_trace *tr, u64 at, u8 kind,
+			      u8 unit, u64 len, u64 addr);
+bool nicprog_exec_on_stack(const struct nicprog_exec_state *st,
+			   const struct nicprog_exec_ctx *ctx, uintptr_t a);
+u32 nicprog_exec_mem_latency(const struct nicprog_exec_prog *prog,
+			     const struct nicprog_exec_state *st,
+			     const struct nicprog_exec_ctx *ctx,
+			     const struct nicprog_exec_pkt *pkt, u64 addr);
+
+/* The ISA's operations, one definition for both forms. */
+static inline u64 nicprog_exec_alu64(u8 op, u64 dst, u64 src)
+{
+	switch (op) {
+	case BPF_ADD: return dst + src;
+	case BPF_SUB: return dst - src;
+	case BPF_MUL: return dst * src;
+	case BPF_DIV:
+		return src ? dst / src : 0;
+	case BPF_MOD:
+		return src ? dst % src : dst;
+	case BPF_OR: return dst | src;
+	case BPF_AND: return dst & src;
+	case BPF_XOR: return dst ^ src;
+	case BPF_LSH: return dst << (src & 63);
+	case BPF_RSH: return dst >> (src & 63);
+	case BPF_ARSH: return (u64)((s64)dst >> (src & 63));
+	case BPF_NEG: return -dst;
+	case BPF_MOV: return src;
+	}
+	return dst;
+}
+
+static inline u32 nicprog_exec_alu32(u8 op, u32 dst, u32 src)
+{
+	switch (op) {
+	case BPF_ADD: return dst + src;
+	case BPF_SUB: return dst - src;
+	case BPF_MUL: return dst * src;
+	case BPF_DIV:
+		return src ? dst / src : 0;
+	case BPF_MOD:
+		return src ? dst % src : dst;
+	case BPF_OR: return dst | src;
+	case BPF_AND: return dst & src;
+	case BPF_XOR: return dst ^ src;
+	case BPF_LSH: return dst << (src & 31);
+	case BPF_RSH: return dst >> (src & 31);
+	case BPF_ARSH: return (u32)((s32)dst >> (src & 31));
+	case BPF_NEG: return -dst;
+	case BPF_MOV: return src;
+	}
+	return dst;
+}
+
+static inline u64 nicprog_exec_bswap(u64 v, s32 width, bool to_be)
+{
+	switch (width) {
+	case 16:
+		return to_be ? __builtin_bswap16((u16)v) : (u16)v;
+	case 32:
+		return to_be ? __builtin_bswap32((u32)v) : (u32)v;
+	default:
+		return to_be ? __builtin_bswap64(v) : v;
+	}
+}
+
+static inline bool nicprog_exec_cond64(u8 op, u64 a, u64 b)
+{
+	switch (op) {
+	case BPF_JA: return true;
+	case BPF_JEQ: return a == b;
+	case BPF_JNE: return a != b;
+	case BPF_JGT: return a > b;
+	case BPF_JGE: return a >= b;
+	case BPF_JLT: return a < b;
+	case BPF_JLE: return a <= b;
+	case BPF_JSET: return a & b;
+	case BPF_JSGT: return (s64)a > (s64)b;
+	case BPF_JSGE: return (s64)a >= (s64)b;
+	case BPF_JSLT: return (s64)a < (s64)b;
+	case BPF_JSLE: return (s64)a <= (s64)b;
+	}
+	return false;
+}
+
+static inline bool nicprog_exec_cond32(u8 op, u32 a, u32 b)
+{
+	switch (op) {
+	case BPF_JEQ: return a == b;
+	case BPF_JNE: return a != b;
+	case BPF_JGT: return a > b;
+	case BPF_JGE: return a >= b;
+	case BPF_JLT: return a < b;
+	case BPF_JLE: return a <= b;
+	case BPF_JSET: return a & b;
+	case BPF_JSGT: return (s32)a > (s32)b;
+	case BPF_JSGE: return (s32)a >= (s32)b;
+	case BPF_JSLT: return (s32)a < (s32)b;
+	case BPF_JSLE: return (s32)a <= (s32)b;
+	}
+	return false;
+}
+
+#endif
