@@ -787,6 +787,7 @@ static int nicprog_xdp_setup_hw(struct nicprog_dev *nd, struct netdev_bpf *bpf)
 		if (IS_ERR(plan))
 			return PTR_ERR(plan);
 		err = nicprog_alloc_find(nd, plan, bpf->extack) ?:
+		      nicprog_plan_translate(plan, bpf->extack) ?:
 		      nd->ops->plan_load(nd, plan, bpf->extack);
 		if (err) {
 			nicprog_plan_destroy(plan);

@@ -134,7 +134,8 @@ struct nicprog_nic *nicprog_nic_register(struct device *dev,
 	struct nicprog_nic *nic;
 	int err;
 
-	if (!ops || !ops->port_stats || !ops->plan_load || !ops->plan_unload) {
+	if (!ops || !ops->port_stats || !ops->plan_load || !ops->plan_unload ||
+	    (ops->stage_translate && !ops->stage_release)) {
 		dev_err(dev, "nicprog: ops table lacks a required member\n");
 		return ERR_PTR(-EINVAL);
 	}

@@ -332,6 +332,9 @@ static inline u32 nicprog_host_fn_index(s32 func_id)
  *	given at attach (alloc.c)
  * @held: its tables in NIC memory and where it placed them
  * @n_held: entries in @held
+ * @images: per stage, the driver's translation of it
+ *	(&nicprog_dev_ops.stage_translate), or NULL: interpreted
+ * @n_images: stages the driver translated so far; released at destroy
  */
 struct nicprog_plan {
 	struct nicprog_exec_prog exec;
@@ -355,6 +358,8 @@ struct nicprog_plan {
 	struct nicprog_run runs[NICPROG_POOLS];
 	struct nicprog_held_table held[NICPROG_MAX_TABLES];
 	u32 n_held;
+	void *images[NICPROG_MAX_STAGES];
+	u32 n_images;
 };
 
 /**
@@ -505,6 +510,8 @@ struct nicprog_plan *nicprog_plan_create(struct nicprog_dev *nd,
 					 const struct nicprog_plan_settings *set,
 					 struct netlink_ext_ack *extack);
 void nicprog_plan_destroy(struct nicprog_plan *plan);
+int nicprog_plan_translate(struct nicprog_plan *plan,
+			   struct netlink_ext_ack *extack);
 void nicprog_plan_publish(struct nicprog_dev *nd, struct nicprog_plan *plan);
 int nicprog_debugfs_init(void);
 void nicprog_debugfs_exit(void);

@@ -13,6 +13,7 @@
  * The installed plan is also kept in words (nd->plan_text, under
  * plan_lock) for /sys/kernel/debug/nicprog/<ifname>/plan.
  */
+#include <linux/bitmap.h>
 #include <linux/bpf.h>
 #include <linux/debugfs.h>
 #include <linux/netdevice.h>
@@ -448,8 +449,15 @@ err_free:
  */
 void nicprog_plan_destroy(struct nicprog_plan *plan)
 {
+	const struct nicprog_dev_ops *ops;
+	u32 s;
+
 	if (!plan)
 		return;
+	ops = plan->nd->nic->ops;
+	for (s = 0; s < plan->n_images; s++)
+		if (plan->images[s])
+			ops->stage_release(plan->nd, s, plan->images[s]);
 	nicprog_layout_free(&plan->lo);
 	kvfree(plan->entries);
 	kvfree(plan->run_stage);
@@ -676,6 +684,179 @@ void nicprog_plan_resume(const struct nicprog_plan *plan,
 	nicprog_plan_tail(plan, st, pkt, res);
 }
 EXPORT_SYMBOL_GPL(nicprog_plan_resume);
+
+/*
+ * Where runs enter @stage: its first instruction at the program's start,
+ * and every instruction of it that control reaches from a main-program
+ * instruction of another stage.
+ */
+static u32 *nicprog_plan_entries(const struct nicprog_exec_prog *prog,
+				 u32 stage, u32 *n)
+{
+	const struct bpf_insn *insn;
+	unsigned long *at;
+	u32 i, succ[2], k, *out;
+	u8 cls, op;
+
+	at = bitmap_zalloc(prog->len, GFP_KERNEL);
+	if (!at)
+		return NULL;
+	if (!prog->stage || prog->stage[0] == stage)
+		__set_bit(0, at);
+	for (i = 0; prog->stage && i < prog->len; i++) {
+		insn = &prog->insns[i];
+		cls = BPF_CLASS(insn->code);
+		op = BPF_OP(insn->code);
+		k = 0;
+		if (insn->code == (BPF_LD | BPF_IMM | BPF_DW)) {
+			succ[k++] = i + 2;
+		} else if (cls == BPF_JMP || cls == BPF_JMP32) {
+			if (op == BPF_CALL) {
+				succ[k++] = i + 1;	/* the return */
+			} else if (op != BPF_EXIT) {
+				succ[k++] = i + 1 + insn->off;
+				if (op != BPF_JA)
+					succ[k++] = i + 1;
+			}
+		} else {
+			succ[k++] = i + 1;
+		}
+		if (prog->stage[i] == stage ||
+		    prog->stage[i] == NICPROG_EXEC_STAGE_ANY)
+			k = 0;
+		while (k--)
+			if (succ[k] < prog->len && prog->stage[succ[k]] == stage)
+				__set_bit(succ[k], at);
+		if (insn->code == (BPF_LD | BPF_IMM | BPF_DW))
+			i++;
+	}
+	*n = bitmap_weight(at, prog->len);
+	out = kvmalloc_array(max(*n, 1U), sizeof(*out), GFP_KERNEL);
+	if (out) {
+		k = 0;
+		for_each_set_bit(i, at, prog->len)
+			out[k++] = i;
+	}
+	bitmap_free(at);
+	return out;
+}
+
+/**
+ * nicprog_plan_translate() - have the driver translate each stage
+ * @plan: a plan the core gave its units, before the driver loads it
+ * @extack: the driver's refusal
+ *
+ * Context: process, RTNL held.
+ * Return: 0, or the driver's refusal (its translations so far are
+ * released with the plan).
+ */
+int nicprog_plan_translate(struct nicprog_plan *plan,
+			   struct netlink_ext_ack *extack)
+{
+	const struct nicprog_dev_ops *ops = plan->nd->nic->ops;
+	struct nicprog_stage_code code = { .prog = &plan->exec };
+	u32 *entries;
+	void *image;
+	u32 s;
+
+	if (!ops->stage_translate)
+		return 0;
+	for (s = 0; s < plan->lo.n_stages; s++) {
+		entries = nicprog_plan_entries(&plan->exec, s,
+					       &code.n_entries);
+		if (!entries)
+			return -ENOMEM;
+		code.stage = s;
+		code.entries = entries;
+		image = ops->stage_translate(plan->nd, plan, &code, extack);
+		kvfree(entries);
+		if (IS_ERR(image))
+			return PTR_ERR(image);
+		plan->images[s] = image;
+		plan->n_images = s + 1;
+	}
+	return 0;
+}
+
+/**
+ * nicprog_stage_refuse() - refuse to translate an instruction of a stage
+ * @nd: the port
+ * @code: the stage
+ * @insn: the instruction
+ * @why: what the NIC lacks for it; a static string, as extack takes it
+ * @extack: where the refusal goes
+ *
+ * The refusal names the instruction in the kernel log too: its number,
+ * its stage and its opcode.
+ *
+ * Context: in &nicprog_dev_ops.stage_translate.
+ * Return: ERR_PTR(-EOPNOTSUPP), for the op to return.
+ */
+void *nicprog_stage_refuse(struct nicprog_dev *nd,
+			   const struct nicprog_stage_code *code, u32 insn,
+			   const char *why, struct netlink_ext_ack *extack)
+{
+	/* the driver's reasons are static strings */
+	if (extack)
+		extack->_msg = why;
+	netdev_err(nd->netdev,
+		   "nicprog: the NIC cannot translate insn %u (code 0x%02x) of stage %u: %s\n",
+		   insn, insn < code->prog->len ? code->prog->insns[insn].code : 0,
+		   code->stage, why);
+	return ERR_PTR(-EOPNOTSUPP);
+}
+EXPORT_SYMBOL_GPL(nicprog_stage_refuse);
+
+/**
+ * nicprog_plan_stage_image() - the driver's translation of a stage
+ * @plan: the plan
+ * @stage: stage number, below nicprog_plan_stages()
+ *
+ * Context: any, while the plan is installed.
+ * Return: what &nicprog_dev_ops.stage_translate returned for @stage; NULL
+ * for a stage the core's interpreter runs.
+ */
+void *nicprog_plan_stage_image(const struct nicprog_plan *plan, u32 stage)
+{
+	return stage < plan->n_images ? plan->images[stage] : NULL;
+}
+EXPORT_SYMBOL_GPL(nicprog_plan_stage_image);
+
+/**
+ * nicprog_plan_resume_with() - run the stage @ctx is at, translated
+ * @plan: the plan
+ * @run: the driver's runner of its translations
+ * @st: the core's executor scratch
+ * @pkt: the frame
+ * @ctx: the live state; on return, where the next stage resumes
+ * @res: what the stage did; @res->done once the program finished
+ *
+ * For a driver that runs its translations on the host CPU, as a simulated
+ * NIC does: @run gets the stage's image and the plan's environment (its
+ * tables, engines, clock, events); a stage the driver left to the
+ * interpreter runs as nicprog_plan_resume() runs it, and the last stage's
+ * core runs the tail calls. A one-stage plan starts with
+ * nicprog_plan_start() as a staged one does.
+ *
+ * Context: as nicprog_plan_resume().
+ */
+void nicprog_plan_resume_with(const struct nicprog_plan *plan,
+			      nicprog_stage_run_t run,
+			      struct nicprog_exec_state *st,
+			      struct nicprog_exec_pkt *pkt,
+			      struct nicprog_exec_ctx *ctx,
+			      struct nicprog_exec_result *res)
+{
+	const void *image = nicprog_plan_stage_image(plan, ctx->stage);
+
+	if (!image) {
+		nicprog_plan_resume(plan, st, pkt, ctx, res);
+		return;
+	}
+	run(image, &nicprog_plan_exec_ops, (void *)plan, st, pkt, ctx, res);
+	nicprog_plan_tail(plan, st, pkt, res);
+}
+EXPORT_SYMBOL_GPL(nicprog_plan_resume_with);
 
 /**
  * nicprog_plan_stage() - what a driver needs to know of one stage

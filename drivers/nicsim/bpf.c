@@ -78,6 +78,7 @@ int nicsim_plan_load(struct nicprog_dev *nd, const struct nicprog_plan *plan,
 	if (!ref)
 		return -ENOMEM;
 	ref->plan = plan;
+	ref->translated = nicprog_plan_stage_image(plan, 0);
 	ref->base = nicprog_plan_core_base(plan);
 	for (p = 0; p < NICSIM_TM_POOLS; p++)
 		nicsim_plan_ref_pool(ref, p);

@@ -223,6 +223,7 @@ static struct attribute *nicsim_dev_attrs[] = {
 	&dev_attr_lnic.attr,
 	&dev_attr_profile.attr,
 	&dev_attr_offered_rate.attr,
+	&dev_attr_exec_mode.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(nicsim_dev);
@@ -253,6 +254,7 @@ static void nicsim_dev_destroy(struct nicsim_dev *ndev)
 	while (i--)
 		nicsim_port_destroy(ndev->ports[i]);
 	nicprog_nic_unregister(ndev->nic);
+	nicsim_translate_dev_exit(ndev);
 	device_unregister(&ndev->dev);
 }
 
@@ -291,6 +293,7 @@ static struct nicsim_dev *nicsim_dev_create(u32 id, u32 port_count,
 	err = dev_set_name(&ndev->dev, NICSIM_DRV_NAME "%u", id);
 	if (err)
 		goto err_put_device;
+	nicsim_translate_dev_init(ndev);
 	err = device_add(&ndev->dev);
 	if (err)
 		goto err_put_device;
@@ -333,6 +336,7 @@ err_cores_stop:
 err_device_del:
 	device_del(&ndev->dev);
 err_put_device:
+	nicsim_translate_dev_exit(ndev);
 	put_device(&ndev->dev);
 	return ERR_PTR(err);
 }
@@ -526,20 +530,27 @@ static int __init nicsim_module_init(void)
 	char why[128];
 	int err;
 
+	err = nicsim_translate_init();
+	if (err)
+		return err;
 	err = nicsim_profiles_init(why, sizeof(why));
 	if (err) {
 		pr_err("%s\n", err == -ENOMEM ? "out of memory" : why);
-		return err;
+		goto err_translate;
 	}
 	err = bus_register(&nicsim_bus);
-	if (err) {
-		nicsim_profiles_exit();
-		return err;
-	}
+	if (err)
+		goto err_profiles;
 	mutex_lock(&nicsim_devs_lock);
 	nicsim_bus_enabled = true;
 	mutex_unlock(&nicsim_devs_lock);
 	return 0;
+
+err_profiles:
+	nicsim_profiles_exit();
+err_translate:
+	nicsim_translate_exit();
+	return err;
 }
 
 static void __exit nicsim_module_exit(void)
@@ -555,6 +566,7 @@ static void __exit nicsim_module_exit(void)
 	mutex_unlock(&nicsim_devs_lock);
 	bus_unregister(&nicsim_bus);
 	nicsim_profiles_exit();
+	nicsim_translate_exit();
 }
 
 module_init(nicsim_module_init);

@@ -378,7 +378,13 @@ void nicsim_core_run(struct nicsim_core *core, struct nicsim_port *port,
 	memcpy(core->frame + XDP_PACKET_HEADROOM, skb->data, skb->len);
 	consume_skb(skb);
 
-	nicprog_plan_run(plan, core->state, &pkt, &res);
+	if (ref->translated) {
+		nicprog_plan_start(plan, &core->state->ctx, &pkt);
+		nicprog_plan_resume_with(plan, nicsim_stage_run, core->state,
+					 &pkt, &core->state->ctx, &res);
+	} else {
+		nicprog_plan_run(plan, core->state, &pkt, &res);
+	}
 	nicsim_core_timed(core, res.cycles, core->trace, false);
 	core->packets++;
 	core->mat_lookups += res.mat_lookups;
@@ -491,8 +497,13 @@ static struct nicsim_core *nicsim_core_stage(struct nicsim_core *core,
 	stage = nicprog_plan_core_stage(plan, core->index - ref->base);
 	hop = queued ? NICSIM_HOP_CYCLES : 0;
 	if (!job->res.done && job->ctx.stage == stage) {
-		nicprog_plan_resume(plan, core->state, &job->pkt, &job->ctx,
-				    &res);
+		if (ref->translated)
+			nicprog_plan_resume_with(plan, nicsim_stage_run,
+						 core->state, &job->pkt,
+						 &job->ctx, &res);
+		else
+			nicprog_plan_resume(plan, core->state, &job->pkt,
+					    &job->ctx, &res);
 		nicsim_core_timed(core, hop + res.cycles, core->trace,
 				  queued);
 		core->packets++;

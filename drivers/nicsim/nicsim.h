@@ -189,6 +189,7 @@ struct nicsim_port {
 /**
  * struct nicsim_plan_ref - a plan installed on a port, and where it runs
  * @plan: the plan
+ * @translated: its stages run in nicsim's translated form (translate.c)
  * @base: the NIC core that is the plan's core 0 (nicprog_plan_core_base()):
  *	the plan runs on cores @base up to @base + nicprog_plan_cores(@plan),
  *	which no other port's plan holds
@@ -203,6 +204,7 @@ struct nicsim_port {
  */
 struct nicsim_plan_ref {
 	const struct nicprog_plan *plan;
+	bool translated;
 	u32 base;
 	struct nicprog_host *host;
 	u8 unit_base[NICSIM_TM_POOLS];
@@ -342,6 +344,10 @@ struct nicsim_core {
  *	queue (their calls ran the function's BPF body on the core)
  * @nic: the NIC's registration with nicprog, from the cores' start to
  *	the ports' destruction
+ * @exec_mode: NICSIM_EXEC_*, how the next plans run (translate.c);
+ *	written under RTNL
+ * @translate_refuse: an instruction translation refuses (debugfs)
+ * @ddir: the device's debugfs directory
  * @port_count: entries in @ports
  * @ports: the ports, all registered while the device is listed
  */
@@ -368,8 +374,17 @@ struct nicsim_dev {
 	atomic_t accel_queue_max[__NICPROG_ACCEL_MAX];
 	atomic64_t accel_refused[__NICPROG_ACCEL_MAX];
 	struct nicprog_nic *nic;
+	u8 exec_mode;
+	u32 translate_refuse;
+	struct dentry *ddir;
 	u32 port_count;
 	struct nicsim_port *ports[];
+};
+
+/* struct nicsim_dev.exec_mode (translate.c) */
+enum {
+	NICSIM_EXEC_INTERP,
+	NICSIM_EXEC_TRANSLATED,
 };
 
 /* port.c */
@@ -428,6 +443,23 @@ void nicsim_xdp_fini(struct nicsim_port *port);
 int nicsim_plan_load(struct nicprog_dev *nd, const struct nicprog_plan *plan,
 		     struct netlink_ext_ack *extack);
 void nicsim_plan_unload(struct nicprog_dev *nd);
+
+/* translate.c */
+int nicsim_translate_init(void);
+void nicsim_translate_exit(void);
+void nicsim_translate_dev_init(struct nicsim_dev *ndev);
+void nicsim_translate_dev_exit(struct nicsim_dev *ndev);
+void *nicsim_stage_translate(struct nicprog_dev *nd,
+			     const struct nicprog_plan *plan,
+			     const struct nicprog_stage_code *code,
+			     struct netlink_ext_ack *extack);
+void nicsim_stage_release(struct nicprog_dev *nd, u32 stage, void *image);
+void nicsim_stage_run(const void *image, const struct nicprog_exec_ops *ops,
+		      void *priv, struct nicprog_exec_state *st,
+		      struct nicprog_exec_pkt *pkt,
+		      struct nicprog_exec_ctx *ctx,
+		      struct nicprog_exec_result *res);
+extern struct device_attribute dev_attr_exec_mode;
 
 /* accel.c */
 s64 nicsim_accel_run(struct nicprog_dev *nd, u32 afn,

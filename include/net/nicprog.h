@@ -29,6 +29,52 @@ struct nicprog_plan;
 struct xdp_buff;
 
 /**
+ * struct nicprog_stage_code - a stage of a plan, as a translating driver
+ *	gets it (&nicprog_dev_ops.stage_translate)
+ * @stage: the stage's number, below nicprog_plan_stages()
+ * @prog: the program as the NIC runs it: the instructions the verifier
+ *	checked, in the 6.1 ISA (nicprog_exec_check() passed), with a map
+ *	load carrying the index of its table (below @prog->n_maps) and, per
+ *	instruction, what the plan decided: @prog->flags (context accesses,
+ *	lookups and regions a MAT stage serves), @prog->cycles (what the
+ *	prediction charged), @prog->stage, @prog->accel (the engine that
+ *	runs a call), @prog->region (the memory an access touches). The
+ *	stage is the main-program instructions whose @prog->stage is
+ *	@stage, with the subprograms they call (NICPROG_EXEC_STAGE_ANY);
+ *	without @prog->stage it is the whole program. A run leaves the
+ *	stage where control reaches an instruction of another one
+ *	(NICPROG_EXEC_STAGE_HOST: the host's part of a partial plan).
+ * @entries: the instructions where runs enter the stage, ascending: where
+ *	the NIC resumes a frame's run, with its live state in struct
+ *	nicprog_exec_ctx
+ * @n_entries: entries in @entries
+ */
+struct nicprog_stage_code {
+	u32 stage;
+	const struct nicprog_exec_prog *prog;
+	const u32 *entries;
+	u32 n_entries;
+};
+
+/**
+ * typedef nicprog_stage_run_t - a driver's runner of its translated stages
+ *	on the host CPU (a simulated NIC), for nicprog_plan_resume_with()
+ * @image: what &nicprog_dev_ops.stage_translate returned for the stage
+ * @ops: the plan's environment: its tables, engines, clock and events
+ * @priv: passed to @ops
+ * @st: the core's executor scratch
+ * @pkt: the frame
+ * @ctx: the live state; on return, where the next stage resumes
+ * @res: what the stage did, as nicprog_exec_resume() fills it
+ */
+typedef void (*nicprog_stage_run_t)(const void *image,
+				    const struct nicprog_exec_ops *ops,
+				    void *priv, struct nicprog_exec_state *st,
+				    struct nicprog_exec_pkt *pkt,
+				    struct nicprog_exec_ctx *ctx,
+				    struct nicprog_exec_result *res);
+
+/**
  * struct nicprog_port_stats - NIC-side counters of one port
  * @wire_rx_packets: frames that arrived from the wire
  * @wire_rx_bytes: bytes of those frames
@@ -122,6 +168,18 @@ struct nicprog_unit_stats {
  *	Required. RTNL held.
  * @plan_unload: remove the port's installed plan; when it returns no
  *	frame runs it. Required. RTNL held.
+ * @stage_translate: turn stage @code->stage of @plan into the NIC's own
+ *	executable form (its instruction set, its table handles) and return
+ *	it; the core keeps it with the plan (nicprog_plan_stage_image()) and
+ *	hands it back to @stage_release when the plan goes. Return NULL to
+ *	run the stage with the core's interpreter instead
+ *	(nicprog_plan_resume()), or an ERR_PTR to refuse the plan: name the
+ *	instruction with nicprog_stage_refuse(). Optional: without it every
+ *	stage is interpreted. Called for each stage, in order, after the
+ *	core gave the plan its units and before @plan_load. RTNL held; may
+ *	sleep.
+ * @stage_release: free what @stage_translate returned for @stage, once no
+ *	frame runs the plan. Required with @stage_translate. RTNL held.
  * @profile_set: give the NIC the profile named @name, or @text (exactly
  *	one is given; the core has parsed and validated @text), as
  *	reflashing the NIC does: the driver calls
@@ -176,6 +234,11 @@ struct nicprog_dev_ops {
 			 const struct nicprog_plan *plan,
 			 struct netlink_ext_ack *extack);
 	void (*plan_unload)(struct nicprog_dev *nd);
+	void *(*stage_translate)(struct nicprog_dev *nd,
+				 const struct nicprog_plan *plan,
+				 const struct nicprog_stage_code *code,
+				 struct netlink_ext_ack *extack);
+	void (*stage_release)(struct nicprog_dev *nd, u32 stage, void *image);
 	int (*profile_set)(struct nicprog_nic *nic, const char *name,
 			   struct nicprog_lnic_text *text,
 			   struct netlink_ext_ack *extack);
@@ -268,6 +331,18 @@ void nicprog_plan_resume(const struct nicprog_plan *plan,
 			 struct nicprog_exec_pkt *pkt,
 			 struct nicprog_exec_ctx *ctx,
 			 struct nicprog_exec_result *res);
+
+/* Translating drivers (&nicprog_dev_ops.stage_translate). */
+void *nicprog_plan_stage_image(const struct nicprog_plan *plan, u32 stage);
+void nicprog_plan_resume_with(const struct nicprog_plan *plan,
+			      nicprog_stage_run_t run,
+			      struct nicprog_exec_state *st,
+			      struct nicprog_exec_pkt *pkt,
+			      struct nicprog_exec_ctx *ctx,
+			      struct nicprog_exec_result *res);
+void *nicprog_stage_refuse(struct nicprog_dev *nd,
+			   const struct nicprog_stage_code *code, u32 insn,
+			   const char *why, struct netlink_ext_ack *extack);
 
 /* Partial offload: the NIC hands runs over to the host (handover.c). */
 u32 nicprog_plan_handover_size(const struct nicprog_plan *plan,

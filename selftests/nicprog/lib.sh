@@ -93,10 +93,14 @@ nicsim_new_id() {
 	echo "$id"
 }
 
-# nicsim_new ID PORTS [PROFILE]: create a device, remembered for cleanup.
+# nicsim_new ID PORTS [PROFILE]: create a device, remembered for cleanup;
+# NICSIM_EXEC (interp or translated), if set, is its execution mode, so
+# that a test runs under either (drivers/nicsim/translate.c).
 nicsim_new() {
 	echo "$*" > "$BUS/new_device" || return 1
 	_created_devs+=("$1")
+	[ -z "${NICSIM_EXEC:-}" ] ||
+		echo "$NICSIM_EXEC" > "$BUS/devices/nicsim$1/exec_mode"
 }
 
 # topipe_nic: a new device of two wired ports, IN and NF, up and without

@@ -1,0 +1,130 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The translate contract (stage_translate) and nicsim's translated
+# execution mode. Two NICs that see the same history, one interpreting and
+# one translating, run every example NF with its entries under the
+# one-core and pipelined shapes: both equal to the host (the oracle,
+# BPF_PROG_TEST_RUN) and the NIC's own counts -- cycles and busy cycles
+# per core, memory accesses and hits per region, MAT lookups, engine
+# jobs, verdicts -- equal between the modes. Then the edges: exec_mode is
+# refused with a plan installed and for a mode that is none; a driver's
+# refusal to translate fails the attach with its extack on ip's stderr,
+# the kernel log naming the instruction, and leaves the port as it was.
+. "$(dirname "$0")/lib.sh"
+require_root_tools
+[ -x "$SELFDIR/oracle" ] || skip_all "oracle not built"
+nicprog_load || skip_all "cannot load nicprog/nicsim"
+
+FRAMES=${TRANSLATE_FRAMES:-1200}
+SHAPES=${TRANSLATE_SHAPES:-single pipelined}
+NFS=${TRANSLATE_NFS:-count icmp_echo port_filter firewall router lb heavy_hitter nat esp digest}
+SEED=${TRANSLATE_SEED:-7}
+EX=$NICPROG_SRC/bpf/examples
+. "$SELFDIR/nf_entries.sh"
+
+declare -A D
+# the two NICs: oracle_nic's variables saved per mode
+for mode in interp translated; do
+	oracle_nic "tr${mode:0:1}"
+	echo $mode > "$BUS/devices/nicsim$ID/exec_mode" ||
+		{ echo "not ok: cannot set nicsim$ID's exec_mode" >&2; exit 1; }
+	for v in ID NS IN NF OUT CAP NF_IDX OUT_IDX; do D[$mode.$v]=${!v}; done
+done
+use() { for v in ID NS IN NF OUT CAP NF_IDX OUT_IDX; do printf -v $v %s "${D[$1.$v]}"; done; }
+
+# The NIC's counts a mode must not change, one "name value" per line.
+counts() {
+	ip netns exec "$NS" ethtool -S "$NF" |
+		awk '$1 ~ /^(core[0-9]+_(packets|cycles|busy|runs|errors|passes|mat_lookups)|mem_.*_(accesses|hits)|accel_.*_jobs|xdp_(drop|pass|tx|redirect|aborted)):$/ { print $1, $2 }'
+}
+
+# delta BEFORE AFTER: the counts that moved, and by how much
+delta() {
+	join <(sort "$1") <(sort "$2") | awk '$3 != $2 { print $1, $3 - $2 }'
+}
+
+TMP=$(mktemp -d /tmp/nicprog-translate.XXXXXX)
+trap 'rm -rf "$TMP"; cleanup' EXIT
+
+tap_begin
+use translated
+expect_eq "exec_mode shows the device's mode" translated \
+	"$(cat "$BUS/devices/nicsim$ID/exec_mode")"
+k=0
+for shape in $SHAPES; do
+	k=$((k + 1))
+	for nf in $NFS; do
+		for mode in interp translated; do
+			use $mode
+			echo "$shape" > /sys/class/nicprog/$NF/plan_shape
+			nf_entries "$nf"
+			counts > "$TMP/before"
+			out=$(ip netns exec "$NS" "$SELFDIR/oracle" "$EX/$nf.o" \
+			      "$IN" "$NF" "$OUT" "$CAP" $((SEED + k)) "$FRAMES" \
+			      "${ENTRIES[@]}" 2>&1)
+			rc=$?
+			counts > "$TMP/after"
+			delta "$TMP/before" "$TMP/after" > "$TMP/$mode"
+			if [ $rc -ne 0 ] ||
+			   ! grep -q "^ok 1 .*verdicts and output bytes equal .* for $FRAMES frames (0 differ)" <<< "$out" ||
+			   ! grep -q "^ok 2 " <<< "$out"; then
+				grep -v '^ok' <<< "$out" | head -5 | sed 's/^/# /'
+				tap_fail "$shape $nf $mode: verdicts, bytes and tables equal the host's over $FRAMES frames"
+			else
+				tap_ok "$shape $nf $mode: verdicts, bytes and tables equal the host's over $FRAMES frames"
+			fi
+		done
+		tap_info "$shape $nf: $(awk '/_cycles:/ { s += $2 } END { print s + 0 }' "$TMP/interp") core cycles, $(grep -c . "$TMP/interp") counts moved"
+		if [ -s "$TMP/interp" ] && grep -q '_cycles: ' "$TMP/interp" &&
+		   cmp -s "$TMP/interp" "$TMP/translated"; then
+			tap_ok "$shape $nf: cycles, memory, MAT and engine counts equal between the modes"
+		else
+			diff "$TMP/interp" "$TMP/translated" | head -6 | sed 's/^/# /'
+			tap_fail "$shape $nf: cycles, memory, MAT and engine counts equal between the modes"
+		fi
+	done
+done
+
+# exec_mode: not with a plan installed (its stages were translated, or
+# not, when it was), and only a mode that is
+use translated
+echo single > /sys/class/nicprog/$NF/plan_shape
+ip netns exec "$NS" ip link set dev "$NF" xdpoffload obj "$EX/count.o" sec xdp ||
+	tap_info "attach of count.o failed"
+check "exec_mode refused with a plan installed (EBUSY)" \
+	bash -c "! echo interp > $BUS/devices/nicsim$ID/exec_mode 2> $TMP/err && grep -q 'Device or resource busy' $TMP/err"
+expect_eq "the mode is unchanged" translated \
+	"$(cat "$BUS/devices/nicsim$ID/exec_mode")"
+ip netns exec "$NS" ip link set dev "$NF" xdpoffload off
+check "exec_mode refuses a mode that is none (EINVAL)" \
+	bash -c "! echo jit > $BUS/devices/nicsim$ID/exec_mode 2> $TMP/err && grep -q 'Invalid argument' $TMP/err"
+
+# A driver's refusal: nicsim's debugfs knob names an instruction of the
+# program (count.o's second), as a NIC lacking something for it would.
+DBG=/sys/kernel/debug/nicsim/nicsim$ID
+if [ -w "$DBG/translate_refuse" ]; then
+	echo 1 > "$DBG/translate_refuse"
+	dmesg -C 2>/dev/null
+	check "a refused translation fails the attach" \
+		bash -c "! ip netns exec $NS ip link set dev $NF xdpoffload obj $EX/count.o sec xdp 2> $TMP/err"
+	check "ip's stderr carries the driver's extack" \
+		grep -q "cannot translate an instruction of the program" "$TMP/err"
+	check "the kernel log names the instruction and its stage" \
+		bash -c "dmesg | grep -q '$NF: nicprog: the NIC cannot translate insn 1 (code 0x[0-9a-f]*) of stage 0'"
+	check "the port has no program after the refusal" \
+		bash -c "! ip netns exec $NS ip -d link show $NF | grep -q xdpoffload"
+	echo 4294967295 > "$DBG/translate_refuse"
+	check "the same attach succeeds once the NIC translates again" \
+		ip netns exec "$NS" ip link set dev "$NF" xdpoffload obj "$EX/count.o" sec xdp
+	ip netns exec "$NS" ip link set dev "$NF" xdpoffload off
+	# in interpreting mode the driver translates nothing: no refusal
+	use interp
+	echo 1 > "/sys/kernel/debug/nicsim/nicsim$ID/translate_refuse"
+	check "an interpreting NIC does not translate, so does not refuse" \
+		ip netns exec "$NS" ip link set dev "$NF" xdpoffload obj "$EX/count.o" sec xdp
+	ip netns exec "$NS" ip link set dev "$NF" xdpoffload off
+	echo 4294967295 > "/sys/kernel/debug/nicsim/nicsim$ID/translate_refuse"
+else
+	tap_skip "translation refusals" "no debugfs at /sys/kernel/debug"
+fi
+tap_end
