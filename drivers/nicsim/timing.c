@@ -347,12 +347,7 @@ bool nicsim_tm_add(struct nicsim_tm *tm, u32 core, u64 cycles,
 
 static bool tm_core_running(const struct nicsim_tm_core *c)
 {
-	u32 i;
-
-	for (i = 0; i < c->n_threads; i++)
-		if (c->threads[i].rec)
-			return true;
-	return false;
+	return c->n_running;
 }
 
 /* Thread @th of @c takes the core's oldest waiting run. */
@@ -372,6 +367,7 @@ static void tm_take(struct nicsim_tm *tm, struct nicsim_tm_core *c,
 		c->wait += c->now - arrival;
 	}
 	th->rec = c->head;
+	c->n_running++;
 	c->head = th->rec->next;
 	if (!c->head)
 		c->tail = NULL;
@@ -421,6 +417,7 @@ static void tm_step(struct nicsim_tm *tm, struct nicsim_tm_core *c,
 		tm->last = NULL;
 	kfree(rec);
 	th->rec = NULL;
+	c->n_running--;
 }
 
 /* Instruction cycles @th issues before its next wait (0: it takes a run). */
@@ -457,6 +454,9 @@ static void tm_run(struct nicsim_tm *tm, bool all, u64 until)
 		starved = false;
 		for (i = 0; i < tm->n_cores; i++) {
 			c = &tm->cores[i];
+			/* nothing to run: no pick, and not starved */
+			if (!c->n_running && !c->head)
+				continue;
 			running = false;
 			idle_thread = false;
 			pick = NULL;

@@ -101,6 +101,8 @@ struct nicsim_tm_thread {
  * @head: runs waiting for a thread, oldest first
  * @tail: the newest
  * @n_threads: entries in @threads in use
+ * @n_running: of them, those with a run: with none and no run waiting,
+ *	the replay passes the core by
  * @threads: its hardware threads
  * @pool_base: per pool, the first unit of the slice of its plan
  * @pool_n: per pool, units of the slice; 0: the whole pool
@@ -116,6 +118,7 @@ struct nicsim_tm_core {
 	struct nicsim_tm_rec *head;
 	struct nicsim_tm_rec *tail;
 	u32 n_threads;
+	u32 n_running;
 	struct nicsim_tm_thread threads[NICSIM_TM_MAX_THREADS];
 	u8 pool_base[NICSIM_TM_POOLS];
 	u8 pool_n[NICSIM_TM_POOLS];
