@@ -165,6 +165,31 @@ static ssize_t profile_store(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RW(profile);
 
+/**
+ * nicsim_dev_planless() - may an attribute restart what plans run on?
+ * @ndev: the device
+ * @attr: the attribute, for the log
+ *
+ * Context: RTNL held (the ports' plans change under it).
+ * Return: 0 if the device is live and no port has a plan; -ENODEV while
+ * it goes; -EBUSY, the port named in the log, if one has.
+ */
+int nicsim_dev_planless(struct nicsim_dev *ndev, const char *attr)
+{
+	u32 i;
+
+	ASSERT_RTNL();
+	if (!ndev->live)
+		return -ENODEV;
+	for (i = 0; i < ndev->port_count; i++)
+		if (rtnl_dereference(ndev->ports[i]->ref)) {
+			dev_err(&ndev->dev, "%s: %s has a plan; remove its program first\n",
+				attr, netdev_name(ndev->ports[i]->netdev));
+			return -EBUSY;
+		}
+	return 0;
+}
+
 static ssize_t offered_rate_show(struct device *dev,
 				 struct device_attribute *attr, char *buf)
 {
@@ -185,7 +210,6 @@ static ssize_t offered_rate_store(struct device *dev,
 	struct nicsim_dev *ndev = container_of(dev, struct nicsim_dev, dev);
 	u64 rate, old;
 	int err;
-	u32 i;
 
 	if (kstrtou64(buf, 0, &rate) || rate > NICSIM_RATE_MAX) {
 		dev_err(dev, "offered_rate: expected frames per second, 0 to %llu\n",
@@ -193,13 +217,7 @@ static ssize_t offered_rate_store(struct device *dev,
 		return -EINVAL;
 	}
 	rtnl_lock();
-	err = ndev->live ? 0 : -ENODEV;
-	for (i = 0; !err && i < ndev->port_count; i++)
-		if (rtnl_dereference(ndev->ports[i]->ref)) {
-			dev_err(dev, "offered_rate: %s has a plan; remove its program first\n",
-				netdev_name(ndev->ports[i]->netdev));
-			err = -EBUSY;
-		}
+	err = nicsim_dev_planless(ndev, "offered_rate");
 	if (err || rate == ndev->offered_rate)
 		goto out;
 	/* no port has a plan: no frame is on a core */

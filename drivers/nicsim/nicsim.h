@@ -444,6 +444,9 @@ int nicsim_plan_load(struct nicprog_dev *nd, const struct nicprog_plan *plan,
 		     struct netlink_ext_ack *extack);
 void nicsim_plan_unload(struct nicprog_dev *nd);
 
+/* bus.c */
+int nicsim_dev_planless(struct nicsim_dev *ndev, const char *attr);
+
 /* translate.c */
 int nicsim_translate_init(void);
 void nicsim_translate_exit(void);

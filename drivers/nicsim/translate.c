@@ -188,21 +188,13 @@ static ssize_t exec_mode_store(struct device *dev,
 	struct nicsim_dev *ndev = container_of(dev, struct nicsim_dev, dev);
 	int mode = sysfs_match_string(nicsim_exec_modes, buf);
 	int err;
-	u32 i;
 
 	if (mode < 0) {
 		dev_err(dev, "exec_mode: expected interp or translated\n");
 		return -EINVAL;
 	}
 	rtnl_lock();
-	err = ndev->live ? 0 : -ENODEV;
-	for (i = 0; !err && i < ndev->port_count; i++)
-		if (rtnl_dereference(ndev->ports[i]->ref)) {
-			dev_err(dev, "exec_mode: %s has a plan; remove its program first\n",
-				netdev_name(ndev->ports[i]->netdev));
-			err = -EBUSY;
-			break;
-		}
+	err = nicsim_dev_planless(ndev, "exec_mode");
 	if (!err)
 		WRITE_ONCE(ndev->exec_mode, mode);
 	rtnl_unlock();

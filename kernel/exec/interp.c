@@ -267,19 +267,6 @@ bool nicprog_exec_on_stack(const struct nicprog_exec_state *st,
 		a < (uintptr_t)ctx->stack + sizeof(ctx->stack));
 }
 
-/* A traced run's access of @addr by instruction @pc: an event, or none. */
-static void trace_mem(const struct nicprog_exec_prog *prog,
-		      const struct nicprog_exec_state *st,
-		      const struct nicprog_exec_ctx *ctx, u32 pc, u64 cycles,
-		      u64 addr)
-{
-	if (!prog->region || prog->region[pc] == NICPROG_EXEC_REGION_NONE ||
-	    nicprog_exec_on_stack(st, ctx, (uintptr_t)addr))
-		return;
-	nicprog_exec_trace_event(st->trace, cycles, NICPROG_EXEC_EV_MEM,
-				 prog->region[pc], 0, addr);
-}
-
 /* Extra cycles of touching @addr: packet, stack (none) or map memory. */
 u32 nicprog_exec_mem_latency(const struct nicprog_exec_prog *prog,
 			     const struct nicprog_exec_state *st,
@@ -505,6 +492,8 @@ u32 nicprog_exec_step(struct nicprog_exec_run *r, u32 pc)
 	u8 op = BPF_OP(insn->code);
 	u8 size = BPF_SIZE(insn->code);
 	u64 *regs = r->regs;
+	u8 region = prog->region ? prog->region[pc] :
+				   NICPROG_EXEC_REGION_NONE;
 	u32 next = pc + 1;
 	u64 addr, src;
 
@@ -565,12 +554,7 @@ u32 nicprog_exec_step(struct nicprog_exec_run *r, u32 pc)
 			break;
 		}
 		addr = regs[insn->src_reg] + insn->off;
-		if (tr)
-			trace_mem(prog, r->st, r->ctx, pc, r->cycles, addr);
-		else if (!prog->cycles)
-			r->cycles += nicprog_exec_mem_latency(prog, r->st,
-							      r->ctx, r->pkt,
-							      addr);
+		nicprog_exec_touch(r, region, r->cycles, addr);
 		regs[insn->dst_reg] = load((void *)(uintptr_t)addr, size);
 		break;
 	case BPF_ST:
@@ -583,12 +567,7 @@ u32 nicprog_exec_step(struct nicprog_exec_run *r, u32 pc)
 			break;
 		}
 		addr = regs[insn->dst_reg] + insn->off;
-		if (tr)
-			trace_mem(prog, r->st, r->ctx, pc, r->cycles, addr);
-		else if (!prog->cycles)
-			r->cycles += nicprog_exec_mem_latency(prog, r->st,
-							      r->ctx, r->pkt,
-							      addr);
+		nicprog_exec_touch(r, region, r->cycles, addr);
 		if (BPF_MODE(insn->code) == BPF_ATOMIC) {
 			atomic_op(insn, regs);
 			break;
@@ -649,10 +628,10 @@ u32 nicprog_exec_step(struct nicprog_exec_run *r, u32 pc)
 				return NICPROG_EXEC_STEP_BAD;
 			/* a hit touches its element, else the map */
 			if (map && !mat && tr)
-				trace_mem(prog, r->st, r->ctx, pc, r->cycles,
-					  insn->imm == BPF_FUNC_map_lookup_elem &&
-					  regs[BPF_REG_0] ?
-					  regs[BPF_REG_0] : addr);
+				nicprog_exec_touch(r, region, r->cycles,
+						   insn->imm == BPF_FUNC_map_lookup_elem &&
+						   regs[BPF_REG_0] ?
+						   regs[BPF_REG_0] : addr);
 			break;
 		}
 		src = BPF_SRC(insn->code) == BPF_X ? regs[insn->src_reg] :
@@ -749,24 +728,11 @@ void nicprog_exec_resume(const struct nicprog_exec_prog *prog,
 			 struct nicprog_exec_result *res)
 {
 	struct nicprog_exec_run r;
-	u32 pc = ctx->pc, next;
+	u32 pc = ctx->pc;
 
 	nicprog_exec_run_init(&r, prog, ops, priv, st, pkt, ctx, res);
-	for (;;) {
-		if (pc >= prog->len || ++r.steps > NICPROG_EXEC_MAX_STEPS) {
-			res->error = pc >= prog->len ? -EINVAL : -E2BIG;
-			nicprog_exec_run_end(&r, pc, NICPROG_EXEC_STEP_BAD);
-			return;
-		}
-		next = nicprog_exec_step(&r, pc);
-		if (next >= NICPROG_EXEC_STEP_BAD) {
-			nicprog_exec_run_end(&r, pc, next);
-			return;
-		}
-		pc = next;
-		if (nicprog_exec_stage_left(&r, pc))
-			return;
-	}
+	while (!nicprog_exec_step_one(&r, &pc))
+		;
 }
 
 /**

@@ -74,6 +74,49 @@ u32 nicprog_exec_mem_latency(const struct nicprog_exec_prog *prog,
 			     const struct nicprog_exec_ctx *ctx,
 			     const struct nicprog_exec_pkt *pkt, u64 addr);
 
+/*
+ * What touching @addr costs the run: with a trace an event at @at (the
+ * run's cycles when the interpreter reaches the access) for a region the
+ * plan placed, without one the latency of the memory it is in, unless
+ * the plan priced every instruction already.
+ */
+static inline void nicprog_exec_touch(struct nicprog_exec_run *r, u8 region,
+				      u64 at, u64 addr)
+{
+	if (r->tr) {
+		if (region != NICPROG_EXEC_REGION_NONE &&
+		    !nicprog_exec_on_stack(r->st, r->ctx, (uintptr_t)addr))
+			nicprog_exec_trace_event(r->tr, at, NICPROG_EXEC_EV_MEM,
+						 region, 0, addr);
+	} else if (!r->prog->cycles) {
+		r->cycles += nicprog_exec_mem_latency(r->prog, r->st, r->ctx,
+						      r->pkt, addr);
+	}
+}
+
+/*
+ * One instruction through the step, within the run's bounds: true when
+ * the run stopped there (ended, failed or left the stage), else *@pc is
+ * the next instruction.
+ */
+static inline bool nicprog_exec_step_one(struct nicprog_exec_run *r, u32 *pc)
+{
+	u32 next;
+
+	if (*pc >= r->prog->len || ++r->steps > NICPROG_EXEC_MAX_STEPS) {
+		r->res->error = *pc >= r->prog->len ? -EINVAL : -E2BIG;
+		nicprog_exec_run_end(r, *pc, NICPROG_EXEC_STEP_BAD);
+		return true;
+	}
+	next = nicprog_exec_step(r, *pc);
+	if (next >= NICPROG_EXEC_STEP_BAD) {
+		nicprog_exec_run_end(r, *pc, next);
+		return true;
+	}
+	*pc = next;
+	return nicprog_exec_stage_left(r, next);
+}
+
 /* The ISA's operations, one definition for both forms. */
 static inline u64 nicprog_exec_alu64(u8 op, u64 dst, u64 src)
 {

@@ -294,27 +294,6 @@ static void op_store(uintptr_t a, u8 bytes, u64 v)
 }
 
 /*
- * What touching @a costs the run: with a trace an event at the time the
- * interpreter would have reached (the run was charged whole on entry),
- * without one the latency of the memory it is in, unless the plan priced
- * every instruction already.
- */
-static void op_mem(struct nicprog_exec_run *r, const struct nicprog_exec_op *o,
-		   uintptr_t a)
-{
-	if (r->tr) {
-		if (o->region != NICPROG_EXEC_REGION_NONE &&
-		    !nicprog_exec_on_stack(r->st, r->ctx, a))
-			nicprog_exec_trace_event(r->tr, r->cycles - o->after_ct,
-						 NICPROG_EXEC_EV_MEM, o->region,
-						 0, a);
-	} else if (!r->prog->cycles) {
-		r->cycles += nicprog_exec_mem_latency(r->prog, r->st, r->ctx,
-						      r->pkt, a);
-	}
-}
-
-/*
  * Execute the run starting at @o; return the instruction after it. The
  * caller charged and counted the whole run.
  */
@@ -354,17 +333,17 @@ static u32 op_run(struct nicprog_exec_run *r, const struct nicprog_exec_op *ops,
 			break;
 		case NICPROG_OP_LDX:
 			a = (uintptr_t)(regs[o->src] + o->off);
-			op_mem(r, o, a);
+			nicprog_exec_touch(r, o->region, r->cycles - o->after_ct, a);
 			regs[o->dst] = op_load(a, o->bop);
 			break;
 		case NICPROG_OP_ST:
 			a = (uintptr_t)(regs[o->dst] + o->off);
-			op_mem(r, o, a);
+			nicprog_exec_touch(r, o->region, r->cycles - o->after_ct, a);
 			op_store(a, o->bop, o->imm);
 			break;
 		case NICPROG_OP_STX:
 			a = (uintptr_t)(regs[o->dst] + o->off);
-			op_mem(r, o, a);
+			nicprog_exec_touch(r, o->region, r->cycles - o->after_ct, a);
 			op_store(a, o->bop, regs[o->src]);
 			break;
 		case NICPROG_OP_JA:
@@ -418,36 +397,22 @@ void nicprog_exec_code_resume(const struct nicprog_exec_code *code,
 	const struct nicprog_exec_prog *prog = &code->prog;
 	const struct nicprog_exec_op *o;
 	struct nicprog_exec_run r;
-	u32 pc = ctx->pc, next;
+	u32 pc = ctx->pc;
 
 	nicprog_exec_run_init(&r, prog, ops, priv, st, pkt, ctx, res);
 	for (;;) {
-		if (pc >= prog->len) {
-			res->error = -EINVAL;
-			nicprog_exec_run_end(&r, pc, NICPROG_EXEC_STEP_BAD);
-			return;
-		}
-		o = &code->ops[pc];
-		if (o->kind != NICPROG_OP_STEP &&
-		    r.steps + o->run_len <= NICPROG_EXEC_MAX_STEPS) {
-			r.steps += o->run_len;
-			r.cycles += r.tr ? o->run_ct : o->run_cn;
-			r.in_region = false;
-			pc = op_run(&r, code->ops, o);
-		} else {
-			if (++r.steps > NICPROG_EXEC_MAX_STEPS) {
-				res->error = -E2BIG;
-				nicprog_exec_run_end(&r, pc,
-						     NICPROG_EXEC_STEP_BAD);
+		o = pc < prog->len ? &code->ops[pc] : NULL;
+		if (!o || o->kind == NICPROG_OP_STEP ||
+		    r.steps + o->run_len > NICPROG_EXEC_MAX_STEPS) {
+			/* the step's own bounds, as the interpreter's */
+			if (nicprog_exec_step_one(&r, &pc))
 				return;
-			}
-			next = nicprog_exec_step(&r, pc);
-			if (next >= NICPROG_EXEC_STEP_BAD) {
-				nicprog_exec_run_end(&r, pc, next);
-				return;
-			}
-			pc = next;
+			continue;
 		}
+		r.steps += o->run_len;
+		r.cycles += r.tr ? o->run_ct : o->run_cn;
+		r.in_region = false;
+		pc = op_run(&r, code->ops, o);
 		if (nicprog_exec_stage_left(&r, pc))
 			return;
 	}
