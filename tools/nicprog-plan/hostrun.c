@@ -10,6 +10,11 @@
  * Tables follow the kernel's NIC tables (kernel/table.c) where the
  * predictor can see it: a hash element is an allocation of its own,
  * replaced on update; array values lie side by side, 8-byte aligned.
+ * A freed element goes to its table's free list and the next insert
+ * takes it back, as a slab hands out its last freed object: which lines
+ * are the same line must not depend on what malloc happens to reuse (a
+ * cache model counts accesses per line), or two runs of one plan that
+ * allocate other things in between would predict different numbers.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +39,7 @@ struct np_table {
 	const struct nicprog_ir_table *t;
 	u8 *values;		/* array */
 	struct np_elem **buckets;
+	struct np_elem *free;	/* freed elements, last freed first */
 	u32 n_buckets;
 	u32 count;
 };
@@ -67,6 +73,33 @@ static struct np_elem **hslot(struct np_table *tb, const void *key)
 	while (*e && memcmp((*e)->key, key, tb->t->key_size))
 		e = &(*e)->next;
 	return e;
+}
+
+/* A new element: the last one freed if there is one, value lines kept. */
+static struct np_elem *elem_alloc(struct np_table *tb)
+{
+	struct np_elem *e = tb->free;
+
+	if (e) {
+		tb->free = e->next;
+		return e;
+	}
+	e = malloc(sizeof(*e) + tb->t->key_size);
+	if (!e)
+		return NULL;
+	/* a line of its own, as a kmalloc'd element mostly has */
+	e->val = line_alloc((tb->t->value_size + 63) & ~63U);
+	if (!e->val) {
+		free(e);
+		return NULL;
+	}
+	return e;
+}
+
+static void elem_free(struct np_table *tb, struct np_elem *e)
+{
+	e->next = tb->free;
+	tb->free = e;
 }
 
 static bool is_lpm(const struct np_table *tb)
@@ -135,8 +168,7 @@ static void lru_evict(struct np_table *tb)
 		if (!e)
 			continue;
 		tb->buckets[b] = e->next;
-		free(e->val);
-		free(e);
+		elem_free(tb, e);
 		tb->count--;
 		return;
 	}
@@ -175,21 +207,14 @@ static long w_update(void *priv, u32 map, const void *key, const void *value,
 		lru_evict(tb);
 		slot = hslot(tb, key);
 	}
-	e = malloc(sizeof(*e) + tb->t->key_size);
+	e = elem_alloc(tb);
 	if (!e)
 		return -ENOMEM;
-	/* a line of its own, as a kmalloc'd element mostly has */
-	e->val = line_alloc((vs + 63) & ~63U);
-	if (!e->val) {
-		free(e);
-		return -ENOMEM;
-	}
 	memcpy(e->key, key, tb->t->key_size);
 	memcpy(e->val, value, vs);
 	if (*slot) {		/* replaced, as hlist_replace_rcu() does */
 		e->next = (*slot)->next;
-		free((*slot)->val);
-		free(*slot);
+		elem_free(tb, *slot);
 	} else {
 		e->next = NULL;
 		tb->count++;
@@ -214,8 +239,7 @@ static long w_delete(void *priv, u32 map, const void *key)
 	if (!e)
 		return -ENOENT;
 	*slot = e->next;
-	free(e->val);
-	free(e);
+	elem_free(tb, e);
 	tb->count--;
 	return 0;
 }
@@ -280,9 +304,13 @@ static void world_free(struct np_world *w)
 		for (b = 0; b < w->tables[i].n_buckets; b++)
 			while ((e = w->tables[i].buckets[b])) {
 				w->tables[i].buckets[b] = e->next;
-				free(e->val);
-				free(e);
+				elem_free(&w->tables[i], e);
 			}
+		while ((e = w->tables[i].free)) {
+			w->tables[i].free = e->next;
+			free(e->val);
+			free(e);
+		}
 		free(w->tables[i].buckets);
 	}
 }
@@ -578,7 +606,7 @@ int np_hostrun(const struct np_hostrun_in *hi, const struct np_frames *fr,
 	u8 *flags = NULL, *region = NULL, *bufs = NULL, *hbuf = NULL;
 	u64 cap_r = 0, cap_e = 0;
 	struct nicprog_exec_ctx ctx;
-	u32 i, s, core, len, verdict;
+	u32 i, s, core, len, verdict, n;
 	const u8 *f;
 	struct nicprog_exec_code *code[NICPROG_MAX_STAGES] = { NULL };
 	struct np_run r;
@@ -593,8 +621,14 @@ int np_hostrun(const struct np_hostrun_in *hi, const struct np_frames *fr,
 	/* zeroed: world_free() of one world_init() never reached is a no-op */
 	wn = calloc(1, sizeof(*wn));
 	wh = calloc(1, sizeof(*wh));
-	bufs = calloc(lo->n_stages > 1 ? NP_PKT_BUFS : lo->cores, NP_FRAME_SZ);
-	hbuf = calloc(1, NP_FRAME_SZ);
+	/* line-aligned as the NIC's buffers are: packet lines are lines too */
+	n = (lo->n_stages > 1 ? NP_PKT_BUFS : lo->cores) * NP_FRAME_SZ;
+	bufs = line_alloc(n);
+	if (bufs)
+		memset(bufs, 0, n);
+	hbuf = line_alloc(NP_FRAME_SZ);
+	if (hbuf)
+		memset(hbuf, 0, NP_FRAME_SZ);
 	out->verdict = calloc(fr->n ?: 1, 1);
 	out->cls = calloc(fr->n ?: 1, 1);
 	if (!out->verdict || !out->cls || !flags || !region || !st || !tr ||
