@@ -220,7 +220,10 @@ nicprog_exec_translate(const struct nicprog_exec_prog *prog, u32 stage)
 		nxt = i + o->len;
 		n = nxt < prog->len ? &code->ops[nxt] : NULL;
 		if (!n || n->kind == NICPROG_OP_STEP ||
-		    (prog->stage && prog->stage[nxt] != prog->stage[i]))
+		    (prog->stage && prog->stage[nxt] != prog->stage[i]) ||
+		    /* a run's sums fit their u32: a longer one is two */
+		    (u64)n->run_ct + ct > U32_MAX ||
+		    (u64)n->run_cn + cn > U32_MAX)
 			o->last = 1;
 		o->run_len = 1;
 		o->run_ct = ct;

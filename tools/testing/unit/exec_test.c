@@ -134,6 +134,38 @@ static const u8 alu_ops[] = {
 	BPF_XOR, BPF_LSH, BPF_RSH, BPF_ARSH, BPF_MOV, BPF_NEG,
 };
 
+/*
+ * A straight line whose cycles pass U32_MAX: 70,000 additions at the
+ * highest price a profile can give (65,535 each), counted in full (the
+ * translated form splits such a run rather than wrap its sums).
+ */
+TEST(cycles_of_a_long_straight_line)
+{
+	enum { N = 70000 };
+	struct nicprog_exec_prog prog = { .len = N + 1 };
+	struct nicprog_exec_pkt pkt = { 0 };
+	struct nicprog_exec_result res;
+	struct bpf_insn *insns;
+	const char *why;
+	u32 i, bad;
+	int c;
+
+	insns = calloc(N + 1, sizeof(*insns));
+	ASSERT_NE(NULL, insns);
+	for (i = 0; i < N; i++)
+		insns[i] = I(BPF_ALU64 | BPF_ADD | BPF_K, 0, 0, 0, 1);
+	insns[N] = EXIT;
+	prog.insns = insns;
+	for (c = 0; c < __NICPROG_IC_MAX; c++)
+		prog.cost[c] = 65535;
+	ASSERT_EQ(0, nicprog_exec_check(&prog, &bad, &why));
+	nicprog_exec_run(&prog, &no_ops, NULL, &state, &pkt, &res);
+	EXPECT_EQ(0, res.error);
+	EXPECT_EQ((u64)N, res.ret);
+	EXPECT_EQ((u64)(N + 1) * 65535, res.cycles);
+	free(insns);
+}
+
 TEST(alu_register_operands)
 {
 	u32 i, j, k, is64, fails = 0;
