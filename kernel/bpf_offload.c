@@ -517,9 +517,8 @@ static int nicprog_bind_maps(struct bpf_verifier_env *env,
 			offmap = map_to_offmap(map);
 			np->tables[m] = offmap->dev_priv;
 			np->ir_tables[m].bytes = nicprog_table_bytes(map);
-			nicprog_table_bind(np->tables[m]);
 			np->ir_tables[m].type =
-				nicprog_table_ir_type(np->tables[m]);
+				nicprog_table_bind(np->tables[m]);
 		} else {
 			np->host_maps |= BIT_ULL(m);
 		}

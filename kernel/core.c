@@ -104,6 +104,19 @@ void nicprog_nic_put(struct nicprog_nic *nic)
 	kref_put(&nic->kref, nicprog_nic_release);
 }
 
+/*
+ * A driver's table storage has every operation, and a lookup for the core's
+ * interpreter unless the driver translates every stage.
+ */
+static bool table_ops_valid(const struct nicprog_dev_ops *ops)
+{
+	const struct nicprog_table_ops *t = ops->table_ops;
+
+	return !t || (t->alloc && t->free && t->read && t->update &&
+		      t->delete && t->next_key && t->entries &&
+		      (t->lookup || ops->stage_translate));
+}
+
 /**
  * nicprog_nic_register() - make a device a nicprog SmartNIC
  * @dev: the NIC's device, parent of its ports' netdevs; kept by the
@@ -137,6 +150,10 @@ struct nicprog_nic *nicprog_nic_register(struct device *dev,
 	if (!ops || !ops->port_stats || !ops->plan_load || !ops->plan_unload ||
 	    (ops->stage_translate && !ops->stage_release)) {
 		dev_err(dev, "nicprog: ops table lacks a required member\n");
+		return ERR_PTR(-EINVAL);
+	}
+	if (!table_ops_valid(ops)) {
+		dev_err(dev, "nicprog: table_ops lacks a required member\n");
 		return ERR_PTR(-EINVAL);
 	}
 	if (!ports) {

@@ -3,9 +3,10 @@
  * Host maps a NIC program redirects to: an XSKMAP (AF_XDP sockets) or a
  * CPUMAP (host CPUs) stays the host's -- Linux 6.1 binds neither to a
  * device, and its entries are host objects -- and a table of the HOST kind
- * stands for it on the NIC (table.c). A PROG_ARRAY of tail call targets
- * does too (the PROGS kind): its entries hold programs, of which the NIC
- * runs those prepared for the NIC (nicprog_tail_prog()). Each such table
+ * stands for it on the NIC (table.c; the core keeps it, table_lib.c). A
+ * PROG_ARRAY of tail call targets does too (the PROGS kind): its entries
+ * hold programs, of which the NIC runs those prepared for the NIC
+ * (nicprog_tail_prog()). Each such table
  * takes one of the NIC's slots, holding a reference to the host map; the
  * table's values are the targets that name the slot and the key, which
  * the loader's rewrite of bpf_redirect_map() passes to bpf_redirect() (for

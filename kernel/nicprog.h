@@ -533,12 +533,16 @@ long nicprog_table_update(struct nicprog_table *t, const void *key,
 			  const void *value, u64 flags);
 long nicprog_table_delete(struct nicprog_table *t, const void *key);
 u8 nicprog_table_kind(const struct nicprog_table *t);
-void nicprog_table_bind(struct nicprog_table *t);
-u32 nicprog_table_ir_type(const struct nicprog_table *t);
+u32 nicprog_table_bind(struct nicprog_table *t);
+bool nicprog_table_stored(const struct nicprog_table *t);
 int nicprog_table_set_kind(struct nicprog_nic *nic, const struct bpf_map *map,
 			   u8 kind, struct bpf_map *host_map,
 			   struct netlink_ext_ack *extack);
 u32 nicprog_table_host_map_id(const struct nicprog_table *t);
+
+/* table_lib.c */
+extern const struct nicprog_table_ops nicprog_table_lib_ops;
+void nicprog_table_lib_set_host(void *store, u32 slot);
 
 int nicprog_hostmap_get(struct nicprog_nic *nic, struct bpf_map *map,
 			struct netlink_ext_ack *extack);

@@ -746,22 +746,24 @@ static u32 *nicprog_plan_entries(const struct nicprog_exec_prog *prog,
  * @plan: a plan the core gave its units, before the driver loads it
  * @extack: the driver's refusal
  *
+ * A stage the driver leaves to the core's interpreter must reach its
+ * tables through their storage's lookup (nicprog_table_stored()).
+ *
  * Context: process, RTNL held.
- * Return: 0, or the driver's refusal (its translations so far are
- * released with the plan).
+ * Return: 0, the driver's refusal (its translations so far are released
+ * with the plan), or -EOPNOTSUPP for an interpreted stage with a table
+ * the host does not address.
  */
 int nicprog_plan_translate(struct nicprog_plan *plan,
 			   struct netlink_ext_ack *extack)
 {
 	const struct nicprog_dev_ops *ops = plan->nd->nic->ops;
 	struct nicprog_stage_code code = { .prog = &plan->exec };
-	u32 *entries;
+	u32 *entries, t;
 	void *image;
 	u32 s;
 
-	if (!ops->stage_translate)
-		return 0;
-	for (s = 0; s < plan->lo.n_stages; s++) {
+	for (s = 0; s < plan->lo.n_stages && ops->stage_translate; s++) {
 		entries = nicprog_plan_entries(&plan->exec, s,
 					       &code.n_entries);
 		if (!entries)
@@ -774,6 +776,20 @@ int nicprog_plan_translate(struct nicprog_plan *plan,
 			return PTR_ERR(image);
 		plan->images[s] = image;
 		plan->n_images = s + 1;
+	}
+	/* the core's interpreter reaches tables through their lookup */
+	for (s = 0; s < plan->lo.n_stages; s++) {
+		if (plan->images[s])
+			continue;
+		for (t = 0; t < plan->exec.n_maps; t++) {
+			if (nicprog_table_stored(plan->tables[t]))
+				continue;
+			NL_SET_ERR_MSG(extack, "a stage the core interprets uses a table only the NIC's own code reaches (the driver's storage has no lookup)");
+			netdev_err(plan->nd->netdev,
+				   "nicprog: stage %u is not translated and table %u is in the driver's storage, which the host does not address\n",
+				   s, t);
+			return -EOPNOTSUPP;
+		}
 	}
 	return 0;
 }

@@ -348,6 +348,9 @@ struct nicsim_core {
  *	written under RTNL
  * @translate_refuse: an instruction translation refuses (debugfs)
  * @ddir: the device's debugfs directory
+ * @tables_lock: protects @tables
+ * @tables: the tables the NIC holds (struct nicsim_table, table.c)
+ * @table_accept: the NIC takes new tables (debugfs)
  * @port_count: entries in @ports
  * @ports: the ports, all registered while the device is listed
  */
@@ -377,6 +380,9 @@ struct nicsim_dev {
 	u8 exec_mode;
 	u32 translate_refuse;
 	struct dentry *ddir;
+	struct mutex tables_lock;	/* see above */
+	struct list_head tables;
+	bool table_accept;
 	u32 port_count;
 	struct nicsim_port *ports[];
 };
@@ -463,6 +469,10 @@ void nicsim_stage_run(const void *image, const struct nicprog_exec_ops *ops,
 		      struct nicprog_exec_ctx *ctx,
 		      struct nicprog_exec_result *res);
 extern struct device_attribute dev_attr_exec_mode;
+
+/* table.c */
+extern const struct nicprog_table_ops nicsim_table_ops;
+void nicsim_table_dev_init(struct nicsim_dev *ndev);
 
 /* accel.c */
 s64 nicsim_accel_run(struct nicprog_dev *nd, u32 afn,

@@ -283,6 +283,7 @@ const struct nicprog_dev_ops nicsim_nicprog_ops = {
 	.profile_request	= nicsim_nicprog_profile_request,
 	.info_get		= nicsim_nicprog_info_get,
 	.accel_run		= nicsim_accel_run,
+	.table_ops		= &nicsim_table_ops,
 	.ring_xmit		= nicsim_ring_xmit,
 	.owner			= THIS_MODULE,
 };

@@ -150,6 +150,90 @@ struct nicprog_unit_stats {
 };
 
 /**
+ * struct nicprog_table_desc - an offloaded map, as its storage is made for it
+ * @type: BPF_MAP_TYPE_HASH or BPF_MAP_TYPE_ARRAY, the map's
+ * @kind: enum nicprog_table_kind: what the table does beyond @type (LRU,
+ *	LPM, PERCPU, LRU_PERCPU; the HOST and PROGS kinds stand for host
+ *	maps and stay the core's, never a driver's)
+ * @key_size: bytes of a key
+ * @value_size: bytes of a value
+ * @max_entries: capacity
+ * @map_flags: the map's BPF_F_* flags the core accepted (BPF_F_NO_PREALLOC,
+ *	BPF_F_ZERO_SEED, BPF_F_NUMA_NODE)
+ * @bytes: NIC memory the core charged for the table
+ */
+struct nicprog_table_desc {
+	u32 type;
+	u8 kind;
+	u32 key_size;
+	u32 value_size;
+	u32 max_entries;
+	u32 map_flags;
+	u64 bytes;
+};
+
+/**
+ * struct nicprog_table_ops - a driver's own storage of offloaded maps
+ * @alloc: make the storage of a table described by @desc in the NIC's
+ *	memory and return the driver's handle, or an ERR_PTR (-EOPNOTSUPP
+ *	for a kind the NIC cannot do, with an extack message naming it;
+ *	@extack may be NULL). Called when a map is created for a port of
+ *	@nic, and again when table-set gives an empty table no program uses
+ *	a kind: the core then frees the old storage. Process context, RTNL
+ *	held; may sleep. Required.
+ * @free: free @store; no program and no other op uses it any more.
+ *	Process context; may sleep. Required.
+ * @read: copy the value of @key into @value for bpf(2)'s lookup (an LPM
+ *	table: of the longest matching prefix); 0 or -ENOENT. Process
+ *	context, may sleep. Required.
+ * @update: bpf_map_update_elem() semantics (flags, E2BIG when full, an
+ *	LRU table evicting, -ENOSPC for a full LPM table), from bpf(2) or
+ *	from a program the core runs. Must not sleep. Required.
+ * @delete: bpf_map_delete_elem(), as @update. Required.
+ * @next_key: bpf(2)'s get_next_key, with hashtab.c's and arraymap.c's
+ *	rules (no or an absent key: the first). Process context, may sleep.
+ *	Required.
+ * @entries: elements @store holds (all of an array's), a snapshot for
+ *	stats. Any context. Required.
+ * @lookup: a pointer to the value of @key a program the core runs reads
+ *	and writes in place (the running CPU's slot of a PERCPU kind), valid
+ *	until the caller's rcu_read_lock() ends, or NULL. Only a NIC whose
+ *	memory the host addresses (a simulated one) has it: without it the
+ *	driver must have &nicprog_dev_ops.stage_translate, and a plan whose
+ *	stage it leaves to the core's interpreter is refused. Under
+ *	rcu_read_lock(); must not sleep.
+ *
+ * Without &nicprog_dev_ops.table_ops the core keeps tables itself with the
+ * same code a driver may call for its ops: nicprog_table_lib_alloc() and
+ * the nicprog_table_lib_*() functions that follow it.
+ */
+struct nicprog_table_ops {
+	void *(*alloc)(struct nicprog_nic *nic,
+		       const struct nicprog_table_desc *desc,
+		       struct netlink_ext_ack *extack);
+	void (*free)(void *store);
+	int (*read)(void *store, const void *key, void *value);
+	long (*update)(void *store, const void *key, const void *value,
+		       u64 flags);
+	long (*delete)(void *store, const void *key);
+	int (*next_key)(void *store, const void *key, void *next_key);
+	u32 (*entries)(const void *store);
+	void *(*lookup)(void *store, const void *key);
+};
+
+void *nicprog_table_lib_alloc(struct nicprog_nic *nic,
+			      const struct nicprog_table_desc *desc,
+			      struct netlink_ext_ack *extack);
+void nicprog_table_lib_free(void *store);
+int nicprog_table_lib_read(void *store, const void *key, void *value);
+long nicprog_table_lib_update(void *store, const void *key,
+			      const void *value, u64 flags);
+long nicprog_table_lib_delete(void *store, const void *key);
+int nicprog_table_lib_next_key(void *store, const void *key, void *next_key);
+u32 nicprog_table_lib_entries(const void *store);
+void *nicprog_table_lib_lookup(void *store, const void *key);
+
+/**
  * struct nicprog_dev_ops - operations a vendor driver provides
  * @port_stats: fill @stats with the port's NIC-side counters. Required.
  *	Called from sysfs reads and netlink dumps; may sleep; must not take
@@ -210,6 +294,8 @@ struct nicprog_unit_stats {
  * @owner: the driver's module, THIS_MODULE: pinned while the core calls
  *	an op outside every lock that removal waits for (@profile_request);
  *	its name is the driver's in devlink dev info.
+ * @table_ops: the driver keeps offloaded maps in storage of its own
+ *	(struct nicprog_table_ops). Optional: without it the core does.
  * @ring_xmit: put the @len bytes at @buf on the port's wire, as the NIC
  *	sends a record of a TX pipe (Documentation/nicprog/rings.rst).
  *	Return 0, or -errno to stop the send there (-ENOBUFS: the NIC's
@@ -252,6 +338,9 @@ struct nicprog_dev_ops {
 	s64 (*accel_run)(struct nicprog_dev *nd, u32 afn,
 			 struct nicprog_exec_pkt *pkt, const u64 *args,
 			 u64 *ret);
+
+	/* Tables */
+	const struct nicprog_table_ops *table_ops;
 
 	/* Streaming rings */
 	int (*ring_xmit)(struct nicprog_dev *nd, const void *buf, u32 len);

@@ -315,8 +315,11 @@ table_set() {
 	bpftool map update pinned "$p" key 8 0 0 0 10 0 0 0 value 1 0 0 0
 	ts_refused "a table holding elements" "$m" lpm "the table is not empty"
 	bpftool map delete pinned "$p" key 8 0 0 0 10 0 0 0
+	table_driver "$m" "$p"
 	check "table set makes an empty hash table an LPM table" \
 		ip netns exec "$NS" "$NICPROG" table set dev "$NF" id "$m" kind lpm
+	check "the NIC's driver holds it as an LPM table, made anew" \
+		grep -qx "hash lpm key 8 value 4 entries 0/4 bytes [0-9]*" "$DBG/tables"
 	ts_refused "a table of another kind" "$m" lru "the table already has another kind"
 	bpftool map update pinned "$p" key 8 0 0 0 10 255 255 255 value 1 0 0 0
 	bpftool map update pinned "$p" key 24 0 0 0 10 1 2 0 value 2 0 0 0
@@ -333,6 +336,36 @@ table_set() {
 	table_set_host "$bpf"
 	rm -f "$bpf/host" "$p"
 	umount "$bpf"
+}
+
+# table_driver MAP_ID PIN: nicsim keeps the NIC's tables itself
+# (&nicprog_dev_ops.table_ops): its debugfs lists the map bpftool created
+# at PIN, and a NIC that takes no tables (its table_accept knob, as
+# netdevsim's bpf_map_accept) refuses new maps and new kinds, naming the
+# cause, while the maps it holds keep working.
+table_driver() {
+	local m=$1 p=$2 err
+	DBG=/sys/kernel/debug/nicsim/${NF%p*}
+	if [ ! -r "$DBG/tables" ]; then
+		tap_skip "the driver's tables" "no debugfs at /sys/kernel/debug"
+		return
+	fi
+	check "the NIC's driver holds the map bpftool created, empty" \
+		grep -qx "hash plain key 8 value 4 entries 0/4 bytes [0-9]*" "$DBG/tables"
+	echo N > "$DBG/table_accept"
+	err=$(ip netns exec "$NS" bpftool map create "$TMP/bpf/no" type hash \
+	      key 4 value 4 entries 4 name np_no dev "$NF" 2>&1)
+	check "a NIC that takes no tables refuses a map (EOPNOTSUPP)" \
+		grep -q "Operation not supported" <<< "$err"
+	check "and the kernel log names the cause" sh -c \
+		"dmesg | tail -n 20 | grep -q 'the NIC.s driver refused it: nicsim: the NIC takes no tables (debugfs table_accept is N)'"
+	ts_refused "a kind when the NIC takes no tables" "$m" lru \
+		"nicsim: the NIC takes no tables (debugfs table_accept is N)"
+	bpftool map update pinned "$p" key 8 0 0 0 10 0 0 0 value 7 0 0 0
+	check "the table it holds still takes elements" \
+		grep -qx "hash plain key 8 value 4 entries 1/4 bytes [0-9]*" "$DBG/tables"
+	bpftool map delete pinned "$p" key 8 0 0 0 10 0 0 0
+	echo Y > "$DBG/table_accept"
 }
 
 # pinned_id PIN: the ID of the map pinned at PIN

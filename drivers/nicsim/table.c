@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nicsim keeps the NIC's tables itself (&nicprog_dev_ops.table_ops), as a
+ * NIC holds offloaded maps in its own memory and a vendor driver answers
+ * bpf(2) on them from there. Its memory being the host's, it builds them
+ * on the core's table library (nicprog_table_lib_*()), as a driver for
+ * such a NIC may; a NIC with its own memory would send these operations
+ * to its firmware instead.
+ *
+ * /sys/kernel/debug/nicsim/<dev>/tables lists the tables the NIC holds:
+ * type, kind, shape, elements and the NIC memory charged. As netdevsim's
+ * bpf_map_accept does, the knob table_accept (default Y) set to N makes
+ * the NIC refuse to hold new tables, naming the cause.
+ */
+#include <linux/bpf.h>
+#include <linux/debugfs.h>
+#include <linux/err.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+
+#include "nicsim.h"
+
+/**
+ * struct nicsim_table - a table the NIC holds
+ * @ndev: the device
+ * @list: entry in @ndev's tables, under its tables_lock
+ * @desc: what the core described
+ * @lib: the storage, the table library's
+ */
+struct nicsim_table {
+	struct nicsim_dev *ndev;
+	struct list_head list;
+	struct nicprog_table_desc desc;
+	void *lib;
+};
+
+static const char * const nicsim_table_kinds[] = {
+	[NICPROG_TABLE_KIND_PLAIN]		= "plain",
+	[NICPROG_TABLE_KIND_LRU]		= "lru",
+	[NICPROG_TABLE_KIND_LPM]		= "lpm",
+	[NICPROG_TABLE_KIND_PERCPU]		= "percpu",
+	[NICPROG_TABLE_KIND_LRU_PERCPU]		= "lru-percpu",
+};
+
+static void *nicsim_table_alloc(struct nicprog_nic *nic,
+				const struct nicprog_table_desc *desc,
+				struct netlink_ext_ack *extack)
+{
+	struct nicsim_dev *ndev = nicprog_nic_priv(nic);
+	struct nicsim_table *nt;
+	void *lib;
+
+	if (!READ_ONCE(ndev->table_accept)) {
+		NL_SET_ERR_MSG(extack, "nicsim: the NIC takes no tables (debugfs table_accept is N)");
+		return ERR_PTR(-EOPNOTSUPP);
+	}
+	if (desc->kind >= ARRAY_SIZE(nicsim_table_kinds)) {
+		NL_SET_ERR_MSG(extack, "nicsim: host map stand-ins are the core's");
+		return ERR_PTR(-EOPNOTSUPP);
+	}
+	nt = kzalloc(sizeof(*nt), GFP_KERNEL);
+	if (!nt)
+		return ERR_PTR(-ENOMEM);
+	lib = nicprog_table_lib_alloc(nic, desc, extack);
+	if (IS_ERR(lib)) {
+		kfree(nt);
+		return lib;
+	}
+	nt->ndev = ndev;
+	nt->desc = *desc;
+	nt->lib = lib;
+	mutex_lock(&ndev->tables_lock);
+	list_add_tail(&nt->list, &ndev->tables);
+	mutex_unlock(&ndev->tables_lock);
+	return nt;
+}
+
+static void nicsim_table_free(void *store)
+{
+	struct nicsim_table *nt = store;
+
+	mutex_lock(&nt->ndev->tables_lock);
+	list_del(&nt->list);
+	mutex_unlock(&nt->ndev->tables_lock);
+	nicprog_table_lib_free(nt->lib);
+	kfree(nt);
+}
+
+static int nicsim_table_read(void *store, const void *key, void *value)
+{
+	return nicprog_table_lib_read(((struct nicsim_table *)store)->lib,
+				      key, value);
+}
+
+static long nicsim_table_update(void *store, const void *key,
+				const void *value, u64 flags)
+{
+	return nicprog_table_lib_update(((struct nicsim_table *)store)->lib,
+					key, value, flags);
+}
+
+static long nicsim_table_delete(void *store, const void *key)
+{
+	return nicprog_table_lib_delete(((struct nicsim_table *)store)->lib,
+					key);
+}
+
+static int nicsim_table_next_key(void *store, const void *key,
+				 void *next_key)
+{
+	return nicprog_table_lib_next_key(((struct nicsim_table *)store)->lib,
+					  key, next_key);
+}
+
+static u32 nicsim_table_entries(const void *store)
+{
+	return nicprog_table_lib_entries(((const struct nicsim_table *)store)->lib);
+}
+
+/* The NIC's memory is the host's: the core's executor reaches it. */
+static void *nicsim_table_lookup(void *store, const void *key)
+{
+	return nicprog_table_lib_lookup(((struct nicsim_table *)store)->lib,
+					key);
+}
+
+const struct nicprog_table_ops nicsim_table_ops = {
+	.alloc		= nicsim_table_alloc,
+	.free		= nicsim_table_free,
+	.read		= nicsim_table_read,
+	.update		= nicsim_table_update,
+	.delete		= nicsim_table_delete,
+	.next_key	= nicsim_table_next_key,
+	.entries	= nicsim_table_entries,
+	.lookup		= nicsim_table_lookup,
+};
+
+static int nicsim_tables_show(struct seq_file *m, void *v)
+{
+	struct nicsim_dev *ndev = m->private;
+	struct nicsim_table *nt;
+
+	mutex_lock(&ndev->tables_lock);
+	list_for_each_entry(nt, &ndev->tables, list)
+		seq_printf(m, "%s %s key %u value %u entries %u/%u bytes %llu\n",
+			   nt->desc.type == BPF_MAP_TYPE_HASH ? "hash" : "array",
+			   nicsim_table_kinds[nt->desc.kind],
+			   nt->desc.key_size, nt->desc.value_size,
+			   nicsim_table_entries(nt), nt->desc.max_entries,
+			   nt->desc.bytes);
+	mutex_unlock(&ndev->tables_lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(nicsim_tables);
+
+/**
+ * nicsim_table_dev_init() - a new device holds no tables, and takes them
+ * @ndev: the device, its debugfs directory made
+ */
+void nicsim_table_dev_init(struct nicsim_dev *ndev)
+{
+	mutex_init(&ndev->tables_lock);
+	INIT_LIST_HEAD(&ndev->tables);
+	ndev->table_accept = true;
+	debugfs_create_file("tables", 0400, ndev->ddir, ndev,
+			    &nicsim_tables_fops);
+	debugfs_create_bool("table_accept", 0600, ndev->ddir,
+			    &ndev->table_accept);
+}
