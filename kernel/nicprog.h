@@ -520,6 +520,25 @@ void nicprog_debugfs_remove(struct nicprog_dev *nd);
 void nicprog_debugfs_rename(struct nicprog_dev *nd);
 
 /* table.c */
+/* Does a table of @kind stand for a host map (hostmap.c)? */
+static inline bool nicprog_kind_host(u8 kind)
+{
+	return kind == NICPROG_TABLE_KIND_HOST ||
+	       kind == NICPROG_TABLE_KIND_PROGS;
+}
+
+static inline bool nicprog_kind_lru(u8 kind)
+{
+	return kind == NICPROG_TABLE_KIND_LRU ||
+	       kind == NICPROG_TABLE_KIND_LRU_PERCPU;
+}
+
+static inline bool nicprog_kind_percpu(u8 kind)
+{
+	return kind == NICPROG_TABLE_KIND_PERCPU ||
+	       kind == NICPROG_TABLE_KIND_LRU_PERCPU;
+}
+
 extern const struct bpf_map_dev_ops nicprog_table_dev_ops;
 u64 nicprog_table_bytes(const struct bpf_map *map);
 int nicprog_table_alloc(struct nicprog_dev *nd,

@@ -784,9 +784,9 @@ int nicprog_plan_translate(struct nicprog_plan *plan,
 		for (t = 0; t < plan->exec.n_maps; t++) {
 			if (nicprog_table_stored(plan->tables[t]))
 				continue;
-			NL_SET_ERR_MSG(extack, "a stage the core interprets uses a table only the NIC's own code reaches (the driver's storage has no lookup)");
+			NL_SET_ERR_MSG(extack, "a stage is left to the core's interpreter, but a table of the plan is in NIC memory the host does not address");
 			netdev_err(plan->nd->netdev,
-				   "nicprog: stage %u is not translated and table %u is in the driver's storage, which the host does not address\n",
+				   "nicprog: stage %u is not translated and table %u is in the driver's storage, which has no lookup for the host\n",
 				   s, t);
 			return -EOPNOTSUPP;
 		}

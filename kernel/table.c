@@ -4,14 +4,15 @@
  * kept in storage the driver owns (&nicprog_dev_ops.table_ops, the model
  * of netdevsim's and nfp's bpf_map_dev_ops) or, for a driver that keeps
  * none, the core's table library (table_lib.c). Linux 6.1 lets a device
- * own only HASH and ARRAY maps. A hash table may be given a kind before
- * any program uses it (table-set), for the map types 6.1 will not bind,
- * which a loader creates as HASH maps (LRU, LPM, PERCPU; see
- * table_lib.c): the table then gets new storage made for the kind, the
- * old one being empty. Two kinds stand for host maps (hostmap.c) and are
- * always the core's: HOST (an XSKMAP or CPUMAP) and PROGS (a PROG_ARRAY),
- * arrays whose values only the kernel writes. So is a table kept in host
- * memory for a partial plan.
+ * own only HASH and ARRAY maps. A table may be given a kind before any
+ * program uses it (table-set), for the map types 6.1 will not bind, which
+ * a loader creates as HASH or ARRAY maps (LRU, LPM, PERCPU; see
+ * table_lib.c): the table then gets new storage made for the kind, a
+ * hash table's old one being empty (an array's values go with it). Two
+ * kinds stand for host maps (hostmap.c) and are always the core's: HOST
+ * (an XSKMAP or CPUMAP) and PROGS (a PROG_ARRAY), arrays whose values
+ * only the kernel writes. So is a table kept in host memory for a
+ * partial plan.
  *
  * Lifetime: bpf(2)'s element operations hold @sem for reading, and a new
  * store (table-set) is put in under it for writing, so none meets a store
@@ -58,26 +59,13 @@ struct nicprog_table {
 	u32 host_slot;
 };
 
-/* Does a table of @kind stand for a host map (hostmap.c)? */
-static bool kind_host(u8 kind)
-{
-	return kind == NICPROG_TABLE_KIND_HOST ||
-	       kind == NICPROG_TABLE_KIND_PROGS;
-}
-
-static bool kind_percpu(u8 kind)
-{
-	return kind == NICPROG_TABLE_KIND_PERCPU ||
-	       kind == NICPROG_TABLE_KIND_LRU_PERCPU;
-}
-
 /* Whose storage a table of @kind gets: the driver's, or the library's. */
 static const struct nicprog_table_ops *
 table_ops(const struct nicprog_table *t, u8 kind)
 {
 	const struct nicprog_table_ops *ops = t->nic->ops->table_ops;
 
-	return ops && !t->host && !kind_host(kind) ? ops :
+	return ops && !t->host && !nicprog_kind_host(kind) ? ops :
 						     &nicprog_table_lib_ops;
 }
 
@@ -214,7 +202,7 @@ void nicprog_table_free(struct bpf_offloaded_map *offmap)
 {
 	struct nicprog_table *t = offmap->dev_priv;
 
-	if (kind_host(t->desc.kind))
+	if (nicprog_kind_host(t->desc.kind))
 		nicprog_hostmap_put(t->nic, t->host_slot);
 	t->ops->free(t->store);
 	t->nic->mem_used -= t->desc.bytes;
@@ -343,7 +331,7 @@ u8 nicprog_table_kind(const struct nicprog_table *t)
  */
 u32 nicprog_table_host_map_id(const struct nicprog_table *t)
 {
-	if (!t || !kind_host(t->desc.kind))
+	if (!t || !nicprog_kind_host(t->desc.kind))
 		return 0;
 	return nicprog_hostmap_id(t->nic, t->host_slot);
 }
@@ -421,11 +409,11 @@ static int kind_check(const struct nicprog_table *t, u8 kind,
 	u32 cpus = num_possible_cpus();
 
 	if (t->desc.type != BPF_MAP_TYPE_HASH &&
-	    kind != NICPROG_TABLE_KIND_PERCPU && !kind_host(kind)) {
+	    kind != NICPROG_TABLE_KIND_PERCPU && !nicprog_kind_host(kind)) {
 		NL_SET_ERR_MSG(extack, "an array takes no kind but percpu, host and progs");
 		return -EINVAL;
 	}
-	if (kind_percpu(kind) &&
+	if (nicprog_kind_percpu(kind) &&
 	    (t->desc.value_size % cpus || (t->desc.value_size / cpus) % 8)) {
 		NL_SET_ERR_MSG(extack, "a per-CPU value is one 8-byte aligned slot per possible CPU");
 		return -EINVAL;
@@ -444,7 +432,7 @@ static int key_check(const struct nicprog_table *t, u8 kind,
 		NL_SET_ERR_MSG(extack, "an LPM key is a 4-byte prefix length and 1 to 256 bytes of data");
 		return -EINVAL;
 	}
-	if (kind_host(kind))
+	if (nicprog_kind_host(kind))
 		return host_check(t, kind, host_map, extack);
 	return 0;
 }
@@ -486,7 +474,7 @@ static int table_set(struct nicprog_table *t, u8 kind,
 		NL_SET_ERR_MSG(extack, "a program already uses the table: its kind is fixed");
 		return -EBUSY;
 	}
-	if (kind_host(t->desc.kind)) {
+	if (nicprog_kind_host(t->desc.kind)) {
 		NL_SET_ERR_MSG(extack, "the table already stands for a host map");
 		return -EBUSY;
 	}
@@ -511,7 +499,7 @@ static int table_set(struct nicprog_table *t, u8 kind,
 			return err;
 		}
 	}
-	if (kind_host(kind)) {
+	if (nicprog_kind_host(kind)) {
 		slot = nicprog_hostmap_get(t->nic, host_map, extack);
 		if (slot < 0) {
 			ops->free(store);
@@ -539,14 +527,14 @@ static int table_set(struct nicprog_table *t, u8 kind,
  *
  * The table gets storage made for @kind, from the driver that keeps the
  * NIC's tables (which may refuse a kind it cannot do) or for the HOST and
- * PROGS kinds from the core; its old, empty storage goes.
+ * PROGS kinds from the core; its old storage goes.
  *
  * Context: process, RTNL held (the NIC's table list).
  * Return: 0; -ENOENT if @map is not offloaded to @nic, -EINVAL for an
  * array of another kind than PERCPU, HOST or PROGS, an LPM key or per-CPU
  * value of the wrong size, a HOST table not shaped as its host map,
- * -EBUSY if the table holds elements (an array: a value not 0), already
- * has another kind or a program uses it, -ENOSPC when the NIC's host map
+ * -EBUSY if a hash table holds elements, the table already has another
+ * kind or a program uses it, -ENOSPC when the NIC's host map
  * slots are taken, the driver's refusal, -ENOMEM.
  */
 int nicprog_table_set_kind(struct nicprog_nic *nic, const struct bpf_map *map,
@@ -568,7 +556,7 @@ int nicprog_table_set_kind(struct nicprog_nic *nic, const struct bpf_map *map,
 	err = kind_check(t, kind, extack);
 	if (err)
 		return err;
-	if (kind == t->desc.kind && !kind_host(kind))
+	if (kind == t->desc.kind && !nicprog_kind_host(kind))
 		return 0;
 	down_write(&t->sem);
 	err = table_set(t, kind, host_map, extack);

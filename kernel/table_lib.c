@@ -101,24 +101,6 @@ struct nicprog_tlib {
 	u8 *values;
 };
 
-static bool kind_lru(u8 kind)
-{
-	return kind == NICPROG_TABLE_KIND_LRU ||
-	       kind == NICPROG_TABLE_KIND_LRU_PERCPU;
-}
-
-static bool kind_percpu(u8 kind)
-{
-	return kind == NICPROG_TABLE_KIND_PERCPU ||
-	       kind == NICPROG_TABLE_KIND_LRU_PERCPU;
-}
-
-static bool kind_host(u8 kind)
-{
-	return kind == NICPROG_TABLE_KIND_HOST ||
-	       kind == NICPROG_TABLE_KIND_PROGS;
-}
-
 static u32 array_stride(const struct nicprog_tlib *t)
 {
 	return round_up(t->value_size, 8);
@@ -152,7 +134,7 @@ void *nicprog_table_lib_alloc(struct nicprog_nic *nic,
 	t->max_entries = desc->max_entries;
 	spin_lock_init(&t->lock);
 	INIT_LIST_HEAD(&t->lru);
-	if (kind_percpu(t->kind)) {
+	if (nicprog_kind_percpu(t->kind)) {
 		t->slots = num_possible_cpus();
 		t->slot_size = t->value_size / t->slots;
 	}
@@ -315,7 +297,7 @@ static void *table_lookup(struct nicprog_tlib *t, const void *key,
 			WRITE_ONCE(*(u32 *)v,
 				   nicprog_hostmap_tail(t->nic, t->host_slot,
 							idx));
-		return datapath && kind_percpu(t->kind) ? percpu_slot(t, v) : v;
+		return datapath && nicprog_kind_percpu(t->kind) ? percpu_slot(t, v) : v;
 	}
 	switch (t->kind) {
 	case NICPROG_TABLE_KIND_LPM:
@@ -334,7 +316,7 @@ static void *table_lookup(struct nicprog_tlib *t, const void *key,
 	if (!e)
 		return NULL;
 	v = htab_value(t, e);
-	return datapath && kind_percpu(t->kind) ? percpu_slot(t, v) : v;
+	return datapath && nicprog_kind_percpu(t->kind) ? percpu_slot(t, v) : v;
 }
 
 /**
@@ -413,14 +395,14 @@ static long htab_insert(struct nicprog_tlib *t, struct nicprog_htab_elem *e,
 	if (!old && flags == BPF_EXIST)
 		return -ENOENT;
 	if (!old && t->count >= t->max_entries) {
-		if (!kind_lru(t->kind))
+		if (!nicprog_kind_lru(t->kind))
 			return t->kind == NICPROG_TABLE_KIND_LPM ? -ENOSPC :
 								    -E2BIG;
 		lru_evict(t);
 	}
 	if (old) {
 		hlist_replace_rcu(&old->node, &e->node);
-		if (kind_lru(t->kind))
+		if (nicprog_kind_lru(t->kind))
 			list_del(&old->lru);
 		kfree_rcu(old, rcu);
 	} else {
@@ -430,7 +412,7 @@ static long htab_insert(struct nicprog_tlib *t, struct nicprog_htab_elem *e,
 		if (t->kind == NICPROG_TABLE_KIND_LPM)
 			WRITE_ONCE(t->plen_count[plen], t->plen_count[plen] + 1);
 	}
-	if (kind_lru(t->kind))
+	if (nicprog_kind_lru(t->kind))
 		list_add_tail(&e->lru, &t->lru);
 	return 0;
 }
@@ -461,7 +443,7 @@ long nicprog_table_lib_update(void *store, const void *key,
 		return -EINVAL;
 	if (t->type == BPF_MAP_TYPE_ARRAY) {
 		/* the targets of a host map's entries are the kernel's */
-		if (kind_host(t->kind))
+		if (nicprog_kind_host(t->kind))
 			return -EPERM;
 		memcpy(&idx, key, sizeof(idx));
 		if (idx >= t->max_entries)
@@ -475,7 +457,7 @@ long nicprog_table_lib_update(void *store, const void *key,
 
 	/* a PERCPU kind's value is padded (see the top) */
 	e = kmalloc(sizeof(*e) + t->value_off +
-		    round_up(t->value_size, 8) * (kind_percpu(t->kind) ? 2 : 1),
+		    round_up(t->value_size, 8) * (nicprog_kind_percpu(t->kind) ? 2 : 1),
 		    GFP_ATOMIC | __GFP_NOWARN);
 	if (!e)
 		return -ENOMEM;
@@ -532,7 +514,7 @@ long nicprog_table_lib_delete(void *store, const void *key)
 	if (e) {
 		hlist_del_rcu(&e->node);
 		t->count--;
-		if (kind_lru(t->kind))
+		if (nicprog_kind_lru(t->kind))
 			list_del(&e->lru);
 		if (t->kind == NICPROG_TABLE_KIND_LPM)
 			WRITE_ONCE(t->plen_count[plen], t->plen_count[plen] - 1);
