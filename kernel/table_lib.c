@@ -41,6 +41,7 @@
 #include <linux/jhash.h>
 #include <linux/log2.h>
 #include <linux/module.h>
+#include <linux/nospec.h>
 #include <linux/random.h>
 #include <linux/rculist.h>
 #include <linux/slab.h>
@@ -291,6 +292,8 @@ static void *table_lookup(struct nicprog_tlib *t, const void *key,
 		memcpy(&idx, key, sizeof(idx));
 		if (idx >= t->max_entries)
 			return NULL;
+		/* a key from bpf(2) indexes the values: no speculation past */
+		idx = array_index_nospec(idx, t->max_entries);
 		v = t->values + (size_t)idx * array_stride(t);
 		/* the entry's program now; racing writers write a target */
 		if (datapath && t->kind == NICPROG_TABLE_KIND_PROGS)
@@ -450,6 +453,7 @@ long nicprog_table_lib_update(void *store, const void *key,
 			return -E2BIG;
 		if (flags == BPF_NOEXIST)
 			return -EEXIST;
+		idx = array_index_nospec(idx, t->max_entries);
 		memcpy(t->values + (size_t)idx * array_stride(t), value,
 		       t->value_size);
 		return 0;
