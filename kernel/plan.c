@@ -778,18 +778,18 @@ int nicprog_plan_translate(struct nicprog_plan *plan,
 		plan->n_images = s + 1;
 	}
 	/* the core's interpreter reaches tables through their lookup */
-	for (s = 0; s < plan->lo.n_stages; s++) {
-		if (plan->images[s])
+	for (s = 0; s < plan->lo.n_stages && plan->images[s]; s++)
+		;
+	if (s == plan->lo.n_stages)
+		return 0;
+	for (t = 0; t < plan->exec.n_maps; t++) {
+		if (nicprog_table_stored(plan->tables[t]))
 			continue;
-		for (t = 0; t < plan->exec.n_maps; t++) {
-			if (nicprog_table_stored(plan->tables[t]))
-				continue;
-			NL_SET_ERR_MSG(extack, "a stage is left to the core's interpreter, but a table of the plan is in NIC memory the host does not address");
-			netdev_err(plan->nd->netdev,
-				   "nicprog: stage %u is not translated and table %u is in the driver's storage, which has no lookup for the host\n",
-				   s, t);
-			return -EOPNOTSUPP;
-		}
+		NL_SET_ERR_MSG(extack, "a stage is left to the core's interpreter, but a table of the plan is in NIC memory the host does not address");
+		netdev_err(plan->nd->netdev,
+			   "nicprog: stage %u is not translated and table %u is in the driver's storage, which has no lookup for the host\n",
+			   s, t);
+		return -EOPNOTSUPP;
 	}
 	return 0;
 }

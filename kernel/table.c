@@ -204,7 +204,7 @@ void nicprog_table_free(struct bpf_offloaded_map *offmap)
 
 	if (nicprog_kind_host(t->desc.kind))
 		nicprog_hostmap_put(t->nic, t->host_slot);
-	t->ops->free(t->store);
+	t->ops->free(t->nic, t->store);
 	t->nic->mem_used -= t->desc.bytes;
 	t->nic->n_tables--;
 	list_del(&t->list);
@@ -495,20 +495,20 @@ static int table_set(struct nicprog_table *t, u8 kind,
 	if (kind == NICPROG_TABLE_KIND_PERCPU) {
 		err = array_copy(t, ops, store);
 		if (err) {
-			ops->free(store);
+			ops->free(t->nic, store);
 			return err;
 		}
 	}
 	if (nicprog_kind_host(kind)) {
 		slot = nicprog_hostmap_get(t->nic, host_map, extack);
 		if (slot < 0) {
-			ops->free(store);
+			ops->free(t->nic, store);
 			return slot;
 		}
 		nicprog_table_lib_set_host(store, slot);
 		t->host_slot = slot;
 	}
-	t->ops->free(t->store);
+	t->ops->free(t->nic, t->store);
 	t->ops = ops;
 	t->store = store;
 	WRITE_ONCE(t->desc.kind, kind);

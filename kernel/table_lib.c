@@ -597,10 +597,15 @@ int nicprog_table_lib_next_key(void *store, const void *key, void *next_key)
 }
 EXPORT_SYMBOL_GPL(nicprog_table_lib_next_key);
 
+static void lib_ops_free(struct nicprog_nic *nic, void *store)
+{
+	nicprog_table_lib_free(store);
+}
+
 /* The core's own tables, when a driver keeps none (table.c). */
 const struct nicprog_table_ops nicprog_table_lib_ops = {
 	.alloc		= nicprog_table_lib_alloc,
-	.free		= nicprog_table_lib_free,
+	.free		= lib_ops_free,
 	.read		= nicprog_table_lib_read,
 	.update		= nicprog_table_lib_update,
 	.delete		= nicprog_table_lib_delete,

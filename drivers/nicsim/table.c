@@ -22,13 +22,12 @@
 
 /**
  * struct nicsim_table - a table the NIC holds
- * @ndev: the device
- * @list: entry in @ndev's tables, under its tables_lock
+ * @list: entry in the device's tables, under its tables_lock
  * @desc: what the core described
- * @lib: the storage, the table library's
+ * @lib: the storage, the table library's: the core's handle, which the
+ *	library's functions serve directly
  */
 struct nicsim_table {
-	struct nicsim_dev *ndev;
 	struct list_head list;
 	struct nicprog_table_desc desc;
 	void *lib;
@@ -66,73 +65,42 @@ static void *nicsim_table_alloc(struct nicprog_nic *nic,
 		kfree(nt);
 		return lib;
 	}
-	nt->ndev = ndev;
 	nt->desc = *desc;
 	nt->lib = lib;
 	mutex_lock(&ndev->tables_lock);
 	list_add_tail(&nt->list, &ndev->tables);
 	mutex_unlock(&ndev->tables_lock);
-	return nt;
+	return lib;
 }
 
-static void nicsim_table_free(void *store)
+static void nicsim_table_free(struct nicprog_nic *nic, void *store)
 {
-	struct nicsim_table *nt = store;
+	struct nicsim_dev *ndev = nicprog_nic_priv(nic);
+	struct nicsim_table *nt, *found = NULL;
 
-	mutex_lock(&nt->ndev->tables_lock);
-	list_del(&nt->list);
-	mutex_unlock(&nt->ndev->tables_lock);
-	nicprog_table_lib_free(nt->lib);
-	kfree(nt);
+	mutex_lock(&ndev->tables_lock);
+	list_for_each_entry(nt, &ndev->tables, list)
+		if (nt->lib == store) {
+			list_del(&nt->list);
+			found = nt;
+			break;
+		}
+	mutex_unlock(&ndev->tables_lock);
+	WARN_ON_ONCE(!found);
+	kfree(found);
+	nicprog_table_lib_free(store);
 }
 
-static int nicsim_table_read(void *store, const void *key, void *value)
-{
-	return nicprog_table_lib_read(((struct nicsim_table *)store)->lib,
-				      key, value);
-}
-
-static long nicsim_table_update(void *store, const void *key,
-				const void *value, u64 flags)
-{
-	return nicprog_table_lib_update(((struct nicsim_table *)store)->lib,
-					key, value, flags);
-}
-
-static long nicsim_table_delete(void *store, const void *key)
-{
-	return nicprog_table_lib_delete(((struct nicsim_table *)store)->lib,
-					key);
-}
-
-static int nicsim_table_next_key(void *store, const void *key,
-				 void *next_key)
-{
-	return nicprog_table_lib_next_key(((struct nicsim_table *)store)->lib,
-					  key, next_key);
-}
-
-static u32 nicsim_table_entries(const void *store)
-{
-	return nicprog_table_lib_entries(((const struct nicsim_table *)store)->lib);
-}
-
-/* The NIC's memory is the host's: the core's executor reaches it. */
-static void *nicsim_table_lookup(void *store, const void *key)
-{
-	return nicprog_table_lib_lookup(((struct nicsim_table *)store)->lib,
-					key);
-}
-
+/* The NIC's memory is the host's: the library serves the element ops. */
 const struct nicprog_table_ops nicsim_table_ops = {
 	.alloc		= nicsim_table_alloc,
 	.free		= nicsim_table_free,
-	.read		= nicsim_table_read,
-	.update		= nicsim_table_update,
-	.delete		= nicsim_table_delete,
-	.next_key	= nicsim_table_next_key,
-	.entries	= nicsim_table_entries,
-	.lookup		= nicsim_table_lookup,
+	.read		= nicprog_table_lib_read,
+	.update		= nicprog_table_lib_update,
+	.delete		= nicprog_table_lib_delete,
+	.next_key	= nicprog_table_lib_next_key,
+	.entries	= nicprog_table_lib_entries,
+	.lookup		= nicprog_table_lib_lookup,
 };
 
 static int nicsim_tables_show(struct seq_file *m, void *v)
@@ -146,7 +114,7 @@ static int nicsim_tables_show(struct seq_file *m, void *v)
 			   nt->desc.type == BPF_MAP_TYPE_HASH ? "hash" : "array",
 			   nicsim_table_kinds[nt->desc.kind],
 			   nt->desc.key_size, nt->desc.value_size,
-			   nicsim_table_entries(nt), nt->desc.max_entries,
+			   nicprog_table_lib_entries(nt->lib), nt->desc.max_entries,
 			   nt->desc.bytes);
 	mutex_unlock(&ndev->tables_lock);
 	return 0;

@@ -181,8 +181,8 @@ struct nicprog_table_desc {
  *	@nic, and again when table-set gives an empty table no program uses
  *	a kind: the core then frees the old storage. Process context, RTNL
  *	held; may sleep. Required.
- * @free: free @store; no program and no other op uses it any more.
- *	Process context; may sleep. Required.
+ * @free: free @store, which @alloc made for @nic; no program and no
+ *	other op uses it any more. Process context; may sleep. Required.
  * @read: copy the value of @key into @value for bpf(2)'s lookup (an LPM
  *	table: of the longest matching prefix); 0 or -ENOENT. Process
  *	context, may sleep. Required.
@@ -211,7 +211,7 @@ struct nicprog_table_ops {
 	void *(*alloc)(struct nicprog_nic *nic,
 		       const struct nicprog_table_desc *desc,
 		       struct netlink_ext_ack *extack);
-	void (*free)(void *store);
+	void (*free)(struct nicprog_nic *nic, void *store);
 	int (*read)(void *store, const void *key, void *value);
 	long (*update)(void *store, const void *key, const void *value,
 		       u64 flags);

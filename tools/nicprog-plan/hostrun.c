@@ -7,7 +7,7 @@
  * bodies, no stages). Their verdicts, frames and tables must agree; a
  * difference is an engine function here that is not its body's twin.
  *
- * Tables follow the kernel's NIC tables (kernel/table.c) where the
+ * Tables follow the kernel's NIC tables (kernel/table_lib.c) where the
  * predictor can see it: a hash element is an allocation of its own,
  * replaced on update; array values lie side by side, 8-byte aligned.
  * A freed element goes to its table's free list and the next insert
