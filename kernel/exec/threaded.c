@@ -11,11 +11,18 @@
  * What a run may hold are the instructions whose effect is the ISA's
  * alone (ALU, byte swaps, 64-bit immediates, jumps, loads and stores of
  * memory the verifier proved in bounds). Every other one -- calls, exits,
- * context accesses, atomics, instructions a MAT stage serves -- goes to
- * the interpreter's own step (nicprog_exec_step()), on the same run
- * state, so both forms give the same verdicts, bytes, tables, cycles and
- * trace events by construction; tools/testing/unit/exec_test.c runs every
- * case under both, and the selftests run the oracle under both.
+ * context accesses, atomics -- goes to the interpreter's own step
+ * (nicprog_exec_step()), on the same run state, so both forms give the
+ * same verdicts, bytes, tables, cycles and trace events by construction;
+ * tools/testing/unit/exec_test.c runs every case under both, and the
+ * selftests run the oracle under both.
+ *
+ * Instructions a MAT stage serves (a lookup loop the plan gave to a table
+ * unit) run inline too, in runs of their own: entering one from outside
+ * a region is the one MAT lookup the step would count, and with a trace
+ * the region costs the core nothing. A router's longest-prefix loop is
+ * such a region; left to the step, it was half of a translated run's
+ * time.
  *
  * It is the simulated NIC's second execution mode (nicsim's exec_mode),
  * and a model of what a vendor's stage_translate does for its own ISA.
@@ -55,6 +62,8 @@ enum {
  *	NICPROG_EXEC_REGION_NONE
  * @len: instructions it takes (2 for a 64-bit immediate)
  * @last: its run ends after it
+ * @mat: a MAT stage serves it (NICPROG_EXEC_INSN_MAT_REGION); so does
+ *	every other operation of its run
  * @off: the memory offset
  * @run_len: instructions from it to its run's end
  * @run_ct: cycles from it to its run's end, with a trace
@@ -72,6 +81,7 @@ struct nicprog_exec_op {
 	u8 region;
 	u8 len;
 	u8 last;
+	u8 mat;
 	s16 off;
 	u32 run_len;
 	u32 run_ct;
@@ -103,8 +113,7 @@ static bool op_inline(const struct nicprog_exec_prog *prog, u32 stage, u32 pc)
 	if (prog->stage && prog->stage[pc] != stage &&
 	    prog->stage[pc] != NICPROG_EXEC_STAGE_ANY)
 		return false;
-	if (prog->flags && (prog->flags[pc] & (NICPROG_EXEC_INSN_CTX |
-					       NICPROG_EXEC_INSN_MAT_REGION)))
+	if (prog->flags && (prog->flags[pc] & NICPROG_EXEC_INSN_CTX))
 		return false;
 	switch (BPF_CLASS(insn->code)) {
 	case BPF_ALU64:
@@ -201,15 +210,20 @@ nicprog_exec_translate(const struct nicprog_exec_prog *prog, u32 stage)
 		o->len = 1;
 		o->region = prog->region ? prog->region[pc] :
 					   NICPROG_EXEC_REGION_NONE;
-		if (op_inline(prog, stage, pc))
+		if (op_inline(prog, stage, pc)) {
 			op_decode(o, &prog->insns[pc], pc);
+			o->mat = prog->flags &&
+				 (prog->flags[pc] & NICPROG_EXEC_INSN_MAT_REGION);
+		}
 		if (prog->insns[pc].code == (BPF_LD | BPF_IMM | BPF_DW))
 			pc++;	/* its second half is no instruction */
 	}
 	/*
 	 * Runs, from the end: an inline operation continues into the next
-	 * one unless it jumps, the next must go to the step, or the next is
-	 * another stage's (where a run stops).
+	 * one unless it jumps, the next must go to the step, the next is
+	 * another stage's (where a run stops), or one of the two is in a MAT
+	 * region and the other is not. Traced, a region's operations cost
+	 * nothing, as in the step.
 	 */
 	for (i = prog->len; i-- > 0;) {
 		o = &code->ops[i];
@@ -217,9 +231,11 @@ nicprog_exec_translate(const struct nicprog_exec_prog *prog, u32 stage)
 			continue;	/* or the second half of a 64-bit immediate */
 		ct = prog->cost[nicprog_insn_class(prog->insns[i].code)];
 		cn = prog->cycles ? prog->cycles[i] : ct;
+		if (o->mat)
+			ct = 0;
 		nxt = i + o->len;
 		n = nxt < prog->len ? &code->ops[nxt] : NULL;
-		if (!n || n->kind == NICPROG_OP_STEP ||
+		if (!n || n->kind == NICPROG_OP_STEP || n->mat != o->mat ||
 		    (prog->stage && prog->stage[nxt] != prog->stage[i]) ||
 		    /* a run's sums fit their u32: a longer one is two */
 		    (u64)n->run_ct + ct > U32_MAX ||
@@ -412,9 +428,17 @@ void nicprog_exec_code_resume(const struct nicprog_exec_code *code,
 				return;
 			continue;
 		}
+		if (o->mat && !r.in_region) {
+			/* as the step counts the region's first instruction */
+			res->mat_lookups++;
+			if (r.tr)
+				nicprog_exec_trace_event(r.tr, r.cycles,
+							 NICPROG_EXEC_EV_MAT,
+							 0, 0, 0);
+		}
+		r.in_region = o->mat;
 		r.steps += o->run_len;
 		r.cycles += r.tr ? o->run_ct : o->run_cn;
-		r.in_region = false;
 		pc = op_run(&r, code->ops, o);
 		if (nicprog_exec_stage_left(&r, pc))
 			return;

@@ -498,6 +498,110 @@ TEST(trace_records_accesses_in_order)
 	EXPECT_EQ(9, tr.ev[1].at);
 }
 
+/*
+ * Instructions a MAT stage serves (a lookup loop the plan gave to a
+ * table unit): each entry into such a region is one MAT lookup, recorded
+ * as one event when traced, however many instructions and iterations the
+ * region runs; with a trace they cost the core nothing, without one they
+ * cost what the plan priced them at.
+ */
+static const struct bpf_insn mat_prog[] = {
+	I(BPF_LD | BPF_DW | BPF_IMM, 3, 0, 0, 0),	/* 0: r3 = &mat_mem */
+	I(0, 0, 0, 0, 0),
+	MOV64(0, 0),					/* 2 */
+	MOV64(1, 0),					/* 3 */
+	I(BPF_ALU64 | BPF_ADD | BPF_K, 0, 0, 0, 3),	/* 4: region */
+	I(BPF_LDX | BPF_MEM | BPF_DW, 4, 3, 0, 0),	/* 5: region, mem 2 */
+	I(BPF_ALU64 | BPF_ADD | BPF_X, 0, 4, 0, 0),	/* 6: region */
+	I(BPF_ALU64 | BPF_ADD | BPF_K, 1, 0, 0, 1),	/* 7: region */
+	I(BPF_JMP | BPF_JLT | BPF_K, 1, 0, -5, 4),	/* 8: region */
+	MOV64(2, 1),					/* 9 */
+	I(BPF_ALU64 | BPF_ADD | BPF_X, 0, 2, 0, 0),	/* 10: region */
+	EXIT,						/* 11 */
+};
+
+static u64 mat_mem[1] = { 10 };
+
+static void mat_prog_init(struct nicprog_exec_prog *prog, struct bpf_insn *p,
+			  u8 *flags, u8 *region)
+{
+	u32 pc;
+
+	memcpy(p, mat_prog, sizeof(mat_prog));
+	p[0].imm = (u32)(uintptr_t)mat_mem;
+	p[1].imm = (u32)((u64)(uintptr_t)mat_mem >> 32);
+	memset(flags, 0, ARRAY_SIZE(mat_prog));
+	memset(region, NICPROG_EXEC_REGION_NONE, ARRAY_SIZE(mat_prog));
+	for (pc = 4; pc <= 8; pc++)
+		flags[pc] = NICPROG_EXEC_INSN_MAT_REGION;
+	flags[10] = NICPROG_EXEC_INSN_MAT_REGION;
+	region[5] = 2;
+	*prog = (struct nicprog_exec_prog){
+		.insns = p, .len = ARRAY_SIZE(mat_prog), .flags = flags,
+		.region = region,
+		.cost = { [NICPROG_IC_ALU] = 1, [NICPROG_IC_MUL] = 30,
+			  [NICPROG_IC_DIV] = 40, [NICPROG_IC_LOAD] = 50,
+			  [NICPROG_IC_STORE] = 60, [NICPROG_IC_BRANCH] = 7,
+			  [NICPROG_IC_CALL] = 80, [NICPROG_IC_ATOMIC] = 90 },
+	};
+}
+
+TEST(mat_region_traced_is_one_event_per_entry)
+{
+	struct bpf_insn p[ARRAY_SIZE(mat_prog)];
+	u8 flags[ARRAY_SIZE(mat_prog)], region[ARRAY_SIZE(mat_prog)];
+	static struct nicprog_exec_trace tr;
+	struct nicprog_exec_pkt pkt = { 0 };
+	struct nicprog_exec_prog prog;
+	struct nicprog_exec_result r;
+	u32 i;
+
+	mat_prog_init(&prog, p, flags, region);
+	state.trace = &tr;
+	nicprog_exec_run(&prog, &no_ops, NULL, &state, &pkt, &r);
+	state.trace = NULL;
+	EXPECT_EQ(0, r.error);
+	EXPECT_EQ(4ULL * (3 + 10) + 1, r.ret);
+	EXPECT_EQ(26U, r.insns);
+	EXPECT_EQ(2U, r.mat_lookups);
+	/* ld_imm64 and three moves 1 each, exit 7: the regions nothing */
+	EXPECT_EQ(1ULL + 1 + 1 + 1 + 7, r.cycles);
+	ASSERT_EQ(6, tr.n);
+	EXPECT_EQ(NICPROG_EXEC_EV_MAT, tr.ev[0].kind);
+	EXPECT_EQ(3, tr.ev[0].at);
+	for (i = 1; i <= 4; i++) {
+		EXPECT_EQ(NICPROG_EXEC_EV_MEM, tr.ev[i].kind);
+		EXPECT_EQ(2, tr.ev[i].unit);
+		EXPECT_EQ((uintptr_t)mat_mem, tr.ev[i].addr);
+		EXPECT_EQ(3, tr.ev[i].at);
+	}
+	EXPECT_EQ(NICPROG_EXEC_EV_MAT, tr.ev[5].kind);
+	EXPECT_EQ(4, tr.ev[5].at);
+}
+
+TEST(mat_region_untraced_costs_the_plan_s_cycles)
+{
+	struct bpf_insn p[ARRAY_SIZE(mat_prog)];
+	u8 flags[ARRAY_SIZE(mat_prog)], region[ARRAY_SIZE(mat_prog)];
+	u16 cycles[ARRAY_SIZE(mat_prog)];
+	struct nicprog_exec_pkt pkt = { 0 };
+	struct nicprog_exec_prog prog;
+	struct nicprog_exec_result r;
+	u32 pc;
+
+	mat_prog_init(&prog, p, flags, region);
+	for (pc = 0; pc < ARRAY_SIZE(mat_prog); pc++)
+		cycles[pc] = pc + 1;
+	prog.cycles = cycles;
+	nicprog_exec_run(&prog, &no_ops, NULL, &state, &pkt, &r);
+	EXPECT_EQ(0, r.error);
+	EXPECT_EQ(4ULL * (3 + 10) + 1, r.ret);
+	EXPECT_EQ(2U, r.mat_lookups);
+	/* pcs 0, 2, 3; four times 4..8; 9, 10, 11 */
+	EXPECT_EQ(1ULL + 3 + 4 + 4 * (5 + 6 + 7 + 8 + 9) + 10 + 11 + 12,
+		  r.cycles);
+}
+
 /* An XDP frame laid out as BPF_PROG_TEST_RUN lays it out on x86_64. */
 #define FRAME_SZ	4096
 #define HEADROOM	256
