@@ -229,7 +229,8 @@ static int nicprog_pipe_create_cmd(struct nicprog_ring_file *rf,
 	 * below frees a pipe nobody else could have reached.
 	 */
 	err = xa_alloc(&rf->pipes, &id, NULL,
-		       XA_LIMIT(1, NICPROG_RING_FILE_PIPES), GFP_KERNEL);
+		       XA_LIMIT(1, NICPROG_RING_FILE_PIPES),
+		       NICPROG_RING_GFP);
 	if (err) {
 		if (err == -EBUSY) {
 			ring_err(rf, "pipe create: the file has %u pipes already\n",
@@ -580,11 +581,11 @@ static int nicprog_ring_open(struct inode *inode, struct file *file)
 	if (READ_ONCE(nd->ring_dead))
 		return -ENODEV;
 	/* the opener's memory cgroup pays for the file and its pipes */
-	rf = kzalloc(sizeof(*rf), GFP_KERNEL_ACCOUNT);
+	rf = kzalloc(sizeof(*rf), NICPROG_RING_GFP);
 	if (!rf)
 		return -ENOMEM;
 	rf->send_lens = kcalloc(NICPROG_SEND_BATCH, sizeof(u32),
-				GFP_KERNEL_ACCOUNT);
+				NICPROG_RING_GFP);
 	if (!rf->send_lens || nicprog_notif_init(rf)) {
 		kfree(rf->send_lens);
 		kfree(rf);

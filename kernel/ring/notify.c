@@ -69,7 +69,7 @@ int nicprog_notif_init(struct nicprog_ring_file *rf)
 	INIT_LIST_HEAD(&rf->waiters);
 	init_waitqueue_head(&rf->pollq);
 	for (i = 0; i < 2; i++) {
-		rf->notif_pages[i] = alloc_page(GFP_KERNEL_ACCOUNT | __GFP_ZERO);
+		rf->notif_pages[i] = alloc_page(NICPROG_RING_GFP | __GFP_ZERO);
 		if (!rf->notif_pages[i]) {
 			nicprog_notif_free(rf);
 			return -ENOMEM;
@@ -268,7 +268,7 @@ int nicprog_notif_wait(struct nicprog_ring_file *rf,
 	u64 n;
 
 	w = kzalloc(sizeof(*w), nonblock ? GFP_NOWAIT | __GFP_ACCOUNT :
-					   GFP_KERNEL_ACCOUNT);
+					   NICPROG_RING_GFP);
 	if (!w)
 		return nonblock ? -EAGAIN : -ENOMEM;
 	w->rf = rf;

@@ -105,7 +105,7 @@ struct nicprog_pipe *nicprog_pipe_alloc(u32 size, u32 dir, u32 framing,
 	struct page **twice;
 	u32 i;
 
-	pipe = kzalloc(sizeof(*pipe), GFP_KERNEL_ACCOUNT);
+	pipe = kzalloc(sizeof(*pipe), NICPROG_RING_GFP);
 	if (!pipe)
 		return NULL;
 	spin_lock_init(&pipe->lock);
@@ -116,8 +116,8 @@ struct nicprog_pipe *nicprog_pipe_alloc(u32 size, u32 dir, u32 framing,
 	pipe->framing = framing;
 	pipe->n_pages = size >> PAGE_SHIFT;
 	pipe->pages = kvcalloc(pipe->n_pages, sizeof(*pipe->pages),
-			       GFP_KERNEL_ACCOUNT);
-	pipe->ctrl_page = alloc_page(GFP_KERNEL_ACCOUNT | __GFP_ZERO);
+			       NICPROG_RING_GFP);
+	pipe->ctrl_page = alloc_page(NICPROG_RING_GFP | __GFP_ZERO);
 	if (!pipe->pages || !pipe->ctrl_page)
 		goto err;
 	for (i = 0; i < pipe->n_pages; i++) {
@@ -126,18 +126,13 @@ struct nicprog_pipe *nicprog_pipe_alloc(u32 size, u32 dir, u32 framing,
 			pipe->pages[i] = share->pages[i];
 			continue;
 		}
-		/*
-		 * The opener's memory cgroup pays; past its limit the create
-		 * fails with ENOMEM rather than wake its OOM killer.
-		 */
-		pipe->pages[i] = alloc_page(GFP_KERNEL_ACCOUNT | __GFP_ZERO |
-					    __GFP_NOWARN | __GFP_RETRY_MAYFAIL);
+		pipe->pages[i] = alloc_page(NICPROG_RING_GFP | __GFP_ZERO);
 		if (!pipe->pages[i])
 			goto err;
 	}
 	/* the kernel writes records across the end as userspace reads them */
 	twice = kvmalloc_array(2 * pipe->n_pages, sizeof(*twice),
-			       GFP_KERNEL_ACCOUNT);
+			       NICPROG_RING_GFP);
 	if (!twice)
 		goto err;
 	for (i = 0; i < 2 * pipe->n_pages; i++)

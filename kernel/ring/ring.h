@@ -3,6 +3,7 @@
 #ifndef _NICPROG_RING_H
 #define _NICPROG_RING_H
 
+#include <linux/gfp.h>
 #include <linux/hrtimer.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -22,6 +23,14 @@ struct vm_area_struct;
 /* a pipe's mmap offset: its id in the high half (the id is never 0) */
 #define NICPROG_PIPE_MMAP_SHIFT	32
 #define NICPROG_BIND_FLAGS	(NICPROG_BIND_BACKPRESSURE | NICPROG_BIND_PREFETCH)
+/*
+ * What an opener's command allocates is charged to its memory cgroup; at
+ * the cgroup's limit the command fails with ENOMEM. Without
+ * __GFP_RETRY_MAYFAIL the charge would wake the cgroup's OOM killer, which
+ * kills the opener (or a bystander in its cgroup) for asking.
+ */
+#define NICPROG_RING_GFP	(GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | \
+				 __GFP_NOWARN)
 
 /**
  * struct nicprog_pipe - one pipe of an open file

@@ -84,7 +84,21 @@ if grep -qw memory $CG/cgroup.controllers 2> /dev/null; then
 	tap_info "in a cgroup of 64 MiB: $out"
 	check "pipes past the opener's memory cgroup limit: ENOMEM" \
 		grep -qE "^created ([0-9]|[1-5][0-9]|6[0-3]) MiB: -12$" <<< "$out"
+
+	# Limits of 0 to 32 pages: whichever of a create's allocations
+	# crosses one, the create fails with ENOMEM and the opener lives (the
+	# cgroup's OOM killer is not woken).
 	rmdir "$CG/nicprog-$$"
+	mkdir "$CG/nicprog-$$"
+	out=$("$SELFDIR/ring_hostile" --memcg-edge "$NF" "$CG/nicprog-$$" 32)
+	tap_info "$(echo $out)"
+	check "a create at its cgroup's limit: made or ENOMEM, no OOM event" \
+		grep -qE "^33 creates: [1-9][0-9]* made, [1-9][0-9]* ENOMEM, 0 other, 0 oom events$" <<< "$out"
+	expect_eq "the opener at its cgroup's limit lives on" \
+		"then: 0 opener: status 0" \
+		"$(grep -E '^(then|opener)' <<< "$out" | xargs)"
+	rmdir "$CG/nicprog-$$/edge" 2> /dev/null
+	rmdir "$CG/nicprog-$$/home" "$CG/nicprog-$$"
 else
 	tap_skip "pipes charged to the opener's memory cgroup" "no memory controller"
 fi

@@ -28,6 +28,13 @@
  *   ring_hostile --memcg IFNAME FILES
  *	creates 1 MiB pipes in FILES files until refused; prints
  *	"created N MiB: RES".
+ *   ring_hostile --memcg-edge IFNAME CGROUP PAGES
+ *	in an empty cgroup directory CGROUP (memory controller available):
+ *	for k = 0..PAGES, a child creates (then destroys) a 64 KiB pipe from
+ *	a cgroup limited to k pages, so that each of the create's
+ *	allocations in turn is the one that crosses the limit. Prints
+ *	"N creates: C made, E ENOMEM, O other, K oom events", the child's
+ *	last create with no limit ("then: RES") and "opener: status S".
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -45,7 +52,9 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -331,6 +340,8 @@ static uint64_t xorshift(uint64_t *s)
 }
 
 #define CHURN_BATCH	8
+/* junk can make a valid WAIT of up to NICPROG_WAIT_TIMEOUT_MAX */
+#define CHURN_REAP_MS	(NICPROG_WAIT_TIMEOUT_MAX + 5000)
 
 struct churn {
 	pthread_t tid;
@@ -395,29 +406,53 @@ static uint32_t churn_cmd(uint64_t *s, union churn_arg *a, uint32_t *len)
 	}
 }
 
+/* what did not complete in time, to replay it from */
+static void churn_lost(const union churn_arg *args, const uint32_t *op,
+		       const uint32_t *len, const uint8_t *fl,
+		       const uint8_t *seen, uint32_t n)
+{
+	char hex[3 * 24 + 1];
+	uint32_t i, k;
+
+	for (i = 0; i < n; i++) {
+		if (seen[i])
+			continue;
+		for (k = 0; k < 24 && k < len[i]; k++)
+			sprintf(hex + 3 * k, " %02x", args[i].junk[k]);
+		hex[3 * k] = 0;
+		ksft_print_msg("no completion in %u ms: command %u of %u, op %u%s, %u bytes:%s\n",
+			       CHURN_REAP_MS, i + 1, n, op[i], fl[i] ? " (IOSQE_ASYNC)" : "",
+			       len[i], hex);
+	}
+}
+
 /* A batch of random commands on @fd, every one reaped. */
 static void churn_batch(struct churn *t, struct io_uring *r, int fd,
 			union churn_arg *args)
 {
-	uint32_t n = 1 + xorshift(&t->seed) % CHURN_BATCH, i, op, len;
+	uint32_t n = 1 + xorshift(&t->seed) % CHURN_BATCH, i, op[CHURN_BATCH];
+	uint32_t len[CHURN_BATCH];
+	uint8_t fl[CHURN_BATCH], seen[CHURN_BATCH] = {};
 	struct io_uring_cqe cqe;
-	uint8_t fl;
 
 	for (i = 0; i < n; i++) {
-		op = churn_cmd(&t->seed, &args[i], &len);
-		fl = xorshift(&t->seed) % 3 ? 0 : IOSQE_ASYNC;
-		t->async += !!fl;
-		if (rl_submit(r, fd, op, &args[i], len, 0, fl, i)) {
+		op[i] = churn_cmd(&t->seed, &args[i], &len[i]);
+		fl[i] = xorshift(&t->seed) % 3 ? 0 : IOSQE_ASYNC;
+		t->async += !!fl[i];
+		if (rl_submit(r, fd, op[i], &args[i], len[i], 0, fl[i], i)) {
 			t->lost = 1;
 			return;
 		}
 		t->submitted++;
 	}
 	for (i = 0; i < n; i++) {
-		if (rl_reap(r, 5000, &cqe)) {
+		if (rl_reap(r, CHURN_REAP_MS, &cqe)) {
+			churn_lost(args, op, len, fl, seen, n);
 			t->lost = 1;
 			return;
 		}
+		if (cqe.user_data < n)
+			seen[cqe.user_data] = 1;
 		t->completed++;
 		if (cqe.res > 0)
 			t->positive++;
@@ -453,9 +488,11 @@ static void churn_file(struct churn *t, struct io_uring *r,
 	}
 	t->submitted++;
 	close(fd);
-	if (rl_reap(r, 5000, &cqe))
+	if (rl_reap(r, CHURN_REAP_MS, &cqe)) {
+		ksft_print_msg("no completion in %u ms: a wait on a file closed under it\n",
+			       CHURN_REAP_MS);
 		t->lost = 1;
-	else
+	} else
 		t->completed++;
 }
 
@@ -800,6 +837,176 @@ static int memcg_mode(int files)
 	return 0;
 }
 
+static void cg_write(const char *dir, const char *file, const char *val)
+{
+	char path[256];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write(fd, val, strlen(val)) != (ssize_t)strlen(val))
+		ksft_exit_fail_msg("%s: %s\n", path, strerror(errno));
+	close(fd);
+}
+
+static void cg_enter(const char *dir, pid_t pid)
+{
+	char val[16];
+
+	snprintf(val, sizeof(val), "%d", pid);
+	cg_write(dir, "cgroup.procs", val);
+}
+
+/* memory.events' "oom" and "oom_kill" of cgroup @dir, summed */
+static long cg_ooms(const char *dir)
+{
+	char path[256], key[32];
+	long v, sum = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/memory.events", dir);
+	f = fopen(path, "r");
+	if (!f)
+		ksft_exit_fail_msg("%s: %s\n", path, strerror(errno));
+	while (fscanf(f, "%31s %ld", key, &v) == 2)
+		if (!strcmp(key, "oom") || !strcmp(key, "oom_kill"))
+			sum += v;
+	fclose(f);
+	return sum;
+}
+
+static int edge_create(struct io_uring *r, int fd)
+{
+	struct nicprog_pipe_create a = {
+		.size = 64 << 10, .dir = NICPROG_PIPE_RX,
+		.framing = NICPROG_FRAMING_RECORDS,
+	};
+	int res;
+
+	res = rl_cmd(r, fd, NICPROG_OP_PIPE_CREATE, &a, sizeof(a), 0);
+	if (!res && pipe_destroy(r, fd, a.id))
+		ksft_exit_fail_msg("destroy of pipe %u failed\n", a.id);
+	return res;
+}
+
+/* --memcg-edge: the parent moves the opener; they meet in shared memory */
+struct edge_turn {
+	volatile int go;	/* try k + 1; -1: done */
+	volatile int done;	/* try k + 1 ran */
+	volatile int res;
+};
+
+static const struct timespec edge_tick = { .tv_nsec = 1000000 };
+
+/*
+ * The opener: everything it will touch (the file, the ring, io_uring's
+ * request cache and worker, its stack and the shared page) exists before
+ * it is first moved, so what crosses a limit is the create's own.
+ */
+static int edge_opener(struct edge_turn *t, const char *home)
+{
+	struct io_uring r;
+	int fd, k;
+
+	cg_enter(home, getpid());
+	ring_init(&r, 4);
+	fd = open_node();
+	t->res = edge_create(&r, fd);
+	t->done = -1;
+	for (k = 1;; k++) {
+		while (t->go != k && t->go != -1)
+			nanosleep(&edge_tick, NULL);
+		if (t->go == -1)
+			break;
+		t->res = edge_create(&r, fd);
+		t->done = k;
+	}
+	printf("then: %d\n", edge_create(&r, fd));
+	close(fd);
+	return 0;
+}
+
+/* the parent waits for the opener at most 20 s a step; 0: it is there */
+static int edge_wait(struct edge_turn *t, int k, pid_t pid)
+{
+	int i, status;
+
+	for (i = 0; i < 20000 && t->done != k; i++) {
+		if (waitpid(pid, &status, WNOHANG) == pid) {
+			printf("opener gone at try %d: status %d\n", k,
+			       WIFSIGNALED(status) ? 128 + WTERMSIG(status) :
+			       WEXITSTATUS(status));
+			return -1;
+		}
+		nanosleep(&edge_tick, NULL);
+	}
+	return t->done == k ? 0 : -1;
+}
+
+/*
+ * --memcg-edge: memory.current counts the per-CPU charge stock a cgroup
+ * keeps, so a limit "k pages above it" is not k pages away. Each try
+ * runs in a new cgroup, which holds nothing: its limit of k pages is
+ * exactly k pages. The opener is moved by its parent because a process
+ * at its limit cannot move itself (the write allocates, and is charged).
+ */
+static int memcg_edge_mode(const char *cg, int pages)
+{
+	int k, made = 0, nomem = 0, other = 0, status;
+	long page = sysconf(_SC_PAGESIZE), ooms = 0;
+	char home[200], edge[200], val[32];
+	struct edge_turn *t;
+	pid_t pid;
+
+	snprintf(home, sizeof(home), "%s/home", cg);
+	snprintf(edge, sizeof(edge), "%s/edge", cg);
+	cg_write(cg, "cgroup.subtree_control", "+memory");
+	if (mkdir(home, 0755))
+		ksft_exit_fail_msg("%s: %s\n", home, strerror(errno));
+	t = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+		 -1, 0);
+	if (t == MAP_FAILED)
+		ksft_exit_fail_msg("mmap: %s\n", strerror(errno));
+	t->go = 0;
+	t->done = 0;
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		ksft_exit_fail_msg("fork: %s\n", strerror(errno));
+	if (!pid)
+		exit(edge_opener(t, home));
+	if (edge_wait(t, -1, pid))
+		ksft_exit_fail_msg("the opener did not start\n");
+	for (k = 0; k <= pages; k++) {
+		if (mkdir(edge, 0755))
+			ksft_exit_fail_msg("%s: %s\n", edge, strerror(errno));
+		snprintf(val, sizeof(val), "%ld", k * page);
+		cg_write(edge, "memory.max", val);
+		cg_enter(edge, pid);
+		t->go = k + 1;
+		if (edge_wait(t, k + 1, pid)) {
+			ooms += cg_ooms(edge);
+			break;
+		}
+		cg_enter(home, pid);
+		ooms += cg_ooms(edge);
+		if (rmdir(edge))
+			ksft_exit_fail_msg("%s: %s\n", edge, strerror(errno));
+		made += !t->res;
+		nomem += t->res == -ENOMEM;
+		if (t->res && t->res != -ENOMEM && other++ < 5)
+			printf("limit of %d pages: create: %d\n", k, t->res);
+	}
+	printf("%d creates: %d made, %d ENOMEM, %d other, %ld oom events\n",
+	       k, made, nomem, other, ooms);
+	fflush(stdout);
+	t->go = -1;
+	if (waitpid(pid, &status, 0) == pid)
+		printf("opener: status %d\n", WIFSIGNALED(status) ?
+		       128 + WTERMSIG(status) : WEXITSTATUS(status));
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "";
@@ -826,5 +1033,7 @@ int main(int argc, char **argv)
 		return cap_mode(argc > 3 ? atoi(argv[3]) : -1);
 	if (!strcmp(mode, "--memcg") && argc == 4)
 		return memcg_mode(atoi(argv[3]));
+	if (!strcmp(mode, "--memcg-edge") && argc == 5)
+		return memcg_edge_mode(argv[3], atoi(argv[4]));
 	ksft_exit_fail_msg("usage: see the comment at the top of ring_hostile.c\n");
 }
