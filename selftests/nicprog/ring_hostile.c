@@ -42,6 +42,7 @@
 #include <liburing.h>
 #include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -926,7 +927,10 @@ static int edge_opener(struct edge_turn *t, const char *home)
 	return 0;
 }
 
-/* the parent waits for the opener at most 20 s a step; 0: it is there */
+/*
+ * The parent waits for the opener at most 20 s a step. Return: 0 when it
+ * is there, -ETIMEDOUT, or -ECHILD when it is gone (and reaped).
+ */
 static int edge_wait(struct edge_turn *t, int k, pid_t pid)
 {
 	int i, status;
@@ -936,11 +940,13 @@ static int edge_wait(struct edge_turn *t, int k, pid_t pid)
 			printf("opener gone at try %d: status %d\n", k,
 			       WIFSIGNALED(status) ? 128 + WTERMSIG(status) :
 			       WEXITSTATUS(status));
-			return -1;
+			return -ECHILD;
 		}
 		nanosleep(&edge_tick, NULL);
 	}
-	return t->done == k ? 0 : -1;
+	if (t->done != k)
+		printf("opener stuck at try %d\n", k);
+	return t->done == k ? 0 : -ETIMEDOUT;
 }
 
 /*
@@ -952,7 +958,7 @@ static int edge_wait(struct edge_turn *t, int k, pid_t pid)
  */
 static int memcg_edge_mode(const char *cg, int pages)
 {
-	int k, made = 0, nomem = 0, other = 0, status;
+	int k, made = 0, nomem = 0, other = 0, status, err = 0;
 	long page = sysconf(_SC_PAGESIZE), ooms = 0;
 	char home[200], edge[200], val[32];
 	struct edge_turn *t;
@@ -984,7 +990,8 @@ static int memcg_edge_mode(const char *cg, int pages)
 		cg_write(edge, "memory.max", val);
 		cg_enter(edge, pid);
 		t->go = k + 1;
-		if (edge_wait(t, k + 1, pid)) {
+		err = edge_wait(t, k + 1, pid);
+		if (err) {
 			ooms += cg_ooms(edge);
 			break;
 		}
@@ -1001,7 +1008,9 @@ static int memcg_edge_mode(const char *cg, int pages)
 	       k, made, nomem, other, ooms);
 	fflush(stdout);
 	t->go = -1;
-	if (waitpid(pid, &status, 0) == pid)
+	if (err == -ETIMEDOUT)
+		kill(pid, SIGKILL);
+	if (err != -ECHILD && waitpid(pid, &status, 0) == pid)
 		printf("opener: status %d\n", WIFSIGNALED(status) ?
 		       128 + WTERMSIG(status) : WEXITSTATUS(status));
 	return 0;
