@@ -554,6 +554,7 @@ long nicprog_table_delete(struct nicprog_table *t, const void *key);
 u8 nicprog_table_kind(const struct nicprog_table *t);
 u32 nicprog_table_bind(struct nicprog_table *t);
 bool nicprog_table_stored(const struct nicprog_table *t);
+void *nicprog_table_store(const struct nicprog_table *t);
 int nicprog_table_set_kind(struct nicprog_nic *nic, const struct bpf_map *map,
 			   u8 kind, struct bpf_map *host_map,
 			   struct netlink_ext_ack *extack);

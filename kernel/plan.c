@@ -741,25 +741,63 @@ static u32 *nicprog_plan_entries(const struct nicprog_exec_prog *prog,
 	return out;
 }
 
+/*
+ * Code of a plan the core's interpreter may run, which reaches tables
+ * through their storage's lookup: a stage the driver left to it, the host
+ * part of a partial plan, the programs tail calls go to
+ * (nicprog_plan_tail(); they have tables of their own on the same NIC).
+ */
+enum plan_interp {
+	PLAN_INTERP_NONE,
+	PLAN_INTERP_STAGE,
+	PLAN_INTERP_HOST,
+	PLAN_INTERP_TAIL,
+};
+
+static const char * const plan_interp_refusal[] = {
+	[PLAN_INTERP_STAGE] = "a stage is left to the core's interpreter, but a table of the plan is in NIC memory the host does not address",
+	[PLAN_INTERP_HOST] = "the host runs part of the plan (plan_partial), but a table of the plan is in NIC memory the host does not address",
+	[PLAN_INTERP_TAIL] = "tail calls run on the core's interpreter, but the NIC's tables are in memory the host does not address",
+};
+
+static enum plan_interp plan_interpreted(const struct nicprog_plan *plan)
+{
+	u32 s, t;
+
+	for (s = 0; s < plan->lo.n_stages; s++)
+		if (!plan->images[s])
+			return PLAN_INTERP_STAGE;
+	if (nicprog_plan_partial(plan))
+		return PLAN_INTERP_HOST;
+	for (t = 0; t < plan->exec.n_maps; t++)
+		if (nicprog_table_kind(plan->tables[t]) ==
+		    NICPROG_TABLE_KIND_PROGS)
+			return PLAN_INTERP_TAIL;
+	return PLAN_INTERP_NONE;
+}
+
 /**
  * nicprog_plan_translate() - have the driver translate each stage
  * @plan: a plan the core gave its units, before the driver loads it
  * @extack: the driver's refusal
  *
- * A stage the driver leaves to the core's interpreter must reach its
- * tables through their storage's lookup (nicprog_table_stored()).
+ * Code the core's interpreter may run must reach its tables through their
+ * storage's lookup (nicprog_table_stored()): on a NIC whose table storage
+ * has none, a plan with such code is refused.
  *
  * Context: process, RTNL held.
  * Return: 0, the driver's refusal (its translations so far are released
- * with the plan), or -EOPNOTSUPP for an interpreted stage with a table
- * the host does not address.
+ * with the plan), or -EOPNOTSUPP for interpreted code and a table the
+ * host does not address.
  */
 int nicprog_plan_translate(struct nicprog_plan *plan,
 			   struct netlink_ext_ack *extack)
 {
 	const struct nicprog_dev_ops *ops = plan->nd->nic->ops;
 	struct nicprog_stage_code code = { .prog = &plan->exec };
+	enum plan_interp why;
 	u32 *entries, t;
+	bool stored;
 	void *image;
 	u32 s;
 
@@ -777,22 +815,41 @@ int nicprog_plan_translate(struct nicprog_plan *plan,
 		plan->images[s] = image;
 		plan->n_images = s + 1;
 	}
-	/* the core's interpreter reaches tables through their lookup */
-	for (s = 0; s < plan->lo.n_stages && plan->images[s]; s++)
-		;
-	if (s == plan->lo.n_stages)
+	why = plan_interpreted(plan);
+	if (why == PLAN_INTERP_NONE)
 		return 0;
-	for (t = 0; t < plan->exec.n_maps; t++) {
-		if (nicprog_table_stored(plan->tables[t]))
-			continue;
-		NL_SET_ERR_MSG(extack, "a stage is left to the core's interpreter, but a table of the plan is in NIC memory the host does not address");
-		netdev_err(plan->nd->netdev,
-			   "nicprog: stage %u is not translated and table %u is in the driver's storage, which has no lookup for the host\n",
-			   s, t);
-		return -EOPNOTSUPP;
-	}
-	return 0;
+	stored = why != PLAN_INTERP_TAIL || !ops->table_ops ||
+		 ops->table_ops->lookup;
+	for (t = 0; stored && t < plan->exec.n_maps; t++)
+		stored = nicprog_table_stored(plan->tables[t]);
+	if (stored)
+		return 0;
+	if (extack)	/* NL_SET_ERR_MSG() takes literals only */
+		extack->_msg = plan_interp_refusal[why];
+	netdev_err(plan->nd->netdev, "nicprog: %s\n", plan_interp_refusal[why]);
+	return -EOPNOTSUPP;
 }
+
+/**
+ * nicprog_plan_table_store() - the driver's handle of a table of a plan
+ * @plan: the plan
+ * @map: a map load's table index (below @plan's &nicprog_exec_prog.n_maps)
+ *
+ * A translating driver whose NIC serves lookups from its own memory
+ * resolves a stage's map loads with it.
+ *
+ * Context: any, from &nicprog_dev_ops.stage_translate until the plan is
+ * unloaded.
+ * Return: what &nicprog_table_ops.alloc returned for the table, or NULL
+ * for one the core keeps (a host map's stand-in, a table in host memory;
+ * its lookups go through the plan's &nicprog_exec_ops).
+ */
+void *nicprog_plan_table_store(const struct nicprog_plan *plan, u32 map)
+{
+	return map < plan->exec.n_maps ?
+	       nicprog_table_store(plan->tables[map]) : NULL;
+}
+EXPORT_SYMBOL_GPL(nicprog_plan_table_store);
 
 /**
  * nicprog_stage_refuse() - refuse to translate an instruction of a stage

@@ -262,6 +262,20 @@ bool nicprog_table_stored(const struct nicprog_table *t)
 }
 
 /**
+ * nicprog_table_store() - the driver's handle of a table
+ * @t: a bound table, or NULL for a host map the NIC reaches by events
+ *
+ * Context: any, while a plan using @t is installed.
+ * Return: what &nicprog_table_ops.alloc returned for @t, or NULL for a
+ * table the core keeps itself (a host map's stand-in, a table kept in
+ * host memory, every table of a NIC without table_ops).
+ */
+void *nicprog_table_store(const struct nicprog_table *t)
+{
+	return t && t->ops == t->nic->ops->table_ops ? t->store : NULL;
+}
+
+/**
  * nicprog_table_lookup() - value of @key, for programs the core runs
  * @t: a bound table whose storage has a lookup (nicprog_table_stored())
  * @key: key_size bytes

@@ -4,10 +4,12 @@
  * through write-only files in /sys/bus/nicsim (documented in
  * Documentation/ABI/testing/sysfs-bus-nicsim):
  *
- *   new_device     "ID [PORT_COUNT [PROFILE]]"
+ *   new_device     "ID [PORT_COUNT [PROFILE [TABLES]]]"
  *                                      create nicsim<ID> with its ports;
  *                                      PROFILE shipped or firmware file
- *                                      nicsim/PROFILE.lnic
+ *                                      nicsim/PROFILE.lnic; TABLES "host"
+ *                                      (default) or "nic": the tables are
+ *                                      in memory the host does not address
  *   del_device     "ID"                destroy it
  *   link_device    "ID:PORT ID:PORT"   wire two ports together
  *   unlink_device  "ID:PORT"           cut a port's wire
@@ -37,7 +39,7 @@ static DEFINE_MUTEX(nicsim_devs_lock);
 static bool nicsim_bus_enabled;
 
 #define NICSIM_CMD_MAX	64	/* longest accepted bus command */
-#define NICSIM_CMD_ARGS	3
+#define NICSIM_CMD_ARGS	4
 
 /*
  * Split a bus command into at most @max whitespace-separated words. The
@@ -242,6 +244,7 @@ static struct attribute *nicsim_dev_attrs[] = {
 	&dev_attr_profile.attr,
 	&dev_attr_offered_rate.attr,
 	&dev_attr_exec_mode.attr,
+	&dev_attr_table_memory.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(nicsim_dev);
@@ -279,7 +282,8 @@ static void nicsim_dev_destroy(struct nicsim_dev *ndev)
 /* @own_lnic: @lnic's storage, which the device owns from here on. */
 static struct nicsim_dev *nicsim_dev_create(u32 id, u32 port_count,
 					    const struct nicprog_lnic *lnic,
-					    struct nicprog_lnic_text *own_lnic)
+					    struct nicprog_lnic_text *own_lnic,
+					    bool nic_tables)
 {
 	struct nicsim_dev *ndev;
 	struct nicsim_port *port;
@@ -300,6 +304,10 @@ static struct nicsim_dev *nicsim_dev_create(u32 id, u32 port_count,
 	ndev->id = id;
 	ndev->lnic = lnic;
 	ndev->own_lnic = own_lnic;
+	ndev->ops = nicsim_nicprog_ops;
+	if (nic_tables)
+		ndev->ops.table_ops = &nicsim_nic_table_ops;
+	ndev->nic_tables = nic_tables;
 	mutex_init(&ndev->lnic_lock);
 	skb_queue_head_init(&ndev->clock_queue);
 	init_waitqueue_head(&ndev->clock_wq);
@@ -320,7 +328,7 @@ static struct nicsim_dev *nicsim_dev_create(u32 id, u32 port_count,
 	if (err)
 		goto err_device_del;
 	ndev->nic = nicprog_nic_register(&ndev->dev, ndev->lnic,
-					 &nicsim_nicprog_ops, ndev, port_count);
+					 &ndev->ops, ndev, port_count);
 	if (IS_ERR(ndev->nic)) {
 		err = PTR_ERR(ndev->nic);
 		goto err_cores_stop;
@@ -368,18 +376,19 @@ static ssize_t new_device_store(struct bus_type *bus, const char *buf,
 	struct nicprog_lnic_text *own = NULL;
 	u32 id, port_count = 1;
 	struct nicsim_dev *ndev;
+	bool nic_tables = false;
 	int n, err;
 
 	n = nicsim_split(buf, count, copy, w, NICSIM_CMD_ARGS);
 	if (n < 1) {
-		pr_err("new_device: expected \"ID [PORT_COUNT [PROFILE]]\"\n");
+		pr_err("new_device: expected \"ID [PORT_COUNT [PROFILE [TABLES]]]\"\n");
 		return -EINVAL;
 	}
 	err = kstrtou32(w[0], 10, &id);
 	if (!err && n >= 2)
 		err = kstrtou32(w[1], 10, &port_count);
 	if (err == -EINVAL) {
-		pr_err("new_device: expected \"ID [PORT_COUNT [PROFILE]]\", ID and PORT_COUNT decimal numbers\n");
+		pr_err("new_device: expected \"ID [PORT_COUNT [PROFILE [TABLES]]]\", ID and PORT_COUNT decimal numbers\n");
 		return err;
 	}
 	if (err || id > NICSIM_MAX_ID) {
@@ -392,8 +401,17 @@ static ssize_t new_device_store(struct bus_type *bus, const char *buf,
 		return -ERANGE;
 	}
 
+	if (n == 4) {
+		nic_tables = !strcmp(w[3], "nic");
+		if (!nic_tables && strcmp(w[3], "host")) {
+			pr_err("new_device: TABLES is host or nic, not %s\n",
+			       w[3]);
+			return -EINVAL;
+		}
+	}
+
 	/* a file is read before the lock: reading it may take a while */
-	if (n == 3) {
+	if (n >= 3) {
 		lnic = nicsim_profile_find(w[2]);
 		if (!lnic) {
 			err = nicsim_profile_request(w[2], &own);
@@ -413,7 +431,7 @@ static ssize_t new_device_store(struct bus_type *bus, const char *buf,
 		err = -EEXIST;
 		goto out_unlock;
 	}
-	ndev = nicsim_dev_create(id, port_count, lnic, own);
+	ndev = nicsim_dev_create(id, port_count, lnic, own, nic_tables);
 	own = NULL;
 	if (IS_ERR(ndev)) {
 		err = PTR_ERR(ndev);

@@ -344,6 +344,10 @@ struct nicsim_core {
  *	queue (their calls ran the function's BPF body on the core)
  * @nic: the NIC's registration with nicprog, from the cores' start to
  *	the ports' destruction
+ * @ops: what @nic was registered with: nicsim_nicprog_ops, its table_ops
+ *	nicsim_nic_table_ops when @nic_tables; constant from then on
+ * @nic_tables: the NIC's tables are in memory the host does not address
+ *	(new_device's TABLES "nic"): only translated stages reach them
  * @exec_mode: NICSIM_EXEC_*, how the next plans run (translate.c);
  *	written under RTNL
  * @translate_refuse: an instruction translation refuses (debugfs)
@@ -377,6 +381,8 @@ struct nicsim_dev {
 	atomic_t accel_queue_max[__NICPROG_ACCEL_MAX];
 	atomic64_t accel_refused[__NICPROG_ACCEL_MAX];
 	struct nicprog_nic *nic;
+	struct nicprog_dev_ops ops;
+	bool nic_tables;
 	u8 exec_mode;
 	u32 translate_refuse;
 	struct dentry *ddir;
@@ -472,6 +478,8 @@ extern struct device_attribute dev_attr_exec_mode;
 
 /* table.c */
 extern const struct nicprog_table_ops nicsim_table_ops;
+extern const struct nicprog_table_ops nicsim_nic_table_ops;
+extern struct device_attribute dev_attr_table_memory;
 void nicsim_table_dev_init(struct nicsim_dev *ndev);
 
 /* accel.c */

@@ -103,6 +103,31 @@ const struct nicprog_table_ops nicsim_table_ops = {
 	.lookup		= nicprog_table_lib_lookup,
 };
 
+/*
+ * A NIC whose memory the host does not address (new_device's TABLES
+ * "nic"), as a vendor's with memory of its own: no lookup for the core's
+ * interpreter. Only the NIC's own code reaches an element in place, here
+ * the translated stages (translate.c); bpf(2) still reads and writes.
+ */
+const struct nicprog_table_ops nicsim_nic_table_ops = {
+	.alloc		= nicsim_table_alloc,
+	.free		= nicsim_table_free,
+	.read		= nicprog_table_lib_read,
+	.update		= nicprog_table_lib_update,
+	.delete		= nicprog_table_lib_delete,
+	.next_key	= nicprog_table_lib_next_key,
+	.entries	= nicprog_table_lib_entries,
+};
+
+static ssize_t table_memory_show(struct device *dev,
+				 struct device_attribute *attr, char *buf)
+{
+	struct nicsim_dev *ndev = container_of(dev, struct nicsim_dev, dev);
+
+	return sysfs_emit(buf, "%s\n", ndev->nic_tables ? "nic" : "host");
+}
+DEVICE_ATTR_RO(table_memory);
+
 static int nicsim_tables_show(struct seq_file *m, void *v)
 {
 	struct nicsim_dev *ndev = m->private;

@@ -10,6 +10,13 @@
  *
  * The mode is per device (its exec_mode attribute, while no port has a
  * program), and the module parameter exec_mode sets it for new devices.
+ * On a NIC whose tables are in memory the host does not address
+ * (new_device's TABLES "nic", table.c), the translated stages serve map
+ * lookups from the NIC's own table storage, resolved when they are
+ * translated (nicprog_plan_table_store()), as such a NIC's code would;
+ * the core's interpreter could not, and the core refuses plans that
+ * would need it.
+ *
  * As netdevsim's bpf_bind_accept does, a debugfs knob makes the NIC
  * refuse: /sys/kernel/debug/nicsim/<dev>/translate_refuse names an
  * instruction the translation refuses (U32_MAX, the default: none).
@@ -76,11 +83,15 @@ void nicsim_translate_dev_exit(struct nicsim_dev *ndev)
 }
 
 /*
- * A translated stage: the decoded form, and the instructions the core
- * said runs enter it by, which every run's start is checked against.
+ * A translated stage: the decoded form, the NIC's handle of each table
+ * when its tables are its own (NULL for one the core keeps), and the
+ * instructions the core said runs enter it by, which every run's start is
+ * checked against.
  */
 struct nicsim_stage {
 	struct nicprog_exec_code *code;
+	void **tables;
+	u32 n_tables;
 	u32 n_entries;
 	u32 entries[];
 };
@@ -105,6 +116,7 @@ void *nicsim_stage_translate(struct nicprog_dev *nd,
 	struct nicsim_dev *ndev = port->ndev;
 	u32 refuse = READ_ONCE(ndev->translate_refuse);
 	struct nicsim_stage *ns;
+	u32 i;
 
 	if (ndev->exec_mode != NICSIM_EXEC_TRANSLATED)
 		return NULL;
@@ -115,8 +127,20 @@ void *nicsim_stage_translate(struct nicprog_dev *nd,
 	ns = kvzalloc(struct_size(ns, entries, code->n_entries), GFP_KERNEL);
 	if (!ns)
 		return ERR_PTR(-ENOMEM);
+	if (ndev->nic_tables && code->prog->n_maps) {
+		ns->tables = kvcalloc(code->prog->n_maps, sizeof(*ns->tables),
+				      GFP_KERNEL);
+		if (!ns->tables) {
+			kvfree(ns);
+			return ERR_PTR(-ENOMEM);
+		}
+		ns->n_tables = code->prog->n_maps;
+		for (i = 0; i < ns->n_tables; i++)
+			ns->tables[i] = nicprog_plan_table_store(plan, i);
+	}
 	ns->code = nicprog_exec_translate(code->prog, code->stage);
 	if (!ns->code) {
+		kvfree(ns->tables);
 		kvfree(ns);
 		return ERR_PTR(-ENOMEM);
 	}
@@ -132,8 +156,89 @@ void nicsim_stage_release(struct nicprog_dev *nd, u32 stage, void *image)
 	struct nicsim_stage *ns = image;
 
 	nicprog_exec_code_free(ns->code);
+	kvfree(ns->tables);
 	kvfree(ns);
 }
+
+/*
+ * A stage of a NIC with tables of its own runs in this environment: the
+ * plan's, but lookups in the NIC's tables go to its storage directly.
+ */
+struct nicsim_nic_env {
+	const struct nicprog_exec_ops *ops;
+	void *priv;
+	const struct nicsim_stage *ns;
+};
+
+static void *nicsim_nic_lookup(void *priv, u32 map, const void *key)
+{
+	const struct nicsim_nic_env *env = priv;
+	void *store = map < env->ns->n_tables ? env->ns->tables[map] : NULL;
+
+	return store ? nicprog_table_lib_lookup(store, key) :
+		       env->ops->map_lookup(env->priv, map, key);
+}
+
+static long nicsim_nic_update(void *priv, u32 map, const void *key,
+			      const void *value, u64 flags)
+{
+	const struct nicsim_nic_env *env = priv;
+
+	return env->ops->map_update(env->priv, map, key, value, flags);
+}
+
+static long nicsim_nic_delete(void *priv, u32 map, const void *key)
+{
+	const struct nicsim_nic_env *env = priv;
+
+	return env->ops->map_delete(env->priv, map, key);
+}
+
+static u64 nicsim_nic_ktime_ns(void *priv)
+{
+	const struct nicsim_nic_env *env = priv;
+
+	return env->ops->ktime_ns(env->priv);
+}
+
+static u32 nicsim_nic_prandom(void *priv)
+{
+	const struct nicsim_nic_env *env = priv;
+
+	return env->ops->prandom(env->priv);
+}
+
+/* an environment without engines: the call runs its BPF body */
+static s64 nicsim_nic_accel(void *priv, u32 afn, struct nicprog_exec_pkt *pkt,
+			    const u64 *args, u64 *ret)
+{
+	const struct nicsim_nic_env *env = priv;
+
+	return env->ops->accel ? env->ops->accel(env->priv, afn, pkt, args, ret) :
+				 -EOPNOTSUPP;
+}
+
+static long nicsim_nic_event_output(void *priv, u32 map, u64 flags,
+				    const void *data, u64 size,
+				    struct nicprog_exec_pkt *pkt)
+{
+	const struct nicsim_nic_env *env = priv;
+
+	if (!env->ops->event_output)
+		return -EOPNOTSUPP;
+	return env->ops->event_output(env->priv, map, flags, data, size, pkt);
+}
+
+/* no host_call: a NIC stage calls no helper only the host has */
+static const struct nicprog_exec_ops nicsim_nic_exec_ops = {
+	.map_lookup	= nicsim_nic_lookup,
+	.map_update	= nicsim_nic_update,
+	.map_delete	= nicsim_nic_delete,
+	.ktime_ns	= nicsim_nic_ktime_ns,
+	.prandom	= nicsim_nic_prandom,
+	.accel		= nicsim_nic_accel,
+	.event_output	= nicsim_nic_event_output,
+};
 
 static int nicsim_entry_cmp(const void *key, const void *elt)
 {
@@ -163,9 +268,16 @@ void nicsim_stage_run(const void *image, const struct nicprog_exec_ops *ops,
 	const struct nicsim_stage *ns = image;
 
 	/* the core's entries are what a NIC would load its stage at */
+	struct nicsim_nic_env env = { .ops = ops, .priv = priv, .ns = ns };
+
 	WARN_ON_ONCE(!bsearch(&ctx->pc, ns->entries, ns->n_entries,
 			      sizeof(ns->entries[0]), nicsim_entry_cmp));
-	nicprog_exec_code_resume(ns->code, ops, priv, st, pkt, ctx, res);
+	if (ns->tables)
+		nicprog_exec_code_resume(ns->code, &nicsim_nic_exec_ops, &env,
+					 st, pkt, ctx, res);
+	else
+		nicprog_exec_code_resume(ns->code, ops, priv, st, pkt, ctx,
+					 res);
 }
 
 static ssize_t exec_mode_show(struct device *dev,

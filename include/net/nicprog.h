@@ -423,6 +423,7 @@ void nicprog_plan_resume(const struct nicprog_plan *plan,
 
 /* Translating drivers (&nicprog_dev_ops.stage_translate). */
 void *nicprog_plan_stage_image(const struct nicprog_plan *plan, u32 stage);
+void *nicprog_plan_table_store(const struct nicprog_plan *plan, u32 map);
 void nicprog_plan_resume_with(const struct nicprog_plan *plan,
 			      nicprog_stage_run_t run,
 			      struct nicprog_exec_state *st,

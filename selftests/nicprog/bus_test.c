@@ -199,15 +199,17 @@ TEST_F(bus, profile)
 TEST_F(bus, garbage)
 {
 	EXPECT_REFUSED("new_device", "abc", EINVAL,
-		       "new_device: expected \"ID [PORT_COUNT [PROFILE]]\", ID and PORT_COUNT decimal numbers");
+		       "new_device: expected \"ID [PORT_COUNT [PROFILE [TABLES]]]\", ID and PORT_COUNT decimal numbers");
 	EXPECT_REFUSED("new_device", "12 x", EINVAL,
-		       "new_device: expected \"ID [PORT_COUNT [PROFILE]]\", ID and PORT_COUNT decimal numbers");
+		       "new_device: expected \"ID [PORT_COUNT [PROFILE [TABLES]]]\", ID and PORT_COUNT decimal numbers");
 	EXPECT_REFUSED("new_device", "-1 2", EINVAL,
-		       "new_device: expected \"ID [PORT_COUNT [PROFILE]]\", ID and PORT_COUNT decimal numbers");
+		       "new_device: expected \"ID [PORT_COUNT [PROFILE [TABLES]]]\", ID and PORT_COUNT decimal numbers");
 	EXPECT_REFUSED("new_device", "\n", EINVAL,
-		       "new_device: expected \"ID [PORT_COUNT [PROFILE]]\"");
+		       "new_device: expected \"ID [PORT_COUNT [PROFILE [TABLES]]]\"");
 	EXPECT_REFUSED("new_device", "1 2 nicsim-generic 4", EINVAL,
-		       "new_device: expected \"ID [PORT_COUNT [PROFILE]]\"");
+		       "new_device: TABLES is host or nic, not 4");
+	EXPECT_REFUSED("new_device", "1 2 nicsim-generic nic 5", EINVAL,
+		       "new_device: expected \"ID [PORT_COUNT [PROFILE [TABLES]]]\"");
 	EXPECT_REFUSED("new_device", "1 2 3", ENOENT,
 		       "profile \"3\": not shipped (nicsim-generic, nicsim-soc, "
 		       "nicsim-nfp, nicsim-pipeline, nicsim-fpga) and no firmware "
@@ -221,7 +223,7 @@ TEST_F(bus, overlong_command)
 	memset(cmd, '1', sizeof(cmd) - 1);
 	cmd[sizeof(cmd) - 1] = '\0';
 	EXPECT_REFUSED("new_device", cmd, EINVAL,
-		       "new_device: expected \"ID [PORT_COUNT [PROFILE]]\"");
+		       "new_device: expected \"ID [PORT_COUNT [PROFILE [TABLES]]]\"");
 }
 
 TEST_F(bus, id_out_of_range)

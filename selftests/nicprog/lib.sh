@@ -93,11 +93,15 @@ nicsim_new_id() {
 	echo "$id"
 }
 
-# nicsim_new ID PORTS [PROFILE]: create a device, remembered for cleanup;
-# NICSIM_EXEC (interp or translated), if set, is its execution mode, so
-# that a test runs under either (drivers/nicsim/translate.c).
+# nicsim_new ID PORTS [PROFILE [TABLES]]: create a device, remembered for
+# cleanup; NICSIM_EXEC (interp or translated), if set, is its execution
+# mode, so that a test runs under either (drivers/nicsim/translate.c), and
+# NICSIM_TABLES (host or nic) where its tables are, unless TABLES is given.
 nicsim_new() {
-	echo "$*" > "$BUS/new_device" || return 1
+	local w=("$@")
+	[ -z "${NICSIM_TABLES:-}" ] || [ ${#w[@]} -ge 4 ] ||
+		w=("$1" "${2:-1}" "${3:-nicsim-generic}" "$NICSIM_TABLES")
+	echo "${w[*]}" > "$BUS/new_device" || return 1
 	_created_devs+=("$1")
 	[ -z "${NICSIM_EXEC:-}" ] ||
 		echo "$NICSIM_EXEC" > "$BUS/devices/nicsim$1/exec_mode"
@@ -118,15 +122,19 @@ topipe_nic() {
 	ip link set dev "$NF" xdpoffload obj "$SELFDIR/progs/topipe.o" sec xdp
 }
 
-# oracle_nic PREFIX [PROFILE [PORTS]]: a device for the oracle, IN wired
-# to NF and OUT to CAP, those four ports in a new namespace PREFIX-ID (any
-# more of PORTS stay where they are). Sets ID, NS, IN, NF, OUT, CAP, NF_IDX
-# and OUT_IDX; fails the test if it cannot.
+# oracle_nic PREFIX [PROFILE [PORTS [TABLES]]]: a device for the oracle,
+# IN wired to NF and OUT to CAP, those four ports in a new namespace
+# PREFIX-ID (any more of PORTS stay where they are). Sets ID, NS, IN, NF,
+# OUT, CAP, NF_IDX and OUT_IDX; fails the test if it cannot.
 oracle_nic() {
 	ID=$(nicsim_new_id)
 	NS=$1-$ID
 	IN=nicsim${ID}p0 NF=nicsim${ID}p1 OUT=nicsim${ID}p2 CAP=nicsim${ID}p3
-	nicsim_new "$ID" "${3:-4}" ${2:+"$2"} &&
+	if [ -n "${4:-}" ]; then
+		nicsim_new "$ID" "${3:-4}" "${2:-nicsim-generic}" "$4"
+	else
+		nicsim_new "$ID" "${3:-4}" ${2:+"$2"}
+	fi &&
 	echo "$ID:0 $ID:1" > "$BUS/link_device" &&
 	echo "$ID:2 $ID:3" > "$BUS/link_device" &&
 	netns_new "$NS" &&

@@ -3,16 +3,22 @@
 # The translate contract (stage_translate) and nicsim's translated
 # execution mode. Two NICs that see the same history, one interpreting and
 # one translating, run every example NF with its entries under the
-# one-core and pipelined shapes: both equal to the host (the oracle,
-# BPF_PROG_TEST_RUN) and the NIC's own counts -- per core the runs and
-# the cycles the executor charged them (busy), memory accesses per
-# region, MAT lookups, engine jobs, verdicts -- equal between the modes.
-# (Not the cores' total cycles nor cache hits: the timing model hashes
-# the tables' addresses into cache sets, and two NICs' tables are at
-# different addresses.) Then the edges: exec_mode is
+# one-core and pipelined shapes, and in the pipelined shape a third, one
+# whose tables are in memory the host does not address (new_device's
+# TABLES "nic": its translated stages serve lookups from the NIC's own
+# storage, nicprog_plan_table_store()): all equal to the host (the
+# oracle, BPF_PROG_TEST_RUN) and the NIC's own counts -- per core the
+# runs and the cycles the executor charged them (busy), memory accesses
+# per region, MAT lookups, engine jobs, verdicts -- equal between the
+# modes. (Not the cores' total cycles nor cache hits: the timing model
+# hashes the tables' addresses into cache sets, and two NICs' tables are
+# at different addresses.) Then the edges: exec_mode is
 # refused with a plan installed and for a mode that is none; a driver's
 # refusal to translate fails the attach with its extack on ip's stderr,
-# the kernel log naming the instruction, and leaves the port as it was.
+# the kernel log naming the instruction, and leaves the port as it was;
+# on the third NIC, code the core's interpreter would run (an
+# interpreted stage, the host part of a partial plan, tail calls' targets)
+# is refused, naming which.
 . "$(dirname "$0")/lib.sh"
 require_root_tools
 [ -x "$SELFDIR/oracle" ] || skip_all "oracle not built"
@@ -20,16 +26,21 @@ nicprog_load || skip_all "cannot load nicprog/nicsim"
 
 FRAMES=${TRANSLATE_FRAMES:-1200}
 SHAPES=${TRANSLATE_SHAPES:-single pipelined}
+NICMEM_SHAPES=${TRANSLATE_NICMEM_SHAPES:-pipelined}
 NFS=${TRANSLATE_NFS:-count icmp_echo port_filter firewall router lb heavy_hitter nat esp digest}
 SEED=${TRANSLATE_SEED:-7}
 EX=$NICPROG_SRC/bpf/examples
 . "$SELFDIR/nf_entries.sh"
 
 declare -A D
-# the two NICs: oracle_nic's variables saved per mode
-for mode in interp translated; do
-	oracle_nic "tr${mode:0:1}"
-	echo $mode > "$BUS/devices/nicsim$ID/exec_mode" ||
+# the three NICs: oracle_nic's variables saved per mode
+for mode in interp translated nicmem; do
+	if [ $mode = nicmem ]; then
+		oracle_nic trn "" "" nic
+	else
+		oracle_nic "tr${mode:0:1}" "" "" host
+	fi
+	echo ${mode/nicmem/translated} > "$BUS/devices/nicsim$ID/exec_mode" ||
 		{ echo "not ok: cannot set nicsim$ID's exec_mode" >&2; exit 1; }
 	for v in ID NS IN NF OUT CAP NF_IDX OUT_IDX; do D[$mode.$v]=${!v}; done
 done
@@ -57,7 +68,7 @@ deltas() {
 timed() { snap "$TMP/after"; grep -q "timing_pending: 0$" "$TMP/after"; }
 
 TMP=$(mktemp -d /tmp/nicprog-translate.XXXXXX)
-trap 'rm -rf "$TMP"; cleanup' EXIT
+trap 'umount "$TMP/bpf" 2> /dev/null; rm -rf "$TMP"; cleanup' EXIT
 
 tap_begin
 use translated
@@ -66,8 +77,10 @@ expect_eq "exec_mode shows the device's mode" translated \
 k=0
 for shape in $SHAPES; do
 	k=$((k + 1))
+	modes="interp translated"
+	[[ " $NICMEM_SHAPES " = *" $shape "* ]] && modes="$modes nicmem"
 	for nf in $NFS; do
-		for mode in interp translated; do
+		for mode in $modes; do
 			use $mode
 			echo "$shape" > /sys/class/nicprog/$NF/plan_shape
 			nf_entries "$nf"
@@ -87,7 +100,7 @@ for shape in $SHAPES; do
 				tap_ok "$shape $nf $mode: verdicts, bytes and tables equal the host's over $FRAMES frames"
 			fi
 		done
-		for mode in interp translated; do
+		for mode in $modes; do
 			tap_info "$shape $nf $mode: $(awk '/_busy:/ { s += $2 } END { print s + 0 }' "$TMP/$mode") busy cycles; $(awk '/_cycles:/ { c += $2 } /_hits:/ { h += $2 } END { print c + 0 " cycles, " h + 0 " cache hits" }' "$TMP/s$mode")"
 		done
 		if [ -s "$TMP/interp" ] && grep -q '_busy: ' "$TMP/interp" &&
@@ -96,6 +109,13 @@ for shape in $SHAPES; do
 		else
 			diff "$TMP/interp" "$TMP/translated" | head -6 | sed 's/^/# /'
 			tap_fail "$shape $nf: runs, executor cycles, memory accesses, MAT and engine counts equal between the modes"
+		fi
+		[ "${modes#*nicmem}" != "$modes" ] || continue
+		if cmp -s "$TMP/interp" "$TMP/nicmem"; then
+			tap_ok "$shape $nf: and equal on the NIC whose tables the host does not address"
+		else
+			diff "$TMP/interp" "$TMP/nicmem" | head -6 | sed 's/^/# /'
+			tap_fail "$shape $nf: and equal on the NIC whose tables the host does not address"
 		fi
 	done
 done
@@ -141,5 +161,50 @@ if [ -w "$DBG/translate_refuse" ]; then
 	echo 4294967295 > "/sys/kernel/debug/nicsim/nicsim$ID/translate_refuse"
 else
 	tap_skip "translation refusals" "no debugfs at /sys/kernel/debug"
+fi
+# A NIC whose tables are in memory the host does not address: only its
+# translated stages reach them, so code the core's interpreter would run
+# is refused, naming which; the port is left without a program.
+use nicmem
+expect_eq "table_memory shows where the tables are: nic" nic \
+	"$(cat "$BUS/devices/nicsim$ID/table_memory")"
+expect_eq "and host on a device made without TABLES" host \
+	"$(cat "$BUS/devices/nicsim${D[interp.ID]}/table_memory")"
+X=$(nicsim_new_id)
+check "new_device refuses a TABLES that is none (EINVAL)" \
+	bash -c "! echo '$X 1 nicsim-generic flash' > $BUS/new_device 2> $TMP/err && grep -q 'Invalid argument' $TMP/err && test ! -e $BUS/devices/nicsim$X"
+# refused ATTACH MESSAGE: the attach (a command) fails with MESSAGE on
+# its stderr and leaves the port without a program
+refused() {
+	ip netns exec "$NS" bash -c "$1" > "$TMP/err" 2>&1
+	check "$3: refused" test $? -ne 0
+	check "$3: ip's stderr says why" grep -q "$2" "$TMP/err" ||
+		sed 's/^/#   /' "$TMP/err" | head -n 6
+	check "$3: the port has no program" \
+		bash -c "! ip netns exec $NS ip -d link show $NF | grep -q xdpoffload"
+}
+echo interp > "$BUS/devices/nicsim$ID/exec_mode"
+refused "ip link set dev $NF xdpoffload obj $EX/count.o sec xdp" \
+	"a stage is left to the core's interpreter, but a table of the plan is in NIC memory the host does not address" \
+	"an interpreting NIC whose tables the host does not address, count.o"
+echo translated > "$BUS/devices/nicsim$ID/exec_mode"
+check "translating, the same NIC takes count.o" \
+	ip netns exec "$NS" ip link set dev "$NF" xdpoffload obj "$EX/count.o" sec xdp
+ip netns exec "$NS" ip link set dev "$NF" xdpoffload off
+echo 1 > "/sys/class/nicprog/$NF/plan_partial"
+refused "ip link set dev $NF xdpoffload obj $SELFDIR/progs/partial.o sec xdp" \
+	"the host runs part of the plan (plan_partial), but a table of the plan is in NIC memory the host does not address" \
+	"partial.o split with the host"
+echo 0 > "/sys/class/nicprog/$NF/plan_partial"
+# xdp_tail.o's PROG_ARRAY is pinned where ip pins: a BPF file system of
+# the test's own, which ip netns exec keeps (adapt.sh)
+mkdir -p "$TMP/bpf"
+if mount -t bpf bpf "$TMP/bpf"; then
+	refused "TC_BPF_MNT=$TMP/bpf $NICPROG_SRC/tools/iproute2/ip link set dev $NF nicprog obj $SELFDIR/progs/xdp_tail.o program xdp_tail_entry" \
+		"tail calls run on the core's interpreter, but the NIC's tables are in memory the host does not address" \
+		"xdp_tail.o's tail calls"
+	umount "$TMP/bpf"
+else
+	tap_fail "a BPF file system for xdp_tail.o's PROG_ARRAY"
 fi
 tap_end
