@@ -208,7 +208,7 @@ static u32 nicsim_nic_prandom(void *priv)
 	return env->ops->prandom(env->priv);
 }
 
-/* an environment without engines: the call runs its BPF body */
+/* a plan's environment without engines: the call runs its BPF body */
 static s64 nicsim_nic_accel(void *priv, u32 afn, struct nicprog_exec_pkt *pkt,
 			    const u64 *args, u64 *ret)
 {
@@ -266,10 +266,9 @@ void nicsim_stage_run(const void *image, const struct nicprog_exec_ops *ops,
 		      struct nicprog_exec_result *res)
 {
 	const struct nicsim_stage *ns = image;
-
-	/* the core's entries are what a NIC would load its stage at */
 	struct nicsim_nic_env env = { .ops = ops, .priv = priv, .ns = ns };
 
+	/* the core's entries are what a NIC would load its stage at */
 	WARN_ON_ONCE(!bsearch(&ctx->pc, ns->entries, ns->n_entries,
 			      sizeof(ns->entries[0]), nicsim_entry_cmp));
 	if (ns->tables)
