@@ -745,7 +745,8 @@ static u32 *nicprog_plan_entries(const struct nicprog_exec_prog *prog,
  * Code of a plan the core's interpreter may run, which reaches tables
  * through their storage's lookup: a stage the driver left to it, the host
  * part of a partial plan, the programs tail calls go to
- * (nicprog_plan_tail(); they have tables of their own on the same NIC).
+ * (nicprog_plan_tail(); they have tables of their own on the same NIC,
+ * and may be others by the next frame).
  */
 enum plan_interp {
 	PLAN_INTERP_NONE,
@@ -760,20 +761,25 @@ static const char * const plan_interp_refusal[] = {
 	[PLAN_INTERP_TAIL] = "tail calls run on the core's interpreter, but the NIC's tables are in memory the host does not address",
 };
 
-static enum plan_interp plan_interpreted(const struct nicprog_plan *plan)
+/* Which interpreted code of @plan would meet a table it cannot reach. */
+static enum plan_interp plan_unreachable(const struct nicprog_plan *plan)
 {
+	const struct nicprog_table_ops *tops = plan->nd->nic->ops->table_ops;
+	bool stored = true;
 	u32 s, t;
 
+	for (t = 0; t < plan->exec.n_maps; t++) {
+		if (nicprog_table_kind(plan->tables[t]) ==
+		    NICPROG_TABLE_KIND_PROGS && tops && !tops->lookup)
+			return PLAN_INTERP_TAIL;
+		stored &= nicprog_table_stored(plan->tables[t]);
+	}
+	if (stored)
+		return PLAN_INTERP_NONE;
 	for (s = 0; s < plan->lo.n_stages; s++)
 		if (!plan->images[s])
 			return PLAN_INTERP_STAGE;
-	if (nicprog_plan_partial(plan))
-		return PLAN_INTERP_HOST;
-	for (t = 0; t < plan->exec.n_maps; t++)
-		if (nicprog_table_kind(plan->tables[t]) ==
-		    NICPROG_TABLE_KIND_PROGS)
-			return PLAN_INTERP_TAIL;
-	return PLAN_INTERP_NONE;
+	return nicprog_plan_partial(plan) ? PLAN_INTERP_HOST : PLAN_INTERP_NONE;
 }
 
 /**
@@ -796,9 +802,8 @@ int nicprog_plan_translate(struct nicprog_plan *plan,
 	const struct nicprog_dev_ops *ops = plan->nd->nic->ops;
 	struct nicprog_stage_code code = { .prog = &plan->exec };
 	enum plan_interp why;
-	u32 *entries, t;
-	bool stored;
 	void *image;
+	u32 *entries;
 	u32 s;
 
 	for (s = 0; s < plan->lo.n_stages && ops->stage_translate; s++) {
@@ -815,14 +820,8 @@ int nicprog_plan_translate(struct nicprog_plan *plan,
 		plan->images[s] = image;
 		plan->n_images = s + 1;
 	}
-	why = plan_interpreted(plan);
+	why = plan_unreachable(plan);
 	if (why == PLAN_INTERP_NONE)
-		return 0;
-	stored = why != PLAN_INTERP_TAIL || !ops->table_ops ||
-		 ops->table_ops->lookup;
-	for (t = 0; stored && t < plan->exec.n_maps; t++)
-		stored = nicprog_table_stored(plan->tables[t]);
-	if (stored)
 		return 0;
 	if (extack)	/* NL_SET_ERR_MSG() takes literals only */
 		extack->_msg = plan_interp_refusal[why];

@@ -17,7 +17,7 @@
 # refused with a plan installed and for a mode that is none; a driver's
 # refusal to translate fails the attach with its extack on ip's stderr,
 # the kernel log naming the instruction, and leaves the port as it was;
-# on the third NIC, code the core's interpreter would run (an
+# on a NIC with such tables, code the core's interpreter would run (an
 # interpreted stage, the host part of a partial plan, tail calls' targets)
 # is refused, naming which.
 . "$(dirname "$0")/lib.sh"
@@ -193,9 +193,12 @@ refused "ip link set dev $NF xdpoffload obj $SELFDIR/progs/partial.o sec xdp" \
 echo 0 > "/sys/class/nicprog/$NF/plan_partial"
 # xdp_tail.o's PROG_ARRAY is pinned where ip pins: a BPF file system of
 # the test's own, which ip netns exec keeps (adapt.sh)
+IP=$NICPROG_SRC/tools/iproute2/ip
 mkdir -p "$TMP/bpf"
-if mount -t bpf bpf "$TMP/bpf"; then
-	refused "TC_BPF_MNT=$TMP/bpf $NICPROG_SRC/tools/iproute2/ip link set dev $NF nicprog obj $SELFDIR/progs/xdp_tail.o program xdp_tail_entry" \
+if [ ! -x "$IP" ]; then
+	tap_skip "xdp_tail.o's tail calls refused" "tools/iproute2/ip not built: $(cat "$IP.missing" 2> /dev/null || echo "run make tools")"
+elif mount -t bpf bpf "$TMP/bpf"; then
+	refused "TC_BPF_MNT=$TMP/bpf $IP link set dev $NF nicprog obj $SELFDIR/progs/xdp_tail.o program xdp_tail_entry" \
 		"tail calls run on the core's interpreter, but the NIC's tables are in memory the host does not address" \
 		"xdp_tail.o's tail calls"
 	umount "$TMP/bpf"
