@@ -358,7 +358,8 @@ npstat() { cat "/sys/class/nicprog/$1/statistics/$2"; }
 # (kmalloc, kvmalloc, kstrdup, ...) is theirs; what they make another
 # subsystem allocate (a dentry a firmware read caches) is not -- from the
 # allocation traces SLUB keeps with slub_debug=U (as run-checks boots
-# the guest); 0 if it keeps none (slab_traced).
+# the guest of the files that call slab_back); 0 if it keeps none
+# (slab_traced).
 slab_traced() { local t=(/sys/kernel/debug/slab/*/alloc_traces); [ -r "${t[0]}" ]; }
 slab_ours() {
 	slab_traced || { echo 0; return; }
