@@ -6,15 +6,22 @@
 #   make check    build, run every test (native + in a QEMU guest)
 #   make demo     boot a guest and show a simulated SmartNIC carrying traffic
 #
+# KVER=6.12 (a series or a full release) picks the kernel to build against
+# and boot; the default is the distribution's (Debian 12: 6.1). The modules
+# in the checkout are built for one kernel at a time.
+#
 # Nothing here loads a module into the running kernel: only the guest does.
 
 NICPROG_CACHE ?= /var/cache/nicprog
 export NICPROG_CACHE
-KVER ?= $(shell tools/testing/kver 2>/dev/null)
-KDIR ?= $(NICPROG_CACHE)/kbuild-$(KVER)
+KVER ?=
+export KVER
+KREL := $(shell tools/testing/kver $(KVER) 2>/dev/null)
+KDIR ?= $(NICPROG_CACHE)/kbuild-$(KREL)
 # Evaluated when this Makefile is parsed: 'check' and 'demo' run 'deps'
 # first and then a sub-make, which parses after the tree is unpacked.
-KSFT_DIR ?= $(lastword $(sort $(wildcard $(NICPROG_CACHE)/linux-source-*/tools/testing/selftests)))
+KSERIES := $(shell echo $(KREL) | cut -d. -f1,2 | cut -d- -f1)
+KSFT_DIR ?= $(wildcard $(NICPROG_CACHE)/linux-source-$(KSERIES)/tools/testing/selftests)
 
 USER_CFLAGS := -std=gnu99 -O2 -g -Wall -Wextra -Werror
 export USER_CFLAGS

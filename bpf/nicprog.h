@@ -249,10 +249,14 @@ __nicprog_accel __u64 nicprog_accel_toeplitz(struct xdp_md *ctx, __u64 off,
 			break;
 		if (p + i + 1 > end)
 			return NICPROG_ACCEL_ERR;
+		/*
+		 * Without a branch per bit: Linux 6.12's verifier explores
+		 * both sides of each and gives up on the 2^8 paths per byte
+		 * (E2BIG), where 6.1's pruned them.
+		 */
 #pragma unroll
 		for (b = 0; b < 8; b++) {
-			if (p[i] & (0x80 >> b))
-				h ^= (__u32)(w >> 32);
+			h ^= (__u32)(w >> 32) & -(__u32)((p[i] >> (7 - b)) & 1);
 			w <<= 1;
 		}
 		w |= ((__u8 *)key)[i + 8];

@@ -32,6 +32,7 @@
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
 #include <net/devlink.h>
+#include <net/nicprog_compat.h>
 
 #include "nicprog.h"
 
@@ -180,9 +181,9 @@ static int nicprog_dl_info_get(struct devlink *devlink,
 	char profile[NICPROG_LNIC_NAME_LEN + 16];
 	int err;
 
-	err = devlink_info_driver_name_put(req, nic->ops->owner ?
-					   module_name(nic->ops->owner) :
-					   dev_driver_string(nic->dev));
+	err = nicprog_devlink_info_driver_name_put(req, nic->ops->owner ?
+						   module_name(nic->ops->owner) :
+						   dev_driver_string(nic->dev));
 	if (err)
 		return err;
 	mutex_lock(&nic->lock);
@@ -207,6 +208,11 @@ static int nicprog_dl_reload_down(struct devlink *devlink, bool netns_change,
 				   "a NIC's ports stay in their namespaces; move them with ip link");
 		return -EOPNOTSUPP;
 	}
+	/* from 6.3 devlink offers reload to every instance whose ops have it */
+	if (!nic->ops->profile_set) {
+		NL_SET_ERR_MSG_MOD(extack, "the driver cannot change the NIC's profile");
+		return -EOPNOTSUPP;
+	}
 	rtnl_lock();
 	mutex_lock(&nic->lock);
 	if (nic->n_progs || nic->n_tables) {
@@ -216,6 +222,11 @@ static int nicprog_dl_reload_down(struct devlink *devlink, bool netns_change,
 	}
 	mutex_unlock(&nic->lock);
 	rtnl_unlock();
+	if (!err && !NICPROG_DEVLINK_REINIT_KEEPS_PORTS) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "on this kernel a reload must re-create the NIC's ports, which nicprog does not do yet; set the profile with nicprog dev set or sysfs");
+		err = -EOPNOTSUPP;
+	}
 	return err;
 }
 
@@ -237,9 +248,9 @@ static int nicprog_dl_reload_up(struct devlink *devlink,
 	char name[__DEVLINK_PARAM_MAX_STRING_VALUE];
 	int err;
 
-	err = devlink_param_driverinit_value_get(devlink,
-						 NICPROG_DEVLINK_PARAM_PROFILE,
-						 &val);
+	err = nicprog_devl_param_driverinit_value_get(devlink,
+						      NICPROG_DEVLINK_PARAM_PROFILE,
+						      &val);
 	if (err)
 		return err;
 	if (strcmp(val.vstr, nic->profile_applied)) {
@@ -307,17 +318,17 @@ static int nicprog_dl_dump_port(struct devlink_fmsg *fmsg,
 	u32 c;
 	int err;
 
-	err = devlink_fmsg_obj_nest_start(fmsg) ?:
-	      devlink_fmsg_string_pair_put(fmsg, "port",
+	err = nicprog_fmsg_obj_nest_start(fmsg) ?:
+	      nicprog_fmsg_string_pair_put(fmsg, "port",
 					   netdev_name(nd->netdev)) ?:
-	      devlink_fmsg_u32_pair_put(fmsg, "first_core", cores->base) ?:
-	      devlink_fmsg_u32_pair_put(fmsg, "cores", cores->n) ?:
-	      devlink_fmsg_u32_pair_put(fmsg, "stages", nd->n_stages) ?:
-	      devlink_fmsg_arr_pair_nest_start(fmsg, "core_stage");
+	      nicprog_fmsg_u32_pair_put(fmsg, "first_core", cores->base) ?:
+	      nicprog_fmsg_u32_pair_put(fmsg, "cores", cores->n) ?:
+	      nicprog_fmsg_u32_pair_put(fmsg, "stages", nd->n_stages) ?:
+	      nicprog_fmsg_arr_pair_nest_start(fmsg, "core_stage");
 	for (c = 0; !err && c < cores->n && c < NICPROG_MAX_CORES; c++)
-		err = devlink_fmsg_u32_put(fmsg, nd->core_stage[c]);
-	return err ?: devlink_fmsg_arr_pair_nest_end(fmsg) ?:
-		      devlink_fmsg_obj_nest_end(fmsg);
+		err = nicprog_fmsg_u32_put(fmsg, nd->core_stage[c]);
+	return err ?: nicprog_fmsg_arr_pair_nest_end(fmsg) ?:
+		      nicprog_fmsg_obj_nest_end(fmsg);
 }
 
 /* The last of one kind of trouble, its place named @where. */
@@ -325,13 +336,13 @@ static int nicprog_dl_put_event(struct devlink_fmsg *fmsg, const char *name,
 				const char *where,
 				const struct nicprog_health_event *ev)
 {
-	return devlink_fmsg_pair_nest_start(fmsg, name) ?:
-	       devlink_fmsg_obj_nest_start(fmsg) ?:
-	       devlink_fmsg_string_pair_put(fmsg, "port", ev->port) ?:
-	       devlink_fmsg_u32_pair_put(fmsg, where, ev->where) ?:
-	       devlink_fmsg_u64_pair_put(fmsg, "frames", ev->frames) ?:
-	       devlink_fmsg_obj_nest_end(fmsg) ?:
-	       devlink_fmsg_pair_nest_end(fmsg);
+	return nicprog_fmsg_pair_nest_start(fmsg, name) ?:
+	       nicprog_fmsg_obj_nest_start(fmsg) ?:
+	       nicprog_fmsg_string_pair_put(fmsg, "port", ev->port) ?:
+	       nicprog_fmsg_u32_pair_put(fmsg, where, ev->where) ?:
+	       nicprog_fmsg_u64_pair_put(fmsg, "frames", ev->frames) ?:
+	       nicprog_fmsg_obj_nest_end(fmsg) ?:
+	       nicprog_fmsg_pair_nest_end(fmsg);
 }
 
 /* The NIC's stages and cores as they are, and the last troubles. */
@@ -352,13 +363,13 @@ static int nicprog_dl_state(struct nicprog_nic *nic, struct devlink_fmsg *fmsg)
 	if (err)
 		return err;
 
-	err = devlink_fmsg_arr_pair_nest_start(fmsg, "plans");
+	err = nicprog_fmsg_arr_pair_nest_start(fmsg, "plans");
 	mutex_lock(&nic->lock);
 	list_for_each_entry(nd, &nic->ports, nic_node)
 		if (!err && nd->runs[NICPROG_POOL_CORES].n)
 			err = nicprog_dl_dump_port(fmsg, nd);
 	mutex_unlock(&nic->lock);
-	err = err ?: devlink_fmsg_arr_pair_nest_end(fmsg);
+	err = err ?: nicprog_fmsg_arr_pair_nest_end(fmsg);
 	if (err || !nic->ops->core_stats)
 		return err;
 
@@ -367,19 +378,19 @@ static int nicprog_dl_state(struct nicprog_nic *nic, struct devlink_fmsg *fmsg)
 		return -ENOMEM;
 	n = min_t(u32, nic->ops->core_stats(nic, cs, NICPROG_MAX_CORES),
 		  NICPROG_MAX_CORES);
-	err = devlink_fmsg_arr_pair_nest_start(fmsg, "cores");
+	err = nicprog_fmsg_arr_pair_nest_start(fmsg, "cores");
 	for (i = 0; !err && i < n; i++)
-		err = devlink_fmsg_obj_nest_start(fmsg) ?:
-		      devlink_fmsg_u32_pair_put(fmsg, "core", i) ?:
-		      devlink_fmsg_u64_pair_put(fmsg, "packets",
+		err = nicprog_fmsg_obj_nest_start(fmsg) ?:
+		      nicprog_fmsg_u32_pair_put(fmsg, "core", i) ?:
+		      nicprog_fmsg_u64_pair_put(fmsg, "packets",
 						cs[i].packets) ?:
-		      devlink_fmsg_u64_pair_put(fmsg, "busy", cs[i].busy) ?:
-		      devlink_fmsg_u64_pair_put(fmsg, "elapsed",
+		      nicprog_fmsg_u64_pair_put(fmsg, "busy", cs[i].busy) ?:
+		      nicprog_fmsg_u64_pair_put(fmsg, "elapsed",
 						cs[i].elapsed) ?:
-		      devlink_fmsg_u64_pair_put(fmsg, "drops", cs[i].drops) ?:
-		      devlink_fmsg_obj_nest_end(fmsg);
+		      nicprog_fmsg_u64_pair_put(fmsg, "drops", cs[i].drops) ?:
+		      nicprog_fmsg_obj_nest_end(fmsg);
 	kfree(cs);
-	return err ?: devlink_fmsg_arr_pair_nest_end(fmsg);
+	return err ?: nicprog_fmsg_arr_pair_nest_end(fmsg);
 }
 
 static int nicprog_dl_health_dump(struct devlink_health_reporter *reporter,
@@ -400,8 +411,8 @@ static int nicprog_dl_health_diagnose(struct devlink_health_reporter *reporter,
 	total = nic->overload.total;
 	stalled = nic->stall.total;
 	spin_unlock_bh(&nic->health_lock);
-	return devlink_fmsg_u64_pair_put(fmsg, "overload_frames", total) ?:
-	       devlink_fmsg_u64_pair_put(fmsg, "stall_frames", stalled) ?:
+	return nicprog_fmsg_u64_pair_put(fmsg, "overload_frames", total) ?:
+	       nicprog_fmsg_u64_pair_put(fmsg, "stall_frames", stalled) ?:
 	       nicprog_dl_state(nic, fmsg);
 }
 
@@ -513,6 +524,24 @@ struct devlink_port *nicprog_devlink_port(struct nicprog_dev *nd)
 EXPORT_SYMBOL_GPL(nicprog_devlink_port);
 
 /**
+ * nicprog_nic_devlink_port() - the devlink port of a NIC's port, by number
+ * @nic: the NIC
+ * @index: the port's number, below the port count it was registered with
+ *
+ * For a netdev that names its devlink port before it is registered
+ * (nicprog_netdev_devlink_port_set(), SET_NETDEV_DEVLINK_PORT from 6.2).
+ *
+ * Context: any.
+ * Return: the devlink port nicprog_nic_register() registered.
+ */
+struct devlink_port *nicprog_nic_devlink_port(struct nicprog_nic *nic,
+					      u32 index)
+{
+	return &nic->dl_ports[index];
+}
+EXPORT_SYMBOL_GPL(nicprog_nic_devlink_port);
+
+/**
  * nicprog_devlink_port_set() - a port's netdev is its devlink port's
  * @nd: the port, registered
  *
@@ -523,7 +552,7 @@ EXPORT_SYMBOL_GPL(nicprog_devlink_port);
  */
 void nicprog_devlink_port_set(struct nicprog_dev *nd)
 {
-	devlink_port_type_eth_set(nicprog_devlink_port(nd), nd->netdev);
+	nicprog_devlink_port_type_eth_set(nicprog_devlink_port(nd), nd->netdev);
 }
 EXPORT_SYMBOL_GPL(nicprog_devlink_port_set);
 
@@ -535,7 +564,7 @@ EXPORT_SYMBOL_GPL(nicprog_devlink_port_set);
  */
 void nicprog_devlink_port_clear(struct nicprog_dev *nd)
 {
-	devlink_port_type_clear(nicprog_devlink_port(nd));
+	nicprog_devlink_port_type_clear(nicprog_devlink_port(nd));
 }
 EXPORT_SYMBOL_GPL(nicprog_devlink_port_clear);
 
@@ -572,7 +601,7 @@ int nicprog_devlink_init(struct nicprog_nic *nic, u32 ports)
 	*(struct nicprog_nic **)devlink_priv(devlink) = nic;
 	nic->devlink = devlink;
 	if (nic->ops->profile_set)
-		devlink_set_features(devlink, DEVLINK_F_RELOAD);
+		nicprog_devlink_reload_enable(devlink);
 
 	devl_lock(devlink);
 	for (i = 0; i < ports; i++) {
@@ -593,8 +622,9 @@ int nicprog_devlink_init(struct nicprog_nic *nic, u32 ports)
 		goto err_resources;
 	strscpy(val.vstr, nic->lnic->name, sizeof(val.vstr));
 	strscpy(nic->profile_applied, val.vstr, sizeof(nic->profile_applied));
-	devlink_param_driverinit_value_set(devlink,
-					   NICPROG_DEVLINK_PARAM_PROFILE, val);
+	nicprog_devlink_param_driverinit_value_set(devlink,
+						   NICPROG_DEVLINK_PARAM_PROFILE,
+						   val);
 	nic->health = devlink_health_reporter_create(devlink,
 						     &nicprog_dl_health_ops,
 						     NICPROG_HEALTH_GRACE_MS,

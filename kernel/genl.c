@@ -19,11 +19,14 @@
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <net/genetlink.h>
+#include <net/nicprog_compat.h>
 #include <net/sock.h>
 
 #include "genl_gen.h"
 #include "nicprog.h"
 #include "ring/ring.h"
+
+NICPROG_IMPORT_BPF_MAP_GET;
 
 static struct genl_family nicprog_nl_family;
 
@@ -126,6 +129,7 @@ static int nicprog_nl_dump(struct sk_buff *skb, struct netlink_callback *cb,
 			   u32 a_ifindex, u32 a_ifname, nicprog_nl_fill_t fill)
 {
 	const struct genl_dumpit_info *di = genl_dumpit_info(cb);
+	struct nlattr **attrs = nicprog_dumpit_attrs(di);
 	struct net *net = sock_net(skb->sk);
 	struct nicprog_dev *nd, *only = NULL;
 	struct genl_info info = {
@@ -136,8 +140,8 @@ static int nicprog_nl_dump(struct sk_buff *skb, struct netlink_callback *cb,
 	int err = 0;
 
 	rtnl_lock();
-	if (di->attrs && (di->attrs[a_ifindex] || di->attrs[a_ifname])) {
-		only = nicprog_nl_port(net, di->attrs, a_ifindex, a_ifname,
+	if (attrs && (attrs[a_ifindex] || attrs[a_ifname])) {
+		only = nicprog_nl_port(net, attrs, a_ifindex, a_ifname,
 				       cb->extack);
 		if (IS_ERR(only)) {
 			err = PTR_ERR(only);

@@ -20,6 +20,7 @@
 #include <linux/netdevice.h>
 #include <linux/random.h>
 #include <linux/slab.h>
+#include <net/nicprog_compat.h>
 #include <net/xdp.h>
 
 #include "nicprog.h"

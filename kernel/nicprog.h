@@ -12,6 +12,7 @@
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 #include <net/nicprog.h>
+#include <net/nicprog_compat.h>
 #include <net/nicprog_exec.h>
 
 #include "offload/offload.h"
@@ -416,7 +417,7 @@ struct nicprog_prog {
 	int host_call_insn;
 };
 
-static inline struct nicprog_dev *to_nicprog_dev(struct device *dev)
+static inline struct nicprog_dev *to_nicprog_dev(const struct device *dev)
 {
 	return container_of(dev, struct nicprog_dev, dev);
 }
@@ -472,7 +473,7 @@ int nicprog_ring_init(void);
 void nicprog_ring_exit(void);
 int nicprog_ring_add(struct nicprog_dev *nd);
 void nicprog_ring_del(struct nicprog_dev *nd);
-char *nicprog_ring_devnode(struct device *dev, umode_t *mode);
+char *nicprog_ring_devnode(nicprog_devnode_dev_t *dev, umode_t *mode);
 #define NICPROG_RING_NODE_MAX	32	/* "nicprog/port" and a u32 */
 void nicprog_ring_node(const struct nicprog_dev *nd, char *buf);
 

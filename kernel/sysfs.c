@@ -316,7 +316,6 @@ static const struct attribute_group *nicprog_dev_groups[] = {
 
 struct class nicprog_class = {
 	.name = NICPROG_CLASS_NAME,
-	.owner = THIS_MODULE,
 	.dev_groups = nicprog_dev_groups,
 	.devnode = nicprog_ring_devnode,
 };

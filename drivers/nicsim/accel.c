@@ -22,7 +22,7 @@
 #include <crypto/chacha.h>
 #include <linux/crc32.h>
 #include <linux/jhash.h>
-#include <asm/unaligned.h>
+#include <net/nicprog_compat.h>
 
 #include "nicsim.h"
 

@@ -30,6 +30,7 @@
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <net/nicprog_compat.h>
 
 #include "nicsim.h"
 
@@ -249,7 +250,7 @@ static struct attribute *nicsim_dev_attrs[] = {
 };
 ATTRIBUTE_GROUPS(nicsim_dev);
 
-static struct bus_type nicsim_bus;
+static nicprog_bus_type_t nicsim_bus;
 
 /*
  * Frames queued on a core point at their port, so: cut every wire (no
@@ -368,7 +369,7 @@ err_put_device:
 	return ERR_PTR(err);
 }
 
-static ssize_t new_device_store(struct bus_type *bus, const char *buf,
+static ssize_t new_device_store(nicprog_bus_type_t *bus, const char *buf,
 				size_t count)
 {
 	const struct nicprog_lnic *lnic = nicsim_profile_find(NULL);
@@ -446,7 +447,7 @@ out_unlock:
 }
 static BUS_ATTR_WO(new_device);
 
-static ssize_t del_device_store(struct bus_type *bus, const char *buf,
+static ssize_t del_device_store(nicprog_bus_type_t *bus, const char *buf,
 				size_t count)
 {
 	char copy[NICSIM_CMD_MAX], *w[1];
@@ -475,7 +476,7 @@ out_unlock:
 }
 static BUS_ATTR_WO(del_device);
 
-static ssize_t link_device_store(struct bus_type *bus, const char *buf,
+static ssize_t link_device_store(nicprog_bus_type_t *bus, const char *buf,
 				 size_t count)
 {
 	char copy[NICSIM_CMD_MAX], *w[NICSIM_CMD_ARGS];
@@ -515,7 +516,7 @@ out_unlock:
 }
 static BUS_ATTR_WO(link_device);
 
-static ssize_t unlink_device_store(struct bus_type *bus,
+static ssize_t unlink_device_store(nicprog_bus_type_t *bus,
 				   const char *buf, size_t count)
 {
 	char copy[NICSIM_CMD_MAX], *w[1];
@@ -556,10 +557,22 @@ static struct attribute *nicsim_bus_attrs[] = {
 };
 ATTRIBUTE_GROUPS(nicsim_bus);
 
-static struct bus_type nicsim_bus = {
+static nicprog_bus_type_t nicsim_bus = {
 	.name		= NICSIM_DRV_NAME,
 	.dev_name	= NICSIM_DRV_NAME,
 	.bus_groups	= nicsim_bus_groups,
+};
+
+/*
+ * Bound to every device as it is added (the bus has no match, so all
+ * match), as netdevsim's driver is: from 6.3 devlink names the bound
+ * driver in "dev info". A device lives from new_device to del_device, so
+ * binding does nothing and sysfs offers no unbind.
+ */
+static struct device_driver nicsim_driver = {
+	.name			= NICSIM_DRV_NAME,
+	.bus			= &nicsim_bus,
+	.suppress_bind_attrs	= true,
 };
 
 static int __init nicsim_module_init(void)
@@ -578,11 +591,16 @@ static int __init nicsim_module_init(void)
 	err = bus_register(&nicsim_bus);
 	if (err)
 		goto err_profiles;
+	err = driver_register(&nicsim_driver);
+	if (err)
+		goto err_bus;
 	mutex_lock(&nicsim_devs_lock);
 	nicsim_bus_enabled = true;
 	mutex_unlock(&nicsim_devs_lock);
 	return 0;
 
+err_bus:
+	bus_unregister(&nicsim_bus);
 err_profiles:
 	nicsim_profiles_exit();
 err_translate:
@@ -601,6 +619,7 @@ static void __exit nicsim_module_exit(void)
 		nicsim_dev_destroy(ndev);
 	}
 	mutex_unlock(&nicsim_devs_lock);
+	driver_unregister(&nicsim_driver);
 	bus_unregister(&nicsim_bus);
 	nicsim_profiles_exit();
 	nicsim_translate_exit();

@@ -2,6 +2,8 @@
 /* ethtool operations of nicsim ports. */
 #include <linux/ethtool.h>
 
+#include <net/nicprog_compat.h>
+
 #include "nicsim.h"
 
 static void nicsim_get_drvinfo(struct net_device *dev,
@@ -101,12 +103,12 @@ static void nicsim_get_strings(struct net_device *dev, u32 sset, u8 *data)
 		ethtool_sprintf(&data, "mem_%s_hits", name);
 		ethtool_sprintf(&data, "mem_%s_bank_wait", name);
 	}
-	ethtool_sprintf(&data, "mat_wait");
-	ethtool_sprintf(&data, "timing_lost_events");
-	ethtool_sprintf(&data, "timing_dropped");
-	ethtool_sprintf(&data, "timing_pending");
-	ethtool_sprintf(&data, "timing_offered");
-	ethtool_sprintf(&data, "timing_overflow");
+	nicprog_ethtool_puts(&data, "mat_wait");
+	nicprog_ethtool_puts(&data, "timing_lost_events");
+	nicprog_ethtool_puts(&data, "timing_dropped");
+	nicprog_ethtool_puts(&data, "timing_pending");
+	nicprog_ethtool_puts(&data, "timing_offered");
+	nicprog_ethtool_puts(&data, "timing_overflow");
 }
 
 /*

@@ -12,6 +12,7 @@
 #include <linux/filter.h>
 #include <linux/if_vlan.h>
 #include <linux/rtnetlink.h>
+#include <net/nicprog_compat.h>
 
 #include "nicsim.h"
 
@@ -324,6 +325,7 @@ static int nicsim_port_get_iflink(const struct net_device *dev)
 	return iflink;
 }
 
+#if NICPROG_HAVE_NDO_GET_DEVLINK_PORT
 /* Set under RTNL right after registration, read under it. */
 static struct devlink_port *nicsim_port_devlink_port(struct net_device *dev)
 {
@@ -331,6 +333,7 @@ static struct devlink_port *nicsim_port_devlink_port(struct net_device *dev)
 
 	return port->np ? nicprog_devlink_port(port->np) : NULL;
 }
+#endif
 
 static const struct net_device_ops nicsim_port_netdev_ops = {
 	.ndo_open		= nicsim_port_open,
@@ -342,7 +345,9 @@ static const struct net_device_ops nicsim_port_netdev_ops = {
 	.ndo_bpf		= nicsim_port_ndo_bpf,
 	.ndo_xdp_xmit		= nicsim_xdp_xmit,
 	.ndo_validate_addr	= eth_validate_addr,
+#if NICPROG_HAVE_NDO_GET_DEVLINK_PORT
 	.ndo_get_devlink_port	= nicsim_port_devlink_port,
+#endif
 };
 
 /**
@@ -385,7 +390,11 @@ struct nicsim_port *nicsim_port_create(struct nicsim_dev *ndev, u32 index)
 	netdev->min_mtu = ETH_MIN_MTU;
 	netdev->max_mtu = NICSIM_MAX_MTU;
 	netdev->dev_port = index;
+	/* before registration: no notification is due yet */
+	nicprog_xdp_features_set(netdev, true);
 	SET_NETDEV_DEV(netdev, &ndev->dev);
+	nicprog_netdev_devlink_port_set(netdev,
+					nicprog_nic_devlink_port(ndev->nic, index));
 	netif_napi_add(netdev, &port->napi, nicsim_port_poll);
 	netif_carrier_off(netdev);
 	err = nicsim_xdp_init(port);

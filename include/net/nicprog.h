@@ -357,6 +357,8 @@ void *nicprog_nic_priv(const struct nicprog_nic *nic);
 struct nicprog_dev *nicprog_register(struct nicprog_nic *nic, u32 index,
 				     struct net_device *netdev);
 struct devlink_port *nicprog_devlink_port(struct nicprog_dev *nd);
+struct devlink_port *nicprog_nic_devlink_port(struct nicprog_nic *nic,
+					      u32 index);
 void nicprog_devlink_port_set(struct nicprog_dev *nd);
 void nicprog_devlink_port_clear(struct nicprog_dev *nd);
 void nicprog_unregister(struct nicprog_dev *nd);

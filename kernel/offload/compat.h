@@ -45,10 +45,10 @@ typedef int64_t s64;
 #define U64_MAX			((u64)~0ULL)
 #define GFP_KERNEL		0
 #define GFP_ATOMIC		0
-#define kvcalloc(n, size, gfp)	calloc(n, size)
-#define kvzalloc(size, gfp)	calloc(1, size)
+#define kvcalloc(n, size, gfp)	((void)(gfp), calloc(n, size))
+#define kvzalloc(size, gfp)	((void)(gfp), calloc(1, size))
 #define kvfree(p)		free(p)
-#define kmalloc(size, gfp)	malloc(size)
+#define kmalloc(size, gfp)	((void)(gfp), malloc(size))
 #define kfree(p)		free(p)
 #define hweight16(w)		((unsigned int)__builtin_popcount((u16)(w)))
 #define hweight64(w)		((unsigned int)__builtin_popcountll(w))
@@ -63,7 +63,7 @@ typedef int64_t s64;
 	do { __typeof__(a) __t = (a); (a) = (b); (b) = __t; } while (0)
 
 /* Userspace builds export nothing. */
-#define EXPORT_SYMBOL_GPL(sym)
+#define EXPORT_SYMBOL_GPL(sym) extern int nicprog_unexported_##sym
 #endif /* __KERNEL__ */
 
 /*

@@ -34,11 +34,17 @@ static void *put(void *p, const void *src, size_t n)
 	return (u8 *)p + n;
 }
 
+/* @name in a zeroed field of @size bytes, cut to leave its NUL */
+static void copy_name(void *field, const char *name, size_t size)
+{
+	memset(field, 0, size);
+	if (name)
+		memcpy(field, name, strnlen(name, size - 1));
+}
+
 static void *put_name(void *p, const char *name)
 {
-	memset(p, 0, NICPROG_FACTS_NAME);
-	if (name)
-		strncpy(p, name, NICPROG_FACTS_NAME - 1);
+	copy_name(p, name, NICPROG_FACTS_NAME);
 	return (u8 *)p + NICPROG_FACTS_NAME;
 }
 
@@ -67,8 +73,7 @@ void nicprog_facts_write(void *buf, const struct nicprog_ir_input *in,
 	void *p = buf;
 	u32 i;
 
-	if (lnic->name)
-		strncpy(h.lnic_name, lnic->name, sizeof(h.lnic_name) - 1);
+	copy_name(h.lnic_name, lnic->name, sizeof(h.lnic_name));
 	p = put(p, &h, sizeof(h));
 	p = put(p, in->insns, in->len * sizeof(*in->insns));
 	p = put(p, in->meta, in->len * sizeof(*in->meta));

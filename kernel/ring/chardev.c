@@ -31,7 +31,6 @@
 #include <linux/cdev.h>
 #include <linux/fs.h>
 #include <linux/xarray.h>
-#include <linux/io_uring.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/netdevice.h>
@@ -39,6 +38,7 @@
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include <net/nicprog_compat.h>
 
 #include "../nicprog.h"
 #include "ring.h"
@@ -482,7 +482,7 @@ static int nicprog_ring_cmd(struct io_uring_cmd *ioucmd,
 	struct nicprog_uring_cmd c;
 
 	/* the command area may be the submission ring, which userspace writes */
-	memcpy(&c, ioucmd->cmd, sizeof(c));
+	memcpy(&c, nicprog_uring_cmd_payload(ioucmd), sizeof(c));
 	if (c.flags) {
 		ring_err(rf, "command %u: flags must be 0\n", ioucmd->cmd_op);
 		return -EINVAL;
@@ -644,7 +644,6 @@ static const struct file_operations nicprog_ring_fops = {
 	.mmap		= nicprog_ring_mmap,
 	.poll		= nicprog_ring_poll,
 	.uring_cmd	= nicprog_ring_uring_cmd,
-	.llseek		= no_llseek,
 };
 
 /**
@@ -847,7 +846,7 @@ void nicprog_ring_node(const struct nicprog_dev *nd, char *buf)
 }
 
 /* /dev/nicprog/port<minor>, read-write for root only. */
-char *nicprog_ring_devnode(struct device *dev, umode_t *mode)
+char *nicprog_ring_devnode(nicprog_devnode_dev_t *dev, umode_t *mode)
 {
 	char *name = kmalloc(NICPROG_RING_NODE_MAX, GFP_KERNEL);
 

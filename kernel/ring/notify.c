@@ -21,12 +21,12 @@
  * Locking: a pipe's lock, then the file's notif_lock, which guards the
  * kernel's indices and the waiters; a waiter completes once (done).
  */
-#include <linux/io_uring.h>
 #include <linux/jiffies.h>
 #include <linux/mm.h>
 #include <linux/poll.h>
 #include <linux/slab.h>
 #include <linux/timer.h>
+#include <net/nicprog_compat.h>
 
 #include "../nicprog.h"
 #include "ring.h"
@@ -109,8 +109,8 @@ int nicprog_notif_mmap(struct nicprog_ring_file *rf,
 {
 	int err;
 
-	vma->vm_flags |= VM_DONTEXPAND | VM_DONTDUMP;
-	vma->vm_flags &= ~VM_MAYEXEC;
+	nicprog_vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
+	nicprog_vm_flags_clear(vma, VM_MAYEXEC);
 	err = vm_insert_page(vma, vma->vm_start, rf->notif_pages[0]);
 	if (!err)
 		err = vm_insert_page(vma, vma->vm_start + PAGE_SIZE,

@@ -17,6 +17,7 @@
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
+#include <net/nicprog_compat.h>
 
 #include "ring.h"
 
@@ -192,8 +193,8 @@ int nicprog_pipe_mmap(struct nicprog_pipe *pipe, struct vm_area_struct *vma)
 	u32 i;
 	int err;
 
-	vma->vm_flags |= VM_DONTEXPAND | VM_DONTDUMP;
-	vma->vm_flags &= ~VM_MAYEXEC;
+	nicprog_vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
+	nicprog_vm_flags_clear(vma, VM_MAYEXEC);
 	err = vm_insert_page(vma, addr, pipe->ctrl_page);
 	for (i = 0; !err && i < 2 * pipe->n_pages; i++) {
 		addr += PAGE_SIZE;

@@ -66,6 +66,14 @@ require_root_tools() {
 }
 
 module_loaded() { [ -d "/sys/module/$1" ]; }
+# kernel_at_least MAJOR MINOR: the guest runs that release or a later one
+# (where the kernel, not nicprog, decides what a user sees).
+kernel_at_least() {
+	local v
+	v=$(uname -r | cut -d. -f1,2 | cut -d- -f1)
+	[ "${v%%.*}" -gt "$1" ] ||
+		{ [ "${v%%.*}" -eq "$1" ] && [ "${v#*.}" -ge "$2" ]; }
+}
 
 # Load nicprog and nicsim: installed modules if modprobe knows them, else
 # the ones built in this checkout.

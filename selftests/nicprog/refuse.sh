@@ -102,8 +102,11 @@ ip link set dev "$P" mtu 1500
 ID2=$(nicsim_new_id)
 nicsim_new "$ID2" 1
 bpftool prog load "$COUNT" "$PIN" type xdp dev "nicsim${ID2}p0" >/dev/null 2>&1
+# From 6.3 the core refuses it before asking the driver (dev_xdp_attach).
+why="Error: nicprog: program is offloaded to another device."
+kernel_at_least 6 3 && why="Error: Program bound to different device."
 expect_refused "program offloaded to another NIC's port: refused at attach" \
-	"Error: nicprog: program is offloaded to another device." \
+	"$why" \
 	ip link set dev "$Q" xdpoffload pinned "$PIN"
 rm -f "$PIN"
 
