@@ -5,6 +5,8 @@
 #   make deps     install Debian packages, prepare the module-BTF object tree
 #   make check    build, run every test (native + in a QEMU guest)
 #   make demo     boot a guest and show a simulated SmartNIC carrying traffic
+#   make check-debug   the guest suite on the sanitizer kernel (KASAN,
+#                 kmemleak, lockdep, ...; built once, cached)
 #
 # KVER=6.12 (a series or a full release) picks the kernel to build against
 # and boot; the default is the distribution's (Debian 12: 6.1). The modules
@@ -26,7 +28,7 @@ KSFT_DIR ?= $(wildcard $(NICPROG_CACHE)/linux-source-$(KSERIES)/tools/testing/se
 USER_CFLAGS := -std=gnu99 -O2 -g -Wall -Wextra -Werror
 export USER_CFLAGS
 
-.PHONY: all modules tools bpf selftests deps check demo clean
+.PHONY: all modules tools bpf selftests deps check check-debug demo clean
 
 all: modules tools bpf selftests
 
@@ -61,6 +63,12 @@ deps:
 check: deps
 	$(MAKE) all
 	tools/testing/run-checks
+
+# The sanitizer kernel is built on first use (about an hour on 2 cores)
+# and cached; tools/testing/check-debug builds the modules for it.
+check-debug: deps
+	$(MAKE) tools bpf selftests
+	tools/testing/check-debug
 
 demo: deps
 	$(MAKE) all
