@@ -115,4 +115,23 @@ check "detach with ip link ... xdpdrv off" ip -n "$NSB" link set dev "$B" xdpdrv
 expect_eq "the MTU bound is lifted" 9000 "$(maxmtu)"
 out=$(ip netns exec "$NSA" ping -c 2 -i 0.2 -W 2 10.79.0.2 2>&1)
 check "the port works after detach" grep -q " 0% packet loss" <<< "$out"
+
+# From 6.3 a port states its XDP features, which netdev netlink reports
+# (read with the kernel's own ynl client from its linux-source).
+if kernel_at_least 6 3; then
+	ser=$(uname -r | cut -d. -f1,2 | cut -d- -f1)
+	ynl=${NICPROG_CACHE:-/var/cache/nicprog}/linux-source-$ser
+	if [ -f "$ynl/tools/net/ynl/cli.py" ]; then
+		idx=$(ip netns exec "$NSB" cat "/sys/class/net/$B/ifindex")
+		feat=$(ip netns exec "$NSB" python3 "$ynl/tools/net/ynl/cli.py" \
+			--spec "$ynl/Documentation/netlink/specs/netdev.yaml" \
+			--do dev-get --json "{\"ifindex\": $idx}" 2>&1 |
+			python3 -c 'import ast, sys; print(" ".join(sorted(ast.literal_eval(sys.stdin.read())["xdp-features"])))' 2>&1)
+		expect_eq "netdev netlink: the port offers XDP, redirect, ndo_xdp_xmit and offload" \
+			"basic hw-offload ndo-xmit redirect" "$feat"
+	else
+		tap_skip "netdev netlink: the port's XDP features" \
+			"no ynl client in $ynl (make deps KVER=$ser)"
+	fi
+fi
 tap_end
