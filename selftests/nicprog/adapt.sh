@@ -576,6 +576,20 @@ tails() {
 	mountpoint -q "$bpf" || mount -t bpf bpf "$bpf" ||
 		{ tap_fail "$what: a BPF file system for the PROG_ARRAY's pin"; return; }
 	export TC_BPF_MNT=$bpf
+	if kernel_at_least 6 3; then
+		# no offloaded program goes in a PROG_ARRAY there (kernels.rst)
+		nip link set dev "$NF" nicprog obj "$P_DIR/xdp_tail.o" \
+			program xdp_tail_entry > "$TMP/out" 2>&1
+		check "$what: refused on $(uname -r)" test $? -ne 0
+		check "$what: ip says why" grep -q \
+			"makes tail calls, and this kernel puts no offloaded program in a PROG_ARRAY" \
+			"$TMP/out"
+		check "$what: nothing is attached" \
+			sh -c "! ip netns exec $NS ip -d link show $NF | grep -q xdpoffload"
+		umount "$bpf"
+		unset TC_BPF_MNT
+		return
+	fi
 	nip link set dev "$NF" nicprog obj "$P_DIR/xdp_tail.o" \
 		program xdp_tail_entry > "$TMP/out" 2>&1
 	expect_eq "$what: ip link ... nicprog attaches it and its targets" 0 "$?"

@@ -623,6 +623,37 @@ static int np_host_maps(struct bpf_object *obj, const struct np_object *o)
 	return 0;
 }
 
+/*
+ * Does the kernel put a program offloaded to @ifindex in a PROG_ARRAY?
+ * Linux 6.3 and later do not (bpf_prog_map_compatible(): "until device
+ * checks are implemented, prohibit adding dev-bound programs to program
+ * maps"), so tail calls cannot be offloaded there. Asked by trying it,
+ * with a two-instruction program, once a load with tail calls failed; a
+ * probe that cannot be set up answers yes, claiming nothing.
+ */
+static bool np_prog_array_takes_offloaded(int ifindex)
+{
+	const struct bpf_insn pass[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0,
+		  .imm = XDP_PASS },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	LIBBPF_OPTS(bpf_prog_load_opts, po, .prog_ifindex = ifindex);
+	int prog, map, err;
+	u32 k = 0;
+
+	prog = bpf_prog_load(BPF_PROG_TYPE_XDP, "np_tail_probe", "GPL", pass,
+			     2, &po);
+	map = bpf_map_create(BPF_MAP_TYPE_PROG_ARRAY, "np_tail_probe", 4, 4, 1,
+			     NULL);
+	err = prog < 0 || map < 0 ? 0 : bpf_map_update_elem(map, &k, &prog, 0);
+	if (prog >= 0)
+		close(prog);
+	if (map >= 0)
+		close(map);
+	return !err;
+}
+
 /* Does the program @o use a PROG_ARRAY (does it make tail calls)? */
 static bool np_tails(const struct np_object *o)
 {
@@ -793,6 +824,12 @@ int nicprog_load(const char *path, int ifindex,
 	ret = bpf_object__load(obj);
 	if (ret && np_fold.why[0]) {
 		np_why(opts, ret, "%s: %s", path, np_fold.why);
+		goto out_close;
+	}
+	if (ret && ifindex && tails && !np_prog_array_takes_offloaded(ifindex)) {
+		np_why(opts, -EOPNOTSUPP,
+		       "%s: program %s makes tail calls, and this kernel puts no offloaded program in a PROG_ARRAY (Linux 6.3 and later); run it on the host",
+		       path, o->name);
 		goto out_close;
 	}
 	if (ret) {
