@@ -165,14 +165,10 @@ check "nicsim loads again" nicprog_load
 # Slab counters return to baseline after repeated device/program/table
 # cycles: a leak of table elements alone (1024 per cycle) would exceed
 # the slack several times over.
-# Shrinking each kmalloc cache first empties what KASAN's quarantine holds
-# of it (freed objects it keeps aside still count as active): on the
-# sanitizer kernel 3,305 of them were counted after the cycles.
+# slab_drain first: on the sanitizer kernel KASAN's quarantine held 3,305
+# freed objects after the cycles, counted as active.
 kmalloc_objs() {
-	local c
-	for c in /sys/kernel/slab/kmalloc-*/shrink; do
-		echo 1 > "$c" 2> /dev/null
-	done
+	slab_drain
 	awk '/^kmalloc-/ { n += $2 } END { print n }' /proc/slabinfo
 }
 fill=$(mktemp)
