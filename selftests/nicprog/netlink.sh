@@ -224,7 +224,10 @@ expect_eq "prog show (dump) with no program: none of the device's ports" "[]" \
 out=$("$CLI" prog show dev "$P0" 2>&1)
 expect_eq "prog show of a port with no program: exit 1" 1 "$?"
 check "saying so" grep -q "the port runs no program" <<< "$out"
-timeout 120 "$CLI" -j monitor > "$TMP/mon" 2>&1 &
+# the bound is a safety net only: the monitor is stopped below once the
+# device's removal is in (120 s, the bound it had, cut off the last
+# events on a machine running two guests)
+timeout 900 "$CLI" -j monitor > "$TMP/mon" 2>&1 &
 MON=$!
 _bg_pids+=($MON)
 sleep 0.5
@@ -494,7 +497,8 @@ check "attach count.o to $P1 in the other namespace" \
 	ip netns exec "$NS" ip link set dev "$P1" xdpoffload obj "$EX/count.o" sec xdp
 nicsim_del "$ID"
 _created_devs=()
-sleep 0.5
+removed() { grep "prog-detach" "$TMP/mon" | grep -q "\"$P2\""; }
+wait_for 20 removed
 kill "$MON" 2>/dev/null
 wait "$MON" 2>/dev/null
 tap_info "monitor: $(wc -l < "$TMP/mon") events"
