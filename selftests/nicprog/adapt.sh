@@ -580,7 +580,8 @@ tails() {
 		# no offloaded program goes in a PROG_ARRAY there (kernels.rst)
 		nip link set dev "$NF" nicprog obj "$P_DIR/xdp_tail.o" \
 			program xdp_tail_entry > "$TMP/out" 2>&1
-		check "$what: refused on $(uname -r)" test $? -ne 0
+		rc=$?
+		check "$what: refused on $(uname -r)" test "$rc" -ne 0
 		check "$what: ip says why" grep -q \
 			"makes tail calls, and this kernel puts no offloaded program in a PROG_ARRAY" \
 			"$TMP/out"
