@@ -23,6 +23,7 @@
 # nothing alarming; only the maps the program uses reach the device.
 . "$(dirname "$0")/lib.sh"
 require_root_tools
+require_cpus 2
 IP=$NICPROG_SRC/tools/iproute2/ip
 if [ ! -x "$IP" ]; then
 	skip_all "tools/iproute2/ip not built: $(cat "$IP.missing" 2>/dev/null || echo "run make tools")"
@@ -234,10 +235,6 @@ lru_full() {
 percpu_slots() {
 	local prof=$1 frames=$2 seed=$3 pids p out rc m
 	local what="$prof xdp_stats.o, NIC cores on CPU 1"
-	if [ "$(nproc --all)" -lt 2 ]; then
-		tap_skip "$what: per-CPU slots" "the guest has one CPU"
-		return
-	fi
 	pids=$(ps -eo pid=,comm= | awk '$2 ~ /^nicsim[0-9]*\/core/ { print $1 }')
 	for p in $pids; do
 		taskset -p 2 "$p" > /dev/null || tap_info "cannot pin $p"

@@ -6,6 +6,7 @@
 # ends on time, that everything is gone, and that the same IDs work again.
 . "$(dirname "$0")/lib.sh"
 require_root_tools
+require_cpus 2
 nicprog_load || skip_all "cannot load nicprog/nicsim"
 
 FLOOD_S=4

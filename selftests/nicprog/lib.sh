@@ -65,6 +65,16 @@ require_root_tools() {
 	done
 }
 
+# require_cpus N: the file checks what happens on more than one CPU. The
+# harness (tools/testing/run-checks, check-debug) runs a file that calls it
+# at the top level, as "require_cpus 2", in a guest with two CPUs, the
+# others in guests with one: on TCG a second vCPU costs time (a guest's
+# spinning vCPU waits for the other's host thread), 2026-11-27.
+require_cpus() {
+	[ "$(nproc --all)" -ge "$1" ] ||
+		skip_all "needs $1 CPUs, the guest has $(nproc --all)"
+}
+
 module_loaded() { [ -d "/sys/module/$1" ]; }
 # kernel_at_least MAJOR MINOR: the guest runs that release or a later one
 # (where the kernel, not nicprog, decides what a user sees).
