@@ -51,7 +51,9 @@ PORT=$((20000 + ID % 10000))
 COUNT=400
 bg ip netns exec "$NSB" "$SELFDIR/udp_stream" recv $PORT $COUNT $ID
 RECV=$!
-wait_for 5 sh -c "ip netns exec $NSB ss -Huln | grep -q ':$PORT '"
+# (datagrams sent before it listens are refused)
+check "the receiver listens on UDP port $PORT" \
+	wait_for 5 sh -c "ip netns exec $NSB ss -Huln | grep -q ':$PORT '"
 ip netns exec "$NSA" "$SELFDIR/udp_stream" send 10.77.0.2 $PORT $COUNT $ID
 SEND_RC=$?
 wait $RECV
