@@ -57,6 +57,14 @@ for e in json.load(sys.stdin):
 print("\n".join(rows))' "$(nproc --all)" "$2"
 }
 
+# judged WHAT FRAMES OUTPUT RC: an oracle run's map and frame lines, its
+# last lines when it could not run (2), and oracle_equal's verdicts.
+judged() {
+	grep '^# map\|^# [0-9]* frames' <<< "$3"
+	[ "$4" -eq 2 ] && tail -n 5 <<< "$3" | sed 's/^/#   /'
+	FRAMES=$2 oracle_equal "$1" "$3" "$4"
+}
+
 # offload OBJ PROG VALUE_SIZE TOTAL_WORD PROFILE FRAMES SEED: ip link
 # nicprog obj OBJ program PROG, the oracle on it, the readers' sums; the
 # value's 64-bit word TOTAL_WORD (from 1; - for none) counts every frame.
@@ -396,9 +404,7 @@ globals() {
 	      "$P_DIR/xdp_globals.o" "$IN" "$NF" "$OUT" "$CAP" "$seed" \
 	      "$frames" 2>&1)
 	rc=$?
-	grep '^# map\|^# [0-9]* frames' <<< "$out"
-	[ $rc -eq 2 ] && tail -n 5 <<< "$out" | sed 's/^/#   /'
-	FRAMES=$frames oracle_equal "$what" "$out" "$rc"
+	judged "$what" "$frames" "$out" "$rc"
 	check "$what: UDP to the .data port was dropped" \
 		grep -q "^# $frames frames: PASS [0-9]*, DROP [1-9]" <<< "$out"
 	v=$(bpftool -j map lookup name xdp_glob.bss key 0 0 0 0 |
@@ -429,9 +435,7 @@ legacy() {
 	      "$IN" "$NF" "$OUT" "$CAP" "$seed" "$frames" \
 	      blocked:11000000:01000000 2>&1)
 	rc=$?
-	grep '^# map\|^# [0-9]* frames' <<< "$out"
-	[ $rc -eq 2 ] && tail -n 5 <<< "$out" | sed 's/^/#   /'
-	FRAMES=$frames oracle_equal "$what" "$out" "$rc"
+	judged "$what" "$frames" "$out" "$rc"
 	check "$what: UDP was dropped as the initial entry says" \
 		grep -q "^# $frames frames: PASS [0-9]*, DROP [1-9]" <<< "$out"
 	nip link set dev "$NF" nicprog off
@@ -549,9 +553,7 @@ tails() {
 	      "$SELFDIR/oracle" "$P_DIR/xdp_tail.o" "$IN" "$NF" "$OUT" "$CAP" \
 	      "$seed" "$frames" 2>&1)
 	rc=$?
-	grep '^# map\|^# [0-9]* frames' <<< "$out"
-	[ $rc -eq 2 ] && tail -n 5 <<< "$out" | sed 's/^/#   /'
-	FRAMES=$frames oracle_equal "$what" "$out" "$rc"
+	judged "$what" "$frames" "$out" "$rc"
 	check "$what: the targets' verdicts were met (DROP and TX)" \
 		grep -q "^# $frames frames: PASS [0-9]*, DROP [1-9][0-9]*, TX [1-9]" <<< "$out"
 	if [ "${4:-}" = update ]; then
