@@ -21,7 +21,8 @@ EX=$NICPROG_SRC/bpf/examples
 . "$SELFDIR/nf_entries.sh"
 TMP=$(mktemp -d /tmp/nicprog-coresident.XXXXXX)
 trap 'cleanup; rm -rf "$TMP"' EXIT
-syn_workload
+# 8,000 of the syn workload's frames (predict.sh: as good as 20,000)
+syn_workload "${CORESIDENT_FRAMES:-8000}"
 
 # core_packets PORT: per core "N packets", from the NIC's counters
 core_packets() {

@@ -259,10 +259,16 @@ timing_settled() {
 	wait_for 5 _pending "$1" "$2"
 }
 
-# syn_workload: the syn workload (tools/workloads/syn.wl) as frames in
-# $TMP/syn.pcap, for the oracle to send; sets WL and FRAMES.
+# syn_workload [FRAMES]: the syn workload (tools/workloads/syn.wl), of
+# FRAMES frames if given (the file's 20,000 otherwise), as frames in
+# $TMP/syn.pcap, for the oracle to send; sets WL (the workload file) and
+# FRAMES.
 syn_workload() {
 	WL=$NICPROG_SRC/tools/workloads/syn.wl
+	if [ -n "${1:-}" ]; then
+		sed "s/^frames .*/frames $1/" "$WL" > "$TMP/syn.wl"
+		WL=$TMP/syn.wl
+	fi
 	"$PLAN" --workload "$WL" --pcap-out "$TMP/syn.pcap" ||
 		{ echo "not ok: cannot write the workload's frames" >&2; exit 1; }
 	FRAMES=$(awk '$1 == "frames" { print $2 }' "$WL")
