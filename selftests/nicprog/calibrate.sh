@@ -41,12 +41,33 @@ for p in nicsim-nfp nicsim-pipeline; do
 	calibrate_dev "$p" || { tap_fail "$p: create the device"; continue; }
 	cat "$BUS/devices/nicsim$ID/lnic" > "$TMP/$p.lnic"
 	echo pipelined > "/sys/class/nicprog/$PORT/plan_shape"
+	# nicsim-pipeline's run is also the one against a reference 50% off
+	# in one parameter (a calibration run is a third of this file)
+	ref=$TMP/$p.lnic
+	if [ $p = nicsim-pipeline ]; then
+		sed 's/^region sram size 8M latency 12 /region sram size 8M latency 24 /' \
+			"$ref" > "$TMP/wrong.lnic"
+		ref=$TMP/wrong.lnic
+	fi
 	"$CAL" --dev "$PORT" --peer "$PEER" --lnic "$TMP/$p.lnic" --obj "$UB" \
-		--reference "$TMP/$p.lnic" --tolerance 5 \
+		--reference "$ref" --tolerance 5 \
 		-o "$TMP/nicsim/cal-$p.lnic" > "$TMP/$p.out" 2>&1
 	rc=$?
 	grep -E "^compare|failed" "$TMP/$p.out" | sed 's/^/# /'
-	expect_eq "$p: every measured parameter within 5% (exit 0, not 3)" 0 $rc
+	if [ $p = nicsim-nfp ]; then
+		expect_eq "$p: every measured parameter within 5% (exit 0, not 3)" 0 $rc
+	else
+		expect_eq "$p: against a reference 50% off in one parameter: exit 3" 3 $rc
+		check "$p: the parameter it is off in is named" grep -qE \
+			"^compare region sram latency +measured +12.00 reference +24.00 error +-50.00%" \
+			"$TMP/$p.out"
+		expect_eq "$p: every other measured parameter within 5%" "" \
+			"$(awk '/^compare .* error / {
+				w = $0; sub(/^compare +/, "", w); sub(/ +measured .*/, "", w)
+				e = $NF + 0
+				if (w != "region sram latency" && (e > 5 || e < -5)) print w, $NF
+			}' "$TMP/$p.out")"
+	fi
 	expect_eq "$p: parameters measured" "${WANT[$p]}" \
 		"$(grep -c '^compare .* error ' "$TMP/$p.out")"
 	expect_eq "$p: the plan shape is restored" pipelined \
@@ -99,15 +120,6 @@ expect_refused "a bad tolerance is refused" 2 "--tolerance wants a percentage, n
 	"$CAL" --dev "$PORT" --peer "$PEER" --lnic "$TMP/nicsim-nfp.lnic" --tolerance x
 expect_refused "a template with an error names its line" 2 "line 1" \
 	"$CAL" --dev "$PORT" --peer "$PEER" --lnic /etc/hostname
-# a reference it does not match: exit 3, the parameter named
-sed 's/^region sram size 8M latency 12 /region sram size 8M latency 24 /' \
-	"$TMP/nicsim-pipeline.lnic" > "$TMP/wrong.lnic"
-out=$("$CAL" --dev "$PORT" --peer "$PEER" --lnic "$TMP/nicsim-pipeline.lnic" \
-	--obj "$UB" --reference "$TMP/wrong.lnic" --tolerance 5 2>&1)
-expect_eq "a reference 50% off: exit 3" 3 $?
-check "and the parameter it is off in is named" grep -qE \
-	"^compare region sram latency +measured +12.00 reference +24.00 error +-50.00%" \
-	<<< "$out"
 expect_eq "the refusals leave the plan shape" pipelined \
 	"$(cat "/sys/class/nicprog/$PORT/plan_shape")"
 tap_end
