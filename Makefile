@@ -25,6 +25,8 @@ KDIR ?= $(NICPROG_CACHE)/kbuild-$(KREL)
 KSERIES := $(shell echo $(KREL) | cut -d. -f1,2 | cut -d- -f1)
 KSFT_DIR ?= $(wildcard $(NICPROG_CACHE)/linux-source-$(KSERIES)/tools/testing/selftests)
 
+NPROC := $(shell nproc)
+
 USER_CFLAGS := -std=gnu99 -O2 -g -Wall -Wextra -Werror
 export USER_CFLAGS
 
@@ -54,14 +56,16 @@ tools:
 bpf:
 	$(MAKE) -C bpf
 
-selftests:
+# the oracle links tools/lib/nicprog's library
+selftests: tools
 	$(MAKE) -C selftests/nicprog OUTPUT=$(CURDIR)/selftests/nicprog KSFT_DIR=$(KSFT_DIR)
 
 deps:
 	tools/testing/deps
 
+# Both cores build: make all is a chain of small makes, each serial.
 check: deps
-	$(MAKE) all
+	$(MAKE) -j$(NPROC) all
 	tools/testing/run-checks
 
 # The sanitizer kernel is built on first use (about an hour on 2 cores)
@@ -71,7 +75,7 @@ check-debug: deps
 	tools/testing/check-debug
 
 demo: deps
-	$(MAKE) all
+	$(MAKE) -j$(NPROC) all
 	tools/testing/vm-run --timeout 300 -- tools/demo/demo.sh
 
 clean:
