@@ -42,6 +42,20 @@ expect_eq() {
 	fi
 }
 
+# Each process a test starts costs about a tenth of a second in the TCG
+# guest: in loops, match and compare in the shell.
+# slurp VAR FILE: FILE's text into VAR
+slurp() { IFS= read -r -d '' "$1" < "$2"; }
+# has_line PATTERN TEXT: a line of TEXT matches the glob PATTERN
+has_line() {
+	local l
+	while IFS= read -r l; do
+		# shellcheck disable=SC2053 # a glob
+		[[ $l == $1 ]] && return 0
+	done <<< "$2"
+	return 1
+}
+
 # wait_for SECONDS CMD...: poll CMD every 0.1 s until it succeeds; fails
 # after SECONDS times NICPROG_WAIT_SLACK (4). The seconds a test names are
 # what a quiet machine needs; the slack lets a busy one or the sanitizer
