@@ -60,7 +60,7 @@ print("\n".join(rows))' "$(nproc --all)" "$2"
 # judged WHAT FRAMES OUTPUT RC: an oracle run's map and frame lines, its
 # last lines when it could not run (2), and oracle_equal's verdicts.
 judged() {
-	grep '^# map\|^# [0-9]* frames' <<< "$3"
+	print_matching '^# (map|[0-9]* frames)' "$3"
 	[ "$4" -eq 2 ] && tail -n 5 <<< "$3" | sed 's/^/#   /'
 	FRAMES=$2 oracle_equal "$1" "$3" "$4"
 }
@@ -84,7 +84,7 @@ offload() {
 	      "$SELFDIR/oracle" "$P_DIR/$obj" "$IN" "$NF" "$OUT" "$CAP" \
 	      "$seed" "$frames" 2>&1)
 	rc=$?
-	grep '^# map' <<< "$out"
+	print_matching '^# map' "$out"
 	FRAMES=$frames oracle_equal "$what" "$out" "$rc"
 	"$SELFDIR/pcpu_read" "$m" "$vs" > "$TMP/lib" 2>&1
 	expect_eq "$what: a libbpf per-CPU reader reads the per-CPU layout" 0 $?
@@ -162,7 +162,7 @@ attached() {
 	      "$SELFDIR/oracle" "$P_DIR/$obj" "$IN" "$NF" "$OUT" "$CAP" \
 	      "$seed" "$frames" "${entries[@]}" 2>&1)
 	rc=$?
-	grep '^# map\|^# [0-9]* frames\|^# [1-9][0-9]* \(redirects to\|frames grown\)' <<< "$out"
+	print_matching '^# (map|[0-9]* frames|[1-9][0-9]* (redirects to|frames grown))' "$out"
 	case $obj in
 	xsk_def.o | xdp_cpu_lb.o)
 		check "$what: nicprog prog show names the host map its table stands for" \
