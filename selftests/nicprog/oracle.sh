@@ -27,8 +27,8 @@ EX=$NICPROG_SRC/bpf/examples
 oracle_nic orc
 . "$SELFDIR/nf_entries.sh"
 
-# Jobs the NIC's accelerator engines ran so far (all types). The loop
-# matches in the shell (lib.sh's has_line): fewer processes per run.
+# Jobs the NIC's accelerator engines ran so far (all types), summed in
+# the shell: one process per call.
 accel_jobs() {
 	local name v s=0
 	while read -r name v; do
@@ -68,9 +68,7 @@ for nf in $NFS; do
 		check "$shape $nf: accelerator engines ran" \
 			test "$(accel_jobs)" -gt "$jobs" ;;
 	esac
-	while IFS= read -r l; do
-		[[ $l == "#"* ]] && printf '%s\n' "$l"
-	done <<< "$out"
+	print_matching '^#' "$out"
 	expect_eq "$shape $nf: oracle exit status" 0 "$rc"
 	check "$shape $nf: verdicts and bytes equal over $n frames (seed $seed)" \
 		has_line "ok 1 *verdicts and output bytes equal * for $n frames (0 differ)*" "$out"
