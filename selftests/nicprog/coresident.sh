@@ -22,7 +22,7 @@ EX=$NICPROG_SRC/bpf/examples
 TMP=$(mktemp -d /tmp/nicprog-coresident.XXXXXX)
 trap 'cleanup; rm -rf "$TMP"' EXIT
 # 8,000 of the syn workload's frames (predict.sh: as good as 20,000)
-syn_workload "${CORESIDENT_FRAMES:-8000}"
+workload syn "${CORESIDENT_FRAMES:-8000}"
 
 # core_packets PORT: per core "N packets", from the NIC's counters
 core_packets() {

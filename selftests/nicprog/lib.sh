@@ -206,9 +206,8 @@ oracle_equal() {
 # runs once the device is made. Returns the oracle's exit status.
 split_bench() {
 	local obj=$1 prof=$2 wl=$3 setup=$4 rc
-	sed 's/^frames .*/frames 2000/' "$NICPROG_SRC/tools/workloads/$wl.wl" > "$TMP/$wl.wl"
-	"$PLAN" --workload "$TMP/$wl.wl" --pcap-out "$TMP/$wl.pcap"
-	"$PLAN" --partial --profile "$prof" --workload "$TMP/$wl.wl" "$obj" \
+	workload "$wl" 2000
+	"$PLAN" --partial --profile "$prof" --workload "$WL" "$obj" \
 		> "$TMP/pred" 2>&1
 	grep '^host: [0-9]* \(of\|insns\|verdicts\)' "$TMP/pred" | sed 's/^/# predicted: /'
 	oracle_nic "sb${prof#nicsim-}" "$prof"
@@ -281,18 +280,18 @@ timing_settled() {
 	wait_for 5 _pending "$1" "$2"
 }
 
-# syn_workload [FRAMES]: the syn workload (tools/workloads/syn.wl), of
-# FRAMES frames if given (the file's 20,000 otherwise), as frames in
-# $TMP/syn.pcap, for the oracle to send; sets WL (the workload file) and
+# workload NAME [FRAMES]: the workload tools/workloads/NAME.wl, of FRAMES
+# frames if given (the file's count otherwise), as frames in
+# $TMP/NAME.pcap, for the oracle to send; sets WL (the workload file) and
 # FRAMES.
-syn_workload() {
-	WL=$NICPROG_SRC/tools/workloads/syn.wl
-	if [ -n "${1:-}" ]; then
-		sed "s/^frames .*/frames $1/" "$WL" > "$TMP/syn.wl"
-		WL=$TMP/syn.wl
+workload() {
+	WL=$NICPROG_SRC/tools/workloads/$1.wl
+	if [ -n "${2:-}" ]; then
+		sed "s/^frames .*/frames $2/" "$WL" > "$TMP/$1.wl"
+		WL=$TMP/$1.wl
 	fi
-	"$PLAN" --workload "$WL" --pcap-out "$TMP/syn.pcap" ||
-		{ echo "not ok: cannot write the workload's frames" >&2; exit 1; }
+	"$PLAN" --workload "$WL" --pcap-out "$TMP/$1.pcap" ||
+		{ echo "not ok: cannot write the frames of $WL" >&2; exit 1; }
 	FRAMES=$(awk '$1 == "frames" { print $2 }' "$WL")
 }
 

@@ -29,9 +29,7 @@ trap 'cleanup; rm -rf "$TMP"' EXIT
 . "$SELFDIR/nf_entries.sh"
 N=8000
 
-sed "s/^frames .*/frames $N/" "$NICPROG_SRC/tools/workloads/syn.wl" > "$TMP/syn.wl"
-"$PLAN" --workload "$TMP/syn.wl" --pcap-out "$TMP/syn.pcap" ||
-	{ echo "not ok: cannot write the workload's frames" >&2; exit 1; }
+workload syn "$N"
 
 # predict KPPS: nicprog-plan's "T L Mpps drops" for count.o on one core
 # at KPPS (0: no rate)

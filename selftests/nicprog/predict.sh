@@ -22,7 +22,7 @@ TMP=$(mktemp -d /tmp/nicprog-predict.XXXXXX)
 trap 'cleanup; rm -rf "$TMP"' EXIT
 # 8,000 of the syn workload's frames: over the 16 runs the errors were
 # those of all 20,000 (at most 2.5% and 1.3%, against 2.1% and 1.3%)
-syn_workload "${PREDICT_FRAMES:-8000}"
+workload syn "${PREDICT_FRAMES:-8000}"
 
 tap_begin
 for prof in nicsim-generic nicsim-soc nicsim-pipeline nicsim-fpga; do
