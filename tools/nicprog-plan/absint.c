@@ -1626,8 +1626,10 @@ int np_absint(const struct np_object *o, struct np_facts *f, char *err,
 			ret = ai_walk(&ai, s);
 	if (!ret)
 		ret = ai_walk(&ai, 0);
-	if (!ret)
+	if (!ret) {
 		ai_bind_maps(&ai, f);
+		memcpy(f->table_of, ai.table_of, sizeof(f->table_of));
+	}
 	f->processed = ai.processed;
 	f->states = ai.states;
 out:

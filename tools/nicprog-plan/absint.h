@@ -15,6 +15,11 @@
  * @meta: per instruction
  * @tables: the tables, in the kernel's order (first sight)
  * @n_tables: entries in @tables
+ * @table_of: the table of each of the object's maps (struct np_object's
+ *	order, that of the relocations), NICPROG_MAP_NONE for one the
+ *	program never uses: the two orders differ, e.g. where a global
+ *	function, walked first, uses a map the entry program's code names
+ *	later
  * @processed: instructions the walk processed
  * @states: states it kept for pruning
  */
@@ -23,6 +28,7 @@ struct np_facts {
 	struct nicprog_insn_meta *meta;
 	struct nicprog_ir_table tables[NICPROG_MAX_TABLES];
 	u32 n_tables;
+	u8 table_of[NICPROG_MAX_TABLES];
 	u64 processed;
 	u64 states;
 };

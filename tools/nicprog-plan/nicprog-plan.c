@@ -380,9 +380,11 @@ static int hexbytes(const char *s, size_t n, u8 *out, size_t want)
 
 /*
  * --entry MAP:KEYHEX:VALHEX: MAP a table's name in the object, or its
- * number (the only way for facts, which keep no names).
+ * number (the only way for facts, which keep no names). A number is the
+ * kernel's (the verifier's order, as in the facts); a name goes through
+ * @table_of (struct np_facts), as the object numbers its maps otherwise.
  */
-static int parse_entry(const struct np_object *obj,
+static int parse_entry(const struct np_object *obj, const u8 *table_of,
 		       const struct nicprog_ir_input *in, const char *arg,
 		       struct np_entry *e)
 {
@@ -395,7 +397,14 @@ static int parse_entry(const struct np_object *obj,
 		if (strlen(obj->map_names[m]) == (size_t)(k - arg) &&
 		    !strncmp(obj->map_names[m], arg, k - arg))
 			break;
-	if (k && (!obj || m == obj->n_maps)) {
+	if (obj && k && m < obj->n_maps) {
+		if (table_of[m] == NICPROG_MAP_NONE) {
+			fprintf(stderr, "nicprog-plan: --entry %s: the program never uses map %s\n",
+				arg, obj->map_names[m]);
+			return -1;
+		}
+		m = table_of[m];
+	} else if (k) {
 		m = strtoul(arg, &end, 10);
 		if (end != k || end == arg)
 			m = U32_MAX;
@@ -490,6 +499,7 @@ static int write_facts(const char *path, const struct nicprog_ir_input *in,
 static bool exec_translated;
 
 static int predict_workload(const struct np_object *obj,
+			    const u8 *table_of,
 			    const struct nicprog_ir_input *in,
 			    const struct nicprog_exec_prog *exec,
 			    const struct nicprog_lnic *lnic,
@@ -510,11 +520,12 @@ static int predict_workload(const struct np_object *obj,
 	u32 i;
 
 	for (i = 0; i < n_entries; i++)
-		if (parse_entry(obj, in, entries[i], &ent[i]))
+		if (parse_entry(obj, table_of, in, entries[i], &ent[i]))
 			return 1;
-	for (i = 0; obj && i < obj->n_maps && i < 64; i++)
-		if (np_map_host_target(obj->map_defs[i].type))
-			hi.host_tables |= 1ULL << i;
+	for (i = 0; obj && i < obj->n_maps; i++)
+		if (table_of[i] != NICPROG_MAP_NONE &&
+		    np_map_host_target(obj->map_defs[i].type))
+			hi.host_tables |= 1ULL << table_of[i];
 	if (np_hostrun(&hi, fr, &hr, why, sizeof(why))) {
 		fprintf(stderr, "nicprog-plan: offline run: %s\n", why);
 		return 1;
@@ -785,7 +796,8 @@ int main(int argc, char **argv)
 			fflush(stdout);
 			pid = fork();
 			if (!pid) {
-				c = predict_workload(elf ? &ol.obj : NULL, &in,
+				c = predict_workload(elf ? &ol.obj : NULL,
+						     ol.facts.table_of, &in,
 						     &ol.exec, lnic, &lo, &wl,
 						     &fr, entries, n_entries);
 				fflush(stdout);

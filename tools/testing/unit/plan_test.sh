@@ -133,6 +133,22 @@ timeout 60 "$PLAN" --workload "$TMP/small.wl" --entry "0:${ENTRIES[0]#nat_cfg:}"
 cmp -s "$TMP/w1" "$TMP/w2" &&
 	ok "--entry names a table by its number too" ||
 	nok "--entry names a table by its number too"
+# a name is its table's, though the object and the verifier number
+# map_order's two same-shaped tables in opposite orders; a number is the
+# verifier's (the global function that uses verdict_tx is walked first)
+for e in verdict_tx:tx verdict_drop:drop 0:tx 1:drop; do
+	timeout 60 "$PLAN" --workload "$TMP/small.wl" \
+		--entry "${e%:*}:00000000:01000000" "$PROGS/map_order.o" \
+		> "$TMP/mo" 2>&1
+	v=$(awk -F '\t' '$1 == "class" { on = 1; next } on && NF == 10 { print $3 }' \
+		"$TMP/mo" | sort -u)
+	if [ "$v" = "${e#*:}" ]; then
+		ok "--entry ${e%:*}:...: every frame ${e#*:}, as map_order does with that table set"
+	else
+		sed 's/^/# /' "$TMP/mo"
+		nok "--entry ${e%:*}:...: every frame ${e#*:}, as map_order does with that table set (got: $v)"
+	fi
+done
 # a pcap file is a workload too, and the same frames predict the same
 timeout 60 "$PLAN" --workload "$TMP/small.wl" --pcap-out "$TMP/small.pcap" &&
 timeout 60 "$PLAN" --workload "$TMP/small.pcap" "$top/bpf/examples/firewall.o" > "$TMP/p1" 2>&1 &&
