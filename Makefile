@@ -63,7 +63,8 @@ selftests: tools
 deps:
 	tools/testing/deps
 
-# Both cores build: make all is a chain of small makes, each serial.
+# Both cores build (here and in check-debug): make all is a chain of
+# small makes, each serial.
 check: deps
 	$(MAKE) -j$(NPROC) all
 	tools/testing/run-checks
@@ -71,7 +72,7 @@ check: deps
 # The sanitizer kernel is built on first use (about an hour on 2 cores)
 # and cached; tools/testing/check-debug builds the modules for it.
 check-debug: deps
-	$(MAKE) tools bpf selftests
+	$(MAKE) -j$(NPROC) tools bpf selftests
 	tools/testing/check-debug
 
 demo: deps
