@@ -240,10 +240,47 @@ out:
 }
 static DEVICE_ATTR_RW(offered_rate);
 
+/*
+ * The sender says its stream has ended: time every run the model holds,
+ * so that the counters cover every frame now rather than after
+ * NICSIM_CLOCK_IDLE, and the next frame starts a new stream. A pause the
+ * host makes is no end: only the sender knows where its stream ends.
+ * RTNL keeps ndev->tm from being replaced meanwhile.
+ */
+static ssize_t offered_end_store(struct device *dev,
+				 struct device_attribute *attr,
+				 const char *buf, size_t count)
+{
+	struct nicsim_dev *ndev = container_of(dev, struct nicsim_dev, dev);
+	bool end;
+	int err = 0;
+
+	if (kstrtobool(buf, &end) || !end) {
+		dev_err(dev, "offered_end: expected 1\n");
+		return -EINVAL;
+	}
+	rtnl_lock();
+	if (!ndev->live) {
+		err = -ENODEV;
+	} else if (!ndev->offered_rate) {
+		dev_err(dev, "offered_end: no offered load (offered_rate is 0)\n");
+		err = -EINVAL;
+	} else {
+		spin_lock_bh(&ndev->tm_lock);
+		if (ndev->tm)	/* NULL: no cores after a failed restart */
+			nicsim_tm_replay(ndev->tm, true);
+		spin_unlock_bh(&ndev->tm_lock);
+	}
+	rtnl_unlock();
+	return err ?: count;
+}
+static DEVICE_ATTR_WO(offered_end);
+
 static struct attribute *nicsim_dev_attrs[] = {
 	&dev_attr_lnic.attr,
 	&dev_attr_profile.attr,
 	&dev_attr_offered_rate.attr,
+	&dev_attr_offered_end.attr,
 	&dev_attr_exec_mode.attr,
 	&dev_attr_table_memory.attr,
 	NULL,

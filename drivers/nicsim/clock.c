@@ -17,11 +17,11 @@
  * depend on the offered rate and the NF alone, never on the host, and a
  * dropped frame never runs, as on a NIC whose ingress overflows.
  *
- * The frames of a stream must come less than NICSIM_CLOCK_IDLE apart: a
- * NIC idle that long has its runs timed to the end, and the next frame
- * starts a new stream at the model's clock. A frame the clock cannot
- * queue (NICSIM_CLOCK_QUEUE_LEN waiting: the host fell behind) is dropped
- * in real time and counted like a full core queue.
+ * A stream ends when its sender writes offered_end (bus.c), or after
+ * NICSIM_CLOCK_IDLE without a frame: the runs are timed to the end, and
+ * the next frame starts a new stream at the model's clock. A frame the
+ * clock cannot queue (NICSIM_CLOCK_QUEUE_LEN waiting: the host fell
+ * behind) is dropped in real time and counted like a full core queue.
  *
  * The cores' threads run nothing meanwhile; only the clock uses their
  * scratch. A full backpressure pipe holds the clock as it would the core.

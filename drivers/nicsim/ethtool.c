@@ -49,6 +49,8 @@ static const char nicsim_xdp_stat_names[][ETH_GSTRING_LEN] = {
 #define NICSIM_CORE_STATS	11
 #define NICSIM_REGION_STATS	3	/* accesses, hits, bank_wait */
 #define NICSIM_ACCEL_STATS	5	/* jobs, cycles, queue_max, refused, wait */
+/* mat_wait, lost_events, dropped, pending, offered, overflow, streams */
+#define NICSIM_TIMING_STATS	7
 
 static int nicsim_get_sset_count(struct net_device *dev, int sset)
 {
@@ -59,7 +61,8 @@ static int nicsim_get_sset_count(struct net_device *dev, int sset)
 	return ARRAY_SIZE(nicsim_xdp_stat_names) +
 	       port->ndev->n_cores * NICSIM_CORE_STATS +
 	       port->ndev->lnic->n_regions * NICSIM_REGION_STATS +
-	       NICSIM_ACCEL_STATS * (__NICPROG_ACCEL_MAX - 1) + 6;
+	       NICSIM_ACCEL_STATS * (__NICPROG_ACCEL_MAX - 1) +
+	       NICSIM_TIMING_STATS;
 }
 
 static void nicsim_get_strings(struct net_device *dev, u32 sset, u8 *data)
@@ -109,6 +112,7 @@ static void nicsim_get_strings(struct net_device *dev, u32 sset, u8 *data)
 	nicprog_ethtool_puts(&data, "timing_pending");
 	nicprog_ethtool_puts(&data, "timing_offered");
 	nicprog_ethtool_puts(&data, "timing_overflow");
+	nicprog_ethtool_puts(&data, "timing_streams");
 }
 
 /*
@@ -118,9 +122,9 @@ static void nicsim_get_strings(struct net_device *dev, u32 sset, u8 *data)
  * counters (cycles, busy, runs, latency, waits, memory) cover the runs it
  * has timed: timing_pending more are held until the NIC has been idle
  * for NICSIM_TM_IDLE. Under an offered load (clock.c), timing_offered
- * frames arrived in simulated time and timing_overflow of them found the
- * queues into the cores full; a core's queue_wait sums the cycles its
- * runs waited from their arrival.
+ * frames arrived in simulated time, in timing_streams streams, and
+ * timing_overflow of them found the queues into the cores full; a core's
+ * queue_wait sums the cycles its runs waited from their arrival.
  */
 static void nicsim_get_ethtool_stats(struct net_device *dev,
 				     struct ethtool_stats *stats, u64 *data)
@@ -198,6 +202,7 @@ static void nicsim_get_ethtool_stats(struct net_device *dev,
 	*data++ = nicsim_tm_pending(tm);
 	*data++ = tm->offered;
 	*data++ = tm->overflow;
+	*data++ = tm->streams;
 	spin_unlock_bh(&ndev->tm_lock);
 }
 

@@ -28,7 +28,13 @@
 #define NICSIM_RING_STALL_MS	100	/* a full backpressure pipe holds a core */
 #define NICSIM_TM_IDLE		(HZ / 10)	/* NIC idle: time what it ran */
 #define NICSIM_CLOCK_QUEUE_LEN	4096	/* frames waiting for the clock */
-#define NICSIM_CLOCK_IDLE	HZ	/* no arrival: the offered stream ended */
+/*
+ * No arrival for this long ends an offered stream, for a sender that does
+ * not write offered_end. Long: a guest descheduled for a second in the
+ * middle of a stream must not split it (that emptied the queues and
+ * halved the drops on a busy machine).
+ */
+#define NICSIM_CLOCK_IDLE	(10 * HZ)
 #define NICSIM_RATE_MAX		1000000000000ULL	/* offered frames/s */
 
 /**

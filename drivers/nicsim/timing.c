@@ -509,13 +509,17 @@ static void tm_run(struct nicsim_tm *tm, bool all, u64 until)
  *	not handed over yet: a working core with a free thread and none
  *	waiting (its next run may be on its way), unless that holds up
  *	NICSIM_TM_HOLD runs; the runs in flight stay on their threads so
- *	that the next batch overlaps them.
+ *	that the next batch overlaps them. Under an offered load, finishing
+ *	every run ends the stream: the next frame arrives at the model's
+ *	clock and starts another.
  *
  * Context: any; the caller serializes calls for @tm.
  */
 void nicsim_tm_replay(struct nicsim_tm *tm, bool all)
 {
 	tm_run(tm, all, U64_MAX);
+	if (all)
+		tm->streaming = false;
 }
 
 /**
@@ -558,6 +562,10 @@ bool nicsim_tm_arrive(struct nicsim_tm *tm)
 	tm_run(tm, true, t);
 	tm->arrival = t;
 	tm->offered++;
+	if (!tm->streaming) {
+		tm->streaming = true;
+		tm->streams++;
+	}
 	if (tm->queued - tm->unarrived >= tm->hub) {
 		tm->overflow++;
 		return false;

@@ -140,6 +140,9 @@ struct nicsim_tm_core {
  * @last: the run handed over last, while it is not done
  * @offered: frames that arrived under an offered load
  * @overflow: of them, dropped for a full hub
+ * @streams: streams they came in: the first frame, and each after a
+ *	replay of all (the stream's end), starts one
+ * @streaming: a frame has arrived since the last replay of all
  * @lost: events runs could not record (each priced as an access to
  *	the slowest region)
  * @dropped: runs not timed for want of memory
@@ -163,6 +166,8 @@ struct nicsim_tm {
 	struct nicsim_tm_rec *last;
 	u64 offered;
 	u64 overflow;
+	u64 streams;
+	bool streaming;
 	u64 lost;
 	u64 dropped;
 	u32 slowest;

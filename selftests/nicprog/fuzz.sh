@@ -107,6 +107,7 @@ fitting() {
 	*link_device) echo "$(id):$((RANDOM % 6)) $(id):$((RANDOM % 6))" ;;
 	profile) echo "${profiles[RANDOM % 15]}" ;;
 	offered_rate) echo $((RANDOM % 3 ? RANDOM * 37 : RANDOM * RANDOM * RANDOM)) ;;
+	offered_end) echo 1 ;;
 	plan_shape) echo "${shapes[RANDOM % 5]}" ;;
 	plan_cores) echo $((RANDOM % 20)) ;;
 	*) echo $((RANDOM % 3)) ;;
@@ -119,7 +120,7 @@ for ((r = 0; r < SYSFS_ROUNDS; r++)); do
 	       "$BUS/unlink_device")
 	for d in "$BUS"/devices/nicsim610[0-3][0-9]; do
 		[ -d "$d" ] || continue
-		files+=("$d/profile" "$d/offered_rate")
+		files+=("$d/profile" "$d/offered_rate" "$d/offered_end")
 		for c in "$d"/nicprog/*/; do
 			files+=("$c/plan_shape" "$c/plan_cores" "$c/plan_partial")
 		done

@@ -14,10 +14,12 @@
 #   frames at the same rate drop exactly the same number, their cores
 #   busy and waiting for exactly as many cycles (count.o's table is in
 #   lmem, which has no banks or cache, so its runs do not depend on where
-#   the kernel put it);
+#   the kernel put it); each stream ends where the sender says
+#   (offered_end), not where the host paused it (timing_streams 1);
 # - a pipelined firewall under a light load equals the host (the oracle),
 #   its later stages' runs arriving as the stage before ends;
-# - a rate is refused while a port has a plan, and for nonsense.
+# - a rate is refused while a port has a plan, and for nonsense; an end
+#   for nonsense and on a backlogged NIC.
 . "$(dirname "$0")/lib.sh"
 require_root_tools
 require_plan
@@ -58,6 +60,8 @@ offered() {
 	check "$1: the oracle sent $N frames, each with a verdict or dropped" \
 		test $? = 0
 	sed 's/^/# /' "$TMP/$1.oracle"
+	check "$1: the sender ends its stream" \
+		sh -c "echo 1 > /sys/bus/nicsim/devices/nicsim$ID/offered_end"
 	check "$1: the NIC times every run" timing_settled "$NS" "$NF"
 	ip netns exec "$NS" ethtool -S "$NF" > "$TMP/$1.after"
 	FIFO=$(($(ip netns exec "$NS" cat "/sys/class/net/$NF/statistics/rx_fifo_errors") - FIFO0))
@@ -94,6 +98,7 @@ expect_eq "half: $N frames offered in simulated time" "$N" "$(d half timing_offe
 expect_eq "half: none dropped" 0 "$(d half timing_overflow)"
 expect_eq "half: no frame dropped at a queue" 0 "$FIFO"
 expect_eq "half: every frame has its verdict" "$N" "$(verdicts half)"
+expect_eq "half: one stream" 1 "$(d half timing_streams)"
 WAIT=$(d half core0_queue_wait) LAT=$(d half core0_latency)
 tap_info "half: runs waited $WAIT cycles in the queue, took $LAT"
 check "half: a run waits in the queue less than it runs, on average" \
@@ -112,6 +117,8 @@ for dev in twice again; do
 		$((N - OVER)) "$(verdicts $dev)"
 	expect_eq "$dev: a dropped frame never ran" $((N - OVER)) \
 		"$(d $dev core0_packets)"
+	expect_eq "$dev: one stream, ended by offered_end" 1 \
+		"$(d $dev timing_streams)"
 done
 OVER=$(d twice timing_overflow)
 tap_info "twice: $OVER of $N dropped; $WANT predicted"
@@ -134,12 +141,14 @@ nf_entries firewall
 out=$(ip netns exec "$NS" "$SELFDIR/oracle" "$EX/firewall.o" "$IN" "$NF" \
 	"$OUT" "$CAP" 5 "$FRAMES" "${ENTRIES[@]}" 2>&1)
 oracle_equal "pipelined under an offered load" "$out" $?
+echo 1 > "/sys/bus/nicsim/devices/nicsim$ID/offered_end"
 timing_settled "$NS" "$NF"
 ip netns exec "$NS" ethtool -S "$NF" > "$TMP/pipe"
 st() { awk -v n="$1:" '$1 == n { print $2 }' "$TMP/pipe"; }
 expect_eq "pipelined: $FRAMES frames offered" "$FRAMES" "$(st timing_offered)"
 expect_eq "pipelined: none dropped" 0 "$(st timing_overflow)"
 expect_eq "pipelined: every run timed, none waiting" 0 "$(st timing_pending)"
+expect_eq "pipelined: one stream" 1 "$(st timing_streams)"
 check "pipelined: four stages ran" test "$(st core3_runs)" -gt 0
 
 # refusals: nonsense, and a rate while a plan is installed
@@ -162,4 +171,21 @@ ip netns exec "$NS" ip link set dev "$NF" xdpoffload off
 check "once the plan is gone, the NIC goes back to backlogged" \
 	sh -c "echo 0 > $R"
 expect_eq "... rate 0" 0 "$(cat "$R")"
+E=/sys/bus/nicsim/devices/nicsim$ID/offered_end
+check "offered_end on a backlogged NIC: refused" \
+	bash -c "! echo 1 > $E 2> $TMP/err"
+check "... EINVAL" grep -q "Invalid argument" "$TMP/err"
+check "... the log says why" \
+	sh -c "dmesg | tail -n 20 | grep -q 'offered_end: no offered load'"
+echo 100000 > "$R"
+for bad in 0 abc 2; do
+	check "offered_end \"$bad\" refused" \
+		bash -c "! echo '$bad' > $E 2> $TMP/err"
+done
+check "... with a reason in the log" \
+	sh -c "dmesg | tail -n 20 | grep -q 'offered_end: expected 1'"
+check "offered_end with nothing offered yet: accepted" sh -c "echo 1 > $E"
+ip netns exec "$NS" ethtool -S "$NF" > "$TMP/idle"
+expect_eq "... and no stream counted" 0 \
+	"$(awk '$1 == "timing_streams:" { print $2 }' "$TMP/idle")"
 tap_end

@@ -363,6 +363,7 @@ TEST(offered_load_below_the_rate_waits_for_nothing)
 	/* a frame every 100 cycles: each ends as the next arrives */
 	ASSERT_EQ(0, offered(EVERY(100), 1000, &tm));
 	EXPECT_EQ(1000, tm->offered);
+	EXPECT_EQ(1, tm->streams);
 	EXPECT_EQ(1000, tm->cores[0].runs);
 	EXPECT_EQ(0, tm->cores[0].wait);
 	EXPECT_EQ(100 * 1000, tm->cores[0].latency);
@@ -443,14 +444,23 @@ TEST(a_later_stage_waits_for_the_stage_before)
 	EXPECT_EQ(2000, tm->arrival);
 	nicsim_tm_destroy(tm);
 
-	/* all timed past the next arrival (the NIC idle): on from its clock */
+	/*
+	 * All timed past the next arrival (the stream ended): on from its
+	 * clock, in a second stream
+	 */
 	tm = two_stages(EVERY(10));
 	ASSERT_NE(NULL, tm);
+	EXPECT_EQ(1, tm->streams);
 	nicsim_tm_replay(tm, true);
 	ASSERT_TRUE(nicsim_tm_arrive(tm));
 	EXPECT_EQ(110, tm->arrival);
 	ASSERT_TRUE(nicsim_tm_arrive(tm));
 	EXPECT_EQ(120, tm->arrival);
+	EXPECT_EQ(2, tm->streams);
+	/* a replay of what has arrived so far does not end it */
+	nicsim_tm_replay(tm, false);
+	ASSERT_TRUE(nicsim_tm_arrive(tm));
+	EXPECT_EQ(2, tm->streams);
 	nicsim_tm_destroy(tm);
 }
 
