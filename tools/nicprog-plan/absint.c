@@ -63,6 +63,12 @@ struct ai_slot {
 struct ai_frame {
 	struct ai_reg regs[MAX_BPF_REG];
 	struct ai_slot stack[AI_SLOTS];
+	/*
+	 * Slots ever written, a superset of those not AI_SLOT_INVALID: the
+	 * walks over every slot at every instruction (ai_note_state(),
+	 * ai_frame_safe()) were most of the time nicprog-plan took.
+	 */
+	u64 used;
 	u32 callsite;
 };
 
@@ -323,13 +329,15 @@ static bool ai_frame_safe(const struct ai *ai, const struct ai_frame *old,
 	u64 ms = ai->m_slots[at];
 	const struct ai_slot *o, *c;
 	u32 r, s;
+	u64 m;
 
 	if (old->callsite != cur->callsite)
 		return false;
 	for (r = caller ? BPF_REG_6 : 0; r < MAX_BPF_REG; r++)
 		if (!ai_reg_safe(&old->regs[r], &cur->regs[r], mr & BIT(r)))
 			return false;
-	for (s = 0; s < AI_SLOTS; s++) {
+	for (m = old->used; m; m &= m - 1) {
+		s = __builtin_ctzll(m);
 		o = &old->stack[s];
 		c = &cur->stack[s];
 		if (o->kind == AI_SLOT_INVALID)
@@ -522,7 +530,7 @@ static void ai_note_state(struct nicprog_insn_meta *m,
 			  const struct ai_state *st)
 {
 	const struct ai_frame *fr = st->fr[st->cur];
-	u64 ptr = 0, data = 0, other = 0;
+	u64 ptr = 0, data = 0, other = 0, used;
 	u32 i;
 
 	for (i = 0; i < BPF_REG_10; i++)
@@ -533,7 +541,8 @@ static void ai_note_state(struct nicprog_insn_meta *m,
 	if (st->cur)
 		return;
 	ptr = data = other = 0;
-	for (i = 0; i < AI_SLOTS; i++) {
+	for (used = fr->used; used; used &= used - 1) {
+		i = __builtin_ctzll(used);
 		if (fr->stack[i].kind == AI_SLOT_SPILL)
 			ai_note_kind(&fr->stack[i].reg, BIT_ULL(i), &ptr, &data,
 				     &other);
@@ -949,6 +958,7 @@ static void ai_store(struct ai_state *st, const struct bpf_insn *in,
 		ai_forget_frame(st, base->frame);
 		return;
 	}
+	st->fr[base->frame]->used |= BIT_ULL(sl - st->fr[base->frame]->stack);
 	/* check_stack_write_fixed_off(): bounded scalars and pointers spill */
 	if (!byte && val && BPF_CLASS(in->code) == BPF_STX &&
 	    BPF_MODE(in->code) == BPF_MEM &&
