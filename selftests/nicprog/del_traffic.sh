@@ -81,9 +81,11 @@ print(" ".join(str(m["id"]) for m in json.load(sys.stdin) if m.get("type") == "c
 		bpftool map update id "$m" key 1 0 0 0 value 64 0 0 0 0 0 0 0
 	done
 }
+# A hundred frames handed over show the flood flowing through the map; the
+# sanitizer kernel hands over fewer than 1,000 in the whole 4 s flood.
 host_redirected() {
 	[ "$(ip netns exec "fb-$ID" ethtool -S "nicsim${ID}p1" |
-	     awk '$1 == "xdp_redirect_host:" { print $2 }')" -gt 1000 ]
+	     awk '$1 == "xdp_redirect_host:" { print $2 }')" -gt 100 ]
 }
 if [ -x "$IP" ] && [ -f "$SELFDIR/progs/xdp_cpu_lb.o" ]; then
 	setup_pair "$ID"

@@ -1314,6 +1314,7 @@ static int bp_mode(const char *in, const char *nf)
 	uint8_t f[256], *m;
 	uint32_t seq = 0;
 	int fd, i, ok, got;
+	pid_t pid;
 
 	ksft_print_header();
 	ksft_set_plan(4);
@@ -1332,11 +1333,22 @@ static int bp_mode(const char *in, const char *nf)
 	ok &= ctrl->flags == NICPROG_BIND_BACKPRESSURE;
 	ksft_test_result(ok, "bind flags BACKPRESSURE and PREFETCH, shown in the control page; unknown flags and flags on unbind are EINVAL\n");
 
-	/* 100 frames through a pipe that holds 19: none lost */
-	for (i = 0; i < 100; i++)
-		send_frame(f, rl_frame(f, 9001, 200, i));
-	usleep(50000);
+	/*
+	 * 100 frames through a pipe that holds 19: none lost. A child sends
+	 * while this process drains, so that the consumer makes room within
+	 * the NIC's bound however long the sends take (a sanitizer kernel
+	 * took past 100 ms for them, and a held frame went).
+	 */
+	pid = fork();
+	if (pid < 0)
+		ksft_exit_fail_msg("fork: %s\n", strerror(errno));
+	if (!pid) {
+		for (i = 0; i < 100; i++)
+			send_frame(f, rl_frame(f, 9001, 200, i));
+		_exit(0);
+	}
 	got = drain(ctrl, m + 4096, 4096, 100, 2000, &seq);
+	waitpid(pid, NULL, 0);
 	ksft_test_result(got == 100 && !ctrl->drops,
 			 "100 frames through a 4 KiB backpressure pipe all arrive, in order, none dropped (%d, drops %llu)\n",
 			 got, (unsigned long long)ctrl->drops);
