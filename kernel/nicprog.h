@@ -549,6 +549,7 @@ bool nicprog_table_in_host(const struct nicprog_table *t);
 u64 nicprog_table_usage(const struct nicprog_table *t, u32 *entries,
 			u32 *max_entries);
 void *nicprog_table_lookup(struct nicprog_table *t, const void *key);
+u64 nicprog_table_offset(struct nicprog_table *t, const void *value, u32 *len);
 long nicprog_table_update(struct nicprog_table *t, const void *key,
 			  const void *value, u64 flags);
 long nicprog_table_delete(struct nicprog_table *t, const void *key);

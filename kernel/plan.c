@@ -33,6 +33,13 @@ static void *plan_map_lookup(void *priv, u32 map, const void *key)
 	return nicprog_table_lookup(plan->tables[map], key);
 }
 
+static u64 plan_map_offset(void *priv, u32 map, const void *value, u32 *len)
+{
+	const struct nicprog_plan *plan = priv;
+
+	return nicprog_table_offset(plan->tables[map], value, len);
+}
+
 static long plan_map_update(void *priv, u32 map, const void *key,
 			    const void *value, u64 flags)
 {
@@ -109,6 +116,7 @@ static long plan_event_output(void *priv, u32 map, u64 flags,
 
 static const struct nicprog_exec_ops nicprog_plan_exec_ops = {
 	.map_lookup	= plan_map_lookup,
+	.map_offset	= plan_map_offset,
 	.map_update	= plan_map_update,
 	.map_delete	= plan_map_delete,
 	.ktime_ns	= plan_ktime_ns,
@@ -142,6 +150,13 @@ static void *tail_map_lookup(void *priv, u32 map, const void *key)
 	return nicprog_table_lookup(np->tables[map], key);
 }
 
+static u64 tail_map_offset(void *priv, u32 map, const void *value, u32 *len)
+{
+	const struct nicprog_prog *np = priv;
+
+	return nicprog_table_offset(np->tables[map], value, len);
+}
+
 static long tail_map_update(void *priv, u32 map, const void *key,
 			    const void *value, u64 flags)
 {
@@ -166,6 +181,7 @@ static long tail_event_output(void *priv, u32 map, u64 flags,
 
 static const struct nicprog_exec_ops nicprog_tail_exec_ops = {
 	.map_lookup	= tail_map_lookup,
+	.map_offset	= tail_map_offset,
 	.map_update	= tail_map_update,
 	.map_delete	= tail_map_delete,
 	.ktime_ns	= plan_ktime_ns,

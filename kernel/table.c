@@ -296,6 +296,26 @@ void *nicprog_table_lookup(struct nicprog_table *t, const void *key)
 }
 
 /**
+ * nicprog_table_offset() - where a value nicprog_table_lookup() returned
+ *	lies in the table's NIC memory
+ * @t: the table
+ * @value: the value, just looked up on this CPU
+ * @len: set to the bytes from @value a program may reach
+ *
+ * Context: as nicprog_table_lookup().
+ * Return: &nicprog_table_ops.offset's result; without it @value itself
+ * and *@len 0 (the timing model keeps the host's address).
+ */
+u64 nicprog_table_offset(struct nicprog_table *t, const void *value, u32 *len)
+{
+	if (!t->ops->offset) {
+		*len = 0;
+		return (uintptr_t)value;
+	}
+	return t->ops->offset(t->store, value, len);
+}
+
+/**
  * nicprog_table_update() - bpf_map_update_elem() from a program
  * @t: a bound table
  * @key: key_size bytes

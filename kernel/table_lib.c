@@ -31,6 +31,13 @@
  * - HOST and PROGS: the core's stand-ins for host maps (table.c,
  *   hostmap.c), arrays whose values only the kernel writes.
  *
+ * A hash element also has a slot number, the place of its value in the
+ * table's NIC memory (nicprog_table_lib_offset(), NICPROG_EXEC_NIC_TABLE()):
+ * the slot last freed, else the next never used, taken and given back
+ * under @lock. A timing model then sees where the NIC would keep the
+ * value, whatever kmalloc did; the offline planner numbers its slots the
+ * same way (tools/nicprog-plan/hostrun.c).
+ *
  * Concurrency: the datapath looks up and updates under rcu_read_lock();
  * syscalls do the same from process context. Hash mutations take @lock;
  * removed elements are freed after an RCU grace period, so a pointer a
@@ -54,6 +61,7 @@ struct nicprog_htab_elem {
 	struct rcu_head rcu;
 	struct list_head lru;	/* LRU kind: age order, under the lock */
 	u32 hash;
+	u32 slot;		/* its value's place on the NIC */
 	u8 ref;			/* LRU kind: looked up since last aged */
 	char key[] __aligned(8);	/* key, then value at value_off */
 };
@@ -79,6 +87,9 @@ struct nicprog_htab_elem {
  * @slot_size: PERCPU kinds: bytes of a slot
  * @host_slot: HOST and PROGS kinds: the NIC's slot of the host map
  * @values: array storage, @max_entries values of round_up(@value_size, 8)
+ * @free_slots: hash kinds: slots given back, the last on top, under @lock
+ * @n_free: entries in @free_slots
+ * @next_slot: hash kinds: the first slot never taken, under @lock
  */
 struct nicprog_tlib {
 	struct nicprog_nic *nic;
@@ -100,6 +111,9 @@ struct nicprog_tlib {
 	u32 slot_size;
 	u32 host_slot;
 	u8 *values;
+	u32 *free_slots;
+	u32 n_free;
+	u32 next_slot;
 };
 
 static u32 array_stride(const struct nicprog_tlib *t)
@@ -159,11 +173,17 @@ void *nicprog_table_lib_alloc(struct nicprog_nic *nic,
 	t->buckets = kvcalloc(t->n_buckets, sizeof(*t->buckets), GFP_KERNEL);
 	if (!t->buckets)
 		goto err_free;
+	/* a replacement holds a slot while its old element still does */
+	t->free_slots = kvmalloc_array(t->max_entries + 1,
+				       sizeof(*t->free_slots), GFP_KERNEL);
+	if (!t->free_slots)
+		goto err_free;
 	t->seed = desc->map_flags & BPF_F_ZERO_SEED ? 0 : get_random_u32();
 	t->value_off = round_up(t->key_size, 8);
 	return t;
 
 err_free:
+	kvfree(t->buckets);
 	kfree(t->plen_count);
 	kfree(t);
 	return ERR_PTR(-ENOMEM);
@@ -188,6 +208,7 @@ void nicprog_table_lib_free(void *store)
 		hlist_for_each_entry_safe(e, tmp, &t->buckets[i], node)
 			kfree_rcu(e, rcu);
 	kvfree(t->buckets);
+	kvfree(t->free_slots);
 	vfree(t->values);
 	kfree(t->plen_count);
 	kfree(t);
@@ -272,13 +293,25 @@ static struct nicprog_htab_elem *lpm_find(struct nicprog_tlib *t,
 	}
 }
 
-/* The running CPU's slot of a PERCPU kind's value @v. */
-static void *percpu_slot(const struct nicprog_tlib *t, u8 *v)
+/* Offset of the running CPU's slot in a PERCPU kind's value. */
+static size_t percpu_off(const struct nicprog_tlib *t)
 {
 	u32 cpu = raw_smp_processor_id();
 
-	return v + (size_t)(cpu < t->slots ? cpu : cpu % t->slots) *
-		   t->slot_size;
+	return (size_t)(cpu < t->slots ? cpu : cpu % t->slots) * t->slot_size;
+}
+
+/* The running CPU's slot of a PERCPU kind's value @v. */
+static void *percpu_slot(const struct nicprog_tlib *t, u8 *v)
+{
+	return v + percpu_off(t);
+}
+
+/* Bytes of a value as the table keeps it: a PERCPU kind's padded. */
+static u32 value_bytes(const struct nicprog_tlib *t)
+{
+	return round_up(t->value_size, 8) *
+	       (nicprog_kind_percpu(t->kind) ? 2 : 1);
 }
 
 static void *table_lookup(struct nicprog_tlib *t, const void *key,
@@ -338,6 +371,37 @@ void *nicprog_table_lib_lookup(void *store, const void *key)
 EXPORT_SYMBOL_GPL(nicprog_table_lib_lookup);
 
 /**
+ * nicprog_table_lib_offset() - where a looked-up value lies on the NIC
+ * @store: from nicprog_table_lib_alloc()
+ * @value: what nicprog_table_lib_lookup() just returned, on this CPU
+ * @len: set to the bytes from @value a program may reach
+ *
+ * Context: as nicprog_table_lib_lookup(), on the CPU that made the lookup
+ * (a PERCPU kind's value is that CPU's slot).
+ * Return: the offset of @value from the table's NIC address
+ * (NICPROG_EXEC_NIC_TABLE()).
+ */
+u64 nicprog_table_lib_offset(void *store, const void *value, u32 *len)
+{
+	struct nicprog_tlib *t = store;
+	const struct nicprog_htab_elem *e;
+	const u8 *v = value;
+	size_t in;
+
+	if (t->type == BPF_MAP_TYPE_ARRAY) {
+		in = (v - t->values) % array_stride(t);
+		*len = value_bytes(t) - in;
+		return NICPROG_EXEC_NIC_VALUES + (v - t->values);
+	}
+	in = nicprog_kind_percpu(t->kind) ? percpu_off(t) : 0;
+	e = (const void *)(v - in - t->value_off -
+			   offsetof(struct nicprog_htab_elem, key));
+	*len = value_bytes(t) - in;
+	return nicprog_exec_nic_slot(READ_ONCE(e->slot), value_bytes(t)) + in;
+}
+EXPORT_SYMBOL_GPL(nicprog_table_lib_offset);
+
+/**
  * nicprog_table_lib_read() - copy the value of @key, for bpf(2)
  * @store: from nicprog_table_lib_alloc()
  * @key: key_size bytes
@@ -360,6 +424,20 @@ int nicprog_table_lib_read(void *store, const void *key, void *value)
 }
 EXPORT_SYMBOL_GPL(nicprog_table_lib_read);
 
+/* A slot for a new element, under @t->lock: the last freed first. */
+static u32 slot_get(struct nicprog_tlib *t)
+{
+	lockdep_assert_held(&t->lock);
+	return t->n_free ? t->free_slots[--t->n_free] : t->next_slot++;
+}
+
+static void slot_put(struct nicprog_tlib *t, u32 slot)
+{
+	lockdep_assert_held(&t->lock);
+	if (!WARN_ON_ONCE(t->n_free > t->max_entries))
+		t->free_slots[t->n_free++] = slot;
+}
+
 /*
  * Make room in a full LRU table: the oldest element not looked up since
  * it was last aged goes; the referenced ones met on the way are aged and
@@ -380,6 +458,7 @@ static void lru_evict(struct nicprog_tlib *t)
 		list_del(&e->lru);
 		hlist_del_rcu(&e->node);
 		t->count--;
+		slot_put(t, e->slot);
 		kfree_rcu(e, rcu);
 		return;
 	}
@@ -403,10 +482,12 @@ static long htab_insert(struct nicprog_tlib *t, struct nicprog_htab_elem *e,
 								    -E2BIG;
 		lru_evict(t);
 	}
+	e->slot = slot_get(t);
 	if (old) {
 		hlist_replace_rcu(&old->node, &e->node);
 		if (nicprog_kind_lru(t->kind))
 			list_del(&old->lru);
+		slot_put(t, old->slot);
 		kfree_rcu(old, rcu);
 	} else {
 		hlist_add_head_rcu(&e->node,
@@ -460,8 +541,7 @@ long nicprog_table_lib_update(void *store, const void *key,
 	}
 
 	/* a PERCPU kind's value is padded (see the top) */
-	e = kmalloc(sizeof(*e) + t->value_off +
-		    round_up(t->value_size, 8) * (nicprog_kind_percpu(t->kind) ? 2 : 1),
+	e = kmalloc(sizeof(*e) + t->value_off + value_bytes(t),
 		    GFP_ATOMIC | __GFP_NOWARN);
 	if (!e)
 		return -ENOMEM;
@@ -518,6 +598,7 @@ long nicprog_table_lib_delete(void *store, const void *key)
 	if (e) {
 		hlist_del_rcu(&e->node);
 		t->count--;
+		slot_put(t, e->slot);
 		if (nicprog_kind_lru(t->kind))
 			list_del(&e->lru);
 		if (t->kind == NICPROG_TABLE_KIND_LPM)
@@ -612,4 +693,5 @@ const struct nicprog_table_ops nicprog_table_lib_ops = {
 	.next_key	= nicprog_table_lib_next_key,
 	.entries	= nicprog_table_lib_entries,
 	.lookup		= nicprog_table_lib_lookup,
+	.offset		= nicprog_table_lib_offset,
 };

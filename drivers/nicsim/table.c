@@ -101,6 +101,7 @@ const struct nicprog_table_ops nicsim_table_ops = {
 	.next_key	= nicprog_table_lib_next_key,
 	.entries	= nicprog_table_lib_entries,
 	.lookup		= nicprog_table_lib_lookup,
+	.offset		= nicprog_table_lib_offset,
 };
 
 /*

@@ -14,7 +14,8 @@
  *   memory reference), so that threads hide latency only as far as the
  *   others have work;
  * - a region with a cache in front serves an access from it if the line
- *   (the real address the program touched) is there, LRU within a set;
+ *   (of the NIC address the program touched, NICPROG_EXEC_NIC_TABLE(),
+ *   not the host allocator's) is there, LRU within a set;
  * - a region's banks are busy for a while after each access, by address,
  *   so accesses to one bank queue, across all cores;
  * - engines and MAT stages are pools of units serving jobs first come,

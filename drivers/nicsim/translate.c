@@ -179,6 +179,19 @@ static void *nicsim_nic_lookup(void *priv, u32 map, const void *key)
 		       env->ops->map_lookup(env->priv, map, key);
 }
 
+static u64 nicsim_nic_offset(void *priv, u32 map, const void *value, u32 *len)
+{
+	const struct nicsim_nic_env *env = priv;
+	void *store = map < env->ns->n_tables ? env->ns->tables[map] : NULL;
+
+	if (store)
+		return nicprog_table_lib_offset(store, value, len);
+	if (env->ops->map_offset)
+		return env->ops->map_offset(env->priv, map, value, len);
+	*len = 0;
+	return 0;
+}
+
 static long nicsim_nic_update(void *priv, u32 map, const void *key,
 			      const void *value, u64 flags)
 {
@@ -232,6 +245,7 @@ static long nicsim_nic_event_output(void *priv, u32 map, u64 flags,
 /* no host_call: a NIC stage calls no helper only the host has */
 static const struct nicprog_exec_ops nicsim_nic_exec_ops = {
 	.map_lookup	= nicsim_nic_lookup,
+	.map_offset	= nicsim_nic_offset,
 	.map_update	= nicsim_nic_update,
 	.map_delete	= nicsim_nic_delete,
 	.ktime_ns	= nicsim_nic_ktime_ns,

@@ -202,6 +202,12 @@ struct nicprog_table_desc {
  *	driver must have &nicprog_dev_ops.stage_translate, and a plan whose
  *	stage it leaves to the core's interpreter is refused. Under
  *	rcu_read_lock(); must not sleep.
+ * @offset: where the value @value that @lookup returned lies in the
+ *	table's NIC memory (see NICPROG_EXEC_NIC_TABLE()): its offset, and
+ *	in *@len the bytes from there a program may reach. A timing model
+ *	then sees the NIC's layout, not the host allocator's. Optional
+ *	(with @lookup): without it the model sees host addresses. As
+ *	@lookup.
  *
  * Without &nicprog_dev_ops.table_ops the core keeps tables itself with the
  * same code a driver may call for its ops: nicprog_table_lib_alloc() and
@@ -219,6 +225,7 @@ struct nicprog_table_ops {
 	int (*next_key)(void *store, const void *key, void *next_key);
 	u32 (*entries)(const void *store);
 	void *(*lookup)(void *store, const void *key);
+	u64 (*offset)(void *store, const void *value, u32 *len);
 };
 
 void *nicprog_table_lib_alloc(struct nicprog_nic *nic,
@@ -232,6 +239,7 @@ long nicprog_table_lib_delete(void *store, const void *key);
 int nicprog_table_lib_next_key(void *store, const void *key, void *next_key);
 u32 nicprog_table_lib_entries(const void *store);
 void *nicprog_table_lib_lookup(void *store, const void *key);
+u64 nicprog_table_lib_offset(void *store, const void *value, u32 *len);
 
 /**
  * struct nicprog_dev_ops - operations a vendor driver provides

@@ -139,6 +139,40 @@ struct nicprog_exec_prog {
 
 #define NICPROG_EXEC_REGION_NONE	0xff
 
+/*
+ * The addresses a timing model sees (struct nicprog_exec_event.addr) are
+ * the NIC's, not the host's: which accesses share a cache line, set or
+ * bank must not depend on where the host's allocator put an element (a
+ * kernel with KASAN redzones spread the same elements over other lines,
+ * and the simulated NIC ran 11% slower than the same plan predicted).
+ * Table @m of the program lies at NICPROG_EXEC_NIC_TABLE(@m): its first
+ * line is the table's own (a lookup that misses reads it), its values
+ * follow at NICPROG_EXEC_NIC_VALUES, an array's side by side as the host
+ * keeps them, a hash table's in slots of whole lines
+ * (nicprog_exec_nic_slot()), numbered as elements come: the slot last
+ * freed first, else the next never used, so that one sequence of
+ * updates gives one layout wherever it runs. Other memory (the packet)
+ * keeps the host's address.
+ */
+#define NICPROG_EXEC_NIC_TABLE(m)	(((u64)(m) + 1) << 36)
+#define NICPROG_EXEC_NIC_VALUES		64ULL
+#define NICPROG_EXEC_NIC_LINE		64U
+
+/**
+ * nicprog_exec_nic_slot() - offset of a hash table's slot in the table
+ * @slot: the element's slot number
+ * @value_bytes: bytes of its value (with any padding the table keeps)
+ *
+ * Return: the offset from NICPROG_EXEC_NIC_TABLE() of the slot's value.
+ */
+static inline u64 nicprog_exec_nic_slot(u32 slot, u32 value_bytes)
+{
+	u64 stride = ((u64)value_bytes + NICPROG_EXEC_NIC_LINE - 1) &
+		     ~(u64)(NICPROG_EXEC_NIC_LINE - 1);
+
+	return NICPROG_EXEC_NIC_VALUES + slot * stride;
+}
+
 /* struct nicprog_exec_event.kind */
 enum nicprog_exec_event_kind {
 	NICPROG_EXEC_EV_MEM,	/* @unit: region, @addr: address touched */
@@ -152,7 +186,8 @@ enum nicprog_exec_event_kind {
  * @kind: enum nicprog_exec_event_kind
  * @unit: the region or accelerator type
  * @len: bytes an accelerator job processes
- * @addr: the address a memory access touched (its cache line and bank)
+ * @addr: the address a memory access touched (its cache line and bank):
+ *	the NIC's (NICPROG_EXEC_NIC_TABLE()) for a table
  */
 struct nicprog_exec_event {
 	u32 at;
@@ -180,6 +215,21 @@ struct nicprog_exec_trace {
 };
 
 /**
+ * struct nicprog_exec_win - a value a lookup returned, host and NIC side
+ * @host: its address in the host's memory
+ * @nic: its NIC address (NICPROG_EXEC_NIC_TABLE())
+ * @len: bytes from there a program may reach
+ */
+struct nicprog_exec_win {
+	u64 host;
+	u64 nic;
+	u32 len;
+};
+
+/* the last lookups of a run whose values a traced run maps to the NIC */
+#define NICPROG_EXEC_WINDOWS	8
+
+/**
  * struct nicprog_exec_ctx - a run in progress: the live state a stage
  *	hands to the next one with the packet
  * @regs: R0-R10; R10 points into @stack
@@ -187,6 +237,9 @@ struct nicprog_exec_trace {
  * @stage: the stage that runs from @pc
  * @redirect_ifindex: target of a bpf_redirect() an earlier stage called
  * @stack: the main program's stack frame
+ * @n_win: lookups recorded in @win (a traced run's), the last at
+ *	(@n_win - 1) % NICPROG_EXEC_WINDOWS
+ * @win: where the values the run's last lookups returned lie on the NIC
  */
 struct nicprog_exec_ctx {
 	u64 regs[MAX_BPF_REG];
@@ -194,6 +247,8 @@ struct nicprog_exec_ctx {
 	u32 stage;
 	u32 redirect_ifindex;
 	u64 stack[NICPROG_EXEC_STACK / 8];
+	u32 n_win;
+	struct nicprog_exec_win win[NICPROG_EXEC_WINDOWS];
 };
 
 /**
@@ -238,6 +293,11 @@ struct nicprog_exec_pkt {
  *	helper's, @data/@size the sample, @pkt the frame whose first bytes
  *	BPF_F_CTXLEN_MASK asks for; returns the helper's result. Optional:
  *	without it the run stops with -EOPNOTSUPP.
+ * @map_offset: where the value @value that @map_lookup returned for map
+ *	@map lies in the table's NIC memory: its offset from
+ *	NICPROG_EXEC_NIC_TABLE(@map), and in *@len the bytes from there the
+ *	program may reach. Optional: without it a timing model sees the
+ *	host's addresses of values.
  * @host_call: call helper @func_id, one nicprog_exec_host_helper() names,
  *	with the call's arguments @args (R1-R5; R1 is the context, that is
  *	@pkt); set *@ret to its R0 and return 0, or -errno to stop the run
@@ -259,6 +319,7 @@ struct nicprog_exec_ops {
 	long (*host_call)(void *priv, s32 func_id,
 			  struct nicprog_exec_pkt *pkt, const u64 *args,
 			  u64 *ret);
+	u64 (*map_offset)(void *priv, u32 map, const void *value, u32 *len);
 };
 
 /**

@@ -267,6 +267,45 @@ bool nicprog_exec_on_stack(const struct nicprog_exec_state *st,
 		a < (uintptr_t)ctx->stack + sizeof(ctx->stack));
 }
 
+/**
+ * nicprog_exec_nic_addr() - the NIC's address of what a run touches
+ * @ctx: the run's context, with the values its last lookups returned
+ * @addr: the host's address, or a map's handle (a lookup that missed)
+ *
+ * Return: the address in a table's NIC memory (NICPROG_EXEC_NIC_TABLE()),
+ * or @addr for memory that is no table's (the packet).
+ */
+u64 nicprog_exec_nic_addr(const struct nicprog_exec_ctx *ctx, u64 addr)
+{
+	const struct nicprog_exec_win *w;
+	u32 i, n = ctx->n_win < NICPROG_EXEC_WINDOWS ? ctx->n_win :
+		   NICPROG_EXEC_WINDOWS;
+
+	if ((addr & ~NICPROG_EXEC_MAP_MASK) == NICPROG_EXEC_MAP_TAG)
+		return NICPROG_EXEC_NIC_TABLE(addr & NICPROG_EXEC_MAP_MASK);
+	/* the latest first: a slot reused since holds the newer value */
+	for (i = 1; i <= n; i++) {
+		w = &ctx->win[(ctx->n_win - i) % NICPROG_EXEC_WINDOWS];
+		if (addr - w->host < w->len)
+			return w->nic + (addr - w->host);
+	}
+	return addr;
+}
+
+/* Record where the value a lookup in @map returned lies on the NIC. */
+static void lookup_win(struct nicprog_exec_run *r, u32 map, u64 value)
+{
+	struct nicprog_exec_win *w;
+	u32 len = 0;
+	u64 off;
+
+	off = r->ops->map_offset(r->priv, map, (void *)(uintptr_t)value, &len);
+	w = &r->ctx->win[r->ctx->n_win++ % NICPROG_EXEC_WINDOWS];
+	w->host = value;
+	w->nic = NICPROG_EXEC_NIC_TABLE(map) + off;
+	w->len = len;
+}
+
 /* Extra cycles of touching @addr: packet, stack (none) or map memory. */
 u32 nicprog_exec_mem_latency(const struct nicprog_exec_prog *prog,
 			     const struct nicprog_exec_state *st,
@@ -403,6 +442,7 @@ void nicprog_exec_start(struct nicprog_exec_ctx *ctx,
 	ctx->pc = 0;
 	ctx->stage = 0;
 	ctx->redirect_ifindex = 0;
+	ctx->n_win = 0;
 }
 
 /*
@@ -626,6 +666,10 @@ u32 nicprog_exec_step(struct nicprog_exec_run *r, u32 pc)
 						      res);
 			if (res->error)
 				return NICPROG_EXEC_STEP_BAD;
+			if (tr && r->ops->map_offset && regs[BPF_REG_0] &&
+			    insn->imm == BPF_FUNC_map_lookup_elem)
+				lookup_win(r, addr & NICPROG_EXEC_MAP_MASK,
+					   regs[BPF_REG_0]);
 			/* a hit touches its element, else the map */
 			if (map && !mat && tr)
 				nicprog_exec_touch(r, region, r->cycles,

@@ -74,11 +74,14 @@ u32 nicprog_exec_mem_latency(const struct nicprog_exec_prog *prog,
 			     const struct nicprog_exec_ctx *ctx,
 			     const struct nicprog_exec_pkt *pkt, u64 addr);
 
+u64 nicprog_exec_nic_addr(const struct nicprog_exec_ctx *ctx, u64 addr);
+
 /*
  * What touching @addr costs the run: with a trace an event at @at (the
  * run's cycles when the interpreter reaches the access) for a region the
- * plan placed, without one the latency of the memory it is in, unless
- * the plan priced every instruction already.
+ * plan placed, at the NIC's address of what it touches; without one the
+ * latency of the memory it is in, unless the plan priced every
+ * instruction already.
  */
 static inline void nicprog_exec_touch(struct nicprog_exec_run *r, u8 region,
 				      u64 at, u64 addr)
@@ -87,7 +90,9 @@ static inline void nicprog_exec_touch(struct nicprog_exec_run *r, u8 region,
 		if (region != NICPROG_EXEC_REGION_NONE &&
 		    !nicprog_exec_on_stack(r->st, r->ctx, (uintptr_t)addr))
 			nicprog_exec_trace_event(r->tr, at, NICPROG_EXEC_EV_MEM,
-						 region, 0, addr);
+						 region, 0,
+						 nicprog_exec_nic_addr(r->ctx,
+								       addr));
 	} else if (!r->prog->cycles) {
 		r->cycles += nicprog_exec_mem_latency(r->prog, r->st, r->ctx,
 						      r->pkt, addr);

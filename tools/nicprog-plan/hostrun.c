@@ -8,13 +8,13 @@
  * difference is an engine function here that is not its body's twin.
  *
  * Tables follow the kernel's NIC tables (kernel/table_lib.c) where the
- * predictor can see it: a hash element is an allocation of its own,
- * replaced on update; array values lie side by side, 8-byte aligned.
- * A freed element goes to its table's free list and the next insert
- * takes it back, as a slab hands out its last freed object: which lines
- * are the same line must not depend on what malloc happens to reuse (a
- * cache model counts accesses per line), or two runs of one plan that
- * allocate other things in between would predict different numbers.
+ * predictor can see it: a hash element is replaced on update; array
+ * values lie side by side, 8-byte aligned. What the traced world's runs
+ * touch is seen at the NIC's addresses (NICPROG_EXEC_NIC_TABLE(),
+ * w_offset()), not malloc's: a hash element's slot is the one its table
+ * freed last, else the next never used, as the kernel's tables number
+ * theirs, so one sequence of updates gives the simulated NIC's cache and
+ * the predictor's the same lines.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,7 +31,8 @@
 
 struct np_elem {
 	struct np_elem *next;
-	u8 *val;
+	u8 *val;		/* in the same allocation, after the key */
+	u32 slot;		/* its value's place on the NIC */
 	u8 key[];
 };
 
@@ -42,6 +43,7 @@ struct np_table {
 	struct np_elem *free;	/* freed elements, last freed first */
 	u32 n_buckets;
 	u32 count;
+	u32 next_slot;		/* the first slot never taken */
 };
 
 struct np_world {
@@ -75,7 +77,13 @@ static struct np_elem **hslot(struct np_table *tb, const void *key)
 	return e;
 }
 
-/* A new element: the last one freed if there is one, value lines kept. */
+/* Offset of a hash element's value in its allocation. */
+static u32 val_off(const struct np_table *tb)
+{
+	return sizeof(struct np_elem) + ((tb->t->key_size + 7) & ~7U);
+}
+
+/* A new element: the last one freed if there is one, with its slot. */
 static struct np_elem *elem_alloc(struct np_table *tb)
 {
 	struct np_elem *e = tb->free;
@@ -84,15 +92,11 @@ static struct np_elem *elem_alloc(struct np_table *tb)
 		tb->free = e->next;
 		return e;
 	}
-	e = malloc(sizeof(*e) + tb->t->key_size);
+	e = malloc(val_off(tb) + tb->t->value_size);
 	if (!e)
 		return NULL;
-	/* a line of its own, as a kmalloc'd element mostly has */
-	e->val = line_alloc((tb->t->value_size + 63) & ~63U);
-	if (!e->val) {
-		free(e);
-		return NULL;
-	}
+	e->val = (u8 *)e + val_off(tb);
+	e->slot = tb->next_slot++;
 	return e;
 }
 
@@ -155,6 +159,23 @@ static void *w_lookup(void *priv, u32 map, const void *key)
 	}
 	e = is_lpm(tb) ? lpm_find(tb, key) : *hslot(tb, key);
 	return e ? e->val : NULL;
+}
+
+/* Where a value w_lookup() returned lies on the NIC (table_lib.c's twin). */
+static u64 w_offset(void *priv, u32 map, const void *value, u32 *len)
+{
+	struct np_world *w = priv;
+	struct np_table *tb = &w->tables[map];
+	const u8 *v = value;
+	const struct np_elem *e;
+
+	if (tb->values) {
+		*len = stride(tb->t) - (u32)((v - tb->values) % stride(tb->t));
+		return NICPROG_EXEC_NIC_VALUES + (u64)(v - tb->values);
+	}
+	e = (const void *)(v - val_off(tb));
+	*len = stride(tb->t);
+	return nicprog_exec_nic_slot(e->slot, stride(tb->t));
 }
 
 /* A full LRU table makes room: here the first element found goes. */
@@ -287,6 +308,7 @@ static long w_event_output(void *priv, u32 map, u64 flags, const void *data,
 static const struct nicprog_exec_ops world_ops = {
 	.event_output = w_event_output,
 	.map_lookup = w_lookup,
+	.map_offset = w_offset,
 	.map_update = w_update,
 	.map_delete = w_delete,
 	.ktime_ns = w_ktime,
@@ -308,7 +330,6 @@ static void world_free(struct np_world *w)
 			}
 		while ((e = w->tables[i].free)) {
 			w->tables[i].free = e->next;
-			free(e->val);
 			free(e);
 		}
 		free(w->tables[i].buckets);

@@ -914,28 +914,30 @@ static const struct nicprog_exec_ops fake_ops = {
 	.prandom = fake_prandom,
 };
 
+static const struct bpf_insn map_prog[] = {
+	I(BPF_ST | BPF_MEM | BPF_W, 10, 0, -4, 2),		/* key 2 */
+	I(BPF_ST | BPF_MEM | BPF_DW, 10, 0, -16, 77),		/* value */
+	I(BPF_LD | BPF_DW | BPF_IMM, 1, BPF_PSEUDO_MAP_FD, 0, 1),
+	I(0, 0, 0, 0, 0),
+	MOV64R(2, 10), I(BPF_ALU64 | BPF_ADD | BPF_K, 2, 0, 0, -4),
+	MOV64R(3, 10), I(BPF_ALU64 | BPF_ADD | BPF_K, 3, 0, 0, -16),
+	MOV64(4, 0),
+	CALL(BPF_FUNC_map_update_elem),
+	I(BPF_JMP | BPF_JNE | BPF_K, 0, 0, 9, 0),
+	I(BPF_LD | BPF_DW | BPF_IMM, 1, BPF_PSEUDO_MAP_FD, 0, 1),
+	I(0, 0, 0, 0, 0),
+	MOV64R(2, 10), I(BPF_ALU64 | BPF_ADD | BPF_K, 2, 0, 0, -4),
+	CALL(BPF_FUNC_map_lookup_elem),
+	I(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 3, 0),
+	I(BPF_LDX | BPF_MEM | BPF_DW, 1, 0, 0, 0),		/* 77 */
+	I(BPF_STX | BPF_ATOMIC | BPF_DW, 0, 1, 0, BPF_ADD),	/* 154 */
+	I(BPF_LDX | BPF_MEM | BPF_DW, 0, 0, 0, 0),
+	EXIT,
+};
+
 TEST(map_helpers_and_map_handles)
 {
-	struct bpf_insn p[] = {
-		I(BPF_ST | BPF_MEM | BPF_W, 10, 0, -4, 2),		/* key 2 */
-		I(BPF_ST | BPF_MEM | BPF_DW, 10, 0, -16, 77),		/* value */
-		I(BPF_LD | BPF_DW | BPF_IMM, 1, BPF_PSEUDO_MAP_FD, 0, 1),
-		I(0, 0, 0, 0, 0),
-		MOV64R(2, 10), I(BPF_ALU64 | BPF_ADD | BPF_K, 2, 0, 0, -4),
-		MOV64R(3, 10), I(BPF_ALU64 | BPF_ADD | BPF_K, 3, 0, 0, -16),
-		MOV64(4, 0),
-		CALL(BPF_FUNC_map_update_elem),
-		I(BPF_JMP | BPF_JNE | BPF_K, 0, 0, 9, 0),
-		I(BPF_LD | BPF_DW | BPF_IMM, 1, BPF_PSEUDO_MAP_FD, 0, 1),
-		I(0, 0, 0, 0, 0),
-		MOV64R(2, 10), I(BPF_ALU64 | BPF_ADD | BPF_K, 2, 0, 0, -4),
-		CALL(BPF_FUNC_map_lookup_elem),
-		I(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 3, 0),
-		I(BPF_LDX | BPF_MEM | BPF_DW, 1, 0, 0, 0),		/* 77 */
-		I(BPF_STX | BPF_ATOMIC | BPF_DW, 0, 1, 0, BPF_ADD),	/* 154 */
-		I(BPF_LDX | BPF_MEM | BPF_DW, 0, 0, 0, 0),
-		EXIT,
-	};
+	struct bpf_insn p[ARRAY_SIZE(map_prog)];
 	struct nicprog_exec_prog prog = {
 		.insns = p, .len = ARRAY_SIZE(p), .n_maps = 2,
 		.lat_map = 100,
@@ -945,6 +947,7 @@ TEST(map_helpers_and_map_handles)
 	const char *why;
 	u32 bad;
 
+	memcpy(p, map_prog, sizeof(p));
 	ASSERT_EQ(0, nicprog_exec_check(&prog, &bad, &why));
 	nicprog_exec_run(&prog, &fake_ops, NULL, &state, &pkt, &r);
 	EXPECT_EQ(0, r.error);
@@ -952,6 +955,59 @@ TEST(map_helpers_and_map_handles)
 	EXPECT_EQ(154ULL, fake_map[2]);
 	/* two map helper calls and three map value accesses, no insn cost */
 	EXPECT_EQ(5ULL * 100, r.cycles);
+}
+
+/* fake_map's values on the NIC: 16 bytes apart, 8 of them reachable */
+static u64 fake_offset(void *priv, u32 map, const void *value, u32 *len)
+{
+	(void)priv;
+	(void)map;
+	*len = 8;
+	return NICPROG_EXEC_NIC_VALUES +
+	       16 * (u64)((const u64 *)value - fake_map);
+}
+
+/*
+ * A timing model sees the NIC's addresses of what a traced run touches:
+ * a hit's value where map_offset puts it (the lookup, the loads and the
+ * atomic), a map handle at its table's own line (the update); without
+ * map_offset, the host's.
+ */
+TEST(traced_map_accesses_are_at_nic_addresses)
+{
+	struct nicprog_exec_ops ops = fake_ops;
+	static struct nicprog_exec_trace tr;
+	struct bpf_insn p[ARRAY_SIZE(map_prog)];
+	u8 region[ARRAY_SIZE(map_prog)];
+	struct nicprog_exec_prog prog = {
+		.insns = p, .len = ARRAY_SIZE(map_prog), .n_maps = 2,
+		.region = region,
+	};
+	u64 nic = NICPROG_EXEC_NIC_TABLE(1) + NICPROG_EXEC_NIC_VALUES + 32;
+	struct nicprog_exec_pkt pkt = { 0 };
+	struct nicprog_exec_result r;
+	int pass, i;
+
+	memcpy(p, map_prog, sizeof(p));
+	memset(region, 2, sizeof(region));
+	ops.map_offset = fake_offset;
+	for (pass = 0; pass < 2; pass++) {
+		state.trace = &tr;
+		nicprog_exec_run(&prog, pass ? &fake_ops : &ops, NULL, &state,
+				 &pkt, &r);
+		state.trace = NULL;
+		EXPECT_EQ(0, r.error);
+		EXPECT_EQ(154ULL, r.ret);
+		ASSERT_EQ(5, tr.n);
+		for (i = 0; i < 5; i++) {
+			EXPECT_EQ(NICPROG_EXEC_EV_MEM, tr.ev[i].kind);
+			EXPECT_EQ(2, tr.ev[i].unit);
+		}
+		EXPECT_EQ(NICPROG_EXEC_NIC_TABLE(1), tr.ev[0].addr);
+		for (i = 1; i < 5; i++)
+			EXPECT_EQ(pass ? (u64)(uintptr_t)&fake_map[2] : nic,
+				  tr.ev[i].addr);
+	}
 }
 
 TEST(clock_random_and_redirect)
