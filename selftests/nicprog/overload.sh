@@ -46,26 +46,39 @@ predict() {
 	     END { print d + 0 }' "$TMP/pred"
 }
 
-# offered DEV_PREFIX RATE: a new nicsim-generic NIC for count.o on one
-# core under RATE frames per second; the N frames through it in bench
-# mode; `ethtool -S` of its NF port before and after in $TMP/DEV_PREFIX.*
-offered() {
+# offered_start DEV_PREFIX RATE: a new nicsim-generic NIC for count.o on
+# one core under RATE frames per second; `ethtool -S` of its NF port in
+# $TMP/DEV_PREFIX.before
+offered_start() {
 	oracle_nic "$1" nicsim-generic
 	echo 1 > "/sys/class/nicprog/$NF/plan_cores"
 	echo "$2" > "/sys/bus/nicsim/devices/nicsim$ID/offered_rate"
 	ip netns exec "$NS" ethtool -S "$NF" > "$TMP/$1.before"
 	FIFO0=$(ip netns exec "$NS" cat "/sys/class/net/$NF/statistics/rx_fifo_errors")
-	ip netns exec "$NS" env ORACLE_BENCH=1 ORACLE_PCAP="$TMP/syn.pcap" \
-		"$SELFDIR/oracle" "$EX/count.o" "$IN" "$NF" "$OUT" "$CAP" 7 "$N" \
-		> "$TMP/$1.oracle" 2>&1
-	check "$1: the oracle sent $N frames, each with a verdict or dropped" \
-		test $? = 0
+}
+
+# offered_send LABEL FRAMES: the first FRAMES of the workload through the
+# NIC in bench mode, as one stream the sender ends
+offered_send() {
+	ip netns exec "$NS" env ORACLE_BENCH=1 ORACLE_PCAP="$TMP/syn.pcap" 		"$SELFDIR/oracle" "$EX/count.o" "$IN" "$NF" "$OUT" "$CAP" 7 "$2" 		> "$TMP/$1.oracle" 2>&1
+	check "$1: the oracle sent $2 frames, each with a verdict or dropped" 		test $? = 0
 	sed 's/^/# /' "$TMP/$1.oracle"
-	check "$1: the sender ends its stream" \
-		sh -c "echo 1 > /sys/bus/nicsim/devices/nicsim$ID/offered_end"
+	check "$1: the sender ends its stream" 		sh -c "echo 1 > /sys/bus/nicsim/devices/nicsim$ID/offered_end"
+}
+
+# offered_finish DEV_PREFIX: the NIC has timed every run; `ethtool -S` in
+# $TMP/DEV_PREFIX.after, the port's queue drops in $FIFO
+offered_finish() {
 	check "$1: the NIC times every run" timing_settled "$NS" "$NF"
 	ip netns exec "$NS" ethtool -S "$NF" > "$TMP/$1.after"
 	FIFO=$(($(ip netns exec "$NS" cat "/sys/class/net/$NF/statistics/rx_fifo_errors") - FIFO0))
+}
+
+# offered DEV_PREFIX RATE: the N frames as one stream at RATE
+offered() {
+	offered_start "$1" "$2"
+	offered_send "$1" "$N"
+	offered_finish "$1"
 }
 
 # d PREFIX NAME: growth of an ethtool counter over offered PREFIX's run
@@ -136,19 +149,10 @@ done
 # limit did the same): the model times what the hub holds at the cut, so
 # about a hub's worth fewer frames are dropped (2,976 and 1,952 when a
 # guest paused the sender for 2 s under the old 1 s limit)
-oracle_nic split nicsim-generic
-echo 1 > "/sys/class/nicprog/$NF/plan_cores"
-echo $((TWICE * 1000)) > "/sys/bus/nicsim/devices/nicsim$ID/offered_rate"
-ip netns exec "$NS" ethtool -S "$NF" > "$TMP/split.before"
-for half in 1 2; do
-	ip netns exec "$NS" env ORACLE_BENCH=1 ORACLE_PCAP="$TMP/syn.pcap" \
-		"$SELFDIR/oracle" "$EX/count.o" "$IN" "$NF" "$OUT" "$CAP" 7 \
-		$((N / 2)) > "$TMP/split.oracle" 2>&1 ||
-		sed 's/^/# /' "$TMP/split.oracle"
-	echo 1 > "/sys/bus/nicsim/devices/nicsim$ID/offered_end"
-done
-timing_settled "$NS" "$NF"
-ip netns exec "$NS" ethtool -S "$NF" > "$TMP/split.after"
+offered_start split $((TWICE * 1000))
+offered_send split-1 $((N / 2))
+offered_send split-2 $((N / 2))
+offered_finish split
 expect_eq "split: two streams" 2 "$(d split timing_streams)"
 SPLIT=$(d split timing_overflow)
 tap_info "split: $SPLIT of $N dropped, $OVER in one stream"
