@@ -120,6 +120,31 @@ static u8 nicprog_map_index(struct nicprog_prog *np, struct bpf_map *map)
 	return m;
 }
 
+/*
+ * Tables numbered in instruction order (the order of used_maps), before
+ * the walk: the order the verifier meets them is the kernel's to change
+ * (6.1 verifies global functions first, 6.12 the main program first), and
+ * nicprog-plan, offline, numbers them as here. Map pointers are in the
+ * ld_imm64s since resolve_pseudo_ldimm64(); more maps than a program may
+ * have are bind_maps' to refuse.
+ */
+static void nicprog_number_maps(struct nicprog_prog *np,
+				const struct bpf_prog *prog)
+{
+	const struct bpf_insn *insn = prog->insnsi;
+	u32 i;
+
+	for (i = 0; i + 1 < prog->len; i++) {
+		if (insn[i].code != (BPF_LD | BPF_IMM | BPF_DW))
+			continue;
+		if (insn[i].src_reg == BPF_PSEUDO_MAP_FD)
+			nicprog_map_index(np, (struct bpf_map *)(unsigned long)
+					  ((u64)(u32)insn[i].imm |
+					   ((u64)(u32)insn[i + 1].imm << 32)));
+		i++;
+	}
+}
+
 /* Merge one path's view of a map into what other paths said. */
 static void nicprog_note_map(struct nicprog_prog *np,
 			     struct nicprog_insn_meta *meta,
@@ -376,6 +401,7 @@ static int nicprog_prepare(struct bpf_prog *prog)
 	}
 	for (i = 0; i < prog->len; i++)
 		np->meta[i].map = NICPROG_MAP_NONE;
+	nicprog_number_maps(np, prog);
 	np->host_call_insn = -1;
 	/* with partial offload, the plan leaves what does not fit to the host */
 	np->partial = nicprog_prepare_partial(nic, prog);

@@ -95,8 +95,8 @@ for profile in $PROFILES; do
 	for p in ident_csum ident_near; do
 		compare "$profile" "$SELFDIR/progs/$p.o"
 	done
-	# tables numbered as the verifier meets them, not as the object
-	# lists them (nicprog-plan --entry relies on it)
+	# tables numbered in instruction order, not as this kernel's
+	# verifier meets them (nicprog-plan --entry relies on it)
 	[ "$profile" != "$FIRST" ] ||
 		compare "$profile" "$SELFDIR/progs/map_order.o" facts
 done

@@ -1603,6 +1603,22 @@ int np_absint(const struct np_object *o, struct np_facts *f, char *err,
 		goto out;
 	ret = -ENOMEM;
 	memset(ai.table_of, NICPROG_MAP_NONE, NICPROG_MAX_TABLES);
+	/*
+	 * Tables in instruction order, as the kernel's prepare numbers them
+	 * (kernel/bpf_offload.c), not in the order a walk meets them: 6.1
+	 * walks global functions first, 6.12 the main program first.
+	 */
+	for (i = 0; i + 1 < o->len; i++) {
+		const struct bpf_insn *in = &o->insns[i];
+
+		if (in->code != (BPF_LD | BPF_IMM | BPF_DW))
+			continue;
+		if (in->src_reg == BPF_PSEUDO_MAP_FD && in->imm >= 0 &&
+		    (u32)in->imm < o->n_maps &&
+		    ai.table_of[in->imm] == NICPROG_MAP_NONE)
+			ai.table_of[in->imm] = ai.n_tables++;
+		i++;
+	}
 	for (i = 0; i < o->len; i++)
 		f->meta[i].map = NICPROG_MAP_NONE;
 	for (s = 0; s < o->n_subs; s++)

@@ -13,13 +13,12 @@
  * struct np_facts - a program's facts, computed offline
  * @insns: the program, map loads as table indices (as the kernel's)
  * @meta: per instruction
- * @tables: the tables, in the kernel's order (first sight)
+ * @tables: the tables, in the kernel's order (of the instructions that
+ *	load them first, whatever order a verifier walks them in)
  * @n_tables: entries in @tables
  * @table_of: the table of each of the object's maps (struct np_object's
  *	order, that of the relocations), NICPROG_MAP_NONE for one the
- *	program never uses: the two orders differ, e.g. where a global
- *	function, walked first, uses a map the entry program's code names
- *	later
+ *	program never uses
  * @processed: instructions the walk processed
  * @states: states it kept for pruning
  */

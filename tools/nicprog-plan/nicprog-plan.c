@@ -381,7 +381,7 @@ static int hexbytes(const char *s, size_t n, u8 *out, size_t want)
 /*
  * --entry MAP:KEYHEX:VALHEX: MAP a table's name in the object, or its
  * number (the only way for facts, which keep no names). A number is the
- * kernel's (the verifier's order, as in the facts); a name goes through
+ * kernel's (instruction order, as in the facts); a name goes through
  * @table_of (struct np_facts), as the object numbers its maps otherwise.
  */
 static int parse_entry(const struct np_object *obj, const u8 *table_of,

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Two tables of one shape whose numbers differ between the object and the
- * verifier: the object relocates verdict_drop first (the entry program's
- * instructions come first), the verifier walks the global function first
- * and meets verdict_tx there. An entry given by a table's name must land
- * in that table: drop if verdict_drop[0] is set, else tx if verdict_tx[0]
- * is, else pass.
+ * Two tables of one shape that a walk meets in an order that depends on
+ * the kernel: 6.1's verifier walks the global function first and meets
+ * verdict_tx there, 6.12's walks the entry program first and meets
+ * verdict_drop. nicprog numbers tables in instruction order (the entry
+ * program's instructions come first: verdict_drop is table 0) on every
+ * kernel and offline. An entry given by a table's name must land in that
+ * table: drop if verdict_drop[0] is set, else tx if verdict_tx[0] is,
+ * else pass.
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
