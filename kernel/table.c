@@ -303,14 +303,14 @@ void *nicprog_table_lookup(struct nicprog_table *t, const void *key)
  * @len: set to the bytes from @value a program may reach
  *
  * Context: as nicprog_table_lookup().
- * Return: &nicprog_table_ops.offset's result; without it @value itself
- * and *@len 0 (the timing model keeps the host's address).
+ * Return: &nicprog_table_ops.offset's result; without it 0 and *@len 0:
+ * nothing maps, the timing model keeps the host's address.
  */
 u64 nicprog_table_offset(struct nicprog_table *t, const void *value, u32 *len)
 {
 	if (!t->ops->offset) {
 		*len = 0;
-		return (uintptr_t)value;
+		return 0;
 	}
 	return t->ops->offset(t->store, value, len);
 }
