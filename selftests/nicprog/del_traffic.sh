@@ -40,7 +40,9 @@ flood_ended() {
 }
 
 wire_rx() { npstat "nicsim${1}p1" wire_rx_packets 2>/dev/null || echo 0; }
-flowing() { [ "$(wire_rx "$1")" -gt 1000 ]; }
+# a hundred frames show the flood flowing: the sanitizer kernel beside
+# other guests got fewer than 1,000 across in 5 s
+flowing() { [ "$(wire_rx "$1")" -gt 100 ]; }
 
 ID=$(nicsim_new_id)
 for round in 1 2 3; do
@@ -82,7 +84,7 @@ print(" ".join(str(m["id"]) for m in json.load(sys.stdin) if m.get("type") == "c
 	done
 }
 # A hundred frames handed over show the flood flowing through the map; the
-# sanitizer kernel hands over fewer than 1,000 in the whole 4 s flood.
+# sanitizer kernel handed over fewer than 1,000 in the whole 4 s flood.
 host_redirected() {
 	[ "$(ip netns exec "fb-$ID" ethtool -S "nicsim${ID}p1" |
 	     awk '$1 == "xdp_redirect_host:" { print $2 }')" -gt 100 ]
