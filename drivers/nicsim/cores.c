@@ -374,6 +374,7 @@ void nicsim_core_run(struct nicsim_core *core, struct nicsim_port *port,
 		.data_meta = XDP_PACKET_HEADROOM, .data = XDP_PACKET_HEADROOM,
 		.data_end = XDP_PACKET_HEADROOM + skb->len,
 		.ingress_ifindex = port->netdev->ifindex,
+		.nic = NICPROG_EXEC_NIC_FRAME(core->index),
 	};
 	memcpy(core->frame + XDP_PACKET_HEADROOM, skb->data, skb->len);
 	consume_skb(skb);
@@ -545,6 +546,7 @@ static void nicsim_core_job_start(struct nicsim_core *core,
 				  struct sk_buff *skb)
 {
 	struct nicsim_job *job;
+	u32 buf;
 
 	job = kmalloc(sizeof(*job), GFP_ATOMIC);
 	if (!job) {
@@ -552,6 +554,7 @@ static void nicsim_core_job_start(struct nicsim_core *core,
 		kfree_skb(skb);
 		return;
 	}
+	buf = atomic_fetch_inc(&core->ndev->job_bufs);
 	job->port = port;
 	job->ref = ref;
 	job->res.done = false;
@@ -562,6 +565,7 @@ static void nicsim_core_job_start(struct nicsim_core *core,
 		.data_meta = XDP_PACKET_HEADROOM, .data = XDP_PACKET_HEADROOM,
 		.data_end = XDP_PACKET_HEADROOM + skb->len,
 		.ingress_ifindex = port->netdev->ifindex,
+		.nic = NICPROG_EXEC_NIC_FRAME(buf % NICSIM_JOB_BUFS),
 	};
 	memcpy(job->frame + XDP_PACKET_HEADROOM, skb->data, skb->len);
 	consume_skb(skb);

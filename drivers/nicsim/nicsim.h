@@ -191,6 +191,13 @@ struct nicsim_port {
  */
 #define NICSIM_HOP_CYCLES	12
 #define NICSIM_FRAME_SZ		4096
+/*
+ * Frame buffers of the NIC's packet memory a multi-stage plan's frames
+ * take in turn (a single stage's run in their core's); nicprog-plan's
+ * replay numbers its own alike (hostrun.c NP_PKT_BUFS), so that a model
+ * sees the same packet lines in both.
+ */
+#define NICSIM_JOB_BUFS		256
 
 /**
  * struct nicsim_plan_ref - a plan installed on a port, and where it runs
@@ -343,6 +350,8 @@ struct nicsim_core {
  * @clock_queue: frames from the wire waiting for the clock, at most
  *	NICSIM_CLOCK_QUEUE_LEN
  * @clock_wq: the clock's thread waits here for frames
+ * @job_bufs: frames multi-stage plans started, numbering the buffer
+ *	(modulo NICSIM_JOB_BUFS) each lies in
  * @accel_jobs: per enum nicprog_accel_type, jobs the engines ran
  * @accel_cycles: per enum nicprog_accel_type, cycles they were busy
  * @accel_queue_max: per enum nicprog_accel_type, most jobs seen waiting
@@ -382,6 +391,7 @@ struct nicsim_dev {
 	struct task_struct *clock_task;
 	struct sk_buff_head clock_queue;
 	wait_queue_head_t clock_wq;
+	atomic_t job_bufs;
 	atomic64_t accel_jobs[__NICPROG_ACCEL_MAX];
 	atomic64_t accel_cycles[__NICPROG_ACCEL_MAX];
 	atomic_t accel_queue_max[__NICPROG_ACCEL_MAX];

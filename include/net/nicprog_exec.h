@@ -151,12 +151,16 @@ struct nicprog_exec_prog {
  * keeps them, a hash table's in slots of whole lines
  * (nicprog_exec_nic_slot()), numbered as elements come: the slot last
  * freed first, else the next never used, so that one sequence of
- * updates gives one layout wherever it runs. Other memory (the packet)
- * keeps the host's address.
+ * updates gives one layout wherever it runs. The frame lies in its
+ * buffer of the NIC's packet memory, below the first table: buffer @n of
+ * a driver's numbering at NICPROG_EXEC_NIC_FRAME(@n) (struct
+ * nicprog_exec_pkt.nic).
  */
 #define NICPROG_EXEC_NIC_TABLE(m)	(((u64)(m) + 1) << 36)
 #define NICPROG_EXEC_NIC_VALUES		64ULL
 #define NICPROG_EXEC_NIC_LINE		64U
+#define NICPROG_EXEC_NIC_FRAME_SZ	4096ULL
+#define NICPROG_EXEC_NIC_FRAME(n)	((u64)(n) * NICPROG_EXEC_NIC_FRAME_SZ)
 
 /**
  * nicprog_exec_nic_slot() - offset of a hash table's slot in the table
@@ -264,6 +268,8 @@ struct nicprog_exec_ctx {
  * @data_end: offset just past the frame's last byte
  * @ingress_ifindex: xdp_md.ingress_ifindex
  * @rx_queue_index: xdp_md.rx_queue_index
+ * @nic: where @buf lies in the NIC's packet memory
+ *	(NICPROG_EXEC_NIC_FRAME()), the address a timing model sees
  */
 struct nicprog_exec_pkt {
 	u8 *buf;
@@ -275,6 +281,7 @@ struct nicprog_exec_pkt {
 	u32 data_end;
 	u32 ingress_ifindex;
 	u32 rx_queue_index;
+	u64 nic;
 };
 
 /**

@@ -270,12 +270,14 @@ bool nicprog_exec_on_stack(const struct nicprog_exec_state *st,
 /**
  * nicprog_exec_nic_addr() - the NIC's address of what a run touches
  * @ctx: the run's context, with the values its last lookups returned
+ * @pkt: the run's frame
  * @addr: the host's address, or a map's handle (a lookup that missed)
  *
  * Return: the address in a table's NIC memory (NICPROG_EXEC_NIC_TABLE()),
- * or @addr for memory that is no table's (the packet).
+ * in the frame's buffer (@pkt->nic), or @addr for memory that is neither.
  */
-u64 nicprog_exec_nic_addr(const struct nicprog_exec_ctx *ctx, u64 addr)
+u64 nicprog_exec_nic_addr(const struct nicprog_exec_ctx *ctx,
+			  const struct nicprog_exec_pkt *pkt, u64 addr)
 {
 	const struct nicprog_exec_win *w;
 	u32 i, n = ctx->n_win < NICPROG_EXEC_WINDOWS ? ctx->n_win :
@@ -283,6 +285,8 @@ u64 nicprog_exec_nic_addr(const struct nicprog_exec_ctx *ctx, u64 addr)
 
 	if ((addr & ~NICPROG_EXEC_MAP_MASK) == NICPROG_EXEC_MAP_TAG)
 		return NICPROG_EXEC_NIC_TABLE(addr & NICPROG_EXEC_MAP_MASK);
+	if (addr - (uintptr_t)pkt->buf < pkt->buf_len)
+		return pkt->nic + (addr - (uintptr_t)pkt->buf);
 	/* the latest first: a slot reused since holds the newer value */
 	for (i = 1; i <= n; i++) {
 		w = &ctx->win[(ctx->n_win - i) % NICPROG_EXEC_WINDOWS];

@@ -74,7 +74,8 @@ u32 nicprog_exec_mem_latency(const struct nicprog_exec_prog *prog,
 			     const struct nicprog_exec_ctx *ctx,
 			     const struct nicprog_exec_pkt *pkt, u64 addr);
 
-u64 nicprog_exec_nic_addr(const struct nicprog_exec_ctx *ctx, u64 addr);
+u64 nicprog_exec_nic_addr(const struct nicprog_exec_ctx *ctx,
+			  const struct nicprog_exec_pkt *pkt, u64 addr);
 
 /*
  * What touching @addr costs the run: with a trace an event at @at (the
@@ -86,13 +87,15 @@ u64 nicprog_exec_nic_addr(const struct nicprog_exec_ctx *ctx, u64 addr);
 static inline void nicprog_exec_touch(struct nicprog_exec_run *r, u8 region,
 				      u64 at, u64 addr)
 {
+	u64 nic;
+
 	if (r->tr) {
-		if (region != NICPROG_EXEC_REGION_NONE &&
-		    !nicprog_exec_on_stack(r->st, r->ctx, (uintptr_t)addr))
-			nicprog_exec_trace_event(r->tr, at, NICPROG_EXEC_EV_MEM,
-						 region, 0,
-						 nicprog_exec_nic_addr(r->ctx,
-								       addr));
+		if (region == NICPROG_EXEC_REGION_NONE ||
+		    nicprog_exec_on_stack(r->st, r->ctx, (uintptr_t)addr))
+			return;
+		nic = nicprog_exec_nic_addr(r->ctx, r->pkt, addr);
+		nicprog_exec_trace_event(r->tr, at, NICPROG_EXEC_EV_MEM,
+					 region, 0, nic);
 	} else if (!r->prog->cycles) {
 		r->cycles += nicprog_exec_mem_latency(r->prog, r->st, r->ctx,
 						      r->pkt, addr);

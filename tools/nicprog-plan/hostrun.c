@@ -14,7 +14,9 @@
  * w_offset()), not malloc's: a hash element's slot is the one its table
  * freed last, else the next never used, as the kernel's tables number
  * theirs, so one sequence of updates gives the simulated NIC's cache and
- * the predictor's the same lines.
+ * the predictor's the same lines. A frame is in buffer n of the NIC's
+ * packet memory (NICPROG_EXEC_NIC_FRAME()): its core's, or a staged
+ * plan's frames in turn, as nicsim hands them out.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,8 +26,9 @@
 #include "hostrun.h"
 #include "steer.h"
 
-#define NP_PKT_BUFS	256	/* frame buffers of a staged plan in flight */
-#define NP_FRAME_SZ	4096
+/* frame buffers of a staged plan in flight: nicsim's NICSIM_JOB_BUFS */
+#define NP_PKT_BUFS	256
+#define NP_FRAME_SZ	NICPROG_EXEC_NIC_FRAME_SZ
 #define NP_HEADROOM	256
 #define NP_TAILROOM	320
 
@@ -573,11 +576,14 @@ static int record(struct np_hostrun *out, struct np_lines *lines, u64 *cap_r,
 	return 0;
 }
 
-static void pkt_init(struct nicprog_exec_pkt *pkt, u8 *buf, const u8 *f,
-		     u32 len, u32 ifindex)
+static void pkt_init(struct nicprog_exec_pkt *pkt, u8 *bufs, u32 n,
+		     const u8 *f, u32 len, u32 ifindex)
 {
+	u8 *buf = bufs + (u64)n * NP_FRAME_SZ;
+
 	*pkt = (struct nicprog_exec_pkt){
 		.buf = buf, .buf_len = NP_FRAME_SZ,
+		.nic = NICPROG_EXEC_NIC_FRAME(n),
 		.head_reserved = 40, .tail_reserved = NP_TAILROOM,
 		.data_meta = NP_HEADROOM, .data = NP_HEADROOM,
 		.data_end = NP_HEADROOM + len, .ingress_ifindex = ifindex,
@@ -693,9 +699,8 @@ int np_hostrun(const struct np_hostrun_in *hi, const struct np_frames *fr,
 		wn->rng = wh->rng = 0x9e3779b97f4a7c15ULL * (i + 1);
 
 		core = stage_core(lo, 0, f, len);
-		pkt_init(&pkt, bufs + (u64)(lo->n_stages > 1 ?
-					    i % NP_PKT_BUFS : core) *
-				      NP_FRAME_SZ, f, len, hi->ifindex);
+		pkt_init(&pkt, bufs, lo->n_stages > 1 ? i % NP_PKT_BUFS : core,
+			 f, len, hi->ifindex);
 		st->trace = tr;
 		if (!staged && code[0]) {
 			nicprog_exec_start(&st->ctx, &pkt);
@@ -764,7 +769,7 @@ int np_hostrun(const struct np_hostrun_in *hi, const struct np_frames *fr,
 		out->verdict[i] = verdict;
 
 		st->trace = NULL;
-		pkt_init(&hpkt, hbuf, f, len, hi->ifindex);
+		pkt_init(&hpkt, hbuf, 0, f, len, hi->ifindex);
 		nicprog_exec_run(&host, &world_ops, wh, st, &hpkt, &hres);
 		/* the host decides both alike; the frame was not compared */
 		if (decided && host_decided(hi->in, &hres))

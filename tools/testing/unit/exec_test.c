@@ -1060,6 +1060,42 @@ TEST(packet_program_reads_and_writes_through_pointers)
 	EXPECT_EQ(0, frame[HEADROOM + 1]);
 }
 
+/*
+ * A traced run sees the frame at its buffer's NIC address (pkt.nic), not
+ * the host's: which packet lines share a cache set must not depend on
+ * where the host's allocator put a frame.
+ */
+TEST(traced_packet_accesses_are_at_the_buffer_s_nic_address)
+{
+	struct bpf_insn p[] = {
+		I(BPF_LDX | BPF_MEM | BPF_W, 2, 1, 0, 0),
+		I(BPF_LDX | BPF_MEM | BPF_B, 3, 2, 12, 0),
+		I(BPF_STX | BPF_MEM | BPF_B, 2, 3, 70, 0),
+		MOV64(0, XDP_TX),
+		EXIT,
+	};
+	u8 flags[ARRAY_SIZE(p)] = { NICPROG_EXEC_INSN_CTX };
+	u8 region[ARRAY_SIZE(p)] = { 0xff, 1, 1, 0xff, 0xff };
+	struct nicprog_exec_prog prog = {
+		.insns = p, .len = ARRAY_SIZE(p), .flags = flags,
+		.region = region,
+	};
+	static struct nicprog_exec_trace tr;
+	struct nicprog_exec_pkt pkt;
+	struct nicprog_exec_result r;
+
+	pkt_init(&pkt, 60);
+	pkt.nic = NICPROG_EXEC_NIC_FRAME(5);
+	state.trace = &tr;
+	nicprog_exec_run(&prog, &no_ops, NULL, &state, &pkt, &r);
+	state.trace = NULL;
+	EXPECT_EQ(0, r.error);
+	ASSERT_EQ(2, tr.n);
+	EXPECT_EQ(5 * NICPROG_EXEC_NIC_FRAME_SZ + HEADROOM + 12, tr.ev[0].addr);
+	EXPECT_EQ(5 * NICPROG_EXEC_NIC_FRAME_SZ + HEADROOM + 70, tr.ev[1].addr);
+	EXPECT_LT(tr.ev[1].addr, NICPROG_EXEC_NIC_TABLE(0));
+}
+
 #define EXPECT_REFUSED(err, text, ...)					\
 	do {								\
 		struct bpf_insn p[] = { __VA_ARGS__ };			\
