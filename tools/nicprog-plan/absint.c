@@ -1443,6 +1443,11 @@ static int ai_check(struct ai *ai)
 			    in[1].src_reg || in[1].off)
 				return ai_fail(ai, -EINVAL, "insn %u: invalid 64-bit load",
 					       i);
+			/* a relocation gives a map's index; a corrupt object any */
+			if (in->src_reg == BPF_PSEUDO_MAP_FD &&
+			    (in->imm < 0 || (u32)in->imm >= ai->o->n_maps))
+				return ai_fail(ai, -EINVAL, "insn %u: loads map %d, which the object does not define (it has %u)",
+					       i, in->imm, ai->o->n_maps);
 			i++;
 			continue;
 		}
@@ -1613,8 +1618,7 @@ int np_absint(const struct np_object *o, struct np_facts *f, char *err,
 
 		if (in->code != (BPF_LD | BPF_IMM | BPF_DW))
 			continue;
-		if (in->src_reg == BPF_PSEUDO_MAP_FD && in->imm >= 0 &&
-		    (u32)in->imm < o->n_maps &&
+		if (in->src_reg == BPF_PSEUDO_MAP_FD &&	/* ai_check()ed */
 		    ai.table_of[in->imm] == NICPROG_MAP_NONE)
 			ai.table_of[in->imm] = ai.n_tables++;
 		i++;

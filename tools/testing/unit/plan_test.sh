@@ -210,6 +210,16 @@ refused "XSKMAP looked up: named, its sockets the host's, and the way out" "insn
 refused "read-only data indexed by a variable: named" "insn 10 computes with the address of read-only data 'weights' \(.rodata\)" "$PROGS/rodata_idx.o"
 refused "bpf_map_update_elem() on a per-CPU map: named" "insn 31: bpf_map_update_elem\(\) on per-CPU map src_count" "$PROGS/pcpu_update.o"
 refused "no such program" "no program nope \(a function in a section other than .text\)" --prog nope "$top/bpf/examples/count.o"
+# a 64-bit load of a map no relocation gave (found by the fuzzer below:
+# it read past the offline run's table numbering)
+python3 - "$top/bpf/examples/digest.o" "$TMP/badmap.o" <<'PY'
+import sys
+b = open(sys.argv[1], 'rb').read()
+k = bytes.fromhex('180500006a42b73b')	# r5 = ... ll, a constant
+assert k in b
+open(sys.argv[2], 'wb').write(b.replace(k, bytes.fromhex('181500006a42b73b'), 1))
+PY
+refused "a map load no relocation gave: refused, not read past" "insn [0-9]+: loads map 1001865834, which the object does not define \(it has [0-9]+\)" "$TMP/badmap.o"
 refused "no such section" "no program in section nope" --sec nope "$top/bpf/examples/count.o"
 
 # the map types Linux 6.1 binds to no device, as NIC tables of a kind: an
