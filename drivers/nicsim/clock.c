@@ -12,7 +12,9 @@
  * arrival (nicsim_tm_arrive()), drops the frame if the queues into the
  * cores hold as many runs as the LNIC's hub into them, and otherwise runs
  * it -- every stage, on the cores the plan steers it to, with their
- * scratch -- and hands the runs to the model to arrive then. So which
+ * scratch -- and hands the runs to the model to arrive then. The
+ * program's clock (bpf_ktime_get_ns()) reads the frame's arrival: frame
+ * n of a stream n * 10^9 / R ns after its first. So which
  * frames are dropped, how long the rest wait and how busy each unit is
  * depend on the offered rate and the NF alone, never on the host, and a
  * dropped frame never runs, as on a NIC whose ingress overflows.
@@ -60,6 +62,7 @@ static const struct nicsim_plan_ref *nicsim_clock_arrive(struct nicsim_dev *ndev
 	const struct nicsim_plan_ref *ref = rcu_dereference(port->ref);
 	struct nicsim_core *core;
 	bool taken;
+	u64 now;
 
 	if (!ref) {		/* removed while the frame waited */
 		nicsim_host_rx(port, skb);
@@ -68,6 +71,7 @@ static const struct nicsim_plan_ref *nicsim_clock_arrive(struct nicsim_dev *ndev
 	core = nicsim_cores_first(port, ref, skb);
 	spin_lock(&ndev->tm_lock);
 	taken = nicsim_tm_arrive(ndev->tm);
+	now = ndev->tm->arrival_ns;
 	ndev->tm_last_add = jiffies;
 	spin_unlock(&ndev->tm_lock);
 	if (!taken) {
@@ -77,7 +81,7 @@ static const struct nicsim_plan_ref *nicsim_clock_arrive(struct nicsim_dev *ndev
 		kfree_skb(skb);
 		return NULL;
 	}
-	nicsim_core_run(core, port, skb);
+	nicsim_core_run(core, port, skb, now);
 	return ref;
 }
 

@@ -270,7 +270,7 @@ exception:
 static void nicsim_core_job_start(struct nicsim_core *core,
 				  struct nicsim_port *port,
 				  const struct nicsim_plan_ref *ref,
-				  struct sk_buff *skb);
+				  struct sk_buff *skb, u64 now);
 
 /*
  * Partial offload: the run stopped where the host takes over. Write its
@@ -319,6 +319,20 @@ static void nicsim_core_timed(struct nicsim_core *core, u64 cycles,
 }
 
 /*
+ * The NIC's clock for a frame a core takes from its backlog: the model's,
+ * as far as it has timed the runs handed over. BH disabled.
+ */
+static u64 nicsim_core_now(struct nicsim_dev *ndev)
+{
+	u64 now;
+
+	spin_lock(&ndev->tm_lock);
+	now = nicsim_tm_now_ns(ndev->tm);
+	spin_unlock(&ndev->tm_lock);
+	return now;
+}
+
+/*
  * The NIC has run nothing for NICSIM_TM_IDLE (NICSIM_CLOCK_IDLE under an
  * offered load, where it also ends the stream): time the runs still held,
  * so that the counters cover every frame. Not sooner: a replay of all ends
@@ -342,11 +356,13 @@ static void nicsim_core_idle_timing(struct nicsim_dev *ndev)
  *	(nicsim_cores_first()), whose thread this is, or the clock's
  * @port: the port it arrived on
  * @skb: the frame
+ * @now: the NIC's clock when it arrived (nicsim_tm_now_ns()), what the
+ *	program's bpf_ktime_get_ns() reads
  *
  * Context: BH disabled, RCU held.
  */
 void nicsim_core_run(struct nicsim_core *core, struct nicsim_port *port,
-		     struct sk_buff *skb)
+		     struct sk_buff *skb, u64 now)
 {
 	const struct nicsim_plan_ref *ref = rcu_dereference(port->ref);
 	const struct nicprog_plan *plan;
@@ -364,7 +380,7 @@ void nicsim_core_run(struct nicsim_core *core, struct nicsim_port *port,
 		return;
 	}
 	if (nicprog_plan_stages(plan) > 1) {
-		nicsim_core_job_start(core, port, ref, skb);
+		nicsim_core_job_start(core, port, ref, skb, now);
 		return;
 	}
 	pkt = (struct nicprog_exec_pkt){
@@ -375,6 +391,7 @@ void nicsim_core_run(struct nicsim_core *core, struct nicsim_port *port,
 		.data_end = XDP_PACKET_HEADROOM + skb->len,
 		.ingress_ifindex = port->netdev->ifindex,
 		.nic = NICPROG_EXEC_NIC_FRAME(core->index),
+		.now_ns = now,
 	};
 	memcpy(core->frame + XDP_PACKET_HEADROOM, skb->data, skb->len);
 	consume_skb(skb);
@@ -543,7 +560,7 @@ static void nicsim_core_job(struct nicsim_core *core, struct nicsim_job *job,
 static void nicsim_core_job_start(struct nicsim_core *core,
 				  struct nicsim_port *port,
 				  const struct nicsim_plan_ref *ref,
-				  struct sk_buff *skb)
+				  struct sk_buff *skb, u64 now)
 {
 	struct nicsim_job *job;
 	u32 buf;
@@ -566,6 +583,7 @@ static void nicsim_core_job_start(struct nicsim_core *core,
 		.data_end = XDP_PACKET_HEADROOM + skb->len,
 		.ingress_ifindex = port->netdev->ifindex,
 		.nic = NICPROG_EXEC_NIC_FRAME(buf % NICSIM_JOB_BUFS),
+		.now_ns = now,
 	};
 	memcpy(job->frame + XDP_PACKET_HEADROOM, skb->data, skb->len);
 	consume_skb(skb);
@@ -699,7 +717,8 @@ static int nicsim_core_thread(void *data)
 				nicsim_core_job(core, job, true);
 			else
 				nicsim_core_run(core, netdev_priv(skb->dev),
-						skb);
+						skb,
+						nicsim_core_now(core->ndev));
 			nicsim_core_ring_flush(core, false);
 			rcu_read_unlock();
 			local_bh_enable();

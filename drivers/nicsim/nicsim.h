@@ -441,7 +441,7 @@ struct nicsim_core *nicsim_cores_first(struct nicsim_port *port,
 				       const struct nicsim_plan_ref *ref,
 				       const struct sk_buff *skb);
 void nicsim_core_run(struct nicsim_core *core, struct nicsim_port *port,
-		     struct sk_buff *skb);
+		     struct sk_buff *skb, u64 now);
 void nicsim_core_stall(struct nicsim_core *core);
 void nicsim_cores_purge(struct nicsim_port *port);
 void nicsim_verdict(struct nicsim_port *port, const struct nicprog_plan *plan,

@@ -533,8 +533,36 @@ void nicsim_tm_replay(struct nicsim_tm *tm, bool all)
 void nicsim_tm_offer(struct nicsim_tm *tm, u64 rate)
 {
 	/* at most 4 GHz: fits 64 bits */
+	tm->rate = max_t(u64, rate, 1);
+	tm->since = 0;		/* the next arrival starts the count anew */
 	tm->interval = max_t(u64, div64_u64(((u64)tm->mhz * 1000000) << 16,
-					    max_t(u64, rate, 1)), 1);
+					    tm->rate), 1);
+}
+
+/* The NIC's clock at cycle @t of the model, in ns. */
+static u64 tm_ns(const struct nicsim_tm *tm, u64 t)
+{
+	u32 mhz = max_t(u32, tm->mhz, 1);
+	u64 us = div64_u64(t, mhz);
+
+	return NICPROG_EXEC_NIC_EPOCH_NS + us * 1000 +
+	       div64_u64((t - us * mhz) * 1000, mhz);
+}
+
+/**
+ * nicsim_tm_now_ns() - the NIC's clock, as its programs read it
+ * @tm: the model
+ *
+ * The clock the model has replayed to, in ns from NICPROG_EXEC_NIC_EPOCH_NS
+ * at its cycle 0: while backlogged, what a run taken now reads (it lags
+ * the run's start by the runs the model has not timed yet).
+ *
+ * Context: any; the caller serializes calls for @tm.
+ * Return: the time in ns.
+ */
+u64 nicsim_tm_now_ns(const struct nicsim_tm *tm)
+{
+	return tm_ns(tm, tm->clock);
 }
 
 /**
@@ -546,22 +574,36 @@ void nicsim_tm_offer(struct nicsim_tm *tm, u64 rate)
  * over until the next arrival are the frame's: they arrive now, or
  * (nicsim_tm_add()'s @after) when the frame's run before them ends. After
  * a replay of all (the NIC idle), arrivals go on from the model's clock.
+ * The frame's time on the NIC's clock is in @tm->arrival_ns.
  *
  * Context: any; the caller serializes calls for @tm.
  * Return: true if the frame is taken; false if it is dropped (counted).
  */
 bool nicsim_tm_arrive(struct nicsim_tm *tm)
 {
-	u64 t = tm->next >> 16;
+	u64 t = tm->next >> 16, k;
 
 	if (t < tm->clock) {
 		t = tm->clock;
 		tm->next = t << 16;
+		tm->since = 0;
 	}
+	if (!tm->since)
+		tm->start = t;
 	tm->next += tm->interval;
 	tm->last = NULL;
 	tm_run(tm, true, t);
 	tm->arrival = t;
+	/*
+	 * Frame n after the start at floor(n * 10^9 / rate) ns, as a replay
+	 * offline times it: rounding the interval to 1/65536 cycles must not
+	 * move a program's time by a ns, nor an NF's verdict on a timeout
+	 */
+	k = div64_u64(tm->since, tm->rate);
+	tm->arrival_ns = tm_ns(tm, tm->start) + k * 1000000000ULL +
+			 div64_u64((tm->since - k * tm->rate) * 1000000000ULL,
+				   tm->rate);
+	tm->since++;
 	tm->offered++;
 	if (!tm->streaming) {
 		tm->streaming = true;

@@ -136,7 +136,13 @@ struct nicsim_tm_core {
  * @interval: under an offered load (nicsim_tm_offer()), cycles between
  *	arrivals, in 1/65536 cycles; 0 while backlogged
  * @next: when the next frame arrives, in 1/65536 cycles
+ * @rate: under an offered load, frames per second
  * @arrival: when the frame of the runs handed over now arrived
+ * @start: when the arrivals since the last reset of @next began
+ * @since: frames that arrived since then
+ * @arrival_ns: the NIC's clock (nicsim_tm_now_ns()) when the frame of
+ *	the runs handed over now arrived: @start's, plus @since - 1 frames
+ *	at @rate, in whole ns as an offline replay counts them
  * @last: the run handed over last, while it is not done
  * @offered: frames that arrived under an offered load
  * @overflow: of them, dropped for a full hub
@@ -162,7 +168,11 @@ struct nicsim_tm {
 	u32 mhz;
 	u64 interval;
 	u64 next;
+	u64 rate;
 	u64 arrival;
+	u64 start;
+	u64 since;
+	u64 arrival_ns;
 	struct nicsim_tm_rec *last;
 	u64 offered;
 	u64 overflow;
@@ -186,6 +196,7 @@ bool nicsim_tm_add(struct nicsim_tm *tm, u32 core, u64 cycles,
 void nicsim_tm_replay(struct nicsim_tm *tm, bool all);
 void nicsim_tm_offer(struct nicsim_tm *tm, u64 rate);
 bool nicsim_tm_arrive(struct nicsim_tm *tm);
+u64 nicsim_tm_now_ns(const struct nicsim_tm *tm);
 u32 nicsim_tm_pending(const struct nicsim_tm *tm);
 u32 nicsim_tm_pool_size(const struct nicprog_lnic *lnic, u32 pool);
 void nicsim_tm_slice(struct nicsim_tm *tm, u32 core, u32 pool, u32 base,

@@ -162,6 +162,12 @@ struct nicprog_exec_prog {
 #define NICPROG_EXEC_NIC_FRAME_SZ	4096ULL
 #define NICPROG_EXEC_NIC_FRAME(n)	((u64)(n) * NICPROG_EXEC_NIC_FRAME_SZ)
 
+/*
+ * A simulated NIC's clock, and an offline replay's, reads this at the
+ * model's cycle 0: never 0, which NFs take for "never seen".
+ */
+#define NICPROG_EXEC_NIC_EPOCH_NS	1000000000ULL
+
 /**
  * nicprog_exec_nic_slot() - offset of a hash table's slot in the table
  * @slot: the element's slot number
@@ -270,6 +276,10 @@ struct nicprog_exec_ctx {
  * @rx_queue_index: xdp_md.rx_queue_index
  * @nic: where @buf lies in the NIC's packet memory
  *	(NICPROG_EXEC_NIC_FRAME()), the address a timing model sees
+ * @now_ns: the NIC's clock when the frame arrived, what
+ *	bpf_ktime_get_ns() reads on the NIC (from NICPROG_EXEC_NIC_EPOCH_NS
+ *	on); 0: the NIC keeps no clock, and &nicprog_exec_ops.ktime_ns
+ *	is read
  */
 struct nicprog_exec_pkt {
 	u8 *buf;
@@ -282,6 +292,7 @@ struct nicprog_exec_pkt {
 	u32 ingress_ifindex;
 	u32 rx_queue_index;
 	u64 nic;
+	u64 now_ns;
 };
 
 /**

@@ -382,7 +382,8 @@ static u64 call_helper(s32 id, u64 *r, const struct nicprog_exec_ops *ops,
 	case BPF_FUNC_map_delete_elem:
 		return ops->map_delete(priv, map, (void *)(uintptr_t)r[2]);
 	case BPF_FUNC_ktime_get_ns:
-		return ops->ktime_ns(priv);
+		/* a NIC's clock, not the host's, where the NIC keeps one */
+		return pkt->now_ns ?: ops->ktime_ns(priv);
 	case BPF_FUNC_get_prandom_u32:
 		return ops->prandom(priv);
 	case BPF_FUNC_redirect:

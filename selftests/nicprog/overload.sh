@@ -17,6 +17,8 @@
 #   the kernel put it); each stream ends where the sender says
 #   (offered_end), not where the host paused it (timing_streams 1), and
 #   a stream ended in the middle drops a hub's worth fewer;
+# - the NIC's clock is the frames' arrival at the rate: a token bucket on
+#   bpf_ktime_get_ns() drops what nicprog-plan replays at that rate;
 # - a pipelined firewall under a light load equals the host (the oracle),
 #   its later stages' runs arriving as the stage before ends;
 # - a rate is refused while a port has a plan, and for nonsense; an end
@@ -158,6 +160,42 @@ SPLIT=$(d split timing_overflow)
 tap_info "split: $SPLIT of $N dropped, $OVER in one stream"
 check "split: a hub's worth (1024) fewer dropped, within 8" \
 	within "$(awk -v a="$OVER" -v b="$SPLIT" 'BEGIN { e = a - b - 1024; print e < 0 ? -e : e }')" 8
+
+# the NIC's clock: ratelimit.o, a per-source token bucket on
+# bpf_ktime_get_ns(), drops as many frames on nicsim at R frames per
+# second of the NIC's clock as nicprog-plan's replay at that rate says
+# (frame n at n / R s on both): the counts depend on the rate, not on how
+# fast the guest ran the frames
+RL=$SELFDIR/progs/ratelimit.o
+printf 'workload rl\nseed 3\nframes 3000\nflows 16 uniform\nmix udp 100\nsizes 64 100\n' > "$TMP/rl.wl"
+"$PLAN" --workload "$TMP/rl.wl" --pcap-out "$TMP/rl.pcap"
+prev=
+for kpps in 20 40; do
+	{ cat "$TMP/rl.wl"; echo "rate $kpps"; } > "$TMP/rlr.wl"
+	"$PLAN" --profile nicsim-generic --workload "$TMP/rlr.wl" "$RL" \
+		> "$TMP/rl.pred" 2>&1
+	check "ratelimit at $kpps kpps: nicprog-plan says the verdicts follow the rate" \
+		grep -q '^clock: .*frame n at n / rate s' "$TMP/rl.pred"
+	want=$(awk '/^verdicts:/ { for (i = 2; i < NF; i += 2) if ($i == "drop") print $(i + 1) }' "$TMP/rl.pred")
+	oracle_nic "rl$kpps" nicsim-generic
+	echo $((kpps * 1000)) > "/sys/bus/nicsim/devices/nicsim$ID/offered_rate"
+	ip netns exec "$NS" ethtool -S "$NF" > "$TMP/rl$kpps.before"
+	ip netns exec "$NS" env ORACLE_BENCH=1 ORACLE_PCAP="$TMP/rl.pcap" \
+		"$SELFDIR/oracle" "$RL" "$IN" "$NF" "$OUT" "$CAP" 7 3000 \
+		> "$TMP/rl.oracle" 2>&1
+	check "ratelimit at $kpps kpps: 3000 frames through the NIC" test $? = 0
+	echo 1 > "/sys/bus/nicsim/devices/nicsim$ID/offered_end"
+	timing_settled "$NS" "$NF"
+	ip netns exec "$NS" ethtool -S "$NF" > "$TMP/rl$kpps.after"
+	expect_eq "ratelimit at $kpps kpps: none dropped at the NIC's ingress" \
+		0 "$(d "rl$kpps" timing_overflow)"
+	tap_info "ratelimit at $kpps kpps: $(d "rl$kpps" xdp_drop) of 3000 dropped, $want predicted"
+	expect_eq "ratelimit at $kpps kpps: the bucket drops what nicprog-plan says" \
+		"${want:-none}" "$(d "rl$kpps" xdp_drop)"
+	check "ratelimit at $kpps kpps: the rate decides the drops" \
+		test "$want" != "$prev"
+	prev=$want
+done
 
 # a pipelined firewall under a light load: its output is the host's
 oracle_nic pipe nicsim-generic

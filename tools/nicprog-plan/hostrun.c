@@ -592,6 +592,45 @@ static void pkt_init(struct nicprog_exec_pkt *pkt, u8 *bufs, u32 n,
 }
 
 /*
+ * The NIC's clock when frame @i arrives: at @rate frames per second, as
+ * nicsim's timing model counts a stream under that offered load
+ * (drivers/nicsim/timing.c nicsim_tm_arrive(): floor(i * 10^9 / rate) ns
+ * after the first); without a rate, a frame every microsecond.
+ */
+static u64 frame_ns(u64 rate, u32 i)
+{
+	u64 k;
+
+	if (!rate)
+		return NICPROG_EXEC_NIC_EPOCH_NS + 1000ULL * i;
+	k = i / rate;
+	return NICPROG_EXEC_NIC_EPOCH_NS + k * 1000000000ULL +
+	       (i - k * rate) * 1000000000ULL / rate;
+}
+
+/*
+ * Does the program read a source a run on the NIC and a run offline see
+ * alike only under assumptions: the clock (the offered rate) or random
+ * numbers (a seeded stream offline, the NIC's own on a NIC)?
+ */
+static void note_sources(const struct nicprog_ir_input *in,
+			 struct np_hostrun *out)
+{
+	const struct bpf_insn *insn;
+	u32 i;
+
+	for (i = 0; i < in->len; i++) {
+		insn = &in->insns[i];
+		if (insn->code != (BPF_JMP | BPF_CALL) || insn->src_reg)
+			continue;
+		if (insn->imm == BPF_FUNC_ktime_get_ns)
+			out->reads_clock = true;
+		else if (insn->imm == BPF_FUNC_get_prandom_u32)
+			out->reads_random = true;
+	}
+}
+
+/*
  * Did the run stop at a helper only the host has? Offline there is no
  * host FIB, neighbour table or device: what the helper returns, and so the
  * verdict, is the host's to decide.
@@ -641,6 +680,7 @@ int np_hostrun(const struct np_hostrun_in *hi, const struct np_frames *fr,
 	int ret = -1;
 
 	memset(out, 0, sizeof(*out));
+	note_sources(hi->in, out);
 	flags = malloc(hi->in->len);
 	region = malloc(hi->in->len);
 	st = calloc(1, sizeof(*st));
@@ -695,12 +735,13 @@ int np_hostrun(const struct np_hostrun_in *hi, const struct np_frames *fr,
 		r.cls = np_wl_classify(f, len);
 		out->class_frames[r.cls]++;
 		out->cls[i] = r.cls;
-		wn->now = wh->now = 1000ULL * (i + 1);
+		wn->now = wh->now = frame_ns(hi->rate, i);
 		wn->rng = wh->rng = 0x9e3779b97f4a7c15ULL * (i + 1);
 
 		core = stage_core(lo, 0, f, len);
 		pkt_init(&pkt, bufs, lo->n_stages > 1 ? i % NP_PKT_BUFS : core,
 			 f, len, hi->ifindex);
+		pkt.now_ns = wn->now;	/* the NIC's clock, as nicsim's */
 		st->trace = tr;
 		if (!staged && code[0]) {
 			nicprog_exec_start(&st->ctx, &pkt);

@@ -95,6 +95,10 @@ struct np_event {
  * @lost: events past a trace's end (counted, not recorded)
  * @engine_diff: frames whose result with engines differed from the BPF
  *	bodies' (verdict, bytes or tables): an engine function that is wrong
+ * @reads_clock: the program calls bpf_ktime_get_ns(): its verdicts may
+ *	depend on the rate (struct np_hostrun_in.rate)
+ * @reads_random: the program calls bpf_get_prandom_u32(): offline runs
+ *	read a seeded stream, the NIC its own
  */
 struct np_hostrun {
 	struct np_run *runs;
@@ -116,6 +120,8 @@ struct np_hostrun {
 	u32 errors;
 	u64 lost;
 	u32 engine_diff;
+	bool reads_clock;
+	bool reads_random;
 };
 
 /**
@@ -129,6 +135,9 @@ struct np_hostrun {
  * @ifindex: the ingress port's ifindex
  * @host_tables: tables (bit per index) standing for host XSKMAPs and
  *	CPUMAPs, whose values are the targets the kernel sets (hostmap.c)
+ * @rate: frames per second the workload offers, which the program's
+ *	clock follows; 0: a frame every microsecond
+ * @translated: the NIC's stages run in nicsim's translated form
  */
 struct np_hostrun_in {
 	const struct nicprog_ir_input *in;
@@ -139,6 +148,7 @@ struct np_hostrun_in {
 	u32 n_entries;
 	u32 ifindex;
 	u64 host_tables;
+	u64 rate;
 	bool translated;
 };
 

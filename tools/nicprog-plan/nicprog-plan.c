@@ -514,7 +514,7 @@ static int predict_workload(const struct np_object *obj,
 	struct np_hostrun_in hi = {
 		.in = in, .exec = exec, .lnic = lnic, .lo = lo,
 		.entries = ent, .n_entries = n_entries, .ifindex = 1,
-		.translated = exec_translated,
+		.rate = w->rate_kpps * 1000, .translated = exec_translated,
 	};
 	char why[256];
 	u32 i;

@@ -178,6 +178,21 @@ void np_report_prediction(const struct np_workload *w,
 		out_double("drop_share", " dropped (%.1f%%)\n",
 			   hr->frames ? 100.0 * p->drops / hr->frames : 0);
 	}
+	out_open_object("verdicts");
+	out_text("verdicts:");
+	for (i = 0; i < NP_VERDICTS; i++)
+		if (hr->verdicts[i]) {
+			out_text(" %s", verdict_names[i]);
+			out_uint(verdict_names[i], " %llu", hr->verdicts[i]);
+		}
+	out_close_object();
+	out_text("\n");
+	if (hr->reads_clock && w->rate_kpps)
+		out_string("clock", "clock: %s\n", "the program reads bpf_ktime_get_ns(); frame n at n / rate s, as on the NIC under that offered load");
+	else if (hr->reads_clock)
+		out_string("clock", "clock: %s\n", "the program reads bpf_ktime_get_ns() and the workload gives no rate: a frame every microsecond; its verdicts may differ at the NIC's own rate");
+	if (hr->reads_random)
+		out_string("random", "random: %s\n", "the program reads bpf_get_prandom_u32(): a seeded stream here, the NIC's own there; verdicts that depend on it are a sample");
 	out_text("class\tframes\tverdict\truns\tcycles\tlatency\tmem\thit%%\tjobs\tmat\n");
 	out_open_array("classes");
 	for (i = 0; i < __NP_WL_CLASS_MAX; i++) {

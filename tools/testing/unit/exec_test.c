@@ -1038,6 +1038,22 @@ TEST(clock_random_and_redirect)
 	EXPECT_EQ(0, r.error);
 }
 
+/* A NIC that keeps a clock gives the frame's time, not the host's. */
+TEST(the_clock_is_the_nic_s_where_it_keeps_one)
+{
+	struct bpf_insn p[] = { CALL(BPF_FUNC_ktime_get_ns), EXIT };
+	struct nicprog_exec_prog prog = { .insns = p, .len = ARRAY_SIZE(p) };
+	struct nicprog_exec_pkt pkt = { 0 };
+	struct nicprog_exec_result r;
+
+	nicprog_exec_run(&prog, &fake_ops, NULL, &state, &pkt, &r);
+	EXPECT_EQ(123456789ULL, r.ret);
+	pkt.now_ns = NICPROG_EXEC_NIC_EPOCH_NS + 42;
+	nicprog_exec_run(&prog, &fake_ops, NULL, &state, &pkt, &r);
+	EXPECT_EQ(0, r.error);
+	EXPECT_EQ(NICPROG_EXEC_NIC_EPOCH_NS + 42, r.ret);
+}
+
 TEST(packet_program_reads_and_writes_through_pointers)
 {
 	/* swap the first two bytes of the frame, return XDP_TX */

@@ -8,7 +8,8 @@
  * depend on how the runs were batched. Under an offered load, frames
  * arrive on the model's clock: below the cores' rate none waits or is
  * dropped, above it the queue fills to the hub's capacity and the rest is
- * dropped, and a later stage's run waits for the stage before.
+ * dropped, and a later stage's run waits for the stage before; a
+ * frame's clock is its arrival at the rate.
  */
 #include "compat.h"
 #include <net/nicprog_lnic.h>
@@ -461,6 +462,45 @@ TEST(a_later_stage_waits_for_the_stage_before)
 	nicsim_tm_replay(tm, false);
 	ASSERT_TRUE(nicsim_tm_arrive(tm));
 	EXPECT_EQ(2, tm->streams);
+	nicsim_tm_destroy(tm);
+}
+
+/*
+ * The NIC's clock under an offered load: frame n of a stream reads
+ * floor(n * 10^9 / rate) ns after the first, whatever the interval's
+ * rounding to 1/65536 cycles, as nicprog-plan's replay counts it; a
+ * stream after a pause goes on from the model's clock.
+ */
+TEST(a_frame_s_clock_is_its_arrival_at_the_rate)
+{
+	struct nicsim_tm *tm = nicsim_tm_create(nic(1, 1, "size 1M latency 10"), 1);
+	u64 start;
+	u32 i;
+
+	ASSERT_NE(NULL, tm);
+	EXPECT_EQ(NICPROG_EXEC_NIC_EPOCH_NS, nicsim_tm_now_ns(tm));
+	nicsim_tm_offer(tm, 3000000);	/* 333 1/3 cycles apart at 1 GHz */
+	for (i = 0; i < 3000; i++) {
+		ASSERT_TRUE(nicsim_tm_arrive(tm));
+		ASSERT_EQ(NICPROG_EXEC_NIC_EPOCH_NS + i * 1000000000ULL / 3000000,
+			  tm->arrival_ns);
+		nicsim_tm_add(tm, 0, 10, NULL, false);
+	}
+	/* the last frame's run ends 10 cycles (ns at 1 GHz) after it came */
+	nicsim_tm_replay(tm, true);
+	EXPECT_EQ(tm->arrival_ns + 10, nicsim_tm_now_ns(tm));
+	/* the next arrival was due 333 cycles after the last: no pause */
+	ASSERT_TRUE(nicsim_tm_arrive(tm));
+	EXPECT_EQ(NICPROG_EXEC_NIC_EPOCH_NS + 3000ULL * 1000000000 / 3000000,
+		  tm->arrival_ns);
+	/* past it, the count starts again at the model's clock */
+	nicsim_tm_add(tm, 0, 5000, NULL, false);
+	nicsim_tm_replay(tm, true);
+	start = nicsim_tm_now_ns(tm);
+	ASSERT_TRUE(nicsim_tm_arrive(tm));
+	EXPECT_EQ(start, tm->arrival_ns);
+	ASSERT_TRUE(nicsim_tm_arrive(tm));
+	EXPECT_EQ(start + 333, tm->arrival_ns);
 	nicsim_tm_destroy(tm);
 }
 
