@@ -320,14 +320,17 @@ static void nicsim_core_timed(struct nicsim_core *core, u64 cycles,
 
 /*
  * The NIC's clock for a frame a core takes from its backlog: the model's,
- * as far as it has timed the runs handed over. BH disabled.
+ * as far as it has timed the runs handed over, and a ns past the last
+ * frame's at least, so that no two frames read one time (nor draw one
+ * random stream, which the time seeds). BH disabled.
  */
 static u64 nicsim_core_now(struct nicsim_dev *ndev)
 {
 	u64 now;
 
 	spin_lock(&ndev->tm_lock);
-	now = nicsim_tm_now_ns(ndev->tm);
+	now = max(nicsim_tm_now_ns(ndev->tm), ndev->clock_last + 1);
+	ndev->clock_last = now;
 	spin_unlock(&ndev->tm_lock);
 	return now;
 }

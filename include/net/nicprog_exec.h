@@ -280,6 +280,10 @@ struct nicprog_exec_ctx {
  *	bpf_ktime_get_ns() reads on the NIC (from NICPROG_EXEC_NIC_EPOCH_NS
  *	on); 0: the NIC keeps no clock, and &nicprog_exec_ops.ktime_ns
  *	is read
+ * @rng: with @now_ns, the NIC's random stream bpf_get_prandom_u32()
+ *	reads, seeded from @now_ns at the run's first read (0 until then),
+ *	so that what the program draws follows the NIC's clock too; without
+ *	@now_ns, &nicprog_exec_ops.prandom is read
  */
 struct nicprog_exec_pkt {
 	u8 *buf;
@@ -293,6 +297,7 @@ struct nicprog_exec_pkt {
 	u32 rx_queue_index;
 	u64 nic;
 	u64 now_ns;
+	u64 rng;
 };
 
 /**

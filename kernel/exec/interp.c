@@ -364,6 +364,30 @@ static u64 atomic_op(const struct bpf_insn *insn, u64 *regs)
 	return old;
 }
 
+/*
+ * The NIC's random stream for the frame (struct nicprog_exec_pkt.rng):
+ * xorshift64, seeded by splitmix64 of its arrival on the NIC's clock, so
+ * that a frame arriving at the same time draws the same numbers on a
+ * simulated NIC and in an offline replay.
+ */
+static u32 nic_prandom(struct nicprog_exec_pkt *pkt)
+{
+	u64 x = pkt->rng;
+
+	if (!x) {
+		x = pkt->now_ns + 0x9e3779b97f4a7c15ULL;
+		x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+		x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+		x ^= x >> 31;
+		x = x ?: 1;
+	}
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	pkt->rng = x;
+	return x >> 32;
+}
+
 static u64 call_helper(s32 id, u64 *r, const struct nicprog_exec_ops *ops,
 		       void *priv, struct nicprog_exec_state *st,
 		       struct nicprog_exec_pkt *pkt,
@@ -385,7 +409,7 @@ static u64 call_helper(s32 id, u64 *r, const struct nicprog_exec_ops *ops,
 		/* a NIC's clock, not the host's, where the NIC keeps one */
 		return pkt->now_ns ?: ops->ktime_ns(priv);
 	case BPF_FUNC_get_prandom_u32:
-		return ops->prandom(priv);
+		return pkt->now_ns ? nic_prandom(pkt) : ops->prandom(priv);
 	case BPF_FUNC_redirect:
 		if (r[2])
 			return XDP_ABORTED;

@@ -18,7 +18,9 @@
 #   (offered_end), not where the host paused it (timing_streams 1), and
 #   a stream ended in the middle drops a hub's worth fewer;
 # - the NIC's clock is the frames' arrival at the rate: a token bucket on
-#   bpf_ktime_get_ns() drops what nicprog-plan replays at that rate;
+#   bpf_ktime_get_ns() drops what nicprog-plan replays at that rate, and a
+#   random loss injector (bpf_get_prandom_u32(), seeded by that time) the
+#   same number of frames;
 # - a pipelined firewall under a light load equals the host (the oracle),
 #   its later stages' runs arriving as the stage before ends;
 # - a rate is refused while a port has a plan, and for nonsense; an end
@@ -196,6 +198,27 @@ for kpps in 20 40; do
 		test "$want" != "$prev"
 	prev=$want
 done
+# and its random stream: randdrop.o drops a random tenth (what
+# bpf_get_prandom_u32() draws is seeded by the frame's time on the NIC)
+RD=$SELFDIR/progs/randdrop.o
+{ cat "$TMP/rl.wl"; echo "rate 30"; } > "$TMP/rdr.wl"
+"$PLAN" --profile nicsim-generic --workload "$TMP/rdr.wl" "$RD" > "$TMP/rd.pred" 2>&1
+check "randdrop: nicprog-plan says its verdicts are a sample of a random stream" \
+	grep -q '^random: the program reads bpf_get_prandom_u32()' "$TMP/rd.pred"
+want=$(awk '/^verdicts:/ { for (i = 2; i < NF; i += 2) if ($i == "drop") print $(i + 1) }' "$TMP/rd.pred")
+oracle_nic rd nicsim-generic
+echo 30000 > "/sys/bus/nicsim/devices/nicsim$ID/offered_rate"
+ip netns exec "$NS" ethtool -S "$NF" > "$TMP/rd.before"
+ip netns exec "$NS" env ORACLE_BENCH=1 ORACLE_PCAP="$TMP/rl.pcap" \
+	"$SELFDIR/oracle" "$RD" "$IN" "$NF" "$OUT" "$CAP" 7 3000 \
+	> "$TMP/rd.oracle" 2>&1
+check "randdrop at 30 kpps: 3000 frames through the NIC" test $? = 0
+echo 1 > "/sys/bus/nicsim/devices/nicsim$ID/offered_end"
+timing_settled "$NS" "$NF"
+ip netns exec "$NS" ethtool -S "$NF" > "$TMP/rd.after"
+tap_info "randdrop at 30 kpps: $(d rd xdp_drop) of 3000 dropped, $want predicted"
+expect_eq "randdrop at 30 kpps: the frames drawn to drop are those nicprog-plan draws" \
+	"${want:-none}" "$(d rd xdp_drop)"
 
 # a pipelined firewall under a light load: its output is the host's
 oracle_nic pipe nicsim-generic

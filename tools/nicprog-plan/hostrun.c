@@ -53,7 +53,6 @@ struct np_world {
 	struct np_table tables[NICPROG_MAX_TABLES];
 	u32 n_tables;
 	u64 now;
-	u64 rng;
 	bool engines;
 };
 
@@ -273,14 +272,14 @@ static u64 w_ktime(void *priv)
 	return ((struct np_world *)priv)->now;
 }
 
+/*
+ * Never read: every frame here has the NIC's clock (pkt.now_ns), which
+ * seeds the random stream the executor draws from, as on nicsim.
+ */
 static u32 w_prandom(void *priv)
 {
-	struct np_world *w = priv;
-
-	w->rng ^= w->rng << 13;
-	w->rng ^= w->rng >> 7;
-	w->rng ^= w->rng << 17;
-	return w->rng >> 32;
+	(void)priv;
+	return 0;
 }
 
 static s64 w_accel(void *priv, u32 afn, struct nicprog_exec_pkt *pkt,
@@ -736,12 +735,12 @@ int np_hostrun(const struct np_hostrun_in *hi, const struct np_frames *fr,
 		out->class_frames[r.cls]++;
 		out->cls[i] = r.cls;
 		wn->now = wh->now = frame_ns(hi->rate, i);
-		wn->rng = wh->rng = 0x9e3779b97f4a7c15ULL * (i + 1);
 
 		core = stage_core(lo, 0, f, len);
 		pkt_init(&pkt, bufs, lo->n_stages > 1 ? i % NP_PKT_BUFS : core,
 			 f, len, hi->ifindex);
-		pkt.now_ns = wn->now;	/* the NIC's clock, as nicsim's */
+		/* the NIC's clock, and random stream from it, as nicsim's */
+		pkt.now_ns = wn->now;
 		st->trace = tr;
 		if (!staged && code[0]) {
 			nicprog_exec_start(&st->ctx, &pkt);
@@ -811,6 +810,8 @@ int np_hostrun(const struct np_hostrun_in *hi, const struct np_frames *fr,
 
 		st->trace = NULL;
 		pkt_init(&hpkt, hbuf, 0, f, len, hi->ifindex);
+		/* the same clock and random stream as the NIC's world */
+		hpkt.now_ns = wh->now;
 		nicprog_exec_run(&host, &world_ops, wh, st, &hpkt, &hres);
 		/* the host decides both alike; the frame was not compared */
 		if (decided && host_decided(hi->in, &hres))

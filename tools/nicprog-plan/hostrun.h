@@ -97,8 +97,8 @@ struct np_event {
  *	bodies' (verdict, bytes or tables): an engine function that is wrong
  * @reads_clock: the program calls bpf_ktime_get_ns(): its verdicts may
  *	depend on the rate (struct np_hostrun_in.rate)
- * @reads_random: the program calls bpf_get_prandom_u32(): offline runs
- *	read a seeded stream, the NIC its own
+ * @reads_random: the program calls bpf_get_prandom_u32(): each frame's
+ *	stream is seeded by its time on the NIC's clock, as nicsim's
  */
 struct np_hostrun {
 	struct np_run *runs;

@@ -192,7 +192,7 @@ void np_report_prediction(const struct np_workload *w,
 	else if (hr->reads_clock)
 		out_string("clock", "clock: %s\n", "the program reads bpf_ktime_get_ns() and the workload gives no rate: a frame every microsecond; its verdicts may differ at the NIC's own rate");
 	if (hr->reads_random)
-		out_string("random", "random: %s\n", "the program reads bpf_get_prandom_u32(): a seeded stream here, the NIC's own there; verdicts that depend on it are a sample");
+		out_string("random", "random: %s\n", "the program reads bpf_get_prandom_u32(): each frame's stream is seeded by its time on the NIC's clock, as nicsim's; on a NIC without such a clock its verdicts are a sample");
 	out_text("class\tframes\tverdict\truns\tcycles\tlatency\tmem\thit%%\tjobs\tmat\n");
 	out_open_array("classes");
 	for (i = 0; i < __NP_WL_CLASS_MAX; i++) {

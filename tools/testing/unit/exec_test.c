@@ -1054,6 +1054,42 @@ TEST(the_clock_is_the_nic_s_where_it_keeps_one)
 	EXPECT_EQ(NICPROG_EXEC_NIC_EPOCH_NS + 42, r.ret);
 }
 
+/*
+ * So is the random stream: seeded by the frame's time on the NIC, the
+ * same for the same time, another for another; each draw a new number.
+ */
+TEST(the_random_stream_follows_the_nic_s_clock)
+{
+	struct bpf_insn p[] = {
+		CALL(BPF_FUNC_get_prandom_u32), MOV64R(6, 0),
+		CALL(BPF_FUNC_get_prandom_u32),
+		I(BPF_ALU64 | BPF_LSH | BPF_K, 6, 0, 0, 32),
+		I(BPF_ALU64 | BPF_OR | BPF_X, 0, 6, 0, 0),
+		EXIT,
+	};
+	struct nicprog_exec_prog prog = { .insns = p, .len = ARRAY_SIZE(p) };
+	struct nicprog_exec_pkt pkt = { 0 };
+	struct nicprog_exec_result r;
+	u64 a, b;
+
+	nicprog_exec_run(&prog, &fake_ops, NULL, &state, &pkt, &r);
+	EXPECT_EQ(0, r.error);
+	EXPECT_EQ((42ULL << 32) | 42, r.ret);	/* the host's: fake_ops' */
+	pkt.now_ns = NICPROG_EXEC_NIC_EPOCH_NS + 7;
+	nicprog_exec_run(&prog, &fake_ops, NULL, &state, &pkt, &r);
+	a = r.ret;
+	EXPECT_NE((u32)(a >> 32), (u32)a);
+	EXPECT_NE(0ULL, pkt.rng);
+	pkt.rng = 0;
+	nicprog_exec_run(&prog, &fake_ops, NULL, &state, &pkt, &r);
+	EXPECT_EQ(a, r.ret);
+	pkt.rng = 0;
+	pkt.now_ns++;
+	nicprog_exec_run(&prog, &fake_ops, NULL, &state, &pkt, &r);
+	b = r.ret;
+	EXPECT_NE(a, b);
+}
+
 TEST(packet_program_reads_and_writes_through_pointers)
 {
 	/* swap the first two bytes of the frame, return XDP_TX */
