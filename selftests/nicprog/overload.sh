@@ -168,57 +168,51 @@ check "split: a hub's worth (1024) fewer dropped, within 8" \
 # second of the NIC's clock as nicprog-plan's replay at that rate says
 # (frame n at n / R s on both): the counts depend on the rate, not on how
 # fast the guest ran the frames
-RL=$SELFDIR/progs/ratelimit.o
 printf 'workload rl\nseed 3\nframes 3000\nflows 16 uniform\nmix udp 100\nsizes 64 100\n' > "$TMP/rl.wl"
 "$PLAN" --workload "$TMP/rl.wl" --pcap-out "$TMP/rl.pcap"
-prev=
-for kpps in 20 40; do
-	{ cat "$TMP/rl.wl"; echo "rate $kpps"; } > "$TMP/rlr.wl"
-	"$PLAN" --profile nicsim-generic --workload "$TMP/rlr.wl" "$RL" \
-		> "$TMP/rl.pred" 2>&1
-	check "ratelimit at $kpps kpps: nicprog-plan says the verdicts follow the rate" \
-		grep -q '^clock: .*frame n at n / rate s' "$TMP/rl.pred"
-	want=$(awk '/^verdicts:/ { for (i = 2; i < NF; i += 2) if ($i == "drop") print $(i + 1) }' "$TMP/rl.pred")
-	oracle_nic "rl$kpps" nicsim-generic
-	echo $((kpps * 1000)) > "/sys/bus/nicsim/devices/nicsim$ID/offered_rate"
-	ip netns exec "$NS" ethtool -S "$NF" > "$TMP/rl$kpps.before"
+
+# clock_run NAME PROG KPPS: nicprog-plan's report for PROG on the rl
+# frames at KPPS in $TMP/NAME.pred, its drops in WANT; then the frames
+# through PROG on a new nicsim-generic NIC offered KPPS, `ethtool -S`
+# around them in $TMP/NAME.before and .after
+clock_run() {
+	{ cat "$TMP/rl.wl"; echo "rate $3"; } > "$TMP/$1.wl"
+	"$PLAN" --profile nicsim-generic --workload "$TMP/$1.wl" "$2" \
+		> "$TMP/$1.pred" 2>&1
+	WANT=$(awk '/^verdicts:/ { for (i = 2; i < NF; i += 2) if ($i == "drop") print $(i + 1) }' "$TMP/$1.pred")
+	oracle_nic "$1" nicsim-generic
+	echo $(($3 * 1000)) > "/sys/bus/nicsim/devices/nicsim$ID/offered_rate"
+	ip netns exec "$NS" ethtool -S "$NF" > "$TMP/$1.before"
 	ip netns exec "$NS" env ORACLE_BENCH=1 ORACLE_PCAP="$TMP/rl.pcap" \
-		"$SELFDIR/oracle" "$RL" "$IN" "$NF" "$OUT" "$CAP" 7 3000 \
-		> "$TMP/rl.oracle" 2>&1
-	check "ratelimit at $kpps kpps: 3000 frames through the NIC" test $? = 0
+		"$SELFDIR/oracle" "$2" "$IN" "$NF" "$OUT" "$CAP" 7 3000 \
+		> "$TMP/$1.oracle" 2>&1
+	check "$1 at $3 kpps: 3000 frames through the NIC" test $? = 0
 	echo 1 > "/sys/bus/nicsim/devices/nicsim$ID/offered_end"
 	timing_settled "$NS" "$NF"
-	ip netns exec "$NS" ethtool -S "$NF" > "$TMP/rl$kpps.after"
-	expect_eq "ratelimit at $kpps kpps: none dropped at the NIC's ingress" \
-		0 "$(d "rl$kpps" timing_overflow)"
-	tap_info "ratelimit at $kpps kpps: $(d "rl$kpps" xdp_drop) of 3000 dropped, $want predicted"
+	ip netns exec "$NS" ethtool -S "$NF" > "$TMP/$1.after"
+	expect_eq "$1 at $3 kpps: none dropped at the NIC's ingress" \
+		0 "$(d "$1" timing_overflow)"
+	tap_info "$1 at $3 kpps: $(d "$1" xdp_drop) of 3000 dropped, $WANT predicted"
+}
+
+prev=
+for kpps in 20 40; do
+	clock_run "ratelimit$kpps" "$SELFDIR/progs/ratelimit.o" $kpps
+	check "ratelimit at $kpps kpps: nicprog-plan says the verdicts follow the rate" \
+		grep -q '^clock: .*frame n at n / rate s' "$TMP/ratelimit$kpps.pred"
 	expect_eq "ratelimit at $kpps kpps: the bucket drops what nicprog-plan says" \
-		"${want:-none}" "$(d "rl$kpps" xdp_drop)"
+		"${WANT:-none}" "$(d "ratelimit$kpps" xdp_drop)"
 	check "ratelimit at $kpps kpps: the rate decides the drops" \
-		test "$want" != "$prev"
-	prev=$want
+		test "$WANT" != "$prev"
+	prev=$WANT
 done
 # and its random stream: randdrop.o drops a random tenth (what
 # bpf_get_prandom_u32() draws is seeded by the frame's time on the NIC)
-RD=$SELFDIR/progs/randdrop.o
-{ cat "$TMP/rl.wl"; echo "rate 30"; } > "$TMP/rdr.wl"
-"$PLAN" --profile nicsim-generic --workload "$TMP/rdr.wl" "$RD" > "$TMP/rd.pred" 2>&1
-check "randdrop: nicprog-plan says its verdicts are a sample of a random stream" \
-	grep -q '^random: the program reads bpf_get_prandom_u32()' "$TMP/rd.pred"
-want=$(awk '/^verdicts:/ { for (i = 2; i < NF; i += 2) if ($i == "drop") print $(i + 1) }' "$TMP/rd.pred")
-oracle_nic rd nicsim-generic
-echo 30000 > "/sys/bus/nicsim/devices/nicsim$ID/offered_rate"
-ip netns exec "$NS" ethtool -S "$NF" > "$TMP/rd.before"
-ip netns exec "$NS" env ORACLE_BENCH=1 ORACLE_PCAP="$TMP/rl.pcap" \
-	"$SELFDIR/oracle" "$RD" "$IN" "$NF" "$OUT" "$CAP" 7 3000 \
-	> "$TMP/rd.oracle" 2>&1
-check "randdrop at 30 kpps: 3000 frames through the NIC" test $? = 0
-echo 1 > "/sys/bus/nicsim/devices/nicsim$ID/offered_end"
-timing_settled "$NS" "$NF"
-ip netns exec "$NS" ethtool -S "$NF" > "$TMP/rd.after"
-tap_info "randdrop at 30 kpps: $(d rd xdp_drop) of 3000 dropped, $want predicted"
+clock_run randdrop "$SELFDIR/progs/randdrop.o" 30
+check "randdrop: nicprog-plan says what it draws follows the NIC's clock" \
+	grep -q '^random: the program reads bpf_get_prandom_u32()' "$TMP/randdrop.pred"
 expect_eq "randdrop at 30 kpps: the frames drawn to drop are those nicprog-plan draws" \
-	"${want:-none}" "$(d rd xdp_drop)"
+	"${WANT:-none}" "$(d randdrop xdp_drop)"
 
 # a pipelined firewall under a light load: its output is the host's
 oracle_nic pipe nicsim-generic
