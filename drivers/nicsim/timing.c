@@ -297,6 +297,8 @@ static u64 tm_event(struct nicsim_tm *tm, const struct nicsim_tm_core *c,
  * @core: the core, below the model's cores
  * @cycles: the run's instruction cycles (and the core's own, as a hop)
  * @tr: what it waited for; NULL if nothing
+ * @after: of a later stage than the frame's run handed over before: it
+ *	arrives when that run ends, not with the frame
  *
  * Replays a batch when enough runs wait.
  *
