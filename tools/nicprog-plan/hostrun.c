@@ -267,15 +267,16 @@ static long w_delete(void *priv, u32 map, const void *key)
 	return 0;
 }
 
+/*
+ * Neither is read: every frame here has the NIC's clock (pkt.now_ns),
+ * which the executor reads and which seeds the random stream it draws
+ * from, as on nicsim.
+ */
 static u64 w_ktime(void *priv)
 {
 	return ((struct np_world *)priv)->now;
 }
 
-/*
- * Never read: every frame here has the NIC's clock (pkt.now_ns), which
- * seeds the random stream the executor draws from, as on nicsim.
- */
 static u32 w_prandom(void *priv)
 {
 	(void)priv;
@@ -608,9 +609,9 @@ static u64 frame_ns(u64 rate, u32 i)
 }
 
 /*
- * Does the program read a source a run on the NIC and a run offline see
- * alike only under assumptions: the clock (the offered rate) or random
- * numbers (a seeded stream offline, the NIC's own on a NIC)?
+ * Does the program read what a run on the NIC and a run offline see
+ * alike only at the same rate: the clock, or random numbers (a stream
+ * the frame's time on the NIC's clock seeds)?
  */
 static void note_sources(const struct nicprog_ir_input *in,
 			 struct np_hostrun *out)
