@@ -248,9 +248,12 @@ out=$("$CLI" predict dev "$P0" obj "$EX/count.o" rate 1000000)
 tap_info "$(sed -n 2,3p <<< "$out" | tr '\n' ' ')"
 check "predict in words gives the capacity and the load" \
 	grep -q "capacity [0-9]* frames per second, the rate asks" <<< "$out"
+PROGS=$SELFDIR/progs
+"$CLI" -j predict dev "$P0" obj "$PROGS/ratelimit.o" > "$TMP/rl.json"
+expect_eq "predict loads ratelimit.o (an LRU_HASH) as ip link does: exit 0" 0 "$?"
 out=$("$CLI" predict dev "$P0" obj "$TMP/none.o" 2>&1)
 expect_eq "predict of an object that is not there: exit 1" 1 "$?"
-check "naming it" grep -q "cannot open $TMP/none.o" <<< "$out"
+check "naming it" grep -q "$TMP/none.o: No such file or directory" <<< "$out"
 out=$("$CLI" predict dev "$P0" obj "$EX/count.o" cores 99 2>&1)
 expect_eq "predict for more cores than the NIC has: exit 1" 1 "$?"
 check "with the kernel's reason" grep -q "more cores than the NIC has" <<< "$out"

@@ -2,19 +2,20 @@
 /*
  * nicprog predict dev IFNAME obj FILE ...: the kernel's plan and
  * prediction for a program on a port, without attaching it. The program
- * is loaded for offload to the port (the kernel verifies it for the NIC,
- * as ip link does before attaching), the predict operation plans it, and
- * closing the object unloads it again.
+ * is loaded for offload to the port as ip link loads it (libnicprog; the
+ * kernel verifies it for the NIC), the predict operation plans it, and
+ * closing its fd unloads it again.
  */
 #include <errno.h>
 #include <limits.h>
 #include <net/if.h>
 #include <stdlib.h>
 #include <string.h>
-#include <bpf/libbpf.h>
+#include <unistd.h>
 #include <linux/nicprog.h>
 
 #include "nicprog.h"
+#include "../lib/nicprog/nicprog.h"
 
 struct predict_args {
 	const char *dev, *obj, *sec;
@@ -68,64 +69,42 @@ static int predict_parse(struct cli *cli, struct predict_args *pa)
 }
 
 /*
- * Open @pa->obj with its program of section @pa->sec (or its first) and
- * every map bound to @ifindex, the rest not loaded. Return the object
- * and in *@prog the program, or NULL after saying why.
+ * Load @pa->obj's program of section @pa->sec (or its first XDP one) for
+ * offload to @ifindex the way ip link's "nicprog" keyword does
+ * (libnicprog): only the maps it uses, each as the NIC holds it (an
+ * LRU_HASH, LPM_TRIE or per-CPU map as its table kind, global data folded
+ * or looked up). Plain libbpf binds every map of the object to the device
+ * as it is, which Linux 6.1 refuses for all but HASH and ARRAY maps, so
+ * predict would refuse programs ip link attaches. Return the program's
+ * fd, or -1 after saying why.
  */
-static struct bpf_object *predict_open(const struct predict_args *pa,
-				       unsigned int ifindex,
-				       struct bpf_program **prog)
+static int predict_load(const struct predict_args *pa, unsigned int ifindex)
 {
-	struct bpf_program *p, *found = NULL;
-	struct bpf_object *obj;
-	struct bpf_map *m;
-	int err;
+	char why[512], log[16384];
+	struct nicprog_load_opts opts = {
+		.sec = pa->sec,
+		.why = why, .why_len = sizeof(why),
+		.log = log, .log_len = sizeof(log),
+	};
+	int fd;
 
-	obj = bpf_object__open_file(pa->obj, NULL);
-	if (!obj) {
-		fprintf(stderr, "nicprog: predict: cannot open %s: %s\n",
-			pa->obj, strerror(errno));
-		return NULL;
-	}
-	bpf_object__for_each_program(p, obj) {
-		if (!found && (!pa->sec ||
-			       !strcmp(bpf_program__section_name(p), pa->sec)))
-			found = p;
-		bpf_program__set_autoload(p, false);
-	}
-	if (!found) {
-		fprintf(stderr, "nicprog: predict: %s has no program%s%s\n",
-			pa->obj, pa->sec ? " in section " : "",
-			pa->sec ? pa->sec : "");
-		goto fail;
-	}
-	bpf_program__set_autoload(found, true);
-	bpf_program__set_type(found, BPF_PROG_TYPE_XDP);
-	bpf_program__set_ifindex(found, ifindex);
-	bpf_object__for_each_map(m, obj)
-		bpf_map__set_ifindex(m, ifindex);
-	err = bpf_object__load(obj);
-	if (err) {
-		fprintf(stderr, "nicprog: predict: the kernel did not load %s for offload to %s: %s (the verifier's reason is above)\n",
-			pa->obj, pa->dev, strerror(-err));
-		goto fail;
-	}
-	*prog = found;
-	return obj;
-
-fail:
-	bpf_object__close(obj);
-	return NULL;
+	fd = nicprog_load(pa->obj, ifindex, &opts);
+	if (fd >= 0)
+		return fd;
+	/* libbpf's account; the verifier's log holds nicprog's reasons */
+	fputs(log, stderr);
+	/* why names the object and the cause */
+	fprintf(stderr, "nicprog: predict: for offload to %s: %s\n", pa->dev,
+		why);
+	return -1;
 }
 
 int cmd_predict_dev(struct cli *cli)
 {
 	struct predict_args pa = { 0 };
-	struct bpf_program *prog;
-	struct bpf_object *obj;
 	struct nlmsghdr *nlh;
 	unsigned int ifindex;
-	int err;
+	int err, fd;
 
 	err = predict_parse(cli, &pa);
 	if (err)
@@ -135,12 +114,12 @@ int cmd_predict_dev(struct cli *cli)
 		fprintf(stderr, "nicprog: predict: no interface %s\n", pa.dev);
 		return EXIT_REFUSED;
 	}
-	obj = predict_open(&pa, ifindex, &prog);
-	if (!obj)
+	fd = predict_load(&pa, ifindex);
+	if (fd < 0)
 		return EXIT_REFUSED;
 	nlh = nl_msg(&cli->nl, NICPROG_CMD_PREDICT, 0);
 	mnl_attr_put_u32(nlh, NICPROG_A_PROG_IFINDEX, ifindex);
-	mnl_attr_put_u32(nlh, NICPROG_A_PROG_FD, bpf_program__fd(prog));
+	mnl_attr_put_u32(nlh, NICPROG_A_PROG_FD, fd);
 	if (pa.shape >= 0)
 		mnl_attr_put_u8(nlh, NICPROG_A_PROG_SHAPE_ASKED, pa.shape);
 	if (pa.cores >= 0)
@@ -150,6 +129,6 @@ int cmd_predict_dev(struct cli *cli)
 	out_open_array(NULL);
 	err = nl_run(&cli->nl, nlh, prog_print, NULL);
 	out_close_array();
-	bpf_object__close(obj);
+	close(fd);	/* unloads it: nothing else holds it */
 	return err ? cli_refused(cli, err, "predict", pa.dev) : 0;
 }
