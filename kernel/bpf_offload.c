@@ -729,6 +729,7 @@ static int nicprog_finalize(struct bpf_verifier_env *env)
 		.tables = np->ir_tables, .n_tables = np->n_maps,
 	};
 	err = nicprog_ir_build(&np->ir_in, &np->ir, &why);
+	np->sources = nicprog_ir_sources(&np->ir_in);
 	np->ir_ns = ktime_get_ns() - t0;
 	if (err) {
 		np_vlog(env, "the offloader cannot analyze the program: %s\n",

@@ -621,7 +621,11 @@ static int nicprog_nl_plan_put(struct sk_buff *skb, struct nicprog_dev *nd,
 			      NICPROG_A_PROG_PAD) ||
 	    nla_put_u64_64bit(skb, NICPROG_A_PROG_PLAN_NS,
 			      np->ir_ns + plan->plan_ns, NICPROG_A_PROG_PAD) ||
-	    (old_id && nla_put_u32(skb, NICPROG_A_PROG_OLD_ID, old_id)))
+	    (old_id && nla_put_u32(skb, NICPROG_A_PROG_OLD_ID, old_id)) ||
+	    ((np->sources & NICPROG_IR_READS_CLOCK) &&
+	     nla_put_flag(skb, NICPROG_A_PROG_READS_CLOCK)) ||
+	    ((np->sources & NICPROG_IR_READS_RANDOM) &&
+	     nla_put_flag(skb, NICPROG_A_PROG_READS_RANDOM)))
 		return -EMSGSIZE;
 	for (i = 0; i < lo->n_stages; i++)
 		if (nicprog_nl_put_stage(skb, lo, i))

@@ -393,6 +393,7 @@ struct nicprog_plan {
  *	that the program calls, as the verifier's ops resolve them; built
  *	in, never freed
  * @host_call_insn: the first instruction calling one of them, or -1
+ * @sources: what else its verdicts may depend on, enum nicprog_ir_source
  */
 struct nicprog_prog {
 	struct nicprog_nic *nic;
@@ -415,6 +416,7 @@ struct nicprog_prog {
 	u64 ir_ns;
 	const struct bpf_func_proto *host_fn[__NICPROG_HOST_FN_MAX];
 	int host_call_insn;
+	u32 sources;
 };
 
 static inline struct nicprog_dev *to_nicprog_dev(const struct device *dev)

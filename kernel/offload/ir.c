@@ -1030,6 +1030,33 @@ int nicprog_ir_build(const struct nicprog_ir_input *in, struct nicprog_ir *ir,
 }
 
 /**
+ * nicprog_ir_sources() - what else a program's verdicts may depend on
+ * @in: the program
+ *
+ * A plan's prediction weighs the program's paths without traffic; one
+ * that reads the NIC's clock or random numbers takes paths that depend
+ * on when frames come or on a draw, and users are told so.
+ *
+ * Return: enum nicprog_ir_source bits.
+ */
+u32 nicprog_ir_sources(const struct nicprog_ir_input *in)
+{
+	const struct bpf_insn *insn;
+	u32 i, src = 0;
+
+	for (i = 0; i < in->len; i++) {
+		insn = &in->insns[i];
+		if (!is_helper(insn))
+			continue;
+		if (insn->imm == BPF_FUNC_ktime_get_ns)
+			src |= NICPROG_IR_READS_CLOCK;
+		else if (insn->imm == BPF_FUNC_get_prandom_u32)
+			src |= NICPROG_IR_READS_RANDOM;
+	}
+	return src;
+}
+
+/**
  * nicprog_ir_free() - release what nicprog_ir_build() allocated
  * @ir: the IR
  */

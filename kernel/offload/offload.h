@@ -284,6 +284,17 @@ int nicprog_ir_build(const struct nicprog_ir_input *in, struct nicprog_ir *ir,
 		     const char **why);
 void nicprog_ir_free(struct nicprog_ir *ir);
 
+/*
+ * What beyond the frame and its tables a program's verdicts may depend on,
+ * which a prediction from the program alone cannot know
+ */
+enum nicprog_ir_source {
+	NICPROG_IR_READS_CLOCK = 1 << 0,	/* bpf_ktime_get_ns() */
+	NICPROG_IR_READS_RANDOM = 1 << 1,	/* bpf_get_prandom_u32() */
+};
+
+u32 nicprog_ir_sources(const struct nicprog_ir_input *in);
+
 static inline bool nicprog_ir_is_ancestor(const struct nicprog_ir *ir,
 					  u32 a, u32 node)
 {

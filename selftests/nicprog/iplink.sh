@@ -144,6 +144,16 @@ expect_eq "  ip -j link show: partial" True \
 check "  ip link show says what the host runs and why" \
 	grep -q "partial (the NIC's instruction store)" <<< "$(nip link show dev "$NF")"
 
+# a program whose verdicts the NIC's clock decides (a token bucket): the
+# prediction says so; router's above ended at "cycles"
+check "-force replaces it: ratelimit.o, which reads the NIC's clock" \
+	nip -force link set dev "$NF" nicprog obj "$SELFDIR/progs/ratelimit.o"
+check "  ip link show: the prediction varies with the clock" \
+	grep -Eq "^    nicprog prog ratelimit id [0-9]+ plan .* cycles varies with clock$" \
+	<<< "$(nip link show dev "$NF")"
+expect_eq "  ip -j link show: reads_clock, not reads_random" "True False" \
+	"$(nip -j link show dev "$NF" | jpy "d[0]['nicprog']['reads_clock'], d[0]['nicprog']['reads_random']")"
+
 check "nicprog off detaches" nip link set dev "$NF" nicprog off
 expect_eq "  nothing offloaded" 0 "$(hw_id)"
 check "  ip link show names no program" \

@@ -248,9 +248,30 @@ out=$("$CLI" predict dev "$P0" obj "$EX/count.o" rate 1000000)
 tap_info "$(sed -n 2,3p <<< "$out" | tr '\n' ' ')"
 check "predict in words gives the capacity and the load" \
 	grep -q "capacity [0-9]* frames per second, the rate asks" <<< "$out"
+check "... and of a program that reads neither clock nor random numbers, no \"varies\"" \
+	bash -c '! grep -q varies' <<< "$out"
+# a program whose verdicts the NIC's clock or random numbers decide: the
+# prediction says it cannot know them (ratelimit.o: a token bucket;
+# randdrop.o drops a random tenth; tools/nicprog-plan times both offline)
 PROGS=$SELFDIR/progs
+# (not jq -e: jq 1.6 exits 0 on an empty file)
+jcheck() { expect_eq "$1" true "$(jq "$2" "$3")"; }
+"$CLI" -j predict dev "$P0" obj "$EX/count.o" > "$TMP/count.json"
+jcheck "predict -j of count.o: reads_clock and reads_random false" \
+	'.[0].reads_clock == false and .[0].reads_random == false' "$TMP/count.json"
 "$CLI" -j predict dev "$P0" obj "$PROGS/ratelimit.o" > "$TMP/rl.json"
 expect_eq "predict loads ratelimit.o (an LRU_HASH) as ip link does: exit 0" 0 "$?"
+jcheck "of ratelimit.o: reads_clock, not reads_random" \
+	'.[0].reads_clock == true and .[0].reads_random == false' "$TMP/rl.json"
+"$CLI" -j predict dev "$P0" obj "$PROGS/randdrop.o" > "$TMP/rd.json"
+jcheck "of randdrop.o: reads_random, not reads_clock" \
+	'.[0].reads_clock == false and .[0].reads_random == true' "$TMP/rd.json"
+out=$("$CLI" predict dev "$P0" obj "$PROGS/ratelimit.o")
+check "in words: ratelimit's prediction varies with the NIC's clock" \
+	grep -q "^    varies: its verdicts may depend on the NIC's clock, which this prediction does not know$" <<< "$out"
+out=$("$CLI" predict dev "$P0" obj "$PROGS/randdrop.o")
+check "randdrop's with random numbers" \
+	grep -q "^    varies: its verdicts may depend on random numbers, " <<< "$out"
 out=$("$CLI" predict dev "$P0" obj "$TMP/none.o" 2>&1)
 expect_eq "predict of an object that is not there: exit 1" 1 "$?"
 check "naming it" grep -q "$TMP/none.o: No such file or directory" <<< "$out"

@@ -609,28 +609,6 @@ static u64 frame_ns(u64 rate, u32 i)
 }
 
 /*
- * Does the program read what a run on the NIC and a run offline see
- * alike only at the same rate: the clock, or random numbers (a stream
- * the frame's time on the NIC's clock seeds)?
- */
-static void note_sources(const struct nicprog_ir_input *in,
-			 struct np_hostrun *out)
-{
-	const struct bpf_insn *insn;
-	u32 i;
-
-	for (i = 0; i < in->len; i++) {
-		insn = &in->insns[i];
-		if (insn->code != (BPF_JMP | BPF_CALL) || insn->src_reg)
-			continue;
-		if (insn->imm == BPF_FUNC_ktime_get_ns)
-			out->reads_clock = true;
-		else if (insn->imm == BPF_FUNC_get_prandom_u32)
-			out->reads_random = true;
-	}
-}
-
-/*
  * Did the run stop at a helper only the host has? Offline there is no
  * host FIB, neighbour table or device: what the helper returns, and so the
  * verdict, is the host's to decide.
@@ -672,7 +650,7 @@ int np_hostrun(const struct np_hostrun_in *hi, const struct np_frames *fr,
 	u8 *flags = NULL, *region = NULL, *bufs = NULL, *hbuf = NULL;
 	u64 cap_r = 0, cap_e = 0;
 	struct nicprog_exec_ctx ctx;
-	u32 i, s, core, len, verdict, n;
+	u32 i, s, core, len, verdict, n, src;
 	const u8 *f;
 	struct nicprog_exec_code *code[NICPROG_MAX_STAGES] = { NULL };
 	struct np_run r;
@@ -680,7 +658,13 @@ int np_hostrun(const struct np_hostrun_in *hi, const struct np_frames *fr,
 	int ret = -1;
 
 	memset(out, 0, sizeof(*out));
-	note_sources(hi->in, out);
+	/*
+	 * Read alike on the NIC and here only at the same rate: the clock,
+	 * and random numbers (a stream the frame's time on the clock seeds).
+	 */
+	src = nicprog_ir_sources(hi->in);
+	out->reads_clock = src & NICPROG_IR_READS_CLOCK;
+	out->reads_random = src & NICPROG_IR_READS_RANDOM;
 	flags = malloc(hi->in->len);
 	region = malloc(hi->in->len);
 	st = calloc(1, sizeof(*st));

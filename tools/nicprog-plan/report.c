@@ -84,7 +84,7 @@ void np_report_plan(const struct nicprog_ir *ir,
 {
 	const struct nicprog_stage *st;
 	const char *region;
-	u32 s, t;
+	u32 s, t, src;
 
 	out_uint("insns", "program: %llu insns", ir->in->len);
 	out_uint("blocks", ", %llu blocks", ir->n_blocks);
@@ -97,6 +97,15 @@ void np_report_plan(const struct nicprog_ir *ir,
 	out_uint("n_stages", ", stages %llu\n", lo->n_stages);
 	out_uint("tput", "predicted %llu packets per million cycles", lo->tput);
 	out_uint("latency", ", latency %llu cycles\n", lo->lat);
+	src = nicprog_ir_sources(ir->in);
+	out_bool("reads_clock", NULL, src & NICPROG_IR_READS_CLOCK);
+	out_bool("reads_random", NULL, src & NICPROG_IR_READS_RANDOM);
+	if (src)
+		out_text("varies: its verdicts may depend on %s%s%s, which this prediction does not know\n",
+			 src & NICPROG_IR_READS_CLOCK ? "the NIC's clock" : "",
+			 src == (NICPROG_IR_READS_CLOCK | NICPROG_IR_READS_RANDOM) ?
+			 " and " : "",
+			 src & NICPROG_IR_READS_RANDOM ? "random numbers" : "");
 	out_open_array("stages");
 	for (s = 0; s < lo->n_stages; s++) {
 		st = &lo->stages[s];

@@ -193,6 +193,15 @@ int prog_print(const struct nlmsghdr *nlh, void *data)
 			  u(tb[NICPROG_A_PROG_LOAD]));
 	if (tb[NICPROG_A_PROG_CAPACITY])
 		out_text("\n");
+	/* in words only if it reads either, as the kernel's plan file */
+	out_bool("reads_clock", NULL, tb[NICPROG_A_PROG_READS_CLOCK]);
+	out_bool("reads_random", NULL, tb[NICPROG_A_PROG_READS_RANDOM]);
+	if (tb[NICPROG_A_PROG_READS_CLOCK] || tb[NICPROG_A_PROG_READS_RANDOM])
+		out_text("    varies: its verdicts may depend on %s%s%s, which this prediction does not know\n",
+			 tb[NICPROG_A_PROG_READS_CLOCK] ? "the NIC's clock" : "",
+			 tb[NICPROG_A_PROG_READS_CLOCK] &&
+			 tb[NICPROG_A_PROG_READS_RANDOM] ? " and " : "",
+			 tb[NICPROG_A_PROG_READS_RANDOM] ? "random numbers" : "");
 	out_uint("verify_ns", NULL, u(tb[NICPROG_A_PROG_VERIFY_NS]));
 	out_uint("plan_ns", NULL, u(tb[NICPROG_A_PROG_PLAN_NS]));
 	out_text("    time: verifier %llu us, offloader %llu us\n",

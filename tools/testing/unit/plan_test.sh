@@ -38,6 +38,23 @@ for nf in count icmp_echo port_filter firewall router lb heavy_hitter nat esp di
 	fi
 done
 
+# a program that reads the NIC's clock (firewall's rate limit) is said to
+# vary with it, in words and JSON, as the kernel's plan file and prog-get
+# say; one that reads neither (count) is not
+"$PLAN" "$top/bpf/examples/firewall.o" > "$TMP/a" 2>&1
+"$PLAN" -j "$top/bpf/examples/firewall.o" > "$TMP/aj" 2>&1
+"$PLAN" "$top/bpf/examples/count.o" > "$TMP/b" 2>&1
+"$PLAN" -j "$top/bpf/examples/count.o" > "$TMP/bj" 2>&1
+if grep -qx "varies: its verdicts may depend on the NIC's clock, which this prediction does not know" "$TMP/a" &&
+   [ "$(jq -c '[.reads_clock, .reads_random]' "$TMP/aj")" = "[true,false]" ] &&
+   ! grep -q '^varies' "$TMP/b" &&
+   [ "$(jq -c '[.reads_clock, .reads_random]' "$TMP/bj")" = "[false,false]" ]; then
+	ok "a plan says when the program's verdicts vary with the NIC's clock"
+else
+	sed 's/^/# /' "$TMP/a" "$TMP/aj" | head -20
+	nok "a plan says when the program's verdicts vary with the NIC's clock"
+fi
+
 # --workload: every example NF, its table entries, a workload; the offline
 # run checks engines against the BPF bodies on every frame (exit 1 if not).
 . "$top/selftests/nicprog/nf_entries.sh"
@@ -169,10 +186,11 @@ awk -v a="$t4" -v b="$t1" 'BEGIN { exit !(a > 2 * b) }' &&
 # of the frames less the hub's 1024 and one core's 4 threads
 mpps=$("$PLAN" --cores 1 --workload "$TMP/small.wl" "$top/bpf/examples/count.o" |
 	awk '/^predicted/ { m = $8; sub(/\(/, "", m); print m }')
-for k in 0.5 2; do
-	{ cat "$TMP/small.wl"; awk -v m="$mpps" -v k="$k" 'BEGIN { printf "rate %d\n", m * 1e3 * k }'; } > "$TMP/rate.wl"
+# (not k: the TAP counter)
+for times in 0.5 2; do
+	{ cat "$TMP/small.wl"; awk -v m="$mpps" -v k="$times" 'BEGIN { printf "rate %d\n", m * 1e3 * k }'; } > "$TMP/rate.wl"
 	"$PLAN" --cores 1 --workload "$TMP/rate.wl" "$top/bpf/examples/count.o" |
-		awk '/^offered/ { d = $0; sub(/.*, /, "", d); sub(/ dropped.*/, "", d); print d }' > "$TMP/drops$k"
+		awk '/^offered/ { d = $0; sub(/.*, /, "", d); sub(/ dropped.*/, "", d); print d }' > "$TMP/drops$times"
 done
 [ "$(cat "$TMP/drops0.5")" = 0 ] &&
 	ok "count.o, one core, half its rate offered: none dropped" ||
