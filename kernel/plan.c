@@ -510,14 +510,8 @@ static void nicprog_plan_render(struct seq_buf *sb, const struct nicprog_dev *nd
 		       lo->tput, lo->lat);
 	if (np->sources)
 		seq_buf_printf(sb,
-			       "varies: its verdicts may depend on %s%s%s, which this prediction does not know\n",
-			       np->sources & NICPROG_IR_READS_CLOCK ?
-			       "the NIC's clock" : "",
-			       np->sources == (NICPROG_IR_READS_CLOCK |
-					       NICPROG_IR_READS_RANDOM) ?
-			       " and " : "",
-			       np->sources & NICPROG_IR_READS_RANDOM ?
-			       "random numbers" : "");
+			       "varies: its verdicts may depend on %s, which this prediction does not know\n",
+			       nicprog_ir_sources_name(np->sources));
 	seq_buf_printf(sb, "time: verifier %llu us, offloader %llu us (IR %llu, plan %llu)\n",
 		       np->verify_ns / 1000, (np->ir_ns + plan->plan_ns) / 1000,
 		       np->ir_ns / 1000, plan->plan_ns / 1000);

@@ -1057,6 +1057,22 @@ u32 nicprog_ir_sources(const struct nicprog_ir_input *in)
 }
 
 /**
+ * nicprog_ir_sources_name() - nicprog_ir_sources() in words
+ * @src: enum nicprog_ir_source bits, not 0
+ *
+ * The kernel's plan file and nicprog-plan's plan say it alike.
+ *
+ * Return: a static string.
+ */
+const char *nicprog_ir_sources_name(u32 src)
+{
+	if (src == (NICPROG_IR_READS_CLOCK | NICPROG_IR_READS_RANDOM))
+		return "the NIC's clock and random numbers";
+	return src & NICPROG_IR_READS_CLOCK ? "the NIC's clock" :
+					      "random numbers";
+}
+
+/**
  * nicprog_ir_free() - release what nicprog_ir_build() allocated
  * @ir: the IR
  */

@@ -294,6 +294,7 @@ enum nicprog_ir_source {
 };
 
 u32 nicprog_ir_sources(const struct nicprog_ir_input *in);
+const char *nicprog_ir_sources_name(u32 src);
 
 static inline bool nicprog_ir_is_ancestor(const struct nicprog_ir *ir,
 					  u32 a, u32 node)

@@ -101,11 +101,8 @@ void np_report_plan(const struct nicprog_ir *ir,
 	out_bool("reads_clock", NULL, src & NICPROG_IR_READS_CLOCK);
 	out_bool("reads_random", NULL, src & NICPROG_IR_READS_RANDOM);
 	if (src)
-		out_text("varies: its verdicts may depend on %s%s%s, which this prediction does not know\n",
-			 src & NICPROG_IR_READS_CLOCK ? "the NIC's clock" : "",
-			 src == (NICPROG_IR_READS_CLOCK | NICPROG_IR_READS_RANDOM) ?
-			 " and " : "",
-			 src & NICPROG_IR_READS_RANDOM ? "random numbers" : "");
+		out_text("varies: its verdicts may depend on %s, which this prediction does not know\n",
+			 nicprog_ir_sources_name(src));
 	out_open_array("stages");
 	for (s = 0; s < lo->n_stages; s++) {
 		st = &lo->stages[s];
