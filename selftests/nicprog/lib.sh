@@ -367,8 +367,28 @@ cleanup() {
 		[ -e "$BUS/devices/nicsim$id" ] && echo "$id" > "$BUS/del_device" 2>/dev/null
 	done
 	for ns in "${_created_ns[@]}"; do ip netns del "$ns" 2>/dev/null; done
+	if [ -n "${_oracle_host_mnt:-}" ]; then
+		umount "$_oracle_host_mnt" 2>/dev/null
+		rmdir "$_oracle_host_mnt" 2>/dev/null
+	fi
 }
 trap cleanup EXIT
+
+# oracle_keep_host: the oracle keeps the host's copy of each object it
+# runs, verified once per test file rather than once per run, in a BPF
+# file system of the file's own (oracle.c's host_prog(); ip netns exec
+# keeps it); cleanup removes it. Without one the oracle loads every time.
+oracle_keep_host() {
+	local d
+	d=$(mktemp -d /tmp/nicprog-oracle-host.XXXXXX) || return 1
+	if mount -t bpf bpf "$d"; then
+		_oracle_host_mnt=$d
+		export ORACLE_HOST_CACHE=$d
+	else
+		rmdir "$d"
+		tap_info "no BPF file system for the oracle's host copies: each run loads its own"
+	fi
+}
 
 PLAN=$NICPROG_SRC/tools/nicprog-plan/nicprog-plan
 require_plan() {

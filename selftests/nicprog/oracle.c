@@ -55,6 +55,11 @@
  * With ORACLE_PCAP naming a pcap file (classic format, Ethernet), bench
  * mode sends its frames in order instead (again from the first when
  * FRAMES is more): a workload the predictor sees too.
+ *
+ * With ORACLE_HOST_CACHE naming a directory in a BPF file system, the
+ * host's copy is kept there (pinned, by the object's bytes and the
+ * program asked for) and the next run of the same object takes it instead
+ * of loading it again: see host_prog().
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -73,7 +78,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -575,6 +582,181 @@ static int load_prog(const char *path, int ifindex)
 			ifindex ? "offloaded" : "on the host", why);
 		exit(2);
 	}
+	return fd;
+}
+
+/*
+ * The host's copy, kept between runs of one test file (ORACLE_HOST_CACHE).
+ * Its load is the same verification every run -- the same object, the
+ * same program -- and it is much of a run where a program's verification
+ * is long: digest.o's took 2 s on Debian's kernel and 70 s on the
+ * sanitizer kernel (Documentation/nicprog/testing.rst), while the NIC's
+ * copy, the one under test, is loaded anew each run. A kept copy is taken
+ * only if every map it has is one that emptying returns to what a fresh
+ * load gives -- an array zeroed, a hash emptied -- so that each run starts
+ * as a fresh load would: maps that load with contents (.data, a
+ * PROG_ARRAY's slots) or that hold more than their entries (LRU order,
+ * perf events, sockets, devices) are not, and their objects load anew.
+ * Read-only arrays (.rodata, frozen) stay as loaded.
+ */
+#define KEEP_MAX_BYTES	(64u << 20)
+
+/* FNV-1a over @len bytes at @p, continuing @h. */
+static uint64_t fnv1a(uint64_t h, const void *p, size_t len)
+{
+	const uint8_t *b = p;
+
+	while (len--)
+		h = (h ^ *b++) * 0x100000001b3ULL;
+	return h;
+}
+
+/* Where the host's copy of @path is kept; false if nowhere. */
+static bool host_cache_path(const char *path, char *out, size_t len)
+{
+	const char *dir = getenv("ORACLE_HOST_CACHE"), *e;
+	uint64_t h = 0xcbf29ce484222325ULL;
+	struct stat st;
+	void *m;
+	int fd;
+
+	if (!dir || !*dir)
+		return false;
+	fd = open(path, O_RDONLY);
+	if (fd < 0 || fstat(fd, &st) || !st.st_size) {
+		if (fd >= 0)
+			close(fd);
+		return false;
+	}
+	m = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED)
+		return false;
+	h = fnv1a(h, m, st.st_size);
+	munmap(m, st.st_size);
+	/* the program asked for, as load_prog() passes it */
+	e = getenv("ORACLE_SEC");
+	h = fnv1a(h, "sec=", 4);
+	h = fnv1a(h, e ? e : "", e ? strlen(e) + 1 : 0);
+	e = getenv("ORACLE_PROG");
+	h = fnv1a(h, "prog=", 5);
+	h = fnv1a(h, e ? e : "", e ? strlen(e) + 1 : 0);
+	return snprintf(out, len, "%s/host_%016llx", dir,
+			(unsigned long long)h) < (int)len;
+}
+
+/*
+ * Return map @fd to what a fresh load gives it (@empty false: only say
+ * whether it can). False for a map that emptying does not return there.
+ */
+static bool map_fresh(int fd, bool empty)
+{
+	struct bpf_map_info mi = {};
+	uint32_t len = sizeof(mi), k, n, vs;
+	uint8_t next[512];
+	size_t bytes;
+	void *keys, *vals;
+	bool ok;
+	int ncpu;
+
+	if (bpf_obj_get_info_by_fd(fd, &mi, &len) || mi.key_size > sizeof(next))
+		return false;
+	switch (mi.type) {
+	case BPF_MAP_TYPE_HASH:
+	case BPF_MAP_TYPE_PERCPU_HASH:
+		if (!empty)
+			return true;
+		/* the first key each time: its successor may go with it */
+		while (!bpf_map_get_next_key(fd, NULL, next))
+			if (bpf_map_delete_elem(fd, next))
+				return false;
+		return errno == ENOENT;
+	case BPF_MAP_TYPE_ARRAY:
+	case BPF_MAP_TYPE_PERCPU_ARRAY:
+		if (mi.map_flags & BPF_F_RDONLY_PROG)
+			return true;	/* .rodata: the program cannot write it */
+		n = strlen(mi.name);
+		if (n >= 5 && !strcmp(mi.name + n - 5, ".data"))
+			return false;	/* loads with the object's values */
+		ncpu = mi.type == BPF_MAP_TYPE_PERCPU_ARRAY ?
+		       libbpf_num_possible_cpus() : 1;
+		vs = mi.type == BPF_MAP_TYPE_PERCPU_ARRAY ?
+		     (mi.value_size + 7) / 8 * 8 : mi.value_size;
+		if (ncpu < 1)
+			return false;
+		bytes = (size_t)mi.max_entries * (vs * ncpu + sizeof(uint32_t));
+		if (bytes > KEEP_MAX_BYTES)
+			return false;
+		if (!empty || !mi.max_entries)
+			return true;
+		keys = calloc(mi.max_entries, sizeof(uint32_t));
+		vals = calloc(mi.max_entries, (size_t)vs * ncpu);
+		ok = keys && vals;
+		for (k = 0; ok && k < mi.max_entries; k++)
+			((uint32_t *)keys)[k] = k;
+		n = mi.max_entries;
+		ok = ok && !bpf_map_update_batch(fd, keys, vals, &n, NULL) &&
+		     n == mi.max_entries;
+		free(keys);
+		free(vals);
+		return ok;
+	default:
+		return false;
+	}
+}
+
+/* Every map of program @fd returned to its fresh state (@empty), or can be. */
+static bool maps_fresh(int prog_fd, bool empty)
+{
+	struct bpf_prog_info info = {};
+	uint32_t len = sizeof(info), ids[MAX_MAPS], i;
+	bool ok = true;
+	int fd;
+
+	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len) ||
+	    info.nr_map_ids > MAX_MAPS)
+		return false;
+	memset(&info, 0, sizeof(info));
+	info.nr_map_ids = MAX_MAPS;
+	info.map_ids = (uintptr_t)ids;
+	len = sizeof(info);
+	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len))
+		return false;
+	for (i = 0; ok && i < info.nr_map_ids; i++) {
+		fd = bpf_map_get_fd_by_id(ids[i]);
+		ok = fd >= 0 && map_fresh(fd, empty);
+		if (fd >= 0)
+			close(fd);
+	}
+	return ok;
+}
+
+/*
+ * The host's copy of @path: the kept one, its maps emptied, if there is
+ * one; else loaded, and kept if its maps allow. Says which.
+ */
+static int host_prog(const char *path)
+{
+	char keep[512];
+	bool cache = host_cache_path(path, keep, sizeof(keep));
+	int fd;
+
+	if (cache) {
+		fd = bpf_obj_get(keep);
+		if (fd >= 0 && maps_fresh(fd, true)) {
+			printf("# host copy: kept from an earlier run, its maps emptied\n");
+			return fd;
+		}
+		if (fd >= 0) {
+			fprintf(stderr, "oracle: cannot empty the maps of the kept %s; loading it again\n",
+				keep);
+			close(fd);
+			unlink(keep);
+		}
+	}
+	fd = load_prog(path, 0);
+	if (cache && maps_fresh(fd, false) && !bpf_obj_pin(fd, keep))
+		printf("# host copy: loaded, kept for the next run\n");
 	return fd;
 }
 
@@ -1276,7 +1458,7 @@ int main(int argc, char **argv)
 			      load_prog(argv[1], nf_idx);
 	prog_name(prog_nic, name);
 	maps_of_prog(prog_nic, nic_maps, &n_nic_maps);
-	prog_host = load_prog(argv[1], 0);
+	prog_host = host_prog(argv[1]);
 	prog_name(prog_host, hname);
 	if (strcmp(name, hname)) {
 		fprintf(stderr, "oracle: the NIC runs %s, the host would run %s\n",

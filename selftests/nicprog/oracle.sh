@@ -25,6 +25,7 @@ NFS=${ORACLE_NFS:-count icmp_echo port_filter firewall router lb heavy_hitter na
 SEED=${ORACLE_SEED:-1}
 EX=$NICPROG_SRC/bpf/examples
 oracle_nic orc
+oracle_keep_host
 . "$SELFDIR/nf_entries.sh"
 
 # Jobs the NIC's accelerator engines ran so far (all types), summed in
@@ -75,6 +76,13 @@ for nf in $NFS; do
 	check "$shape $nf: final map contents equal" has_line "ok 2 *" "$out"
 	check "$shape $nf: plan has the shape asked for" \
 		has_line "# plan: ok*" "$out"
+	# the host's copy is verified once (its maps are arrays and
+	# hashes): every later run takes it, emptied, and must still
+	# equal the NIC's fresh copy
+	if [ -n "${ORACLE_HOST_CACHE:-}" ] && [ "$shape" != "${SHAPES%% *}" ]; then
+		check "$shape $nf: the host's copy is the one kept, its maps emptied" \
+			has_line "# host copy: kept from an earlier run*" "$out"
+	fi
 done
 done
 tap_end

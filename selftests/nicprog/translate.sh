@@ -32,6 +32,7 @@ NFS=${TRANSLATE_NFS:-count icmp_echo port_filter firewall router lb heavy_hitter
 SEED=${TRANSLATE_SEED:-7}
 EX=$NICPROG_SRC/bpf/examples
 . "$SELFDIR/nf_entries.sh"
+oracle_keep_host
 
 declare -A D
 # the three NICs: oracle_nic's variables saved per mode
