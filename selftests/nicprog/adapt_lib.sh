@@ -17,6 +17,8 @@ command -v bpftool >/dev/null || skip_all "bpftool not installed"
 # it about 75 times
 command -v jq > /dev/null || skip_all "jq not installed"
 nicprog_load || skip_all "cannot load nicprog/nicsim"
+# each object's host copy verified once, not once per profile
+oracle_keep_host
 P_DIR=$SELFDIR/progs
 NICPROG=$NICPROG_SRC/tools/nicprog/nicprog
 ZERO16=00000000000000000000000000000000
