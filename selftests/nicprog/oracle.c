@@ -675,9 +675,9 @@ static bool map_fresh(int fd, bool empty)
 	case BPF_MAP_TYPE_PERCPU_ARRAY:
 		if (mi.map_flags & BPF_F_RDONLY_PROG)
 			return true;	/* .rodata: the program cannot write it */
-		n = strlen(mi.name);
-		if (n >= 5 && !strcmp(mi.name + n - 5, ".data"))
-			return false;	/* loads with the object's values */
+		/* .data, .data.*: loads with the object's values */
+		if (strstr(mi.name, ".data"))
+			return false;
 		ncpu = mi.type == BPF_MAP_TYPE_PERCPU_ARRAY ?
 		       libbpf_num_possible_cpus() : 1;
 		vs = mi.type == BPF_MAP_TYPE_PERCPU_ARRAY ?
