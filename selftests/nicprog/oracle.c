@@ -585,6 +585,24 @@ static int load_prog(const char *path, int ifindex)
 	return fd;
 }
 
+/* The ids of the maps program @prog_fd uses, at most MAX_MAPS; -1 on error. */
+static int prog_map_ids(int prog_fd, uint32_t *ids)
+{
+	struct bpf_prog_info info = {};
+	uint32_t len = sizeof(info);
+
+	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len) ||
+	    info.nr_map_ids > MAX_MAPS)
+		return -1;
+	memset(&info, 0, sizeof(info));
+	info.nr_map_ids = MAX_MAPS;
+	info.map_ids = (uintptr_t)ids;
+	len = sizeof(info);
+	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len))
+		return -1;
+	return info.nr_map_ids;
+}
+
 /*
  * The host's copy, kept between runs of one test file (ORACLE_HOST_CACHE).
  * Its load is the same verification every run -- the same object, the
@@ -708,21 +726,11 @@ static bool map_fresh(int fd, bool empty)
 /* Every map of program @fd returned to its fresh state (@empty), or can be. */
 static bool maps_fresh(int prog_fd, bool empty)
 {
-	struct bpf_prog_info info = {};
-	uint32_t len = sizeof(info), ids[MAX_MAPS], i;
-	bool ok = true;
-	int fd;
+	uint32_t ids[MAX_MAPS];
+	int i, fd, n = prog_map_ids(prog_fd, ids);
+	bool ok = n >= 0;
 
-	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len) ||
-	    info.nr_map_ids > MAX_MAPS)
-		return false;
-	memset(&info, 0, sizeof(info));
-	info.nr_map_ids = MAX_MAPS;
-	info.map_ids = (uintptr_t)ids;
-	len = sizeof(info);
-	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len))
-		return false;
-	for (i = 0; ok && i < info.nr_map_ids; i++) {
+	for (i = 0; ok && i < n; i++) {
 		fd = bpf_map_get_fd_by_id(ids[i]);
 		ok = fd >= 0 && map_fresh(fd, empty);
 		if (fd >= 0)
@@ -1014,23 +1022,14 @@ static bool attached;	/* ORACLE_ATTACHED */
 /* The maps program @prog_fd uses, by the ids the kernel gives. */
 static void maps_of_prog(int prog_fd, struct nic_map *maps, int *n_maps)
 {
-	struct bpf_prog_info info = {};
-	uint32_t len = sizeof(info), ids[MAX_MAPS], i;
+	uint32_t ids[MAX_MAPS];
+	int i, n = prog_map_ids(prog_fd, ids);
 
-	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len) ||
-	    info.nr_map_ids > MAX_MAPS) {
+	if (n < 0) {
 		fprintf(stderr, "oracle: cannot list the attached program's maps\n");
 		exit(2);
 	}
-	memset(&info, 0, sizeof(info));
-	info.nr_map_ids = MAX_MAPS;
-	info.map_ids = (uintptr_t)ids;
-	len = sizeof(info);
-	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len)) {
-		fprintf(stderr, "oracle: cannot list the attached program's maps\n");
-		exit(2);
-	}
-	for (i = 0; i < info.nr_map_ids; i++) {
+	for (i = 0; i < n; i++) {
 		struct nic_map *m = &maps[*n_maps];
 		struct bpf_map_info mi = {};
 		uint32_t mlen = sizeof(mi);
