@@ -61,5 +61,25 @@ nf_entries() {
 	esp)
 		ENTRIES=("$(esp_sa 0a000001 4097)" "$(esp_sa 0a020304 8193)"
 			 seqs:0a000001:00000000 seqs:0a020304:00000000) ;;
+	# the held-out NFs (bpf/heldout)
+	acl)
+		# {proto, pad, port}: drop ssh, dns over UDP, discard; reflect 8080
+		ENTRIES=(acl:06000016:01000000 acl:11000035:01000000
+			 acl:11000009:01000000 acl:06001f90:03000000) ;;
+	flow_meter)
+		ENTRIES=("config:00000000:$(le32 50)00000000") ;;
+	lb_maglev)
+		# {address, port, proto, pad} -> VIP; 61 ring slots a VIP over
+		# 8 backends 10.10.0.b, 02:00:00:00:0a:0b
+		ENTRIES=(vips:0a00000100500600:00000000
+			 vips:0a00000101bb0600:01000000
+			 vips:0a01020300351100:02000000
+			 vips:0808080800351100:03000000)
+		for ((slot = 0; slot < 4 * 61; slot++)); do
+			ENTRIES+=("ring:$(le32 $slot):$(le32 $(((slot * 7 + slot / 61) % 8)))")
+		done
+		for b in 0 1 2 3 4 5 6 7; do
+			ENTRIES+=("reals:$(le32 "$b"):0a0a000${b}020000000a0${b}0000")
+		done ;;
 	esac
 }
