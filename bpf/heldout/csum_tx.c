@@ -35,22 +35,26 @@ __noinline __u32 inet_sum(struct xdp_md *ctx, __u64 off, __u64 len,
 	__u8 *data = (void *)(long)ctx->data;
 	__u8 *data_end = (void *)(long)ctx->data_end;
 	__u64 acc = seed;
-	__u8 *p;
+	__u8 *p, *w;
 	__u32 n;
 
 	asm volatile("" : "+r"(off), "+r"(len));
 	if (off > 2048 || len > MAX_SEG || off + len > (__u64)(data_end - data))
 		return 0xffffffff;
 	p = data + off;
-	for (n = 0; n < MAX_SEG / 2 && len >= 2; n++, len -= 2, p += 2) {
-		if (p + 2 > data_end)
+	for (n = 0; n < MAX_SEG / 2; n++) {
+		if (2 * n + 2 > len)
+			break;
+		w = p + 2 * n;
+		if (w + 2 > data_end)
 			return 0xffffffff;
-		acc += ((__u32)p[0] << 8) + p[1];
+		acc += ((__u32)w[0] << 8) + w[1];
 	}
-	if (len) {
-		if (p + 1 > data_end)
+	if (len & 1) {
+		w = p + 2 * n;
+		if (w + 1 > data_end)
 			return 0xffffffff;
-		acc += (__u32)p[0] << 8;
+		acc += (__u32)w[0] << 8;
 	}
 	while (acc >> 16)
 		acc = (acc & 0xffff) + (acc >> 16);
