@@ -4,7 +4,8 @@
 # same verdicts, output bytes and final map contents as the same object run
 # with BPF_PROG_TEST_RUN on the host, over a seeded corpus of frames -- under
 # every plan shape the offloader can produce (plan_shape), each checked to
-# have the shape asked for where the program allows it.
+# have the shape asked for where the program allows it. ORACLE_DIR and
+# ORACLE_NFS run other objects the same way (bpf/heldout, say).
 . "$(dirname "$0")/lib.sh"
 require_root_tools
 [ -x "$SELFDIR/oracle" ] || skip_all "oracle not built"
@@ -23,7 +24,7 @@ SHAPE_FRAMES=${ORACLE_SHAPE_FRAMES:-1000}
 SHAPES=${ORACLE_SHAPES:-single replicated pipelined pipelined+replicated auto}
 NFS=${ORACLE_NFS:-count icmp_echo port_filter firewall router lb heavy_hitter nat esp digest}
 SEED=${ORACLE_SEED:-1}
-EX=$NICPROG_SRC/bpf/examples
+EX=${ORACLE_DIR:-$NICPROG_SRC/bpf/examples}
 oracle_nic orc
 oracle_keep_host
 . "$SELFDIR/nf_entries.sh"
