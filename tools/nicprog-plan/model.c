@@ -31,6 +31,13 @@
  *   the fixed point. A queue whose demand exceeds its capacity bounds the
  *   elapsed time itself, and its wait follows from Little's law over the
  *   threads it holds.
+ * - An engine type or the MATs that the cores, each at its own pace,
+ *   would ask more of than it has is scheduled over time instead
+ *   (shared_schedule()): one first-come first-served wait for every job
+ *   while it is over capacity, each core's pace from it, and the servers
+ *   shared anew as cores run out of frames -- with skewed traffic the
+ *   busiest cores end with the engine to themselves. Throughput (when
+ *   each core ends) and latency (the wait) come from that one schedule.
  *
  * Throughput is frames over the elapsed time: the busiest core's, or the
  * busiest queue's demand divided by its servers.
@@ -506,6 +513,144 @@ static int bank_loads(const struct np_hostrun *hr, const double *hit,
 }
 
 /*
+ * Cores sharing an engine type or the MATs beyond their capacity, as a
+ * schedule over time rather than one mean wait for the whole run. The
+ * queue is first come, first served, so while it is over capacity every
+ * job waits the same W; a core then runs at
+ *
+ *	rate(W) = min(its rate alone, threads / (its run alone + jobs * W))
+ *
+ * runs a cycle (a core that issues all the time hides W behind its other
+ * threads, one whose threads all wait cannot), and W is what makes the
+ * cores' jobs fit the servers. When a core has run its runs, the rest
+ * share the servers anew: with skewed traffic the busiest cores end with
+ * the queue to themselves, which no mean over the whole run says.
+ */
+struct np_sched_core {
+	double runs;	/* its runs */
+	double alone;	/* its cycles alone: every other queue's wait, none here */
+	double lat;	/* a run's cycles alone, without waiting for the core */
+	double jobs;	/* its jobs at the queue, a run */
+	double fin;	/* out: when it ends */
+	double wait;	/* out: the mean wait of its runs at the queue */
+};
+
+static double sched_rate(const struct np_sched_core *c, u32 threads,
+			 double w)
+{
+	return fmin(c->runs / c->alone, threads / (c->lat + c->jobs * w));
+}
+
+/* Service cycles a cycle the cores still running ask for at wait @w. */
+static double sched_load(const struct np_sched_core *sc, const double *left,
+			 u32 n, u32 threads, double svc, double w)
+{
+	double load = 0;
+	u32 c;
+
+	for (c = 0; c < n; c++)
+		if (left[c] > 0)
+			load += sched_rate(&sc[c], threads, w) * sc[c].jobs * svc;
+	return load;
+}
+
+/*
+ * The schedule of @n cores (@sc) at a queue of @servers, @svc cycles a
+ * job. Return: whether they ever asked for more than @servers; false also
+ * without memory (the caller keeps its mean wait).
+ */
+static bool shared_schedule(struct np_sched_core *sc, u32 n, u32 threads,
+			    double servers, double svc)
+{
+	double t = 0, dt, lo, hi, w, r, *left;
+	bool over = false;
+	u32 c, live, it;
+
+	left = calloc(n ? n : 1, sizeof(*left));
+	if (!left)
+		return false;
+	for (c = 0; c < n; c++) {
+		left[c] = sc[c].alone > 0 && sc[c].jobs > 0 ? sc[c].runs : 0;
+		sc[c].fin = sc[c].alone;
+		sc[c].wait = 0;
+	}
+	for (;;) {
+		for (c = 0, live = 0; c < n; c++)
+			live += left[c] > 0;
+		if (!live)
+			break;
+		/* the wait that fits the live cores' jobs to the servers */
+		w = 0;
+		if (sched_load(sc, left, n, threads, svc, 0) > servers) {
+			over = true;
+			for (hi = svc; sched_load(sc, left, n, threads, svc, hi) >
+				       servers; hi *= 2)
+				;
+			for (lo = 0, it = 0; it < 60; it++) {
+				w = (lo + hi) / 2;
+				if (sched_load(sc, left, n, threads, svc, w) >
+				    servers)
+					lo = w;
+				else
+					hi = w;
+			}
+			w = hi;
+		}
+		/* until the next core ends */
+		dt = INFINITY;
+		for (c = 0; c < n; c++)
+			if (left[c] > 0)
+				dt = fmin(dt, left[c] /
+					      sched_rate(&sc[c], threads, w));
+		t += dt;
+		for (c = 0; c < n; c++) {
+			if (left[c] <= 0)
+				continue;
+			r = fmin(left[c], dt * sched_rate(&sc[c], threads, w));
+			sc[c].wait += r * sc[c].jobs * w;
+			left[c] -= r;
+			if (left[c] <= 1e-9 * sc[c].runs) {
+				left[c] = 0;
+				sc[c].fin = t;
+			}
+		}
+	}
+	for (c = 0; c < n; c++)
+		if (sc[c].runs)
+			sc[c].wait /= sc[c].runs;
+	free(left);
+	return over;
+}
+
+/*
+ * Each core as shared_schedule() takes it for queue @q: its pace with
+ * every queue's wait but @q's (nothing for a core that does not use @q).
+ */
+static void sched_cores(const struct np_core *core, u32 n_cores, u32 threads,
+			const struct np_res *res, u32 n_res, u32 q,
+			struct np_sched_core *sc)
+{
+	struct np_core tmp;
+	u32 c, k;
+
+	for (c = 0; c < n_cores; c++) {
+		memset(&sc[c], 0, sizeof(sc[c]));
+		if (!core[c].uses[q] || !core[c].runs)
+			continue;
+		tmp = core[c];
+		tmp.w = tmp.w0;
+		for (k = 0; k < n_res; k++)
+			if (k != q)
+				tmp.w += tmp.uses[k] * res[k].wait;
+		core_rate(&tmp, threads);
+		sc[c].runs = tmp.runs;
+		sc[c].alone = tmp.active;
+		sc[c].lat = (tmp.c + tmp.w) / tmp.runs;
+		sc[c].jobs = tmp.uses[q] / tmp.runs;
+	}
+}
+
+/*
  * Frames the NIC drops at the workload's rate (@per_cycle frames per core
  * cycle, arriving evenly in the workload's order): the queues into the
  * cores hold as many frames waiting as the LNIC's hub into them, besides a
@@ -597,7 +742,9 @@ int np_predict(const struct nicprog_lnic *lnic,
 	u32 n_res = lnic->n_regions + __NICPROG_ACCEL_MAX + 1;
 	u32 i, j, c, q, it, best = 0, vcount[__NP_WL_CLASS_MAX][NP_VERDICTS] = { 0 };
 	double elapsed = 0, old, *hit, lat, w0, svc, miss, slowest = 0;
-	double total, held;
+	double total, held, over;
+	struct np_sched_core *sc = NULL;
+	u32 shared = U32_MAX;
 	const struct np_event *e;
 	const struct np_run *r;
 	struct np_pred_class *pc;
@@ -679,6 +826,56 @@ int np_predict(const struct nicprog_lnic *lnic,
 	}
 	p->iterations = it;
 
+	/*
+	 * An engine type or the MATs the cores, each at its own pace, would
+	 * ask more of than it has: scheduled (shared_schedule()) rather than
+	 * one mean wait for every core -- the one asked the most beyond its
+	 * capacity, if any. Its wait for every core is then the schedule's,
+	 * and each core using it is active until the schedule ends it.
+	 */
+	sc = calloc(lo->cores ? lo->cores : 1, sizeof(*sc));
+	if (!sc)
+		goto nomem;
+	for (q = lnic->n_regions, over = 1; q < n_res; q++) {
+		if (!res[q].uses)
+			continue;
+		sched_cores(core, lo->cores, threads, res, n_res, q, sc);
+		for (c = 0, total = 0; c < lo->cores; c++)
+			if (sc[c].alone > 0)
+				total += sc[c].runs / sc[c].alone * sc[c].jobs *
+					 res[q].svc;
+		if (total / res[q].servers > over) {
+			over = total / res[q].servers;
+			shared = q;
+		}
+	}
+	if (shared != U32_MAX) {
+		sched_cores(core, lo->cores, threads, res, n_res, shared, sc);
+		if (shared_schedule(sc, lo->cores, threads, res[shared].servers,
+				    res[shared].svc)) {
+			for (c = 0, total = 0; c < lo->cores; c++)
+				total += sc[c].wait * sc[c].runs;
+			res[shared].wait = total / res[shared].uses;
+		} else {
+			shared = U32_MAX;
+		}
+	}
+
+	for (c = 0; c < lo->cores; c++) {
+		core[c].w = core[c].w0;
+		for (q = 0; q < n_res; q++)
+			core[c].w += core[c].uses[q] * res[q].wait;
+		core_rate(&core[c], threads);
+		if (shared != U32_MAX && core[c].uses[shared])
+			core[c].active = sc[c].fin;
+	}
+	if (shared != U32_MAX) {
+		for (c = 0, elapsed = 0; c < lo->cores; c++)
+			elapsed = fmax(elapsed, core[c].active);
+		for (q = 0; q < n_res; q++)
+			elapsed = fmax(elapsed, res[q].bound);
+	}
+
 	/* the unit that sets the elapsed time */
 	for (c = 0; c < lo->cores; c++)
 		if (core[c].active > core[best].active)
@@ -686,6 +883,10 @@ int np_predict(const struct nicprog_lnic *lnic,
 	snprintf(p->bottleneck, sizeof(p->bottleneck), "core%u%s", best,
 		 core[best].c < core[best].active * 0.999 ?
 		 " (waiting)" : "");
+	if (shared != U32_MAX && core[best].uses[shared] &&
+	    core[best].active > sc[best].alone * 1.0001)
+		snprintf(p->bottleneck, sizeof(p->bottleneck), "%.31s",
+			 res[shared].name);
 	for (q = 0; q < n_res; q++)
 		if (res[q].bound > core[best].active * 1.0001 &&
 		    res[q].bound >= elapsed * 0.9999) {
@@ -694,8 +895,6 @@ int np_predict(const struct nicprog_lnic *lnic,
 			sat = q;
 		}
 
-	for (c = 0; c < lo->cores; c++)
-		core_rate(&core[c], threads);
 	if (core_stretches(lnic, lo, hr, threads, hit, res, slowest, core))
 		goto nomem;
 
@@ -704,7 +903,7 @@ int np_predict(const struct nicprog_lnic *lnic,
 	 * them wait their turn there. Its wait then follows from Little's
 	 * law over the whole NIC rather than from a queueing formula.
 	 */
-	if (sat != U32_MAX && res[sat].uses) {
+	if (shared == U32_MAX && sat != U32_MAX && res[sat].uses) {
 		res[sat].wait = 0;
 		for (c = 0, held = 0; c < lo->cores; c++) {
 			if (!core[c].uses[sat])
@@ -791,6 +990,7 @@ int np_predict(const struct nicprog_lnic *lnic,
 out:
 	for (q = 0; q < n_res; q++)
 		free(res[q].bank_load);
+	free(sc);
 	free(hit);
 	free(core);
 	return err;
