@@ -75,6 +75,31 @@ struct np_prediction {
 	u32 iterations;
 };
 
+/**
+ * struct np_draws - a prediction over several samples of one description
+ * @n: samples; 1 is the description's own seed alone
+ * @step: seed step from one sample to the next
+ * @tput_min: lowest throughput of a sample
+ * @tput_max: highest
+ * @lat_min: lowest mean latency of a sample
+ * @lat_max: highest
+ *
+ * A description fixes the flows' popularity, not which flows share a core:
+ * under skew the busiest core, so the throughput, differs from one sample
+ * to the next (dns.wl's 3000 flows, Zipf 0.9, on 16 cores: 107,919 to
+ * 148,294 frames per million cycles over six seeds, 2026-11-28). The
+ * prediction is the samples' mean; their range is what the description
+ * leaves open.
+ */
+struct np_draws {
+	u32 n;
+	u64 step;
+	double tput_min;
+	double tput_max;
+	double lat_min;
+	double lat_max;
+};
+
 int np_predict(const struct nicprog_lnic *lnic,
 	       const struct nicprog_layout *lo, const struct np_hostrun *hr,
 	       u64 rate_kpps, struct np_prediction *p);

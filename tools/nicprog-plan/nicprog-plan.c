@@ -14,7 +14,7 @@
  *   nicprog-plan --facts FACTS|OBJ.o    (the facts, one line per insn)
  *   nicprog-plan [--profile P] --lnic   (the profile, as profile text)
  *   nicprog-plan [--profile P] [--shape S] [--cores N] --workload W
- *	[--entry MAP:KEYHEX:VALHEX ...] OBJ.o|FACTS
+ *	[--samples N] [--entry MAP:KEYHEX:VALHEX ...] OBJ.o|FACTS
  *   nicprog-plan --workload W --pcap-out FILE
  *   nicprog-plan [--profile P] [--sec S|--prog F] --facts-out FILE OBJ.o
  *	(the facts file the kernel would record for OBJ.o on profile P)
@@ -30,7 +30,11 @@
  * model of the NIC (model.c) turns the paths into throughput, latency,
  * utilisation and the bottleneck, overall and per packet class. From the
  * facts of a loaded program it predicts for the device that holds it
- * (tables by number: facts keep no names).
+ * (tables by number: facts keep no names). --samples N (1 by default)
+ * expands a workload description N times, from seeds NP_DRAW_STEP apart,
+ * and predicts the samples' mean, printing their range: a description
+ * leaves open which flows share a core, and under skew that moves the
+ * busiest core's load by more than the model's own error.
  * --pcap-out writes a workload's frames, for a traffic source to send.
  *
  * The program is chosen as ip link chooses it (tools/lib/nicprog/object.c):
@@ -45,6 +49,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <stdio.h>
@@ -67,7 +72,7 @@
 #define USAGE "usage: nicprog-plan [--profile P] [--sec S|--prog F] [--shape S] [--cores N] [--partial] [--json|--pretty|--dot] FACTS|OBJ.o\n" \
 	      "       nicprog-plan [--profile P] [--sec S|--prog F] [--cores N] [--quality|--blocks|--facts] FACTS|OBJ.o\n" \
 	      "       nicprog-plan [--profile P] --lnic\n" \
-	      "       nicprog-plan [--profile P] [--shape S] [--cores N] [--partial] [--json|--pretty] [--exec interp|translated] --workload W [--entry MAP:KEYHEX:VALHEX ...] OBJ.o|FACTS\n" \
+	      "       nicprog-plan [--profile P] [--shape S] [--cores N] [--partial] [--json|--pretty] [--exec interp|translated] --workload W [--samples N] [--entry MAP:KEYHEX:VALHEX ...] OBJ.o|FACTS\n" \
 	      "       nicprog-plan --workload W --pcap-out FILE\n" \
 	      "       nicprog-plan [--profile P] [--sec S|--prog F] --facts-out FILE OBJ.o\n"
 
@@ -336,7 +341,7 @@ static void print_blocks(const struct nicprog_ir *ir)
 
 /* --workload: a workload file, or a pcap file, expanded into frames. */
 static int workload_frames(const char *path, struct np_workload *w,
-			   struct np_frames *fr)
+			   struct np_frames *fr, bool *is_pcap)
 {
 	char why[256];
 	size_t len;
@@ -348,6 +353,7 @@ static int workload_frames(const char *path, struct np_workload *w,
 	int err;
 
 	memset(w, 0, sizeof(*w));
+	*is_pcap = pcap;
 	if (pcap) {
 		free(text);
 		snprintf(w->name, sizeof(w->name), "pcap");
@@ -498,6 +504,46 @@ static int write_facts(const char *path, const struct nicprog_ir_input *in,
 /* --exec translated: the offline run's NIC in nicsim's translated form */
 static bool exec_translated;
 
+/* Seeds of a description's samples: sample k has the description's + k * this. */
+#define NP_DRAW_STEP 7919
+#define NP_MAX_SAMPLES 64
+
+/*
+ * One sample: the plan run offline over its frames, then the model. The
+ * caller frees @hr.
+ */
+static int predict_sample(const struct np_hostrun_in *hi,
+			  const struct nicprog_lnic *lnic,
+			  const struct nicprog_layout *lo,
+			  const struct np_workload *w,
+			  const struct np_frames *fr, struct np_hostrun *hr,
+			  struct np_prediction *pred)
+{
+	char why[256];
+
+	if (np_hostrun(hi, fr, hr, why, sizeof(why))) {
+		fprintf(stderr, "nicprog-plan: offline run: %s\n", why);
+		return 1;
+	}
+	if (hr->engine_diff) {
+		fprintf(stderr, "nicprog-plan: offline run: %u frames came out differently with engines than with the BPF bodies; an engine function is wrong\n",
+			hr->engine_diff);
+		np_hostrun_free(hr);
+		return 1;
+	}
+	if (np_predict(lnic, lo, hr, w->rate_kpps, pred)) {
+		fprintf(stderr, "nicprog-plan: no memory\n");
+		np_hostrun_free(hr);
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * The prediction over @samples samples of the description @w (the first
+ * one @fr, the rest expanded here from seeds NP_DRAW_STEP apart): the
+ * throughput and latency their mean, the rest the first sample's.
+ */
 static int predict_workload(const struct np_object *obj,
 			    const u8 *table_of,
 			    const struct nicprog_ir_input *in,
@@ -506,18 +552,22 @@ static int predict_workload(const struct np_object *obj,
 			    const struct nicprog_layout *lo,
 			    const struct np_workload *w,
 			    const struct np_frames *fr, char **entries,
-			    u32 n_entries)
+			    u32 n_entries, u32 samples)
 {
 	struct np_entry ent[NP_MAX_ENTRIES];
-	struct np_prediction pred;
-	struct np_hostrun hr;
+	struct np_prediction pred, other;
+	struct np_draws d = { .n = samples, .step = NP_DRAW_STEP };
+	struct np_hostrun hr, ohr;
 	struct np_hostrun_in hi = {
 		.in = in, .exec = exec, .lnic = lnic, .lo = lo,
 		.entries = ent, .n_entries = n_entries, .ifindex = 1,
 		.rate = w->rate_kpps * 1000, .translated = exec_translated,
 	};
+	double tput, mpps, lat;
+	struct np_workload ow;
+	struct np_frames ofr;
 	char why[256];
-	u32 i;
+	u32 i, k;
 
 	for (i = 0; i < n_entries; i++)
 		if (parse_entry(obj, table_of, in, entries[i], &ent[i]))
@@ -526,24 +576,42 @@ static int predict_workload(const struct np_object *obj,
 		if (table_of[i] != NICPROG_MAP_NONE &&
 		    np_map_host_target(obj->map_defs[i].type))
 			hi.host_tables |= 1ULL << table_of[i];
-	if (np_hostrun(&hi, fr, &hr, why, sizeof(why))) {
-		fprintf(stderr, "nicprog-plan: offline run: %s\n", why);
+	if (predict_sample(&hi, lnic, lo, w, fr, &hr, &pred))
 		return 1;
+	tput = pred.tput;
+	mpps = pred.mpps;
+	lat = pred.lat;
+	d.tput_min = d.tput_max = pred.tput;
+	d.lat_min = d.lat_max = pred.lat;
+	for (k = 1; k < samples; k++) {
+		ow = *w;
+		ow.seed = w->seed + k * NP_DRAW_STEP;
+		if (np_wl_expand(&ow, &ofr, why, sizeof(why))) {
+			fprintf(stderr, "nicprog-plan: sample %u: %s\n", k + 1,
+				why);
+			return 1;
+		}
+		i = predict_sample(&hi, lnic, lo, &ow, &ofr, &ohr, &other);
+		np_frames_free(&ofr);
+		if (i)
+			return 1;
+		np_hostrun_free(&ohr);
+		tput += other.tput;
+		mpps += other.mpps;
+		lat += other.lat;
+		d.tput_min = fmin(d.tput_min, other.tput);
+		d.tput_max = fmax(d.tput_max, other.tput);
+		d.lat_min = fmin(d.lat_min, other.lat);
+		d.lat_max = fmax(d.lat_max, other.lat);
 	}
-	if (hr.engine_diff) {
-		fprintf(stderr, "nicprog-plan: offline run: %u frames came out differently with engines than with the BPF bodies; an engine function is wrong\n",
-			hr.engine_diff);
-		return 1;
-	}
-	if (np_predict(lnic, lo, &hr, w->rate_kpps, &pred)) {
-		fprintf(stderr, "nicprog-plan: no memory\n");
-		return 1;
-	}
+	pred.tput = tput / samples;
+	pred.mpps = mpps / samples;
+	pred.lat = lat / samples;
 	out_open_object(NULL);
 	if (obj)
 		out_string("program", NULL, obj->name);
 	out_string("profile", NULL, lnic->name);
-	np_report_prediction(w, lnic, lo, &hr, &pred);
+	np_report_prediction(w, lnic, lo, &hr, &pred, &d);
 	out_close_object();
 	np_hostrun_free(&hr);
 	for (i = 0; i < n_entries; i++) {
@@ -583,6 +651,7 @@ int main(int argc, char **argv)
 		{ "dot", no_argument, NULL, 'd' },
 		{ "facts-out", required_argument, NULL, 'F' },
 		{ "exec", required_argument, NULL, 'x' },
+		{ "samples", required_argument, NULL, 'n' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct nicprog_lnic *lnic;
@@ -591,8 +660,10 @@ int main(int argc, char **argv)
 	const char *facts_out = NULL;
 	pid_t pid;
 	static char *entries[NP_MAX_ENTRIES];
-	u32 n_entries = 0;
+	u32 n_entries = 0, samples = 1;
 	struct np_workload wl;
+	bool wl_pcap = false;
+	char *end;
 	struct np_frames fr;
 	struct offline ol = { 0 };
 	struct nicprog_lnic_summary sum;
@@ -619,7 +690,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	lnic = nicsim_profile_find(NULL);
-	while ((c = getopt_long(argc, argv, "s:c:qbfp:S:g:C:lw:e:o:PjJdF:x:", opts,
+	while ((c = getopt_long(argc, argv, "s:c:qbfp:S:g:C:lw:e:o:PjJdF:x:n:", opts,
 				NULL)) != -1) {
 		switch (c) {
 		case 's':
@@ -708,6 +779,14 @@ int main(int argc, char **argv)
 			}
 			exec_translated = !strcmp(optarg, "translated");
 			break;
+		case 'n':
+			samples = strtoul(optarg, &end, 10);
+			if (*end || !samples || samples > NP_MAX_SAMPLES) {
+				fprintf(stderr, "nicprog-plan: --samples takes 1 to %u\n",
+					NP_MAX_SAMPLES);
+				return 2;
+			}
+			break;
 		default:
 			fprintf(stderr, USAGE);
 			return 2;
@@ -723,8 +802,14 @@ int main(int argc, char **argv)
 		free(buf);
 		return 0;
 	}
-	if (wl_path && workload_frames(wl_path, &wl, &fr))
+	if (wl_path && workload_frames(wl_path, &wl, &fr, &wl_pcap))
 		return 1;
+	if (samples > 1 && (!wl_path || wl_pcap)) {
+		fprintf(stderr, "nicprog-plan: --samples draws a workload description anew; %s\n",
+			!wl_path ? "give one with --workload" :
+			"a pcap file is one sample already");
+		return 2;
+	}
 	if (pcap_out && wl_path && optind == argc) {
 		if (np_pcap_write(pcap_out, &fr, lwhy, sizeof(lwhy))) {
 			fprintf(stderr, "nicprog-plan: %s\n", lwhy);
@@ -799,7 +884,8 @@ int main(int argc, char **argv)
 				c = predict_workload(elf ? &ol.obj : NULL,
 						     ol.facts.table_of, &in,
 						     &ol.exec, lnic, &lo, &wl,
-						     &fr, entries, n_entries);
+						     &fr, entries, n_entries,
+						     samples);
 				fflush(stdout);
 				_exit(c);
 			}

@@ -149,13 +149,16 @@ void np_report_plan(const struct nicprog_ir *ir,
  * @lnic: the NIC
  * @lo: the plan
  * @hr: the offline run of the plan over the workload's frames
- * @p: what the NIC's model made of it
+ * @p: what the NIC's model made of it: its throughput, Mpps and latency
+ *	the samples' mean, the rest the first sample's
+ * @d: the samples of the description
  */
 void np_report_prediction(const struct np_workload *w,
 			  const struct nicprog_lnic *lnic,
 			  const struct nicprog_layout *lo,
 			  const struct np_hostrun *hr,
-			  const struct np_prediction *p)
+			  const struct np_prediction *p,
+			  const struct np_draws *d)
 {
 	const struct np_pred_class *c;
 	u32 i;
@@ -176,6 +179,16 @@ void np_report_prediction(const struct np_workload *w,
 		 lnic->units[lo->core_unit].clock_mhz);
 	out_double("latency", ", latency %.1f cycles", p->lat);
 	out_string("bottleneck", ", bottleneck %s\n", p->bottleneck);
+	if (d->n > 1) {
+		out_uint("samples", "over %llu samples of the description", d->n);
+		out_uint("seed", " (seeds %llu", w->seed);
+		out_uint("seed_step", " + k * %llu): throughput", d->step);
+		out_double("tput_min", " %.1f", d->tput_min);
+		out_double("tput_max", " to %.1f", d->tput_max);
+		out_double("latency_min", ", latency %.1f", d->lat_min);
+		out_double("latency_max", " to %.1f", d->lat_max);
+		out_text("; the figures above are their mean, the bottleneck and what follows the first sample's\n");
+	}
 	if (p->offered) {
 		/* what the queues into the cores cannot hold is dropped */
 		out_uint("offered_kpps", "offered %llu kpps: ", w->rate_kpps);

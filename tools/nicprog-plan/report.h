@@ -22,7 +22,8 @@ void np_report_prediction(const struct np_workload *w,
 			  const struct nicprog_lnic *lnic,
 			  const struct nicprog_layout *lo,
 			  const struct np_hostrun *hr,
-			  const struct np_prediction *p);
+			  const struct np_prediction *p,
+			  const struct np_draws *d);
 void np_report_dot(const char *name, const struct nicprog_ir *ir,
 		   const struct nicprog_lnic *lnic,
 		   const struct nicprog_layout *lo);

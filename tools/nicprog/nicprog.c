@@ -48,7 +48,7 @@ static void usage(FILE *f)
 	      "  nicprog plan obj FILE [profile P] [sec S] [shape SHAPE] [cores N] [partial]\n"
 	      "               [dot [FILE] | svg FILE]\n"
 	      "  nicprog predict obj FILE workload W [profile P] [sec S] [shape SHAPE]\n"
-	      "               [cores N] [partial] [entry MAP:KEYHEX:VALHEX]...\n"
+	      "               [cores N] [partial] [samples N] [entry MAP:KEYHEX:VALHEX]...\n"
 	      "  nicprog predict dev IFNAME obj FILE [sec S] [shape SHAPE] [cores N]\n"
 	      "               [rate FRAMES_PER_SECOND]\n"
 	      "SHAPE: auto, single, replicated, pipelined, pipelined+replicated\n"

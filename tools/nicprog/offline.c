@@ -23,7 +23,7 @@
 
 static const char * const plan_words[] = {
 	"obj", "profile", "sec", "shape", "cores", "partial", "workload",
-	"entry", "dot", "svg", NULL,
+	"entry", "samples", "dot", "svg", NULL,
 };
 
 static bool plan_word(const char *arg)
@@ -218,6 +218,10 @@ int cmd_offline(struct cli *cli, bool predict, enum out_mode mode)
 			pargv[pargc++] = (char *)val;
 		} else if (!strcmp(arg, "entry") && predict) {
 			pargv[pargc++] = "--entry";
+			pargv[pargc++] = (char *)val;
+		} else if (!strcmp(arg, "samples") && predict) {
+			/* nicprog-plan says what it takes */
+			pargv[pargc++] = "--samples";
 			pargv[pargc++] = (char *)val;
 		} else if (!strcmp(arg, "profile") || !strcmp(arg, "sec")) {
 			pargv[pargc++] = !strcmp(arg, "sec") ? "--sec" :

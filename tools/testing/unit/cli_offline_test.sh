@@ -4,7 +4,8 @@
 # -j and -p parse as JSON and say what the words say; the DOT graph has a
 # node per handler, an edge per DAG edge and a cluster per stage (and the
 # host's, split), bold edges where a plan crosses stages; svg renders it
-# with Graphviz; bad requests exit 2 (usage) or 1 (refused) naming the
+# with Graphviz; predict over samples of a description gives their mean
+# and range; bad requests exit 2 (usage) or 1 (refused) naming the
 # cause, and write nothing.
 set -u
 top=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -77,6 +78,39 @@ expect_eq "predict -p: a unit per unit line" \
 	"$(awk -F'\t' 'u && NF == 2 { n++ } /^unit\tutilisation$/ { u = 1 } END { print n }' "$TMP/pw")" \
 	"$(jpy "len(d['units'])" < "$TMP/pjs")"
 
+# samples N: the mean of N one-sample predictions from seeds 7919 apart,
+# and their range (flows.wl: 16 cores of lb.o share its flows unevenly)
+FWL=$top/tools/workloads/flows.wl
+"$CLI" predict obj "$EX/lb.o" workload "$FWL" > "$TMP/s0"
+"$CLI" predict obj "$EX/lb.o" workload "$FWL" samples 1 > "$TMP/s1"
+check "predict samples 1: the same words as without" cmp -s "$TMP/s0" "$TMP/s1"
+for i in 0 1 2 3; do
+	awk -v k="$i" '$1 == "seed" { $2 += k * 7919 } { print }' "$FWL" > "$TMP/f$i.wl"
+	"$CLI" predict obj "$EX/lb.o" workload "$TMP/f$i.wl" |
+		sed -n 's/^predicted throughput \([0-9.]*\) .*latency \([0-9.]*\) cycles.*/\1 \2/p'
+done > "$TMP/each"
+"$CLI" predict obj "$EX/lb.o" workload "$FWL" samples 4 > "$TMP/s4"
+rc=$?
+expect_eq "predict samples 4: exit 0" 0 "$rc"
+expect_eq "predict samples 4: four samples, not all alike" "4 yes" \
+	"$(awk '{ t[$1] = 1 } END { print NR, (length(t) > 1 ? "yes" : "no") }' "$TMP/each")"
+check "predict samples 4: throughput and latency the samples' mean" awk '
+	NR == FNR { t += $1; l += $2; next }
+	/^predicted throughput/ {
+		pt = $3; pl = $0; sub(/.*latency /, "", pl); sub(/ cycles.*/, "", pl)
+		d1 = pt - t / 4; d2 = pl - l / 4
+		ok = d1 * d1 < 0.01 && d2 * d2 < 0.01
+	}
+	END { exit !ok }' "$TMP/each" "$TMP/s4"
+expect_eq "predict samples 4: their range" \
+	"$(sort -n "$TMP/each" | awk 'NR == 1 { a = $1 } { b = $1 } END { print a, b }') $(sort -k2,2n "$TMP/each" | awk 'NR == 1 { a = $2 } { b = $2 } END { print a, b }')" \
+	"$(sed -n 's/^over 4 samples of the description (seeds 2 + k \* 7919): throughput \([0-9.]*\) to \([0-9.]*\), latency \([0-9.]*\) to \([0-9.]*\);.*/\1 \2 \3 \4/p' "$TMP/s4")"
+"$CLI" -j predict obj "$EX/lb.o" workload "$FWL" samples 4 > "$TMP/s4j"
+expect_eq "predict -j samples 4: as the words" \
+	"$(sed -n 's/^predicted throughput \([0-9.]*\) .*/\1/p' "$TMP/s4") $(sed -n 's/^over \([0-9]*\) samples.*throughput \([0-9.]*\) to \([0-9.]*\),.*/\1 \2 \3/p' "$TMP/s4")" \
+	"$(jpy "'%.1f %d %.1f %.1f' % (d['tput'], d['samples'], d['tput_min'], d['tput_max'])" < "$TMP/s4j")"
+"$PLAN" --workload "$FWL" --pcap-out "$TMP/flows.pcap"
+
 # DOT: the graph of the plan
 "$CLI" plan obj "$EX/router.o" shape pipelined cores 4 > "$TMP/rw"
 "$CLI" plan obj "$EX/router.o" shape pipelined cores 4 dot "$TMP/r.dot"
@@ -124,6 +158,8 @@ refused "dot with -j" 2 "dot and svg are graphs, not JSON" "$CLI" -j plan obj "$
 refused "a missing object" 1 "$TMP/none.o: No such file" "$CLI" plan obj "$TMP/none.o"
 refused "a program the NIC cannot run" 1 "is not supported on the NIC" "$CLI" plan obj "$PROGS/bad_helper.o"
 refused "too large without partial" 1 "--partial lets the host run the rest" "$CLI" plan obj "$PROGS/partial.o"
+refused "samples 0" 2 "--samples takes 1 to 64" "$CLI" predict obj "$EX/lb.o" workload "$FWL" samples 0
+refused "samples of a pcap" 2 "a pcap file is one sample already" "$CLI" predict obj "$EX/lb.o" workload "$TMP/flows.pcap" samples 2
 refused "a missing workload" 1 "$TMP/none.wl" "$CLI" predict obj "$EX/count.o" workload "$TMP/none.wl"
 refused "no nicprog-plan" 1 "cannot run $TMP/none" env NICPROG_PLAN="$TMP/none" "$CLI" plan obj "$EX/count.o"
 refused "svg without Graphviz" 1 "svg needs Graphviz's dot" env PATH=/nonexistent "$CLI" plan obj "$EX/count.o" svg "$TMP/x.svg"
