@@ -81,5 +81,20 @@ nf_entries() {
 		for b in 0 1 2 3 4 5 6 7; do
 			ENTRIES+=("reals:$(le32 "$b"):0a0a000${b}020000000a0${b}0000")
 		done ;;
+	# set 3
+	flow_budget)
+		# 3000 bytes a flow
+		ENTRIES=("budget:00000000:$(le32 3000)00000000") ;;
+	lpm_fwd)
+		# 10/8 -> 1, 10.1/16 -> 2, 10.1.9.9 blackholed, 192.168/16 -> 3,
+		# 8.8.8.8 -> 0 (no address: the host's); next hops 1-3
+		ENTRIES=(routes:080000000a000000:01000000
+			 routes:100000000a010000:02000000
+			 routes:200000000a010909:ffffffff
+			 routes:10000000c0a80000:03000000
+			 routes:2000000008080808:00000000)
+		for n in 1 2 3; do
+			ENTRIES+=("nexthops:$(le32 "$n"):02000000010${n}02000000000${n}")
+		done ;;
 	esac
 }

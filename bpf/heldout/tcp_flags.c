@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tcp_flags - drops TCP frames whose flags no stack sends (no flag at
+ * all, SYN with FIN or RST, FIN without ACK: scans and fingerprinting)
+ * and counts, per CPU, frames and bytes per action, as the xdp-tutorial
+ * lessons keep their statistics (a PERCPU_ARRAY indexed by the action);
+ * the headers are walked with a cursor through any VLAN tags.
+ *
+ * Held out from the predictor (bpf/heldout/README).
+ */
+#include <linux/bpf.h>
+#include <linux/if_ether.h>
+#include <linux/in.h>
+#include <linux/ip.h>
+#include <linux/tcp.h>
+#include <bpf/bpf_endian.h>
+#include <bpf/bpf_helpers.h>
+
+#define VLAN_MAX_DEPTH 2
+
+struct hdr_cursor {
+	void *pos;
+};
+
+struct vlan_hdr {
+	__be16 h_vlan_TCI;
+	__be16 h_vlan_encapsulated_proto;
+};
+
+struct datarec {
+	__u64 rx_packets;
+	__u64 rx_bytes;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, struct datarec);
+	__uint(max_entries, XDP_REDIRECT + 1);
+} xdp_stats_map SEC(".maps");
+
+static __always_inline int proto_is_vlan(__u16 h_proto)
+{
+	return h_proto == bpf_htons(ETH_P_8021Q) ||
+	       h_proto == bpf_htons(ETH_P_8021AD);
+}
+
+static __always_inline int parse_ethhdr(struct hdr_cursor *nh, void *data_end,
+					struct ethhdr **ethhdr)
+{
+	struct ethhdr *eth = nh->pos;
+	struct vlan_hdr *vlh;
+	__u16 h_proto;
+	int i;
+
+	if ((void *)(eth + 1) > data_end)
+		return -1;
+	nh->pos = eth + 1;
+	*ethhdr = eth;
+	vlh = nh->pos;
+	h_proto = eth->h_proto;
+#pragma unroll
+	for (i = 0; i < VLAN_MAX_DEPTH; i++) {
+		if (!proto_is_vlan(h_proto))
+			break;
+		if ((void *)(vlh + 1) > data_end)
+			break;
+		h_proto = vlh->h_vlan_encapsulated_proto;
+		vlh++;
+	}
+	nh->pos = vlh;
+	return h_proto;
+}
+
+static __always_inline int parse_iphdr(struct hdr_cursor *nh, void *data_end,
+				       struct iphdr **iphdr)
+{
+	struct iphdr *iph = nh->pos;
+	int hdrsize;
+
+	if ((void *)(iph + 1) > data_end)
+		return -1;
+	hdrsize = iph->ihl * 4;
+	if (hdrsize < (int)sizeof(*iph))
+		return -1;
+	if (nh->pos + hdrsize > data_end)
+		return -1;
+	nh->pos += hdrsize;
+	*iphdr = iph;
+	return iph->protocol;
+}
+
+static __always_inline int parse_tcphdr(struct hdr_cursor *nh, void *data_end,
+					struct tcphdr **tcphdr)
+{
+	struct tcphdr *h = nh->pos;
+	int len;
+
+	if ((void *)(h + 1) > data_end)
+		return -1;
+	len = h->doff * 4;
+	if (len < (int)sizeof(*h))
+		return -1;
+	if (nh->pos + len > data_end)
+		return -1;
+	nh->pos += len;
+	*tcphdr = h;
+	return len;
+}
+
+static __always_inline __u32 xdp_stats_record_action(struct xdp_md *ctx,
+						     __u32 action)
+{
+	void *data_end = (void *)(long)ctx->data_end;
+	void *data = (void *)(long)ctx->data;
+	struct datarec *rec;
+
+	if (action > XDP_REDIRECT)
+		return XDP_ABORTED;
+	rec = bpf_map_lookup_elem(&xdp_stats_map, &action);
+	if (!rec)
+		return XDP_ABORTED;
+	rec->rx_packets++;
+	rec->rx_bytes += (data_end - data);
+	return action;
+}
+
+SEC("xdp")
+int xdp_tcp_flags(struct xdp_md *ctx)
+{
+	void *data_end = (void *)(long)ctx->data_end;
+	void *data = (void *)(long)ctx->data;
+	struct hdr_cursor nh = { .pos = data };
+	__u32 action = XDP_PASS;
+	struct ethhdr *eth;
+	struct iphdr *iph;
+	struct tcphdr *tcph;
+	int eth_type, ip_type;
+
+	eth_type = parse_ethhdr(&nh, data_end, &eth);
+	if (eth_type != bpf_htons(ETH_P_IP))
+		goto out;
+	ip_type = parse_iphdr(&nh, data_end, &iph);
+	if (ip_type != IPPROTO_TCP)
+		goto out;
+	if (parse_tcphdr(&nh, data_end, &tcph) < 0) {
+		action = XDP_DROP;
+		goto out;
+	}
+	if (!(tcph->fin || tcph->syn || tcph->rst || tcph->psh ||
+	      tcph->ack || tcph->urg))
+		action = XDP_DROP;		/* NULL scan */
+	else if (tcph->syn && (tcph->fin || tcph->rst))
+		action = XDP_DROP;
+	else if (tcph->fin && !tcph->ack)
+		action = XDP_DROP;		/* FIN scan, XMAS */
+out:
+	return xdp_stats_record_action(ctx, action);
+}
+
+char _license[] SEC("license") = "GPL";
