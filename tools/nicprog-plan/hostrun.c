@@ -665,6 +665,7 @@ int np_hostrun(const struct np_hostrun_in *hi, const struct np_frames *fr,
 	src = nicprog_ir_sources(hi->in);
 	out->reads_clock = src & NICPROG_IR_READS_CLOCK;
 	out->reads_random = src & NICPROG_IR_READS_RANDOM;
+	out->clock_rate = hi->rate;
 	flags = malloc(hi->in->len);
 	region = malloc(hi->in->len);
 	st = calloc(1, sizeof(*st));

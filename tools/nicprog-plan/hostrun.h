@@ -99,6 +99,7 @@ struct np_event {
  *	depend on the rate (struct np_hostrun_in.rate)
  * @reads_random: the program calls bpf_get_prandom_u32(): each frame's
  *	stream is seeded by its time on the NIC's clock, as nicsim's
+ * @clock_rate: frames per second the clock followed (np_hostrun_in.rate)
  */
 struct np_hostrun {
 	struct np_run *runs;
@@ -122,6 +123,7 @@ struct np_hostrun {
 	u32 engine_diff;
 	bool reads_clock;
 	bool reads_random;
+	u64 clock_rate;
 };
 
 /**

@@ -208,7 +208,10 @@ void np_report_prediction(const struct np_workload *w,
 	out_text("\n");
 	if (hr->reads_clock && w->rate_kpps)
 		out_string("clock", "clock: %s\n", "the program reads bpf_ktime_get_ns(); frame n at n / rate s, as on the NIC under that offered load");
-	else if (hr->reads_clock)
+	else if (hr->reads_clock && hr->clock_rate) {
+		out_string("clock", "clock: %s", "the program reads bpf_ktime_get_ns() and the workload gives no rate: frames as fast as the NIC takes them, the clock at the throughput predicted");
+		out_uint("clock_rate", " (%llu frames per second)\n", hr->clock_rate);
+	} else if (hr->reads_clock)
 		out_string("clock", "clock: %s\n", "the program reads bpf_ktime_get_ns() and the workload gives no rate: a frame every microsecond; its verdicts may differ at the NIC's own rate");
 	if (hr->reads_random)
 		out_string("random", "random: %s\n", "the program reads bpf_get_prandom_u32(): each frame's stream is seeded by its time on the NIC's clock, as nicsim's; on a NIC without such a clock its verdicts are a sample");

@@ -111,6 +111,24 @@ expect_eq "predict -j samples 4: as the words" \
 	"$(jpy "'%.1f %d %.1f %.1f' % (d['tput'], d['samples'], d['tput_min'], d['tput_max'])" < "$TMP/s4j")"
 "$PLAN" --workload "$FWL" --pcap-out "$TMP/flows.pcap"
 
+# a program on the clock, traffic with no rate: the frames come as fast
+# as the NIC takes them, so the clock runs at the throughput predicted --
+# settled (within 1%) and the verdicts those of that rate given
+printf 'workload rl\nseed 3\nframes 3000\nflows 16 uniform\nmix udp 100\nsizes 64 100\n' > "$TMP/rl.wl"
+"$CLI" predict obj "$PROGS/ratelimit.o" workload "$TMP/rl.wl" > "$TMP/rl"
+rate=$(sed -n 's/^clock: .*frames as fast as the NIC takes them.* (\([0-9]*\) frames per second)$/\1/p' "$TMP/rl")
+check "predict, clock, no rate: the clock at the rate predicted, settled" awk -v r="${rate:-0}" '
+	/^predicted throughput/ { m = $0; sub(/.*\(/, "", m); sub(/ Mpps.*/, "", m); e = (r - m * 1e6) / (m * 1e6) }
+	END { exit !(r > 0 && e < 0.01 && e > -0.01) }' "$TMP/rl"
+{ cat "$TMP/rl.wl"; echo "rate $((${rate:-0} / 1000))"; } > "$TMP/rl-rate.wl"
+"$CLI" predict obj "$PROGS/ratelimit.o" workload "$TMP/rl-rate.wl" > "$TMP/rl-rate"
+expect_eq "predict, clock, no rate: the verdicts of that rate given" \
+	"$(grep '^verdicts:' "$TMP/rl-rate")" "$(grep '^verdicts:' "$TMP/rl")"
+{ cat "$TMP/rl.wl"; echo "rate 1000"; } > "$TMP/rl-us.wl"
+"$CLI" predict obj "$PROGS/ratelimit.o" workload "$TMP/rl-us.wl" > "$TMP/rl-us"
+check "predict, clock, no rate: not those of a frame a microsecond" \
+	test "$(grep '^verdicts:' "$TMP/rl-us")" != "$(grep '^verdicts:' "$TMP/rl")"
+
 # DOT: the graph of the plan
 "$CLI" plan obj "$EX/router.o" shape pipelined cores 4 > "$TMP/rw"
 "$CLI" plan obj "$EX/router.o" shape pipelined cores 4 dot "$TMP/r.dot"
