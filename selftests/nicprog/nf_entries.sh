@@ -25,7 +25,7 @@ esp_sa() {
 }
 
 nf_entries() {
-	local slot b e
+	local slot b e hop
 
 	ENTRIES=()
 	case $1 in
@@ -93,8 +93,8 @@ nf_entries() {
 			 routes:200000000a010909:ffffffff
 			 routes:10000000c0a80000:03000000
 			 routes:2000000008080808:00000000)
-		for n in 1 2 3; do
-			ENTRIES+=("nexthops:$(le32 "$n"):02000000010${n}02000000000${n}")
+		for hop in 1 2 3; do
+			ENTRIES+=("nexthops:$(le32 "$hop"):02000000010${hop}02000000000${hop}")
 		done ;;
 	esac
 }

@@ -682,6 +682,12 @@ static bool map_fresh(int fd, bool empty)
 	switch (mi.type) {
 	case BPF_MAP_TYPE_HASH:
 	case BPF_MAP_TYPE_PERCPU_HASH:
+	case BPF_MAP_TYPE_LPM_TRIE:
+		/*
+		 * Emptied, these are as they were loaded. Not an LRU_HASH:
+		 * its free lists keep the order of its past, and a full
+		 * table evicts by it.
+		 */
 		if (!empty)
 			return true;
 		/* the first key each time: its successor may go with it */
