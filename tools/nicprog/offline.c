@@ -175,6 +175,7 @@ int cmd_offline(struct cli *cli, bool predict, enum out_mode mode)
 	char *pargv[PLAN_ARGS_MAX];
 	int pargc = 0, fd, rc;
 	bool dot = false;
+	unsigned long n;
 	char *end;
 
 	pargv[pargc++] = NULL;	/* the program, once found */
@@ -220,7 +221,11 @@ int cmd_offline(struct cli *cli, bool predict, enum out_mode mode)
 			pargv[pargc++] = "--entry";
 			pargv[pargc++] = (char *)val;
 		} else if (!strcmp(arg, "samples") && predict) {
-			/* nicprog-plan says what it takes */
+			errno = 0;
+			n = strtoul(val, &end, 10);
+			if (end == val || *end || errno || !n || n > 64)
+				return cli_usage("samples \"%s\" is not a count from 1 to 64",
+						 val);
 			pargv[pargc++] = "--samples";
 			pargv[pargc++] = (char *)val;
 		} else if (!strcmp(arg, "profile") || !strcmp(arg, "sec")) {

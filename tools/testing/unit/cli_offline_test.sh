@@ -176,7 +176,9 @@ refused "dot with -j" 2 "dot and svg are graphs, not JSON" "$CLI" -j plan obj "$
 refused "a missing object" 1 "$TMP/none.o: No such file" "$CLI" plan obj "$TMP/none.o"
 refused "a program the NIC cannot run" 1 "is not supported on the NIC" "$CLI" plan obj "$PROGS/bad_helper.o"
 refused "too large without partial" 1 "--partial lets the host run the rest" "$CLI" plan obj "$PROGS/partial.o"
-refused "samples 0" 2 "--samples takes 1 to 64" "$CLI" predict obj "$EX/lb.o" workload "$FWL" samples 0
+refused "samples 0" 2 'samples "0" is not a count from 1 to 64' "$CLI" predict obj "$EX/lb.o" workload "$FWL" samples 0
+refused "samples 65" 2 'samples "65" is not a count from 1 to 64' "$CLI" predict obj "$EX/lb.o" workload "$FWL" samples 65
+refused "nicprog-plan --samples 0" 2 "--samples takes 1 to 64" "$PLAN" --workload "$FWL" --samples 0 "$EX/lb.o"
 refused "samples of a pcap" 2 "a pcap file is one sample already" "$CLI" predict obj "$EX/lb.o" workload "$TMP/flows.pcap" samples 2
 refused "a missing workload" 1 "$TMP/none.wl" "$CLI" predict obj "$EX/count.o" workload "$TMP/none.wl"
 refused "no nicprog-plan" 1 "cannot run $TMP/none" env NICPROG_PLAN="$TMP/none" "$CLI" plan obj "$EX/count.o"
