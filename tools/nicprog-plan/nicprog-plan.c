@@ -506,17 +506,38 @@ static bool exec_translated;
 
 /* Seeds of a description's samples: sample k has the description's + k * this. */
 #define NP_DRAW_STEP 7919
-#define NP_MAX_SAMPLES 64
+#define NP_MAX_SAMPLES 64	/* tools/nicprog/offline.c checks the same */
 
 /* Offline runs at most to find the rate a clock-reading program runs at. */
 #define NP_CLOCK_ROUNDS 4
 
+/* One offline run and the model over it; frees @hr on failure. */
 static int predict_once(const struct np_hostrun_in *hi,
 			const struct nicprog_lnic *lnic,
 			const struct nicprog_layout *lo,
 			const struct np_workload *w,
 			const struct np_frames *fr, struct np_hostrun *hr,
-			struct np_prediction *pred);
+			struct np_prediction *pred)
+{
+	char why[256];
+
+	if (np_hostrun(hi, fr, hr, why, sizeof(why))) {
+		fprintf(stderr, "nicprog-plan: offline run: %s\n", why);
+		return 1;
+	}
+	if (hr->engine_diff) {
+		fprintf(stderr, "nicprog-plan: offline run: %u frames came out differently with engines than with the BPF bodies; an engine function is wrong\n",
+			hr->engine_diff);
+		np_hostrun_free(hr);
+		return 1;
+	}
+	if (np_predict(lnic, lo, hr, w->rate_kpps, pred)) {
+		fprintf(stderr, "nicprog-plan: no memory\n");
+		np_hostrun_free(hr);
+		return 1;
+	}
+	return 0;
+}
 
 /*
  * One sample: the plan run offline over its frames, then the model. The
@@ -552,33 +573,6 @@ static int predict_sample(const struct np_hostrun_in *hi,
 		np_hostrun_free(hr);
 		if (predict_once(&at, lnic, lo, w, fr, hr, pred))
 			return 1;
-	}
-	return 0;
-}
-
-static int predict_once(const struct np_hostrun_in *hi,
-			const struct nicprog_lnic *lnic,
-			const struct nicprog_layout *lo,
-			const struct np_workload *w,
-			const struct np_frames *fr, struct np_hostrun *hr,
-			struct np_prediction *pred)
-{
-	char why[256];
-
-	if (np_hostrun(hi, fr, hr, why, sizeof(why))) {
-		fprintf(stderr, "nicprog-plan: offline run: %s\n", why);
-		return 1;
-	}
-	if (hr->engine_diff) {
-		fprintf(stderr, "nicprog-plan: offline run: %u frames came out differently with engines than with the BPF bodies; an engine function is wrong\n",
-			hr->engine_diff);
-		np_hostrun_free(hr);
-		return 1;
-	}
-	if (np_predict(lnic, lo, hr, w->rate_kpps, pred)) {
-		fprintf(stderr, "nicprog-plan: no memory\n");
-		np_hostrun_free(hr);
-		return 1;
 	}
 	return 0;
 }

@@ -223,6 +223,7 @@ int cmd_offline(struct cli *cli, bool predict, enum out_mode mode)
 		} else if (!strcmp(arg, "samples") && predict) {
 			errno = 0;
 			n = strtoul(val, &end, 10);
+			/* nicprog-plan's NP_MAX_SAMPLES, in the CLI's words */
 			if (end == val || *end || errno || !n || n > 64)
 				return cli_usage("samples \"%s\" is not a count from 1 to 64",
 						 val);
