@@ -617,6 +617,14 @@ static int nicprog_nl_plan_put(struct sk_buff *skb, struct nicprog_dev *nd,
 			      NICPROG_A_PROG_PAD) ||
 	    nla_put_u64_64bit(skb, NICPROG_A_PROG_LATENCY, lo->lat,
 			      NICPROG_A_PROG_PAD) ||
+	    nla_put_u64_64bit(skb, NICPROG_A_PROG_TPUT_MIN, lo->br_tput_min,
+			      NICPROG_A_PROG_PAD) ||
+	    nla_put_u64_64bit(skb, NICPROG_A_PROG_TPUT_MAX, lo->br_tput_max,
+			      NICPROG_A_PROG_PAD) ||
+	    nla_put_u64_64bit(skb, NICPROG_A_PROG_LATENCY_MIN, lo->br_lat_min,
+			      NICPROG_A_PROG_PAD) ||
+	    nla_put_u64_64bit(skb, NICPROG_A_PROG_LATENCY_MAX, lo->br_lat_max,
+			      NICPROG_A_PROG_PAD) ||
 	    nla_put_u64_64bit(skb, NICPROG_A_PROG_VERIFY_NS, np->verify_ns,
 			      NICPROG_A_PROG_PAD) ||
 	    nla_put_u64_64bit(skb, NICPROG_A_PROG_PLAN_NS,

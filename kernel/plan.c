@@ -508,6 +508,9 @@ static void nicprog_plan_render(struct seq_buf *sb, const struct nicprog_dev *nd
 		       lo->cores, lo->budget, lo->n_stages);
 	seq_buf_printf(sb, "predicted %llu packets per million cycles, latency %llu cycles\n",
 		       lo->tput, lo->lat);
+	seq_buf_printf(sb, "static bracket: throughput %llu..%llu packets per million cycles, latency %llu..%llu cycles, over any traffic\n",
+		       lo->br_tput_min, lo->br_tput_max, lo->br_lat_min,
+		       lo->br_lat_max);
 	if (np->sources)
 		seq_buf_printf(sb,
 			       "varies: its verdicts may depend on %s, which this prediction does not know\n",

@@ -402,6 +402,11 @@ struct nicprog_stage {
  * @host_share_fx: expected handovers per packet, NICPROG_FX is all
  * @host_tables: tables only the host part accesses, bit per table
  * @host_why: what the NIC could not hold, for operators
+ * @br_tput_min: static bracket (bracket.c): the least throughput, packets
+ *	per million cycles, over any traffic
+ * @br_tput_max: the most
+ * @br_lat_min: the least mean latency, cycles
+ * @br_lat_max: the most
  */
 struct nicprog_layout {
 	u8 shape;
@@ -437,6 +442,10 @@ struct nicprog_layout {
 	u64 host_share_fx;
 	u64 host_tables;
 	const char *host_why;
+	u64 br_tput_min;
+	u64 br_tput_max;
+	u64 br_lat_min;
+	u64 br_lat_max;
 };
 
 /* struct nicprog_layout.node_host */
@@ -515,6 +524,10 @@ u64 nicprog_rate(u64 units, u64 cost_fx);
 int nicprog_layout_optimum(const struct nicprog_ir *ir,
 			   const struct nicprog_lnic *lnic, u32 budget,
 			   struct nicprog_layout *lo, const char **why);
+
+/* bracket.c */
+int nicprog_bracket(const struct nicprog_ir *ir,
+		    const struct nicprog_lnic *lnic, struct nicprog_layout *lo);
 
 /* predict.c */
 void nicprog_predict(const struct nicprog_ir *ir, struct nicprog_layout *lo);

@@ -437,7 +437,13 @@ static int layout_finish(struct part *p, const char **why)
 		else
 			lo->insn_stage[i] = lo->node_stage[ir->blocks[b].node];
 	}
-	return nicprog_layout_valid(ir, lo, why) ? 0 : -EINVAL;
+	if (!nicprog_layout_valid(ir, lo, why))
+		return -EINVAL;
+	if (nicprog_bracket(ir, p->lnic, lo)) {
+		*why = "out of memory";
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 static int layout_alloc(struct nicprog_layout *lo, const struct nicprog_ir *ir)

@@ -50,7 +50,7 @@ tap_info "$out"
 check "verbose: libbpf's account of the load" \
 	grep -q "libbpf: loading object from $EX/router.o" "$TMP/err"
 check "verbose: the plan made" \
-	grep -Eq "^nicprog prog router id [0-9]+ plan pipelined cores 2 predicted [0-9]+ pkt/Mcycle latency [0-9]+ cycles$" <<< "$out"
+	grep -Eq "^nicprog prog router id [0-9]+ plan pipelined cores 2 predicted [0-9]+ pkt/Mcycle latency [0-9]+ cycles static bracket [0-9]+\.\.[0-9]+ pkt/Mcycle [0-9]+\.\.[0-9]+ cycles$" <<< "$out"
 expect_eq "the port's own settings are back" "$OWN" "$(settings)"
 check "the plan installed is pipelined (debugfs)" \
 	ip netns exec "$NS" "$SELFDIR/plan_check.sh" "$NF" pipelined
@@ -59,8 +59,8 @@ ID=$(hw_id)
 ncli -j prog show dev "$NF" > "$TMP/prog.json"
 nip -j link show dev "$NF" > "$TMP/link.json"
 expect_eq "ip -j link show: the nicprog object is the family's prog-get" \
-	"$(jpy "d[0]['id'], d[0]['name'], d[0]['shape'], d[0]['cores'], d[0]['tput'], d[0]['latency']" < "$TMP/prog.json")" \
-	"$(jpy "*(d[0]['nicprog'][k] for k in ('id', 'name', 'plan', 'cores', 'tput', 'latency'))" < "$TMP/link.json")"
+	"$(jpy "d[0]['id'], d[0]['name'], d[0]['shape'], d[0]['cores'], d[0]['tput'], d[0]['latency'], *(d[0]['bracket_' + k] for k in ('tput_min', 'tput_max', 'latency_min', 'latency_max'))" < "$TMP/prog.json")" \
+	"$(jpy "*(d[0]['nicprog'][k] for k in ('id', 'name', 'plan', 'cores', 'tput', 'latency', 'bracket_tput_min', 'bracket_tput_max', 'bracket_latency_min', 'bracket_latency_max'))" < "$TMP/link.json")"
 expect_eq "ip -j link show: the program is the one offloaded" "$ID" \
 	"$(jpy "d[0]['nicprog']['id']" < "$TMP/link.json")"
 expect_eq "ip -j link show: not partial" False \
@@ -69,8 +69,8 @@ out=$(nip link show dev "$NF")
 tap_info "$(head -n 1 <<< "$out")"
 check "ip link show: xdpoffload nicprog/router" \
 	grep -q " xdpoffload nicprog/router " <<< "$out"
-check "ip link show: the plan and prediction on a line of their own" \
-	grep -Eq "^    nicprog prog router id $ID plan pipelined cores 2 predicted $(jpy "d[0]['tput']" < "$TMP/prog.json") pkt/Mcycle latency $(jpy "d[0]['latency']" < "$TMP/prog.json") cycles$" <<< "$out"
+check "ip link show: the plan, prediction and static bracket on a line of their own" \
+	grep -Eq "^    nicprog prog router id $ID plan pipelined cores 2 predicted $(jpy "d[0]['tput']" < "$TMP/prog.json") pkt/Mcycle latency $(jpy "d[0]['latency']" < "$TMP/prog.json") cycles static bracket $(jpy "'%d..%d pkt/Mcycle %d..%d' % (d[0]['bracket_tput_min'], d[0]['bracket_tput_max'], d[0]['bracket_latency_min'], d[0]['bracket_latency_max'])" < "$TMP/prog.json") cycles$" <<< "$out"
 check "ip addr show names it too" \
 	grep -q "xdpoffload/id:$ID nicprog/router " <<< "$(nip addr show dev "$NF")"
 

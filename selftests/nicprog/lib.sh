@@ -260,6 +260,18 @@ rates_held() {
 	check "$1: mean latency predicted within 12%" within "$le" 12
 }
 
+# bracket_holds DESC PLAN MT ML: measured throughput MT and mean latency
+# ML inside the static bracket the plan file PLAN (the kernel's, or
+# nicprog-plan's) states.
+bracket_holds() {
+	local b
+	b=$(awk '/^static bracket:/ { print $4, $10 }' "$2")
+	tap_info "$1: throughput $3, latency $4 measured; static bracket ${b:-none}"
+	check "$1: measured inside the static bracket" awk -v b="$b" -v t="$3" -v l="$4" '
+		BEGIN { n = split(b, f, /[ .]+/)
+			exit !(n == 4 && t >= f[1] && t <= f[2] && l >= f[3] && l <= f[4]) }'
+}
+
 # rates_within DESC PT PL BEFORE AFTER: the NIC's throughput and mean
 # latency between two `ethtool -S` snapshots held to the prediction PT PL
 # (rates_held).

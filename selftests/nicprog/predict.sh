@@ -53,6 +53,8 @@ for prof in nicsim-generic nicsim-soc nicsim-pipeline nicsim-fpga; do
 		kshape=$(awk '$1 == "shape" { print $2 }' "$TMP/plan")
 		expect_eq "$prof $nf: the kernel's plan is the offline one" "$oshape" "$kshape"
 		rates_within "$prof $nf" "$pt" "$pl" "$TMP/before" "$TMP/after"
+		read -r mt ml < <(nic_rates "$TMP/before" "$TMP/after")
+		bracket_holds "$prof $nf" "$TMP/plan" "$mt" "$ml"
 		[ $nf = count ] || continue
 		# the loaded program, from the facts the kernel recorded
 		"$PLAN" --workload "$WL" "$TMP/facts" > "$TMP/fpred" 2>&1

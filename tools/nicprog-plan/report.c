@@ -70,6 +70,18 @@ static void report_host(const struct nicprog_ir *ir,
 	out_close_object();
 }
 
+/* The plan's static bracket (bracket.c), worded as the kernel's plan file. */
+static void report_bracket(const struct nicprog_layout *lo)
+{
+	out_uint("bracket_tput_min", "static bracket: throughput %llu",
+		 lo->br_tput_min);
+	out_uint("bracket_tput_max", "..%llu packets per million cycles",
+		 lo->br_tput_max);
+	out_uint("bracket_latency_min", ", latency %llu", lo->br_lat_min);
+	out_uint("bracket_latency_max", "..%llu cycles, over any traffic\n",
+		 lo->br_lat_max);
+}
+
 /**
  * np_report_plan() - the plan, as the kernel's debugfs file words it
  * @ir: the program
@@ -97,6 +109,7 @@ void np_report_plan(const struct nicprog_ir *ir,
 	out_uint("n_stages", ", stages %llu\n", lo->n_stages);
 	out_uint("tput", "predicted %llu packets per million cycles", lo->tput);
 	out_uint("latency", ", latency %llu cycles\n", lo->lat);
+	report_bracket(lo);
 	src = nicprog_ir_sources(ir->in);
 	out_bool("reads_clock", NULL, src & NICPROG_IR_READS_CLOCK);
 	out_bool("reads_random", NULL, src & NICPROG_IR_READS_RANDOM);
@@ -179,6 +192,7 @@ void np_report_prediction(const struct np_workload *w,
 		 lnic->units[lo->core_unit].clock_mhz);
 	out_double("latency", ", latency %.1f cycles", p->lat);
 	out_string("bottleneck", ", bottleneck %s\n", p->bottleneck);
+	report_bracket(lo);
 	if (d->n > 1) {
 		out_uint("samples", "over %llu samples of the description", d->n);
 		out_uint("seed", " (seeds %llu", w->seed);

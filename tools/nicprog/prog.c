@@ -185,6 +185,16 @@ int prog_print(const struct nlmsghdr *nlh, void *data)
 		 u(tb[NICPROG_A_PROG_TPUT]));
 	out_uint("latency", ", latency %llu cycles\n",
 		 u(tb[NICPROG_A_PROG_LATENCY]));
+	if (tb[NICPROG_A_PROG_TPUT_MIN]) {
+		out_uint("bracket_tput_min", "    static bracket: throughput %llu",
+			 u(tb[NICPROG_A_PROG_TPUT_MIN]));
+		out_uint("bracket_tput_max", "..%llu packets per million cycles",
+			 u(tb[NICPROG_A_PROG_TPUT_MAX]));
+		out_uint("bracket_latency_min", ", latency %llu",
+			 u(tb[NICPROG_A_PROG_LATENCY_MIN]));
+		out_uint("bracket_latency_max", "..%llu cycles, over any traffic\n",
+			 u(tb[NICPROG_A_PROG_LATENCY_MAX]));
+	}
 	if (tb[NICPROG_A_PROG_CAPACITY])
 		out_uint("capacity", "    capacity %llu frames per second",
 			 u(tb[NICPROG_A_PROG_CAPACITY]));
