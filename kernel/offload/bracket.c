@@ -94,12 +94,6 @@ static u64 br_mul(u64 a, u64 b)
 	return min_t(u64, a * b, BR_CAP);
 }
 
-/* @cycles of a unit of @mhz in core cycles, as a timed NIC converts them. */
-static u64 br_scale(const struct br_ctx *c, u64 cycles, u32 mhz)
-{
-	return div64_u64(cycles * c->cu->clock_mhz, mhz ? mhz : 1);
-}
-
 /* Waits of a job on @units units of @svc cycles each, least and most. */
 static void br_job(const struct br_ctx *c, u32 units, u64 svc_min,
 		   u64 svc_max, struct br_cost *lo, struct br_cost *hi)
@@ -115,18 +109,15 @@ static void br_job(const struct br_ctx *c, u32 units, u64 svc_min,
 static void br_engine(const struct br_ctx *c, u8 afn, struct br_cost *lo,
 		      struct br_cost *hi)
 {
-	const struct nicprog_lnic_unit *u;
 	u32 t = nicprog_accel_fn_type(afn);
-	u64 svc, per_kib;
 
 	if (t >= __NICPROG_ACCEL_MAX || c->lo->accel_unit[t] == U32_MAX)
 		return;
-	u = &c->lnic->units[c->lo->accel_unit[t]];
-	svc = br_scale(c, u->service_cycles, u->clock_mhz);
-	per_kib = br_scale(c, u->cycles_per_kib, u->clock_mhz);
 	/* a job's bytes are the frame's at most */
-	br_job(c, c->lo->accel_count[t], svc,
-	       svc + per_kib * NICPROG_FRAME_MAX / 1024, lo, hi);
+	br_job(c, c->lo->accel_count[t],
+	       nicprog_engine_cycles(c->lnic, c->lo, afn, 0),
+	       nicprog_engine_cycles(c->lnic, c->lo, afn, NICPROG_FRAME_MAX),
+	       lo, hi);
 }
 
 static void br_block(struct br_ctx *c, const struct nicprog_ir_block *b,
@@ -189,30 +180,6 @@ static void br_sub(struct br_ctx *c, u32 s, u32 depth, struct br_cost *lo,
 	hi->wait = br_add(hi->wait, c->sub_max[s].wait);
 }
 
-/* The memory event, if any, instruction @i of the plan waits for. */
-static u32 br_region(const struct br_ctx *c, u32 i)
-{
-	const struct nicprog_insn_meta *m = &c->ir->in->meta[i];
-	const struct bpf_insn *insn = &c->ir->in->insns[i];
-	const struct nicprog_layout *lo = c->lo;
-	u8 cls = BPF_CLASS(insn->code);
-
-	/* as nicprog_layout_exec() tells the executor */
-	if (cls == BPF_LDX || cls == BPF_ST || cls == BPF_STX) {
-		if (m->ptr == NICPROG_PTR_PACKET)
-			return lo->pkt_region;
-		if (m->ptr == NICPROG_PTR_MAP_VALUE && m->map < lo->n_tables)
-			return lo->tables[m->map].region;
-	} else if (insn->code == (BPF_JMP | BPF_CALL) && !insn->src_reg &&
-		   lo->insn_mat[i] != NICPROG_MAT_LOOKUP &&
-		   m->map < lo->n_tables &&
-		   m->helper >= BPF_FUNC_map_lookup_elem &&
-		   m->helper <= BPF_FUNC_map_delete_elem) {
-		return lo->tables[m->map].region;
-	}
-	return U32_MAX;
-}
-
 /* One run of block @b, callees included: least in @lo, most in @hi. */
 static void br_block(struct br_ctx *c, const struct nicprog_ir_block *b,
 		     u32 depth, struct br_cost *lo, struct br_cost *hi)
@@ -236,7 +203,9 @@ static void br_block(struct br_ctx *c, const struct nicprog_ir_block *b,
 			lo->issue = br_add(lo->issue, cost);
 			hi->issue = br_add(hi->issue, cost);
 		}
-		r = br_region(c, i);
+		/* a MAT lookup waits for the MAT stage, not the table */
+		r = pl->insn_mat[i] == NICPROG_MAT_LOOKUP ? U32_MAX :
+		    nicprog_layout_insn_region(ir->in, pl, i);
 		if (r < c->lnic->n_regions) {
 			lo->wait = br_add(lo->wait, c->ev_min[r]);
 			hi->wait = br_add(hi->wait, c->ev_max[r]);
@@ -327,8 +296,7 @@ static u64 br_path(const struct nicprog_ir *ir, const struct nicprog_layout *lo,
 		best[n] = v;
 		for (k = ir->in_off[n]; k < ir->in_off[n + 1]; k++) {
 			e = &ir->edges[ir->in_edge[k]];
-			if (most ? v > best[e->from] || best[e->from] == U64_MAX :
-				   v < best[e->from])
+			if (most ? v > best[e->from] : v < best[e->from])
 				best[e->from] = v;
 		}
 	}

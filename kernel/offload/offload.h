@@ -514,6 +514,8 @@ void nicprog_layout_exec(const struct nicprog_ir_input *in,
 const char *nicprog_shape_name(unsigned int shape);
 const char *nicprog_steer_name(unsigned int steer);
 const char *nicprog_layout_shape(const struct nicprog_layout *lo);
+u8 nicprog_layout_insn_region(const struct nicprog_ir_input *in,
+			       const struct nicprog_layout *lo, u32 i);
 bool nicprog_layout_valid(const struct nicprog_ir *ir,
 			  const struct nicprog_layout *lo, const char **why);
 int nicprog_layout_apply(const struct nicprog_ir *ir,
@@ -531,6 +533,8 @@ int nicprog_bracket(const struct nicprog_ir *ir,
 
 /* predict.c */
 void nicprog_predict(const struct nicprog_ir *ir, struct nicprog_layout *lo);
+u64 nicprog_engine_cycles(const struct nicprog_lnic *lnic,
+			  const struct nicprog_layout *lo, u8 afn, u32 len);
 void nicprog_predict_costs(const struct nicprog_ir *ir,
 			   const struct nicprog_lnic *lnic,
 			   struct nicprog_layout *lo);

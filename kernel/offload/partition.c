@@ -1107,14 +1107,42 @@ void nicprog_layout_free(struct nicprog_layout *lo)
 }
 
 /**
+ * nicprog_layout_insn_region() - the memory an instruction of a layout waits for
+ * @in: the program
+ * @lo: its layout
+ * @i: the instruction
+ *
+ * Return: the LNIC region a packet or map access (or map helper call)
+ * touches, where the layout put the packet and the tables;
+ * NICPROG_EXEC_REGION_NONE for other instructions.
+ */
+u8 nicprog_layout_insn_region(const struct nicprog_ir_input *in,
+			      const struct nicprog_layout *lo, u32 i)
+{
+	const struct nicprog_insn_meta *m = &in->meta[i];
+	u8 cls = BPF_CLASS(in->insns[i].code);
+
+	if (cls == BPF_LDX || cls == BPF_ST || cls == BPF_STX) {
+		if (m->ptr == NICPROG_PTR_PACKET)
+			return lo->pkt_region;
+		if (m->ptr == NICPROG_PTR_MAP_VALUE && m->map < lo->n_tables)
+			return lo->tables[m->map].region;
+	} else if (in->insns[i].code == (BPF_JMP | BPF_CALL) &&
+		   m->map < lo->n_tables &&
+		   m->helper >= BPF_FUNC_map_lookup_elem &&
+		   m->helper <= BPF_FUNC_map_delete_elem) {
+		return lo->tables[m->map].region;
+	}
+	return NICPROG_EXEC_REGION_NONE;
+}
+
+/**
  * nicprog_layout_exec() - what an executor running a layout needs per insn
  * @in: the program
  * @lo: its layout
  * @flags: in, the program's enum nicprog_exec_insn_flags; out, with the
  *	MAT lookups and regions the layout maps added
- * @region: out, the LNIC region each packet or map access (or map helper
- *	call) touches, where the layout put the packet and the tables;
- *	NICPROG_EXEC_REGION_NONE for other instructions
+ * @region: out, per instruction, nicprog_layout_insn_region()
  *
  * A driver with a timing model learns from @region which memory each
  * access waits for; the offline predictor runs the layout the same way.
@@ -1123,29 +1151,13 @@ void nicprog_layout_exec(const struct nicprog_ir_input *in,
 			 const struct nicprog_layout *lo, u8 *flags,
 			 u8 *region)
 {
-	const struct nicprog_insn_meta *m;
 	u32 i;
-	u8 cls;
 
 	for (i = 0; i < in->len; i++) {
-		m = &in->meta[i];
-		cls = BPF_CLASS(in->insns[i].code);
 		if (lo->insn_mat[i] == NICPROG_MAT_LOOKUP)
 			flags[i] |= NICPROG_EXEC_INSN_MAT;
 		else if (lo->insn_mat[i] == NICPROG_MAT_REGION)
 			flags[i] |= NICPROG_EXEC_INSN_MAT_REGION;
-		region[i] = NICPROG_EXEC_REGION_NONE;
-		if (cls == BPF_LDX || cls == BPF_ST || cls == BPF_STX) {
-			if (m->ptr == NICPROG_PTR_PACKET)
-				region[i] = lo->pkt_region;
-			else if (m->ptr == NICPROG_PTR_MAP_VALUE &&
-				 m->map < lo->n_tables)
-				region[i] = lo->tables[m->map].region;
-		} else if (in->insns[i].code == (BPF_JMP | BPF_CALL) &&
-			   m->map < lo->n_tables &&
-			   m->helper >= BPF_FUNC_map_lookup_elem &&
-			   m->helper <= BPF_FUNC_map_delete_elem) {
-			region[i] = lo->tables[m->map].region;
-		}
+		region[i] = nicprog_layout_insn_region(in, lo, i);
 	}
 }

@@ -102,17 +102,24 @@ static u64 sub_cost(const struct nicprog_ir *ir,
 		    const struct nicprog_lnic *lnic,
 		    const struct nicprog_layout *lo, u32 s, u32 depth);
 
-/* Core cycles of one engine job of @afn, of the nominal size. */
-static u64 engine_cycles(const struct nicprog_lnic *lnic,
-			 const struct nicprog_layout *lo, u8 afn)
+/**
+ * nicprog_engine_cycles() - core cycles of one engine job, unqueued
+ * @lnic: the NIC
+ * @lo: the layout, its engines mapped (accel_unit)
+ * @afn: enum nicprog_accel_fn, of an engine the layout uses
+ * @len: bytes the job covers
+ *
+ * Return: the engine's service and per-byte cycles, in the core unit's.
+ */
+u64 nicprog_engine_cycles(const struct nicprog_lnic *lnic,
+			  const struct nicprog_layout *lo, u8 afn, u32 len)
 {
 	const struct nicprog_lnic_unit *u;
 	u32 t = nicprog_accel_fn_type(afn);
 	u64 c;
 
 	u = &lnic->units[lo->accel_unit[t]];
-	c = u->service_cycles +
-	    (u64)u->cycles_per_kib * NICPROG_ACCEL_NOMINAL_LEN / 1024;
+	c = u->service_cycles + (u64)u->cycles_per_kib * len / 1024;
 	return div64_u64(c * lnic->units[lo->core_unit].clock_mhz,
 			 u->clock_mhz ? u->clock_mhz : 1);
 }
@@ -137,7 +144,8 @@ static u64 block_cycles(const struct nicprog_ir *ir,
 		    insn->src_reg != BPF_PSEUDO_CALL)
 			continue;
 		if (lo->insn_accel[i]) {
-			c += engine_cycles(lnic, lo, lo->insn_accel[i]);
+			c += nicprog_engine_cycles(lnic, lo, lo->insn_accel[i],
+						      NICPROG_ACCEL_NOMINAL_LEN);
 			continue;
 		}
 		t = i + 1 + insn->imm;
@@ -218,7 +226,8 @@ void nicprog_predict_costs(const struct nicprog_ir *ir,
 		if (lo->insn_accel[i] && ir->insn_block[i] < ir->n_main)
 			lo->accel_cost_fx[nicprog_accel_fn_type(lo->insn_accel[i])] +=
 				(u64)ir->blocks[ir->insn_block[i]].freq *
-				engine_cycles(lnic, lo, lo->insn_accel[i]);
+				nicprog_engine_cycles(lnic, lo, lo->insn_accel[i],
+						      NICPROG_ACCEL_NOMINAL_LEN);
 	for (i = 0; i < ir->in->len; i++)
 		if (lo->insn_mat[i] == NICPROG_MAT_LOOKUP &&
 		    ir->insn_block[i] < ir->n_main)
