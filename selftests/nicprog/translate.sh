@@ -8,7 +8,9 @@
 # (new_device's TABLES "nic": its translated stages serve lookups from the
 # NIC's own storage, nicprog_plan_table_store(); otherwise the same
 # translated code) --: both equal to the host (the
-# oracle, BPF_PROG_TEST_RUN) and the NIC's own counts -- per core the
+# oracle, BPF_PROG_TEST_RUN; oracle.sh leaves these two shapes to this
+# file, which checks the plan has the shape asked for) and the NIC's own
+# counts -- per core the
 # runs and the cycles the executor charged them (busy), memory accesses
 # per region, MAT lookups, engine jobs, verdicts -- equal between the
 # modes. (Not the cores' total cycles nor cache hits: the timing model
@@ -99,10 +101,17 @@ for shape in $SHAPES; do
 			echo "$shape" > /sys/class/nicprog/$NF/plan_shape
 			nf_entries "$nf"
 			snap "$TMP/before"
-			out=$(ip netns exec "$NS" "$SELFDIR/oracle" "$EX/$nf.o" \
+			# the plan's shape does not depend on the mode:
+			# checked on the interpreting NIC's
+			out=$([ $mode != interp ] ||
+			      export ORACLE_HOOK="$SELFDIR/plan_check.sh $NF $shape"
+			      ip netns exec "$NS" "$SELFDIR/oracle" "$EX/$nf.o" \
 			      "$IN" "$NF" "$OUT" "$CAP" $((SEED + k)) "$FRAMES" \
 			      "${ENTRIES[@]}" 2>&1)
 			rc=$?
+			[ $mode = interp ] &&
+				check "$shape $nf: the plan has the shape asked for" \
+					has_line "# plan: ok*" "$out"
 			wait_for 5 timed || tap_info "$nf $mode: runs still untimed"
 			sums[$mode]=$(deltas "$TMP/before" "$TMP/after" "$TMP/$mode" "$TMP/s$mode")
 			if [ $rc -ne 0 ] ||
