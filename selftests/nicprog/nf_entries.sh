@@ -96,5 +96,9 @@ nf_entries() {
 		for hop in 1 2 3; do
 			ENTRIES+=("nexthops:$(le32 "$hop"):02000000010${hop}02000000000${hop}")
 		done ;;
+	# set 4
+	flow_police)
+		# 2 bytes a microsecond a bucket, bursts of 4,000 bytes
+		ENTRIES=("police_cfg:00000000:$(le32 2)$(le32 4000)") ;;
 	esac
 }
