@@ -320,16 +320,31 @@ static void nicsim_core_timed(struct nicsim_core *core, u64 cycles,
 
 /*
  * The NIC's clock for a frame a core takes from its backlog: the model's,
- * as far as it has timed the runs handed over, and a ns past the last
+ * as far as it has timed the runs handed over, plus the frames taken since
+ * it last moved at the pace it moved then (frames taken per ns of the
+ * model's clock between its last two moves), and a ns past the last
  * frame's at least, so that no two frames read one time (nor draw one
- * random stream, which the time seeds). BH disabled.
+ * random stream, which the time seeds). The model times runs a batch at a
+ * time (NICSIM_TM_BATCH), so without the pace its clock stood still for a
+ * batch's frames and then jumped, where a NIC's clock moves on between
+ * the frames it takes: a token bucket refilled by the clock saw a
+ * thousand runs at one instant. BH disabled.
  */
 static u64 nicsim_core_now(struct nicsim_dev *ndev)
 {
 	u64 now;
 
 	spin_lock(&ndev->tm_lock);
-	now = max(nicsim_tm_now_ns(ndev->tm), ndev->clock_last + 1);
+	now = nicsim_tm_now_ns(ndev->tm);
+	if (now != ndev->clock_seen) {
+		if (ndev->clock_taken && now > ndev->clock_seen)
+			ndev->clock_pace = div64_u64(now - ndev->clock_seen,
+						     ndev->clock_taken);
+		ndev->clock_seen = now;
+		ndev->clock_taken = 0;
+	}
+	now += ndev->clock_taken++ * ndev->clock_pace;
+	now = max(now, ndev->clock_last + 1);
 	ndev->clock_last = now;
 	spin_unlock(&ndev->tm_lock);
 	return now;

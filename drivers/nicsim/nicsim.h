@@ -338,8 +338,9 @@ struct nicsim_core {
  *	see, and @tm valid for them: 0 while the cores start or stop; under
  *	@tm_lock
  * @tm: the timing model of the cores' runs, created and freed with them
- * @tm_lock: serializes @tm, @tm_last_add and @clock_last: the cores
- *	hand it runs (BH disabled) and replay them, stats readers read it
+ * @tm_lock: serializes @tm, @tm_last_add and @clock_last, @clock_seen,
+ *	@clock_taken, @clock_pace: the cores hand it runs (BH disabled) and
+ *	replay them, stats readers read it
  * @tm_last_add: jiffies when a core last handed @tm a run
  * @offered_rate: frames per second of the NIC's clock offered to it (0:
  *	backlogged); set under RTNL while no port has a plan, with the cores
@@ -352,6 +353,10 @@ struct nicsim_core {
  * @clock_wq: the clock's thread waits here for frames
  * @clock_last: the NIC's clock a frame from a backlog read last, under
  *	@tm_lock
+ * @clock_seen: @tm's clock when a frame from a backlog last found it moved
+ * @clock_taken: frames taken from a backlog since
+ * @clock_pace: ns of @tm's clock a frame from a backlog took between its
+ *	last two moves (0: not known yet)
  * @job_bufs: frames multi-stage plans started, numbering the buffer
  *	(modulo NICSIM_JOB_BUFS) each lies in
  * @accel_jobs: per enum nicprog_accel_type, jobs the engines ran
@@ -394,6 +399,9 @@ struct nicsim_dev {
 	struct sk_buff_head clock_queue;
 	wait_queue_head_t clock_wq;
 	u64 clock_last;
+	u64 clock_seen;
+	u64 clock_taken;
+	u64 clock_pace;
 	atomic_t job_bufs;
 	atomic64_t accel_jobs[__NICPROG_ACCEL_MAX];
 	atomic64_t accel_cycles[__NICPROG_ACCEL_MAX];

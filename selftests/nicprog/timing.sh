@@ -67,4 +67,24 @@ check "four threads hide at least half of the waiting" \
 	test $((2 * stall4)) -le "$stall1"
 check "four threads overlap runs (latencies exceed the cycles)" \
 	test "${S[4,core0_latency]}" -gt "${S[4,core0_cycles]}"
+
+# The program's clock, backlogged: the model times runs NICSIM_TM_BATCH
+# (1,024) at a time, and the NIC's clock moves on between the frames a
+# core takes meanwhile, at the pace of the batch before: clock_step.o
+# drops a frame that reads the clock less than 2 ns past the last one's.
+# The first batch has no pace (its frames are a ns apart); of 4,000
+# frames, before the pace, every frame but the batches' first was.
+oracle_nic clk
+echo 1 > /sys/class/nicprog/$NF/plan_cores
+ip netns exec "$NS" ethtool -S "$NF" > "$TMP/clk.before"
+ip netns exec "$NS" env ORACLE_BENCH=1 "$SELFDIR/oracle" \
+	"$SELFDIR/progs/clock_step.o" "$IN" "$NF" "$OUT" "$CAP" 5 4000 \
+	> "$TMP/clk.oracle" 2>&1
+check "clock_step: 4000 frames sent, a verdict each" test $? = 0
+ip netns exec "$NS" ethtool -S "$NF" > "$TMP/clk.after"
+steps=$(awk '$1 == "xdp_drop:" { d = $2 - d } $1 == "xdp_pass:" { p = $2 - p }
+	END { print d, p }' "$TMP/clk.before" "$TMP/clk.after")
+tap_info "clock_step: frames a ns or less past the last, and more: $steps"
+check "the clock moves on between a batch's frames (fewer than half stand still)" \
+	awk -v s="$steps" 'BEGIN { split(s, a, " "); exit !(a[1] + a[2] == 4000 && 2 * a[1] < a[2]) }'
 tap_end
