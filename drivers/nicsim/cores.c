@@ -319,31 +319,36 @@ static void nicsim_core_timed(struct nicsim_core *core, u64 cycles,
 }
 
 /*
- * The NIC's clock for a frame a core takes from its backlog: the model's,
- * as far as it has timed the runs handed over, plus the frames taken since
- * it last moved at the pace it moved then (frames taken per ns of the
- * model's clock between its last two moves), and a ns past the last
+ * The NIC's clock for a frame a core takes from its backlog. The model
+ * times runs in batches (NICSIM_TM_BATCH), and a pipeline's first stage
+ * ahead of the rest, so its clock stands still and then jumps, where a
+ * NIC's moves on between the frames it takes at the pace it takes them: a
+ * token bucket refilled from it saw a batch of frames at one instant. So
+ * a frame reads the last frame's time plus the NIC's time a frame over the
+ * last NICSIM_CLOCK_PACE_FRAMES (nicsim_tm_frame_ns16()), never less than
+ * the model's clock (the runs it timed are past) nor more than that
+ * pace for each run it holds untimed past it; and a ns past the last
  * frame's at least, so that no two frames read one time (nor draw one
- * random stream, which the time seeds). The model times runs a batch at a
- * time (NICSIM_TM_BATCH), so without the pace its clock stood still for a
- * batch's frames and then jumped, where a NIC's clock moves on between
- * the frames it takes: a token bucket refilled by the clock saw a
- * thousand runs at one instant. BH disabled.
+ * random stream, which the time seeds). Until the first pace, the model's
+ * clock. BH disabled.
  */
 static u64 nicsim_core_now(struct nicsim_dev *ndev)
 {
-	u64 now;
+	u64 now, model, pace, step;
 
 	spin_lock(&ndev->tm_lock);
-	now = nicsim_tm_now_ns(ndev->tm);
-	if (now != ndev->clock_seen) {
-		if (ndev->clock_taken && now > ndev->clock_seen)
-			ndev->clock_pace = div64_u64(now - ndev->clock_seen,
-						     ndev->clock_taken);
-		ndev->clock_seen = now;
+	model = nicsim_tm_now_ns(ndev->tm);
+	if (++ndev->clock_taken >= NICSIM_CLOCK_PACE_FRAMES) {
+		pace = nicsim_tm_frame_ns16(ndev->tm, ndev->clock_taken);
+		if (pace)
+			ndev->clock_pace16 = pace;
 		ndev->clock_taken = 0;
 	}
-	now += ndev->clock_taken++ * ndev->clock_pace;
+	pace = ndev->clock_pace16;
+	step = ndev->clock_frac + pace;	/* a fraction of a ns carried */
+	ndev->clock_frac = step & 0xffff;
+	now = clamp(ndev->clock_last + (step >> 16), model,
+		    model + (((u64)ndev->tm->queued + 1) * pace >> 16));
 	now = max(now, ndev->clock_last + 1);
 	ndev->clock_last = now;
 	spin_unlock(&ndev->tm_lock);

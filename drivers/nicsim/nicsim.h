@@ -36,6 +36,7 @@
  */
 #define NICSIM_CLOCK_IDLE	(10 * HZ)
 #define NICSIM_RATE_MAX		1000000000000ULL	/* offered frames/s */
+#define NICSIM_CLOCK_PACE_FRAMES	256	/* least a backlog's pace is over */
 
 /**
  * struct nicsim_pcpu_stats - per-CPU counters of one port
@@ -338,9 +339,9 @@ struct nicsim_core {
  *	see, and @tm valid for them: 0 while the cores start or stop; under
  *	@tm_lock
  * @tm: the timing model of the cores' runs, created and freed with them
- * @tm_lock: serializes @tm, @tm_last_add and @clock_last, @clock_seen,
- *	@clock_taken, @clock_pace: the cores hand it runs (BH disabled) and
- *	replay them, stats readers read it
+ * @tm_lock: serializes @tm, @tm_last_add and @clock_last .. @clock_frac:
+ *	the cores hand it runs (BH disabled) and replay them, stats readers
+ *	read it
  * @tm_last_add: jiffies when a core last handed @tm a run
  * @offered_rate: frames per second of the NIC's clock offered to it (0:
  *	backlogged); set under RTNL while no port has a plan, with the cores
@@ -353,10 +354,11 @@ struct nicsim_core {
  * @clock_wq: the clock's thread waits here for frames
  * @clock_last: the NIC's clock a frame from a backlog read last, under
  *	@tm_lock
- * @clock_seen: @tm's clock when a frame from a backlog last found it moved
- * @clock_taken: frames taken from a backlog since
- * @clock_pace: ns of @tm's clock a frame from a backlog took between its
- *	last two moves (0: not known yet)
+ * @clock_taken: frames taken from a backlog since @clock_pace16 was
+ *	measured
+ * @clock_pace16: the NIC's time a frame then (nicsim_tm_frame_ns16()), in
+ *	1/65536 ns; 0: not known yet
+ * @clock_frac: the fraction of a ns @clock_last is short of, in 1/65536
  * @job_bufs: frames multi-stage plans started, numbering the buffer
  *	(modulo NICSIM_JOB_BUFS) each lies in
  * @accel_jobs: per enum nicprog_accel_type, jobs the engines ran
@@ -399,9 +401,9 @@ struct nicsim_dev {
 	struct sk_buff_head clock_queue;
 	wait_queue_head_t clock_wq;
 	u64 clock_last;
-	u64 clock_seen;
 	u64 clock_taken;
-	u64 clock_pace;
+	u64 clock_pace16;
+	u64 clock_frac;
 	atomic_t job_bufs;
 	atomic64_t accel_jobs[__NICPROG_ACCEL_MAX];
 	atomic64_t accel_cycles[__NICPROG_ACCEL_MAX];

@@ -331,6 +331,7 @@ bool nicsim_tm_add(struct nicsim_tm *tm, u32 core, u64 cycles,
 		}
 		tm->last = rec;
 	}
+	c->handed++;
 	rec->cycles = cycles;
 	rec->n = n;
 	rec->lost = tr ? tr->lost : 0;
@@ -565,6 +566,43 @@ static u64 tm_ns(const struct nicsim_tm *tm, u64 t)
 u64 nicsim_tm_now_ns(const struct nicsim_tm *tm)
 {
 	return tm_ns(tm, tm->clock);
+}
+
+/**
+ * nicsim_tm_frame_ns16() - how long the NIC takes a frame, backlogged
+ * @tm: the model
+ * @frames: frames taken from the backlogs since the last call
+ *
+ * Per core, the cycles it was active a run it finished since the last
+ * call, times the runs handed to it a frame: the most of these is what a
+ * frame costs the busiest core, as the NIC's throughput counts (a
+ * replicated stage's core a share of the frames, a pipeline's bottleneck
+ * every one). Not the model's clock over the frames: backlogged, a
+ * pipeline's first stage runs ahead of its bottleneck at its own speed.
+ *
+ * Context: any; the caller serializes calls for @tm.
+ * Return: ns a frame, in 1/65536 ns; 0 if no core finished a run since.
+ */
+u64 nicsim_tm_frame_ns16(struct nicsim_tm *tm, u64 frames)
+{
+	u64 best = 0, per_run, v;
+	struct nicsim_tm_core *c;
+	u32 i;
+
+	for (i = 0; i < tm->n_cores; i++) {
+		c = &tm->cores[i];
+		if (frames && c->runs > c->pace_runs) {
+			per_run = div64_u64((c->active - c->pace_active) << 16,
+					    c->runs - c->pace_runs);
+			v = div64_u64(per_run * (c->handed - c->pace_handed),
+				      frames);
+			best = max(best, v);
+		}
+		c->pace_active = c->active;
+		c->pace_runs = c->runs;
+		c->pace_handed = c->handed;
+	}
+	return div64_u64(best * 1000, max_t(u32, tm->mhz, 1));
 }
 
 /**

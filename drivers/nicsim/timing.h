@@ -106,6 +106,10 @@ struct nicsim_tm_thread {
  * @threads: its hardware threads
  * @pool_base: per pool, the first unit of the slice of its plan
  * @pool_n: per pool, units of the slice; 0: the whole pool
+ * @handed: runs handed to it
+ * @pace_active: @active at the last nicsim_tm_frame_ns16()
+ * @pace_runs: @runs then
+ * @pace_handed: @handed then
  */
 struct nicsim_tm_core {
 	u64 now;
@@ -122,6 +126,10 @@ struct nicsim_tm_core {
 	struct nicsim_tm_thread threads[NICSIM_TM_MAX_THREADS];
 	u8 pool_base[NICSIM_TM_POOLS];
 	u8 pool_n[NICSIM_TM_POOLS];
+	u64 handed;
+	u64 pace_active;
+	u64 pace_runs;
+	u64 pace_handed;
 };
 
 /**
@@ -197,6 +205,7 @@ void nicsim_tm_replay(struct nicsim_tm *tm, bool all);
 void nicsim_tm_offer(struct nicsim_tm *tm, u64 rate);
 bool nicsim_tm_arrive(struct nicsim_tm *tm);
 u64 nicsim_tm_now_ns(const struct nicsim_tm *tm);
+u64 nicsim_tm_frame_ns16(struct nicsim_tm *tm, u64 frames);
 u32 nicsim_tm_pending(const struct nicsim_tm *tm);
 u32 nicsim_tm_pool_size(const struct nicprog_lnic *lnic, u32 pool);
 void nicsim_tm_slice(struct nicsim_tm *tm, u32 core, u32 pool, u32 base,

@@ -69,22 +69,45 @@ check "four threads overlap runs (latencies exceed the cycles)" \
 	test "${S[4,core0_latency]}" -gt "${S[4,core0_cycles]}"
 
 # The program's clock, backlogged: the model times runs NICSIM_TM_BATCH
-# (1,024) at a time, and the NIC's clock moves on between the frames a
-# core takes meanwhile, at the pace of the batch before: clock_step.o
-# drops a frame that reads the clock less than 2 ns past the last one's.
-# The first batch has no pace (its frames are a ns apart); of 4,000
-# frames, before the pace, every frame but the batches' first was.
-oracle_nic clk
-echo 1 > /sys/class/nicprog/$NF/plan_cores
-ip netns exec "$NS" ethtool -S "$NF" > "$TMP/clk.before"
-ip netns exec "$NS" env ORACLE_BENCH=1 "$SELFDIR/oracle" \
-	"$SELFDIR/progs/clock_step.o" "$IN" "$NF" "$OUT" "$CAP" 5 4000 \
-	> "$TMP/clk.oracle" 2>&1
-check "clock_step: 4000 frames sent, a verdict each" test $? = 0
-ip netns exec "$NS" ethtool -S "$NF" > "$TMP/clk.after"
-steps=$(awk '$1 == "xdp_drop:" { d = $2 - d } $1 == "xdp_pass:" { p = $2 - p }
-	END { print d, p }' "$TMP/clk.before" "$TMP/clk.after")
-tap_info "clock_step: frames a ns or less past the last, and more: $steps"
-check "the clock moves on between a batch's frames (fewer than half stand still)" \
-	awk -v s="$steps" 'BEGIN { split(s, a, " "); exit !(a[1] + a[2] == 4000 && 2 * a[1] < a[2]) }'
+# (1,024) at a time, and lets a pipeline's first stage run ahead of its
+# bottleneck; the NIC's clock moves on between the frames its cores take,
+# at the NIC's time a frame. clock_step.o drops a frame that reads the
+# clock less than a step past the last one's (min_step; 2 ns by
+# default). On one core: until the model has timed runs there is no pace
+# (those frames are a ns apart: 1,277 of 4,000 on 2026-11-28); without
+# the pace every frame but each batch's first was (3,996). As a pipeline,
+# with a step of half the NIC's time a frame (its busiest core's cycles
+# over the frames, from a first run: 41 ns), the frames before the pace
+# and few others (765 of 4,000); without the pace a frame read the
+# model's clock, which follows the first stage running ahead of the
+# bottleneck (3,967).
+# clock_run SHAPE FRAMES [ENTRY]: clock_step.o's drops and passes, and
+# the busiest core's cycles, in STEPS.
+clock_run() {
+	oracle_nic clk
+	echo "$1" > /sys/class/nicprog/$NF/plan_shape
+	ip netns exec "$NS" ethtool -S "$NF" > "$TMP/clk.before"
+	ip netns exec "$NS" env ORACLE_BENCH=1 "$SELFDIR/oracle" \
+		"$SELFDIR/progs/clock_step.o" "$IN" "$NF" "$OUT" "$CAP" 5 "$2" \
+		${3:+"$3"} > "$TMP/clk.oracle" 2>&1
+	check "clock_step, $1: $2 frames sent, a verdict each" test $? = 0
+	timing_settled "$NS" "$NF"
+	ip netns exec "$NS" ethtool -S "$NF" > "$TMP/clk.after"
+	STEPS=$(awk '$1 == "xdp_drop:" { d = $2 - d }
+		$1 == "xdp_pass:" { p = $2 - p }
+		$1 ~ /^core[0-9]+_cycles:$/ { c[$1] = $2 - c[$1] }
+		END { for (k in c) if (c[k] > m) m = c[k]; print d, p, m }' \
+		"$TMP/clk.before" "$TMP/clk.after")
+	tap_info "clock_step, $1${3:+ ($3)}: drops, passes, busiest core's cycles: $STEPS"
+}
+clock_run single 4000
+check "one core: the clock moves on between a batch's frames (fewer than half stand still)" \
+	awk -v s="$STEPS" 'BEGIN { split(s, a, " "); exit !(a[1] + a[2] == 4000 && 2 * a[1] < a[2]) }'
+clock_run pipelined 4000
+# half a frame's time, in ns at nicsim-generic's 800 MHz
+half=$(awk -v s="$STEPS" 'BEGIN { split(s, a, " "); printf "%d", a[3] * 1000 / 800 / 4000 / 2 }')
+check "pipelined: the busiest core took some time a frame ($half ns half of it)" test "$half" -gt 2
+clock_run pipelined 4000 "min_step:00000000:$(printf '%02x' $((half & 255)))$(printf '%02x' $((half >> 8 & 255)))000000000000"
+check "pipelined: the clock moves on at the NIC's pace (fewer than half of the frames under half of it)" \
+	awk -v s="$STEPS" 'BEGIN { split(s, a, " "); exit !(a[1] + a[2] == 4000 && 2 * a[1] < a[2]) }'
 tap_end
