@@ -5,7 +5,9 @@
 # core (1 and 4): the instructions issued and the memory accesses are the
 # same; one thread waits out every access, so its runs' latencies add up
 # to the core's cycles exactly; four threads overlap runs and hide most of
-# the waiting. Every run the cores did is timed, none lost.
+# the waiting. Every run the cores did is timed, none lost. And a program's
+# clock, backlogged, moves on between frames at the NIC's time a frame,
+# on one core and in a pipeline.
 . "$(dirname "$0")/lib.sh"
 require_root_tools
 require_plan
