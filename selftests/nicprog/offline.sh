@@ -19,23 +19,27 @@ nicprog_load || skip_all "cannot load nicprog/nicsim"
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 
 EX=$NICPROG_SRC/bpf/examples
-NFS=${OFFLINE_NFS:-"count icmp_echo port_filter firewall router lb heavy_hitter nat esp digest"}
+. "$SELFDIR/offline_lib.sh"
+NFS=$OFFLINE_NFS
+PROFILES=$OFFLINE_PROFILES
+# nicprog-plan's answers from the objects, where run-checks kept them
+OFFLINE_DIR=$(offline_dir)
 TMP=$(mktemp -d /tmp/nicprog-offline.XXXXXX)
 _cleanup_tmp() { rm -rf "$TMP"; }
 trap 'cleanup; _cleanup_tmp' EXIT
 
 # A comparison started twelve processes (80 s of the file): the shell
 # filters and compares itself where it can (lib.sh's slurp).
-facts() { "$PLAN" --facts "$1" | sed 's/ dst [0-9a-fx]* src [0-9a-fx]*//; s/ mapval [0-9a-fx]*//'; }
-# plan ARG...: nicprog-plan's plan without what differs between runs
-plan() {
+facts_of() { sed 's/ dst [0-9a-fx]* src [0-9a-fx]*//; s/ mapval [0-9a-fx]*//'; }
+# plan_of: a plan without what differs between runs
+plan_of() {
 	local line
 	while IFS= read -r line; do
 		case $line in
 		"offloader time"*|object:*|visits:*|"[nicprog]"*) ;;
 		*) printf '%s\n' "$line" ;;
 		esac
-	done < <("$PLAN" "$@")
+	done
 }
 
 # same DESC FILE-A FILE-B: one test point; the first differences as comments
@@ -63,8 +67,9 @@ compare() {
 	fi
 	# the verifier's facts do not depend on the NIC: on the first profile
 	if [ "$profile" = "$FIRST" ]; then
-		facts "$kf" > "$TMP/k.f"
-		facts "$obj" > "$TMP/o.f" 2>&1
+		"$PLAN" --facts "$kf" | facts_of > "$TMP/k.f"
+		offline_answer "$TMP/o.raw" facts "$obj"
+		facts_of < "$TMP/o.raw" > "$TMP/o.f"
 		same "$name: the facts (insns, tables, accesses, offsets, calls) are the verifier's" "$TMP/k.f" "$TMP/o.f"
 	fi
 	if [ "${3:-}" = facts ]; then
@@ -72,15 +77,15 @@ compare() {
 		return
 	fi
 	"$PLAN" --blocks "$kf" > "$TMP/k.b"
-	"$PLAN" --blocks --profile "$profile" "$obj" > "$TMP/o.b" 2>&1
+	offline_answer "$TMP/o.b" blocks "$obj" "$profile"
 	same "$profile $name: the handler graph (blocks, frequencies, loop trips, live state) is the kernel's" "$TMP/k.b" "$TMP/o.b"
-	plan "$kf" > "$TMP/k.p"
-	plan --profile "$profile" "$obj" > "$TMP/o.p" 2>&1
+	"$PLAN" "$kf" | plan_of > "$TMP/k.p"
+	offline_answer "$TMP/o.raw" plan "$obj" "$profile"
+	plan_of < "$TMP/o.raw" > "$TMP/o.p"
 	same "$profile $name: the plan is the kernel's" "$TMP/k.p" "$TMP/o.p"
 	ip link set dev "$PORT" xdpoffload off
 }
 
-PROFILES="nicsim-generic nicsim-soc nicsim-nfp nicsim-pipeline nicsim-fpga"
 FIRST=${PROFILES%% *}
 tap_begin
 for profile in $PROFILES; do
@@ -92,7 +97,7 @@ for profile in $PROFILES; do
 	for nf in $NFS; do
 		compare "$profile" "$EX/$nf.o"
 	done
-	for p in ident_csum ident_near; do
+	for p in $OFFLINE_PROGS; do
 		compare "$profile" "$SELFDIR/progs/$p.o"
 	done
 	# tables numbered in instruction order, not as this kernel's
