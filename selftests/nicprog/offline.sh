@@ -23,6 +23,7 @@ EX=$NICPROG_SRC/bpf/examples
 NFS=$OFFLINE_NFS
 PROFILES=$OFFLINE_PROFILES
 # nicprog-plan's answers from the objects, where run-checks kept them
+# shellcheck disable=SC2034 # read by offline_answer (offline_lib.sh)
 OFFLINE_DIR=$(offline_dir)
 TMP=$(mktemp -d /tmp/nicprog-offline.XXXXXX)
 _cleanup_tmp() { rm -rf "$TMP"; }

@@ -87,7 +87,7 @@ check "four threads overlap runs (latencies exceed the cycles)" \
 # the busiest core's cycles, in STEPS.
 clock_run() {
 	oracle_nic clk
-	echo "$1" > /sys/class/nicprog/$NF/plan_shape
+	echo "$1" > "/sys/class/nicprog/$NF/plan_shape"
 	ip netns exec "$NS" ethtool -S "$NF" > "$TMP/clk.before"
 	ip netns exec "$NS" env ORACLE_BENCH=1 "$SELFDIR/oracle" \
 		"$SELFDIR/progs/clock_step.o" "$IN" "$NF" "$OUT" "$CAP" 5 "$2" \
