@@ -21,16 +21,24 @@ offline_dir() {
 	echo "$NICPROG_SRC/build/check/offline-expect/${sum%% *}"
 }
 
+# the objects' sha256, each hashed once (a process each in the guest)
+declare -A OFFLINE_SUMS
+
 # offline_answer OUT WHAT OBJ [PROFILE]: nicprog-plan's answer (stdout and
 # stderr) for OBJ into OUT: WHAT is facts (--facts), blocks (--blocks
 # --profile) or plan (--profile); a kept one where there is one.
 offline_answer() {
-	local out=$1 what=$2 obj=$3 prof=${4:-} sum kept
-	sum=$(sha256sum "$obj") || return 1
-	kept=${OFFLINE_DIR:-/nonexistent}/${sum%% *}.$what${prof:+.$prof}
-	if [ -f "$kept" ]; then
-		cat "$kept" > "$out"
-		return
+	local out=$1 what=$2 obj=$3 prof=${4:-} sum
+	if [ -d "${OFFLINE_DIR:-}" ]; then
+		if [ -z "${OFFLINE_SUMS[$obj]:-}" ]; then
+			sum=$(sha256sum "$obj") || return 1
+			OFFLINE_SUMS[$obj]=${sum%% *}
+		fi
+		sum=$OFFLINE_DIR/${OFFLINE_SUMS[$obj]}.$what${prof:+.$prof}
+		if [ -f "$sum" ]; then
+			cat "$sum" > "$out"
+			return
+		fi
 	fi
 	case $what in
 	facts) "$OFFLINE_PLAN" --facts "$obj" ;;
@@ -45,7 +53,7 @@ if [ "${BASH_SOURCE[0]}" = "$0" ] && [ "${1:-}" = --expect ]; then
 	OFFLINE_PLAN=$NICPROG_SRC/tools/nicprog-plan/nicprog-plan
 	dir=$(offline_dir) || exit 1
 	rm -rf "$dir.new" && mkdir -p "$dir.new" || exit 1
-	OFFLINE_DIR=/nonexistent
+	OFFLINE_DIR=
 	for o in $OFFLINE_NFS; do objs+=("$NICPROG_SRC/bpf/examples/$o.o"); done
 	for o in $OFFLINE_PROGS map_order; do
 		objs+=("$NICPROG_SRC/selftests/nicprog/progs/$o.o")
@@ -54,6 +62,8 @@ if [ "${BASH_SOURCE[0]}" = "$0" ] && [ "${1:-}" = --expect ]; then
 		sum=$(sha256sum "$obj") || exit 1
 		sum=${sum%% *}
 		offline_answer "$dir.new/$sum.facts" facts "$obj"
+		# map_order is compared by its facts only
+		[ "${obj##*/}" = map_order.o ] && continue
 		for prof in $OFFLINE_PROFILES; do
 			offline_answer "$dir.new/$sum.blocks.$prof" blocks "$obj" "$prof"
 			offline_answer "$dir.new/$sum.plan.$prof" plan "$obj" "$prof"

@@ -21,8 +21,7 @@ nicprog_load || skip_all "cannot load nicprog/nicsim"
 # several times in the 5,000 here. The single and pipelined shapes are
 # translate.sh's: it runs every example NF in both against the host, on
 # an interpreting and a translating NIC, and checks their shape; here
-# they were twenty more runs (about 40 s of make check) that saw nothing
-# the two files' other runs do not.
+# they were twenty more runs (about 40 s of make check).
 FRAMES=${ORACLE_FRAMES:-3000}
 SHAPE_FRAMES=${ORACLE_SHAPE_FRAMES:-1000}
 SHAPES=${ORACLE_SHAPES:-replicated pipelined+replicated auto}
