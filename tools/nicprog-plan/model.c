@@ -65,6 +65,7 @@ struct np_res {
 	double bound;		/* cycles its busiest server is busy */
 	double *bank_load;	/* banks: per trial and bank, busy cycles */
 	u32 banks;
+	int trial;		/* banks: the one interleaving priced, or -1: all */
 };
 
 struct np_core {
@@ -172,11 +173,13 @@ static double queue_wait(const struct np_res *q, double elapsed)
 	if (q->bank_load) {
 		/* each bank its own queue, its share of the accesses */
 		for (t = 0; t < NP_BANK_TRIALS; t++) {
+			if (q->trial >= 0 && t != (u32)q->trial)
+				continue;
 			l = q->bank_load + (u64)t * q->banks;
 			for (b = 0; b < q->banks; b++)
 				w += l[b] / q->busy * md1(l[b] / elapsed, q->svc);
 		}
-		return w / NP_BANK_TRIALS;
+		return q->trial >= 0 ? w : w / NP_BANK_TRIALS;
 	}
 	a = q->busy / elapsed;			/* erlangs offered */
 	rho = fmin(a / q->servers, NP_RHO_MAX);
@@ -455,10 +458,13 @@ static int core_stretches(const struct nicprog_lnic *lnic,
  * hardware's interleaving, which the predictor does not know: price it over
  * random interleavings. A few hot lines (a small table every core reads)
  * may share a bank, which then bounds the NIC; many lines spread evenly.
+ * The same trials in the same order every time (a fixed seed per region),
+ * so that q->trial >= 0 prices one of them alone; its busiest bank's load
+ * goes to @peak[trial].
  */
 static int bank_loads(const struct np_hostrun *hr, const double *hit,
 		      u8 region, const struct nicprog_lnic_region *rg,
-		      u32 n_cores, struct np_res *q)
+		      u32 n_cores, struct np_res *q, double *peak)
 {
 	u64 x = 0x9e3779b97f4a7c15ULL * (region + 1);
 	u32 t, i, j, banks = max_t(u32, rg->banks, 1), *bank_of = NULL;
@@ -506,8 +512,9 @@ static int bank_loads(const struct np_hostrun *hr, const double *hit,
 		for (i = 0, max = 0; i < q->banks; i++)
 			max = fmax(max, l[i]);
 		sum += max;
+		peak[t] = max;
 	}
-	q->bound = sum / NP_BANK_TRIALS;
+	q->bound = q->trial >= 0 ? peak[q->trial] : sum / NP_BANK_TRIALS;
 	free(bank_of);
 	return 0;
 }
@@ -721,19 +728,16 @@ nomem:
 	return err;
 }
 
-/**
- * np_predict() - predict a plan's performance on a workload
- * @lnic: the NIC
- * @lo: the plan
- * @hr: the offline run of the plan over the workload's frames
- * @rate_kpps: the workload's offered rate, 0 for none
- * @p: the prediction
- *
- * Return: 0, or -ENOMEM.
+/*
+ * The model over bank interleaving @trial (-1: the expectation over all of
+ * them). With @lo_t and @hi_t, the least and the most loaded interleaving
+ * (by its busiest bank) of the banked region whose interleavings differ
+ * the most, or -1 where no region with several banks is used.
  */
-int np_predict(const struct nicprog_lnic *lnic,
-	       const struct nicprog_layout *lo, const struct np_hostrun *hr,
-	       u64 rate_kpps, struct np_prediction *p)
+static int predict_at(const struct nicprog_lnic *lnic,
+		      const struct nicprog_layout *lo,
+		      const struct np_hostrun *hr, u64 rate_kpps,
+		      struct np_prediction *p, int trial, int *lo_t, int *hi_t)
 {
 	const struct nicprog_lnic_unit *cu = &lnic->units[lo->core_unit];
 	u32 threads = cu->threads ? cu->threads : 1, sat = U32_MAX;
@@ -747,6 +751,8 @@ int np_predict(const struct nicprog_lnic *lnic,
 	u32 shared = U32_MAX;
 	const struct np_event *e;
 	const struct np_run *r;
+	double peak[NP_BANK_TRIALS], most = -1;
+	u32 tl, th;
 	struct np_pred_class *pc;
 	char name[32];
 	int k, err;
@@ -801,11 +807,27 @@ int np_predict(const struct nicprog_lnic *lnic,
 	for (q = 0; q < n_res; q++) {
 		res[q].svc = res[q].uses ? res[q].busy / res[q].uses : 0;
 		res[q].bound = res[q].busy / res[q].servers;
-		if (q < lnic->n_regions && res[q].uses &&
-		    (lnic->regions[q].banks > 1 || lnic->regions[q].island) &&
-		    bank_loads(hr, hit, q, &lnic->regions[q], cu->count,
-			       &res[q]))
+		res[q].trial = trial;
+		if (q >= lnic->n_regions || !res[q].uses ||
+		    (lnic->regions[q].banks <= 1 && !lnic->regions[q].island))
+			continue;
+		if (bank_loads(hr, hit, q, &lnic->regions[q], cu->count,
+			       &res[q], peak))
 			goto nomem;
+		/* the region whose interleavings differ the most */
+		if (!lo_t)
+			continue;
+		for (k = 1, tl = th = 0; k < NP_BANK_TRIALS; k++) {
+			if (peak[k] < peak[tl])
+				tl = k;
+			if (peak[k] > peak[th])
+				th = k;
+		}
+		if (peak[th] - peak[tl] <= most)
+			continue;
+		most = peak[th] - peak[tl];
+		*lo_t = tl;
+		*hi_t = th;
 	}
 	for (it = 0; it < NP_ITER_MAX; it++) {
 		old = elapsed;
@@ -997,4 +1019,48 @@ out:
 nomem:
 	err = -ENOMEM;
 	goto out;
+}
+
+/**
+ * np_predict() - predict a plan's performance on a workload
+ * @lnic: the NIC
+ * @lo: the plan
+ * @hr: the offline run of the plan over the workload's frames
+ * @rate_kpps: the workload's offered rate, 0 for none
+ * @p: the prediction
+ *
+ * The prediction prices the banks at their expectation over interleavings;
+ * the NIC has one. Where the plan uses a region with several banks, the
+ * model runs again over the least and the most loaded interleaving (by the
+ * busiest bank) of the one whose interleavings differ the most, and
+ * @p->bank says what those give.
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int np_predict(const struct nicprog_lnic *lnic,
+	       const struct nicprog_layout *lo, const struct np_hostrun *hr,
+	       u64 rate_kpps, struct np_prediction *p)
+{
+	int lo_t = -1, hi_t = -1, err, k;
+	struct np_prediction *one;
+
+	err = predict_at(lnic, lo, hr, rate_kpps, p, -1, &lo_t, &hi_t);
+	if (err || lo_t < 0)
+		return err;
+	one = malloc(sizeof(*one));
+	if (!one)
+		return -ENOMEM;
+	p->bank.trials = NP_BANK_TRIALS;
+	p->bank.tput_min = p->bank.tput_max = p->tput;
+	p->bank.lat_min = p->bank.lat_max = p->lat;
+	for (k = 0; k < 2 && !err; k++) {
+		err = predict_at(lnic, lo, hr, rate_kpps, one, k ? hi_t : lo_t,
+				 NULL, NULL);
+		p->bank.tput_min = fmin(p->bank.tput_min, one->tput);
+		p->bank.tput_max = fmax(p->bank.tput_max, one->tput);
+		p->bank.lat_min = fmin(p->bank.lat_min, one->lat);
+		p->bank.lat_max = fmax(p->bank.lat_max, one->lat);
+	}
+	free(one);
+	return err;
 }

@@ -49,6 +49,24 @@ struct np_pred_unit {
 };
 
 /**
+ * struct np_bank_spread - the prediction over single bank interleavings
+ * @trials: interleavings the expectation is over; 0: the plan uses no
+ *	region with several banks, and the rest is unset
+ * @tput_min: the lowest throughput of the least and the most loaded
+ *	interleaving and the expectation
+ * @tput_max: the highest
+ * @lat_min: the lowest mean latency of the three
+ * @lat_max: the highest
+ */
+struct np_bank_spread {
+	u32 trials;
+	double tput_min;
+	double tput_max;
+	double lat_min;
+	double lat_max;
+};
+
+/**
  * struct np_prediction - what a plan will do with a workload
  * @tput: frames per million core cycles
  * @mpps: the same in millions of frames per second at the core clock
@@ -61,6 +79,7 @@ struct np_pred_unit {
  * @drops: at the workload's rate, frames dropped for full queues
  * @cls: per enum np_wl_class
  * @iterations: rounds the fixed point of queue waits took
+ * @bank: the spread over bank interleavings (np_predict())
  */
 struct np_prediction {
 	double tput;
@@ -73,6 +92,7 @@ struct np_prediction {
 	u32 drops;
 	struct np_pred_class cls[__NP_WL_CLASS_MAX];
 	u32 iterations;
+	struct np_bank_spread bank;
 };
 
 /**

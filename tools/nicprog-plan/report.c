@@ -203,6 +203,17 @@ void np_report_prediction(const struct np_workload *w,
 		out_double("latency_max", " to %.1f", d->lat_max);
 		out_text("; the figures above are their mean, the bottleneck and what follows the first sample's\n");
 	}
+	if (p->bank.trials) {
+		/* the NIC has one interleaving; the figures price their mean */
+		out_double("bank_tput_min", "bank interleavings: throughput %.1f",
+			   p->bank.tput_min);
+		out_double("bank_tput_max", " to %.1f", p->bank.tput_max);
+		out_double("bank_latency_min", ", latency %.1f",
+			   p->bank.lat_min);
+		out_double("bank_latency_max", " to %.1f", p->bank.lat_max);
+		out_uint("bank_trials", " (the least and the most loaded of %llu; the figures above price their expectation)\n",
+			 p->bank.trials);
+	}
 	if (p->offered) {
 		/* what the queues into the cores cannot hold is dropped */
 		out_uint("offered_kpps", "offered %llu kpps: ", w->rate_kpps);
