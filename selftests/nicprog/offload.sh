@@ -30,6 +30,9 @@ setup() {
 teardown_ns() { ip netns del "$NSA"; ip netns del "$NSB"; _created_ns=(); }
 bpfb() { ip netns exec "$NSB" bpftool "$@"; }
 xstat() { ip netns exec "$NSB" ethtool -S "$B" | awk -v k="$1:" '$1 == k { print $2 }'; }
+# rose NAME BEFORE: counter NAME is past BEFORE; the NIC's cores may still
+# be on the flood's last frames when it ends, so callers wait for it
+rose() { [ "$(xstat "$1")" -gt "$2" ]; }
 udp() {	# udp SECONDS PORT
 	timeout $(($1 + 10)) ip netns exec "$NSA" "$SELFDIR/udp_stream" flood 10.80.0.2 "$2" "$1" >/dev/null
 }
@@ -64,7 +67,7 @@ expect_fail "hash: update exist on a missing key" "No such file or directory" \
 	bpfb map update name blocked key 10 0 value 0 0 0 0 0 0 0 0 exist
 d0=$(xstat xdp_drop)
 udp 1 9
-check "hash: frames to the blocked port are dropped on the NIC" test "$(xstat xdp_drop)" -gt "$d0"
+check "hash: frames to the blocked port are dropped on the NIC" wait_for 2 rose xdp_drop "$d0"
 # Offloaded maps carry no BTF: bpftool prints the value as bytes.
 counted() {
 	local out
@@ -72,13 +75,13 @@ counted() {
 	grep -q "value:" <<< "$out" &&
 		! grep -q "value: 00 00 00 00 00 00 00 00" <<< "$out"
 }
-check "hash: the NF counted its hits in the table" counted
+check "hash: the NF counted its hits in the table" wait_for 2 counted
 check "hash: delete" bpfb map delete name blocked key 9 0
 expect_fail "hash: delete of a missing key" "No such file or directory" \
 	bpfb map delete name blocked key 9 0
 p0=$(xstat xdp_pass)
 udp 1 9
-check "hash: after delete the port passes" test "$(xstat xdp_pass)" -gt "$p0"
+check "hash: after delete the port passes" wait_for 2 rose xdp_pass "$p0"
 cmds=$(mktemp)
 for i in $(seq 0 1023); do
 	echo "map update name blocked key $((i & 255)) $((i >> 8)) value 0 0 0 0 0 0 0 0"
@@ -109,7 +112,7 @@ check "replace the program (ip -force)" \
 	ip -force -n "$NSB" link set dev "$B" xdpoffload obj "$SELFDIR/progs/abort.o" sec xdp
 a0=$(xstat xdp_aborted)
 udp 1 7
-check "aborted frames are counted" test "$(xstat xdp_aborted)" -gt "$a0"
+check "aborted frames are counted" wait_for 2 rose xdp_aborted "$a0"
 check "and fire the xdp_exception tracepoint" grep -q "xdp_exception:.*action=ABORTED" $T/trace
 echo 0 > $T/events/xdp/xdp_exception/enable
 
