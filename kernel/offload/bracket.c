@@ -38,6 +38,11 @@
  * What it does not bound: other plans' traffic on the same banks and
  * engines, engine jobs the driver refuses (run by the core instead), and
  * the first and last runs of a stream (fewer threads busy).
+ *
+ * nicprog_bracket_live() bounds the same over the blocks and branches a
+ * kind of frame can take (nicprog-plan's per-class brackets: the walk of
+ * the program with the class's header bytes known): the paths through the
+ * others are left out. Subprograms are bounded whole either way.
  */
 #include "offload.h"
 
@@ -67,6 +72,7 @@ struct br_cost {
  * @sub_min: per subprogram, the least a call costs (valid if @sub_done)
  * @sub_max: per subprogram, the most
  * @sub_done: per subprogram, whether @sub_min and @sub_max are set
+ * @live: per block, NICPROG_BR_* of what a frame can run; NULL: all
  */
 struct br_ctx {
 	const struct nicprog_ir *ir;
@@ -80,6 +86,7 @@ struct br_ctx {
 	struct br_cost sub_min[NICPROG_MAX_SUBPROGS];
 	struct br_cost sub_max[NICPROG_MAX_SUBPROGS];
 	bool sub_done[NICPROG_MAX_SUBPROGS];
+	const u8 *live;
 };
 
 static u64 br_add(u64 a, u64 b)
@@ -279,8 +286,8 @@ enum br_pick {
  * a u64 per node.
  */
 static u64 br_path(const struct nicprog_ir *ir, const struct nicprog_layout *lo,
-		   const u64 *w, const bool *exits, u32 stage, bool most,
-		   u64 *best)
+		   const u64 *w, const bool *exits, const bool *nlive,
+		   const bool *elive, u32 stage, bool most, u64 *best)
 {
 	const struct nicprog_ir_edge *e;
 	u32 n, k;
@@ -290,11 +297,15 @@ static u64 br_path(const struct nicprog_ir *ir, const struct nicprog_layout *lo,
 		best[n] = exits[n] ? 0 : most ? 0 : U64_MAX;
 	/* edges go forward in node order: a node's successors are done */
 	for (n = ir->n_nodes; n-- > 0;) {
+		if (!nlive[n])
+			continue;	/* no frame gets here: no path on */
 		v = best[n] == U64_MAX ? U64_MAX :
 		    br_add(best[n], stage == U32_MAX ||
 				    lo->node_stage[n] == stage ? w[n] : 0);
 		best[n] = v;
 		for (k = ir->in_off[n]; k < ir->in_off[n + 1]; k++) {
+			if (!elive[ir->in_edge[k]])
+				continue;
 			e = &ir->edges[ir->in_edge[k]];
 			if (most ? v > best[e->from] : v < best[e->from])
 				best[e->from] = v;
@@ -303,8 +314,12 @@ static u64 br_path(const struct nicprog_ir *ir, const struct nicprog_layout *lo,
 	return best[0] == U64_MAX ? 0 : best[0];
 }
 
-/* Per node, the figures of enum br_pick, and whether a frame may end there. */
-static void br_nodes(struct br_ctx *c, u64 *w[__BR_PICK_MAX], bool *exits)
+/*
+ * Per node, the figures of enum br_pick, whether a frame may end there and
+ * whether one can get there at all (one of its blocks live).
+ */
+static void br_nodes(struct br_ctx *c, u64 *w[__BR_PICK_MAX], bool *exits,
+		     bool *nlive)
 {
 	const struct nicprog_ir *ir = c->ir;
 	const struct nicprog_layout *lo = c->lo;
@@ -315,6 +330,7 @@ static void br_nodes(struct br_ctx *c, u64 *w[__BR_PICK_MAX], bool *exits)
 
 	for (n = 0; n < ir->n_nodes; n++) {
 		exits[n] = false;
+		nlive[n] = false;
 		w[BR_ISSUE_MIN][n] = 0;
 		w[BR_RUN_MIN][n] = 0;
 		w[BR_CORE_MAX][n] = 0;
@@ -325,6 +341,10 @@ static void br_nodes(struct br_ctx *c, u64 *w[__BR_PICK_MAX], bool *exits)
 		mn = (struct br_cost){ U64_MAX, U64_MAX };
 		mx = (struct br_cost){ 0 };
 		for (k = ir->node_off[n]; k < ir->node_off[n + 1]; k++) {
+			if (c->live &&
+			    !(c->live[ir->node_blk[k]] & NICPROG_BR_RUNS))
+				continue;
+			nlive[n] = true;
 			b = &ir->blocks[ir->node_blk[k]];
 			exits[n] |= !b->n_succ;
 			bl = (struct br_cost){ 0 };
@@ -336,6 +356,8 @@ static void br_nodes(struct br_ctx *c, u64 *w[__BR_PICK_MAX], bool *exits)
 			mx.issue = br_add(mx.issue, bh.issue);
 			mx.wait = br_add(mx.wait, bh.wait);
 		}
+		if (!nlive[n])
+			continue;
 		/* the host runs it: the NIC's run ends where it begins */
 		if (lo->node_host && lo->node_host[n] == NICPROG_NODE_HOST) {
 			exits[n] = true;
@@ -347,6 +369,120 @@ static void br_nodes(struct br_ctx *c, u64 *w[__BR_PICK_MAX], bool *exits)
 		w[BR_RUN_MIN][n] = br_add(mn.issue, mn.wait);
 		w[BR_CORE_MAX][n] = br_add(br_mul(mx.issue, c->threads), mx.wait);
 	}
+}
+
+/*
+ * Per DAG edge, whether a frame can take it: one of the block edges it
+ * stands for leaves a block that runs, the way the frame can go.
+ */
+static void br_edges(const struct nicprog_ir *ir, const u8 *live, bool *elive)
+{
+	const struct nicprog_ir_block *b;
+	u32 i, j, k, to;
+
+	for (k = 0; k < ir->n_edges; k++)
+		elive[k] = !live;
+	for (i = 0; live && i < ir->n_blocks; i++) {
+		b = &ir->blocks[i];
+		if (b->sub || !(live[i] & NICPROG_BR_RUNS))
+			continue;
+		for (j = 0; j < b->n_succ; j++) {
+			if (!(live[i] & (j ? NICPROG_BR_SUCC1 : NICPROG_BR_SUCC0)))
+				continue;
+			to = ir->blocks[b->succ[j]].node;
+			if (to == b->node)
+				continue;
+			for (k = ir->in_off[to]; k < ir->in_off[to + 1]; k++)
+				if (ir->edges[ir->in_edge[k]].from == b->node)
+					elive[ir->in_edge[k]] = true;
+		}
+	}
+}
+
+/**
+ * nicprog_bracket_live() - bound a plan's throughput and latency over the
+ *	frames that take only some blocks and branches
+ * @ir: the program
+ * @lnic: the NIC
+ * @lo: the plan, its cores counted
+ * @live: per block (ir->n_blocks), NICPROG_BR_* of what such a frame can
+ *	run: the block, its first and its second successor; NULL for any
+ *	frame
+ * @br: the bounds, set here
+ *
+ * Context: process; allocates.
+ * Return: 0, or -ENOMEM.
+ */
+int nicprog_bracket_live(const struct nicprog_ir *ir,
+			 const struct nicprog_lnic *lnic,
+			 const struct nicprog_layout *lo, const u8 *live,
+			 struct nicprog_bracket *br)
+{
+	u64 *w[__BR_PICK_MAX], *best, imin, rmin, cmax, hop, worst = 0;
+	u64 tput = U64_MAX, d;
+	bool *exits, *nlive, *elive;
+	struct br_ctx *c;
+	u32 s, p;
+	int err = -ENOMEM;
+
+	c = kvcalloc(1, sizeof(*c), GFP_KERNEL);
+	best = kvcalloc((size_t)ir->n_nodes * (__BR_PICK_MAX + 1), sizeof(u64),
+			GFP_KERNEL);
+	exits = kvcalloc(2 * (size_t)ir->n_nodes + ir->n_edges, sizeof(bool),
+			 GFP_KERNEL);
+	if (!c || !best || !exits)
+		goto out;
+	nlive = exits + ir->n_nodes;
+	elive = nlive + ir->n_nodes;
+	br_edges(ir, live, elive);
+	for (p = 0; p < __BR_PICK_MAX; p++)
+		w[p] = best + (size_t)ir->n_nodes * (p + 1);
+	c->ir = ir;
+	c->lnic = lnic;
+	c->lo = lo;
+	c->cu = &lnic->units[lo->core_unit];
+	c->threads = max_t(u32, c->cu->threads, 1);
+	c->sharers = c->threads * max_t(u32, lo->cores, 1);
+	c->live = live;
+	br_regions(c);
+	br_nodes(c, w, exits, nlive);
+
+	/* a frame a handover takes to the host skips the later stages */
+	hop = lo->node_host ? 0 : lo->hop_cycles;
+	for (s = 0; s < lo->n_stages; s++) {
+		imin = br_path(ir, lo, w[BR_ISSUE_MIN], exits, nlive, elive, s,
+			       false, best);
+		rmin = br_path(ir, lo, w[BR_RUN_MIN], exits, nlive, elive, s,
+			       false, best);
+		cmax = br_path(ir, lo, w[BR_CORE_MAX], exits, nlive, elive, s,
+			       true, best);
+		if (s) {
+			imin += hop;
+			rmin += hop;
+			cmax = br_add(cmax, br_mul(lo->hop_cycles, c->threads));
+		}
+		d = max_t(u64, imin, div64_u64(rmin + c->threads - 1, c->threads));
+		if (d)
+			tput = min(tput, div64_u64((u64)lo->stages[s].replicas *
+						   1000000ULL, d));
+		worst = max(worst, cmax);
+	}
+	br->tput_max = tput;
+	br->tput_min = worst ? div64_u64(1000000ULL * c->threads, worst) :
+		       U64_MAX;
+	br->lat_min = br_path(ir, lo, w[BR_RUN_MIN], exits, nlive, elive,
+			      U32_MAX, false, best) +
+		      (u64)(lo->n_stages - 1) * hop;
+	br->lat_max = br_add(br_path(ir, lo, w[BR_CORE_MAX], exits, nlive,
+				     elive, U32_MAX, true, best),
+			     br_mul((u64)(lo->n_stages - 1) * lo->hop_cycles,
+				    c->threads));
+	err = 0;
+out:
+	kvfree(exits);
+	kvfree(best);
+	kvfree(c);
+	return err;
 }
 
 /**
@@ -361,60 +497,15 @@ static void br_nodes(struct br_ctx *c, u64 *w[__BR_PICK_MAX], bool *exits)
 int nicprog_bracket(const struct nicprog_ir *ir,
 		    const struct nicprog_lnic *lnic, struct nicprog_layout *lo)
 {
-	u64 *w[__BR_PICK_MAX], *best, imin, rmin, cmax, hop, worst = 0;
-	u64 tput = U64_MAX, d;
-	struct br_ctx *c;
-	bool *exits;
-	u32 s, p;
-	int err = -ENOMEM;
+	struct nicprog_bracket br;
+	int err;
 
-	c = kvcalloc(1, sizeof(*c), GFP_KERNEL);
-	best = kvcalloc((size_t)ir->n_nodes * (__BR_PICK_MAX + 1), sizeof(u64),
-			GFP_KERNEL);
-	exits = kvcalloc(ir->n_nodes, sizeof(bool), GFP_KERNEL);
-	if (!c || !best || !exits)
-		goto out;
-	for (p = 0; p < __BR_PICK_MAX; p++)
-		w[p] = best + (size_t)ir->n_nodes * (p + 1);
-	c->ir = ir;
-	c->lnic = lnic;
-	c->lo = lo;
-	c->cu = &lnic->units[lo->core_unit];
-	c->threads = max_t(u32, c->cu->threads, 1);
-	c->sharers = c->threads * max_t(u32, lo->cores, 1);
-	br_regions(c);
-	br_nodes(c, w, exits);
-
-	/* a frame a handover takes to the host skips the later stages */
-	hop = lo->node_host ? 0 : lo->hop_cycles;
-	for (s = 0; s < lo->n_stages; s++) {
-		imin = br_path(ir, lo, w[BR_ISSUE_MIN], exits, s, false, best);
-		rmin = br_path(ir, lo, w[BR_RUN_MIN], exits, s, false, best);
-		cmax = br_path(ir, lo, w[BR_CORE_MAX], exits, s, true, best);
-		if (s) {
-			imin += hop;
-			rmin += hop;
-			cmax = br_add(cmax, br_mul(lo->hop_cycles, c->threads));
-		}
-		d = max_t(u64, imin, div64_u64(rmin + c->threads - 1, c->threads));
-		if (d)
-			tput = min(tput, div64_u64((u64)lo->stages[s].replicas *
-						   1000000ULL, d));
-		worst = max(worst, cmax);
-	}
-	lo->br_tput_max = tput;
-	lo->br_tput_min = worst ? div64_u64(1000000ULL * c->threads, worst) :
-			  U64_MAX;
-	lo->br_lat_min = br_path(ir, lo, w[BR_RUN_MIN], exits, U32_MAX, false,
-				 best) + (u64)(lo->n_stages - 1) * hop;
-	lo->br_lat_max = br_add(br_path(ir, lo, w[BR_CORE_MAX], exits, U32_MAX,
-					true, best),
-				br_mul((u64)(lo->n_stages - 1) * lo->hop_cycles,
-				       c->threads));
-	err = 0;
-out:
-	kvfree(exits);
-	kvfree(best);
-	kvfree(c);
-	return err;
+	err = nicprog_bracket_live(ir, lnic, lo, NULL, &br);
+	if (err)
+		return err;
+	lo->br_tput_min = br.tput_min;
+	lo->br_tput_max = br.tput_max;
+	lo->br_lat_min = br.lat_min;
+	lo->br_lat_max = br.lat_max;
+	return 0;
 }

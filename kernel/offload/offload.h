@@ -527,9 +527,31 @@ int nicprog_layout_optimum(const struct nicprog_ir *ir,
 			   const struct nicprog_lnic *lnic, u32 budget,
 			   struct nicprog_layout *lo, const char **why);
 
+/**
+ * struct nicprog_bracket - a plan's static bracket (bracket.c)
+ * @tput_min: the least throughput, packets per million cycles
+ * @tput_max: the most
+ * @lat_min: the least mean latency, cycles
+ * @lat_max: the most
+ */
+struct nicprog_bracket {
+	u64 tput_min;
+	u64 tput_max;
+	u64 lat_min;
+	u64 lat_max;
+};
+
 /* bracket.c */
 int nicprog_bracket(const struct nicprog_ir *ir,
 		    const struct nicprog_lnic *lnic, struct nicprog_layout *lo);
+/* what a kind of frame can run of a block, for nicprog_bracket_live() */
+#define NICPROG_BR_RUNS		BIT(0)	/* the block */
+#define NICPROG_BR_SUCC0	BIT(1)	/* the way to its succ[0] */
+#define NICPROG_BR_SUCC1	BIT(2)	/* the way to its succ[1] */
+int nicprog_bracket_live(const struct nicprog_ir *ir,
+			 const struct nicprog_lnic *lnic,
+			 const struct nicprog_layout *lo, const u8 *live,
+			 struct nicprog_bracket *br);
 
 /* predict.c */
 void nicprog_predict(const struct nicprog_ir *ir, struct nicprog_layout *lo);

@@ -272,6 +272,19 @@ bracket_holds() {
 			exit !(n == 4 && t >= f[1] && t <= f[2] && l >= f[3] && l <= f[4]) }'
 }
 
+# class_bracket_holds DESC PRED MT ML: the same inside the bracket over the
+# workload's packet classes that nicprog-plan's prediction PRED states
+# (the blocks and branches frames of those classes can take).
+class_bracket_holds() {
+	local b
+	b=$(awk '/^static bracket for these classes:/ { print $7, $13 }' "$2")
+	tap_info "$1: static bracket for the workload's classes ${b:-none}"
+	check "$1: measured inside the bracket for the workload's classes" \
+		awk -v b="$b" -v t="$3" -v l="$4" '
+		BEGIN { n = split(b, f, /[ .]+/)
+			exit !(n == 4 && t >= f[1] && t <= f[2] && l >= f[3] && l <= f[4]) }'
+}
+
 # rates_within DESC PT PL BEFORE AFTER: the NIC's throughput and mean
 # latency between two `ethtool -S` snapshots held to the prediction PT PL
 # (rates_held).

@@ -9,7 +9,9 @@
 # many-threaded and three one-thread-per-core profiles. (The bounds leave
 # room for nicsim itself: a pipelined plan's stages hand frames over in
 # real time, and firewall on nicsim-soc measured 1889 to 1975 frames per
-# million cycles over six runs of the same frames.)
+# million cycles over six runs of the same frames.) Each measurement is
+# also inside the kernel plan's static bracket and inside nicprog-plan's
+# bracket for the workload's packet classes.
 # The full matrix (every NF, profile, workload) is tools/bench/prediction.
 . "$(dirname "$0")/lib.sh"
 require_root_tools
@@ -55,6 +57,7 @@ for prof in nicsim-generic nicsim-soc nicsim-pipeline nicsim-fpga; do
 		rates_within "$prof $nf" "$pt" "$pl" "$TMP/before" "$TMP/after"
 		read -r mt ml < <(nic_rates "$TMP/before" "$TMP/after")
 		bracket_holds "$prof $nf" "$TMP/plan" "$mt" "$ml"
+		class_bracket_holds "$prof $nf" "$TMP/pred" "$mt" "$ml"
 		[ $nf = count ] || continue
 		# the loaded program, from the facts the kernel recorded
 		"$PLAN" --workload "$WL" "$TMP/facts" > "$TMP/fpred" 2>&1

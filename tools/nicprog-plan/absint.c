@@ -17,6 +17,16 @@
  * slots). Visit counts may therefore differ from the kernel's where the
  * verifier prunes more or less; the facts that do not count visits agree
  * with the kernel's on every example NF (selftests/nicprog/offline.sh).
+ *
+ * np_absint_tmpl() walks the program for one kind of frame: header bytes
+ * every such frame has (struct np_pkt_tmpl) are known to loads at fixed
+ * packet offsets, and a packet bound is decided where the frames' lengths
+ * decide it, so a branch such a frame never takes is not walked and its
+ * blocks are not visited. What the program may write into the packet, or
+ * move (bpf_xdp_adjust_*()), is not known: the walk starts again without
+ * those bytes (or without the template) until no path writes a known
+ * byte, so that no state pruned against another saw a byte the other
+ * path changed.
  */
 #include "absint.h"
 
@@ -102,6 +112,9 @@ struct ai {
 	u32 next_id;
 	char *err;
 	size_t err_len;
+	struct np_pkt_tmpl *tmpl;	/* NULL: nothing known of the frame */
+	bool tmpl_hit;			/* a path wrote what it knows */
+	u8 *took;			/* with tmpl: np_facts.took */
 };
 
 static int ai_fail(struct ai *ai, int err, const char *fmt, ...)
@@ -980,7 +993,103 @@ static void ai_store(struct ai_state *st, const struct bpf_insn *in,
 		sl->zero &= ~bytes;
 }
 
-static void ai_load(struct ai_state *st, const struct bpf_insn *in)
+/* The packet bytes @r + @insn_off .. + @size cover, or false if variable. */
+static bool ai_pkt_span(const struct ai_reg *r, s16 insn_off, u32 size,
+			u32 *at)
+{
+	s64 o = (s64)r->off + insn_off + (s64)r->umin;
+
+	if (r->type != AI_PKT || r->umin != r->umax || o < 0 ||
+	    o + size > NP_TMPL_BYTES)
+		return false;
+	*at = o;
+	return true;
+}
+
+/* A load of known packet bytes: their value, as the little-endian load. */
+static bool ai_tmpl_load(const struct ai *ai, const struct ai_reg *base,
+			 const struct bpf_insn *in, u32 size,
+			 struct ai_reg *dst)
+{
+	u64 v = 0;
+	u32 at, i;
+
+	if (!ai->tmpl || !ai_pkt_span(base, in->off, size, &at))
+		return false;
+	for (i = 0; i < size; i++)
+		if (!ai->tmpl->known[at + i])
+			return false;
+	for (i = size; i-- > 0;)
+		v = v << 8 | ai->tmpl->byte[at + i];
+	ai_const(dst, v);
+	return true;
+}
+
+/* A store into the packet: the bytes it may write are not known. */
+static void ai_tmpl_store(struct ai *ai, const struct ai_reg *base,
+			  const struct bpf_insn *in)
+{
+	u32 size = nicprog_insn_bytes(in->code), at, i;
+
+	if (!ai->tmpl || base->type != AI_PKT)
+		return;
+	if (!ai_pkt_span(base, in->off, size, &at)) {
+		for (i = 0; i < NP_TMPL_BYTES; i++)
+			ai->tmpl_hit |= ai->tmpl->known[i];
+		memset(ai->tmpl->known, 0, NP_TMPL_BYTES);
+		return;
+	}
+	for (i = 0; i < size; i++) {
+		ai->tmpl_hit |= ai->tmpl->known[at + i];
+		ai->tmpl->known[at + i] = 0;
+	}
+}
+
+/* A helper that moves the packet or its end: nothing is known after. */
+static void ai_tmpl_drop(struct ai *ai)
+{
+	if (!ai->tmpl || (!ai->tmpl->len_max &&
+			  !memchr(ai->tmpl->known, 1, NP_TMPL_BYTES)))
+		return;
+	ai->tmpl_hit = true;
+	memset(ai->tmpl->known, 0, NP_TMPL_BYTES);
+	ai->tmpl->len_min = 0;
+	ai->tmpl->len_max = 0;
+}
+
+/*
+ * A packet pointer against the packet's end: 1 taken, 0 not, -1 either
+ * way for frames of the template's lengths (len_max 0: unknown).
+ */
+static int ai_tmpl_bound(const struct ai *ai, u8 op, const struct ai_reg *p,
+			 const struct ai_reg *end)
+{
+	u64 lo, hi, lmin, lmax;
+
+	if (!ai->tmpl || !ai->tmpl->len_max || p->type != AI_PKT ||
+	    end->type != AI_PKT_END || end->off || end->umax ||
+	    p->off < 0 || p->umax > 0xffff)
+		return -1;
+	lo = p->off + p->umin;
+	hi = p->off + p->umax;
+	lmin = ai->tmpl->len_min;
+	lmax = ai->tmpl->len_max;
+	switch (op) {
+	case BPF_JGT:	/* p > end */
+		return hi <= lmin ? 0 : lo > lmax ? 1 : -1;
+	case BPF_JGE:
+		return hi < lmin ? 0 : lo >= lmax ? 1 : -1;
+	case BPF_JLT:
+		return hi < lmin ? 1 : lo >= lmax ? 0 : -1;
+	case BPF_JLE:
+		return hi <= lmin ? 1 : lo > lmax ? 0 : -1;
+	default:
+		return -1;
+	}
+}
+
+static void ai_load(struct ai *ai, struct ai_state *st,
+		    const struct bpf_insn *in)
 {
 	struct ai_reg *regs = st->fr[st->cur]->regs;
 	const struct ai_reg *base = &regs[in->src_reg];
@@ -1002,6 +1111,10 @@ static void ai_load(struct ai_state *st, const struct bpf_insn *in)
 			*dst = (struct ai_reg){ .type = AI_SCALAR,
 						.umax = ai_mask(size * 8) };
 		return;
+	case AI_PKT:
+		if (ai_tmpl_load(ai, base, in, size, dst))
+			return;
+		break;
 	case AI_STACK:
 		sl = ai_slot(st, base, in->off, &byte);
 		if (sl && sl->kind == AI_SLOT_SPILL && !byte &&
@@ -1256,7 +1369,13 @@ static int ai_cond(struct ai *ai, struct ai_state *st)
 		   !src->umin &&
 		   (op == BPF_JEQ || op == BPF_JNE)) {
 		t = op == BPF_JNE;
+	} else if (BPF_SRC(in->code) == BPF_X && bits == 64) {
+		t = dst->type == AI_PKT ? ai_tmpl_bound(ai, op, dst, src) :
+		    ai_tmpl_bound(ai, ai_swap_op(op), src, dst);
 	}
+	if (ai->took)
+		ai->took[st->insn] |= t < 0 ? NP_TOOK_JUMP | NP_TOOK_FALL :
+				      t ? NP_TOOK_JUMP : NP_TOOK_FALL;
 	if (t >= 0) {
 		st->insn = t ? target : st->insn + 1;
 		return 0;
@@ -1343,8 +1462,13 @@ static int ai_call(struct ai *ai, struct ai_state *st)
 		ai_unknown(&regs[BPF_REG_0]);
 		if (in->imm == BPF_FUNC_xdp_adjust_head ||
 		    in->imm == BPF_FUNC_xdp_adjust_meta ||
-		    in->imm == BPF_FUNC_xdp_adjust_tail)
+		    in->imm == BPF_FUNC_xdp_adjust_tail) {
 			ai_clear_pkt(st);
+			ai_tmpl_drop(ai);
+		}
+		if (in->imm == BPF_FUNC_xdp_store_bytes && ai->tmpl)
+			ai_tmpl_store(ai, &(struct ai_reg){ .type = AI_PKT,
+				      .umax = U64_MAX }, in);
 		/* it writes its buffer: what the slots held is gone */
 		if (in->imm == BPF_FUNC_xdp_load_bytes &&
 		    regs[BPF_REG_3].type == AI_STACK)
@@ -1383,12 +1507,14 @@ static int ai_step(struct ai *ai, struct ai_state *st)
 		st->insn += 2;
 		return 0;
 	case BPF_LDX:
-		ai_load(st, in);
+		ai_load(ai, st, in);
 		break;
 	case BPF_ST:
+		ai_tmpl_store(ai, &regs[in->dst_reg], in);
 		ai_store(st, in, NULL);
 		break;
 	case BPF_STX:
+		ai_tmpl_store(ai, &regs[in->dst_reg], in);
 		if (BPF_MODE(in->code) == BPF_ATOMIC) {
 			ai_store(st, in, NULL);
 			if (in->imm == BPF_CMPXCHG)
@@ -1566,21 +1692,13 @@ static void ai_bind_maps(struct ai *ai, struct np_facts *f)
 	f->n_tables = ai->n_tables;
 }
 
-/**
- * np_absint() - the verifier's facts about a program, computed offline
- * @o: the program
- * @f: filled in; np_facts_free() it
- * @err: set to why not, on failure (what the kernel would refuse)
- * @err_len: bytes at @err
- *
- * Return: 0 or a negative errno.
- */
-int np_absint(const struct np_object *o, struct np_facts *f, char *err,
-	      size_t err_len)
+/* One walk; with @tmpl, what it knows, less what a path wrote (*@hit). */
+static int ai_run(const struct np_object *o, struct np_pkt_tmpl *tmpl,
+		  struct np_facts *f, char *err, size_t err_len, bool *hit)
 {
 	struct ai ai = {
 		.o = o, .insns = o->insns, .len = o->len,
-		.err = err, .err_len = err_len,
+		.err = err, .err_len = err_len, .tmpl = tmpl,
 	};
 	struct ai_state *st;
 	u32 i, s;
@@ -1589,6 +1707,10 @@ int np_absint(const struct np_object *o, struct np_facts *f, char *err,
 	memset(f, 0, sizeof(*f));
 	f->insns = malloc(o->len * sizeof(*f->insns));
 	f->meta = calloc(o->len, sizeof(*f->meta));
+	if (tmpl) {
+		f->took = calloc(o->len, 1);
+		ai.took = f->took;
+	}
 	ai.meta = f->meta;
 	ai.table_of = malloc(NICPROG_MAX_TABLES);
 	ai.func_of = calloc(o->len, sizeof(*ai.func_of));
@@ -1597,7 +1719,8 @@ int np_absint(const struct np_object *o, struct np_facts *f, char *err,
 	ai.prune = calloc(o->len + 2, 1);
 	ai.kept = calloc(o->len, sizeof(*ai.kept));
 	ai.todo = calloc(AI_MAX_STACK, sizeof(*ai.todo));
-	if (!f->insns || !f->meta || !ai.table_of || !ai.func_of ||
+	if (!f->insns || !f->meta || (tmpl && !f->took) || !ai.table_of ||
+	    !ai.func_of ||
 	    !ai.m_regs || !ai.m_slots || !ai.prune || !ai.kept || !ai.todo) {
 		snprintf(err, err_len, "out of memory");
 		goto out;
@@ -1662,6 +1785,7 @@ int np_absint(const struct np_object *o, struct np_facts *f, char *err,
 	}
 	f->processed = ai.processed;
 	f->states = ai.states;
+	*hit = ai.tmpl_hit;
 out:
 	while ((st = ai.all)) {
 		ai.all = st->all;
@@ -1680,6 +1804,53 @@ out:
 }
 
 /**
+ * np_absint() - the verifier's facts about a program, computed offline
+ * @o: the program
+ * @f: filled in; np_facts_free() it
+ * @err: set to why not, on failure (what the kernel would refuse)
+ * @err_len: bytes at @err
+ *
+ * Return: 0 or a negative errno.
+ */
+int np_absint(const struct np_object *o, struct np_facts *f, char *err,
+	      size_t err_len)
+{
+	bool hit;
+
+	return ai_run(o, NULL, f, err, err_len, &hit);
+}
+
+/* Walks before giving up on a template whose bytes the program writes. */
+#define AI_TMPL_ROUNDS	8
+
+/**
+ * np_absint_tmpl() - the facts about a program for one kind of frame
+ * @o: the object's program
+ * @t: what every such frame has (header bytes, lengths)
+ * @f: the facts, to free with np_facts_free(); an instruction no such
+ *	frame reaches has no visits
+ * @err: on an error, why
+ * @err_len: size of @err
+ *
+ * Return: 0, or a negative errno with @err set.
+ */
+int np_absint_tmpl(const struct np_object *o, const struct np_pkt_tmpl *t,
+		   struct np_facts *f, char *err, size_t err_len)
+{
+	struct np_pkt_tmpl cur = *t;
+	bool hit;
+	int ret, k;
+
+	for (k = 0; k < AI_TMPL_ROUNDS; k++) {
+		ret = ai_run(o, &cur, f, err, err_len, &hit);
+		if (ret || !hit)
+			return ret;
+		np_facts_free(f);
+	}
+	return ai_run(o, NULL, f, err, err_len, &hit);
+}
+
+/**
  * np_facts_free() - free what np_absint() allocated
  * @f: the facts
  */
@@ -1687,6 +1858,8 @@ void np_facts_free(struct np_facts *f)
 {
 	free(f->insns);
 	free(f->meta);
+	free(f->took);
 	f->insns = NULL;
 	f->meta = NULL;
+	f->took = NULL;
 }

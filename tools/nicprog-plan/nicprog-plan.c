@@ -583,6 +583,7 @@ static int predict_sample(const struct np_hostrun_in *hi,
  * throughput and latency their mean, the rest the first sample's.
  */
 static int predict_workload(const struct np_object *obj,
+			    const struct nicprog_ir *ir,
 			    const u8 *table_of,
 			    const struct nicprog_ir_input *in,
 			    const struct nicprog_exec_prog *exec,
@@ -592,6 +593,7 @@ static int predict_workload(const struct np_object *obj,
 			    const struct np_frames *fr, char **entries,
 			    u32 n_entries, u32 samples)
 {
+	struct np_class_bracket cb[__NP_WL_CLASS_MAX];
 	struct np_entry ent[NP_MAX_ENTRIES];
 	struct np_prediction pred, other;
 	struct np_draws d = { .n = samples, .step = NP_DRAW_STEP };
@@ -645,11 +647,16 @@ static int predict_workload(const struct np_object *obj,
 	pred.tput = tput / samples;
 	pred.mpps = mpps / samples;
 	pred.lat = lat / samples;
+	/* per class, from the object (a facts file has no program to walk) */
+	if (obj && np_class_brackets(obj, ir, lnic, lo, fr, cb)) {
+		fprintf(stderr, "nicprog-plan: no memory for the class brackets\n");
+		return 1;
+	}
 	out_open_object(NULL);
 	if (obj)
 		out_string("program", NULL, obj->name);
 	out_string("profile", NULL, lnic->name);
-	np_report_prediction(w, lnic, lo, &hr, &pred, &d);
+	np_report_prediction(w, lnic, lo, &hr, &pred, &d, obj ? cb : NULL);
 	out_close_object();
 	np_hostrun_free(&hr);
 	for (i = 0; i < n_entries; i++) {
@@ -919,7 +926,7 @@ int main(int argc, char **argv)
 			fflush(stdout);
 			pid = fork();
 			if (!pid) {
-				c = predict_workload(elf ? &ol.obj : NULL,
+				c = predict_workload(elf ? &ol.obj : NULL, &ir,
 						     ol.facts.table_of, &in,
 						     &ol.exec, lnic, &lo, &wl,
 						     &fr, entries, n_entries,

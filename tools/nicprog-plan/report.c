@@ -82,6 +82,64 @@ static void report_bracket(const struct nicprog_layout *lo)
 		 lo->br_lat_max);
 }
 
+/*
+ * The bracket over the workload's classes (classbr.c): a frame of a class
+ * is inside its class's, so a run of the mix is inside their union.
+ */
+static void report_class_bracket(const struct np_class_bracket *cb)
+{
+	struct nicprog_bracket u = { U64_MAX, 0, U64_MAX, 0 };
+	u32 i;
+
+	for (i = 0; i < __NP_WL_CLASS_MAX; i++) {
+		if (!cb[i].frames)
+			continue;
+		u.tput_min = min(u.tput_min, cb[i].br.tput_min);
+		u.tput_max = max(u.tput_max, cb[i].br.tput_max);
+		u.lat_min = min(u.lat_min, cb[i].br.lat_min);
+		u.lat_max = max(u.lat_max, cb[i].br.lat_max);
+	}
+	if (!u.tput_max)
+		return;
+	out_uint("class_bracket_tput_min",
+		 "static bracket for these classes: throughput %llu", u.tput_min);
+	out_uint("class_bracket_tput_max", "..%llu packets per million cycles",
+		 u.tput_max);
+	out_uint("class_bracket_latency_min", ", latency %llu", u.lat_min);
+	out_uint("class_bracket_latency_max",
+		 "..%llu cycles, over any flows, tables and payload (per class below)\n",
+		 u.lat_max);
+}
+
+/* Per class: its bracket, the blocks its frames reach, its lengths. */
+static void report_class_table(const struct np_class_bracket *cb)
+{
+	u32 i;
+
+	out_text("class\tbracket throughput\tbracket latency\tblocks\tlengths\n");
+	out_open_array("class_brackets");
+	for (i = 0; i < __NP_WL_CLASS_MAX; i++) {
+		if (!cb[i].frames)
+			continue;
+		out_open_object(NULL);
+		out_string("class", "%s", np_wl_class_name(i));
+		out_uint("tput_min", "\t%llu", cb[i].br.tput_min);
+		out_uint("tput_max", "..%llu", cb[i].br.tput_max);
+		out_uint("latency_min", "\t%llu", cb[i].br.lat_min);
+		out_uint("latency_max", "..%llu", cb[i].br.lat_max);
+		out_uint("blocks", "\t%llu", cb[i].blocks);
+		out_uint("of_blocks", " of %llu", cb[i].of_blocks);
+		out_uint("len_min", "\t%llu", cb[i].len_min);
+		out_uint("len_max", "..%llu", cb[i].len_max);
+		out_bool("differs", NULL, cb[i].differs);
+		out_text(cb[i].differs ?
+			 " (a frame differs in a field the class fixes: lengths only)\n" :
+			 "\n");
+		out_close_object();
+	}
+	out_close_array();
+}
+
 /**
  * np_report_plan() - the plan, as the kernel's debugfs file words it
  * @ir: the program
@@ -165,13 +223,16 @@ void np_report_plan(const struct nicprog_ir *ir,
  * @p: what the NIC's model made of it: its throughput, Mpps and latency
  *	the samples' mean, the rest the first sample's
  * @d: the samples of the description
+ * @cb: the static bracket per class of the frames (classbr.c); NULL for
+ *	none
  */
 void np_report_prediction(const struct np_workload *w,
 			  const struct nicprog_lnic *lnic,
 			  const struct nicprog_layout *lo,
 			  const struct np_hostrun *hr,
 			  const struct np_prediction *p,
-			  const struct np_draws *d)
+			  const struct np_draws *d,
+			  const struct np_class_bracket *cb)
 {
 	const struct np_pred_class *c;
 	u32 i;
@@ -193,6 +254,8 @@ void np_report_prediction(const struct np_workload *w,
 	out_double("latency", ", latency %.1f cycles", p->lat);
 	out_string("bottleneck", ", bottleneck %s\n", p->bottleneck);
 	report_bracket(lo);
+	if (cb)
+		report_class_bracket(cb);
 	if (d->n > 1) {
 		out_uint("samples", "over %llu samples of the description", d->n);
 		out_uint("seed", " (seeds %llu", w->seed);
@@ -260,6 +323,8 @@ void np_report_prediction(const struct np_workload *w,
 		out_close_object();
 	}
 	out_close_array();
+	if (cb)
+		report_class_table(cb);
 	if (lo->node_host) {
 		out_open_object("host");
 		out_uint("handovers", "host: %llu", hr->handovers);

@@ -10,6 +10,7 @@
 #include "compat.h"
 #include "offload.h"
 #include "hostrun.h"
+#include "classbr.h"
 #include "model.h"
 #include "workload.h"
 
@@ -23,7 +24,8 @@ void np_report_prediction(const struct np_workload *w,
 			  const struct nicprog_layout *lo,
 			  const struct np_hostrun *hr,
 			  const struct np_prediction *p,
-			  const struct np_draws *d);
+			  const struct np_draws *d,
+			  const struct np_class_bracket *cb);
 void np_report_dot(const char *name, const struct nicprog_ir *ir,
 		   const struct nicprog_lnic *lnic,
 		   const struct nicprog_layout *lo);
