@@ -403,6 +403,14 @@ static void test_close_mapped(void)
 	RESULT(ok, "a mapping keeps its closed file's pipe; munmap frees it\n");
 }
 
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000ULL + ts.tv_nsec / 1000000;
+}
+
 static uint64_t rng;
 
 static uint32_t rnd(void)
@@ -421,6 +429,52 @@ static uint32_t wild(void)
 	return rnd() % 4 ? v[rnd() % (sizeof(v) / sizeof(v[0]))] : rnd();
 }
 
+/* The fuzzer's slowest command so far. */
+struct fuzz_slow {
+	uint64_t ms;
+	unsigned long round;
+	uint32_t op;
+	int res;
+};
+
+/*
+ * One fuzzed command and its result, timed. A command not complete in
+ * RL_CMD_BOUND_MS is lost: the test fails naming the round, the command
+ * and its argument bytes, so that a failure seen once can be read (and
+ * replayed with its seed) rather than guessed at.
+ */
+static int fuzz_cmd(int fd, unsigned long round, uint32_t op,
+		    const uint8_t *buf, void *arg, uint32_t len,
+		    uint32_t flags, struct fuzz_slow *slow)
+{
+	struct io_uring_cqe cqe;
+	uint64_t t0 = now_ms(), ms;
+	uint32_t w[4];
+	int err;
+
+	err = rl_submit(&ring, fd, op, arg, len, flags, 0, 0);
+	if (err)
+		ksft_exit_fail_msg("fuzz round %lu: op %u len %u flags %u: io_uring_submit: %s\n",
+				   round, op, len, flags, strerror(-err));
+	err = rl_reap(&ring, RL_CMD_BOUND_MS, &cqe);
+	ms = now_ms() - t0;
+	if (err) {
+		memcpy(w, buf, sizeof(w));
+		ksft_exit_fail_msg("fuzz round %lu: op %u len %u flags %u arg %s, buf %08x %08x %08x %08x: no completion in %llu ms (%s)\n",
+				   round, op, len, flags,
+				   arg == buf ? "buf" : "wild", w[0], w[1],
+				   w[2], w[3], (unsigned long long)ms,
+				   strerror(-err));
+	}
+	if (ms >= slow->ms) {
+		slow->ms = ms;
+		slow->round = round;
+		slow->op = op;
+		slow->res = cqe.res;
+	}
+	return cqe.res;
+}
+
 /*
  * Seeded random commands: every result is success or a refusal, and the
  * pipes in use are exactly those created and not destroyed.
@@ -431,6 +485,8 @@ static void test_fuzz(int fd, unsigned long rounds)
 	long before = ring_pipes(), live = 0;
 	unsigned long i, bad = 0, made = 0, binds = 0, waits = 0;
 	uint32_t op, len, flags;
+	struct fuzz_slow slow = {};
+	void *arg;
 	int res;
 
 	for (i = 0; i < rounds; i++) {
@@ -473,13 +529,23 @@ static void test_fuzz(int fd, unsigned long rounds)
 				   op == NICPROG_OP_WAIT ? 8 :
 				   op == NICPROG_OP_PIPE_CREATE ? 40 : 16) :
 				  wild() % 300;
-		/* a valid wait parks: keep it short, the run bounded */
-		if (op == NICPROG_OP_WAIT && w->timeout_ms > 2 &&
-		    w->timeout_ms <= NICPROG_WAIT_TIMEOUT_MAX)
-			w->timeout_ms = 2;
+		/*
+		 * A valid wait parks: keep it short, the run bounded. The
+		 * kernel reads the timeout as it reads any argument struct,
+		 * zero-extended past @len: judge the bytes it reads.
+		 */
+		if (op == NICPROG_OP_WAIT) {
+			uint32_t t = 0, n = len < sizeof(t) ? len : sizeof(t);
+
+			memcpy(&t, buf, n);
+			if (t > 2 && t <= NICPROG_WAIT_TIMEOUT_MAX) {
+				memset(buf, 0, n);
+				w->timeout_ms = 2;
+			}
+		}
 		flags = rnd() % 10 ? 0 : wild();
-		res = cmd(fd, op, rnd() % 20 ? buf : (void *)(uintptr_t)wild(),
-			  len, flags);
+		arg = rnd() % 20 ? buf : (void *)(uintptr_t)wild();
+		res = fuzz_cmd(fd, i, op, buf, arg, len, flags, &slow);
 		if (res == 0 && op == NICPROG_OP_PIPE_CREATE) {
 			live++;
 			made++;
@@ -501,6 +567,9 @@ static void test_fuzz(int fd, unsigned long rounds)
 	}
 	ksft_print_msg("fuzz: %lu commands, %lu pipes made, %ld live, %lu binds and unbinds, %lu waits and sends\n",
 		       rounds, made, live, binds, waits);
+	ksft_print_msg("fuzz: slowest command %llu ms (round %lu, op %u, res %d)\n",
+		       (unsigned long long)slow.ms, slow.round, slow.op,
+		       slow.res);
 	RESULT(!bad && ring_pipes() == before + live,
 	       "seeded fuzzer: %lu random commands, only success or a refusal, pipes accounted\n",
 	       rounds);
@@ -561,14 +630,6 @@ static int pkt_fd, pkt_ifindex;
 static void send_frame(const uint8_t *f, int len)
 {
 	rl_send_frame(pkt_fd, pkt_ifindex, f, len);
-}
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000ULL + ts.tv_nsec / 1000000;
 }
 
 /* Wait until the pipe's tail reaches @want (bounded), return the tail. */
