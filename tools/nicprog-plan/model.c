@@ -1027,24 +1027,27 @@ nomem:
  * @lo: the plan
  * @hr: the offline run of the plan over the workload's frames
  * @rate_kpps: the workload's offered rate, 0 for none
+ * @spread: find the spread over bank interleavings (two more runs of the
+ *	model), for the prediction that is reported
  * @p: the prediction
  *
  * The prediction prices the banks at their expectation over interleavings;
- * the NIC has one. Where the plan uses a region with several banks, the
- * model runs again over the least and the most loaded interleaving (by the
- * busiest bank) of the one whose interleavings differ the most, and
- * @p->bank says what those give.
+ * the NIC has one. With @spread, where the plan uses a region with several
+ * banks, the model runs again over the least and the most loaded
+ * interleaving (by the busiest bank) of the one whose interleavings differ
+ * the most, and @p->bank says what those give; else @p->bank.trials is 0.
  *
  * Return: 0, or -ENOMEM.
  */
 int np_predict(const struct nicprog_lnic *lnic,
 	       const struct nicprog_layout *lo, const struct np_hostrun *hr,
-	       u64 rate_kpps, struct np_prediction *p)
+	       u64 rate_kpps, bool spread, struct np_prediction *p)
 {
 	int lo_t = -1, hi_t = -1, err, k;
 	struct np_prediction *one;
 
-	err = predict_at(lnic, lo, hr, rate_kpps, p, -1, &lo_t, &hi_t);
+	err = predict_at(lnic, lo, hr, rate_kpps, p, -1,
+			 spread ? &lo_t : NULL, spread ? &hi_t : NULL);
 	if (err || lo_t < 0)
 		return err;
 	one = malloc(sizeof(*one));

@@ -122,6 +122,6 @@ struct np_draws {
 
 int np_predict(const struct nicprog_lnic *lnic,
 	       const struct nicprog_layout *lo, const struct np_hostrun *hr,
-	       u64 rate_kpps, struct np_prediction *p);
+	       u64 rate_kpps, bool spread, struct np_prediction *p);
 
 #endif /* _NICPROG_PLAN_MODEL_H */

@@ -511,13 +511,16 @@ static bool exec_translated;
 /* Offline runs at most to find the rate a clock-reading program runs at. */
 #define NP_CLOCK_ROUNDS 4
 
-/* One offline run and the model over it; frees @hr on failure. */
+/*
+ * One offline run and the model over it, with the spread over bank
+ * interleavings if @spread; frees @hr on failure.
+ */
 static int predict_once(const struct np_hostrun_in *hi,
 			const struct nicprog_lnic *lnic,
 			const struct nicprog_layout *lo,
 			const struct np_workload *w,
-			const struct np_frames *fr, struct np_hostrun *hr,
-			struct np_prediction *pred)
+			const struct np_frames *fr, bool spread,
+			struct np_hostrun *hr, struct np_prediction *pred)
 {
 	char why[256];
 
@@ -531,7 +534,7 @@ static int predict_once(const struct np_hostrun_in *hi,
 		np_hostrun_free(hr);
 		return 1;
 	}
-	if (np_predict(lnic, lo, hr, w->rate_kpps, pred)) {
+	if (np_predict(lnic, lo, hr, w->rate_kpps, spread, pred)) {
 		fprintf(stderr, "nicprog-plan: no memory\n");
 		np_hostrun_free(hr);
 		return 1;
@@ -556,14 +559,14 @@ static int predict_sample(const struct np_hostrun_in *hi,
 			  const struct nicprog_lnic *lnic,
 			  const struct nicprog_layout *lo,
 			  const struct np_workload *w,
-			  const struct np_frames *fr, struct np_hostrun *hr,
-			  struct np_prediction *pred)
+			  const struct np_frames *fr, bool spread,
+			  struct np_hostrun *hr, struct np_prediction *pred)
 {
 	double mhz = lnic->units[lo->core_unit].clock_mhz, rate;
 	struct np_hostrun_in at = *hi;
 	int k;
 
-	if (predict_once(hi, lnic, lo, w, fr, hr, pred))
+	if (predict_once(hi, lnic, lo, w, fr, spread, hr, pred))
 		return 1;
 	for (k = 1; k < NP_CLOCK_ROUNDS && hr->reads_clock && !hi->rate; k++) {
 		rate = pred->tput * mhz;	/* frames per second */
@@ -571,7 +574,7 @@ static int predict_sample(const struct np_hostrun_in *hi,
 			break;
 		at.rate = (u64)rate;
 		np_hostrun_free(hr);
-		if (predict_once(&at, lnic, lo, w, fr, hr, pred))
+		if (predict_once(&at, lnic, lo, w, fr, spread, hr, pred))
 			return 1;
 	}
 	return 0;
@@ -616,7 +619,8 @@ static int predict_workload(const struct np_object *obj,
 		if (table_of[i] != NICPROG_MAP_NONE &&
 		    np_map_host_target(obj->map_defs[i].type))
 			hi.host_tables |= 1ULL << table_of[i];
-	if (predict_sample(&hi, lnic, lo, w, fr, &hr, &pred))
+	/* the spread is the first sample's, as the rest of the report */
+	if (predict_sample(&hi, lnic, lo, w, fr, true, &hr, &pred))
 		return 1;
 	tput = pred.tput;
 	mpps = pred.mpps;
@@ -631,7 +635,8 @@ static int predict_workload(const struct np_object *obj,
 				why);
 			return 1;
 		}
-		i = predict_sample(&hi, lnic, lo, &ow, &ofr, &ohr, &other);
+		i = predict_sample(&hi, lnic, lo, &ow, &ofr, false, &ohr,
+				   &other);
 		np_frames_free(&ofr);
 		if (i)
 			return 1;
