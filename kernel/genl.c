@@ -182,7 +182,8 @@ static int nicprog_nl_put_region(struct sk_buff *skb,
 	    nla_put_u64_64bit(skb, NICPROG_A_REGION_CACHE_BYTES,
 			      r->cache_bytes, NICPROG_A_REGION_PAD) ||
 	    nla_put_u32(skb, NICPROG_A_REGION_CACHE_LATENCY, r->cache_cycles) ||
-	    nla_put_u32(skb, NICPROG_A_REGION_ISLAND, r->island))
+	    nla_put_u32(skb, NICPROG_A_REGION_ISLAND, r->island) ||
+	    nla_put_u32(skb, NICPROG_A_REGION_INTERLEAVE, r->interleave))
 		return -EMSGSIZE;
 	nla_nest_end(skb, nest);
 	return 0;

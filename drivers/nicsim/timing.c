@@ -76,18 +76,6 @@ static u32 tm_scale(u64 cycles, u32 unit_mhz, u32 mhz)
 	return min_t(u64, cycles * mhz / (unit_mhz ? unit_mhz : 1), U32_MAX);
 }
 
-/*
- * A line's set and bank: every bit of the line mixed into the high half
- * (splitmix64's finalizer). A multiplicative hash's middle bits modulo a
- * power of two used half of 16384 sets for a table's consecutive lines.
- */
-static u32 tm_hash(u64 line)
-{
-	line = (line ^ (line >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	line = (line ^ (line >> 27)) * 0x94d049bb133111ebULL;
-	return (line ^ (line >> 31)) >> 32;
-}
-
 static void tm_pool_init(struct nicsim_tm_pool *p,
 			 const struct nicprog_lnic_unit *u, u32 mhz)
 {
@@ -217,8 +205,8 @@ static u64 tm_access(struct nicsim_tm_region *r, u32 core, u64 t, u64 addr)
 
 	r->accesses++;
 	if (r->sets) {
-		set = &r->tags[(u64)(tm_hash(line) % r->sets) *
-			       NICPROG_LNIC_CACHE_WAYS];
+		b = nicprog_lnic_line_hash(line) % r->sets;	/* the set */
+		set = &r->tags[(u64)b * NICPROG_LNIC_CACHE_WAYS];
 		for (w = 0; w < NICPROG_LNIC_CACHE_WAYS && set[w] != line; w++)
 			;
 		/* a miss evicts the least recently used way */
@@ -232,7 +220,8 @@ static u64 tm_access(struct nicsim_tm_region *r, u32 core, u64 t, u64 addr)
 	}
 	if (!r->bank_cycles)
 		return r->latency;
-	b = tm_hash(line ^ 0x5bd1e995) % r->banks;
+	/* the profile's interleave hash, said or not: the NIC has one */
+	b = nicprog_lnic_bank(line, r->banks);
 	if (r->island)		/* the bank of the core's island's instance */
 		b += core / r->island * r->banks;
 	start = max(t, r->bank_free[b]);

@@ -68,6 +68,12 @@ struct nicprog_lnic_unit {
  *	island's cluster memory). Instances hold different data, so only
  *	what the datapath never writes, or only adds to, may live there (a
  *	copy in each; a counter's value is the sum of the copies).
+ * @interleave: enum nicprog_interleave: which bank a line is in, if the
+ *	NIC says: NICPROG_IL_HASH, line L -- an address the NIC's (struct
+ *	nicprog_exec_event.addr) over NICPROG_LNIC_CACHE_LINE, plus one --
+ *	in bank nicprog_lnic_bank(L, @banks), of its island's instance for
+ *	an island region; NICPROG_IL_UNKNOWN, a prediction prices the banks
+ *	over random interleavings and reports their spread
  */
 struct nicprog_lnic_region {
 	const char *name;
@@ -78,11 +84,44 @@ struct nicprog_lnic_region {
 	u64 cache_bytes;
 	u32 cache_cycles;
 	u32 island;
+	u8 interleave;
 };
 
 #define NICPROG_LNIC_MAX_BANKS		1024	/* per region */
 #define NICPROG_LNIC_CACHE_LINE		64	/* bytes */
 #define NICPROG_LNIC_CACHE_WAYS		8
+
+/**
+ * nicprog_lnic_line_hash() - every bit of a line number mixed into 32
+ * @line: the line number
+ *
+ * splitmix64's finalizer: a multiplicative hash's middle bits modulo a
+ * power of two used half of 16384 cache sets for a table's consecutive
+ * lines. Sets and banks are chosen with it, so the NIC's and a
+ * prediction's choices are the same function.
+ *
+ * Return: the hash.
+ */
+static inline u32 nicprog_lnic_line_hash(u64 line)
+{
+	line = (line ^ (line >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	line = (line ^ (line >> 27)) * 0x94d049bb133111ebULL;
+	return (line ^ (line >> 31)) >> 32;
+}
+
+/**
+ * nicprog_lnic_bank() - the bank of a line, NICPROG_IL_HASH
+ * @line: the line number (an address over NICPROG_LNIC_CACHE_LINE, + 1)
+ * @banks: the region's banks, at least 1
+ *
+ * Salted, so that a line's bank does not follow its cache set.
+ *
+ * Return: the bank, below @banks.
+ */
+static inline u32 nicprog_lnic_bank(u64 line, u32 banks)
+{
+	return nicprog_lnic_line_hash(line ^ 0x5bd1e995) % banks;
+}
 
 /**
  * struct nicprog_lnic_hub - a switching hub: a bounded queue between units

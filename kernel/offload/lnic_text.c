@@ -30,7 +30,7 @@ struct lt {
 };
 
 enum lt_val { LT_NUM, LT_SIZE, LT_UTYPE, LT_ATYPE, LT_COST, LT_REGIONS,
-	      LT_UNITS };
+	      LT_UNITS, LT_INTERLEAVE };
 
 /**
  * struct lt_key - one key of a statement
@@ -68,6 +68,7 @@ static const struct lt_key lt_keys[] = {
 	LT_R("cache", LT_SIZE, false, cache_bytes),
 	LT_R("hit", LT_NUM, false, cache_cycles),
 	LT_R("island", LT_NUM, false, island),
+	LT_R("interleave", LT_INTERLEAVE, false, interleave),
 	LT_U("type", LT_UTYPE, true, type),
 	LT_U("accel", LT_ATYPE, false, accel),
 	LT_U("count", LT_NUM, true, count),
@@ -206,6 +207,16 @@ static int lt_enum(struct lt *p, const struct lt_word *w,
 		      lt_str(p, w, b, sizeof(b)));
 }
 
+static const char *lt_il_name(unsigned int il)
+{
+	static const char * const names[__NICPROG_IL_MAX] = {
+		[NICPROG_IL_UNKNOWN] = "unknown",
+		[NICPROG_IL_HASH] = "hash",
+	};
+
+	return names[il];
+}
+
 static const char *lt_ic_name(unsigned int c)
 {
 	return lt_ic_names[c];
@@ -329,6 +340,10 @@ static int lt_value(struct lt *p, const struct lt_key *k,
 	case LT_ATYPE:
 		err = lt_enum(p, w, nicprog_accel_type_name, NICPROG_ACCEL_CSUM,
 			      __NICPROG_ACCEL_MAX, k->key);
+		break;
+	case LT_INTERLEAVE:
+		err = lt_enum(p, w, lt_il_name, NICPROG_IL_UNKNOWN,
+			      __NICPROG_IL_MAX, k->key);
 		break;
 	case LT_COST:
 		return lt_list(p, w, field, lt_cost_one);
@@ -619,6 +634,9 @@ size_t nicprog_lnic_format(const struct nicprog_lnic *lnic, char *buf,
 		}
 		if (lnic->regions[i].island)
 			lt_put(&o, " island %u", lnic->regions[i].island);
+		if (lnic->regions[i].interleave)
+			lt_put(&o, " interleave %s",
+			       lt_il_name(lnic->regions[i].interleave));
 		lt_put(&o, "\n");
 	}
 	for (i = 0; i < lnic->n_units; i++) {

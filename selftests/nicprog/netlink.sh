@@ -99,9 +99,11 @@ for l in open(sys.argv[1]):
         kv = dict(zip(w[2::2], w[3::2]))
         want.append((w[1], num(kv['size']), int(kv['latency']),
                      int(kv.get('banks', 0)), num(kv.get('cache', '0')),
-                     int(kv.get('hit', 0)), int(kv.get('island', 0))))
+                     int(kv.get('hit', 0)), int(kv.get('island', 0)),
+                     kv.get('interleave', 'unknown')))
 got = [(r['name'], r['bytes'], r['latency'], r.get('banks', 0),
-        r.get('cache_bytes', 0), r.get('cache_latency', 0), r['island'])
+        r.get('cache_bytes', 0), r.get('cache_latency', 0), r['island'],
+        r['interleave'])
        for r in json.load(open(sys.argv[2]))[0]['regions']]
 print('# profile %s, dev show %s' % (want, got))
 sys.exit(want != got or not want)
@@ -192,6 +194,11 @@ check "dev show: its regions as the profile, the CTM one per island of 4 cores" 
 	regions_as "$NICPROG_SRC/drivers/nicsim/profiles/nicsim-nfp.lnic" "$TMP/nfp.json"
 check "dev show in words: the island" sh -c \
 	"'$CLI' dev show dev $P0 | grep -q 'region ctm: .*, one per island of 4 cores'"
+check "dev show in words: the interleaving where given, only there" sh -c \
+	"'$CLI' dev show dev $P0 > '$TMP/nfp.txt' &&
+	 grep -q '^    region emem: .*, interleave hash$' '$TMP/nfp.txt' &&
+	 grep -q '^    region lm: ' '$TMP/nfp.txt' &&
+	 ! grep '^    region lm: ' '$TMP/nfp.txt' | grep -q interleave"
 sed 's/^lnic nicsim-generic$/lnic generic-copy/' \
 	"$NICPROG_SRC/drivers/nicsim/profiles/nicsim-generic.lnic" > "$TMP/copy.lnic"
 check "dev set profile-file with a profile of ours, and cores 4" \

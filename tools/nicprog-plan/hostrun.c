@@ -494,6 +494,10 @@ static int line_index(struct np_lines *l, struct np_hostrun *out, u8 region,
 		p = p ? realloc(out->line_region, cap / 2) : NULL;
 		if (p)
 			out->line_region = p;
+		p = p ? realloc(out->line_nic,
+				cap / 2 * sizeof(*out->line_nic)) : NULL;
+		if (p)
+			out->line_nic = p;
 		if (!nl.key || !nl.idx || !p) {
 			free(nl.key);
 			free(nl.idx);
@@ -520,6 +524,7 @@ static int line_index(struct np_lines *l, struct np_hostrun *out, u8 region,
 		l->key[h] = key;
 		l->idx[h] = out->n_lines;
 		out->line_count[out->n_lines] = 0;
+		out->line_nic[out->n_lines] = addr / NICPROG_LNIC_CACHE_LINE + 1;
 		out->line_region[out->n_lines++] = region;
 	}
 	*idx = l->idx[h];
@@ -849,6 +854,7 @@ void np_hostrun_free(struct np_hostrun *out)
 	free(out->ev);
 	free(out->line_count);
 	free(out->line_region);
+	free(out->line_nic);
 	free(out->verdict);
 	free(out->cls);
 	memset(out, 0, sizeof(*out));

@@ -77,6 +77,9 @@ struct np_event {
  * @n_ev: entries in @ev
  * @line_count: per cache line touched, its accesses
  * @line_region: per cache line, its region
+ * @line_nic: per cache line, its number on the NIC: the NIC's address
+ *	(nicprog_exec_nic_addr()) over NICPROG_LNIC_CACHE_LINE, plus one, as
+ *	nicprog_lnic_bank() takes it
  * @n_lines: lines touched
  * @frames: frames run
  * @verdict: per frame, its XDP verdict or NP_VERDICT_HOST
@@ -108,6 +111,7 @@ struct np_hostrun {
 	u64 n_ev;
 	u32 *line_count;
 	u8 *line_region;
+	u64 *line_nic;
 	u32 n_lines;
 	u32 frames;
 	u8 *verdict;

@@ -455,19 +455,23 @@ static int core_stretches(const struct nicprog_lnic *lnic,
 
 /*
  * How a region's misses load its banks. Which bank a line lives in is the
- * hardware's interleaving, which the predictor does not know: price it over
- * random interleavings. A few hot lines (a small table every core reads)
- * may share a bank, which then bounds the NIC; many lines spread evenly.
- * The same trials in the same order every time (a fixed seed per region),
- * so that q->trial >= 0 prices one of them alone; its busiest bank's load
- * goes to @peak[trial].
+ * hardware's interleaving. Where the profile gives it (NICPROG_IL_HASH)
+ * each line's bank is the NIC's: a line's address is the NIC's, not the
+ * host's (nicprog_exec_nic_addr()), the same offline as on the NIC, and
+ * every trial is that one interleaving. Else the predictor does not know
+ * it: price it over random interleavings. A few hot lines (a small table
+ * every core reads) may share a bank, which then bounds the NIC; many lines
+ * spread evenly. The same trials in the same order every time (a fixed
+ * seed per region), so that q->trial >= 0 prices one of them alone; its
+ * busiest bank's load goes to @peak[trial].
  */
 static int bank_loads(const struct np_hostrun *hr, const double *hit,
 		      u8 region, const struct nicprog_lnic_region *rg,
 		      u32 n_cores, struct np_res *q, double *peak)
 {
 	u64 x = 0x9e3779b97f4a7c15ULL * (region + 1);
-	u32 t, i, j, banks = max_t(u32, rg->banks, 1), *bank_of = NULL;
+	u32 t, i, j, b, banks = max_t(u32, rg->banks, 1), *bank_of = NULL;
+	bool known = rg->interleave == NICPROG_IL_HASH;
 	const struct np_event *e;
 	double *l, max, sum = 0;
 	const struct np_run *r;
@@ -484,17 +488,28 @@ static int bank_loads(const struct np_hostrun *hr, const double *hit,
 	}
 	for (t = 0; t < NP_BANK_TRIALS; t++) {
 		l = q->bank_load + (u64)t * q->banks;
+		if (known && t) {	/* the one interleaving, again */
+			memcpy(l, q->bank_load, q->banks * sizeof(*l));
+			sum += peak[0];
+			peak[t] = peak[0];
+			continue;
+		}
 		for (i = 0; i < hr->n_lines; i++) {
 			if (hr->line_region[i] != region)
 				continue;
-			x ^= x << 13;
-			x ^= x >> 7;
-			x ^= x << 17;
+			if (known) {
+				b = nicprog_lnic_bank(hr->line_nic[i], banks);
+			} else {
+				x ^= x << 13;
+				x ^= x >> 7;
+				x ^= x << 17;
+				b = x % banks;
+			}
 			if (bank_of) {
-				bank_of[i] = x % banks;
+				bank_of[i] = b;
 				continue;
 			}
-			l[x % banks] += hr->line_count[i] *
+			l[b] += hr->line_count[i] *
 					(rg->cache_bytes ? 1 - hit[i] : 1) *
 					rg->bank_cycles;
 		}
@@ -815,6 +830,10 @@ static int predict_at(const struct nicprog_lnic *lnic,
 			       &res[q], peak))
 			goto nomem;
 		/* the region whose interleavings differ the most */
+		if (lnic->regions[q].interleave == NICPROG_IL_HASH) {
+			p->bank.known++;
+			continue;
+		}
 		if (!lo_t)
 			continue;
 		for (k = 1, tl = th = 0; k < NP_BANK_TRIALS; k++) {
@@ -1031,11 +1050,12 @@ nomem:
  *	model), for the prediction that is reported
  * @p: the prediction
  *
- * The prediction prices the banks at their expectation over interleavings;
- * the NIC has one. With @spread, where the plan uses a region with several
- * banks, the model runs again over the least and the most loaded
- * interleaving (by the busiest bank) of the one whose interleavings differ
- * the most, and @p->bank says what those give; else @p->bank.trials is 0.
+ * A region's banks are priced at the NIC's interleaving where the profile
+ * gives it, else at their expectation over interleavings; the NIC has
+ * one. With @spread, where the plan uses a region of the latter kind, the
+ * model runs again over the least and the most loaded interleaving (by the
+ * busiest bank) of the one whose interleavings differ the most, and
+ * @p->bank says what those give; else @p->bank.trials is 0.
  *
  * Return: 0, or -ENOMEM.
  */

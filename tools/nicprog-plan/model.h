@@ -51,7 +51,10 @@ struct np_pred_unit {
 /**
  * struct np_bank_spread - the prediction over single bank interleavings
  * @trials: interleavings the expectation is over; 0: the plan uses no
- *	region with several banks, and the rest is unset
+ *	region with several banks whose interleaving the profile does not
+ *	give, and the rest is unset
+ * @known: regions with several banks the plan uses whose interleaving
+ *	the profile gives (NICPROG_IL_HASH): priced at the NIC's own
  * @tput_min: the lowest throughput of the least and the most loaded
  *	interleaving and the expectation
  * @tput_max: the highest
@@ -60,6 +63,7 @@ struct np_pred_unit {
  */
 struct np_bank_spread {
 	u32 trials;
+	u32 known;
 	double tput_min;
 	double tput_max;
 	double lat_min;

@@ -266,6 +266,12 @@ void np_report_prediction(const struct np_workload *w,
 		out_double("latency_max", " to %.1f", d->lat_max);
 		out_text("; the figures above are their mean, the bottleneck and what follows the first sample's\n");
 	}
+	if (p->bank.known && !p->bank.trials)
+		out_uint("bank_known", "bank interleaving: the NIC's, as its profile gives it (interleave hash), in every banked region the plan uses (%llu); no spread\n",
+			 p->bank.known);
+	else if (p->bank.known)
+		out_uint("bank_known", "bank interleaving: the NIC's in %llu banked regions the plan uses (interleave hash), not in the rest:\n",
+			 p->bank.known);
 	if (p->bank.trials) {
 		/* the NIC has one interleaving; the figures price their mean */
 		out_double("bank_tput_min", "bank interleavings: throughput %.1f",

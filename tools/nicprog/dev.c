@@ -39,6 +39,13 @@ static void region_print(const struct nlattr *nest)
 		out_uint("island", n ? ", one per island of %llu cores" : NULL,
 			 n);
 	}
+	if (tb[NICPROG_A_REGION_INTERLEAVE]) {
+		uint32_t il = mnl_attr_get_u32(tb[NICPROG_A_REGION_INTERLEAVE]);
+
+		out_string("interleave", il == NICPROG_IL_HASH ?
+			   ", interleave %s" : NULL,
+			   il == NICPROG_IL_HASH ? "hash" : "unknown");
+	}
 	out_text("\n");
 	out_close_object();
 }

@@ -49,6 +49,18 @@ enum nicprog_accel_type {
 };
 
 /*
+ * Which bank of a region a line is in (an LNIC profile's "interleave"):
+ * NICPROG_IL_HASH, line L (an address the NIC's over 64, plus one) in bank
+ * nicprog_lnic_bank(L, banks) of include/net/nicprog_lnic.h.
+ */
+enum nicprog_interleave {
+	NICPROG_IL_UNKNOWN,
+	NICPROG_IL_HASH,
+
+	__NICPROG_IL_MAX
+};
+
+/*
  * Accelerator functions NFs call (bpf/nicprog.h): global BPF functions
  * whose bodies are the software semantics, recognized on the NIC by their
  * id, NICPROG_AFN_MAGIC | fn, passed as the last argument.
@@ -526,6 +538,7 @@ enum {
 	NICPROG_A_REGION_CACHE_LATENCY,
 	NICPROG_A_REGION_PAD,
 	NICPROG_A_REGION_ISLAND,
+	NICPROG_A_REGION_INTERLEAVE,
 
 	__NICPROG_A_REGION_MAX,
 	NICPROG_A_REGION_MAX = (__NICPROG_A_REGION_MAX - 1)

@@ -215,5 +215,19 @@ expect_eq "class bracket -j: per class as the words" \
 	"$(awk '/^class\tbracket/ { t = 1; next } t && /^unit/ { t = 0 } t { print $1, $2, $3, $4, $7 }' "$TMP/cb" | tr '\n' ' ')" \
 	"$(jpy "' '.join('%s %d..%d %d..%d %d %d..%d' % (c['class'], c['tput_min'], c['tput_max'], c['latency_min'], c['latency_max'], c['blocks'], c['len_min'], c['len_max']) for c in (d[0] if isinstance(d, list) else d)['class_brackets']) + ' '" < "$TMP/cbj")"
 
+# Bank interleaving: the shipped profiles give nicsim's (interleave hash),
+# and the prediction prices each line's own bank, with no spread; the same
+# profile without it gets the spread over random interleavings
+"$PLAN" --profile nicsim-generic --workload "$WL" "$EX/router.o" > "$TMP/il" 2>&1
+check "interleave hash: the NIC's banks, no spread" sh -c \
+	"grep -q \"^bank interleaving: the NIC's, as its profile gives it (interleave hash), in every banked region the plan uses (1); no spread\$\" \"\$1\" &&
+	 ! grep -q '^bank interleavings:' \"\$1\"" sh "$TMP/il"
+"$PLAN" --profile nicsim-generic --lnic | sed 's/ interleave hash//' > "$TMP/unknown.lnic"
+"$PLAN" --profile "$TMP/unknown.lnic" --workload "$WL" "$EX/router.o" > "$TMP/il2" 2>&1
+check "interleave unknown: the spread over 64 random interleavings" \
+	grep -Eq "^bank interleavings: throughput [0-9.]+ to [0-9.]+, latency [0-9.]+ to [0-9.]+ \(the least and the most loaded of 64; " "$TMP/il2"
+check "interleave unknown: the profile as written back says nothing" sh -c \
+	"! \"\$1\" --profile \"\$2\" --lnic | grep -q interleave" sh "$PLAN" "$TMP/unknown.lnic"
+
 echo "1..$k"
 exit $fail

@@ -63,7 +63,8 @@ static bool lnic_equal(const struct nicprog_lnic *a,
 		    a->regions[i].bank_cycles != b->regions[i].bank_cycles ||
 		    a->regions[i].cache_bytes != b->regions[i].cache_bytes ||
 		    a->regions[i].cache_cycles != b->regions[i].cache_cycles ||
-		    a->regions[i].island != b->regions[i].island)
+		    a->regions[i].island != b->regions[i].island ||
+		    a->regions[i].interleave != b->regions[i].interleave)
 			return false;
 	for (i = 0; i < a->n_hubs; i++)
 		if (strcmp(a->hubs[i].name, b->hubs[i].name) ||
@@ -154,6 +155,8 @@ TEST_F(text, generic_content)
 	EXPECT_EQ(NICPROG_ACCEL_CRC, l->units[4].accel);
 	EXPECT_EQ(16, l->units[4].count);
 	EXPECT_EQ(1ULL << 30, l->regions[1].size);
+	EXPECT_EQ(NICPROG_IL_UNKNOWN, l->regions[0].interleave);
+	EXPECT_EQ(NICPROG_IL_HASH, l->regions[1].interleave);
 	EXPECT_EQ(0x2, l->hubs[0].from_mask);
 	EXPECT_EQ(0x1, l->hubs[0].to_mask);
 }
@@ -217,6 +220,7 @@ TEST_F(text, refusals)
 		{ REGION("hit 1"), NOHIT },
 		{ REGION("cache 1K hit 2"), NOHIT },
 		{ REGION("cache 1K hit 1 island 2"), "region 0 (mem): an island region has no cache and at most 4096 cores an island" },
+		{ REGION("interleave modulo"), "line 2: interleave: unknown value \"modulo\"" },
 		{ REGION("island 5000"), "region 0 (mem): an island region has no cache and at most 4096 cores an island" },
 		{ REGION("island 1") "unit m type mat count 1 clock 1 service 1 regions mem\n",
 		  "region 0 (mem): an island region is reached by cores only, not by unit 1 (m)" },
