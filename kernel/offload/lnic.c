@@ -158,6 +158,11 @@ static int lnic_check_region(const struct nicprog_lnic *lnic, u32 i,
 	if (r->banks > NICPROG_LNIC_MAX_BANKS)
 		return lnic_bad(why, len, "region %u (%s): %u banks, at most %u",
 				i, r->name, r->banks, NICPROG_LNIC_MAX_BANKS);
+	/* a facts file is anyone's: the text parser is not the only source */
+	if (r->interleave >= __NICPROG_IL_MAX)
+		return lnic_bad(why, len,
+				"region %u (%s): interleave %u unknown",
+				i, r->name, r->interleave);
 	if (r->cache_bytes && (r->cache_bytes % (NICPROG_LNIC_CACHE_LINE *
 						 NICPROG_LNIC_CACHE_WAYS) ||
 			       r->cache_bytes > r->size))

@@ -160,6 +160,12 @@ TEST_F(lnic, unreachable_region)
 	EXPECT_REJECT(self, "region 0 (lmem): reachable by no unit");
 }
 
+TEST_F(lnic, interleave_out_of_range)
+{
+	self->regions[1].interleave = __NICPROG_IL_MAX;
+	EXPECT_REJECT(self, "region 1 (emem): interleave 2 unknown");
+}
+
 TEST_F(lnic, hub_unit_beyond_units)
 {
 	self->hubs[0].to_mask = 0x10;
