@@ -100,5 +100,12 @@ nf_entries() {
 	flow_police)
 		# 2 bytes a microsecond a bucket, bursts of 4,000 bytes
 		ENTRIES=("police_cfg:00000000:$(le32 2)$(le32 4000)") ;;
+	# set 6
+	cm_sketch)
+		# a flow's 101st frame on is dropped
+		ENTRIES=("cms_cfg:00000000:$(le32 100)") ;;
+	newflow_limit)
+		# 16 new flows every 200 us
+		ENTRIES=("limit_cfg:00000000:$(le32 16)$(le32 200)") ;;
 	esac
 }
