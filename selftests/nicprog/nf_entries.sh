@@ -107,5 +107,21 @@ nf_entries() {
 	newflow_limit)
 		# 16 new flows every 200 us
 		ENTRIES=("limit_cfg:00000000:$(le32 16)$(le32 200)") ;;
+	# set 7
+	traj_sample)
+		# a quarter of the frames selected; 16 of 256 buckets blocked
+		ENTRIES=("ts_cfg:00000000:$(le32 1073741824)")
+		for ((b = 0; b < 256; b += 16)); do
+			ENTRIES+=("ts_block:$(le32 $b):01000000")
+		done ;;
+	rss_steer)
+		# 128 slots over 16 queues; slots 7 and 77 down
+		for ((slot = 0; slot < 128; slot++)); do
+			if [ $slot = 7 ] || [ $slot = 77 ]; then
+				ENTRIES+=("rss_indir:$(le32 $slot):$(le32 65535)")
+			else
+				ENTRIES+=("rss_indir:$(le32 $slot):$(le32 $((slot % 16)))")
+			fi
+		done ;;
 	esac
 }
