@@ -876,6 +876,54 @@ static void ai_alu_scalar(const struct bpf_insn *in, struct ai_reg *dst,
 	*dst = (struct ai_reg){ .type = AI_SCALAR, .umin = lo, .umax = hi };
 }
 
+/*
+ * Pointer arithmetic the verifier refuses with EACCES whatever the path
+ * (6.1's adjust_ptr_min_max_vals()): on the packet's end, on a pointer
+ * that may be NULL, on a map pointer but for adding a known 0, and a
+ * pointer subtracted from a scalar. Clang emits the first when it folds
+ * a per-byte bounds check into a trip count (data_end + 1); planning such
+ * a program offline would predict one the kernel never loads. Returns
+ * the refused register with @why set, or -1.
+ */
+static int ai_ptr_math_refused(const struct bpf_insn *in,
+			       const struct ai_reg *regs, const char **why)
+{
+	const struct ai_reg *dst = &regs[in->dst_reg], *src, *ptr, *off;
+	u8 op = BPF_OP(in->code);
+	int reg = in->dst_reg;
+
+	if (BPF_CLASS(in->code) != BPF_ALU64 || (op != BPF_ADD && op != BPF_SUB))
+		return -1;
+	src = BPF_SRC(in->code) == BPF_X ? &regs[in->src_reg] : NULL;
+	if (src && ai_is_ptr(src) && ai_is_ptr(dst))
+		return -1;	/* pointer - pointer: a scalar */
+	if (src && ai_is_ptr(src) && op == BPF_SUB) {
+		*why = "tried to subtract pointer from scalar";
+		return reg;
+	}
+	ptr = src && ai_is_ptr(src) ? src : dst;
+	if (!ai_is_ptr(ptr))
+		return -1;
+	switch (ptr->type) {
+	case AI_PKT_END:
+		*why = "pointer arithmetic on pkt_end prohibited";
+		return reg;
+	case AI_MAP_VALUE_OR_NULL:
+	case AI_MEM_OR_NULL:
+		*why = "pointer arithmetic on a pointer that may be NULL prohibited, null-check it first";
+		return reg;
+	case AI_MAP_PTR:
+		off = ptr == dst ? src : dst;
+		if (op == BPF_ADD && (off ? ai_is_const(off) && !off->umin :
+				      !in->imm))
+			return -1;
+		*why = "pointer arithmetic on map_ptr prohibited";
+		return reg;
+	default:
+		return -1;
+	}
+}
+
 static void ai_alu(const struct bpf_insn *in, struct ai_reg *regs)
 {
 	struct ai_reg *dst = &regs[in->dst_reg], k, *src = &k, p;
@@ -1486,11 +1534,17 @@ static int ai_step(struct ai *ai, struct ai_state *st)
 	const struct bpf_insn *in = &ai->insns[st->insn];
 	struct ai_reg *regs = st->fr[st->cur]->regs, r0;
 	u8 cls = BPF_CLASS(in->code), op = BPF_OP(in->code);
+	const char *why;
 	u32 callsite;
+	int reg;
 
 	switch (cls) {
 	case BPF_ALU:
 	case BPF_ALU64:
+		reg = ai_ptr_math_refused(in, regs, &why);
+		if (reg >= 0)
+			return ai_fail(ai, -EACCES, "insn %u: R%d %s (the kernel's verifier refuses the program)",
+				       st->insn, reg, why);
 		ai_alu(in, regs);
 		break;
 	case BPF_LD:

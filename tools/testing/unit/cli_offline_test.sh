@@ -175,6 +175,8 @@ refused "svg for predict" 2 'unknown argument "svg"' "$CLI" predict obj "$EX/cou
 refused "dot with -j" 2 "dot and svg are graphs, not JSON" "$CLI" -j plan obj "$EX/count.o" dot
 refused "a missing object" 1 "$TMP/none.o: No such file" "$CLI" plan obj "$TMP/none.o"
 refused "a program the NIC cannot run" 1 "is not supported on the NIC" "$CLI" plan obj "$PROGS/bad_helper.o"
+# what the kernel's verifier refuses, refused offline too, as it words it
+refused "arithmetic on the packet's end" 1 "insn 2: R1 pointer arithmetic on pkt_end prohibited (the kernel's verifier refuses the program)" "$CLI" plan obj "$PROGS/pkt_end_math.o"
 refused "too large without partial" 1 "--partial lets the host run the rest" "$CLI" plan obj "$PROGS/partial.o"
 refused "samples 0" 2 'samples "0" is not a count from 1 to 64' "$CLI" predict obj "$EX/lb.o" workload "$FWL" samples 0
 refused "samples 65" 2 'samples "65" is not a count from 1 to 64' "$CLI" predict obj "$EX/lb.o" workload "$FWL" samples 65
