@@ -80,6 +80,10 @@ __noinline __u32 crc32c_bytes(struct xdp_md *ctx, __u64 off, __u64 len,
 	for (i = 0; i < MAX_CRC_LEN; i++) {
 		if (i >= len)
 			break;
+		/* else clang folds the check into a trip count on data_end + 1,
+		 * arithmetic on the packet's end the verifier refuses
+		 */
+		asm volatile("" : "+r"(pos));
 		if (pos + 1 > data_end)
 			return 0;
 		crc ^= *pos++;
