@@ -16,8 +16,11 @@
  *   region's accesses the banks of the instance of the core's island
  *   (the plan's cores taken as the NIC's first); an engine type or
  *   the MAT stages an M/D/m queue (Erlang C, halved for deterministic
- *   service). The load is the work of every core over the time the
- *   busiest needs.
+ *   service). A bank's load is the work of every core over the time the
+ *   busiest needs; an engine's or the MATs', backlogged, the load of each
+ *   stretch between cores running out of runs, each stretch's uses at
+ *   its own (phased_wait(): with skew the first stretch, every core
+ *   running, has most of the jobs and the most load).
  * - Hardware threads: a closed machine-repairman queue per core, threads
  *   alternating segments of instructions (the core serves one at a time)
  *   and waits, solved by mean value analysis for the core's cycles per
@@ -162,10 +165,22 @@ static double md1(double rho, double svc)
 	return rho * svc / (2 * (1 - rho));
 }
 
+/* Mean queueing of a use of pool @q at @a erlangs offered. */
+static double mdm_wait(const struct np_res *q, double a)
+{
+	double rho = fmin(a / q->servers, NP_RHO_MAX);
+
+	a = rho * q->servers;
+	if (q->servers == 1)
+		return md1(rho, q->svc);
+	return erlang_c(q->servers, a) * q->svc /
+	       (q->servers * (1 - rho)) / 2;
+}
+
 /* Mean queueing of a use of @q at @elapsed cycles for the whole run. */
 static double queue_wait(const struct np_res *q, double elapsed)
 {
-	double rho, a, w = 0, *l;
+	double w = 0, *l;
 	u32 t, b;
 
 	if (!q->uses || !elapsed)
@@ -181,13 +196,47 @@ static double queue_wait(const struct np_res *q, double elapsed)
 		}
 		return q->trial >= 0 ? w : w / NP_BANK_TRIALS;
 	}
-	a = q->busy / elapsed;			/* erlangs offered */
-	rho = fmin(a / q->servers, NP_RHO_MAX);
-	a = rho * q->servers;
-	if (q->servers == 1)
-		return md1(rho, q->svc);
-	return erlang_c(q->servers, a) * q->svc /
-	       (q->servers * (1 - rho)) / 2;
+	return mdm_wait(q, q->busy / elapsed);
+}
+
+/*
+ * Mean queueing of a use of engine type or MAT @q (index @qi) of a
+ * backlogged NIC whose cores end at different times. Every core has its
+ * runs waiting from the start (nicsim's backlog: a later stage's too) and
+ * issues its uses evenly over its active cycles, so the queue's load
+ * steps down as cores run out of runs -- with skewed traffic the stretch
+ * with every core running loads it the most, and most uses come then,
+ * which one load over the whole run hides. The uses of each stretch wait
+ * as the queue at that stretch's load; the mean over uses. With every
+ * core ending together it is queue_wait()'s.
+ */
+static double phased_wait(const struct np_res *q, u32 qi,
+			  const struct np_core *core, u32 n)
+{
+	double t0 = 0, t1, a, uses, w = 0, all = 0;
+	u32 c;
+
+	for (;;) {
+		t1 = INFINITY;
+		for (c = 0; c < n; c++)
+			if (core[c].uses[qi] > 0 && core[c].active > t0)
+				t1 = fmin(t1, core[c].active);
+		if (t1 == INFINITY)
+			break;
+		/* the cores still running: their load, their uses until t1 */
+		a = 0;
+		uses = 0;
+		for (c = 0; c < n; c++) {
+			if (!(core[c].uses[qi] > 0 && core[c].active > t0))
+				continue;
+			a += core[c].uses[qi] * q->svc / core[c].active;
+			uses += core[c].uses[qi] * (t1 - t0) / core[c].active;
+		}
+		w += uses * mdm_wait(q, a);
+		all += uses;
+		t0 = t1;
+	}
+	return all > 0 ? w / all : 0;
 }
 
 /* Service cycles of an engine job of @len bytes, in core cycles. */
@@ -861,7 +910,10 @@ static int predict_at(const struct nicprog_lnic *lnic,
 		for (q = 0; q < n_res; q++)
 			elapsed = fmax(elapsed, res[q].bound);
 		for (q = 0; q < n_res; q++)
-			res[q].wait = (res[q].wait + queue_wait(&res[q], elapsed)) / 2;
+			res[q].wait = (res[q].wait +
+				       (q >= lnic->n_regions && !rate_kpps ?
+					phased_wait(&res[q], q, core, lo->cores) :
+					queue_wait(&res[q], elapsed))) / 2;
 		if (it > 10 && fabs(elapsed - old) <= 1e-6 * elapsed)
 			break;
 	}
