@@ -107,6 +107,12 @@ nf_entries() {
 	newflow_limit)
 		# 16 new flows every 200 us
 		ENTRIES=("limit_cfg:00000000:$(le32 16)$(le32 200)") ;;
+	# set 8
+	udp_portmap)
+		# UDP ports 53 -> 5300, 5353 -> 5354, 1234 -> 4321
+		ENTRIES=(port_map:0035:14b4 port_map:14e9:14ea port_map:04d2:10e1) ;;
+	syn_cookie)
+		ENTRIES=("cookie_cfg:00000000:$(le32 1592594005)") ;;
 	# set 7
 	traj_sample)
 		# a quarter of the frames selected; 16 of 256 buckets blocked
