@@ -107,6 +107,10 @@ nf_entries() {
 	newflow_limit)
 		# 16 new flows every 200 us
 		ENTRIES=("limit_cfg:00000000:$(le32 16)$(le32 200)") ;;
+	# set 9 (proto_count has no configuration)
+	dst_guard)
+		# a destination takes 400 SYNs from sources not yet seen talking
+		ENTRIES=("guard_cfg:00000000:$(le32 400)$(le32 0)") ;;
 	# set 8
 	udp_portmap)
 		# UDP ports 53 -> 5300, 5353 -> 5354, 1234 -> 4321
