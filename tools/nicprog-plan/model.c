@@ -965,7 +965,6 @@ static int predict_at(const struct nicprog_lnic *lnic,
 		core[c].w = core[c].w0;
 		for (q = 0; q < n_res; q++)
 			core[c].w += core[c].uses[q] * res[q].wait;
-		core_rate(&core[c], threads);
 	}
 	if (core_stretches(lnic, lo, hr, threads, hit, res, slowest, core))
 		goto nomem;
@@ -974,12 +973,13 @@ static int predict_at(const struct nicprog_lnic *lnic,
 	 * its latency comes from: mean value analysis takes segments and
 	 * waits as exponential, which queues them longer than the LNIC's
 	 * (cm_sketch on nicsim-nfp, eight threads and DRAM waits: -4%). A
-	 * core paced by the shared schedule is active until it ends it.
+	 * core paced by the shared schedule is active until it ends it; one
+	 * without runs, never (its span is 0).
 	 */
 	for (c = 0, elapsed = 0; c < lo->cores; c++) {
 		if (shared != U32_MAX && core[c].uses[shared])
 			core[c].active = sc[c].fin;
-		else if (core[c].runs)
+		else
 			core[c].active = core[c].span;
 		elapsed = fmax(elapsed, core[c].active);
 	}
