@@ -556,6 +556,37 @@ static int nicprog_nl_put_host(struct sk_buff *skb,
 	return 0;
 }
 
+/* The plan's static bracket over packet class @c's frames. */
+static int nicprog_nl_put_class_bracket(struct sk_buff *skb,
+					const struct nicprog_layout *lo,
+					u32 c, u32 n_blocks)
+{
+	const struct nicprog_class_bracket *cb = &lo->cls_br[c];
+	struct nlattr *nest;
+
+	nest = nla_nest_start(skb, NICPROG_A_PROG_CLASS_BRACKET);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, NICPROG_A_CLASS_BRACKET_CLASS, c) ||
+	    nla_put_string(skb, NICPROG_A_CLASS_BRACKET_NAME,
+			   nicprog_pkt_class_name(c)) ||
+	    nla_put_u64_64bit(skb, NICPROG_A_CLASS_BRACKET_TPUT_MIN,
+			      cb->br.tput_min, NICPROG_A_CLASS_BRACKET_PAD) ||
+	    nla_put_u64_64bit(skb, NICPROG_A_CLASS_BRACKET_TPUT_MAX,
+			      cb->br.tput_max, NICPROG_A_CLASS_BRACKET_PAD) ||
+	    nla_put_u64_64bit(skb, NICPROG_A_CLASS_BRACKET_LATENCY_MIN,
+			      cb->br.lat_min, NICPROG_A_CLASS_BRACKET_PAD) ||
+	    nla_put_u64_64bit(skb, NICPROG_A_CLASS_BRACKET_LATENCY_MAX,
+			      cb->br.lat_max, NICPROG_A_CLASS_BRACKET_PAD) ||
+	    nla_put_u32(skb, NICPROG_A_CLASS_BRACKET_BLOCKS, cb->blocks) ||
+	    nla_put_u32(skb, NICPROG_A_CLASS_BRACKET_OF_BLOCKS, n_blocks)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
 static int nicprog_nl_put_plan_unit(struct sk_buff *skb, u8 type, u8 accel,
 				    u32 count, u32 total)
 {
@@ -636,6 +667,9 @@ static int nicprog_nl_plan_put(struct sk_buff *skb, struct nicprog_dev *nd,
 	    ((np->sources & NICPROG_IR_READS_RANDOM) &&
 	     nla_put_flag(skb, NICPROG_A_PROG_READS_RANDOM)))
 		return -EMSGSIZE;
+	for (i = 0; i < NICPROG_PKT_CLASSES; i++)
+		if (nicprog_nl_put_class_bracket(skb, lo, i, np->ir.n_blocks))
+			return -EMSGSIZE;
 	for (i = 0; i < lo->n_stages; i++)
 		if (nicprog_nl_put_stage(skb, lo, i))
 			return -EMSGSIZE;

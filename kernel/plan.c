@@ -511,6 +511,14 @@ static void nicprog_plan_render(struct seq_buf *sb, const struct nicprog_dev *nd
 	seq_buf_printf(sb, "static bracket: throughput %llu..%llu packets per million cycles, latency %llu..%llu cycles, over any traffic\n",
 		       lo->br_tput_min, lo->br_tput_max, lo->br_lat_min,
 		       lo->br_lat_max);
+	for (t = 0; t < NICPROG_PKT_CLASSES; t++)
+		seq_buf_printf(sb, "static bracket for %s frames: throughput %llu..%llu packets per million cycles, latency %llu..%llu cycles, %u of %u blocks\n",
+			       nicprog_pkt_class_name(t),
+			       lo->cls_br[t].br.tput_min,
+			       lo->cls_br[t].br.tput_max,
+			       lo->cls_br[t].br.lat_min,
+			       lo->cls_br[t].br.lat_max, lo->cls_br[t].blocks,
+			       np->ir.n_blocks);
 	if (np->sources)
 		seq_buf_printf(sb,
 			       "varies: its verdicts may depend on %s, which this prediction does not know\n",

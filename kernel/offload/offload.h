@@ -358,6 +358,32 @@ struct nicprog_stage {
 };
 
 /**
+ * struct nicprog_bracket - a plan's static bracket (bracket.c)
+ * @tput_min: the least throughput, packets per million cycles
+ * @tput_max: the most
+ * @lat_min: the least mean latency, cycles
+ * @lat_max: the most
+ */
+struct nicprog_bracket {
+	u64 tput_min;
+	u64 tput_max;
+	u64 lat_min;
+	u64 lat_max;
+};
+
+#define NICPROG_PKT_CLASSES	__NICPROG_PKT_MAX
+
+/**
+ * struct nicprog_class_bracket - the static bracket over one packet class
+ * @br: the bounds
+ * @blocks: blocks a frame of the class can run
+ */
+struct nicprog_class_bracket {
+	struct nicprog_bracket br;
+	u32 blocks;
+};
+
+/**
  * struct nicprog_layout - the offloader's plan for one program on one NIC
  * @shape: what was asked for, enum nicprog_shape
  * @budget: cores it could use
@@ -407,6 +433,7 @@ struct nicprog_stage {
  * @br_tput_max: the most
  * @br_lat_min: the least mean latency, cycles
  * @br_lat_max: the most
+ * @cls_br: the static bracket per enum nicprog_pkt_class (classwalk.c)
  */
 struct nicprog_layout {
 	u8 shape;
@@ -446,6 +473,7 @@ struct nicprog_layout {
 	u64 br_tput_max;
 	u64 br_lat_min;
 	u64 br_lat_max;
+	struct nicprog_class_bracket cls_br[NICPROG_PKT_CLASSES];
 };
 
 /* struct nicprog_layout.node_host */
@@ -527,20 +555,6 @@ int nicprog_layout_optimum(const struct nicprog_ir *ir,
 			   const struct nicprog_lnic *lnic, u32 budget,
 			   struct nicprog_layout *lo, const char **why);
 
-/**
- * struct nicprog_bracket - a plan's static bracket (bracket.c)
- * @tput_min: the least throughput, packets per million cycles
- * @tput_max: the most
- * @lat_min: the least mean latency, cycles
- * @lat_max: the most
- */
-struct nicprog_bracket {
-	u64 tput_min;
-	u64 tput_max;
-	u64 lat_min;
-	u64 lat_max;
-};
-
 /* bracket.c */
 int nicprog_bracket(const struct nicprog_ir *ir,
 		    const struct nicprog_lnic *lnic, struct nicprog_layout *lo);
@@ -552,6 +566,15 @@ int nicprog_bracket_live(const struct nicprog_ir *ir,
 			 const struct nicprog_lnic *lnic,
 			 const struct nicprog_layout *lo, const u8 *live,
 			 struct nicprog_bracket *br);
+
+/* classwalk.c */
+const char *nicprog_pkt_class_name(u32 cls);
+u32 nicprog_pkt_class_of(const u8 *f, u32 len);
+int nicprog_class_live(const struct nicprog_ir *ir, u32 cls, u8 *live,
+		       u32 *n_live);
+int nicprog_class_brackets(const struct nicprog_ir *ir,
+			   const struct nicprog_lnic *lnic,
+			   struct nicprog_layout *lo);
 
 /* predict.c */
 void nicprog_predict(const struct nicprog_ir *ir, struct nicprog_layout *lo);

@@ -439,7 +439,8 @@ static int layout_finish(struct part *p, const char **why)
 	}
 	if (!nicprog_layout_valid(ir, lo, why))
 		return -EINVAL;
-	if (nicprog_bracket(ir, p->lnic, lo)) {
+	if (nicprog_bracket(ir, p->lnic, lo) ||
+	    nicprog_class_brackets(ir, p->lnic, lo)) {
 		*why = "out of memory";
 		return -ENOMEM;
 	}

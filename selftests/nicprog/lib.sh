@@ -285,6 +285,50 @@ class_bracket_holds() {
 			exit !(n == 4 && t >= f[1] && t <= f[2] && l >= f[3] && l <= f[4]) }'
 }
 
+# plan_class_bracket PLAN PRED: the least and most of the kernel plan
+# file PLAN's static brackets per packet class ("static bracket for X
+# frames") over the classes nicprog-plan's prediction PRED counts frames
+# of, the bracket over any traffic too if some frames are of none, as
+# "T1..T2 L1..L2"; nothing if PRED counts none.
+plan_class_bracket() {
+	awk '
+	function upd(t, l) {
+		split(t, a, /\.\./); split(l, c, /\.\./)
+		if (!n++ || a[1] + 0 < t1) t1 = a[1] + 0
+		if (a[2] + 0 > t2) t2 = a[2] + 0
+		if (n == 1 || c[1] + 0 < l1) l1 = c[1] + 0
+		if (c[2] + 0 > l2) l2 = c[2] + 0
+	}
+	FNR == NR {
+		if (/^packet classes/) {
+			sub(/^[^:]*: /, "")
+			k = split($0, p, /, /)
+			for (i = 1; i <= k; i++) {
+				split(p[i], q, " ")
+				if (q[2] + 0 > 0)
+					want[q[1]] = 1
+			}
+		}
+		next
+	}
+	/^static bracket:/ && ("none" in want) { upd($4, $10) }
+	/^static bracket for / && ($4 in want) { upd($7, $13) }
+	END { if (n) print t1 ".." t2, l1 ".." l2 }' "$2" "$1"
+}
+
+# plan_class_bracket_holds DESC PLAN PRED MT ML: measured throughput MT
+# and mean latency ML inside the kernel plan's per-class brackets for the
+# classes of the workload's frames (plan_class_bracket).
+plan_class_bracket_holds() {
+	local b
+	b=$(plan_class_bracket "$2" "$3")
+	tap_info "$1: the plan's static bracket for the frames' packet classes ${b:-none}"
+	check "$1: measured inside the plan's bracket for the frames' packet classes" \
+		awk -v b="$b" -v t="$4" -v l="$5" '
+		BEGIN { n = split(b, f, /[ .]+/)
+			exit !(n == 4 && t >= f[1] && t <= f[2] && l >= f[3] && l <= f[4]) }'
+}
+
 # rates_within DESC PT PL BEFORE AFTER: the NIC's throughput and mean
 # latency between two `ethtool -S` snapshots held to the prediction PT PL
 # (rates_held).

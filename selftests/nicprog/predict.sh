@@ -10,8 +10,9 @@
 # room for nicsim itself: a pipelined plan's stages hand frames over in
 # real time, and firewall on nicsim-soc measured 1889 to 1975 frames per
 # million cycles over six runs of the same frames.) Each measurement is
-# also inside the kernel plan's static bracket and inside nicprog-plan's
-# bracket for the workload's packet classes.
+# also inside the kernel plan's static bracket, inside the plan's brackets
+# for the packet classes of its frames (classwalk.c), and inside
+# nicprog-plan's bracket for the workload's packet classes.
 # The full matrix (every NF, profile, workload) is tools/bench/prediction.
 . "$(dirname "$0")/lib.sh"
 require_root_tools
@@ -58,6 +59,9 @@ for prof in nicsim-generic nicsim-soc nicsim-pipeline nicsim-fpga; do
 		read -r mt ml < <(nic_rates "$TMP/before" "$TMP/after")
 		bracket_holds "$prof $nf" "$TMP/plan" "$mt" "$ml"
 		class_bracket_holds "$prof $nf" "$TMP/pred" "$mt" "$ml"
+		plan_class_bracket_holds "$prof $nf" "$TMP/plan" "$TMP/pred" "$mt" "$ml"
+		check "$prof $nf: every frame's blocks inside its class's walk" \
+			grep -q '^class walks: [1-9][0-9]* frames of a packet class checked, 0 ran outside' "$TMP/pred"
 		[ $nf = count ] || continue
 		# the loaded program, from the facts the kernel recorded
 		"$PLAN" --workload "$WL" "$TMP/facts" > "$TMP/fpred" 2>&1

@@ -630,6 +630,77 @@ static bool host_decided(const struct nicprog_ir_input *in,
 	       nicprog_exec_host_helper(insn->imm);
 }
 
+/* stage ids a block walk gives main-program blocks: below STAGE_HOST */
+#define NP_WALK_IDS	250
+
+/* Per instruction, the stage id that makes a run stop at each block. */
+static u8 *walk_stages(const struct nicprog_ir *ir)
+{
+	u8 *stage = malloc(ir->in->len ?: 1);
+	u32 i, b;
+
+	if (!stage)
+		return NULL;
+	for (i = 0; i < ir->in->len; i++) {
+		b = ir->insn_block[i];
+		stage[i] = b < ir->n_main ? b % NP_WALK_IDS :
+			   NICPROG_EXEC_STAGE_ANY;
+	}
+	return stage;
+}
+
+/* Whether block @from's way to @to is one @live leaves to the class. */
+static bool walk_way(const struct nicprog_ir_block *from, const u8 *live,
+		     u32 to)
+{
+	if (from->n_succ && from->succ[0] == to)
+		return *live & NICPROG_BR_SUCC0;
+	if (from->n_succ > 1 && from->succ[1] == to)
+		return *live & NICPROG_BR_SUCC1;
+	return true;	/* blocks between, unseen: ids wrapped */
+}
+
+/*
+ * The host's run of a frame of class @cls, stopping before every
+ * main-program block (each its own stage): every block it starts, and
+ * every way from one block to the next, must be one the class's walk left
+ * to it. With more blocks than ids, consecutive stops may have blocks
+ * between them: only the blocks are checked then.
+ */
+static void walk_run(const struct np_hostrun_in *hi,
+		     const struct nicprog_exec_prog *staged, void *world,
+		     struct nicprog_exec_state *st,
+		     struct nicprog_exec_pkt *pkt,
+		     struct nicprog_exec_result *res, u32 cls, u32 frame,
+		     struct np_hostrun *out)
+{
+	const struct nicprog_ir *ir = hi->ir;
+	const u8 *live = hi->walk[cls];
+	bool exact = ir->n_main <= NP_WALK_IDS, bad = false;
+	u32 b, prev = U32_MAX;
+
+	nicprog_exec_start(&st->ctx, pkt);
+	for (;;) {
+		b = ir->insn_block[st->ctx.pc];
+		if (!bad && (!(live[b] & NICPROG_BR_RUNS) ||
+			     (exact && prev != U32_MAX &&
+			      !walk_way(&ir->blocks[prev], &live[prev], b)))) {
+			bad = true;
+			if (!out->walk_escaped++) {
+				out->walk_frame = frame;
+				out->walk_class = cls;
+				out->walk_block = b;
+			}
+		}
+		nicprog_exec_resume(staged, &world_ops, world, st, pkt,
+				    &st->ctx, res);
+		if (res->done)
+			break;
+		prev = b;
+	}
+	out->walk_checked++;
+}
+
 /**
  * np_hostrun() - run a plan offline over frames
  * @hi: the program, the NIC, the plan and the initial tables
@@ -645,7 +716,7 @@ int np_hostrun(const struct np_hostrun_in *hi, const struct np_frames *fr,
 {
 	const struct nicprog_layout *lo = hi->lo;
 	const struct nicprog_lnic_unit *cu = &hi->lnic->units[lo->core_unit];
-	struct nicprog_exec_prog nic = *hi->exec, host = *hi->exec, part;
+	struct nicprog_exec_prog nic = *hi->exec, host = *hi->exec, part, walk;
 	struct nicprog_exec_state *st = NULL;
 	struct nicprog_exec_trace *tr = NULL;
 	struct nicprog_exec_result res, hres;
@@ -653,9 +724,10 @@ int np_hostrun(const struct np_hostrun_in *hi, const struct np_frames *fr,
 	struct np_world *wn = NULL, *wh = NULL;
 	struct np_lines lines = { 0 };
 	u8 *flags = NULL, *region = NULL, *bufs = NULL, *hbuf = NULL;
+	u8 *walk_stage = NULL;
 	u64 cap_r = 0, cap_e = 0;
 	struct nicprog_exec_ctx ctx;
-	u32 i, s, core, len, verdict, n, src;
+	u32 i, s, core, len, verdict, n, src, k;
 	const u8 *f;
 	struct nicprog_exec_code *code[NICPROG_MAX_STAGES] = { NULL };
 	struct np_run r;
@@ -709,6 +781,14 @@ int np_hostrun(const struct np_hostrun_in *hi, const struct np_frames *fr,
 	/* a partial plan's host part: the executor on the host, untimed */
 	part = host;
 	part.stage = lo->insn_stage;
+	/* the host's runs, checked against the class walks */
+	walk = host;
+	if (hi->ir) {
+		walk_stage = walk_stages(hi->ir);
+		if (!walk_stage)
+			goto nomem;
+		walk.stage = walk_stage;
+	}
 	/* --exec translated: the NIC's stages in nicsim's translated form */
 	for (s = 0; hi->translated && s < (staged ? lo->n_stages : 1); s++) {
 		code[s] = nicprog_exec_translate(&nic, s);
@@ -803,7 +883,13 @@ int np_hostrun(const struct np_hostrun_in *hi, const struct np_frames *fr,
 		pkt_init(&hpkt, hbuf, 0, f, len, hi->ifindex);
 		/* the same clock and random stream as the NIC's world */
 		hpkt.now_ns = wh->now;
-		nicprog_exec_run(&host, &world_ops, wh, st, &hpkt, &hres);
+		k = nicprog_pkt_class_of(f, len);
+		out->pkt_class_frames[k]++;
+		if (walk_stage && k < NICPROG_PKT_CLASSES && hi->walk[k])
+			walk_run(hi, &walk, wh, st, &hpkt, &hres, k, i, out);
+		else
+			nicprog_exec_run(&host, &world_ops, wh, st, &hpkt,
+					 &hres);
 		/* the host decides both alike; the frame was not compared */
 		if (decided && host_decided(hi->in, &hres))
 			continue;
@@ -835,6 +921,7 @@ out_worlds:
 	free(lines.idx);
 	free(wn);
 	free(wh);
+	free(walk_stage);
 	free(flags);
 	free(region);
 	free(st);

@@ -103,6 +103,15 @@ struct np_event {
  * @reads_random: the program calls bpf_get_prandom_u32(): each frame's
  *	stream is seeded by its time on the NIC's clock, as nicsim's
  * @clock_rate: frames per second the clock followed (np_hostrun_in.rate)
+ * @pkt_class_frames: frames per enum nicprog_pkt_class (classwalk.c),
+ *	the last entry those of none
+ * @walk_checked: frames of a packet class (classwalk.c) whose blocks and
+ *	branches were checked against the class's walk (np_hostrun_in.ir)
+ * @walk_escaped: those that ran a block or took a way the walk had left
+ *	to no frame of their class: a bracket that does not hold
+ * @walk_frame: the first such frame
+ * @walk_class: its enum nicprog_pkt_class
+ * @walk_block: the block it should not have reached
  */
 struct np_hostrun {
 	struct np_run *runs;
@@ -128,6 +137,12 @@ struct np_hostrun {
 	bool reads_clock;
 	bool reads_random;
 	u64 clock_rate;
+	u32 pkt_class_frames[NICPROG_PKT_CLASSES + 1];
+	u32 walk_checked;
+	u32 walk_escaped;
+	u32 walk_frame;
+	u32 walk_class;
+	u32 walk_block;
 };
 
 /**
@@ -144,6 +159,9 @@ struct np_hostrun {
  * @rate: frames per second the workload offers, which the program's
  *	clock follows; 0: a frame every microsecond
  * @translated: the NIC's stages run in nicsim's translated form
+ * @ir: with @walk, the program's blocks: the host's run of each frame of a
+ *	packet class is checked against the class's walk
+ * @walk: per enum nicprog_pkt_class, nicprog_class_live() of @ir
  */
 struct np_hostrun_in {
 	const struct nicprog_ir_input *in;
@@ -156,6 +174,8 @@ struct np_hostrun_in {
 	u64 host_tables;
 	u64 rate;
 	bool translated;
+	const struct nicprog_ir *ir;
+	const u8 *walk[NICPROG_PKT_CLASSES];
 };
 
 int np_hostrun(const struct np_hostrun_in *hi, const struct np_frames *fr,

@@ -606,11 +606,13 @@ static int predict_workload(const struct np_object *obj,
 		.entries = ent, .n_entries = n_entries, .ifindex = 1,
 		.rate = w->rate_kpps * 1000, .translated = exec_translated,
 	};
+	u8 *walk[NICPROG_PKT_CLASSES] = { NULL };
 	double tput, mpps, lat;
 	struct np_workload ow;
 	struct np_frames ofr;
 	char why[256];
-	u32 i, k;
+	u32 i, k, n;
+	int err = 1;
 
 	for (i = 0; i < n_entries; i++)
 		if (parse_entry(obj, table_of, in, entries[i], &ent[i]))
@@ -619,9 +621,19 @@ static int predict_workload(const struct np_object *obj,
 		if (table_of[i] != NICPROG_MAP_NONE &&
 		    np_map_host_target(obj->map_defs[i].type))
 			hi.host_tables |= 1ULL << table_of[i];
+	/* the kernel's class walks, checked on the frames' runs */
+	hi.ir = ir;
+	for (k = 0; k < NICPROG_PKT_CLASSES; k++) {
+		walk[k] = malloc(ir->n_blocks ?: 1);
+		if (!walk[k] || nicprog_class_live(ir, k, walk[k], &n)) {
+			fprintf(stderr, "nicprog-plan: no memory for the class walks\n");
+			goto out;
+		}
+		hi.walk[k] = walk[k];
+	}
 	/* the spread is the first sample's, as the rest of the report */
 	if (predict_sample(&hi, lnic, lo, w, fr, true, &hr, &pred))
-		return 1;
+		goto out;
 	tput = pred.tput;
 	mpps = pred.mpps;
 	lat = pred.lat;
@@ -633,13 +645,22 @@ static int predict_workload(const struct np_object *obj,
 		if (np_wl_expand(&ow, &ofr, why, sizeof(why))) {
 			fprintf(stderr, "nicprog-plan: sample %u: %s\n", k + 1,
 				why);
-			return 1;
+			goto out_hr;
 		}
 		i = predict_sample(&hi, lnic, lo, &ow, &ofr, false, &ohr,
 				   &other);
 		np_frames_free(&ofr);
 		if (i)
-			return 1;
+			goto out_hr;
+		for (n = 0; n <= NICPROG_PKT_CLASSES; n++)
+			hr.pkt_class_frames[n] += ohr.pkt_class_frames[n];
+		hr.walk_checked += ohr.walk_checked;
+		if (!hr.walk_escaped && ohr.walk_escaped) {
+			hr.walk_frame = ohr.walk_frame;
+			hr.walk_class = ohr.walk_class;
+			hr.walk_block = ohr.walk_block;
+		}
+		hr.walk_escaped += ohr.walk_escaped;
 		np_hostrun_free(&ohr);
 		tput += other.tput;
 		mpps += other.mpps;
@@ -655,7 +676,7 @@ static int predict_workload(const struct np_object *obj,
 	/* per class, from the object (a facts file has no program to walk) */
 	if (obj && np_class_brackets(obj, ir, lnic, lo, fr, cb)) {
 		fprintf(stderr, "nicprog-plan: no memory for the class brackets\n");
-		return 1;
+		goto out_hr;
 	}
 	out_open_object(NULL);
 	if (obj)
@@ -663,12 +684,17 @@ static int predict_workload(const struct np_object *obj,
 	out_string("profile", NULL, lnic->name);
 	np_report_prediction(w, lnic, lo, &hr, &pred, &d, obj ? cb : NULL);
 	out_close_object();
+	err = 0;
+out_hr:
 	np_hostrun_free(&hr);
+out:
+	for (k = 0; k < NICPROG_PKT_CLASSES; k++)
+		free(walk[k]);
 	for (i = 0; i < n_entries; i++) {
 		free(ent[i].key);
 		free(ent[i].val);
 	}
-	return 0;
+	return err;
 }
 
 static double now(void)

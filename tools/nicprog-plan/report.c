@@ -82,6 +82,102 @@ static void report_bracket(const struct nicprog_layout *lo)
 		 lo->br_lat_max);
 }
 
+/* The static bracket per packet class (classwalk.c), as the kernel's. */
+static void report_pkt_classes(const struct nicprog_ir *ir,
+			       const struct nicprog_layout *lo)
+{
+	const struct nicprog_class_bracket *c;
+	u32 i;
+
+	out_open_array("pkt_class_brackets");
+	for (i = 0; i < NICPROG_PKT_CLASSES; i++) {
+		c = &lo->cls_br[i];
+		out_open_object(NULL);
+		out_string("class", "static bracket for %s frames",
+			   nicprog_pkt_class_name(i));
+		out_uint("tput_min", ": throughput %llu", c->br.tput_min);
+		out_uint("tput_max", "..%llu packets per million cycles",
+			 c->br.tput_max);
+		out_uint("latency_min", ", latency %llu", c->br.lat_min);
+		out_uint("latency_max", "..%llu cycles", c->br.lat_max);
+		out_uint("blocks", ", %llu", c->blocks);
+		out_uint("of_blocks", " of %llu blocks\n", ir->n_blocks);
+		out_close_object();
+	}
+	out_close_array();
+}
+
+/*
+ * The plan's per-class brackets (the kernel's) over the classes of the
+ * frames, and over any traffic if some are of none: what `nicprog prog
+ * show` tells a user who knows the kinds of frames, not the frames.
+ */
+static void report_plan_classes(const struct np_hostrun *hr,
+				const struct nicprog_layout *lo)
+{
+	struct nicprog_bracket u = { U64_MAX, 0, U64_MAX, 0 };
+	const struct nicprog_bracket *b;
+	struct nicprog_bracket any = {
+		lo->br_tput_min, lo->br_tput_max, lo->br_lat_min, lo->br_lat_max,
+	};
+	u32 i;
+
+	for (i = 0; i <= NICPROG_PKT_CLASSES; i++) {
+		if (!hr->pkt_class_frames[i])
+			continue;
+		b = i < NICPROG_PKT_CLASSES ? &lo->cls_br[i].br : &any;
+		u.tput_min = min(u.tput_min, b->tput_min);
+		u.tput_max = max(u.tput_max, b->tput_max);
+		u.lat_min = min(u.lat_min, b->lat_min);
+		u.lat_max = max(u.lat_max, b->lat_max);
+	}
+	if (!u.tput_max)
+		return;
+	out_uint("plan_class_tput_min",
+		 "static bracket for the frames' packet classes: throughput %llu",
+		 u.tput_min);
+	out_uint("plan_class_tput_max", "..%llu packets per million cycles",
+		 u.tput_max);
+	out_uint("plan_class_latency_min", ", latency %llu", u.lat_min);
+	out_uint("plan_class_latency_max", "..%llu cycles, the plan's\n",
+		 u.lat_max);
+}
+
+/*
+ * The kernel's class walks checked on the offline runs: a frame of a
+ * class that ran a block or took a branch its class's walk left out
+ * would be a per-class bracket that does not hold.
+ */
+static void report_walks(const struct np_hostrun *hr,
+			 const struct nicprog_layout *lo)
+{
+	u32 i;
+
+	out_open_object("pkt_classes");
+	for (i = 0; i <= NICPROG_PKT_CLASSES; i++) {
+		out_text(i ? ", " : "packet classes (the plan's static brackets): ");
+		out_uint(i < NICPROG_PKT_CLASSES ? nicprog_pkt_class_name(i) :
+			 "none", NULL, hr->pkt_class_frames[i]);
+		out_text("%s %u", i < NICPROG_PKT_CLASSES ?
+			 nicprog_pkt_class_name(i) : "none",
+			 hr->pkt_class_frames[i]);
+	}
+	out_text("\n");
+	out_close_object();
+	report_plan_classes(hr, lo);
+	out_uint("walk_checked", "class walks: %llu frames of a packet class checked",
+		 hr->walk_checked);
+	out_uint("walk_escaped", ", %llu ran outside their class's walk",
+		 hr->walk_escaped);
+	if (hr->walk_escaped) {
+		out_uint("walk_frame", " (first: frame %llu", hr->walk_frame);
+		out_string("walk_class", ", class %s",
+			   nicprog_pkt_class_name(hr->walk_class));
+		out_uint("walk_block", ", block %llu)", hr->walk_block);
+	}
+	out_text("\n");
+}
+
 /*
  * The bracket over the workload's classes (classbr.c): a frame of a class
  * is inside its class's, so a run of the mix is inside their union.
@@ -168,6 +264,7 @@ void np_report_plan(const struct nicprog_ir *ir,
 	out_uint("tput", "predicted %llu packets per million cycles", lo->tput);
 	out_uint("latency", ", latency %llu cycles\n", lo->lat);
 	report_bracket(lo);
+	report_pkt_classes(ir, lo);
 	src = nicprog_ir_sources(ir->in);
 	out_bool("reads_clock", NULL, src & NICPROG_IR_READS_CLOCK);
 	out_bool("reads_random", NULL, src & NICPROG_IR_READS_RANDOM);
@@ -256,6 +353,7 @@ void np_report_prediction(const struct np_workload *w,
 	report_bracket(lo);
 	if (cb)
 		report_class_bracket(cb);
+	report_walks(hr, lo);
 	if (d->n > 1) {
 		out_uint("samples", "over %llu samples of the description", d->n);
 		out_uint("seed", " (seeds %llu", w->seed);

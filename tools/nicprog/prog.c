@@ -108,6 +108,30 @@ static void table_print(const struct nlattr *nest)
 	out_close_object();
 }
 
+/* The static bracket over one packet class's frames, as the plan file. */
+static void class_bracket_print(const struct nlattr *nest)
+{
+	const struct nlattr *tb[NICPROG_A_CLASS_BRACKET_MAX + 1];
+
+	nl_nested(nest, tb, NICPROG_A_CLASS_BRACKET_MAX);
+	out_open_object(NULL);
+	out_uint("class_id", NULL, u(tb[NICPROG_A_CLASS_BRACKET_CLASS]));
+	out_string("class", "    static bracket for %s frames",
+		   s(tb[NICPROG_A_CLASS_BRACKET_NAME]));
+	out_uint("tput_min", ": throughput %llu",
+		 u(tb[NICPROG_A_CLASS_BRACKET_TPUT_MIN]));
+	out_uint("tput_max", "..%llu packets per million cycles",
+		 u(tb[NICPROG_A_CLASS_BRACKET_TPUT_MAX]));
+	out_uint("latency_min", ", latency %llu",
+		 u(tb[NICPROG_A_CLASS_BRACKET_LATENCY_MIN]));
+	out_uint("latency_max", "..%llu cycles",
+		 u(tb[NICPROG_A_CLASS_BRACKET_LATENCY_MAX]));
+	out_uint("blocks", ", %llu", u(tb[NICPROG_A_CLASS_BRACKET_BLOCKS]));
+	out_uint("of_blocks", " of %llu blocks\n",
+		 u(tb[NICPROG_A_CLASS_BRACKET_OF_BLOCKS]));
+	out_close_object();
+}
+
 static void host_print(const struct nlattr *nest)
 {
 	const struct nlattr *tb[NICPROG_A_HOST_MAX + 1];
@@ -195,6 +219,11 @@ int prog_print(const struct nlmsghdr *nlh, void *data)
 		out_uint("bracket_latency_max", "..%llu cycles, over any traffic\n",
 			 u(tb[NICPROG_A_PROG_LATENCY_MAX]));
 	}
+	out_open_array("pkt_class_brackets");
+	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr))
+		if (mnl_attr_get_type(a) == NICPROG_A_PROG_CLASS_BRACKET)
+			class_bracket_print(a);
+	out_close_array();
 	if (tb[NICPROG_A_PROG_CAPACITY])
 		out_uint("capacity", "    capacity %llu frames per second",
 			 u(tb[NICPROG_A_PROG_CAPACITY]));

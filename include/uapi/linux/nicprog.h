@@ -117,6 +117,27 @@ enum nicprog_table_class {
 };
 
 /*
+ * Packet classes a plan's static bracket is also given for (NICPROG_A_PROG_
+ * CLASS_BRACKET): each fixes some header bits and a least length, its
+ * headers. IPv4 ones: EtherType 0x0800, version 4 without options
+ * (0x45), MF and the fragment offset clear; TCP_SYN: SYN set and ACK
+ * clear; TCP: SYN clear; ICMP_ECHO: an echo request (type 8, code 0).
+ * ARP: EtherType 0x0806. IPv6 ones: EtherType 0x86dd, version 6, the next
+ * header UDP or TCP.
+ */
+enum nicprog_pkt_class {
+	NICPROG_PKT_TCP_SYN,
+	NICPROG_PKT_TCP,
+	NICPROG_PKT_UDP,
+	NICPROG_PKT_ICMP_ECHO,
+	NICPROG_PKT_ARP,
+	NICPROG_PKT_UDP6,
+	NICPROG_PKT_TCP6,
+
+	__NICPROG_PKT_MAX
+};
+
+/*
  * What a table does beyond a HASH or ARRAY map's semantics. Linux 6.1
  * binds only HASH and ARRAY maps to a device: a loader creates an
  * LRU_HASH, LPM_TRIE or per-CPU map as one of them and gives the table
@@ -585,9 +606,26 @@ enum {
 	NICPROG_A_PROG_TPUT_MAX,
 	NICPROG_A_PROG_LATENCY_MIN,
 	NICPROG_A_PROG_LATENCY_MAX,
+	NICPROG_A_PROG_CLASS_BRACKET,
 
 	__NICPROG_A_PROG_MAX,
 	NICPROG_A_PROG_MAX = (__NICPROG_A_PROG_MAX - 1)
+};
+
+/* The static bracket over one packet class's frames. */
+enum {
+	NICPROG_A_CLASS_BRACKET_CLASS = 1,
+	NICPROG_A_CLASS_BRACKET_NAME,
+	NICPROG_A_CLASS_BRACKET_TPUT_MIN,
+	NICPROG_A_CLASS_BRACKET_TPUT_MAX,
+	NICPROG_A_CLASS_BRACKET_LATENCY_MIN,
+	NICPROG_A_CLASS_BRACKET_LATENCY_MAX,
+	NICPROG_A_CLASS_BRACKET_BLOCKS,
+	NICPROG_A_CLASS_BRACKET_OF_BLOCKS,
+	NICPROG_A_CLASS_BRACKET_PAD,
+
+	__NICPROG_A_CLASS_BRACKET_MAX,
+	NICPROG_A_CLASS_BRACKET_MAX = (__NICPROG_A_CLASS_BRACKET_MAX - 1)
 };
 
 /* A pool of units a plan uses. */

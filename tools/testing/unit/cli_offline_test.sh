@@ -217,6 +217,51 @@ expect_eq "class bracket -j: per class as the words" \
 	"$(awk '/^class\tbracket/ { t = 1; next } t && /^unit/ { t = 0 } t { print $1, $2, $3, $4, $7 }' "$TMP/cb" | tr '\n' ' ')" \
 	"$(jpy "' '.join('%s %d..%d %d..%d %d %d..%d' % (c['class'], c['tput_min'], c['tput_max'], c['latency_min'], c['latency_max'], c['blocks'], c['len_min'], c['len_max']) for c in (d[0] if isinstance(d, list) else d)['class_brackets']) + ' '" < "$TMP/cbj")"
 
+# The plan's own static bracket per packet class (classwalk.c, what
+# nicprog prog show and the kernel's plan print): every frame of a class
+# runs only the blocks and branches its class's walk left in -- the host's
+# run of each frame stopped at every block and checked -- for every example
+# and held-out NF, each on a workload and profile of its own, and for the
+# programs built to trap such a walk (class_traps: a spilled packet
+# pointer, a rewritten protocol, a pulled header; rewrite_branch); a
+# class's bracket lies inside the bracket over any traffic; and so does the
+# prediction the bracket over the frames' classes holds.
+wls=("$top"/tools/workloads/*.wl "$top"/tools/workloads/heldout/*.wl)
+profs=(nicsim-generic nicsim-soc nicsim-nfp nicsim-pipeline nicsim-fpga)
+i=0
+for o in "$EX"/*.o "$HO"/*.o "$PROGS/class_traps.o" "$PROGS/rewrite_branch.o"; do
+	w=${wls[i % ${#wls[@]}]} p=${profs[i % ${#profs[@]}]}
+	i=$((i + 1))
+	d="class walks, $(basename "$o" .o) on $p, $(basename "$w" .wl)"
+	"$PLAN" --profile "$p" --workload "$w" "$o" > "$TMP/cw" 2>&1
+	check "$d: every frame of a class inside its class's walk" awk '
+		/^packet classes/ { sub(/^[^:]*: /, ""); k = split($0, q, /, /)
+				    for (j = 1; j <= k; j++) { split(q[j], r, " "); if (r[1] != "none") n += r[2] } }
+		/^class walks:/ { c = $3; e = $10 }
+		END { exit !(n > 0 && c == n && e == 0) }' "$TMP/cw"
+	check "$d: the prediction inside the plan's bracket for the frames' classes" awk '
+		/^predicted throughput/ { pt = $3; pl = $0; sub(/.*latency /, "", pl); sub(/ cycles.*/, "", pl) }
+		/^static bracket for the frames. packet classes:/ { split($9, c, /\.\./); split($15, e, /\.\./); n++ }
+		END { pl += 0; exit !(n == 1 && pt >= c[1] && pt <= c[2] && pl >= e[1] && pl <= e[2]) }' "$TMP/cw"
+done
+for o in "$EX"/*.o "$PROGS/class_traps.o"; do
+	"$PLAN" --profile nicsim-soc "$o" > "$TMP/pc"
+	check "plan of $(basename "$o" .o): a bracket per packet class, inside the one over any traffic" awk '
+		/^program:/ { nb = $4 }
+		/^static bracket:/ { split($4, a, /\.\./); split($10, b, /\.\./) }
+		/^static bracket for [a-z0-9-]+ frames:/ { n++; split($7, c, /\.\./); split($13, e, /\.\./)
+			bad += c[1] < a[1] || c[2] > a[2] || e[1] < b[1] || e[2] > b[2] || $15 > nb + 0 || $17 != nb }
+		END { exit !(n == 7 && !bad) }' "$TMP/pc"
+done
+"$PLAN" --profile nicsim-soc "$EX/port_filter.o" > "$TMP/pc"
+check "port_filter: the arp and udp classes rule blocks out, arp the most" awk '
+	/^static bracket for (arp|udp) frames:/ { b[$4] = $15; of = $17 }
+	END { exit !(b["arp"] < b["udp"] && b["udp"] < of) }' "$TMP/pc"
+"$PLAN" -j --profile nicsim-soc "$EX/port_filter.o" > "$TMP/pcj"
+expect_eq "plan -j: the brackets per packet class as the words" \
+	"$(awk '/^static bracket for [a-z0-9-]+ frames:/ { print $4, $7, $13, $15 }' "$TMP/pc" | tr '\n' ' ')" \
+	"$(jpy "' '.join('%s %d..%d %d..%d %d' % (c['class'], c['tput_min'], c['tput_max'], c['latency_min'], c['latency_max'], c['blocks']) for c in (d[0] if isinstance(d, list) else d)['pkt_class_brackets']) + ' '" < "$TMP/pcj")"
+
 # Bank interleaving: the shipped profiles give nicsim's (interleave hash),
 # and the prediction prices each line's own bank, with no spread; the same
 # profile without it gets the spread over random interleavings
