@@ -61,6 +61,27 @@ nip -j link show dev "$NF" > "$TMP/link.json"
 expect_eq "ip -j link show: the nicprog object is the family's prog-get" \
 	"$(jpy "d[0]['id'], d[0]['name'], d[0]['shape'], d[0]['cores'], d[0]['tput'], d[0]['latency'], *(d[0]['bracket_' + k] for k in ('tput_min', 'tput_max', 'latency_min', 'latency_max'))" < "$TMP/prog.json")" \
 	"$(jpy "*(d[0]['nicprog'][k] for k in ('id', 'name', 'plan', 'cores', 'tput', 'latency', 'bracket_tput_min', 'bracket_tput_max', 'bracket_latency_min', 'bracket_latency_max'))" < "$TMP/link.json")"
+# the static bracket per packet class: the kernel's plan file, prog-get's
+# words and its JSON say the same, one per class
+ncli prog show dev "$NF" > "$TMP/prog.txt"
+nsenter --mount=/proc/1/ns/mnt bash -c '
+	[ -e /sys/kernel/debug/nicprog ] || mountpoint -q /sys/kernel/debug ||
+		mount -t debugfs none /sys/kernel/debug
+	cat "/sys/kernel/debug/nicprog/$1/plan"' sh "$NF" > "$TMP/plan"
+expect_eq "the plan has a static bracket for each of the 7 packet classes" 7 \
+	"$(grep -c '^static bracket for [a-z0-9-]* frames: ' "$TMP/plan")"
+expect_eq "nicprog prog show: the brackets per packet class, as the kernel's plan" \
+	"$(grep '^static bracket for ' "$TMP/plan")" \
+	"$(sed -n 's/^    \(static bracket for \)/\1/p' "$TMP/prog.txt")"
+expect_eq "nicprog prog show -j: the brackets per packet class, as the words" \
+	"$(awk '/^static bracket for / { print $4, $7, $13, $15 }' "$TMP/plan")" \
+	"$(jpy "'\\n'.join('%s %d..%d %d..%d %d' % (c['class'], c['tput_min'], c['tput_max'], c['latency_min'], c['latency_max'], c['blocks']) for c in d[0]['pkt_class_brackets'])" < "$TMP/prog.json")"
+expect_eq "ip -d link show: the brackets per packet class, as the kernel's plan" \
+	"$(awk '/^static bracket for / { print $1, $2, $3, $4, $5, $7, $13 }' "$TMP/plan" | tr -d :,)" \
+	"$(nip -d link show dev "$NF" | sed -n 's/^        \(static bracket for .*\) pkt\/Mcycle \(.*\) cycles$/\1 \2/p')"
+expect_eq "ip -j link show: the brackets per packet class, as prog-get's" \
+	"$(jpy "[(c['class'], c['tput_min'], c['tput_max'], c['latency_min'], c['latency_max']) for c in d[0]['pkt_class_brackets']]" < "$TMP/prog.json")" \
+	"$(jpy "[(c['class'], c['tput_min'], c['tput_max'], c['latency_min'], c['latency_max']) for c in d[0]['nicprog']['pkt_class_brackets']]" < "$TMP/link.json")"
 expect_eq "ip -j link show: the program is the one offloaded" "$ID" \
 	"$(jpy "d[0]['nicprog']['id']" < "$TMP/link.json")"
 expect_eq "ip -j link show: not partial" False \
