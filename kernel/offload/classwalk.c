@@ -34,7 +34,6 @@
 
 #define CW_BYTES	80	/* header bytes a class may fix */
 #define CW_STACK_BYTES	512	/* MAX_BPF_STACK, not in the uapi */
-#define CW_SLOTS	(CW_STACK_BYTES / 8)
 
 /**
  * struct cw_field - bits a packet class fixes in one header byte
@@ -144,11 +143,12 @@ struct cw_val {
 	u64 m;
 };
 
+/* what the walk knows at a point: the slots the program uses, @n_slots */
 struct cw_state {
 	bool reached;
 	bool moved;		/* the frame moved or was rewritten */
 	struct cw_val regs[MAX_BPF_REG];
-	struct cw_val slots[CW_SLOTS];
+	struct cw_val slots[];
 };
 
 struct cw {
@@ -157,13 +157,20 @@ struct cw {
 	u8 kv[CW_BYTES];	/* the class's known bits, and their values */
 	u8 km[CW_BYTES];
 	bool sub_moves;		/* a subprogram moves or rewrites the frame */
-	struct cw_state *in;	/* per main-program block, on entry */
-	struct cw_state cur;
+	u32 n_slots;		/* 8-byte slots of the deepest stack access */
+	size_t stride;		/* bytes of a struct cw_state */
+	u8 *in;			/* per main-program block, its state on entry */
+	struct cw_state *cur;
 	u8 *live;
 	u32 *todo;
 	u32 n_todo;
 	bool *queued;
 };
+
+static struct cw_state *cw_in(const struct cw *w, u32 b)
+{
+	return (struct cw_state *)(w->in + b * w->stride);
+}
 
 static const struct cw_val cw_unknown = { CW_SCALAR, 0, 0, ~0ULL };
 
@@ -314,7 +321,7 @@ static struct cw_val cw_alu_scalar(u8 op, const struct cw_val *d,
 
 static void cw_alu(struct cw *w, const struct bpf_insn *in)
 {
-	struct cw_val *regs = w->cur.regs, *d = &regs[in->dst_reg], s;
+	struct cw_val *regs = w->cur->regs, *d = &regs[in->dst_reg], s;
 	bool alu64 = BPF_CLASS(in->code) == BPF_ALU64;
 	u8 op = BPF_OP(in->code);
 	u32 bits = alu64 ? 64 : 32;
@@ -373,7 +380,7 @@ static struct cw_val cw_pkt_load(const struct cw *w, s32 at, u32 size)
 	u64 v = 0, m = 0;
 	u32 i;
 
-	if (w->cur.moved || at < 0 || at + size > CW_BYTES)
+	if (w->cur->moved || at < 0 || at + size > CW_BYTES)
 		return cw_tn_trunc(cw_unknown, size * 8);
 	for (i = 0; i < size; i++) {
 		v |= (u64)w->kv[at + i] << (8 * i);
@@ -402,9 +409,9 @@ static struct cw_val *cw_slot(struct cw *w, const struct cw_val *base,
 	s32 at = cw_off(base->off, off);
 
 	if (base->kind != CW_STACK || size != 8 || at >= 0 ||
-	    at < -CW_STACK_BYTES || at % 8)
+	    at < -(s32)(8 * w->n_slots) || at % 8)
 		return NULL;
-	return &w->cur.slots[(-at) / 8 - 1];
+	return &w->cur->slots[(-at) / 8 - 1];
 }
 
 /*
@@ -417,34 +424,35 @@ static void cw_clobber(struct cw *w, const struct cw_val *base, s16 off,
 	s32 at = cw_off(base->off, off), top = cw_off(at, size - 1), k;
 
 	if (base->kind != CW_STACK || top >= 0 || at < -CW_STACK_BYTES) {
-		for (k = 0; k < CW_SLOTS; k++)
-			w->cur.slots[k] = cw_unknown;
+		for (k = 0; k < (s32)w->n_slots; k++)
+			w->cur->slots[k] = cw_unknown;
 		return;
 	}
 	/* slot k holds bytes [-8(k+1), -8k) */
-	for (k = (-top - 1) / 8; k <= (-at - 1) / 8; k++)
-		w->cur.slots[k] = cw_unknown;
+	for (k = (-top - 1) / 8; k <= (-at - 1) / 8 && k < (s32)w->n_slots;
+	     k++)
+		w->cur->slots[k] = cw_unknown;
 }
 
 static void cw_forget_slots(struct cw *w)
 {
 	u32 i;
 
-	for (i = 0; i < CW_SLOTS; i++)
-		w->cur.slots[i] = cw_unknown;
+	for (i = 0; i < w->n_slots; i++)
+		w->cur->slots[i] = cw_unknown;
 }
 
 static void cw_load(struct cw *w, u32 i, const struct bpf_insn *in)
 {
 	const struct nicprog_insn_meta *m = &w->ir->in->meta[i];
-	const struct cw_val *base = &w->cur.regs[in->src_reg];
+	const struct cw_val *base = &w->cur->regs[in->src_reg];
 	u32 size = cw_size(in->code);
 	struct cw_val r = cw_tn_trunc(cw_unknown, size * 8), *slot;
 	s32 at = cw_off(base->off, in->off);
 
 	if (m->ptr == NICPROG_PTR_CTX) {
 		/* struct xdp_md: a device's program keeps its ctx loads */
-		if (base->kind == CW_CTX && !w->cur.moved &&
+		if (base->kind == CW_CTX && !w->cur->moved &&
 		    at == offsetof(struct xdp_md, data))
 			r = cw_kind(CW_PKT);
 		else if (base->kind == CW_CTX &&
@@ -464,7 +472,7 @@ static void cw_load(struct cw *w, u32 i, const struct bpf_insn *in)
 		if (slot)
 			r = *slot;
 	}
-	w->cur.regs[in->dst_reg] = r;
+	w->cur->regs[in->dst_reg] = r;
 }
 
 static void cw_store(struct cw *w, u32 i, const struct bpf_insn *in)
@@ -477,10 +485,10 @@ static void cw_store(struct cw *w, u32 i, const struct bpf_insn *in)
 	/* packet stores: unknown from the start (cw_begin()) */
 	if (m->ptr != NICPROG_PTR_STACK)
 		return;
-	base = &w->cur.regs[in->dst_reg];
+	base = &w->cur->regs[in->dst_reg];
 	if (BPF_MODE(in->code) == BPF_ATOMIC) {
 		if (in->imm & BPF_FETCH)
-			w->cur.regs[in->imm == BPF_CMPXCHG ? BPF_REG_0 :
+			w->cur->regs[in->imm == BPF_CMPXCHG ? BPF_REG_0 :
 				    in->src_reg] = cw_unknown;
 		cw_clobber(w, base, in->off, size);
 		return;
@@ -490,7 +498,7 @@ static void cw_store(struct cw *w, u32 i, const struct bpf_insn *in)
 		cw_clobber(w, base, in->off, size);
 	else
 		*slot = BPF_CLASS(in->code) == BPF_ST ?
-			cw_const((u64)(s64)in->imm) : w->cur.regs[in->src_reg];
+			cw_const((u64)(s64)in->imm) : w->cur->regs[in->src_reg];
 }
 
 /* Helpers that move the frame or write into it. */
@@ -522,7 +530,7 @@ static bool cw_reads_only(s32 helper)
 static void cw_call(struct cw *w, u32 i, const struct bpf_insn *in)
 {
 	const struct nicprog_insn_meta *m = &w->ir->in->meta[i];
-	struct cw_val *regs = w->cur.regs;
+	struct cw_val *regs = w->cur->regs;
 	bool stack = m->stack_args, moves;
 	u32 r;
 
@@ -539,14 +547,14 @@ static void cw_call(struct cw *w, u32 i, const struct bpf_insn *in)
 	if (stack)
 		cw_forget_slots(w);
 	if (moves) {
-		w->cur.moved = true;
+		w->cur->moved = true;
 		/* the verifier forgets packet pointers here too */
 		for (r = 0; r < MAX_BPF_REG; r++)
 			if (regs[r].kind == CW_PKT)
 				regs[r] = cw_kind(CW_OTHER);
-		for (r = 0; r < CW_SLOTS; r++)
-			if (w->cur.slots[r].kind == CW_PKT)
-				w->cur.slots[r] = cw_kind(CW_OTHER);
+		for (r = 0; r < w->n_slots; r++)
+			if (w->cur->slots[r].kind == CW_PKT)
+				w->cur->slots[r] = cw_kind(CW_OTHER);
 	}
 	for (r = BPF_REG_1; r <= BPF_REG_5; r++)
 		regs[r] = cw_unknown;
@@ -572,7 +580,7 @@ static bool cw_range(const struct cw *w, const struct cw_val *a, u32 bits,
 		*hi = a->off;
 		return true;
 	case CW_PKT_END:
-		if (bits != 64 || w->cur.moved)
+		if (bits != 64 || w->cur->moved)
 			return false;
 		*lo = w->cls->len_min;
 		*hi = NICPROG_FRAME_MAX;
@@ -584,9 +592,9 @@ static bool cw_range(const struct cw *w, const struct cw_val *a, u32 bits,
 /* Whether a conditional jump is taken: 1, 0, or -1 for either. */
 static int cw_taken(const struct cw *w, const struct bpf_insn *in)
 {
-	const struct cw_val *d = &w->cur.regs[in->dst_reg];
+	const struct cw_val *d = &w->cur->regs[in->dst_reg];
 	struct cw_val s = BPF_SRC(in->code) == BPF_X ?
-			  w->cur.regs[in->src_reg] : cw_const((u64)(s64)in->imm);
+			  w->cur->regs[in->src_reg] : cw_const((u64)(s64)in->imm);
 	u32 bits = BPF_CLASS(in->code) == BPF_JMP32 ? 32 : 64;
 	u64 sign = 1ULL << (bits - 1), alo, ahi, blo, bhi;
 	struct cw_val x, y;
@@ -658,28 +666,28 @@ static int cw_taken(const struct cw *w, const struct bpf_insn *in)
 /* The walk's state flows into block @to: joined, queued if it changed. */
 static void cw_flow(struct cw *w, u32 to)
 {
-	struct cw_state *t = &w->in[to];
+	struct cw_state *t = cw_in(w, to);
 	bool changed = false;
 	struct cw_val j;
 	u32 r;
 
 	if (!t->reached) {
-		*t = w->cur;
+		memcpy(t, w->cur, w->stride);
 		t->reached = true;
 		changed = true;
 	} else {
 		for (r = 0; r < MAX_BPF_REG; r++) {
-			j = cw_join(&t->regs[r], &w->cur.regs[r]);
+			j = cw_join(&t->regs[r], &w->cur->regs[r]);
 			changed |= !cw_same(&j, &t->regs[r]);
 			t->regs[r] = j;
 		}
-		for (r = 0; r < CW_SLOTS; r++) {
-			j = cw_join(&t->slots[r], &w->cur.slots[r]);
+		for (r = 0; r < w->n_slots; r++) {
+			j = cw_join(&t->slots[r], &w->cur->slots[r]);
 			changed |= !cw_same(&j, &t->slots[r]);
 			t->slots[r] = j;
 		}
-		changed |= w->cur.moved && !t->moved;
-		t->moved |= w->cur.moved;
+		changed |= w->cur->moved && !t->moved;
+		t->moved |= w->cur->moved;
 	}
 	if (changed && !w->queued[to]) {
 		w->queued[to] = true;
@@ -696,14 +704,14 @@ static void cw_block(struct cw *w, u32 bi)
 	u32 i;
 	int t;
 
-	w->cur = w->in[bi];
+	memcpy(w->cur, cw_in(w, bi), w->stride);
 	w->live[bi] |= NICPROG_BR_RUNS;
 	for (i = b->start; i < b->end; i++) {
 		in = &insns[i];
 		cls = BPF_CLASS(in->code);
 		op = BPF_OP(in->code);
 		if (in->code == (BPF_LD | BPF_IMM | BPF_DW)) {
-			w->cur.regs[in->dst_reg] =
+			w->cur->regs[in->dst_reg] =
 				in->src_reg || i + 1 >= b->end ?
 				cw_kind(CW_OTHER) :
 				cw_const((u32)in->imm |
@@ -716,7 +724,7 @@ static void cw_block(struct cw *w, u32 bi)
 		} else if (cls == BPF_ST || cls == BPF_STX) {
 			cw_store(w, i, in);
 		} else if (cls == BPF_LD) {
-			w->cur.regs[BPF_REG_0] = cw_unknown;	/* LD_ABS/IND */
+			w->cur->regs[BPF_REG_0] = cw_unknown;	/* LD_ABS/IND */
 		} else if ((cls == BPF_JMP || cls == BPF_JMP32) &&
 			   op == BPF_CALL) {
 			cw_call(w, i, in);
@@ -779,6 +787,29 @@ static void cw_begin(struct cw *w)
 	}
 }
 
+/*
+ * The main frame's 8-byte slots down to its deepest access the verifier
+ * saw (loads, stores, helper keys and values): the rest is never read,
+ * and a state a block keeps only those.
+ */
+static u32 cw_stack_slots(const struct nicprog_ir_input *in)
+{
+	const struct nicprog_insn_meta *m;
+	s32 deepest = 0;
+	u32 i;
+
+	for (i = 0; i < in->len; i++) {
+		m = &in->meta[i];
+		if (m->flags & NICPROG_META_STACK)
+			deepest = min_t(s32, deepest, m->stack_off);
+		if (m->flags & NICPROG_META_KEY)
+			deepest = min_t(s32, deepest, m->key_off);
+		if (m->flags & NICPROG_META_VAL)
+			deepest = min_t(s32, deepest, m->val_off);
+	}
+	return min_t(u32, DIV_ROUND_UP(-deepest, 8), CW_STACK_BYTES / 8);
+}
+
 /**
  * nicprog_class_live() - what a frame of a packet class can run
  * @ir: the program
@@ -806,13 +837,16 @@ int nicprog_class_live(const struct nicprog_ir *ir, u32 cls, u8 *live,
 	w->ir = ir;
 	w->cls = &cw_classes[cls];
 	w->live = live;
-	w->in = kvcalloc(ir->n_main ? ir->n_main : 1, sizeof(*w->in),
-			 GFP_KERNEL);
+	w->n_slots = cw_stack_slots(ir->in);
+	w->stride = sizeof(struct cw_state) +
+		    w->n_slots * sizeof(struct cw_val);
+	w->cur = kvzalloc(w->stride, GFP_KERNEL);
+	w->in = kvcalloc(ir->n_main ? ir->n_main : 1, w->stride, GFP_KERNEL);
 	w->todo = kvcalloc(ir->n_main ? ir->n_main : 1, sizeof(*w->todo),
 			   GFP_KERNEL);
 	w->queued = kvcalloc(ir->n_main ? ir->n_main : 1, sizeof(bool),
 			     GFP_KERNEL);
-	if (!w->in || !w->todo || !w->queued)
+	if (!w->cur || !w->in || !w->todo || !w->queued)
 		goto out;
 	cw_begin(w);
 	for (b = 0; b < ir->n_blocks; b++)
@@ -826,9 +860,9 @@ int nicprog_class_live(const struct nicprog_ir *ir, u32 cls, u8 *live,
 		memset(live, all, ir->n_blocks);
 	} else if (ir->n_main) {
 		for (i = 0; i < MAX_BPF_REG; i++)
-			w->cur.regs[i] = cw_unknown;
-		w->cur.regs[BPF_REG_1] = cw_kind(CW_CTX);
-		w->cur.regs[BPF_REG_10] = cw_kind(CW_STACK);
+			w->cur->regs[i] = cw_unknown;
+		w->cur->regs[BPF_REG_1] = cw_kind(CW_CTX);
+		w->cur->regs[BPF_REG_10] = cw_kind(CW_STACK);
 		cw_forget_slots(w);
 		cw_flow(w, 0);
 	}
@@ -849,6 +883,7 @@ out:
 	kvfree(w->queued);
 	kvfree(w->todo);
 	kvfree(w->in);
+	kvfree(w->cur);
 	kvfree(w);
 	return err;
 }
