@@ -31,6 +31,7 @@
  * for the frames of one workload; these hold for every frame of a class.
  */
 #include "offload.h"
+#include "../exec/run.h"
 
 #define CW_BYTES	80	/* header bytes a class may fix */
 #define CW_STACK_BYTES	512	/* MAX_BPF_STACK, not in the uapi */
@@ -240,47 +241,11 @@ static struct cw_val cw_tn_trunc(struct cw_val a, u32 bits)
 	return cw_tn(a.v & keep, a.m & keep);
 }
 
-static u64 cw_bswap(u64 x, u32 bits)
+/* Both operands known: the executor's own arithmetic (exec/run.h). */
+static u64 cw_alu_const(u8 op, u64 a, u64 b, u32 bits)
 {
-	u64 r = 0;
-	u32 i;
-
-	for (i = 0; i < bits / 8; i++)
-		r |= ((x >> (8 * i)) & 0xff) << (bits - 8 - 8 * i);
-	return r;
-}
-
-/* Both operands known: BPF's own arithmetic, on 32 or 64 bits. */
-static bool cw_alu_const(u8 op, u64 a, u64 b, u32 bits, u64 *r)
-{
-	u64 keep = bits == 64 ? ~0ULL : 0xffffffffULL;
-
-	a &= keep;
-	b &= keep;
-	switch (op) {
-	case BPF_MUL:
-		*r = a * b;
-		break;
-	case BPF_DIV:
-		*r = b ? a / b : 0;
-		break;
-	case BPF_MOD:
-		*r = b ? a % b : a;
-		break;
-	case BPF_NEG:
-		*r = -a;
-		break;
-	case BPF_ARSH:
-		if (bits == 64)
-			*r = (u64)((s64)a >> (b & 63));
-		else
-			*r = (u32)((s32)a >> (b & 31));
-		break;
-	default:
-		return false;
-	}
-	*r &= keep;
-	return true;
+	return bits == 64 ? nicprog_exec_alu64(op, a, b) :
+			    nicprog_exec_alu32(op, a, b);
 }
 
 /* dst op= src, scalars: what bits the result is known to have */
@@ -288,7 +253,7 @@ static struct cw_val cw_alu_scalar(u8 op, const struct cw_val *d,
 				   const struct cw_val *s, u32 bits)
 {
 	struct cw_val a = cw_tn_trunc(*d, bits), b = cw_tn_trunc(*s, bits);
-	u64 r, k;
+	u64 k;
 
 	switch (op) {
 	case BPF_MOV:
@@ -314,15 +279,15 @@ static struct cw_val cw_alu_scalar(u8 op, const struct cw_val *d,
 			return cw_tn_trunc(cw_tn(a.v << k, a.m << k), bits);
 		return cw_tn(a.v >> k, a.m >> k);
 	}
-	if (!a.m && !b.m && cw_alu_const(op, a.v, b.v, bits, &r))
-		return cw_const(r);
+	if (!a.m && !b.m)
+		return cw_const(cw_alu_const(op, a.v, b.v, bits));
 	return cw_tn_trunc(cw_unknown, bits);
 }
 
 static void cw_alu(struct cw *w, const struct bpf_insn *in)
 {
 	struct cw_val *regs = w->cur->regs, *d = &regs[in->dst_reg], s;
-	bool alu64 = BPF_CLASS(in->code) == BPF_ALU64;
+	bool alu64 = BPF_CLASS(in->code) == BPF_ALU64, be;
 	u8 op = BPF_OP(in->code);
 	u32 bits = alu64 ? 64 : 32;
 
@@ -333,10 +298,9 @@ static void cw_alu(struct cw *w, const struct bpf_insn *in)
 			*d = cw_unknown;
 			return;
 		}
-		s = cw_tn_trunc(*d, in->imm);
-		if (BPF_SRC(in->code) == BPF_TO_BE)
-			s = cw_tn(cw_bswap(s.v, in->imm), cw_bswap(s.m, in->imm));
-		*d = s;
+		be = BPF_SRC(in->code) == BPF_TO_BE;
+		*d = cw_tn(nicprog_exec_bswap(d->v, in->imm, be),
+			   nicprog_exec_bswap(d->m, in->imm, be));
 		return;
 	}
 	s = BPF_SRC(in->code) == BPF_X ? regs[in->src_reg] :
@@ -389,19 +353,6 @@ static struct cw_val cw_pkt_load(const struct cw *w, s32 at, u32 size)
 	return cw_tn(v, m);
 }
 
-static u32 cw_size(u8 code)
-{
-	switch (BPF_SIZE(code)) {
-	case BPF_B:
-		return 1;
-	case BPF_H:
-		return 2;
-	case BPF_W:
-		return 4;
-	}
-	return 8;
-}
-
 /* The slot an 8-byte access at @base + @off is, or NULL. */
 static struct cw_val *cw_slot(struct cw *w, const struct cw_val *base,
 			      s16 off, u32 size)
@@ -446,7 +397,7 @@ static void cw_load(struct cw *w, u32 i, const struct bpf_insn *in)
 {
 	const struct nicprog_insn_meta *m = &w->ir->in->meta[i];
 	const struct cw_val *base = &w->cur->regs[in->src_reg];
-	u32 size = cw_size(in->code);
+	u32 size = nicprog_insn_bytes(in->code);
 	struct cw_val r = cw_tn_trunc(cw_unknown, size * 8), *slot;
 	s32 at = cw_off(base->off, in->off);
 
@@ -478,7 +429,7 @@ static void cw_load(struct cw *w, u32 i, const struct bpf_insn *in)
 static void cw_store(struct cw *w, u32 i, const struct bpf_insn *in)
 {
 	const struct nicprog_insn_meta *m = &w->ir->in->meta[i];
-	u32 size = cw_size(in->code);
+	u32 size = nicprog_insn_bytes(in->code);
 	const struct cw_val *base;
 	struct cw_val *slot;
 

@@ -260,6 +260,13 @@ rates_held() {
 	check "$1: mean latency predicted within 12%" within "$le" 12
 }
 
+# in_bracket "T1..T2 L1..L2" T L: throughput T and latency L inside
+in_bracket() {
+	awk -v b="$1" -v t="$2" -v l="$3" '
+		BEGIN { n = split(b, f, /[ .]+/)
+			exit !(n == 4 && t >= f[1] && t <= f[2] && l >= f[3] && l <= f[4]) }'
+}
+
 # bracket_holds DESC PLAN MT ML: measured throughput MT and mean latency
 # ML inside the static bracket the plan file PLAN (the kernel's, or
 # nicprog-plan's) states.
@@ -267,9 +274,7 @@ bracket_holds() {
 	local b
 	b=$(awk '/^static bracket:/ { print $4, $10 }' "$2")
 	tap_info "$1: throughput $3, latency $4 measured; static bracket ${b:-none}"
-	check "$1: measured inside the static bracket" awk -v b="$b" -v t="$3" -v l="$4" '
-		BEGIN { n = split(b, f, /[ .]+/)
-			exit !(n == 4 && t >= f[1] && t <= f[2] && l >= f[3] && l <= f[4]) }'
+	check "$1: measured inside the static bracket" in_bracket "$b" "$3" "$4"
 }
 
 # class_bracket_holds DESC PRED MT ML: the same inside the bracket over the
@@ -280,9 +285,7 @@ class_bracket_holds() {
 	b=$(awk '/^static bracket for these classes:/ { print $7, $13 }' "$2")
 	tap_info "$1: static bracket for the workload's classes ${b:-none}"
 	check "$1: measured inside the bracket for the workload's classes" \
-		awk -v b="$b" -v t="$3" -v l="$4" '
-		BEGIN { n = split(b, f, /[ .]+/)
-			exit !(n == 4 && t >= f[1] && t <= f[2] && l >= f[3] && l <= f[4]) }'
+		in_bracket "$b" "$3" "$4"
 }
 
 # plan_class_bracket PLAN PRED: the least and most of the kernel plan
@@ -324,9 +327,7 @@ plan_class_bracket_holds() {
 	b=$(plan_class_bracket "$2" "$3")
 	tap_info "$1: the plan's static bracket for the frames' packet classes ${b:-none}"
 	check "$1: measured inside the plan's bracket for the frames' packet classes" \
-		awk -v b="$b" -v t="$4" -v l="$5" '
-		BEGIN { n = split(b, f, /[ .]+/)
-			exit !(n == 4 && t >= f[1] && t <= f[2] && l >= f[3] && l <= f[4]) }'
+		in_bracket "$b" "$4" "$5"
 }
 
 # rates_within DESC PT PL BEFORE AFTER: the NIC's throughput and mean
