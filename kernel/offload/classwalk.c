@@ -158,6 +158,7 @@ struct cw {
 	u8 kv[CW_BYTES];	/* the class's known bits, and their values */
 	u8 km[CW_BYTES];
 	bool sub_moves;		/* a subprogram moves or rewrites the frame */
+	bool reads_meta;	/* the program loads ctx->data_meta */
 	u32 n_slots;		/* 8-byte slots of the deepest stack access */
 	size_t stride;		/* bytes of a struct cw_state */
 	u8 *in;			/* per main-program block, its state on entry */
@@ -413,8 +414,12 @@ static void cw_load(struct cw *w, u32 i, const struct bpf_insn *in)
 			 at <= (s32)offsetof(struct xdp_md, data_meta))
 			r = cw_kind(CW_OTHER);
 	} else if (m->ptr == NICPROG_PTR_PACKET) {
-		/* the verifier's offsets, one on every path: the bytes */
-		if ((s64)m->pkt_hi - m->pkt_lo == size)
+		/*
+		 * The verifier's offsets, one on every path: the bytes. Its
+		 * offsets are of data pointers only, so not where a path may
+		 * load through a data_meta one.
+		 */
+		if ((s64)m->pkt_hi - m->pkt_lo == size && !w->reads_meta)
 			r = cw_pkt_load(w, m->pkt_lo, size);
 		else if (base->kind == CW_PKT)
 			r = cw_pkt_load(w, at, size);
@@ -726,6 +731,10 @@ static void cw_begin(struct cw *w)
 		if (insn->code == (BPF_JMP | BPF_CALL) && !insn->src_reg &&
 		    w->ir->blocks[b].sub && cw_moves(m->helper))
 			w->sub_moves = true;
+		if (BPF_CLASS(insn->code) == BPF_LDX &&
+		    m->ptr == NICPROG_PTR_CTX &&
+		    insn->off == offsetof(struct xdp_md, data_meta))
+			w->reads_meta = true;
 		if ((BPF_CLASS(insn->code) != BPF_ST &&
 		     BPF_CLASS(insn->code) != BPF_STX) ||
 		    m->ptr != NICPROG_PTR_PACKET)
