@@ -107,6 +107,22 @@ nf_entries() {
 	newflow_limit)
 		# 16 new flows every 200 us
 		ENTRIES=("limit_cfg:00000000:$(le32 16)$(le32 200)") ;;
+	# set 10
+	ipip_tx)
+		# VIPs 10.0.0.1:80/TCP, 10.1.2.3:53/UDP, 192.168.1.1:443/TCP to
+		# endpoints 10.255.1.1-3 from 10.255.0.1
+		ENTRIES=(vip2tnl:0a00000100500600:0aff00010aff010102000000aa010000
+			 vip2tnl:0a01020300351100:0aff00010aff010202000000aa020000
+			 vip2tnl:c0a8010101bb0600:0aff00010aff010302000000aa030000) ;;
+	filter_ports)
+		# TCP, UDP and IPv4 lists; TCP to 22, UDP to 5353, either to 9;
+		# to 8.8.8.8, from 10.128.0.5
+		ENTRIES=("filter_features:00000000:$(le32 7)"
+			 "filter_ports:$(le32 22):$(le32 6)00000000"
+			 "filter_ports:$(le32 5353):$(le32 10)00000000"
+			 "filter_ports:$(le32 9):$(le32 14)00000000"
+			 "filter_ipv4:08080808:$(le32 2)00000000"
+			 "filter_ipv4:0a800005:$(le32 1)00000000") ;;
 	# set 9 (proto_count has no configuration)
 	dst_guard)
 		# a destination takes 400 SYNs from sources not yet seen talking
