@@ -91,24 +91,43 @@ typedef int (*nicprog_nl_fill_t)(struct sk_buff *skb, struct nicprog_dev *nd,
 				 int flags);
 
 /*
- * A do request: one port's reply. A fill returns -ENODATA for a port it
- * has nothing to say about, which only prog-get's does: no program.
+ * A prog-get reply (or notification, or predict reply) for @plan at its
+ * largest: the plan's fixed attributes within NLMSG_GOODSIZE, and per
+ * stage, table (its region's name and its reason included), packet class,
+ * pool of units and handover entry what its attributes take at most.
+ */
+static size_t nicprog_nl_plan_size(const struct nicprog_plan *plan)
+{
+	if (!plan)
+		return NLMSG_GOODSIZE;
+	return NLMSG_GOODSIZE + (size_t)plan->lo.n_stages * 128 +
+	       (size_t)plan->lo.n_tables * 320 + NICPROG_PKT_CLASSES * 128 +
+	       NICPROG_NL_UNIT_POOLS * 64 + (size_t)plan->n_entries * 8;
+}
+
+/*
+ * A do request: one port's reply, @size bytes, or as large as its plan
+ * needs if @size is 0. A fill returns -ENODATA for a port it has nothing
+ * to say about, which only prog-get's does: no program.
  */
 static int nicprog_nl_do(struct genl_info *info, u32 a_ifindex, u32 a_ifname,
 			 nicprog_nl_fill_t fill, size_t size)
 {
 	struct nicprog_dev *nd;
-	struct sk_buff *msg;
+	struct sk_buff *msg = NULL;
 	int err;
 
-	msg = genlmsg_new(size, GFP_KERNEL);
-	if (!msg)
-		return -ENOMEM;
 	rtnl_lock();
 	nd = nicprog_nl_port(genl_info_net(info), info->attrs, a_ifindex,
 			     a_ifname, info->extack);
-	err = IS_ERR(nd) ? PTR_ERR(nd) :
-	      fill(msg, nd, info, info->genlhdr->cmd, 0);
+	if (IS_ERR(nd)) {
+		err = PTR_ERR(nd);
+		goto out;
+	}
+	/* sized under RTNL, which keeps the plan */
+	msg = genlmsg_new(size ?: nicprog_nl_plan_size(nd->plan), GFP_KERNEL);
+	err = msg ? fill(msg, nd, info, info->genlhdr->cmd, 0) : -ENOMEM;
+out:
 	rtnl_unlock();
 	if (err == -ENODATA) {
 		NL_SET_ERR_MSG(info->extack, "the port runs no program");
@@ -711,8 +730,7 @@ static int nicprog_nl_prog_fill(struct sk_buff *skb, struct nicprog_dev *nd,
 int nicprog_nl_prog_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	return nicprog_nl_do(info, NICPROG_A_PROG_IFINDEX,
-			     NICPROG_A_PROG_IFNAME, nicprog_nl_prog_fill,
-			     NLMSG_GOODSIZE);
+			     NICPROG_A_PROG_IFNAME, nicprog_nl_prog_fill, 0);
 }
 
 int nicprog_nl_prog_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
@@ -771,7 +789,7 @@ int nicprog_nl_predict_doit(struct sk_buff *skb, struct genl_info *info)
 	struct nicprog_prog *np;
 	struct nicprog_dev *nd;
 	struct bpf_prog *prog;
-	struct sk_buff *msg;
+	struct sk_buff *msg = NULL;
 	int err;
 
 	if (!a[NICPROG_A_PROG_FD]) {
@@ -786,11 +804,6 @@ int nicprog_nl_predict_doit(struct sk_buff *skb, struct genl_info *info)
 		NL_SET_ERR_MSG_ATTR(info->extack, a[NICPROG_A_PROG_FD],
 				    "fd is not an XDP program");
 		return PTR_ERR(prog);
-	}
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!msg) {
-		bpf_prog_put(prog);
-		return -ENOMEM;
 	}
 	rtnl_lock();
 	nd = nicprog_nl_port(genl_info_net(info), a, NICPROG_A_PROG_IFINDEX,
@@ -820,6 +833,11 @@ int nicprog_nl_predict_doit(struct sk_buff *skb, struct genl_info *info)
 	if (IS_ERR(plan)) {
 		err = PTR_ERR(plan);
 		plan = NULL;
+		goto out_unlock;
+	}
+	msg = genlmsg_new(nicprog_nl_plan_size(plan), GFP_KERNEL);
+	if (!msg) {
+		err = -ENOMEM;
 		goto out_unlock;
 	}
 	err = nicprog_nl_predict_put(msg, nd, plan,
@@ -1131,7 +1149,7 @@ void nicprog_nl_notify_prog(struct nicprog_dev *nd, u32 old_id)
 	ASSERT_RTNL();
 	if (!genl_has_listeners(&nicprog_nl_family, net, NICPROG_NLGRP_MONITOR))
 		return;
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	msg = genlmsg_new(nicprog_nl_plan_size(nd->plan), GFP_KERNEL);
 	if (!msg)
 		goto lost;
 	if (nd->plan) {

@@ -595,4 +595,38 @@ check "monitor: at most one overload event a second (2 s of flood)" \
 check "monitor: the frames the events stand for are the NIC's drops" \
 	test "$ov_drops" -ge 1 -a "$ov_drops" -le $((nd1 - nd0))
 grep -m1 '"stage-overload"' "$TMP/mon" | sed 's/^/# /'
+
+# A plan whose reply is larger than a page gets (64 tables, 16 stages, the
+# brackets per packet class): predict, the attach notification and
+# prog-get are sized by the plan.
+ID2=$(nicsim_new_id)
+PB=nicsim${ID2}p0
+nicsim_new "$ID2" 1
+ip link set "$PB" up
+timeout 120 "$CLI" -j monitor > "$TMP/mon2" 2>&1 &
+MON2=$!
+_bg_pids+=($MON2)
+sleep 0.5
+"$CLI" -j predict dev "$PB" obj "$PROGS/many_tables.o" shape pipelined \
+	cores 16 > "$TMP/bigp.json" 2>&1
+check "predict of a 64-table, 16-stage plan: every table and stage" \
+	jok "len(d[0]['tables']) == 64 and len(d[0]['stages']) == 16" < "$TMP/bigp.json"
+echo pipelined > "/sys/class/nicprog/$PB/plan_shape"
+echo 16 > "/sys/class/nicprog/$PB/plan_cores"
+check "attach it" ip link set dev "$PB" xdpoffload obj "$PROGS/many_tables.o" sec xdp
+"$CLI" -j prog show dev "$PB" > "$TMP/big.json" 2>&1
+check "prog show: every table, stage and packet class of it" \
+	jok "len(d[0]['tables']) == 64 and len(d[0]['stages']) == 16 and len(d[0]['pkt_class_brackets']) == 7" < "$TMP/big.json"
+big_event() { grep -q '"prog-attach".*"'"$PB"'"' "$TMP/mon2"; }
+wait_for 20 big_event
+check "its attach notification carries every table" /usr/bin/python3 -c "
+import json, sys
+ev = [json.loads(l) for l in open(sys.argv[1]) if l.startswith('{')]
+p = [e['prog'] for e in ev if e['event'] == 'prog-attach' and e['prog']['ifname'] == '$PB']
+sys.exit(not (len(p) == 1 and len(p[0]['tables']) == 64))" "$TMP/mon2"
+kill "$MON2" 2>/dev/null
+wait "$MON2" 2>/dev/null
+ip link set dev "$PB" xdpoffload off
+nicsim_del "$ID2"
+_created_devs=()
 tap_end
