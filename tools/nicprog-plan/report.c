@@ -73,13 +73,10 @@ static void report_host(const struct nicprog_ir *ir,
 /* The plan's static bracket (bracket.c), worded as the kernel's plan file. */
 static void report_bracket(const struct nicprog_layout *lo)
 {
-	out_uint("bracket_tput_min", "static bracket: throughput %llu",
-		 lo->br_tput_min);
-	out_uint("bracket_tput_max", "..%llu packets per million cycles",
-		 lo->br_tput_max);
-	out_uint("bracket_latency_min", ", latency %llu", lo->br_lat_min);
-	out_uint("bracket_latency_max", "..%llu cycles, over any traffic\n",
-		 lo->br_lat_max);
+	out_text("static bracket: ");
+	out_bracket("bracket_", lo->br_tput_min, lo->br_tput_max,
+		    lo->br_lat_min, lo->br_lat_max);
+	out_text(", over any traffic\n");
 }
 
 /* The static bracket per packet class (classwalk.c), as the kernel's. */
@@ -93,13 +90,10 @@ static void report_pkt_classes(const struct nicprog_ir *ir,
 	for (i = 0; i < NICPROG_PKT_CLASSES; i++) {
 		c = &lo->cls_br[i];
 		out_open_object(NULL);
-		out_string("class", "static bracket for %s frames",
+		out_string("class", "static bracket for %s frames: ",
 			   nicprog_pkt_class_name(i));
-		out_uint("tput_min", ": throughput %llu", c->br.tput_min);
-		out_uint("tput_max", "..%llu packets per million cycles",
-			 c->br.tput_max);
-		out_uint("latency_min", ", latency %llu", c->br.lat_min);
-		out_uint("latency_max", "..%llu cycles", c->br.lat_max);
+		out_bracket("", c->br.tput_min, c->br.tput_max,
+			    c->br.lat_min, c->br.lat_max);
 		out_uint("blocks", ", %llu", c->blocks);
 		out_uint("of_blocks", " of %llu blocks\n", ir->n_blocks);
 		out_close_object();
@@ -133,14 +127,10 @@ static void report_plan_classes(const struct np_hostrun *hr,
 	}
 	if (!u.tput_max)
 		return;
-	out_uint("plan_class_tput_min",
-		 "static bracket for the frames' packet classes: throughput %llu",
-		 u.tput_min);
-	out_uint("plan_class_tput_max", "..%llu packets per million cycles",
-		 u.tput_max);
-	out_uint("plan_class_latency_min", ", latency %llu", u.lat_min);
-	out_uint("plan_class_latency_max", "..%llu cycles, the plan's\n",
-		 u.lat_max);
+	out_text("static bracket for the frames' packet classes: ");
+	out_bracket("plan_class_", u.tput_min, u.tput_max, u.lat_min,
+		    u.lat_max);
+	out_text(", the plan's\n");
 }
 
 /*
@@ -197,14 +187,10 @@ static void report_class_bracket(const struct np_class_bracket *cb)
 	}
 	if (!u.tput_max)
 		return;
-	out_uint("class_bracket_tput_min",
-		 "static bracket for these classes: throughput %llu", u.tput_min);
-	out_uint("class_bracket_tput_max", "..%llu packets per million cycles",
-		 u.tput_max);
-	out_uint("class_bracket_latency_min", ", latency %llu", u.lat_min);
-	out_uint("class_bracket_latency_max",
-		 "..%llu cycles, over any flows, tables and payload (per class below)\n",
-		 u.lat_max);
+	out_text("static bracket for these classes: ");
+	out_bracket("class_bracket_", u.tput_min, u.tput_max, u.lat_min,
+		    u.lat_max);
+	out_text(", over any flows, tables and payload (per class below)\n");
 }
 
 /* Per class: its bracket, the blocks its frames reach, its lengths. */

@@ -126,6 +126,21 @@ void out_uint(const char *key, const char *fmt, uint64_t v)
 	printf("%llu", (unsigned long long)v);
 }
 
+void out_bracket(const char *pre, uint64_t tmin, uint64_t tmax,
+		 uint64_t lmin, uint64_t lmax)
+{
+	char key[64];
+
+	snprintf(key, sizeof(key), "%stput_min", pre);
+	out_uint(key, "throughput %llu", tmin);
+	snprintf(key, sizeof(key), "%stput_max", pre);
+	out_uint(key, "..%llu packets per million cycles", tmax);
+	snprintf(key, sizeof(key), "%slatency_min", pre);
+	out_uint(key, ", latency %llu", lmin);
+	snprintf(key, sizeof(key), "%slatency_max", pre);
+	out_uint(key, "..%llu cycles", lmax);
+}
+
 void out_string(const char *key, const char *fmt, const char *s)
 {
 	if (mode == OUT_TEXT) {

@@ -23,6 +23,13 @@ void out_string(const char *key, const char *fmt, const char *s);
 void out_bool(const char *key, const char *fmt, bool v);
 /* JSON has no NaN or infinity: those print as null */
 void out_double(const char *key, const char *fmt, double v);
+/*
+ * A static bracket, "throughput T1..T2 packets per million cycles,
+ * latency L1..L2 cycles", under the keys @pre followed by tput_min,
+ * tput_max, latency_min and latency_max
+ */
+void out_bracket(const char *pre, uint64_t tmin, uint64_t tmax,
+		 uint64_t lmin, uint64_t lmax);
 /* words only */
 void out_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void out_flush(void);

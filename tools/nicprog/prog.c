@@ -116,16 +116,12 @@ static void class_bracket_print(const struct nlattr *nest)
 	nl_nested(nest, tb, NICPROG_A_CLASS_BRACKET_MAX);
 	out_open_object(NULL);
 	out_uint("class_id", NULL, u(tb[NICPROG_A_CLASS_BRACKET_CLASS]));
-	out_string("class", "    static bracket for %s frames",
+	out_string("class", "    static bracket for %s frames: ",
 		   s(tb[NICPROG_A_CLASS_BRACKET_NAME]));
-	out_uint("tput_min", ": throughput %llu",
-		 u(tb[NICPROG_A_CLASS_BRACKET_TPUT_MIN]));
-	out_uint("tput_max", "..%llu packets per million cycles",
-		 u(tb[NICPROG_A_CLASS_BRACKET_TPUT_MAX]));
-	out_uint("latency_min", ", latency %llu",
-		 u(tb[NICPROG_A_CLASS_BRACKET_LATENCY_MIN]));
-	out_uint("latency_max", "..%llu cycles",
-		 u(tb[NICPROG_A_CLASS_BRACKET_LATENCY_MAX]));
+	out_bracket("", u(tb[NICPROG_A_CLASS_BRACKET_TPUT_MIN]),
+		    u(tb[NICPROG_A_CLASS_BRACKET_TPUT_MAX]),
+		    u(tb[NICPROG_A_CLASS_BRACKET_LATENCY_MIN]),
+		    u(tb[NICPROG_A_CLASS_BRACKET_LATENCY_MAX]));
 	out_uint("blocks", ", %llu", u(tb[NICPROG_A_CLASS_BRACKET_BLOCKS]));
 	out_uint("of_blocks", " of %llu blocks\n",
 		 u(tb[NICPROG_A_CLASS_BRACKET_OF_BLOCKS]));
@@ -210,14 +206,12 @@ int prog_print(const struct nlmsghdr *nlh, void *data)
 	out_uint("latency", ", latency %llu cycles\n",
 		 u(tb[NICPROG_A_PROG_LATENCY]));
 	if (tb[NICPROG_A_PROG_TPUT_MIN]) {
-		out_uint("bracket_tput_min", "    static bracket: throughput %llu",
-			 u(tb[NICPROG_A_PROG_TPUT_MIN]));
-		out_uint("bracket_tput_max", "..%llu packets per million cycles",
-			 u(tb[NICPROG_A_PROG_TPUT_MAX]));
-		out_uint("bracket_latency_min", ", latency %llu",
-			 u(tb[NICPROG_A_PROG_LATENCY_MIN]));
-		out_uint("bracket_latency_max", "..%llu cycles, over any traffic\n",
-			 u(tb[NICPROG_A_PROG_LATENCY_MAX]));
+		out_text("    static bracket: ");
+		out_bracket("bracket_", u(tb[NICPROG_A_PROG_TPUT_MIN]),
+			    u(tb[NICPROG_A_PROG_TPUT_MAX]),
+			    u(tb[NICPROG_A_PROG_LATENCY_MIN]),
+			    u(tb[NICPROG_A_PROG_LATENCY_MAX]));
+		out_text(", over any traffic\n");
 	}
 	out_open_array("pkt_class_brackets");
 	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr))
