@@ -326,6 +326,8 @@ void np_report_prediction(const struct np_workload *w,
 		out_uint("flows", ", %llu flows", w->flows);
 		out_string("flow_dist", " %s", w->zipf ? "zipf" : "uniform");
 	}
+	if (w->replies)
+		out_uint("replies_pct", ", %llu%% replies", w->replies);
 	out_string("shape", "; plan %s", nicprog_layout_shape(lo));
 	out_uint("cores", ", cores %llu", lo->cores);
 	out_uint("n_stages", ", stages %llu\n", lo->n_stages);

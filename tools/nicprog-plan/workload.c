@@ -10,12 +10,18 @@
  *   mix CLASS WEIGHT [CLASS WEIGHT ...]   (tcp_syn tcp udp icmp arp)
  *   sizes LEN WEIGHT [LEN WEIGHT ...]     (60 to 1514 bytes)
  *   rate KPPS                             (0: as fast as the NIC takes them)
+ *   replies PCT                           (0 to 100; 0 if absent)
  *
  * A flow is a source (10.128.0.0/9, one address per flow) with a source
  * port, a destination and a destination port, all fixed by the flow's
  * number; destinations and ports come from small sets that the example
  * NFs' tables name (routes, protected destinations, allowed and blocked
- * ports), so that every NF takes its interesting paths.
+ * ports), so that every NF takes its interesting paths. With replies,
+ * that share of a flow's TCP frames (not its SYNs) and UDP frames go the
+ * other way, from its destination back to its source, addresses and
+ * ports swapped, as a connection's answers cross a firewall or a NAT on
+ * the same port. The choice has a random stream of its own: the frames are
+ * those the workload draws without replies, some of them turned round.
  */
 #include <errno.h>
 #include <math.h>
@@ -133,12 +139,18 @@ static int wl_line(struct np_workload *w, char **tok, int n, char *why,
 	} else if (!strcmp(tok[0], "rate") && n == 2) {
 		if (parse_u64(tok[1], &w->rate_kpps) || w->rate_kpps > 1000000000)
 			goto bad;
+	} else if (!strcmp(tok[0], "replies") && n == 2) {
+		if (parse_u64(tok[1], &v) || v > 100) {
+			snprintf(why, why_len, "replies takes a percentage, 0 to 100");
+			return -1;
+		}
+		w->replies = v;
 	} else {
 		goto bad;
 	}
 	return 0;
 bad:
-	snprintf(why, why_len, "cannot read \"%.32s\" (workload NAME, seed N, frames N, flows N [uniform|zipf S], mix CLASS W ..., sizes LEN W ..., rate KPPS)",
+	snprintf(why, why_len, "cannot read \"%.32s\" (workload NAME, seed N, frames N, flows N [uniform|zipf S], mix CLASS W ..., sizes LEN W ..., rate KPPS, replies PCT)",
 		 tok[0]);
 	return -1;
 }
@@ -160,7 +172,7 @@ int np_workload_parse(const char *text, size_t len, struct np_workload *w,
 	u64 mix = 0, sizes = 0;
 	size_t pos = 0, n;
 	u32 lineno = 0, i;
-	char msg[160];
+	char msg[200];
 	int k;
 
 	memset(w, 0, sizeof(*w));
@@ -269,6 +281,28 @@ static u16 wl_csum(const u8 *p, u32 len)
 	return ~s;
 }
 
+/*
+ * The same frame the other way: addresses and ports swapped. Neither
+ * checksum changes (the IPv4 header's sums the same words; the L4
+ * checksums are left 0).
+ */
+static void wl_reply(u8 *f)
+{
+	u8 t[4];
+	u32 i;
+
+	for (i = 0; i < 4; i++) {
+		t[i] = f[26 + i];
+		f[26 + i] = f[30 + i];
+		f[30 + i] = t[i];
+	}
+	for (i = 0; i < 2; i++) {
+		t[i] = f[34 + i];
+		f[34 + i] = f[36 + i];
+		f[36 + i] = t[i];
+	}
+}
+
 /* One frame of class @cls of flow @flow, @len bytes long. */
 static void wl_frame(u8 *f, u32 len, u32 cls, u32 flow, u32 idx)
 {
@@ -341,6 +375,7 @@ int np_wl_expand(const struct np_workload *w, struct np_frames *fr,
 {
 	double *cdf = NULL, sum = 0, u;
 	u64 s = w->seed * 0x9e3779b97f4a7c15ULL + 1, bytes = 0;
+	u64 rs = w->seed * 0xbf58476d1ce4e5b9ULL + 2;
 	u32 i, cls, flow, len, lo, hi;
 
 	memset(fr, 0, sizeof(*fr));
@@ -380,6 +415,13 @@ int np_wl_expand(const struct np_workload *w, struct np_frames *fr,
 		fr->off[i] = bytes;
 		fr->len[i] = len;
 		wl_frame(fr->buf + bytes, len, cls, flow, i);
+		/*
+		 * From a stream of their own: the frames are those of no
+		 * replies, some turned round
+		 */
+		if (w->replies && (cls == NP_WL_TCP || cls == NP_WL_UDP) &&
+		    wl_rnd(&rs) % 100 < w->replies)
+			wl_reply(fr->buf + bytes);
 		bytes += len;
 	}
 	fr->n = w->frames;

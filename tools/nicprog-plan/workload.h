@@ -39,6 +39,8 @@ enum np_wl_class {
  * @size_w: their weights
  * @rate_kpps: offered rate in thousands of frames per second; 0 for as
  *	fast as the NIC takes them
+ * @replies: percentage of TCP (not SYN) and UDP frames that go from the
+ *	flow's destination back to its source
  */
 struct np_workload {
 	char name[32];
@@ -51,6 +53,7 @@ struct np_workload {
 	u32 size[NP_WL_MAX_SIZES];
 	u32 size_w[NP_WL_MAX_SIZES];
 	u64 rate_kpps;
+	u32 replies;
 };
 
 /**

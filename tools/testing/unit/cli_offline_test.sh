@@ -183,6 +183,57 @@ refused "samples 65" 2 'samples "65" is not a count from 1 to 64' "$CLI" predict
 refused "nicprog-plan --samples 0" 2 "--samples takes 1 to 64" "$PLAN" --workload "$FWL" --samples 0 "$EX/lb.o"
 refused "samples of a pcap" 2 "a pcap file is one sample already" "$CLI" predict obj "$EX/lb.o" workload "$TMP/flows.pcap" samples 2
 refused "a missing workload" 1 "$TMP/none.wl" "$CLI" predict obj "$EX/count.o" workload "$TMP/none.wl"
+printf 'workload r\nmix udp 1\nsizes 64 1\nreplies 101\n' > "$TMP/r101.wl"
+refused "replies 101" 1 "line 4: replies takes a percentage, 0 to 100" "$PLAN" --workload "$TMP/r101.wl" --pcap-out "$TMP/r101.pcap"
+
+# replies: that share of a flow's TCP (not SYN) and UDP frames come back
+# from its destination, addresses and ports swapped; replies 0 draws the
+# frames a workload without the keyword does
+printf 'workload bi\nseed 5\nframes 4000\nflows 40\nmix tcp_syn 10 tcp 40 udp 40 icmp 10\nsizes 64 1 1514 1\n' > "$TMP/bi0.wl"
+{ cat "$TMP/bi0.wl"; echo "replies 0"; } > "$TMP/bi00.wl"
+{ cat "$TMP/bi0.wl"; echo "replies 30"; } > "$TMP/bi30.wl"
+for w in bi0 bi00 bi30; do
+	"$PLAN" --workload "$TMP/$w.wl" --pcap-out "$TMP/$w.pcap"
+done
+check "replies 0: the frames of no replies" cmp -s "$TMP/bi0.pcap" "$TMP/bi00.pcap"
+# per frame: fwd/rev, class, src, dst, sport, dport (sources are in 10.128/9)
+pcap_tuples() {
+	/usr/bin/python3 -c '
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+o = 24
+while o < len(d):
+    n = struct.unpack("<I", d[o + 8:o + 12])[0]
+    f = d[o + 16:o + 16 + n]
+    o += 16 + n
+    if f[12:14] != b"\x08\x00":
+        print("arp")
+        continue
+    p = f[23]
+    c = "icmp" if p == 1 else "udp" if p == 17 else "syn" if f[47] == 2 else "tcp"
+    # 10.200.0.1 is a destination of the workloads
+    way = "fwd" if f[26] == 10 and f[27] >= 128 and f[26:30] != bytes([10, 200, 0, 1]) else "rev"
+    print(way, c, f[26:30].hex(), f[30:34].hex(), f[34:36].hex(), f[36:38].hex())
+' "$1"
+}
+pcap_tuples "$TMP/bi0.pcap" > "$TMP/t0"
+pcap_tuples "$TMP/bi30.pcap" > "$TMP/t30"
+expect_eq "replies 0: every frame from its flow's source" 0 "$(grep -c '^rev' "$TMP/t0")"
+check "replies 30: about 30% of TCP (not SYN) and UDP frames come back" awk '
+	$2 == "tcp" || $2 == "udp" { n++; r += $1 == "rev" }
+	END { exit !(n > 2000 && r > 0.26 * n && r < 0.34 * n) }' "$TMP/t30"
+expect_eq "replies 30: no SYN or ICMP comes back" 0 "$(awk '$1 == "rev" && ($2 == "syn" || $2 == "icmp")' "$TMP/t30" | wc -l)"
+# each reply is its frame of no replies turned round: the same frame index
+check "replies 30: a reply is the frame of no replies, turned round" awk '
+	NR == FNR { a[FNR] = $0; next }
+	{ split(a[FNR], o) }
+	$1 == "fwd" && $0 != a[FNR] { bad++ }
+	$1 == "rev" && !(o[1] == "fwd" && $2 == o[2] && $3 == o[4] && $4 == o[3] && $5 == o[6] && $6 == o[5]) { bad++ }
+	END { exit bad > 0 }' "$TMP/t0" "$TMP/t30"
+"$PLAN" --workload "$TMP/bi30.wl" "$EX/firewall.o" > "$TMP/bi30p"
+check "replies 30: the prediction names them" grep -q "^workload bi: 4000 frames, 40 flows uniform, 30% replies;" "$TMP/bi30p"
+"$PLAN" -j --workload "$TMP/bi30.wl" "$EX/firewall.o" > "$TMP/bi30j"
+expect_eq "replies 30: -j replies_pct" 30 "$(jpy "d['replies_pct']" < "$TMP/bi30j")"
 refused "no nicprog-plan" 1 "cannot run $TMP/none" env NICPROG_PLAN="$TMP/none" "$CLI" plan obj "$EX/count.o"
 refused "svg without Graphviz" 1 "svg needs Graphviz's dot" env PATH=/nonexistent "$CLI" plan obj "$EX/count.o" svg "$TMP/x.svg"
 check "  and no file written" test ! -e "$TMP/x.svg"
