@@ -51,7 +51,12 @@
  * as fast as the NIC takes them, at most BENCH_WINDOW without a verdict
  * (so that no queue overflows), waits for the last verdict and detaches;
  * benchmarks read the NIC's counters around it. ORACLE_BENCH=flows draws
- * IPv4 source addresses from 10.128.0.0/9 instead of the small pool.
+ * IPv4 source addresses from 10.128.0.0/9 instead of the small pool;
+ * ORACLE_BENCH=biflows draws each IPv4 TCP and UDP frame from one of
+ * BI_FLOWS connections (a source in 10.128.0.0/9 and its port, a
+ * destination of the pool and its port) and sends half of them the other
+ * way, addresses and ports swapped, as a stateful NF between two networks
+ * sees both directions of each connection.
  * With ORACLE_PCAP naming a pcap file (classic format, Ethernet), bench
  * mode sends its frames in order instead (again from the first when
  * FRAMES is more): a workload the predictor sees too.
@@ -151,11 +156,15 @@ static const uint32_t addrs[] = {
 static const uint16_t ports[] = { 22, 53, 80, 443, 8080, 1234, 5353, 9 };
 /* ORACLE_BENCH=flows: IPv4 sources from 10.128.0.0/9, for many flows */
 static int many_sources;
+/* ORACLE_BENCH=biflows: connections, seen from both sides */
+#define BI_FLOWS	4096
+static int bi_flows;
 
 /* Fill @f with one corpus frame; return its length. */
 static int make_frame(uint8_t *f)
 {
 	int len, off = 14, kind = pick(100), vlan = pick(5) == 0, l4len, ihl;
+	uint32_t conn = 0, reply = 0, a, b;
 	uint8_t proto;
 
 	for (len = 0; len < MAX_FRAME; len++)
@@ -214,6 +223,14 @@ static int make_frame(uint8_t *f)
 	memcpy(f + off + 12, &(uint32_t){ htonl(many_sources ?
 		0x0a800000 | (rnd() & 0x7fffff) : addrs[pick(10)]) }, 4);
 	memcpy(f + off + 16, &(uint32_t){ htonl(addrs[pick(10)]) }, 4);
+	if (bi_flows && (proto == 6 || proto == 17)) {
+		conn = pick(BI_FLOWS);
+		reply = pick(2);
+		a = htonl(0x0a800000 | conn);
+		b = htonl(addrs[conn % 10]);
+		memcpy(f + off + (reply ? 16 : 12), &a, 4);
+		memcpy(f + off + (reply ? 12 : 16), &b, 4);
+	}
 	f[off + 10] = f[off + 11] = 0;
 	if ((f[off] >> 4) == 4 && ihl * 4 + off <= len) {
 		uint16_t c = ip_csum(f + off, ihl * 4);
@@ -227,6 +244,11 @@ static int make_frame(uint8_t *f)
 	if (proto == 6 || proto == 17) {
 		put16(f + l4len, ports[pick(8)]);
 		put16(f + l4len + 2, ports[pick(8)]);
+		if (bi_flows) {
+			/* the source's port from the connection, as a client's */
+			put16(f + l4len + (reply ? 2 : 0), 1024 + conn);
+			put16(f + l4len + (reply ? 0 : 2), ports[conn / 10 % 8]);
+		}
 		/* UDP: mostly the length that fits, so that NFs that trust it
 		 * (esp) take their main path; else the random bytes
 		 */
@@ -1357,6 +1379,7 @@ static int bench(int fd, const struct sockaddr_ll *to, const char *nf,
 	int len;
 
 	many_sources = !strcmp(getenv("ORACLE_BENCH"), "flows");
+	bi_flows = !strcmp(getenv("ORACLE_BENCH"), "biflows");
 	if (pcap && !(pf = pcap_frames(pcap, &off, &n_pf)))
 		return 2;
 	ethtool_init(nf);
