@@ -123,6 +123,7 @@ nf_entries() {
 			 "filter_ports:$(le32 9):$(le32 14)00000000"
 			 "filter_ipv4:08080808:$(le32 2)00000000"
 			 "filter_ipv4:0a800005:$(le32 1)00000000") ;;
+	# set 11: ct_reply and udp_pinhole have no configuration
 	# set 9 (proto_count has no configuration)
 	dst_guard)
 		# a destination takes 400 SYNs from sources not yet seen talking
