@@ -171,6 +171,74 @@ static bool key_bytes_intact(const struct nicprog_ir *ir,
 	return true;
 }
 
+/*
+ * Is @b the key @a with bytes exchanged in pairs, as a flow's source and
+ * destination are swapped, constant bytes in place? An exchange in pairs
+ * is its own inverse, so a steering hash of a frame's key and its swapped
+ * key taken together would be the same for both directions of a flow:
+ * the one frame that creates an element and every frame that reaches it
+ * by either key would meet on one core.
+ */
+static bool key_swapped(const s16 *a, const s16 *b, u32 ks)
+{
+	u32 i, j, moved = 0;
+
+	for (i = 0; i < ks; i++) {
+		if (b[i] < 0) {
+			if (a[i] != b[i])
+				return false;
+			continue;
+		}
+		for (j = 0; j < ks && a[j] != b[i]; j++)
+			;
+		if (j == ks || a[i] != b[j])
+			return false;
+		moved += i != j;
+	}
+	return moved;
+}
+
+/*
+ * Why no one copy of header bytes keys all of @t's accesses, in terms an
+ * operator (or issue 35's symmetric steering) can act on.
+ */
+static const char *unkeyed_why(const struct nicprog_ir *ir, u32 t, u32 ks)
+{
+	const struct nicprog_ir_keyuse *ku, *a = NULL, *b = NULL;
+	size_t n = ks * sizeof(ku->pkt[0]);
+	bool konst = false, pkt = false, other = false;
+	u32 k;
+
+	if (ks > NICPROG_KEY_MAX)
+		return "its key is longer than a shard key may be";
+	for (k = 0; k < ir->n_keys; k++) {
+		ku = &ir->keys[k];
+		if (ku->table != t)
+			continue;
+		if (!ku->pure && !ku->konst)
+			return "a key is not a copy of header bytes at fixed offsets";
+		konst |= ku->konst;
+		if (ku->konst)
+			continue;
+		pkt = true;
+		if (!a || !memcmp(a->pkt, ku->pkt, n))
+			a = a ? a : ku;
+		else if (!b && key_swapped(a->pkt, ku->pkt, ks))
+			b = ku;
+		else if (!b || memcmp(b->pkt, ku->pkt, n))
+			other = true;
+	}
+	if (konst && pkt)
+		return "keyed by constants on some accesses, by header bytes on others";
+	if (konst)
+		return "keyed by constants: every frame may reach the same element";
+	if (b && !other)
+		return "keyed by header bytes and by them swapped, a flow and its reverse: only a symmetric steering hash could shard it";
+	if (pkt)
+		return "its accesses copy different header bytes into their keys";
+	return "not every access is keyed by the same header bytes";
+}
+
 /**
  * nicprog_classify() - decide each table's class
  * @ir: the program
@@ -265,7 +333,7 @@ void nicprog_classify(const struct nicprog_ir *ir,
 		else if (in->tables[t].type == BPF_MAP_TYPE_LPM_TRIE)
 			ti->why = "a longest-prefix match reaches one element from many keys";
 		else if (!keyed)
-			ti->why = "not every access is keyed by the same header bytes";
+			ti->why = unkeyed_why(ir, t, ks);
 		else if (!intact)
 			ti->why = "its key bytes may change before an access";
 		else {

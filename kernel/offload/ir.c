@@ -878,6 +878,7 @@ static void ir_note_key(struct nicprog_ir *ir, u32 i, const u16 *p)
 	ku->table = m->map;
 	ku->helper = m->helper;
 	ku->pure = 0;
+	ku->konst = 0;
 	if (m->map >= ir->in->n_tables)
 		return;
 	ks = ir->in->tables[m->map].key_size;
@@ -898,6 +899,7 @@ static void ir_note_key(struct nicprog_ir *ir, u32 i, const u16 *p)
 		}
 	}
 	ku->pure = pkt;
+	ku->konst = !pkt;
 }
 
 /*

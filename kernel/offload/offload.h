@@ -223,6 +223,7 @@ struct nicprog_ir_edge {
  * @helper: BPF_FUNC_map_*
  * @pure: every key byte is a packet byte at a fixed offset or a constant,
  *	and at least one is a packet byte
+ * @konst: every key byte is a constant
  * @pkt: per key byte, the packet byte it copies, or -1 - value for a
  *	constant byte (valid when @pure)
  */
@@ -231,6 +232,7 @@ struct nicprog_ir_keyuse {
 	u8 table;
 	u8 helper;
 	u8 pure;
+	u8 konst;
 	s16 pkt[NICPROG_KEY_MAX];
 };
 

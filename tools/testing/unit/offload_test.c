@@ -348,9 +348,69 @@ TEST(classes_from_key_provenance)
 	EXPECT_EQ(26, info[1].key_pkt[0]);
 	EXPECT_EQ(33, info[1].key_pkt[7]);
 	EXPECT_EQ(NICPROG_TC_SHARED, info[2].cls);
-	EXPECT_STREQ("not every access is keyed by the same header bytes",
+	EXPECT_STREQ("a key is not a copy of header bytes at fixed offsets",
 		     info[2].why);
 	EXPECT_EQ(NICPROG_TC_SHARED, info[3].cls);
+	nicprog_ir_free(&ir);
+}
+
+static void const_to_stack(struct prog *p, s16 soff, s32 imm)
+{
+	struct nicprog_insn_meta *m;
+
+	m = emit(p, INSN(BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, soff, imm));
+	m->ptr = NICPROG_PTR_STACK;
+	m->flags = NICPROG_META_STACK;
+	m->stack_off = soff;
+}
+
+/*
+ * What a written table's keys say when no one copy of header bytes keys
+ * every access: a flow and its reverse (what a symmetric steering hash
+ * would shard), constants, constants and header bytes, different bytes.
+ */
+TEST(unkeyed_reasons)
+{
+	struct nicprog_table_info info[4];
+	struct nicprog_ir_input in;
+	struct nicprog_ir ir;
+	struct prog p;
+
+	prog_start(&p);
+	/* -16: source, destination; -32: destination, source */
+	copy_pkt_to_stack(&p, BPF_REG_3, 26, -16);
+	copy_pkt_to_stack(&p, BPF_REG_3, 30, -12);
+	copy_pkt_to_stack(&p, BPF_REG_3, 30, -32);
+	copy_pkt_to_stack(&p, BPF_REG_3, 26, -28);
+	/* -40: constants; -48: source, then the ports (not a swap) */
+	const_to_stack(&p, -40, 2);
+	const_to_stack(&p, -36, 0);
+	copy_pkt_to_stack(&p, BPF_REG_3, 26, -48);
+	copy_pkt_to_stack(&p, BPF_REG_3, 34, -44);
+	map_call(&p, 0, BPF_FUNC_map_lookup_elem, -16);
+	restore_r2(&p);
+	map_call(&p, 0, BPF_FUNC_map_update_elem, -32);
+	map_call(&p, 1, BPF_FUNC_map_update_elem, -40);
+	map_call(&p, 2, BPF_FUNC_map_lookup_elem, -16);
+	map_call(&p, 2, BPF_FUNC_map_update_elem, -40);
+	map_call(&p, 3, BPF_FUNC_map_update_elem, -16);
+	map_call(&p, 3, BPF_FUNC_map_delete_elem, -48);
+	prog_end(&p);
+
+	ir_of(&p, &in, &ir, 4);
+	nicprog_classify(&ir, info);
+	EXPECT_EQ(NICPROG_TC_SHARED, info[0].cls);
+	EXPECT_STREQ("keyed by header bytes and by them swapped, a flow and its reverse: only a symmetric steering hash could shard it",
+		     info[0].why);
+	EXPECT_EQ(NICPROG_TC_SHARED, info[1].cls);
+	EXPECT_STREQ("keyed by constants: every frame may reach the same element",
+		     info[1].why);
+	EXPECT_EQ(NICPROG_TC_SHARED, info[2].cls);
+	EXPECT_STREQ("keyed by constants on some accesses, by header bytes on others",
+		     info[2].why);
+	EXPECT_EQ(NICPROG_TC_SHARED, info[3].cls);
+	EXPECT_STREQ("its accesses copy different header bytes into their keys",
+		     info[3].why);
 	nicprog_ir_free(&ir);
 }
 
