@@ -43,15 +43,16 @@
 #include "../nicprog.h"
 #include "ring.h"
 
-#define NICPROG_RING_MINORS	(1U << 16)
+#define NICPROG_RING_MINORS	BIT(16)
 
 static dev_t nicprog_ring_devt;
 /* the ports by minor; allocated cyclically from nicprog_ring_next */
 static DEFINE_XARRAY_ALLOC(nicprog_ring_minors);
 static u32 nicprog_ring_next;
 
+/* a user's refused argument: for the tracepoint, not the log (trace.h) */
 #define ring_err(rf, fmt, ...) \
-	dev_info_ratelimited(&(rf)->nd->dev, "ring: " fmt, ##__VA_ARGS__)
+	nicprog_bad_arg(dev_name(&(rf)->nd->dev), "ring: " fmt, ##__VA_ARGS__)
 
 static bool nicprog_ring_dead(struct nicprog_ring_file *rf)
 {
@@ -96,7 +97,7 @@ static int nicprog_ring_may_act(struct nicprog_ring_file *rf,
 	if (file_ns_capable(file, dev_net(rf->nd->netdev)->user_ns,
 			    CAP_NET_ADMIN))
 		return 0;
-	ring_err(rf, "%s: the file's opener lacks CAP_NET_ADMIN in the port's namespace\n",
+	ring_err(rf, "%s: the file's opener lacks CAP_NET_ADMIN in the port's namespace",
 		 cmd);
 	return -EPERM;
 }
@@ -174,20 +175,20 @@ static int nicprog_pipe_create_cmd(struct nicprog_ring_file *rf,
 	err = nicprog_ring_args(c, &a, sizeof(a));
 	if (err)
 		return err;
-	if ((a.flags & ~NICPROG_PIPE_SHARE) || a.id || a.mmap_off ||
+	if ((a.flags & ~NICPROG_PIPE_F_ALL) || a.id || a.mmap_off ||
 	    a.mmap_len || (!(a.flags & NICPROG_PIPE_SHARE) && a.share)) {
-		ring_err(rf, "pipe create: unknown flags, or out fields set\n");
+		ring_err(rf, "pipe create: unknown flags, or out fields set");
 		return -EINVAL;
 	}
 	if (!is_power_of_2(a.size) || a.size < NICPROG_PIPE_SIZE_MIN ||
 	    a.size > NICPROG_PIPE_SIZE_MAX || a.size < PAGE_SIZE) {
-		ring_err(rf, "pipe create: size %u is not a power of two in %u..%u\n",
+		ring_err(rf, "pipe create: size %u is not a power of two in %u..%u",
 			 a.size, NICPROG_PIPE_SIZE_MIN, NICPROG_PIPE_SIZE_MAX);
 		return -EINVAL;
 	}
 	if (!a.dir || a.dir >= __NICPROG_PIPE_DIR_MAX ||
 	    !a.framing || a.framing >= __NICPROG_FRAMING_MAX) {
-		ring_err(rf, "pipe create: direction %u or framing %u unknown\n",
+		ring_err(rf, "pipe create: direction %u or framing %u unknown",
 			 a.dir, a.framing);
 		return -EINVAL;
 	}
@@ -198,7 +199,7 @@ static int nicprog_pipe_create_cmd(struct nicprog_ring_file *rf,
 		share = xa_load(&rf->pipes, a.share);
 		if (!share || a.dir != NICPROG_PIPE_TX ||
 		    share->size != a.size || share->framing != a.framing) {
-			ring_err(rf, "pipe create: a shared pipe is a TX pipe of the size and framing of a pipe of the file\n");
+			ring_err(rf, "pipe create: a shared pipe is a TX pipe of the size and framing of a pipe of the file");
 			mutex_unlock(&rf->lock);
 			return -EINVAL;
 		}
@@ -218,7 +219,7 @@ static int nicprog_pipe_create_cmd(struct nicprog_ring_file *rf,
 		goto err_unlock;
 	}
 	if (rf->bytes + a.size > NICPROG_RING_FILE_BYTES) {
-		ring_err(rf, "pipe create: the file's pipes would hold more than %llu bytes\n",
+		ring_err(rf, "pipe create: the file's pipes would hold more than %llu bytes",
 			 NICPROG_RING_FILE_BYTES);
 		err = -ENOSPC;
 		goto err_unlock;
@@ -233,7 +234,7 @@ static int nicprog_pipe_create_cmd(struct nicprog_ring_file *rf,
 		       NICPROG_RING_GFP);
 	if (err) {
 		if (err == -EBUSY) {
-			ring_err(rf, "pipe create: the file has %u pipes already\n",
+			ring_err(rf, "pipe create: the file has %u pipes already",
 				 NICPROG_RING_FILE_PIPES);
 			err = -ENOSPC;
 		}
@@ -278,12 +279,12 @@ static int nicprog_pipe_destroy_cmd(struct nicprog_ring_file *rf,
 	if (err)
 		return err;
 	if (a.flags) {
-		ring_err(rf, "pipe destroy: flags must be 0\n");
+		ring_err(rf, "pipe destroy: flags must be 0");
 		return -EINVAL;
 	}
 	mutex_lock(&rf->lock);
 	if (!nicprog_pipe_destroy(rf, a.id)) {
-		ring_err(rf, "pipe destroy: no pipe %u in this file\n", a.id);
+		ring_err(rf, "pipe destroy: no pipe %u in this file", a.id);
 		err = -EINVAL;
 	}
 	mutex_unlock(&rf->lock);
@@ -302,9 +303,9 @@ static int nicprog_pipe_bind_cmd(struct nicprog_ring_file *rf,
 	err = nicprog_ring_args(c, &a, sizeof(a));
 	if (err)
 		return err;
-	if ((a.flags & ~(bind ? NICPROG_BIND_FLAGS : 0)) || a.__pad ||
+	if ((a.flags & ~(bind ? NICPROG_BIND_F_ALL : 0)) || a.__pad ||
 	    a.output >= NICPROG_RING_OUTPUTS) {
-		ring_err(rf, "pipe bind: flags must be 0 or (bind) NICPROG_BIND_BACKPRESSURE and/or NICPROG_BIND_PREFETCH, the output below %u\n",
+		ring_err(rf, "pipe bind: flags must be 0 or (bind) NICPROG_BIND_BACKPRESSURE and/or NICPROG_BIND_PREFETCH, the output below %u",
 			 NICPROG_RING_OUTPUTS);
 		return -EINVAL;
 	}
@@ -312,19 +313,19 @@ static int nicprog_pipe_bind_cmd(struct nicprog_ring_file *rf,
 	if ((!bind && (a.coalesce_usecs || a.coalesce_bytes)) ||
 	    a.coalesce_usecs > NICPROG_COALESCE_USECS_MAX ||
 	    (a.coalesce_bytes && !a.coalesce_usecs)) {
-		ring_err(rf, "pipe bind: coalesce_usecs is 0..%u, a byte threshold needs it, unbind takes neither\n",
+		ring_err(rf, "pipe bind: coalesce_usecs is 0..%u, a byte threshold needs it, unbind takes neither",
 			 NICPROG_COALESCE_USECS_MAX);
 		return -EINVAL;
 	}
 	mutex_lock(&rf->lock);
 	pipe = xa_load(&rf->pipes, a.id);
 	if (!pipe || pipe->dir != NICPROG_PIPE_RX) {
-		ring_err(rf, "pipe bind: no RX pipe %u in this file\n", a.id);
+		ring_err(rf, "pipe bind: no RX pipe %u in this file", a.id);
 		err = -EINVAL;
 		goto out_unlock;
 	}
 	if (a.coalesce_bytes > pipe->size / 2) {
-		ring_err(rf, "pipe bind: coalesce_bytes %u is more than half of pipe %u's %u bytes\n",
+		ring_err(rf, "pipe bind: coalesce_bytes %u is more than half of pipe %u's %u bytes",
 			 a.coalesce_bytes, a.id, pipe->size);
 		err = -EINVAL;
 		goto out_unlock;
@@ -333,7 +334,7 @@ static int nicprog_pipe_bind_cmd(struct nicprog_ring_file *rf,
 		if (nicprog_ring_dead(rf)) {
 			err = -ENODEV;
 		} else if (pipe->output != a.output + 1) {
-			ring_err(rf, "pipe unbind: pipe %u is not bound to output %u\n",
+			ring_err(rf, "pipe unbind: pipe %u is not bound to output %u",
 				 a.id, a.output);
 			err = -EINVAL;
 		} else if (nicprog_pipe_unbind(nd, pipe)) {
@@ -350,11 +351,11 @@ static int nicprog_pipe_bind_cmd(struct nicprog_ring_file *rf,
 	if (err)
 		goto out_leave;
 	if (pipe->output) {
-		ring_err(rf, "pipe bind: pipe %u is bound to output %u\n",
+		ring_err(rf, "pipe bind: pipe %u is bound to output %u",
 			 a.id, pipe->output - 1);
 		err = -EBUSY;
 	} else if (rcu_access_pointer(nd->ring_out[a.output])) {
-		ring_err(rf, "pipe bind: output %u has a pipe\n", a.output);
+		ring_err(rf, "pipe bind: output %u has a pipe", a.output);
 		err = -EBUSY;
 	} else {
 		pipe->output = a.output + 1;
@@ -395,7 +396,7 @@ static int nicprog_pipe_send_cmd(struct nicprog_ring_file *rf,
 	if (err)
 		return err;
 	if (a.flags) {
-		ring_err(rf, "pipe send: flags must be 0\n");
+		ring_err(rf, "pipe send: flags must be 0");
 		return -EINVAL;
 	}
 	if (nonblock) {
@@ -408,12 +409,12 @@ static int nicprog_pipe_send_cmd(struct nicprog_ring_file *rf,
 	pipe = xa_load(&rf->pipes, a.id);
 	if (!pipe || pipe->dir != NICPROG_PIPE_TX ||
 	    pipe->framing != NICPROG_FRAMING_RECORDS) {
-		ring_err(rf, "pipe send: no TX records pipe %u in this file\n",
+		ring_err(rf, "pipe send: no TX records pipe %u in this file",
 			 a.id);
 		goto out_unlock;
 	}
 	if (a.tail - pipe->head > pipe->size) {
-		ring_err(rf, "pipe send: tail %llu is not within the pipe past its head %llu\n",
+		ring_err(rf, "pipe send: tail %llu is not within the pipe past its head %llu",
 			 a.tail, pipe->head);
 		goto out_unlock;
 	}
@@ -424,7 +425,7 @@ static int nicprog_pipe_send_cmd(struct nicprog_ring_file *rf,
 		need = ALIGN((u64)sizeof(*rec) + len, NICPROG_REC_ALIGN);
 		if (len < NICPROG_FRAME_MIN || len > NICPROG_FRAME_MAX ||
 		    need > a.tail - h) {
-			ring_err(rf, "pipe send: record at %llu of %u bytes is not a frame within the tail\n",
+			ring_err(rf, "pipe send: record at %llu of %u bytes is not a frame within the tail",
 				 h, len);
 			goto out_unlock;
 		}
@@ -468,51 +469,114 @@ static int nicprog_wait_cmd(struct nicprog_ring_file *rf,
 	if (err)
 		return err;
 	if (a.flags || !a.timeout_ms || a.timeout_ms > NICPROG_WAIT_TIMEOUT_MAX) {
-		ring_err(rf, "wait: flags must be 0, the timeout 1..%u ms\n",
+		ring_err(rf, "wait: flags must be 0, the timeout 1..%u ms",
 			 NICPROG_WAIT_TIMEOUT_MAX);
 		return -EINVAL;
 	}
 	return nicprog_notif_wait(rf, ioucmd, a.timeout_ms, nonblock);
 }
 
+/*
+ * NICPROG_OP_FEATURES: what this kernel takes, from the same constants
+ * the commands check against. Touches no driver: answers on a dead port.
+ */
+static int nicprog_features_cmd(struct nicprog_ring_file *rf,
+				const struct nicprog_uring_cmd *c)
+{
+	struct nicprog_features a;
+	int err;
+
+	err = nicprog_ring_args(c, &a, sizeof(a));
+	if (err)
+		return err;
+	if (memchr_inv(&a, 0, sizeof(a))) {
+		ring_err(rf, "features: every field is out, pass them zero");
+		return -EINVAL;
+	}
+	a.ops = GENMASK_ULL(__NICPROG_OP_MAX - 1, NICPROG_OP_UNSPEC + 1);
+	a.cmd_flags = NICPROG_CMD_F_ALL;
+	a.pipe_flags = NICPROG_PIPE_F_ALL;
+	a.bind_flags = NICPROG_BIND_F_ALL;
+	a.dirs = GENMASK(__NICPROG_PIPE_DIR_MAX - 1, NICPROG_PIPE_DIR_UNSPEC + 1);
+	a.framings = GENMASK(__NICPROG_FRAMING_MAX - 1,
+			     NICPROG_FRAMING_UNSPEC + 1);
+	a.ring_version = NICPROG_RING_VERSION;
+	a.outputs = NICPROG_RING_OUTPUTS;
+	a.pipe_size_min = max_t(u32, NICPROG_PIPE_SIZE_MIN, PAGE_SIZE);
+	a.pipe_size_max = NICPROG_PIPE_SIZE_MAX;
+	a.file_pipes = NICPROG_RING_FILE_PIPES;
+	a.file_bytes = NICPROG_RING_FILE_BYTES;
+	return nicprog_ring_out(c, &a, sizeof(a));
+}
+
+/*
+ * The operation a cmd_op encodes (enum nicprog_ring_op), or
+ * NICPROG_OP_UNSPEC for anything that is not exactly one of the
+ * NICPROG_U_OP_* codes.
+ */
+static unsigned int nicprog_ring_op(u32 cmd_op)
+{
+	unsigned int nr = _IOC_NR(cmd_op);
+
+	if (nr == NICPROG_OP_UNSPEC || nr >= __NICPROG_OP_MAX ||
+	    cmd_op != _IOWR(NICPROG_RING_IOC_MAGIC, nr,
+			    struct nicprog_uring_cmd))
+		return NICPROG_OP_UNSPEC;
+	return nr;
+}
+
 static int nicprog_ring_cmd(struct io_uring_cmd *ioucmd,
 			    unsigned int issue_flags)
 {
 	struct nicprog_ring_file *rf = ioucmd->file->private_data;
+	bool nonblock = issue_flags & IO_URING_F_NONBLOCK;
+	unsigned int op = nicprog_ring_op(ioucmd->cmd_op);
 	struct nicprog_uring_cmd c;
 
-	/* the command area may be the submission ring, which userspace writes */
-	memcpy(&c, nicprog_uring_cmd_payload(ioucmd), sizeof(c));
-	if (c.flags) {
-		ring_err(rf, "command %u: flags must be 0\n", ioucmd->cmd_op);
+	/* the command area of the SQE, 16 bytes in a 64-byte SQE */
+	BUILD_BUG_ON(sizeof(c) != 16);
+	BUILD_BUG_ON(_IOC_SIZE(NICPROG_U_OP_PIPE_SEND) != sizeof(c));
+	/* every argument struct fits what nicprog_ring_args() copies */
+	BUILD_BUG_ON(sizeof(struct nicprog_pipe_create) > PAGE_SIZE);
+	BUILD_BUG_ON(sizeof(struct nicprog_features) > PAGE_SIZE);
+	BUILD_BUG_ON(__NICPROG_OP_MAX > 64);
+
+	if (op == NICPROG_OP_UNSPEC) {
+		ring_err(rf, "command 0x%x unknown (not a NICPROG_U_OP_* code)",
+			 ioucmd->cmd_op);
 		return -EINVAL;
 	}
+	/* the command area may be the submission ring, which userspace writes */
+	memcpy(&c, nicprog_uring_cmd_payload(ioucmd), sizeof(c));
+	if (c.flags & ~NICPROG_CMD_F_ALL) {
+		ring_err(rf, "command %u: flags 0x%x unknown", op, c.flags);
+		return -EINVAL;
+	}
+	if (op == NICPROG_OP_FEATURES)
+		return nicprog_features_cmd(rf, &c);
 	if (nicprog_ring_dead(rf))
 		return -ENODEV;
-	switch (ioucmd->cmd_op) {
+	switch (op) {
 	case NICPROG_OP_PIPE_CREATE:
-		if (issue_flags & IO_URING_F_NONBLOCK)
+		if (nonblock)
 			return -EAGAIN;
 		return nicprog_pipe_create_cmd(rf, &c);
 	case NICPROG_OP_PIPE_DESTROY:
-		if (issue_flags & IO_URING_F_NONBLOCK)
+		if (nonblock)
 			return -EAGAIN;
 		return nicprog_pipe_destroy_cmd(rf, &c);
 	case NICPROG_OP_PIPE_BIND:
 	case NICPROG_OP_PIPE_UNBIND:
-		if (issue_flags & IO_URING_F_NONBLOCK)
+		if (nonblock)
 			return -EAGAIN;
 		return nicprog_pipe_bind_cmd(rf, ioucmd->file, &c,
-					     ioucmd->cmd_op == NICPROG_OP_PIPE_BIND);
+					     op == NICPROG_OP_PIPE_BIND);
 	case NICPROG_OP_WAIT:
-		return nicprog_wait_cmd(rf, &c, ioucmd,
-					issue_flags & IO_URING_F_NONBLOCK);
+		return nicprog_wait_cmd(rf, &c, ioucmd, nonblock);
 	case NICPROG_OP_PIPE_SEND:
-		return nicprog_pipe_send_cmd(rf, ioucmd->file, &c,
-					     issue_flags & IO_URING_F_NONBLOCK);
+		return nicprog_pipe_send_cmd(rf, ioucmd->file, &c, nonblock);
 	}
-	ring_err(rf, "command %u unknown\n", ioucmd->cmd_op);
-	return -EINVAL;
+	return -EINVAL;	/* not reached: nicprog_ring_op() knows every op */
 }
 
 /*
@@ -547,12 +611,12 @@ static int nicprog_ring_mmap(struct file *file, struct vm_area_struct *vma)
 
 	if (!(vma->vm_flags & VM_SHARED) || (vma->vm_flags & VM_EXEC) ||
 	    off & (BIT_ULL(NICPROG_PIPE_MMAP_SHIFT) - 1)) {
-		ring_err(rf, "mmap: a pipe maps shared, not executable, at its mmap_off\n");
+		ring_err(rf, "mmap: a pipe maps shared, not executable, at its mmap_off");
 		return -EINVAL;
 	}
 	if (!off) {		/* the notification ring */
 		if (vma->vm_end - vma->vm_start != NICPROG_NOTIF_MMAP_LEN) {
-			ring_err(rf, "mmap: the notification ring maps %u bytes\n",
+			ring_err(rf, "mmap: the notification ring maps %u bytes",
 				 NICPROG_NOTIF_MMAP_LEN);
 			return -EINVAL;
 		}
@@ -561,9 +625,9 @@ static int nicprog_ring_mmap(struct file *file, struct vm_area_struct *vma)
 	mutex_lock(&rf->lock);
 	pipe = xa_load(&rf->pipes, off >> NICPROG_PIPE_MMAP_SHIFT);
 	if (!pipe)
-		ring_err(rf, "mmap: no pipe at offset %#llx\n", off);
+		ring_err(rf, "mmap: no pipe at offset %#llx", off);
 	else if (vma->vm_end - vma->vm_start != PAGE_SIZE + 2UL * pipe->size)
-		ring_err(rf, "mmap: pipe %u maps %lu bytes, not %lu\n",
+		ring_err(rf, "mmap: pipe %u maps %lu bytes, not %lu",
 			 pipe->id, PAGE_SIZE + 2UL * pipe->size,
 			 vma->vm_end - vma->vm_start);
 	else

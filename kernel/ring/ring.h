@@ -22,7 +22,6 @@ struct vm_area_struct;
 #define NICPROG_RING_FILE_BYTES	(256ULL << 20)	/* their data, at most */
 /* a pipe's mmap offset: its id in the high half (the id is never 0) */
 #define NICPROG_PIPE_MMAP_SHIFT	32
-#define NICPROG_BIND_FLAGS	(NICPROG_BIND_BACKPRESSURE | NICPROG_BIND_PREFETCH)
 /*
  * What an opener's command allocates is charged to its memory cgroup; at
  * the cgroup's limit the command fails with ENOMEM. Without

@@ -95,7 +95,7 @@ static uint32_t pipe_new(struct io_uring *r, int fd, uint32_t size,
 	struct nicprog_pipe_create a = {
 		.size = size, .dir = dir, .framing = NICPROG_FRAMING_RECORDS,
 	};
-	int res = rl_cmd(r, fd, NICPROG_OP_PIPE_CREATE, &a, sizeof(a), 0);
+	int res = rl_cmd(r, fd, NICPROG_U_OP_PIPE_CREATE, &a, sizeof(a), 0);
 
 	if (res)
 		ksft_exit_fail_msg("creating a pipe: %d\n", res);
@@ -116,7 +116,7 @@ static int pipe_destroy(struct io_uring *r, int fd, uint32_t id)
 {
 	struct nicprog_pipe_destroy a = { .id = id };
 
-	return rl_cmd(r, fd, NICPROG_OP_PIPE_DESTROY, &a, sizeof(a), 0);
+	return rl_cmd(r, fd, NICPROG_U_OP_PIPE_DESTROY, &a, sizeof(a), 0);
 }
 
 static int pkt_fd, pkt_ifindex;
@@ -190,7 +190,7 @@ static int complete_prep(struct complete_ctx *x, int c)
 	switch (c) {
 	case C_CREATE:
 	case C_CREATE_BAD:
-		x->op = NICPROG_OP_PIPE_CREATE;
+		x->op = NICPROG_U_OP_PIPE_CREATE;
 		x->len = sizeof(x->a.create);
 		x->a.create.size = c == C_CREATE ? 4096 : 1000;
 		x->a.create.dir = NICPROG_PIPE_RX;
@@ -198,7 +198,7 @@ static int complete_prep(struct complete_ctx *x, int c)
 		return c == C_CREATE ? 0 : -EINVAL;
 	case C_DESTROY:
 	case C_DESTROY_BAD:
-		x->op = NICPROG_OP_PIPE_DESTROY;
+		x->op = NICPROG_U_OP_PIPE_DESTROY;
 		x->len = sizeof(x->a.destroy);
 		x->a.destroy.id = c == C_DESTROY ?
 			pipe_new(&x->r, x->fd, 4096, NICPROG_PIPE_RX, NULL) :
@@ -208,17 +208,17 @@ static int complete_prep(struct complete_ctx *x, int c)
 	case C_UNBIND:
 		x->made = pipe_new(&x->r, x->fd, 4096, NICPROG_PIPE_RX, NULL);
 		if (c == C_UNBIND &&
-		    pipe_bind(&x->r, x->fd, NICPROG_OP_PIPE_BIND, x->made, 7))
+		    pipe_bind(&x->r, x->fd, NICPROG_U_OP_PIPE_BIND, x->made, 7))
 			ksft_exit_fail_msg("binding a pipe to output 7 failed\n");
-		x->op = c == C_BIND ? NICPROG_OP_PIPE_BIND :
-				      NICPROG_OP_PIPE_UNBIND;
+		x->op = c == C_BIND ? NICPROG_U_OP_PIPE_BIND :
+				      NICPROG_U_OP_PIPE_UNBIND;
 		x->len = sizeof(x->a.bind);
 		x->a.bind.id = x->made;
 		x->a.bind.output = 7;
 		return 0;
 	case C_WAIT_READY:
 	case C_WAIT_IDLE:
-		x->op = NICPROG_OP_WAIT;
+		x->op = NICPROG_U_OP_WAIT;
 		x->len = sizeof(x->a.wait);
 		x->a.wait.timeout_ms = c == C_WAIT_READY ? 5000 : 1;
 		if (c == C_WAIT_IDLE)
@@ -226,7 +226,7 @@ static int complete_prep(struct complete_ctx *x, int c)
 		return c == C_WAIT_READY ? POSITIVE : 0;
 	case C_SEND:
 	case C_SEND_BAD:
-		x->op = NICPROG_OP_PIPE_SEND;
+		x->op = NICPROG_U_OP_PIPE_SEND;
 		x->len = sizeof(x->a.send);
 		x->a.send.id = x->tx;
 		for (k = 0; c == C_SEND && k < 3; k++)
@@ -296,7 +296,7 @@ static int complete_mode(const char *in)
 	/* an RX pipe on output 1 with a record: its notification waits */
 	pipe_new(&x.r, x.fd, 4096, NICPROG_PIPE_RX, &rx);
 	ctrl = rl_pipe_map(x.fd, &rx);
-	if (pipe_bind(&x.r, x.fd, NICPROG_OP_PIPE_BIND, rx.id, 1))
+	if (pipe_bind(&x.r, x.fd, NICPROG_U_OP_PIPE_BIND, rx.id, 1))
 		ksft_exit_fail_msg("binding a pipe to output 1 failed\n");
 	frame_to(1, 1);
 	for (end = now_ms() + 5000; !ctrl->tail && now_ms() < end;)
@@ -375,11 +375,11 @@ static uint32_t churn_cmd(uint64_t *s, union churn_arg *a, uint32_t *len)
 		a->create.dir = 1 + xorshift(s) % 2;
 		a->create.framing = 1 + xorshift(s) % 2;
 		*len = sizeof(a->create);
-		return NICPROG_OP_PIPE_CREATE;
+		return NICPROG_U_OP_PIPE_CREATE;
 	case 1:
 		a->destroy.id = 1 + xorshift(s) % 16;
 		*len = sizeof(a->destroy);
-		return NICPROG_OP_PIPE_DESTROY;
+		return NICPROG_U_OP_PIPE_DESTROY;
 	case 2:
 	case 3:
 		a->bind.id = 1 + xorshift(s) % 16;
@@ -388,22 +388,24 @@ static uint32_t churn_cmd(uint64_t *s, union churn_arg *a, uint32_t *len)
 		if (k == 3)
 			a->bind.flags = 0;
 		*len = sizeof(a->bind);
-		return k == 2 ? NICPROG_OP_PIPE_BIND : NICPROG_OP_PIPE_UNBIND;
+		return k == 2 ? NICPROG_U_OP_PIPE_BIND : NICPROG_U_OP_PIPE_UNBIND;
 	case 4:
 	case 5:
 		a->wait.timeout_ms = 1 + xorshift(s) % 20;
 		*len = sizeof(a->wait);
-		return NICPROG_OP_WAIT;
+		return NICPROG_U_OP_WAIT;
 	case 6:
 		a->send.id = 1 + xorshift(s) % 16;
 		a->send.tail = xorshift(s) % 8192;
 		*len = sizeof(a->send);
-		return NICPROG_OP_PIPE_SEND;
+		return NICPROG_U_OP_PIPE_SEND;
 	default:
 		for (k = 0; k < sizeof(a->junk); k++)
 			a->junk[k] = xorshift(s);
 		*len = xorshift(s) % (sizeof(a->junk) + 1);
-		return xorshift(s) % 8;
+		/* a known op's code, or its bare number (unknown now) */
+		k = xorshift(s) % 16;
+		return k < 8 ? NICPROG_U_OP_NR(k) : k - 8;
 	}
 }
 
@@ -481,7 +483,7 @@ static void churn_file(struct churn *t, struct io_uring *r,
 	t->files++;
 	churn_batch(t, r, fd, args);
 	args[0].wait = (struct nicprog_wait){ .timeout_ms = 30 };
-	if (rl_submit(r, fd, NICPROG_OP_WAIT, &args[0], sizeof(args[0].wait),
+	if (rl_submit(r, fd, NICPROG_U_OP_WAIT, &args[0], sizeof(args[0].wait),
 		      0, xorshift(&t->seed) & 1 ? IOSQE_ASYNC : 0, 0)) {
 		t->lost = 1;
 		close(fd);
@@ -668,17 +670,17 @@ static int uffd_mode(const char *opname, const char *cmdline)
 			.tail = rl_put_rec(map + 4096, 4096, 0, f,
 					   rl_frame(f, 7, sizeof(f), 1)),
 		};
-		s.op = NICPROG_OP_PIPE_SEND;
+		s.op = NICPROG_U_OP_PIPE_SEND;
 		s.len = sizeof(a.send);
 		break;
 	case 1:
 	case 4:
 		a.bind.id = pipe_new(&r, s.fd, 4096, NICPROG_PIPE_RX, NULL);
 		a.bind.output = 3;
-		if (k == 4 && pipe_bind(&r, s.fd, NICPROG_OP_PIPE_BIND,
+		if (k == 4 && pipe_bind(&r, s.fd, NICPROG_U_OP_PIPE_BIND,
 					a.bind.id, 3))
 			ksft_exit_fail_msg("binding a pipe to output 3 failed\n");
-		s.op = k == 1 ? NICPROG_OP_PIPE_BIND : NICPROG_OP_PIPE_UNBIND;
+		s.op = k == 1 ? NICPROG_U_OP_PIPE_BIND : NICPROG_U_OP_PIPE_UNBIND;
 		s.len = sizeof(a.bind);
 		break;
 	case 2:
@@ -686,17 +688,17 @@ static int uffd_mode(const char *opname, const char *cmdline)
 			.size = 4096, .dir = NICPROG_PIPE_RX,
 			.framing = NICPROG_FRAMING_RECORDS,
 		};
-		s.op = NICPROG_OP_PIPE_CREATE;
+		s.op = NICPROG_U_OP_PIPE_CREATE;
 		s.len = sizeof(a.create);
 		break;
 	case 3:
 		a.destroy.id = pipe_new(&r, s.fd, 4096, NICPROG_PIPE_RX, NULL);
-		s.op = NICPROG_OP_PIPE_DESTROY;
+		s.op = NICPROG_U_OP_PIPE_DESTROY;
 		s.len = sizeof(a.destroy);
 		break;
 	default:
 		a.wait.timeout_ms = 100;
-		s.op = NICPROG_OP_WAIT;
+		s.op = NICPROG_U_OP_WAIT;
 		s.len = sizeof(a.wait);
 	}
 	uffd = uffd_open();
@@ -761,7 +763,7 @@ static int create_race_mode(void)
 	if (ioctl(uffd, UFFDIO_WRITEPROTECT, &wp))
 		ksft_exit_skip("userfaultfd write-protect: %s\n",
 			       strerror(errno));
-	s.op = NICPROG_OP_PIPE_CREATE;
+	s.op = NICPROG_U_OP_PIPE_CREATE;
 	s.arg = page;
 	s.len = sizeof(b);
 	submit_in_thread(&s);
@@ -770,7 +772,7 @@ static int create_race_mode(void)
 		ksft_exit_fail_msg("the create never wrote its result back\n");
 	/* pipe 1 would be the create's: destroy it, make another */
 	d = pipe_destroy(&r2, s.fd, 1);
-	c = rl_cmd(&r2, s.fd, NICPROG_OP_PIPE_CREATE, &b, sizeof(b), 0);
+	c = rl_cmd(&r2, s.fd, NICPROG_U_OP_PIPE_CREATE, &b, sizeof(b), 0);
 	/* the result cannot be written: the create fails */
 	if (mprotect(page, 4096, PROT_READ) ||
 	    ioctl(uffd, UFFDIO_WAKE, &range))
@@ -803,10 +805,10 @@ static int cap_mode(int fd)
 		.tail = rl_put_rec(map + 4096, 4096, 0, f,
 				   rl_frame(f, 7, sizeof(f), 1)),
 	};
-	printf("send: %d\n", rl_cmd(&r, fd, NICPROG_OP_PIPE_SEND, &a,
+	printf("send: %d\n", rl_cmd(&r, fd, NICPROG_U_OP_PIPE_SEND, &a,
 				     sizeof(a), 0));
 	rx = pipe_new(&r, fd, 4096, NICPROG_PIPE_RX, NULL);
-	printf("bind: %d\n", pipe_bind(&r, fd, NICPROG_OP_PIPE_BIND, rx, 2));
+	printf("bind: %d\n", pipe_bind(&r, fd, NICPROG_U_OP_PIPE_BIND, rx, 2));
 	close(fd);
 	return 0;
 }
@@ -827,7 +829,7 @@ static int memcg_mode(int files)
 				.size = 1 << 20, .dir = NICPROG_PIPE_RX,
 				.framing = NICPROG_FRAMING_RECORDS,
 			};
-			res = rl_cmd(&r, fds[i], NICPROG_OP_PIPE_CREATE, &a,
+			res = rl_cmd(&r, fds[i], NICPROG_U_OP_PIPE_CREATE, &a,
 				     sizeof(a), 0);
 			mib += !res;
 		}
@@ -884,7 +886,7 @@ static int edge_create(struct io_uring *r, int fd)
 	};
 	int res;
 
-	res = rl_cmd(r, fd, NICPROG_OP_PIPE_CREATE, &a, sizeof(a), 0);
+	res = rl_cmd(r, fd, NICPROG_U_OP_PIPE_CREATE, &a, sizeof(a), 0);
 	if (!res && pipe_destroy(r, fd, a.id))
 		ksft_exit_fail_msg("destroy of pipe %u failed\n", a.id);
 	return res;

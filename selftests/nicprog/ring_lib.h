@@ -18,6 +18,9 @@
 /* Frame lengths of 60 to 1013 bytes, varying with @i. */
 #define FLEN(i)		(60 + ((i) * 37) % 954)
 
+/* The cmd_op of enum nicprog_ring_op @nr, for tables and fuzzers. */
+#define NICPROG_U_OP_NR(nr) \
+	_IOWR(NICPROG_RING_IOC_MAGIC, (nr), struct nicprog_uring_cmd)
 /* A command not complete after this long is lost: the test fails. */
 #define RL_CMD_BOUND_MS	10000
 

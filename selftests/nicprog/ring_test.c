@@ -71,7 +71,7 @@ static void submit_wait(int fd, uint32_t timeout_ms)
 	int err;
 
 	w.timeout_ms = timeout_ms;
-	err = rl_submit(&ring, fd, NICPROG_OP_WAIT, &w, sizeof(w), 0, 0, 0);
+	err = rl_submit(&ring, fd, NICPROG_U_OP_WAIT, &w, sizeof(w), 0, 0, 0);
 	if (err)
 		ksft_exit_fail_msg("io_uring_submit: %s\n", strerror(-err));
 }
@@ -106,7 +106,7 @@ static int do_wait(int fd, uint32_t timeout_ms)
 {
 	struct nicprog_wait w = { .timeout_ms = timeout_ms };
 
-	return cmd(fd, NICPROG_OP_WAIT, &w, sizeof(w), 0);
+	return cmd(fd, NICPROG_U_OP_WAIT, &w, sizeof(w), 0);
 }
 
 static int create(int fd, uint32_t size, uint32_t dir, uint32_t framing,
@@ -115,7 +115,7 @@ static int create(int fd, uint32_t size, uint32_t dir, uint32_t framing,
 	struct nicprog_pipe_create a = {
 		.size = size, .dir = dir, .framing = framing,
 	};
-	int res = cmd(fd, NICPROG_OP_PIPE_CREATE, &a, sizeof(a), 0);
+	int res = cmd(fd, NICPROG_U_OP_PIPE_CREATE, &a, sizeof(a), 0);
 
 	if (out)
 		*out = a;
@@ -126,7 +126,7 @@ static int destroy(int fd, uint32_t id)
 {
 	struct nicprog_pipe_destroy a = { .id = id };
 
-	return cmd(fd, NICPROG_OP_PIPE_DESTROY, &a, sizeof(a), 0);
+	return cmd(fd, NICPROG_U_OP_PIPE_DESTROY, &a, sizeof(a), 0);
 }
 
 /* A counter of the port's /sys/class/nicprog/IFNAME/statistics/. */
@@ -234,12 +234,109 @@ static int bad_create(int fd, const char *desc, int expect,
 		      struct nicprog_pipe_create a, uint32_t len)
 {
 	long before = ring_pipes();
-	int res = cmd(fd, NICPROG_OP_PIPE_CREATE, &a, len, 0);
+	int res = cmd(fd, NICPROG_U_OP_PIPE_CREATE, &a, len, 0);
 
 	if (res == expect && ring_pipes() == before)
 		return 1;
 	ksft_print_msg("%s: res %d, expected %d\n", desc, res, expect);
 	return 0;
+}
+
+/*
+ * The features query answers what the kernel takes, and what it does not
+ * take is refused with EINVAL: an opcode that is not exactly a
+ * NICPROG_U_OP_* code (a bare number, another ioctl type, size or
+ * direction, a number past the last), a flag of the command area, a pipe
+ * or a binding outside its F_ALL mask, a framing or direction outside the
+ * features' masks. ring.sh checks that none of it reached the kernel log.
+ */
+static void test_features(int fd)
+{
+	struct nicprog_features f = {}, g;
+	struct nicprog_pipe_create a = {
+		.size = 65536, .dir = NICPROG_PIPE_RX,
+		.framing = NICPROG_FRAMING_RECORDS,
+	}, b;
+	struct nicprog_pipe_bind bind = {};
+	long before = ring_pipes();
+	uint32_t ops[] = {
+		NICPROG_OP_PIPE_CREATE,		/* bare numbers */
+		NICPROG_OP_FEATURES,
+		_IOWR('u', NICPROG_OP_PIPE_CREATE, struct nicprog_uring_cmd),
+		_IOR(NICPROG_RING_IOC_MAGIC, NICPROG_OP_PIPE_CREATE,
+		     struct nicprog_uring_cmd),
+		_IOWR(NICPROG_RING_IOC_MAGIC, NICPROG_OP_PIPE_CREATE,
+		      struct nicprog_pipe_create),
+		NICPROG_U_OP_NR(NICPROG_OP_UNSPEC),
+		NICPROG_U_OP_NR(__NICPROG_OP_MAX),
+		NICPROG_U_OP_NR(0xff),
+	};
+	int good, res;
+	unsigned int i;
+
+	res = cmd(fd, NICPROG_U_OP_FEATURES, &f, sizeof(f), 0);
+	good = res == 0 &&
+	       f.ops == ((1ULL << __NICPROG_OP_MAX) - 2) &&
+	       f.cmd_flags == NICPROG_CMD_F_ALL &&
+	       f.pipe_flags == NICPROG_PIPE_F_ALL &&
+	       f.bind_flags == NICPROG_BIND_F_ALL &&
+	       f.dirs == (1U << NICPROG_PIPE_RX | 1U << NICPROG_PIPE_TX) &&
+	       f.framings == (1U << NICPROG_FRAMING_RECORDS |
+			      1U << NICPROG_FRAMING_STREAM) &&
+	       f.ring_version == NICPROG_RING_VERSION &&
+	       f.outputs == NICPROG_RING_OUTPUTS &&
+	       f.pipe_size_min >= NICPROG_PIPE_SIZE_MIN &&
+	       f.pipe_size_max == NICPROG_PIPE_SIZE_MAX && f.file_pipes &&
+	       f.file_bytes >= f.pipe_size_max;
+	if (!good)
+		ksft_print_msg("features: res %d ops 0x%llx flags %u/%u/%u dirs 0x%x framings 0x%x\n",
+			       res, (unsigned long long)f.ops, f.cmd_flags,
+			       f.pipe_flags, f.bind_flags, f.dirs, f.framings);
+	/* every field is out; a short struct is zero-extended */
+	memset(&g, 0, sizeof(g));
+	g.outputs = 1;
+	good &= cmd(fd, NICPROG_U_OP_FEATURES, &g, sizeof(g), 0) == -EINVAL;
+	memset(&g, 0, sizeof(g));
+	good &= cmd(fd, NICPROG_U_OP_FEATURES, &g, 8, 0) == 0 &&
+		g.ops == f.ops && !g.outputs;
+	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+		b = a;
+		res = cmd(fd, ops[i], &b, sizeof(b), 0);
+		if (res != -EINVAL) {
+			ksft_print_msg("cmd_op 0x%x: res %d, expected EINVAL\n",
+				       ops[i], res);
+			good = 0;
+		}
+	}
+	/* the command area's flags, a pipe's and a binding's */
+	b = a;
+	good &= cmd(fd, NICPROG_U_OP_PIPE_CREATE, &b, sizeof(b),
+		    ~NICPROG_CMD_F_ALL) == -EINVAL;
+	b = a;
+	b.flags = ~NICPROG_PIPE_F_ALL;
+	good &= cmd(fd, NICPROG_U_OP_PIPE_CREATE, &b, sizeof(b), 0) == -EINVAL;
+	bind.flags = ~NICPROG_BIND_F_ALL;
+	good &= cmd(fd, NICPROG_U_OP_PIPE_BIND, &bind, sizeof(bind), 0) ==
+		-EINVAL;
+	/* framings and directions past the features' masks */
+	for (i = 0; i < 32; i++) {
+		b = a;
+		b.framing = i;
+		res = cmd(fd, NICPROG_U_OP_PIPE_CREATE, &b, sizeof(b), 0);
+		if ((res == -EINVAL) == !!(f.framings & (1U << i)))
+			good = 0;
+		if (!res)
+			destroy(fd, b.id);
+		b = a;
+		b.dir = i;
+		res = cmd(fd, NICPROG_U_OP_PIPE_CREATE, &b, sizeof(b), 0);
+		if ((res == -EINVAL) == !!(f.dirs & (1U << i)))
+			good = 0;
+		if (!res)
+			destroy(fd, b.id);
+	}
+	RESULT(good && ring_pipes() == before,
+	       "features query; unknown opcodes, flags, framings, directions: EINVAL\n");
 }
 
 static void test_hostile(int fd)
@@ -278,14 +375,14 @@ static void test_hostile(int fd)
 	memset(&big, 0, sizeof(big));
 	big.c = ok;
 	big.extra = 1;
-	res = cmd(fd, NICPROG_OP_PIPE_CREATE, &big, sizeof(big), 0);
+	res = cmd(fd, NICPROG_U_OP_PIPE_CREATE, &big, sizeof(big), 0);
 	good &= res == -E2BIG;
-	res = cmd(fd, NICPROG_OP_PIPE_CREATE, NULL, sizeof(ok), 0);
+	res = cmd(fd, NICPROG_U_OP_PIPE_CREATE, NULL, sizeof(ok), 0);
 	good &= res == -EFAULT;
-	res = cmd(fd, NICPROG_OP_PIPE_CREATE, (void *)16, sizeof(ok), 0);
+	res = cmd(fd, NICPROG_U_OP_PIPE_CREATE, (void *)16, sizeof(ok), 0);
 	good &= res == -EFAULT;
 	a = ok;
-	good &= cmd(fd, NICPROG_OP_PIPE_CREATE, &a, sizeof(a), 1) == -EINVAL;
+	good &= cmd(fd, NICPROG_U_OP_PIPE_CREATE, &a, sizeof(a), 1) == -EINVAL;
 	good &= cmd(fd, 0, &a, sizeof(a), 0) == -EINVAL;
 	good &= cmd(fd, __NICPROG_OP_MAX, &a, sizeof(a), 0) == -EINVAL;
 	good &= cmd(fd, 0xffffffffU, &a, sizeof(a), 0) == -EINVAL;
@@ -497,25 +594,25 @@ static void test_fuzz(int fd, unsigned long rounds)
 		struct nicprog_pipe_send *sd = (void *)buf;
 
 		memset(buf, 0, sizeof(buf));
-		op = rnd() % 3 ? 1 + rnd() % 4 : wild();
+		op = rnd() % 3 ? NICPROG_U_OP_NR(1 + rnd() % 4) : wild();
 		if (rnd() % 50 == 0)	/* waits park: short timeouts */
-			op = NICPROG_OP_WAIT;
+			op = NICPROG_U_OP_WAIT;
 		else if (rnd() % 30 == 0)
-			op = NICPROG_OP_PIPE_SEND;
-		if (op == NICPROG_OP_PIPE_CREATE && rnd() % 2) {
+			op = NICPROG_U_OP_PIPE_SEND;
+		if (op == NICPROG_U_OP_PIPE_CREATE && rnd() % 2) {
 			c->size = 4096 << (rnd() % 5);
 			c->dir = 1 + rnd() % 2;
 			c->framing = 1 + rnd() % 2;
-		} else if (op == NICPROG_OP_PIPE_DESTROY) {
+		} else if (op == NICPROG_U_OP_PIPE_DESTROY) {
 			d->id = rnd() % 4 ? rnd() % 70 : wild();
-		} else if (op == NICPROG_OP_PIPE_BIND ||
-			   op == NICPROG_OP_PIPE_UNBIND) {
+		} else if (op == NICPROG_U_OP_PIPE_BIND ||
+			   op == NICPROG_U_OP_PIPE_UNBIND) {
 			b->id = rnd() % 4 ? rnd() % 70 : wild();
 			b->output = rnd() % 4 ? rnd() % 70 : wild();
-		} else if (op == NICPROG_OP_WAIT) {
+		} else if (op == NICPROG_U_OP_WAIT) {
 			w->timeout_ms = rnd() % 3;
 			w->flags = rnd() % 4 ? 0 : wild();
-		} else if (op == NICPROG_OP_PIPE_SEND) {
+		} else if (op == NICPROG_U_OP_PIPE_SEND) {
 			sd->id = rnd() % 4 ? rnd() % 70 : wild();
 			sd->tail = rnd() % 2 ? 8 * (rnd() % 64) :
 					       ((uint64_t)wild() << 32 | wild());
@@ -525,16 +622,16 @@ static void test_fuzz(int fd, unsigned long rounds)
 				buf[len] = rnd();
 		if (rnd() % 8 == 0)
 			((uint32_t *)buf)[rnd() % 8] = wild();
-		len = rnd() % 6 ? (op == NICPROG_OP_PIPE_DESTROY ||
-				   op == NICPROG_OP_WAIT ? 8 :
-				   op == NICPROG_OP_PIPE_CREATE ? 40 : 16) :
+		len = rnd() % 6 ? (op == NICPROG_U_OP_PIPE_DESTROY ||
+				   op == NICPROG_U_OP_WAIT ? 8 :
+				   op == NICPROG_U_OP_PIPE_CREATE ? 40 : 16) :
 				  wild() % 300;
 		/*
 		 * A valid wait parks: keep it short, the run bounded. The
 		 * kernel reads the timeout as it reads any argument struct,
 		 * zero-extended past @len: judge the bytes it reads.
 		 */
-		if (op == NICPROG_OP_WAIT) {
+		if (op == NICPROG_U_OP_WAIT) {
 			uint32_t t = 0, n = len < sizeof(t) ? len : sizeof(t);
 
 			memcpy(&t, buf, n);
@@ -546,16 +643,16 @@ static void test_fuzz(int fd, unsigned long rounds)
 		flags = rnd() % 10 ? 0 : wild();
 		arg = rnd() % 20 ? buf : (void *)(uintptr_t)wild();
 		res = fuzz_cmd(fd, i, op, buf, arg, len, flags, &slow);
-		if (res == 0 && op == NICPROG_OP_PIPE_CREATE) {
+		if (res == 0 && op == NICPROG_U_OP_PIPE_CREATE) {
 			live++;
 			made++;
-		} else if (res == 0 && op == NICPROG_OP_PIPE_DESTROY) {
+		} else if (res == 0 && op == NICPROG_U_OP_PIPE_DESTROY) {
 			live--;
-		} else if (res == 0 && (op == NICPROG_OP_PIPE_BIND ||
-					op == NICPROG_OP_PIPE_UNBIND)) {
+		} else if (res == 0 && (op == NICPROG_U_OP_PIPE_BIND ||
+					op == NICPROG_U_OP_PIPE_UNBIND)) {
 			binds++;
-		} else if (res >= 0 && (op == NICPROG_OP_WAIT ||
-					op == NICPROG_OP_PIPE_SEND)) {
+		} else if (res >= 0 && (op == NICPROG_U_OP_WAIT ||
+					op == NICPROG_U_OP_PIPE_SEND)) {
 			waits++;
 		} else if (res != -EINVAL && res != -E2BIG &&
 			   res != -EFAULT && res != -ENOSPC &&
@@ -666,7 +763,7 @@ static int send_pipe(int fd, uint32_t id, uint64_t tail)
 {
 	struct nicprog_pipe_send a = { .id = id, .tail = tail };
 
-	return cmd(fd, NICPROG_OP_PIPE_SEND, &a, sizeof(a), 0);
+	return cmd(fd, NICPROG_U_OP_PIPE_SEND, &a, sizeof(a), 0);
 }
 
 /* The next frame that arrived on IN from its wire, or -1 after @ms. */
@@ -742,7 +839,7 @@ static void tx_tests(const char *in)
 	((struct nicprog_rec *)(tm + 4096 + (tail & 65535) - REC(100)))->len = 5;
 	ok &= send_pipe(fd, t.id, tail) == -EINVAL;	/* second malformed */
 	ok &= send_pipe(fd, t.id, tail - 8) == -EINVAL;	/* crosses tail */
-	ok &= cmd(fd, NICPROG_OP_PIPE_SEND,
+	ok &= cmd(fd, NICPROG_U_OP_PIPE_SEND,
 		  &(struct nicprog_pipe_send){ t.id, 1, head },
 		  sizeof(struct nicprog_pipe_send), 0) == -EINVAL;
 	ok &= send_pipe(fd, 999, head) == -EINVAL;
@@ -779,19 +876,19 @@ static void tx_tests(const char *in)
 
 	/* zero-copy echo: TX over the RX pipe's data */
 	ok = !create(fd, 65536, NICPROG_PIPE_RX, NICPROG_FRAMING_RECORDS, &r);
-	ok &= !bind_pipe(fd, NICPROG_OP_PIPE_BIND, r.id, 0);
+	ok &= !bind_pipe(fd, NICPROG_U_OP_PIPE_BIND, r.id, 0);
 	x = (struct nicprog_pipe_create){ .size = 65536, .dir = NICPROG_PIPE_RX,
 		.framing = NICPROG_FRAMING_RECORDS,
 		.flags = NICPROG_PIPE_SHARE, .share = r.id };
-	ok &= cmd(fd, NICPROG_OP_PIPE_CREATE, &x, sizeof(x), 0) == -EINVAL;
+	ok &= cmd(fd, NICPROG_U_OP_PIPE_CREATE, &x, sizeof(x), 0) == -EINVAL;
 	x.dir = NICPROG_PIPE_TX;
 	x.size = 4096;
-	ok &= cmd(fd, NICPROG_OP_PIPE_CREATE, &x, sizeof(x), 0) == -EINVAL;
+	ok &= cmd(fd, NICPROG_U_OP_PIPE_CREATE, &x, sizeof(x), 0) == -EINVAL;
 	x.size = 65536;
 	x.share = 999;
-	ok &= cmd(fd, NICPROG_OP_PIPE_CREATE, &x, sizeof(x), 0) == -EINVAL;
+	ok &= cmd(fd, NICPROG_U_OP_PIPE_CREATE, &x, sizeof(x), 0) == -EINVAL;
 	x.share = r.id;
-	ok &= cmd(fd, NICPROG_OP_PIPE_CREATE, &x, sizeof(x), 0) == 0;
+	ok &= cmd(fd, NICPROG_U_OP_PIPE_CREATE, &x, sizeof(x), 0) == 0;
 	rm = mmap(NULL, r.mmap_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
 		  r.mmap_off);
 	ok &= rm != MAP_FAILED;
@@ -849,7 +946,7 @@ static void notif_tests(void)
 	int fd = open_dev(), ok, i, res;
 
 	ok = !create(fd, 65536, NICPROG_PIPE_RX, NICPROG_FRAMING_RECORDS, &a);
-	ok &= !bind_pipe(fd, NICPROG_OP_PIPE_BIND, a.id, 0);
+	ok &= !bind_pipe(fd, NICPROG_U_OP_PIPE_BIND, a.id, 0);
 	m = mmap(NULL, a.mmap_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
 		 a.mmap_off);
 	nm = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -864,7 +961,7 @@ static void notif_tests(void)
 	     nc->version == NICPROG_RING_VERSION && !nc->tail && !nc->head;
 	ok &= do_wait(fd, 0) == -EINVAL;
 	ok &= do_wait(fd, NICPROG_WAIT_TIMEOUT_MAX + 1) == -EINVAL;
-	ok &= cmd(fd, NICPROG_OP_WAIT, &(struct nicprog_wait){ 10, 1 },
+	ok &= cmd(fd, NICPROG_U_OP_WAIT, &(struct nicprog_wait){ 10, 1 },
 		  sizeof(struct nicprog_wait), 0) == -EINVAL;
 	t0 = now_ms();
 	res = do_wait(fd, 200);
@@ -1001,15 +1098,15 @@ static void moderation_tests(void)
 	nc = (void *)nm;
 	ne = (void *)(nm + 4096);
 	/* refused, binding nothing: a later bind finds the output free */
-	ok = bind_co(fd, NICPROG_OP_PIPE_BIND, a.id,
+	ok = bind_co(fd, NICPROG_U_OP_PIPE_BIND, a.id,
 		     NICPROG_COALESCE_USECS_MAX + 1, 0) == -EINVAL;
-	ok &= bind_co(fd, NICPROG_OP_PIPE_BIND, a.id, 0, 1024) == -EINVAL;
-	ok &= bind_co(fd, NICPROG_OP_PIPE_BIND, a.id, 1000,
+	ok &= bind_co(fd, NICPROG_U_OP_PIPE_BIND, a.id, 0, 1024) == -EINVAL;
+	ok &= bind_co(fd, NICPROG_U_OP_PIPE_BIND, a.id, 1000,
 		      65536 / 2 + 1) == -EINVAL;
-	ok &= !bind_co(fd, NICPROG_OP_PIPE_BIND, a.id, 300000, 65536 / 2);
+	ok &= !bind_co(fd, NICPROG_U_OP_PIPE_BIND, a.id, 300000, 65536 / 2);
 	/* unbind takes no moderation; refused, the pipe stays bound */
-	ok &= bind_co(fd, NICPROG_OP_PIPE_UNBIND, a.id, 1000, 0) == -EINVAL;
-	ok &= bind_co(fd, NICPROG_OP_PIPE_BIND, a.id, 300000, 0) == -EBUSY;
+	ok &= bind_co(fd, NICPROG_U_OP_PIPE_UNBIND, a.id, 1000, 0) == -EINVAL;
+	ok &= bind_co(fd, NICPROG_U_OP_PIPE_BIND, a.id, 300000, 0) == -EBUSY;
 	ksft_test_result(ok, "moderation: a time bound past %u us, bytes without one or past half the pipe, and any on unbind are EINVAL\n",
 			 NICPROG_COALESCE_USECS_MAX);
 
@@ -1025,8 +1122,8 @@ static void moderation_tests(void)
 			 (unsigned long long)el, res);
 
 	/* 1 s or 1000 bytes: four 200-byte frames wait, the fifth posts */
-	ok = !bind_pipe(fd, NICPROG_OP_PIPE_UNBIND, a.id, 0);
-	ok &= !bind_co(fd, NICPROG_OP_PIPE_BIND, a.id, 1000000, 1000);
+	ok = !bind_pipe(fd, NICPROG_U_OP_PIPE_UNBIND, a.id, 0);
+	ok &= !bind_co(fd, NICPROG_U_OP_PIPE_BIND, a.id, 1000000, 1000);
 	catch_up(ctrl, nc);
 	base = ctrl->tail;
 	n0 = nc->tail;
@@ -1054,7 +1151,7 @@ static void moderation_tests(void)
 	send_frame(f, rl_frame(f, 9000, 100, 8));
 	ok &= tail_at(ctrl, ctrl->head + REC(100)) == ctrl->head + REC(100);
 	t0 = now_ms();
-	ok &= !bind_pipe(fd, NICPROG_OP_PIPE_UNBIND, a.id, 0);
+	ok &= !bind_pipe(fd, NICPROG_U_OP_PIPE_UNBIND, a.id, 0);
 	ok &= do_wait(fd, 5000) == 1 && now_ms() - t0 < 900 &&
 	      nc->tail == n0 + 1;
 	ksft_test_result(ok, "moderation: no notification for records read within the bound; unbinding posts a held one\n");
@@ -1062,14 +1159,14 @@ static void moderation_tests(void)
 	/* destroyed while one is held: its timer goes with it */
 	catch_up(ctrl, nc);
 	n0 = nc->tail;
-	ok = !bind_co(fd, NICPROG_OP_PIPE_BIND, a.id, 500000, 0);
+	ok = !bind_co(fd, NICPROG_U_OP_PIPE_BIND, a.id, 500000, 0);
 	send_frame(f, rl_frame(f, 9000, 100, 9));
 	ok &= tail_at(ctrl, ctrl->head + REC(100)) == ctrl->head + REC(100);
 	ok &= !destroy(fd, a.id);
 	ok &= do_wait(fd, 1000) == 0 && nc->tail == n0;
 	/* a 16-byte bind (the ABI before moderation) posts at once */
 	ok &= !create(fd, 65536, NICPROG_PIPE_RX, NICPROG_FRAMING_RECORDS, &b);
-	ok &= !cmd(fd, NICPROG_OP_PIPE_BIND,
+	ok &= !cmd(fd, NICPROG_U_OP_PIPE_BIND,
 		   &(struct nicprog_pipe_bind){ .id = b.id }, 16, 0);
 	t0 = now_ms();
 	send_frame(f, rl_frame(f, 9000, 100, 10));
@@ -1086,7 +1183,7 @@ static void moderation_tests(void)
 	ctrl = (void *)m;
 	__atomic_store_n(&nc->head, nc->tail, __ATOMIC_RELEASE);
 	n0 = nc->tail;
-	ok = !bind_co(fd, NICPROG_OP_PIPE_BIND, a.id, 1000000, 0);
+	ok = !bind_co(fd, NICPROG_U_OP_PIPE_BIND, a.id, 1000000, 0);
 	t0 = now_ms();
 	for (i = 0; i < 25; i++)
 		send_frame(f, rl_frame(f, 9000, 200, 20 + i));
@@ -1135,15 +1232,15 @@ static int pipe_mode(const char *in)
 	ctrl2 = (void *)m2;
 	data = m + 4096;
 
-	ok = !bind_pipe(fd, NICPROG_OP_PIPE_BIND, a.id, 0);
-	ok &= bind_pipe(fd, NICPROG_OP_PIPE_BIND, b.id, 0) == -EBUSY;
-	ok &= bind_pipe(fd, NICPROG_OP_PIPE_BIND, a.id, 3) == -EBUSY;
-	ok &= bind_pipe(fd, NICPROG_OP_PIPE_BIND, t.id, 3) == -EINVAL;
-	ok &= bind_pipe(fd, NICPROG_OP_PIPE_BIND, b.id,
+	ok = !bind_pipe(fd, NICPROG_U_OP_PIPE_BIND, a.id, 0);
+	ok &= bind_pipe(fd, NICPROG_U_OP_PIPE_BIND, b.id, 0) == -EBUSY;
+	ok &= bind_pipe(fd, NICPROG_U_OP_PIPE_BIND, a.id, 3) == -EBUSY;
+	ok &= bind_pipe(fd, NICPROG_U_OP_PIPE_BIND, t.id, 3) == -EINVAL;
+	ok &= bind_pipe(fd, NICPROG_U_OP_PIPE_BIND, b.id,
 			NICPROG_RING_OUTPUTS) == -EINVAL;
-	ok &= bind_pipe(fd, NICPROG_OP_PIPE_BIND, 99, 3) == -EINVAL;
-	ok &= bind_pipe(fd, NICPROG_OP_PIPE_UNBIND, b.id, 1) == -EINVAL;
-	ok &= !bind_pipe(fd, NICPROG_OP_PIPE_BIND, b.id, 1);
+	ok &= bind_pipe(fd, NICPROG_U_OP_PIPE_BIND, 99, 3) == -EINVAL;
+	ok &= bind_pipe(fd, NICPROG_U_OP_PIPE_UNBIND, b.id, 1) == -EINVAL;
+	ok &= !bind_pipe(fd, NICPROG_U_OP_PIPE_BIND, b.id, 1);
 	ksft_test_result(ok, "bind: one pipe per output, one output per pipe, RX only; refusals change nothing\n");
 
 	/* 200 frames of 60..1013 bytes to output 0, read in order, 20 at a time */
@@ -1197,8 +1294,8 @@ static int pipe_mode(const char *in)
 	ksft_test_result(ok, "a bogus head frees nothing; a release makes room\n");
 
 	/* unbound outputs: invalid redirects, nothing delivered */
-	ok = !bind_pipe(fd, NICPROG_OP_PIPE_UNBIND, b.id, 1);
-	ok &= bind_pipe(fd, NICPROG_OP_PIPE_UNBIND, b.id, 1) == -EINVAL;
+	ok = !bind_pipe(fd, NICPROG_U_OP_PIPE_UNBIND, b.id, 1);
+	ok &= bind_pipe(fd, NICPROG_U_OP_PIPE_UNBIND, b.id, 1) == -EINVAL;
 	tail = ctrl2->tail;
 	drops = ctrl2->drops;
 	for (i = 0; i < 5; i++) {
@@ -1212,7 +1309,7 @@ static int pipe_mode(const char *in)
 
 	/* destroying a bound pipe unbinds it; the output takes another */
 	ok = !destroy(fd, a.id);
-	ok &= !bind_pipe(fd, NICPROG_OP_PIPE_BIND, b.id, 0);
+	ok &= !bind_pipe(fd, NICPROG_U_OP_PIPE_BIND, b.id, 0);
 	tail = ctrl2->tail;
 	send_frame(f, rl_frame(f, 9000, 300, 7));
 	ok &= tail_at(ctrl2, tail + REC(300)) == tail + REC(300);
@@ -1220,7 +1317,7 @@ static int pipe_mode(const char *in)
 
 	/* the stream framing: bytes back to back */
 	ok = !create(fd, 4096, NICPROG_PIPE_RX, NICPROG_FRAMING_STREAM, &a);
-	ok &= !bind_pipe(fd, NICPROG_OP_PIPE_BIND, a.id, 3);
+	ok &= !bind_pipe(fd, NICPROG_U_OP_PIPE_BIND, a.id, 3);
 	munmap(m, 4096 + 2 * 65536);
 	m = mmap(NULL, a.mmap_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
 		 a.mmap_off);
@@ -1247,7 +1344,7 @@ static int pipe_mode(const char *in)
 	for (i = 0, ok = 1; i < 4; i++) {
 		ok &= !create(fd, 4096, NICPROG_PIPE_RX,
 			      NICPROG_FRAMING_RECORDS, &a);
-		ok &= !bind_pipe(fd, NICPROG_OP_PIPE_BIND, a.id, i);
+		ok &= !bind_pipe(fd, NICPROG_U_OP_PIPE_BIND, a.id, i);
 	}
 	close(fd);
 	ksft_test_result(ok, "closing the file unbinds its pipes: the outputs are free\n");
@@ -1382,14 +1479,14 @@ static int bp_mode(const char *in, const char *nf)
 	m = rx_pipe_4k(in, &fd, &b);
 	ctrl = (void *)m;
 
-	ok = bind_flags(fd, NICPROG_OP_PIPE_BIND, b.id, 1, 4) == -EINVAL;
-	ok &= bind_flags(fd, NICPROG_OP_PIPE_UNBIND, b.id, 1,
+	ok = bind_flags(fd, NICPROG_U_OP_PIPE_BIND, b.id, 1, 4) == -EINVAL;
+	ok &= bind_flags(fd, NICPROG_U_OP_PIPE_UNBIND, b.id, 1,
 			 NICPROG_BIND_BACKPRESSURE) == -EINVAL;
-	ok &= !bind_flags(fd, NICPROG_OP_PIPE_BIND, b.id, 1,
+	ok &= !bind_flags(fd, NICPROG_U_OP_PIPE_BIND, b.id, 1,
 			  NICPROG_BIND_BACKPRESSURE | NICPROG_BIND_PREFETCH);
 	ok &= ctrl->flags == (NICPROG_BIND_BACKPRESSURE | NICPROG_BIND_PREFETCH);
-	ok &= !bind_pipe(fd, NICPROG_OP_PIPE_UNBIND, b.id, 1) && !ctrl->flags;
-	ok &= !bind_flags(fd, NICPROG_OP_PIPE_BIND, b.id, 1,
+	ok &= !bind_pipe(fd, NICPROG_U_OP_PIPE_UNBIND, b.id, 1) && !ctrl->flags;
+	ok &= !bind_flags(fd, NICPROG_U_OP_PIPE_BIND, b.id, 1,
 			  NICPROG_BIND_BACKPRESSURE);
 	ok &= ctrl->flags == NICPROG_BIND_BACKPRESSURE;
 	ksft_test_result(ok, "bind flags BACKPRESSURE and PREFETCH, shown in the control page; unknown flags and flags on unbind are EINVAL\n");
@@ -1473,7 +1570,7 @@ static int replace_mode(const char *in, const char *nf, const char *obj)
 	fd = open_dev();
 	if (!pkt_ifindex || pkt_fd < 0 ||
 	    create(fd, 1 << 20, NICPROG_PIPE_RX, NICPROG_FRAMING_RECORDS, &a) ||
-	    bind_pipe(fd, NICPROG_OP_PIPE_BIND, a.id, 0))
+	    bind_pipe(fd, NICPROG_U_OP_PIPE_BIND, a.id, 0))
 		ksft_exit_fail_msg("setup failed\n");
 	m = mmap(NULL, a.mmap_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
 		 a.mmap_off);
@@ -1548,7 +1645,7 @@ static int fill_mode(const char *in)
 
 	m = rx_pipe_4k(in, &fd, &a);
 	ctrl = (void *)m;
-	if (bind_pipe(fd, NICPROG_OP_PIPE_BIND, a.id, 1))
+	if (bind_pipe(fd, NICPROG_U_OP_PIPE_BIND, a.id, 1))
 		ksft_exit_fail_msg("bind failed\n");
 	for (i = 0; i < 100; i++)
 		send_frame(f, rl_frame(f, 9001, 200, i));
@@ -1633,7 +1730,7 @@ int main(int argc, char **argv)
 			   NULL))
 			ksft_exit_fail_msg("create failed\n");
 		/* bound, for stats-get to show: pipe 1 of the file */
-		if (cmd(fd, NICPROG_OP_PIPE_BIND, &(struct nicprog_pipe_bind){
+		if (cmd(fd, NICPROG_U_OP_PIPE_BIND, &(struct nicprog_pipe_bind){
 				.id = 1, .output = 5,
 				.flags = NICPROG_BIND_BACKPRESSURE,
 				.coalesce_usecs = 5000,
@@ -1672,7 +1769,7 @@ int main(int argc, char **argv)
 		if (create(fd, 4096, NICPROG_PIPE_RX, NICPROG_FRAMING_RECORDS,
 			   &a))
 			ksft_exit_fail_msg("create failed\n");
-		printf("bind: %d\n", bind_pipe(fd, NICPROG_OP_PIPE_BIND, a.id, 5));
+		printf("bind: %d\n", bind_pipe(fd, NICPROG_U_OP_PIPE_BIND, a.id, 5));
 		close(fd);
 		return 0;
 	}
@@ -1681,10 +1778,11 @@ int main(int argc, char **argv)
 		rounds = strtoul(argv[3], NULL, 0);
 
 	ksft_print_header();
-	ksft_set_plan(9);
+	ksft_set_plan(10);
 	test_node();
 	fd = open_dev();
 	test_create_map(fd);
+	test_features(fd);
 	test_hostile(fd);
 	test_limits(fd);
 	test_isolation(fd);

@@ -20,6 +20,7 @@
 #ifndef _UAPI_LINUX_NICPROG_H
 #define _UAPI_LINUX_NICPROG_H
 
+#include <linux/ioctl.h>
 #include <linux/types.h>
 
 /* Name of the sysfs class under /sys/class. */
@@ -275,12 +276,21 @@ struct nicprog_rec {
 };
 
 /*
- * IORING_OP_URING_CMD on the device: the SQE's cmd_op is an enum
- * nicprog_ring_op and its 16-byte command area a struct nicprog_uring_cmd
- * naming the operation's argument struct in user memory. Argument structs
- * are extensible: a smaller one (an older ABI) is zero-extended, a larger
- * one accepted if the bytes past what the kernel knows are zero (else
- * E2BIG). The CQE's res is the operation's result or -errno.
+ * IORING_OP_URING_CMD on the device: the SQE's cmd_op is one of the
+ * NICPROG_U_OP_* codes below and its 16-byte command area a struct
+ * nicprog_uring_cmd naming the operation's argument struct in user memory.
+ * The codes are encoded as ioctl numbers (_IOWR(), as ublk encodes its
+ * commands): type NICPROG_RING_IOC_MAGIC, number an enum nicprog_ring_op,
+ * size that of the command area; any other cmd_op, the bare enum value
+ * among them, fails with EINVAL. Argument structs are extensible: a smaller
+ * one (an older ABI) is zero-extended, a larger one accepted if the bytes
+ * past what the kernel knows are zero (else E2BIG). The CQE's res is the
+ * operation's result or -errno. NICPROG_U_OP_FEATURES says which
+ * operations, flags, directions and framings this kernel takes, so that
+ * user space can probe instead of guessing.
+ *
+ * A refused argument is not logged: the errno says what kind of refusal
+ * it was, and the tracepoint nicprog:nicprog_bad_arg records the cause.
  */
 enum nicprog_ring_op {
 	NICPROG_OP_UNSPEC,
@@ -290,9 +300,22 @@ enum nicprog_ring_op {
 	NICPROG_OP_PIPE_UNBIND,		/* struct nicprog_pipe_bind */
 	NICPROG_OP_WAIT,		/* struct nicprog_wait */
 	NICPROG_OP_PIPE_SEND,		/* struct nicprog_pipe_send */
+	NICPROG_OP_FEATURES,		/* struct nicprog_features */
 
 	__NICPROG_OP_MAX
 };
+
+#define NICPROG_RING_IOC_MAGIC		0xB8
+
+#define NICPROG_U_OP(op) \
+	_IOWR(NICPROG_RING_IOC_MAGIC, NICPROG_OP_##op, struct nicprog_uring_cmd)
+#define NICPROG_U_OP_PIPE_CREATE	NICPROG_U_OP(PIPE_CREATE)
+#define NICPROG_U_OP_PIPE_DESTROY	NICPROG_U_OP(PIPE_DESTROY)
+#define NICPROG_U_OP_PIPE_BIND		NICPROG_U_OP(PIPE_BIND)
+#define NICPROG_U_OP_PIPE_UNBIND	NICPROG_U_OP(PIPE_UNBIND)
+#define NICPROG_U_OP_WAIT		NICPROG_U_OP(WAIT)
+#define NICPROG_U_OP_PIPE_SEND		NICPROG_U_OP(PIPE_SEND)
+#define NICPROG_U_OP_FEATURES		NICPROG_U_OP(FEATURES)
 
 /*
  * NF outputs. An NF steers a frame to its port's output N with
@@ -342,8 +365,12 @@ struct nicprog_uring_cmd {
 	__u32 flags;
 };
 
+/* struct nicprog_uring_cmd.flags: none yet */
+#define NICPROG_CMD_F_ALL	0U
+
 /* struct nicprog_pipe_create.flags */
 #define NICPROG_PIPE_SHARE	(1U << 0)	/* a TX pipe over @share's data */
+#define NICPROG_PIPE_F_ALL	NICPROG_PIPE_SHARE
 
 /**
  * struct nicprog_pipe_create - NICPROG_OP_PIPE_CREATE; res: 0
@@ -413,6 +440,8 @@ struct nicprog_pipe_destroy {
  */
 #define NICPROG_BIND_BACKPRESSURE	(1U << 0)
 #define NICPROG_BIND_PREFETCH		(1U << 1)
+#define NICPROG_BIND_F_ALL		(NICPROG_BIND_BACKPRESSURE | \
+					 NICPROG_BIND_PREFETCH)
 
 #define NICPROG_COALESCE_USECS_MAX	1000000	/* 1 s */
 
@@ -505,6 +534,39 @@ struct nicprog_pipe_send {
 struct nicprog_wait {
 	__u32 timeout_ms;
 	__u32 flags;
+};
+
+/**
+ * struct nicprog_features - NICPROG_OP_FEATURES; res: 0
+ * @ops: out: bit N set for each enum nicprog_ring_op N the kernel takes
+ * @cmd_flags: out: NICPROG_CMD_F_ALL, the command area's flags it takes
+ * @pipe_flags: out: NICPROG_PIPE_F_ALL
+ * @bind_flags: out: NICPROG_BIND_F_ALL
+ * @dirs: out: bit N set for each enum nicprog_pipe_dir N it takes
+ * @framings: out: bit N set for each enum nicprog_pipe_framing N
+ * @ring_version: out: NICPROG_RING_VERSION
+ * @outputs: out: NICPROG_RING_OUTPUTS
+ * @pipe_size_min: out: the smallest pipe, a power of two (at least a page)
+ * @pipe_size_max: out: NICPROG_PIPE_SIZE_MAX
+ * @file_pipes: out: the pipes one open file may hold
+ * @file_bytes: out: the data bytes one open file's pipes may hold
+ *
+ * Every field is out: the struct passed in must be zero. Needs no
+ * privilege, and answers on a port that has gone too.
+ */
+struct nicprog_features {
+	__u64 ops;
+	__u32 cmd_flags;
+	__u32 pipe_flags;
+	__u32 bind_flags;
+	__u32 dirs;
+	__u32 framings;
+	__u32 ring_version;
+	__u32 outputs;
+	__u32 pipe_size_min;
+	__u32 pipe_size_max;
+	__u32 file_pipes;
+	__u64 file_bytes;
 };
 
 /*

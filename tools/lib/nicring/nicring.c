@@ -185,7 +185,7 @@ static struct nicring_pipe *pipe_new(struct nicring *r,
 	struct nicring_pipe *p;
 	int res;
 
-	res = nicring_cmd(r, NICPROG_OP_PIPE_CREATE, a, sizeof(*a));
+	res = nicring_cmd(r, NICPROG_U_OP_PIPE_CREATE, a, sizeof(*a));
 	if (res < 0) {
 		*err = res;
 		return NULL;
@@ -214,7 +214,7 @@ static struct nicring_pipe *pipe_new(struct nicring *r,
 	return p;
 
 err_destroy:
-	nicring_cmd(r, NICPROG_OP_PIPE_DESTROY,
+	nicring_cmd(r, NICPROG_U_OP_PIPE_DESTROY,
 		    &(struct nicprog_pipe_destroy){ .id = a->id },
 		    sizeof(struct nicprog_pipe_destroy));
 	return NULL;
@@ -248,7 +248,7 @@ struct nicring_pipe *nicring_rx_bind(struct nicring *r, uint32_t size,
 	if (!p)
 		return NULL;
 	b.id = p->id;
-	res = nicring_cmd(r, NICPROG_OP_PIPE_BIND, &b, sizeof(b));
+	res = nicring_cmd(r, NICPROG_U_OP_PIPE_BIND, &b, sizeof(b));
 	if (res < 0) {
 		nicring_pipe_free(p);
 		*err = res;
@@ -337,7 +337,7 @@ int nicring_pipe_free(struct nicring_pipe *p)
 
 	r->pipes[p->id % NICRING_PIPES] = NULL;
 	munmap(p->map, p->map_len);
-	res = nicring_cmd(r, NICPROG_OP_PIPE_DESTROY,
+	res = nicring_cmd(r, NICPROG_U_OP_PIPE_DESTROY,
 			  &(struct nicprog_pipe_destroy){ .id = p->id },
 			  sizeof(struct nicprog_pipe_destroy));
 	free(p);
@@ -593,7 +593,7 @@ int nicring_send(struct nicring_pipe *tx)
 	int res, total = 0;
 
 	while (__atomic_load_n(&tx->ctrl->head, __ATOMIC_ACQUIRE) != tx->pos) {
-		res = nicring_cmd(tx->r, NICPROG_OP_PIPE_SEND, &a, sizeof(a));
+		res = nicring_cmd(tx->r, NICPROG_U_OP_PIPE_SEND, &a, sizeof(a));
 		if (res <= 0)
 			return total ? total : res;
 		total += res;

@@ -49,6 +49,18 @@ int main(void)
 	    NICPROG_OP_PIPE_CREATE == 1 && NICPROG_OP_PIPE_DESTROY == 2 &&
 	    NICPROG_OP_PIPE_BIND == 3 && NICPROG_OP_PIPE_UNBIND == 4 &&
 	    NICPROG_OP_WAIT == 5 && NICPROG_OP_PIPE_SEND == 6 &&
+	    NICPROG_OP_FEATURES == 7 &&
+	    NICPROG_U_OP_PIPE_CREATE == 0xc010b801U &&
+	    NICPROG_U_OP_PIPE_DESTROY == 0xc010b802U &&
+	    NICPROG_U_OP_PIPE_BIND == 0xc010b803U &&
+	    NICPROG_U_OP_PIPE_UNBIND == 0xc010b804U &&
+	    NICPROG_U_OP_WAIT == 0xc010b805U &&
+	    NICPROG_U_OP_PIPE_SEND == 0xc010b806U &&
+	    NICPROG_U_OP_FEATURES == 0xc010b807U &&
+	    NICPROG_CMD_F_ALL == 0 && NICPROG_PIPE_F_ALL == 1 &&
+	    NICPROG_BIND_F_ALL == 3 &&
+	    sizeof(struct nicprog_features) == 56 &&
+	    offsetof(struct nicprog_features, file_bytes) == 48 &&
 	    sizeof(struct nicprog_pipe_send) == 16 &&
 	    offsetof(struct nicprog_pipe_create, share) == 20 &&
 	    sizeof(struct nicprog_pipe_bind) == 24 &&
