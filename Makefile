@@ -45,9 +45,9 @@ tools:
 	$(MAKE) -C tools/testing/unit KSFT_DIR=$(KSFT_DIR)
 	$(MAKE) -C tools/nicprog-plan nicprog-plan nicprog-plan-asan
 	$(MAKE) -C tools/testing/fuzz
+	$(MAKE) -C tools/lib/nicprog
 	$(MAKE) -C tools/nicprog-calibrate
 	$(MAKE) -C tools/lib/nicring
-	$(MAKE) -C tools/lib/nicprog
 	$(MAKE) -C tools/nicprog
 	$(MAKE) -C tools/apps
 	$(MAKE) -C tools/bench/rxbench

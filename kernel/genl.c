@@ -457,10 +457,13 @@ int nicprog_nl_profile_set_doit(struct sk_buff *skb, struct genl_info *info)
 		err = nicprog_lnic_parse(nla_data(a_text), nla_len(a_text),
 					 text, why, sizeof(why));
 		if (err) {
-			pr_info("nicprog: profile-set: profile text refused: %s\n",
-				why);
-			NL_SET_ERR_MSG_ATTR(info->extack, a_text,
-					    "the profile text does not parse (the kernel log says where)");
+			nicprog_bad_arg("profile-set",
+					"profile text refused: %s", why);
+			NICPROG_ERR_MSG_FMT(info->extack,
+					    "the profile text does not parse (the tracepoint nicprog:nicprog_bad_arg says where)",
+					    "the profile text does not parse: %s",
+					    why);
+			info->extack->bad_attr = a_text;
 			kvfree(text);
 			return err;
 		}

@@ -465,7 +465,6 @@ void nicprog_event_ring_drop(struct nicprog_dev *nd, u32 out, u32 len);
 
 int nicprog_sysfs_init(void);
 void nicprog_sysfs_exit(void);
-__printf(2, 3) void nicprog_bad_arg(const char *where, const char *fmt, ...);
 
 /* bpf_offload.c */
 int nicprog_bpf_init(struct nicprog_nic *nic);

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /sys/class/nicprog/<ifname>/: monitoring, one value per file, and the
- * plan policy of the next attach (plan_shape, plan_cores), documented in
- * Documentation/ABI/testing/sysfs-class-nicprog.
+ * /sys/class/nicprog/<ifname>/: monitoring and the plan policy of the next
+ * attach, read-only and one value per file (documented in
+ * Documentation/ABI/testing/sysfs-class-nicprog). The policy is set
+ * through netlink (NICPROG_CMD_DEV_SET), where a refusal has an extack
+ * and the caller's privilege in the port's namespace is checked.
  *
  * Show callbacks must not take RTNL: nicprog_unregister() calls device_del()
  * under RTNL, and device_del() waits for running show callbacks.
@@ -70,30 +72,50 @@ static ssize_t mem_regions_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(mem_regions);
 
-/* "csum:2 crypto:1", by accelerator type; "none" without accelerators. */
-static ssize_t accelerators_show(struct device *dev,
-				 struct device_attribute *attr, char *buf)
+/* accelerators/<type>: how many of that type the NIC has, 0 for none */
+static ssize_t nicprog_accel_show(struct nicprog_dev *nd,
+				  enum nicprog_accel_type t, char *buf)
 {
-	struct nicprog_dev *nd = to_nicprog_dev(dev);
-	u32 accels[__NICPROG_ACCEL_MAX];
-	int len = 0;
-	int i;
+	u32 n;
 
 	mutex_lock(&nd->nic->lock);
-	memcpy(accels, nd->nic->sum.accels, sizeof(accels));
+	n = nd->nic->sum.accels[t];
 	mutex_unlock(&nd->nic->lock);
-	for (i = NICPROG_ACCEL_NONE + 1; i < __NICPROG_ACCEL_MAX; i++) {
-		if (!accels[i])
-			continue;
-		len += sysfs_emit_at(buf, len, "%s%s:%u", len ? " " : "",
-				     nicprog_accel_type_name(i), accels[i]);
-	}
-	if (!len)
-		len = sysfs_emit(buf, "none");
-	len += sysfs_emit_at(buf, len, "\n");
-	return len;
+	return sysfs_emit(buf, "%u\n", n);
 }
-static DEVICE_ATTR_RO(accelerators);
+
+#define NICPROG_ACCEL_ATTR(name, type)					\
+static ssize_t name##_show(struct device *dev,				\
+			   struct device_attribute *attr, char *buf)	\
+{									\
+	return nicprog_accel_show(to_nicprog_dev(dev), type, buf);	\
+}									\
+static struct device_attribute dev_attr_accel_##name = __ATTR_RO(name)
+
+NICPROG_ACCEL_ATTR(csum, NICPROG_ACCEL_CSUM);
+NICPROG_ACCEL_ATTR(crc, NICPROG_ACCEL_CRC);
+NICPROG_ACCEL_ATTR(hash, NICPROG_ACCEL_HASH);
+NICPROG_ACCEL_ATTR(crypto, NICPROG_ACCEL_CRYPTO);
+NICPROG_ACCEL_ATTR(compress, NICPROG_ACCEL_COMPRESS);
+NICPROG_ACCEL_ATTR(regex, NICPROG_ACCEL_REGEX);
+
+static struct attribute *nicprog_accel_attrs[] = {
+	&dev_attr_accel_csum.attr,
+	&dev_attr_accel_crc.attr,
+	&dev_attr_accel_hash.attr,
+	&dev_attr_accel_crypto.attr,
+	&dev_attr_accel_compress.attr,
+	&dev_attr_accel_regex.attr,
+	NULL,
+};
+
+/* a new accelerator type needs its file */
+static_assert(ARRAY_SIZE(nicprog_accel_attrs) == __NICPROG_ACCEL_MAX);
+
+static const struct attribute_group nicprog_accel_group = {
+	.name = "accelerators",
+	.attrs = nicprog_accel_attrs,
+};
 
 static ssize_t plan_shape_show(struct device *dev,
 			       struct device_attribute *attr, char *buf)
@@ -107,26 +129,7 @@ static ssize_t plan_shape_show(struct device *dev,
 	return sysfs_emit(buf, "%s\n", nicprog_shape_name(shape));
 }
 
-static ssize_t plan_shape_store(struct device *dev,
-				struct device_attribute *attr,
-				const char *buf, size_t count)
-{
-	struct nicprog_dev *nd = to_nicprog_dev(dev);
-	unsigned int s;
-
-	for (s = 0; s < __NICPROG_SHAPE_MAX; s++)
-		if (sysfs_streq(buf, nicprog_shape_name(s)))
-			break;
-	if (s == __NICPROG_SHAPE_MAX) {
-		dev_warn_ratelimited(dev, "plan_shape: unknown shape, expected auto, single, replicated, pipelined or pipelined+replicated\n");
-		return -EINVAL;
-	}
-	mutex_lock(&nd->plan_lock);
-	nd->plan_shape = s;
-	mutex_unlock(&nd->plan_lock);
-	return count;
-}
-static DEVICE_ATTR_RW(plan_shape);
+static DEVICE_ATTR_RO(plan_shape);
 
 static ssize_t plan_cores_show(struct device *dev,
 			       struct device_attribute *attr, char *buf)
@@ -140,32 +143,7 @@ static ssize_t plan_cores_show(struct device *dev,
 	return sysfs_emit(buf, "%u\n", cores);
 }
 
-static ssize_t plan_cores_store(struct device *dev,
-				struct device_attribute *attr,
-				const char *buf, size_t count)
-{
-	struct nicprog_dev *nd = to_nicprog_dev(dev);
-	u32 cores;
-	int err;
-
-	err = kstrtou32(buf, 0, &cores);
-	if (err)
-		return err;
-	/* the NIC's lock first: its LNIC may be replaced */
-	mutex_lock(&nd->nic->lock);
-	mutex_lock(&nd->plan_lock);
-	if (cores > nd->nic->sum.cores) {
-		dev_warn_ratelimited(dev, "plan_cores: %u is more than the NIC's %u cores\n",
-				     cores, nd->nic->sum.cores);
-		err = -ERANGE;
-	} else {
-		nd->plan_cores = cores;
-	}
-	mutex_unlock(&nd->plan_lock);
-	mutex_unlock(&nd->nic->lock);
-	return err ?: count;
-}
-static DEVICE_ATTR_RW(plan_cores);
+static DEVICE_ATTR_RO(plan_cores);
 
 static ssize_t plan_partial_show(struct device *dev,
 				 struct device_attribute *attr, char *buf)
@@ -179,22 +157,7 @@ static ssize_t plan_partial_show(struct device *dev,
 	return sysfs_emit(buf, "%u\n", partial);
 }
 
-static ssize_t plan_partial_store(struct device *dev,
-				  struct device_attribute *attr,
-				  const char *buf, size_t count)
-{
-	struct nicprog_dev *nd = to_nicprog_dev(dev);
-	unsigned int partial;
-
-	/* exactly 0 or 1: kstrtobool() reads only the first character */
-	if (kstrtouint(buf, 10, &partial) || partial > 1)
-		return -EINVAL;
-	mutex_lock(&nd->plan_lock);
-	nd->plan_partial = partial;
-	mutex_unlock(&nd->plan_lock);
-	return count;
-}
-static DEVICE_ATTR_RW(plan_partial);
+static DEVICE_ATTR_RO(plan_partial);
 
 /* The installed program's ID, as bpftool shows it; 0 for none. */
 static ssize_t prog_id_show(struct device *dev, struct device_attribute *attr,
@@ -221,7 +184,6 @@ static struct attribute *nicprog_dev_attrs[] = {
 	&dev_attr_core_threads.attr,
 	&dev_attr_parsers.attr,
 	&dev_attr_mat_stages.attr,
-	&dev_attr_accelerators.attr,
 	&dev_attr_dma_engines.attr,
 	&dev_attr_mem_regions.attr,
 	&dev_attr_mem_bytes.attr,
@@ -310,6 +272,7 @@ static const struct attribute_group nicprog_stats_group = {
 
 static const struct attribute_group *nicprog_dev_groups[] = {
 	&nicprog_dev_group,
+	&nicprog_accel_group,
 	&nicprog_stats_group,
 	NULL,
 };

@@ -14,6 +14,7 @@
  *
  * For the tracepoint nicprog:nicprog_bad_arg only: the caller returns the
  * errno (and, on netlink, the extack) that carries the refusal to the user.
+ * Drivers call it for what a user asked of them through nicprog.
  */
 void nicprog_bad_arg(const char *where, const char *fmt, ...)
 {
@@ -28,3 +29,4 @@ void nicprog_bad_arg(const char *where, const char *fmt, ...)
 	trace_nicprog_bad_arg(where, &vaf);
 	va_end(args);
 }
+EXPORT_SYMBOL_GPL(nicprog_bad_arg);

@@ -155,13 +155,13 @@ static ssize_t profile_store(struct device *dev, struct device_attribute *attr,
 	}
 	lnic = nicsim_profile_find(w[0]);
 	if (!lnic) {
-		err = nicsim_profile_request(w[0], &own);
+		err = nicsim_profile_request(w[0], &own, NULL);
 		if (err)
 			return err;
 		lnic = &own->lnic;
 	}
 	rtnl_lock();
-	err = nicsim_profile_replace(ndev, lnic, &own);
+	err = nicsim_profile_replace(ndev, lnic, &own, NULL);
 	rtnl_unlock();
 	kvfree(own);
 	return err ?: count;
@@ -329,7 +329,7 @@ static struct nicsim_dev *nicsim_dev_create(u32 id, u32 port_count,
 	u32 i;
 
 	lockdep_assert_held(&nicsim_devs_lock);
-	err = nicsim_profile_check(lnic);
+	err = nicsim_profile_check(lnic, NULL);
 	if (err) {
 		kvfree(own_lnic);
 		return ERR_PTR(err);
@@ -452,7 +452,7 @@ static ssize_t new_device_store(nicprog_bus_type_t *bus, const char *buf,
 	if (n >= 3) {
 		lnic = nicsim_profile_find(w[2]);
 		if (!lnic) {
-			err = nicsim_profile_request(w[2], &own);
+			err = nicsim_profile_request(w[2], &own, NULL);
 			if (err)
 				return err;
 			lnic = &own->lnic;

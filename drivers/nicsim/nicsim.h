@@ -527,10 +527,13 @@ extern const struct ethtool_ops nicsim_ethtool_ops;
 
 /* profile.c */
 extern const struct nicprog_dev_ops nicsim_nicprog_ops;
-int nicsim_profile_request(const char *name, struct nicprog_lnic_text **out);
-int nicsim_profile_check(const struct nicprog_lnic *lnic);
+int nicsim_profile_request(const char *name, struct nicprog_lnic_text **out,
+			   struct netlink_ext_ack *extack);
+int nicsim_profile_check(const struct nicprog_lnic *lnic,
+			 struct netlink_ext_ack *extack);
 int nicsim_profile_replace(struct nicsim_dev *ndev,
 			   const struct nicprog_lnic *lnic,
-			   struct nicprog_lnic_text **own);
+			   struct nicprog_lnic_text **own,
+			   struct netlink_ext_ack *extack);
 
 #endif /* _NICSIM_H */

@@ -25,20 +25,46 @@ static bool nicsim_profile_name_ok(const char *name)
 	return true;
 }
 
+/*
+ * Why a profile was refused. Asked through nicprog's netlink family
+ * (@extack), by whoever holds CAP_NET_ADMIN in some namespace: to the
+ * tracepoint nicprog:nicprog_bad_arg, never the kernel log; the caller's
+ * extack message says which kind of refusal it was. Asked through
+ * nicsim's own sysfs (root in the initial namespace, no extack): logged,
+ * as a simulator's control files do.
+ */
+static __printf(2, 3) void nicsim_profile_err(struct netlink_ext_ack *extack,
+					      const char *fmt, ...)
+{
+	struct va_format vaf;
+	va_list args;
+
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	if (extack)
+		nicprog_bad_arg("nicsim profile", "%pV", &vaf);
+	else
+		pr_err("%pV\n", &vaf);
+	va_end(args);
+}
+
 /**
  * nicsim_profile_request() - read a profile from firmware file
  *	nicsim/<name>.lnic
  * @name: the profile's name, which the file's "lnic" statement must give
  * @out: the profile, for the caller to kvfree()
+ * @extack: the netlink request's, or NULL for nicsim's sysfs
  *
  * No user-mode helper and no wait for one: a missing file fails at once.
- * Every failure is logged with its cause.
+ * Every failure says its cause (nicsim_profile_err()).
  *
  * Context: process; sleeps.
  * Return: 0; -EINVAL for a bad name or profile text; -ENOENT without the
  * file; -ENOMEM.
  */
-int nicsim_profile_request(const char *name, struct nicprog_lnic_text **out)
+int nicsim_profile_request(const char *name, struct nicprog_lnic_text **out,
+			   struct netlink_ext_ack *extack)
 {
 	char path[NICSIM_PROFILE_NAME_MAX + 16], why[128];
 	const struct firmware *fw;
@@ -46,15 +72,16 @@ int nicsim_profile_request(const char *name, struct nicprog_lnic_text **out)
 	int err;
 
 	if (!nicsim_profile_name_ok(name)) {
-		pr_err("profile \"%s\": a name is 1..%u letters, digits, '_', '-' or '.', not first\n",
-		       name, NICSIM_PROFILE_NAME_MAX - 1);
+		nicsim_profile_err(extack, "profile \"%s\": a name is 1..%u letters, digits, '_', '-' or '.', not first",
+				   name, NICSIM_PROFILE_NAME_MAX - 1);
 		return -EINVAL;
 	}
 	snprintf(path, sizeof(path), "nicsim/%s.lnic", name);
 	err = request_firmware_direct(&fw, path, NULL);
 	if (err) {
-		pr_err("profile \"%s\": not shipped (%s) and no firmware file %s: %d\n",
-		       name, nicsim_profile_names(why, sizeof(why)), path, err);
+		nicsim_profile_err(extack, "profile \"%s\": not shipped (%s) and no firmware file %s: %d",
+				   name, nicsim_profile_names(why, sizeof(why)),
+				   path, err);
 		return -ENOENT;
 	}
 	t = kvzalloc(sizeof(*t), GFP_KERNEL);
@@ -64,10 +91,10 @@ int nicsim_profile_request(const char *name, struct nicprog_lnic_text **out)
 	}
 	err = nicprog_lnic_parse(fw->data, fw->size, t, why, sizeof(why));
 	if (err) {
-		pr_err("profile %s: %s\n", path, why);
+		nicsim_profile_err(extack, "profile %s: %s", path, why);
 	} else if (strcmp(t->lnic.name, name)) {
-		pr_err("profile %s: names itself \"%s\", not \"%s\"\n", path,
-		       t->lnic.name, name);
+		nicsim_profile_err(extack, "profile %s: names itself \"%s\", not \"%s\"",
+				   path, t->lnic.name, name);
 		err = -EINVAL;
 	}
 	if (err)
@@ -85,13 +112,14 @@ out:
  *
  * nicsim runs at most NICSIM_MAX_CORES cores and times at most
  * NICSIM_TM_MAX_ENGINES units of a pool; a profile with more would let
- * the nicprog core give plans units nicsim does not have. The refusal is
- * logged.
+ * the nicprog core give plans units nicsim does not have. The refusal
+ * says its cause (nicsim_profile_err()).
  *
  * Context: any.
  * Return: 0, or -EINVAL.
  */
-int nicsim_profile_check(const struct nicprog_lnic *lnic)
+int nicsim_profile_check(const struct nicprog_lnic *lnic,
+			 struct netlink_ext_ack *extack)
 {
 	u32 i, p, cores = 0, units[NICSIM_TM_POOLS] = {};
 	const struct nicprog_lnic_unit *u;
@@ -107,14 +135,15 @@ int nicsim_profile_check(const struct nicprog_lnic *lnic)
 			units[u->accel] += u->count;
 	}
 	if (cores > NICSIM_MAX_CORES) {
-		pr_err("profile %s: %u cores; nicsim runs at most %u\n",
-		       lnic->name, cores, NICSIM_MAX_CORES);
+		nicsim_profile_err(extack, "profile %s: %u cores; nicsim runs at most %u",
+				   lnic->name, cores, NICSIM_MAX_CORES);
 		return -EINVAL;
 	}
 	for (p = 0; p < NICSIM_TM_POOLS; p++)
 		if (units[p] > NICSIM_TM_MAX_ENGINES) {
-			pr_err("profile %s: %u units of a kind; nicsim times at most %u\n",
-			       lnic->name, units[p], NICSIM_TM_MAX_ENGINES);
+			nicsim_profile_err(extack, "profile %s: %u units of a kind; nicsim times at most %u",
+					   lnic->name, units[p],
+					   NICSIM_TM_MAX_ENGINES);
 			return -EINVAL;
 		}
 	return 0;
@@ -127,6 +156,7 @@ int nicsim_profile_check(const struct nicprog_lnic *lnic)
  * @lnic: the profile: a shipped one, or @*own's
  * @own: storage of @lnic if it is not shipped, else NULL; on success,
  *	swapped with the old profile's, for the caller to kvfree() either way
+ * @extack: the netlink request's, or NULL for nicsim's sysfs
  *
  * The NIC must be free of programs and maps (nicprog_lnic_replace_begin()
  * says which it has); the cores and timing model restart for the new
@@ -139,7 +169,8 @@ int nicsim_profile_check(const struct nicprog_lnic *lnic)
  */
 int nicsim_profile_replace(struct nicsim_dev *ndev,
 			   const struct nicprog_lnic *lnic,
-			   struct nicprog_lnic_text **own)
+			   struct nicprog_lnic_text **own,
+			   struct netlink_ext_ack *extack)
 {
 	const struct nicprog_lnic *old;
 	struct nicprog_lnic_text *old_own;
@@ -148,7 +179,7 @@ int nicsim_profile_replace(struct nicsim_dev *ndev,
 	ASSERT_RTNL();
 	if (!ndev->live)
 		return -ENODEV;
-	err = nicsim_profile_check(lnic);
+	err = nicsim_profile_check(lnic, extack);
 	if (!err)
 		err = nicprog_lnic_replace_begin(ndev->nic, lnic);
 	if (err)
@@ -174,7 +205,11 @@ int nicsim_profile_replace(struct nicsim_dev *ndev,
 	}
 	nicprog_lnic_replace_end(ndev->nic, err ? NULL : ndev->lnic);
 out:
-	if (err)
+	if (err && extack)	/* a user's request: the extack says it */
+		nicprog_bad_arg(dev_name(&ndev->dev),
+				"profile: cannot take profile %s: %d",
+				lnic->name, err);
+	else if (err)
 		dev_err(&ndev->dev, "profile: cannot take profile %s: %d\n",
 			lnic->name, err);
 	else
@@ -224,13 +259,13 @@ static int nicsim_nicprog_profile_request(const char *name,
 	*text = NULL;
 	if (nicsim_profile_find(name))
 		return 0;
-	err = nicsim_profile_request(name, text);
+	err = nicsim_profile_request(name, text, extack);
 	if (err == -ENOENT)
 		NL_SET_ERR_MSG(extack,
 			       "no such profile: not shipped, and no firmware file nicsim/<profile>.lnic");
 	else if (err == -EINVAL)
 		NL_SET_ERR_MSG(extack,
-			       "the profile's name or its firmware file is bad (the kernel log says why)");
+			       "the profile's name or its firmware file is bad (the tracepoint nicprog:nicprog_bad_arg says why)");
 	return err;
 }
 
@@ -248,7 +283,7 @@ static int nicsim_nicprog_profile_set(struct nicprog_nic *nic,
 		NL_SET_ERR_MSG(extack, "no such profile");
 		return -ENOENT;
 	}
-	err = nicsim_profile_replace(nicprog_nic_priv(nic), lnic, &text);
+	err = nicsim_profile_replace(nicprog_nic_priv(nic), lnic, &text, extack);
 	kvfree(text);
 	if (err == -EBUSY)
 		NL_SET_ERR_MSG(extack,

@@ -370,6 +370,7 @@ struct devlink_port *nicprog_nic_devlink_port(struct nicprog_nic *nic,
 void nicprog_devlink_port_set(struct nicprog_dev *nd);
 void nicprog_devlink_port_clear(struct nicprog_dev *nd);
 void nicprog_unregister(struct nicprog_dev *nd);
+__printf(2, 3) void nicprog_bad_arg(const char *where, const char *fmt, ...);
 struct nicprog_nic *nicprog_dev_nic(const struct nicprog_dev *nd);
 int nicprog_ring_deliver(struct nicprog_dev *nd, u32 target,
 			 const void *buf, u32 len, bool more);

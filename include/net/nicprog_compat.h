@@ -63,6 +63,19 @@ static inline const void *nicprog_uring_cmd_payload(struct io_uring_cmd *cmd)
 #endif
 
 /*
+ * From 6.2 an extack can carry a formatted message (NL_SET_ERR_MSG_FMT());
+ * 6.1 keeps only a pointer to a static string, so there the cause goes to
+ * the tracepoint nicprog:nicprog_bad_arg alone and the extack says so.
+ */
+#if NICPROG_KERNEL_AT_LEAST(6, 2)
+#define NICPROG_ERR_MSG_FMT(extack, fallback, fmt, args...) \
+	NL_SET_ERR_MSG_FMT(extack, fmt, ##args)
+#else
+#define NICPROG_ERR_MSG_FMT(extack, fallback, fmt, args...) \
+	NL_SET_ERR_MSG(extack, fallback)
+#endif
+
+/*
  * A bus is const from 6.4, in bus_register() and its attributes'
  * callbacks; 6.1 writes to it. The 6.1 form is spelled through a second
  * name so that checkpatch's "should be const" keeps meaning something for

@@ -40,7 +40,7 @@ tap_begin
 for p in nicsim-nfp nicsim-pipeline; do
 	calibrate_dev "$p" || { tap_fail "$p: create the device"; continue; }
 	cat "$BUS/devices/nicsim$ID/lnic" > "$TMP/$p.lnic"
-	echo pipelined > "/sys/class/nicprog/$PORT/plan_shape"
+	plan_set "$PORT" shape pipelined
 	# nicsim-pipeline's run is also the one against a reference 50% off
 	# in one parameter (a calibration run is a third of this file)
 	ref=$TMP/$p.lnic

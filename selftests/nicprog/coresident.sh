@@ -52,7 +52,7 @@ for p in $A $B; do
 done
 
 # B's program holds ten cores, from 0
-echo 10 > "/sys/class/nicprog/$B/plan_cores"
+plan_set "$B" cores 10
 check "a program on one port, planned for 10 cores" \
 	ip link set dev "$B" xdpoffload obj "$EX/count.o" sec xdp
 expect_eq "its plan holds 10 cores" 10 "$(plan_cores "$B")"
@@ -102,7 +102,7 @@ tap_info "router on six cores: $mt frames per million cycles measured, $pt predi
 check "its throughput is the six-core prediction within 8%" within "$te" 8
 
 # NF holds the six, B the ten: a third program has no core
-echo 6 > "/sys/class/nicprog/$NF/plan_cores"
+plan_set "$NF" cores 6
 ip -n "$NS" link set dev "$NF" xdpoffload obj "$EX/count.o" sec xdp
 out=$(ip -n "$NS" link set dev "$CAP" xdpoffload obj "$EX/count.o" sec xdp 2>&1)
 rc=$?
@@ -129,8 +129,8 @@ ip -n "$NS" link set dev "$NF" xdpoffload off
 # itself, so one runs as predicted for its slice whatever the other does.
 # accel_line PORT KIND: the plan's "accel KIND: N calls on M engines"
 accel_line() { grep "^accel $2:" "/sys/kernel/debug/nicprog/$1/plan"; }
-echo 8 > "/sys/class/nicprog/$B/plan_cores"
-echo 8 > "/sys/class/nicprog/$NF/plan_cores"
+plan_set "$B" cores 8
+plan_set "$NF" cores 8
 check "digest.o on $B, planned for 8 cores" \
 	ip link set dev "$B" xdpoffload obj "$EX/digest.o" sec xdp
 expect_eq "its plan: 8 of the 16 CRC engines" \
@@ -212,8 +212,8 @@ check "beside the flood its throughput is the slice's prediction within 8%" \
 ip link set dev "$B" xdpoffload off
 
 # a pool with no unit left: the plan runs those calls on its cores
-echo 4 > "/sys/class/nicprog/$B/plan_cores"
-echo 4 > "/sys/class/nicprog/$A/plan_cores"
+plan_set "$B" cores 4
+plan_set "$A" cores 4
 check "digest.o on $NF, 8 cores" \
 	ip -n "$NS" link set dev "$NF" xdpoffload obj "$EX/digest.o" sec xdp
 check "and on $B, 4 cores" \

@@ -84,7 +84,7 @@ if [ -x "$PLAN" ]; then
 		"$("$PLAN" --profile nicsim-nfp "$OBJ" 2>&1)"
 fi
 
-echo 1 > "$SYS/plan_partial"
+plan_set "$NF" partial on
 out=$(ip netns exec "$NS" ip link set dev "$NF" xdpoffload obj "$OBJ" sec xdp 2>&1)
 rc=$?
 expect_eq "with plan_partial: attached" 0 "$rc"
@@ -114,7 +114,7 @@ check "fewer frames routed without the route ($REDIRECTS, were $before)" \
 for prof in nicsim-soc nicsim-pipeline nicsim-fpga; do
 	oracle_nic "rt${prof#nicsim-}" "$prof"
 	routes || { tap_fail "cannot set up routes in $NS"; continue; }
-	echo 1 > "/sys/class/nicprog/$NF/plan_partial"
+	plan_set "$NF" partial on
 	routed "$prof router" 12
 done
 
@@ -149,10 +149,10 @@ if command -v bpftool > /dev/null; then
 	P=nicsim${ID}p0
 	PIN=/sys/fs/bpf/nicprog-hostcall-$ID
 	nicsim_new "$ID" 1
-	echo 1 > "/sys/class/nicprog/$P/plan_partial"
+	plan_set "$P" partial on
 	check "loaded for the port under plan_partial" \
 		bpftool prog load "$OBJ" "$PIN" type xdp dev "$P"
-	echo 0 > "/sys/class/nicprog/$P/plan_partial"
+	plan_set "$P" partial off
 	out=$(ip link set dev "$P" xdpoffload pinned "$PIN" 2>&1)
 	rc=$?
 	check "attached after plan_partial was cleared: refused" test $rc -ne 0

@@ -86,7 +86,7 @@ oracle() {
 }
 
 for shape in single auto; do
-	echo "$shape" > /sys/class/nicprog/$NF/plan_shape
+	plan_set "$NF" shape "$shape"
 	jobs=$(nic_sum '^accel_csum_jobs:')
 	oracle "$shape ident_csum" "$P_DIR/ident_csum.o"
 	check "$shape ident_csum: the csum engine ran the plain-BPF checksum" \

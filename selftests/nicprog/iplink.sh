@@ -38,8 +38,8 @@ oracle_nic ipl nicsim-generic
 SYS=/sys/class/nicprog/$NF
 . "$SELFDIR/nf_entries.sh"
 # the port's own settings, which every command below must leave alone
-echo single > "$SYS/plan_shape"
-echo 3 > "$SYS/plan_cores"
+plan_set "$NF" shape single
+plan_set "$NF" cores 3
 OWN="single 3 0"
 
 out=$(nip link set dev "$NF" nicprog obj "$EX/router.o" plan pipelined \

@@ -64,6 +64,42 @@ print_matching() {
 	return 0
 }
 
+# plan_set IFNAME [shape SHAPE] [cores N] [partial on|off]: the plan
+# policy of the port's next attach, through netlink (sysfs only shows it).
+# Netlink finds ports in the caller's namespace: run it in the port's.
+plan_set() {
+	local dev=$1 ns=
+	shift
+	if [ ! -e "/sys/class/net/$dev" ]; then
+		for ns in $(ip netns list | awk '{ print $1 }'); do
+			ip netns exec "$ns" test -e "/sys/class/net/$dev" && break
+			ns=
+		done
+	fi
+	${ns:+ip netns exec "$ns"} "$NICPROG_SRC/tools/nicprog/nicprog" \
+		dev set dev "$dev" "$@"
+}
+
+# bad_args on|off: record the tracepoint nicprog:nicprog_bad_arg, where
+# nicprog puts the cause of a user's refused argument instead of the
+# kernel log (a full buffer keeps its first events); fails without
+# tracefs. bad_args_seen TEXT: a recorded cause contains TEXT.
+BAD_ARGS_TR=/sys/kernel/tracing
+bad_args() {
+	local tp=events/nicprog/nicprog_bad_arg
+	[ -d "$BAD_ARGS_TR/$tp" ] || BAD_ARGS_TR=/sys/kernel/debug/tracing
+	[ -d "$BAD_ARGS_TR/$tp" ] || return 1
+	if [ "$1" = on ]; then
+		echo > "$BAD_ARGS_TR/trace"
+		echo 0 > "$BAD_ARGS_TR/options/overwrite"
+		echo 1 > "$BAD_ARGS_TR/$tp/enable"
+	else
+		echo 0 > "$BAD_ARGS_TR/$tp/enable"
+		echo 1 > "$BAD_ARGS_TR/options/overwrite"
+	fi
+}
+bad_args_seen() { grep -qF -- "$1" "$BAD_ARGS_TR/trace"; }
+
 # wait_for SECONDS CMD...: poll CMD every 0.1 s until it succeeds; fails
 # after SECONDS times NICPROG_WAIT_SLACK (4). The seconds a test names are
 # what a quiet machine needs; the slack lets a busy one or the sanitizer
@@ -212,7 +248,7 @@ split_bench() {
 	grep '^host: [0-9]* \(of\|insns\|verdicts\)' "$TMP/pred" | sed 's/^/# predicted: /'
 	oracle_nic "sb${prof#nicsim-}" "$prof"
 	[ -z "$setup" ] || $setup
-	echo 1 > "/sys/class/nicprog/$NF/plan_partial"
+	plan_set "$NF" partial on
 	ip netns exec "$NS" ethtool -S "$NF" > "$TMP/before"
 	ip netns exec "$NS" env ORACLE_BENCH=1 ORACLE_PCAP="$TMP/$wl.pcap" \
 		"$SELFDIR/oracle" "$obj" "$IN" "$NF" "$OUT" "$CAP" 7 2000 \

@@ -84,7 +84,7 @@ expect_eq "devlink resource show: 16 cores, 4 MAT stages, 1 GiB of dram, none he
 expect_eq "and each accelerator pool of the profile" "1 16 2 2" \
 	"$(res accel_csum size) $(res accel_crc size) $(res accel_hash size) $(res accel_crypto size)"
 # each port's plan gets eight of nicsim-generic's sixteen cores
-for p in $P $Q; do echo 8 > "/sys/class/nicprog/$p/plan_cores"; done
+for p in $P $Q; do plan_set "$p" cores 8; done
 check "a map created for port $P" bpftool map create "$PIN/counts" \
 	type array key 4 value 16 entries 4 name counts dev "$P"
 check "serves a program loaded for its sibling $Q" bpftool prog load \
@@ -127,7 +127,7 @@ expect_eq "devlink: the MAT stages' occupancy is its plan's, and the cores'" \
 ip link set dev "$P" xdpoffload off
 
 # a slow program on one core, flooded: the health reporter trips
-echo 1 > "/sys/class/nicprog/$Q/plan_cores"
+plan_set "$Q" cores 1
 check "a slow program on one core of $Q" \
 	ip link set dev "$Q" xdpoffload obj "$SELFDIR/progs/slow.o" sec xdp
 ip addr add 10.78.0.1/24 dev "$P"
@@ -149,7 +149,7 @@ sys.exit(not (o['port'] == '$Q' and o['stage'] == 0 and o['frames'] > 0 and
 check "diagnose counts the frames dropped" sh -c \
 	"devlink -j health diagnose $DL reporter cores | python3 -c 'import json, sys; sys.exit(not json.load(sys.stdin)[\"overload_frames\"] > 0)'"
 ip link set dev "$Q" xdpoffload off
-echo 0 > "/sys/class/nicprog/$Q/plan_cores"
+plan_set "$Q" cores 0
 
 check "a program loaded for another NIC's port" \
 	bpftool prog load "$COUNT" "$PIN/other" type xdp dev "$R"

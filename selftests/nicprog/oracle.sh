@@ -54,7 +54,7 @@ declare -A kept
 tap_begin
 k=0
 for shape in $SHAPES; do
-echo "$shape" > /sys/class/nicprog/$NF/plan_shape
+plan_set "$NF" shape "$shape"
 if [ "$shape" = auto ]; then
 	seed=$SEED n=$FRAMES
 else

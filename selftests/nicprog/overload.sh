@@ -55,7 +55,7 @@ predict() {
 # $TMP/DEV_PREFIX.before
 offered_start() {
 	oracle_nic "$1" nicsim-generic
-	echo 1 > "/sys/class/nicprog/$NF/plan_cores"
+	plan_set "$NF" cores 1
 	echo "$2" > "/sys/bus/nicsim/devices/nicsim$ID/offered_rate"
 	ip netns exec "$NS" ethtool -S "$NF" > "$TMP/$1.before"
 	FIFO0=$(ip netns exec "$NS" cat "/sys/class/net/$NF/statistics/rx_fifo_errors")
@@ -216,8 +216,8 @@ expect_eq "randdrop at 30 kpps: the frames drawn to drop are those nicprog-plan 
 
 # a pipelined firewall under a light load: its output is the host's
 oracle_nic pipe nicsim-generic
-echo 4 > "/sys/class/nicprog/$NF/plan_cores"
-echo pipelined > "/sys/class/nicprog/$NF/plan_shape"
+plan_set "$NF" cores 4
+plan_set "$NF" shape pipelined
 echo 100000 > "/sys/bus/nicsim/devices/nicsim$ID/offered_rate"
 FRAMES=600
 nf_entries firewall

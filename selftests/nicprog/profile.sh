@@ -71,7 +71,7 @@ if echo "$ID 2 tiny" > "$BUS/new_device"; then
 		"/sys/kernel/debug/nicprog/$1/plan"; }
 	for p in $P0 $P1; do
 		ip link set "$p" up
-		echo 2 > "/sys/class/nicprog/$p/plan_cores"
+		plan_set "$p" cores 2
 	done
 	ip link set dev "$P0" xdpoffload obj "$EX/count.o" sec xdp
 	expect_eq "one program: its table in lmem" lmem "$(region "$P0")"
@@ -96,7 +96,7 @@ P=nicsim${ID}p0
 nicsim_new "$ID" 2
 DEV=$BUS/devices/nicsim$ID
 expect_eq "a device names its profile" nicsim-generic "$(cat "$DEV/profile")"
-echo 16 > "/sys/class/nicprog/$P/plan_cores"
+plan_set "$P" cores 16
 check "it takes another" sh -c "echo nicsim-soc > $DEV/profile"
 expect_eq "the device names it" nicsim-soc "$(cat "$DEV/profile")"
 expect_eq "every port names it" "nicsim-soc nicsim-soc" \

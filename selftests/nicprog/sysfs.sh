@@ -18,7 +18,8 @@ expect_eq "cores" 16 "$(cat $C/$P/cores)"
 expect_eq "core_threads" 64 "$(cat $C/$P/core_threads)"
 expect_eq "parsers" 1 "$(cat $C/$P/parsers)"
 expect_eq "mat_stages" 4 "$(cat $C/$P/mat_stages)"
-expect_eq "accelerators" "csum:1 crc:16 hash:2 crypto:2" "$(cat $C/$P/accelerators)"
+accels() { for t in csum crc hash crypto compress regex; do echo -n "$t:$(cat "$C/$P/accelerators/$t") "; done; }
+expect_eq "accelerators, one file per type" "csum:1 crc:16 hash:2 crypto:2 compress:0 regex:0 " "$(accels)"
 expect_eq "dma_engines" 2 "$(cat $C/$P/dma_engines)"
 expect_eq "mem_regions" 2 "$(cat $C/$P/mem_regions)"
 expect_eq "mem_bytes" $((65536 + 1073741824)) "$(cat $C/$P/mem_bytes)"
@@ -29,6 +30,14 @@ check "device link points at the nicsim bus device" \
 expect_eq "attributes are mode 0444" 444 "$(stat -c %a "$C/$P/profile")"
 check "writing an attribute is refused, even for root" sh -c "! echo x > $C/$P/profile 2>/dev/null"
 expect_eq "the attribute is unchanged" nicsim-generic "$(cat $C/$P/profile)"
+# the plan policy is set through netlink, where the privilege is checked
+for f in plan_shape plan_cores plan_partial accelerators/csum; do
+	v=$(cat "$C/$P/$f")
+	check "$f is read-only, even for root, and unchanged" \
+		sh -c "! echo 1 > $C/$P/$f 2>/dev/null && test \"\$(cat $C/$P/$f)\" = '$v'"
+done
+expect_eq "every attribute is mode 0444" "" \
+	"$(find "$C/$P/" -maxdepth 2 -type f ! -perm 0444 ! -name uevent ! -path '*/power/*' -printf '%P ')"
 
 ip link set "$P" name "np-ren-$ID"
 check "rename follows the netdev" test -d "$C/np-ren-$ID" -a ! -e "$C/$P"

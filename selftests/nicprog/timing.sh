@@ -30,7 +30,7 @@ tap_begin
 declare -A S
 for t in 1 4; do
 	oracle_nic tim threads$t
-	echo 1 > /sys/class/nicprog/$NF/plan_cores
+	plan_set "$NF" cores 1
 	nf_entries $NFN
 	ip netns exec "$NS" "$SELFDIR/oracle" "$EX/$NFN.o" "$IN" "$NF" "$OUT" \
 		"$CAP" 3 "$FRAMES" "${ENTRIES[@]}" > "$TMP/oracle$t" 2>&1
@@ -87,7 +87,7 @@ check "four threads overlap runs (latencies exceed the cycles)" \
 # the busiest core's cycles, in STEPS.
 clock_run() {
 	oracle_nic clk
-	echo "$1" > "/sys/class/nicprog/$NF/plan_shape"
+	plan_set "$NF" shape "$1"
 	ip netns exec "$NS" ethtool -S "$NF" > "$TMP/clk.before"
 	ip netns exec "$NS" env ORACLE_BENCH=1 "$SELFDIR/oracle" \
 		"$SELFDIR/progs/clock_step.o" "$IN" "$NF" "$OUT" "$CAP" 5 "$2" \

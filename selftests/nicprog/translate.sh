@@ -98,7 +98,7 @@ for shape in $SHAPES; do
 	for nf in $NFS; do
 		for mode in $modes; do
 			use $mode
-			echo "$shape" > /sys/class/nicprog/$NF/plan_shape
+			plan_set "$NF" shape "$shape"
 			nf_entries "$nf"
 			snap "$TMP/before"
 			# the plan's shape does not depend on the mode:
@@ -141,7 +141,7 @@ done
 # exec_mode: not with a plan installed (its stages were translated, or
 # not, when it was), and only a mode that is
 use translated
-echo single > /sys/class/nicprog/$NF/plan_shape
+plan_set "$NF" shape single
 ip netns exec "$NS" ip link set dev "$NF" xdpoffload obj "$EX/count.o" sec xdp ||
 	tap_info "attach of count.o failed"
 check "exec_mode refused with a plan installed (EBUSY)" \
@@ -213,11 +213,11 @@ echo translated > "$BUS/devices/nicsim$ID/exec_mode"
 check "translating, the same NIC takes count.o" \
 	ip netns exec "$NS" ip link set dev "$NF" xdpoffload obj "$EX/count.o" sec xdp
 ip netns exec "$NS" ip link set dev "$NF" xdpoffload off
-echo 1 > "/sys/class/nicprog/$NF/plan_partial"
+plan_set "$NF" partial on
 refused "ip link set dev $NF xdpoffload obj $SELFDIR/progs/partial.o sec xdp" \
 	"the host runs part of the plan (plan_partial), but a table of the plan is in NIC memory the host does not address" \
 	"partial.o split with the host"
-echo 0 > "/sys/class/nicprog/$NF/plan_partial"
+plan_set "$NF" partial off
 # xdp_tail.o's PROG_ARRAY is pinned where ip pins: a BPF file system of
 # the test's own, which ip netns exec keeps (adapt.sh)
 IP=$NICPROG_SRC/tools/iproute2/ip

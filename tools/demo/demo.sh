@@ -46,9 +46,12 @@ done
 run ip -n hosta -br link show "$A"
 
 step "what the NIC is: /sys/class/nicprog/$A"
-for f in profile cores core_threads parsers mat_stages accelerators \
-	 dma_engines mem_regions mem_bytes insn_store; do
-	printf '  %-13s %s\n' "$f" "$(cat /sys/class/nicprog/$A/$f)"
+for f in profile cores core_threads parsers mat_stages dma_engines \
+	 mem_regions mem_bytes insn_store; do
+	printf '  %-22s %s\n' "$f" "$(cat "/sys/class/nicprog/$A/$f")"
+done
+for f in "/sys/class/nicprog/$A"/accelerators/*; do
+	printf '  %-22s %s\n' "accelerators/${f##*/}" "$(cat "$f")"
 done
 
 step "traffic: ping hostb from hosta"

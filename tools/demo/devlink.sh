@@ -11,14 +11,14 @@ mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 echo "7 2" > "$BUS/new_device"
 P=nicsim7p0 Q=nicsim7p1
 echo "7:0 7:1" > "$BUS/link_device"
-for p in $P $Q; do sysctl -qw "net.ipv6.conf.$p.disable_ipv6=1"; ip link set $p up; echo 8 > /sys/class/nicprog/$p/plan_cores; done
+for p in $P $Q; do sysctl -qw "net.ipv6.conf.$p.disable_ipv6=1"; ip link set $p up; plan_set $p cores 8; done
 echo '$ devlink dev info nicsim/nicsim7'; devlink dev info nicsim/nicsim7
 echo '$ devlink port show'; devlink port show | grep nicsim7
 ip link set dev $P xdpoffload obj $NICPROG_SRC/bpf/examples/router.o sec xdp 2>/dev/null
 ip link set dev $Q xdpoffload obj $NICPROG_SRC/bpf/examples/count.o sec xdp 2>/dev/null
 echo '$ devlink resource show nicsim/nicsim7'; devlink resource show nicsim/nicsim7
 ip link set dev $P xdpoffload off; ip link set dev $Q xdpoffload off
-echo 1 > /sys/class/nicprog/$Q/plan_cores
+plan_set $Q cores 1
 ip link set dev $Q xdpoffload obj $SELFDIR/progs/slow.o sec xdp
 ip addr add 10.78.0.1/24 dev $P
 ip neigh replace 10.78.0.2 lladdr $(cat /sys/class/net/$Q/address) dev $P nud permanent

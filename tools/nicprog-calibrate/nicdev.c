@@ -2,8 +2,8 @@
 /*
  * The calibrator's view of a port: counters through ETHTOOL_GSTATS, frames
  * from its link peer through a packet socket, programs offloaded with
- * libbpf (XDP_FLAGS_HW_MODE), the plan policy through
- * /sys/class/nicprog/<ifname>/.
+ * libbpf (XDP_FLAGS_HW_MODE), the plan policy through nicprog's netlink
+ * family.
  *
  * nicsim times what its cores ran once the NIC has been idle for a while
  * (its timing model replays held runs then); a frame's counters are
@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <arpa/inet.h>
 #include <linux/ethtool.h>
+#include <linux/nicprog.h>
 #include <linux/if_link.h>
 #include <linux/if_packet.h>
 #include <linux/sockios.h>
@@ -28,6 +29,7 @@
 #include <bpf/libbpf.h>
 
 #include "nicdev.h"
+#include "nl.h"
 
 /* libbpf's warnings, but not the retry an offloaded map's BTF causes. */
 static int libbpf_print(enum libbpf_print_level level, const char *fmt,
@@ -396,34 +398,56 @@ int nicdev_run(struct nicdev *d, const struct ub_params *p, uint32_t len,
 	return err;
 }
 
+static int nicdev_shape_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[NICPROG_A_DEV_MAX + 1];
+
+	nl_attrs(nlh, tb, NICPROG_A_DEV_MAX);
+	if (tb[NICPROG_A_DEV_PLAN_SHAPE])
+		*(int *)data = mnl_attr_get_u8(tb[NICPROG_A_DEV_PLAN_SHAPE]);
+	return MNL_CB_OK;
+}
+
 /**
- * nicdev_sysfs() - set /sys/class/nicprog/@dev/@attr, returning the old value
- * @dev: the port
- * @attr: the attribute
- * @val: the value to write
- * @old: filled with the value before, newline dropped
- * @old_len: bytes in @old
+ * nicdev_plan_shape() - set the plan shape of @dev's next attach
+ * @dev: the port, in the caller's network namespace
+ * @shape: enum nicprog_shape
+ * @old: filled with the shape before
+ *
+ * Through nicprog's netlink family (NICPROG_CMD_DEV_GET, _DEV_SET): the
+ * policy's sysfs files are read-only.
  *
  * Return: 0 or -errno.
  */
-int nicdev_sysfs(const char *dev, const char *attr, const char *val,
-		 char *old, size_t old_len)
+int nicdev_plan_shape(const char *dev, int shape, int *old)
 {
-	char path[256];
-	FILE *f;
-	int err = 0;
+	struct nlmsghdr *nlh;
+	struct nl *nl;
+	int err;
 
-	snprintf(path, sizeof(path), "/sys/class/nicprog/%s/%s", dev, attr);
-	f = fopen(path, "r+");
-	if (!f)
-		return -errno;
-	if (!fgets(old, old_len, f))
-		err = -EIO;
-	old[strcspn(old, "\n")] = 0;
-	rewind(f);
-	if (!err && (fputs(val, f) < 0 || fflush(f)))
-		err = -errno;
-	if (fclose(f) && !err)
-		err = -errno;
+	*old = -1;
+	nl = calloc(1, sizeof(*nl));
+	if (!nl)
+		return -ENOMEM;
+	err = nl_open(nl);
+	if (err)
+		goto out;
+	nlh = nl_msg(nl, NICPROG_CMD_DEV_GET, 0);
+	mnl_attr_put_strz(nlh, NICPROG_A_DEV_IFNAME, dev);
+	err = nl_run(nl, nlh, nicdev_shape_cb, old);
+	if (!err && *old < 0)
+		err = -EOPNOTSUPP;
+	if (!err) {
+		nlh = nl_msg(nl, NICPROG_CMD_DEV_SET, 0);
+		mnl_attr_put_strz(nlh, NICPROG_A_DEV_IFNAME, dev);
+		mnl_attr_put_u8(nlh, NICPROG_A_DEV_PLAN_SHAPE, shape);
+		err = nl_run(nl, nlh, NULL, NULL);
+	}
+	if (err && nl->ext_msg[0])
+		fprintf(stderr, "nicprog-calibrate: %s: plan shape: %s\n", dev,
+			nl->ext_msg);
+	nl_close(nl);
+out:
+	free(nl);
 	return err;
 }

@@ -45,7 +45,6 @@ void nicdev_unload(struct nicdev *d);
 int nicdev_send(struct nicdev *d, const struct ub_params *p, uint32_t len);
 int nicdev_run(struct nicdev *d, const struct ub_params *p, uint32_t len,
 	       uint32_t frames, struct nicdev_snap *delta);
-int nicdev_sysfs(const char *dev, const char *attr, const char *val,
-		 char *old, size_t old_len);
+int nicdev_plan_shape(const char *dev, int shape, int *old);
 
 #endif

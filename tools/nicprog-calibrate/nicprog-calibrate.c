@@ -548,13 +548,13 @@ static int measure_accels(struct cal *c)
  */
 static int measure_engine_counts(struct cal *c, const char *dev)
 {
-	char old[64];
 	struct cal_sample s;
+	int old;
 	u32 i, t, len;
 	double svc;
 	int err;
 
-	err = nicdev_sysfs(dev, "plan_shape", "replicated", old, sizeof(old));
+	err = nicdev_plan_shape(dev, NICPROG_SHAPE_REPLICATED, &old);
 	for (i = 0; !err && i < ARRAY_SIZE(accels); i++) {
 		struct cal_accel *ca = &c->acc[accels[i].type];
 
@@ -585,7 +585,8 @@ static int measure_engine_counts(struct cal *c, const char *dev)
 		       ca->count_bound ? "; they were idle at times: at least" : "");
 	}
 	c->loaded[0] = 0;
-	nicdev_sysfs(dev, "plan_shape", "single", old, sizeof(old));
+	if (old >= 0)
+		nicdev_plan_shape(dev, old, &old);
 	return err;
 }
 
@@ -840,7 +841,8 @@ int main(int argc, char **argv)
 	struct nicprog_lnic_text *reft = NULL;
 	static struct cal c;
 	double tol = -1, worst;
-	char old_shape[64] = "", *end;
+	int old_shape = -1;
+	char *end;
 	int o, err;
 
 	c.obj = "ubench.bpf.o";
@@ -901,10 +903,9 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	/* one core runs each frame whole: its counters are the frame's */
-	err = nicdev_sysfs(dev, "plan_shape", "single", old_shape,
-			   sizeof(old_shape));
+	err = nicdev_plan_shape(dev, NICPROG_SHAPE_SINGLE, &old_shape);
 	if (err)
-		fprintf(stderr, "nicprog-calibrate: cannot set /sys/class/nicprog/%s/plan_shape: %s\n",
+		fprintf(stderr, "nicprog-calibrate: cannot set %s's plan shape: %s\n",
 			dev, strerror(-err));
 	printf("calibrating %s (template %s, core unit %s)\n", dev,
 	       c.tmpl.name, c.lnic->units[c.core].name);
@@ -921,11 +922,8 @@ int main(int argc, char **argv)
 	if (!err)
 		err = measure_engine_counts(&c, dev);
 	nicdev_unload(&c.d);
-	if (old_shape[0]) {
-		char tmp[64];
-
-		nicdev_sysfs(dev, "plan_shape", old_shape, tmp, sizeof(tmp));
-	}
+	if (old_shape >= 0)
+		nicdev_plan_shape(dev, old_shape, &old_shape);
 	nicdev_close(&c.d);
 	if (!err && out)
 		err = write_profile(&c, tmpl, out);
