@@ -271,8 +271,9 @@ void nicprog_alloc_hold(struct nicprog_dev *nd, const struct nicprog_plan *plan)
 		memcpy(nd->held, plan->held, sizeof(nd->held));
 		nd->n_held = plan->n_held;
 		nd->n_stages = nicprog_plan_stages(plan);
-		for (c = 0; c < nicprog_plan_cores(plan) &&
-			    c < NICPROG_MAX_CORES; c++)
+		for (c = 0;
+		     c < nicprog_plan_cores(plan) && c < NICPROG_MAX_CORES;
+		     c++)
 			nd->core_stage[c] = nicprog_plan_core_stage(plan, c);
 	}
 	mutex_unlock(&nd->nic->lock);

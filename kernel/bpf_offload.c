@@ -249,7 +249,9 @@ static void nicprog_note_state(struct bpf_verifier_env *env,
 	meta->other_regs |= other;
 	if (vs->curframe)
 		return;
-	ptr = data = other = 0;
+	ptr = 0;
+	data = 0;
+	other = 0;
 	fs = vs->frame[0];
 	for (i = 0; i < fs->allocated_stack / BPF_REG_SIZE && i < 64; i++) {
 		slot = &fs->stack[i];
@@ -453,7 +455,8 @@ static int nicprog_insn_hook(struct bpf_verifier_env *env, int insn_idx,
 
 	if (insn->code == (BPF_JMP | BPF_CALL)) {
 		if (insn->src_reg == BPF_PSEUDO_KFUNC_CALL) {
-			np_vlog(env, "insn %d: calls a kernel function (kfunc); Linux 6.1 cannot offload kfunc calls\n",
+			np_vlog(env,
+				"insn %d: calls a kernel function (kfunc); Linux 6.1 cannot offload kfunc calls\n",
 				insn_idx);
 			return -EOPNOTSUPP;
 		}
@@ -482,13 +485,15 @@ static int nicprog_insn_hook(struct bpf_verifier_env *env, int insn_idx,
 	    (BPF_MODE(insn->code) != BPF_MEM ||
 	     regs[insn->dst_reg].off + insn->off !=
 	     offsetof(struct xdp_md, rx_queue_index))) {
-		np_vlog(env, "insn %d: writes to the context other than rx_queue_index are not supported on the NIC\n",
+		np_vlog(env,
+			"insn %d: writes to the context other than rx_queue_index are not supported on the NIC\n",
 			insn_idx);
 		return -EOPNOTSUPP;
 	}
 	/* One instruction, one kind of memory: the NIC compiles it once. */
 	if (meta->ptr && meta->ptr != kind) {
-		np_vlog(env, "insn %d: accesses %s memory on one path and %s memory on another; the NIC needs one kind per instruction\n",
+		np_vlog(env,
+			"insn %d: accesses %s memory on one path and %s memory on another; the NIC needs one kind per instruction\n",
 			insn_idx, ptr_kind_names[meta->ptr], ptr_kind_names[kind]);
 		return -EOPNOTSUPP;
 	}
@@ -664,7 +669,8 @@ static void nicprog_log_store(struct bpf_verifier_env *env,
 	}
 	pcs = kvcalloc(lo.host_entries, sizeof(*pcs), GFP_KERNEL);
 	if (pcs && nicprog_host_entries(&np->ir, &lo, pcs, lo.host_entries))
-		np_vlog(env, "the NIC can hold %u of them; %u, from insn %u on, do not fit (plan_partial lets the host run them)\n",
+		np_vlog(env,
+			"the NIC can hold %u of them; %u, from insn %u on, do not fit (plan_partial lets the host run them)\n",
 			lo.nic_insns, lo.host_insns, pcs[0]);
 	kvfree(pcs);
 out:
@@ -738,7 +744,8 @@ static int nicprog_finalize(struct bpf_verifier_env *env)
 	}
 	if (np->host_call_insn >= 0 && !partial) {
 		i = np->host_call_insn;
-		np_vlog(env, "insn %u: helper %s (%d) is not supported on the NIC (plan_partial lets the host run it and what follows it)\n",
+		np_vlog(env,
+			"insn %u: helper %s (%d) is not supported on the NIC (plan_partial lets the host run it and what follows it)\n",
 			i, helper_name(np->insns[i].imm), np->insns[i].imm);
 		return -EOPNOTSUPP;
 	}

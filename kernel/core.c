@@ -377,7 +377,6 @@ void nicprog_unregister(struct nicprog_dev *nd)
 }
 EXPORT_SYMBOL_GPL(nicprog_unregister);
 
-
 /**
  * nicprog_cores_read() - the driver's counters of the port's NIC's cores
  * @nd: the port

@@ -117,14 +117,14 @@ static int nicprog_res_register(struct nicprog_nic *nic)
 		res = &nic->res[p];
 		*res = (struct nicprog_res){ .nic = nic, .pool = p,
 					     .region = NICPROG_LNIC_MAX_REGIONS };
-		if (p == NICPROG_POOL_CORES)
+		if (p == NICPROG_POOL_CORES) {
 			err = nicprog_res_add(nic, res, "cores", sum.cores,
 					      NICPROG_RES_POOL(p));
-		else if (p == NICPROG_POOL_MAT && sum.mat_stages)
+		} else if (p == NICPROG_POOL_MAT && sum.mat_stages) {
 			err = nicprog_res_add(nic, res, "mat_stages",
 					      sum.mat_stages,
 					      NICPROG_RES_POOL(p));
-		else if (p >= NICPROG_POOL_ACCEL &&
+		} else if (p >= NICPROG_POOL_ACCEL &&
 			 sum.accels[p - NICPROG_POOL_ACCEL]) {
 			snprintf(name, sizeof(name), "accel_%s",
 				 nicprog_accel_type_name(p - NICPROG_POOL_ACCEL));
@@ -452,12 +452,14 @@ static void nicprog_health_work(struct work_struct *work)
 	nic->stall.pending = 0;
 	spin_unlock_bh(&nic->health_lock);
 	if (last.pending) {
-		snprintf(msg, sizeof(msg), "%s: stage %u dropped %llu frames: its cores' queues were full",
+		snprintf(msg, sizeof(msg),
+			 "%s: stage %u dropped %llu frames: its cores' queues were full",
 			 last.port, last.where, last.pending);
 		devlink_health_report(nic->health, msg, NULL);
 	}
 	if (stall.pending) {
-		snprintf(msg, sizeof(msg), "%s: core %u stalled on a full backpressure pipe and dropped %llu frames",
+		snprintf(msg, sizeof(msg),
+			 "%s: core %u stalled on a full backpressure pipe and dropped %llu frames",
 			 stall.port, stall.where, stall.pending);
 		devlink_health_report(nic->health, msg, NULL);
 	}

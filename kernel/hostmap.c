@@ -67,7 +67,8 @@ int nicprog_hostmap_get(struct nicprog_nic *nic, struct bpf_map *map,
 		nic->host_map_next = (s + 1) % NICPROG_HOST_MAPS;
 		return s;
 	}
-	NL_SET_ERR_MSG(extack, "every host map slot of the NIC is taken (256 XSKMAP, CPUMAP and PROG_ARRAY tables)");
+	NL_SET_ERR_MSG(extack,
+		       "every host map slot of the NIC is taken (256 XSKMAP, CPUMAP and PROG_ARRAY tables)");
 	return -ENOSPC;
 }
 
@@ -135,8 +136,9 @@ EXPORT_SYMBOL_GPL(nicprog_host_target);
  * Return: XDP_REDIRECT when the entry took the frame; the miss action
  * (XDP_ABORTED, XDP_DROP, XDP_PASS or XDP_TX) for the caller to act on as
  * on its native program's verdict; XDP_ABORTED when the slot's map is
- * gone (or is no XSKMAP or CPUMAP) or the entry refused the frame (an AF_XDP socket bound to another
- * queue, a full ring), which the caller traces and counts as its own.
+ * gone (or is no XSKMAP or CPUMAP) or the entry refused the frame (an
+ * AF_XDP socket bound to another queue, a full ring), which the caller
+ * traces and counts as its own.
  */
 u32 nicprog_host_redirect(struct nicprog_dev *nd, u32 target,
 			  struct xdp_buff *xdp, struct bpf_prog *prog)

@@ -181,7 +181,7 @@ struct nicprog_nic {
 	const struct nicprog_dev_ops *ops;
 	void *priv;
 	struct list_head list;
-	struct mutex lock;
+	struct mutex lock;		/* before any plan_lock; see above */
 	const struct nicprog_lnic *lnic;
 	struct nicprog_lnic_summary sum;
 	bool lnic_frozen;
@@ -269,7 +269,7 @@ struct nicprog_dev {
 	u8 core_stage[NICPROG_MAX_CORES];
 	struct bpf_prog *xdp_prog;
 	struct nicprog_plan *plan;
-	struct mutex plan_lock;
+	struct mutex plan_lock;		/* @plan_*: see above */
 	u8 plan_shape;
 	u32 plan_cores;
 	bool plan_partial;
@@ -281,7 +281,7 @@ struct nicprog_dev {
 	struct cdev cdev;
 	bool ring_dead;
 	atomic_t ring_pipes;
-	struct mutex ring_lock;
+	struct mutex ring_lock;		/* @ring_out, @ring_dead */
 	struct nicprog_pipe __rcu *ring_out[NICPROG_RING_OUTPUTS];
 	struct list_head ring_files;
 	DECLARE_BITMAP(ring_due, NICPROG_RING_OUTPUTS);

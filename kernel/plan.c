@@ -508,11 +508,13 @@ static void nicprog_plan_render(struct seq_buf *sb, const struct nicprog_dev *nd
 		       lo->cores, lo->budget, lo->n_stages);
 	seq_buf_printf(sb, "predicted %llu packets per million cycles, latency %llu cycles\n",
 		       lo->tput, lo->lat);
-	seq_buf_printf(sb, "static bracket: throughput %llu..%llu packets per million cycles, latency %llu..%llu cycles, over any traffic\n",
+	seq_buf_printf(sb,
+		       "static bracket: throughput %llu..%llu packets per million cycles, latency %llu..%llu cycles, over any traffic\n",
 		       lo->br_tput_min, lo->br_tput_max, lo->br_lat_min,
 		       lo->br_lat_max);
 	for (t = 0; t < NICPROG_PKT_CLASSES; t++)
-		seq_buf_printf(sb, "static bracket for %s frames: throughput %llu..%llu packets per million cycles, latency %llu..%llu cycles, %u of %u blocks\n",
+		seq_buf_printf(sb,
+			       "static bracket for %s frames: throughput %llu..%llu packets per million cycles, latency %llu..%llu cycles, %u of %u blocks\n",
 			       nicprog_pkt_class_name(t),
 			       lo->cls_br[t].br.tput_min,
 			       lo->cls_br[t].br.tput_max,
@@ -544,7 +546,8 @@ static void nicprog_plan_render(struct seq_buf *sb, const struct nicprog_dev *nd
 			       lo->host_nodes, lo->host_insns, lo->nic_insns,
 			       nd->nic->sum.insn_store, lo->host_why);
 		pct = div64_u64(lo->host_share_fx * 10000, NICPROG_FX);
-		seq_buf_printf(sb, "host: %llu.%02llu%% of packets handed over (predicted), at most %u bytes of state, at insns",
+		seq_buf_printf(sb,
+			       "host: %llu.%02llu%% of packets handed over (predicted), at most %u bytes of state, at insns",
 			       pct / 100, pct % 100, lo->host_bytes);
 		for (n = 0; n < plan->n_entries; n++)
 			seq_buf_printf(sb, " %u", nicprog_handover_pc(plan, n));
@@ -562,12 +565,14 @@ static void nicprog_plan_render(struct seq_buf *sb, const struct nicprog_dev *nd
 		for (n = s; n < np->len &&
 		     lo->insn_mat[n] == NICPROG_MAT_REGION; n++)
 			;
-		seq_buf_printf(sb, "mat: insns %u-%u are a longest-prefix match, served as one lookup\n",
+		seq_buf_printf(sb,
+			       "mat: insns %u-%u are a longest-prefix match, served as one lookup\n",
 			       s, n - 1);
 	}
 	for (s = 0; s < np->len; s++)
 		if (np->meta[s].flags & NICPROG_META_IDENT)
-			seq_buf_printf(sb, "ident: insn %u calls a function identified as %s (conventions 0x%02x), %s\n",
+			seq_buf_printf(sb,
+				       "ident: insn %u calls a function identified as %s (conventions 0x%02x), %s\n",
 				       s, nicprog_accel_fn_name(np->meta[s].afn),
 				       np->meta[s].ident,
 				       lo->insn_accel[s] ? "an engine runs it" :
@@ -787,9 +792,12 @@ enum plan_interp {
 };
 
 static const char * const plan_interp_refusal[] = {
-	[PLAN_INTERP_STAGE] = "a stage is left to the core's interpreter, but a table of the plan is in NIC memory the host does not address",
-	[PLAN_INTERP_HOST] = "the host runs part of the plan (plan_partial), but a table of the plan is in NIC memory the host does not address",
-	[PLAN_INTERP_TAIL] = "tail calls run on the core's interpreter, but the NIC's tables are in memory the host does not address",
+	[PLAN_INTERP_STAGE] =
+		"a stage is left to the core's interpreter, but a table of the plan is in NIC memory the host does not address",
+	[PLAN_INTERP_HOST] =
+		"the host runs part of the plan (plan_partial), but a table of the plan is in NIC memory the host does not address",
+	[PLAN_INTERP_TAIL] =
+		"tail calls run on the core's interpreter, but the NIC's tables are in memory the host does not address",
 };
 
 /* Which interpreted code of @plan would meet a table it cannot reach. */

@@ -16,28 +16,46 @@
 
 #include "nicprog.h"
 
-/* The LNIC may be replaced (nicprog_lnic_replace_end()): read under the NIC's lock. */
-#define NICPROG_SUM_ATTR(field)						\
-static ssize_t field##_show(struct device *dev,				\
-			    struct device_attribute *attr, char *buf)	\
-{									\
-	struct nicprog_dev *nd = to_nicprog_dev(dev);			\
-	u64 v;								\
-									\
-	mutex_lock(&nd->nic->lock);					\
-	v = nd->nic->sum.field;						\
-	mutex_unlock(&nd->nic->lock);					\
-	return sysfs_emit(buf, "%llu\n", (unsigned long long)v);	\
-}									\
-static DEVICE_ATTR_RO(field)
+/*
+ * Numbers of the LNIC's summary, one file each, by offset: the LNIC may be
+ * replaced (nicprog_lnic_replace_end()), so they are read under the NIC's
+ * lock.
+ */
+static ssize_t nicprog_sum_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	size_t off = (size_t)container_of(attr, struct dev_ext_attribute,
+					  attr)->var;
+	struct nicprog_dev *nd = to_nicprog_dev(dev);
+	u64 v;
 
-NICPROG_SUM_ATTR(cores);
-NICPROG_SUM_ATTR(core_threads);
-NICPROG_SUM_ATTR(parsers);
-NICPROG_SUM_ATTR(mat_stages);
-NICPROG_SUM_ATTR(dma_engines);
-NICPROG_SUM_ATTR(mem_bytes);
-NICPROG_SUM_ATTR(insn_store);
+	mutex_lock(&nd->nic->lock);
+	if (off == offsetof(struct nicprog_lnic_summary, mem_bytes))
+		v = nd->nic->sum.mem_bytes;
+	else
+		v = *(u32 *)((u8 *)&nd->nic->sum + off);	/* the rest are u32 */
+	mutex_unlock(&nd->nic->lock);
+	return sysfs_emit(buf, "%llu\n", v);
+}
+
+#define NICPROG_SUM_ATTR(f) {						\
+	.attr = { .attr = { .name = #f, .mode = 0444 },			\
+		  .show = nicprog_sum_show },				\
+	.var = (void *)offsetof(struct nicprog_lnic_summary, f),	\
+}
+
+static struct dev_ext_attribute dev_attr_cores = NICPROG_SUM_ATTR(cores);
+static struct dev_ext_attribute dev_attr_core_threads =
+	NICPROG_SUM_ATTR(core_threads);
+static struct dev_ext_attribute dev_attr_parsers = NICPROG_SUM_ATTR(parsers);
+static struct dev_ext_attribute dev_attr_mat_stages =
+	NICPROG_SUM_ATTR(mat_stages);
+static struct dev_ext_attribute dev_attr_dma_engines =
+	NICPROG_SUM_ATTR(dma_engines);
+static struct dev_ext_attribute dev_attr_mem_bytes =
+	NICPROG_SUM_ATTR(mem_bytes);
+static struct dev_ext_attribute dev_attr_insn_store =
+	NICPROG_SUM_ATTR(insn_store);
 
 static ssize_t ifindex_show(struct device *dev, struct device_attribute *attr,
 			    char *buf)
@@ -73,9 +91,12 @@ static ssize_t mem_regions_show(struct device *dev,
 static DEVICE_ATTR_RO(mem_regions);
 
 /* accelerators/<type>: how many of that type the NIC has, 0 for none */
-static ssize_t nicprog_accel_show(struct nicprog_dev *nd,
-				  enum nicprog_accel_type t, char *buf)
+static ssize_t nicprog_accel_show(struct device *dev,
+				  struct device_attribute *attr, char *buf)
 {
+	size_t t = (size_t)container_of(attr, struct dev_ext_attribute,
+					attr)->var;
+	struct nicprog_dev *nd = to_nicprog_dev(dev);
 	u32 n;
 
 	mutex_lock(&nd->nic->lock);
@@ -84,28 +105,32 @@ static ssize_t nicprog_accel_show(struct nicprog_dev *nd,
 	return sysfs_emit(buf, "%u\n", n);
 }
 
-#define NICPROG_ACCEL_ATTR(name, type)					\
-static ssize_t name##_show(struct device *dev,				\
-			   struct device_attribute *attr, char *buf)	\
-{									\
-	return nicprog_accel_show(to_nicprog_dev(dev), type, buf);	\
-}									\
-static struct device_attribute dev_attr_accel_##name = __ATTR_RO(name)
+#define NICPROG_ACCEL_ATTR(f, type) {					\
+	.attr = { .attr = { .name = #f, .mode = 0444 },			\
+		  .show = nicprog_accel_show },				\
+	.var = (void *)(type),						\
+}
 
-NICPROG_ACCEL_ATTR(csum, NICPROG_ACCEL_CSUM);
-NICPROG_ACCEL_ATTR(crc, NICPROG_ACCEL_CRC);
-NICPROG_ACCEL_ATTR(hash, NICPROG_ACCEL_HASH);
-NICPROG_ACCEL_ATTR(crypto, NICPROG_ACCEL_CRYPTO);
-NICPROG_ACCEL_ATTR(compress, NICPROG_ACCEL_COMPRESS);
-NICPROG_ACCEL_ATTR(regex, NICPROG_ACCEL_REGEX);
+static struct dev_ext_attribute dev_attr_accel_csum =
+	NICPROG_ACCEL_ATTR(csum, NICPROG_ACCEL_CSUM);
+static struct dev_ext_attribute dev_attr_accel_crc =
+	NICPROG_ACCEL_ATTR(crc, NICPROG_ACCEL_CRC);
+static struct dev_ext_attribute dev_attr_accel_hash =
+	NICPROG_ACCEL_ATTR(hash, NICPROG_ACCEL_HASH);
+static struct dev_ext_attribute dev_attr_accel_crypto =
+	NICPROG_ACCEL_ATTR(crypto, NICPROG_ACCEL_CRYPTO);
+static struct dev_ext_attribute dev_attr_accel_compress =
+	NICPROG_ACCEL_ATTR(compress, NICPROG_ACCEL_COMPRESS);
+static struct dev_ext_attribute dev_attr_accel_regex =
+	NICPROG_ACCEL_ATTR(regex, NICPROG_ACCEL_REGEX);
 
 static struct attribute *nicprog_accel_attrs[] = {
-	&dev_attr_accel_csum.attr,
-	&dev_attr_accel_crc.attr,
-	&dev_attr_accel_hash.attr,
-	&dev_attr_accel_crypto.attr,
-	&dev_attr_accel_compress.attr,
-	&dev_attr_accel_regex.attr,
+	&dev_attr_accel_csum.attr.attr,
+	&dev_attr_accel_crc.attr.attr,
+	&dev_attr_accel_hash.attr.attr,
+	&dev_attr_accel_crypto.attr.attr,
+	&dev_attr_accel_compress.attr.attr,
+	&dev_attr_accel_regex.attr.attr,
 	NULL,
 };
 
@@ -180,14 +205,14 @@ static struct attribute *nicprog_dev_attrs[] = {
 	&dev_attr_plan_partial.attr,
 	&dev_attr_ifindex.attr,
 	&dev_attr_profile.attr,
-	&dev_attr_cores.attr,
-	&dev_attr_core_threads.attr,
-	&dev_attr_parsers.attr,
-	&dev_attr_mat_stages.attr,
-	&dev_attr_dma_engines.attr,
+	&dev_attr_cores.attr.attr,
+	&dev_attr_core_threads.attr.attr,
+	&dev_attr_parsers.attr.attr,
+	&dev_attr_mat_stages.attr.attr,
+	&dev_attr_dma_engines.attr.attr,
 	&dev_attr_mem_regions.attr,
-	&dev_attr_mem_bytes.attr,
-	&dev_attr_insn_store.attr,
+	&dev_attr_mem_bytes.attr.attr,
+	&dev_attr_insn_store.attr.attr,
 	NULL,
 };
 
@@ -195,25 +220,39 @@ static const struct attribute_group nicprog_dev_group = {
 	.attrs = nicprog_dev_attrs,
 };
 
-#define NICPROG_STAT_ATTR(field)					\
-static ssize_t field##_show(struct device *dev,				\
-			    struct device_attribute *attr, char *buf)	\
-{									\
-	struct nicprog_dev *nd = to_nicprog_dev(dev);			\
-	struct nicprog_port_stats st = {};				\
-									\
-	nd->ops->port_stats(nd, &st);					\
-	return sysfs_emit(buf, "%llu\n", st.field);			\
-}									\
-static DEVICE_ATTR_RO(field)
+/* The driver's counters of the port, read on each access, by offset. */
+static ssize_t nicprog_stat_show(struct device *dev,
+				 struct device_attribute *attr, char *buf)
+{
+	size_t off = (size_t)container_of(attr, struct dev_ext_attribute,
+					  attr)->var;
+	struct nicprog_dev *nd = to_nicprog_dev(dev);
+	struct nicprog_port_stats st = {};
 
-NICPROG_STAT_ATTR(wire_rx_packets);
-NICPROG_STAT_ATTR(wire_rx_bytes);
-NICPROG_STAT_ATTR(wire_tx_packets);
-NICPROG_STAT_ATTR(wire_tx_bytes);
-NICPROG_STAT_ATTR(host_rx_packets);
-NICPROG_STAT_ATTR(host_rx_bytes);
-NICPROG_STAT_ATTR(nic_drops);
+	nd->ops->port_stats(nd, &st);
+	return sysfs_emit(buf, "%llu\n", *(u64 *)((u8 *)&st + off));
+}
+
+#define NICPROG_STAT_ATTR(f) {						\
+	.attr = { .attr = { .name = #f, .mode = 0444 },			\
+		  .show = nicprog_stat_show },				\
+	.var = (void *)offsetof(struct nicprog_port_stats, f),		\
+}
+
+static struct dev_ext_attribute dev_attr_wire_rx_packets =
+	NICPROG_STAT_ATTR(wire_rx_packets);
+static struct dev_ext_attribute dev_attr_wire_rx_bytes =
+	NICPROG_STAT_ATTR(wire_rx_bytes);
+static struct dev_ext_attribute dev_attr_wire_tx_packets =
+	NICPROG_STAT_ATTR(wire_tx_packets);
+static struct dev_ext_attribute dev_attr_wire_tx_bytes =
+	NICPROG_STAT_ATTR(wire_tx_bytes);
+static struct dev_ext_attribute dev_attr_host_rx_packets =
+	NICPROG_STAT_ATTR(host_rx_packets);
+static struct dev_ext_attribute dev_attr_host_rx_bytes =
+	NICPROG_STAT_ATTR(host_rx_bytes);
+static struct dev_ext_attribute dev_attr_nic_drops =
+	NICPROG_STAT_ATTR(nic_drops);
 
 /* Pipes the port's open files of /dev/nicprog/port<N> hold. */
 static ssize_t ring_pipes_show(struct device *dev,
@@ -254,13 +293,13 @@ static DEVICE_ATTR_RO(utilisation);
 
 static struct attribute *nicprog_stats_attrs[] = {
 	&dev_attr_utilisation.attr,
-	&dev_attr_wire_rx_packets.attr,
-	&dev_attr_wire_rx_bytes.attr,
-	&dev_attr_wire_tx_packets.attr,
-	&dev_attr_wire_tx_bytes.attr,
-	&dev_attr_host_rx_packets.attr,
-	&dev_attr_host_rx_bytes.attr,
-	&dev_attr_nic_drops.attr,
+	&dev_attr_wire_rx_packets.attr.attr,
+	&dev_attr_wire_rx_bytes.attr.attr,
+	&dev_attr_wire_tx_packets.attr.attr,
+	&dev_attr_wire_tx_bytes.attr.attr,
+	&dev_attr_host_rx_packets.attr.attr,
+	&dev_attr_host_rx_bytes.attr.attr,
+	&dev_attr_nic_drops.attr.attr,
 	&dev_attr_ring_pipes.attr,
 	NULL,
 };

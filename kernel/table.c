@@ -430,7 +430,8 @@ static int host_check(const struct nicprog_table *t, u8 kind,
 	}
 	if (host_map->max_entries != t->desc.max_entries ||
 	    t->desc.max_entries > NICPROG_HOST_TARGET_KEY + 1) {
-		NL_SET_ERR_MSG(extack, "the host map and the table differ in entries (at most 1048576)");
+		NL_SET_ERR_MSG(extack,
+			       "the host map and the table differ in entries (at most 1048576)");
 		return -EINVAL;
 	}
 	return 0;
@@ -449,7 +450,8 @@ static int kind_check(const struct nicprog_table *t, u8 kind,
 	}
 	if (nicprog_kind_percpu(kind) &&
 	    (t->desc.value_size % cpus || (t->desc.value_size / cpus) % 8)) {
-		NL_SET_ERR_MSG(extack, "a per-CPU value is one 8-byte aligned slot per possible CPU");
+		NL_SET_ERR_MSG(extack,
+			       "a per-CPU value is one 8-byte aligned slot per possible CPU");
 		return -EINVAL;
 	}
 	return 0;
@@ -463,7 +465,8 @@ static int key_check(const struct nicprog_table *t, u8 kind,
 	if (kind == NICPROG_TABLE_KIND_LPM &&
 	    (t->desc.key_size <= NICPROG_LPM_DATA_OFF ||
 	     t->desc.key_size > NICPROG_LPM_DATA_OFF + NICPROG_LPM_DATA_MAX)) {
-		NL_SET_ERR_MSG(extack, "an LPM key is a 4-byte prefix length and 1 to 256 bytes of data");
+		NL_SET_ERR_MSG(extack,
+			       "an LPM key is a 4-byte prefix length and 1 to 256 bytes of data");
 		return -EINVAL;
 	}
 	if (nicprog_kind_host(kind))

@@ -98,7 +98,7 @@ struct nicprog_tlib {
 	u32 key_size;
 	u32 value_size;
 	u32 max_entries;
-	spinlock_t lock;
+	spinlock_t lock;		/* hash mutations */
 	u32 count;
 	u32 n_buckets;
 	u32 seed;
@@ -283,8 +283,8 @@ static struct nicprog_htab_elem *lpm_find(struct nicprog_tlib *t,
 	for (;; plen--) {
 		if (READ_ONCE(t->plen_count[plen])) {
 			nicprog_ir_lpm_key(t->key_size, key, plen, probe);
-			e = htab_find(t, probe, jhash(probe, t->key_size,
-						       t->seed));
+			e = htab_find(t, probe,
+				      jhash(probe, t->key_size, t->seed));
 			if (e)
 				return e;
 		}

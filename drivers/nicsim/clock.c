@@ -55,8 +55,8 @@ bool nicsim_clock_steer(struct nicsim_port *port, struct sk_buff *skb)
  * ran under, whose cores' pipe notifications the caller posts, or NULL.
  * BH disabled, RCU held.
  */
-static const struct nicsim_plan_ref *nicsim_clock_arrive(struct nicsim_dev *ndev,
-							  struct sk_buff *skb)
+static const struct nicsim_plan_ref *
+nicsim_clock_arrive(struct nicsim_dev *ndev, struct sk_buff *skb)
 {
 	struct nicsim_port *port = netdev_priv(skb->dev);
 	const struct nicsim_plan_ref *ref = rcu_dereference(port->ref);

@@ -121,34 +121,35 @@ struct nicsim_pcpu_stats {
 #define NICSIM_PCPU_N_STATS \
 	(offsetof(struct nicsim_pcpu_stats, syncp) / sizeof(u64_stats_t))
 
-#define nicsim_stats_inc(port, field)				\
-	do {							\
-		struct nicsim_pcpu_stats *__s =			\
-			this_cpu_ptr((port)->stats);		\
-		u64_stats_update_begin(&__s->syncp);		\
-		u64_stats_inc(&__s->field);			\
-		u64_stats_update_end(&__s->syncp);		\
-	} while (0)
+/*
+ * Counters by their offsets in struct nicsim_pcpu_stats, updated in one
+ * u64_stats section: @n at @off, and @n2 at @off2 (nothing when @n2 is 0).
+ * The macros below name the counters.
+ */
+static inline void nicsim_stats_off(struct nicsim_pcpu_stats __percpu *stats,
+				    size_t off, u64 n, size_t off2, u64 n2)
+{
+	struct nicsim_pcpu_stats *s = this_cpu_ptr(stats);
+
+	u64_stats_update_begin(&s->syncp);
+	u64_stats_add((u64_stats_t *)((u8 *)s + off), n);
+	if (n2)
+		u64_stats_add((u64_stats_t *)((u8 *)s + off2), n2);
+	u64_stats_update_end(&s->syncp);
+}
+
+#define NICSIM_STAT(field)	offsetof(struct nicsim_pcpu_stats, field)
+
+#define nicsim_stats_inc(port, field) \
+	nicsim_stats_off((port)->stats, NICSIM_STAT(field), 1, 0, 0)
+
+#define nicsim_stats_add(port, field, n) \
+	nicsim_stats_off((port)->stats, NICSIM_STAT(field), (n), 0, 0)
 
 /* Count one frame of @len bytes in a packets/bytes pair, one section. */
-#define nicsim_stats_add(port, field, n)			\
-	do {							\
-		struct nicsim_pcpu_stats *__s =			\
-			this_cpu_ptr((port)->stats);		\
-		u64_stats_update_begin(&__s->syncp);		\
-		u64_stats_add(&__s->field, (n));		\
-		u64_stats_update_end(&__s->syncp);		\
-	} while (0)
-
-#define nicsim_stats_frame(port, pkts, bytes, len)		\
-	do {							\
-		struct nicsim_pcpu_stats *__s =			\
-			this_cpu_ptr((port)->stats);		\
-		u64_stats_update_begin(&__s->syncp);		\
-		u64_stats_inc(&__s->pkts);			\
-		u64_stats_add(&__s->bytes, (len));		\
-		u64_stats_update_end(&__s->syncp);		\
-	} while (0)
+#define nicsim_stats_frame(port, pkts, bytes, len) \
+	nicsim_stats_off((port)->stats, NICSIM_STAT(pkts), 1, \
+			 NICSIM_STAT(bytes), (len))
 
 /**
  * struct nicsim_port - one port of a simulated NIC, the netdev's private data
@@ -387,7 +388,7 @@ struct nicsim_dev {
 	u32 id;
 	const struct nicprog_lnic *lnic;
 	struct nicprog_lnic_text *own_lnic;
-	struct mutex lnic_lock;
+	struct mutex lnic_lock;		/* @lnic, @own_lnic */
 	bool live;
 	struct list_head list;
 	u32 n_cores;

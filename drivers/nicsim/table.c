@@ -50,7 +50,8 @@ static void *nicsim_table_alloc(struct nicprog_nic *nic,
 	void *lib;
 
 	if (!READ_ONCE(ndev->table_accept)) {
-		NL_SET_ERR_MSG(extack, "nicsim: the NIC takes no tables (debugfs table_accept is N)");
+		NL_SET_ERR_MSG(extack,
+			       "nicsim: the NIC takes no tables (debugfs table_accept is N)");
 		return ERR_PTR(-EOPNOTSUPP);
 	}
 	if (desc->kind >= ARRAY_SIZE(nicsim_table_kinds)) {

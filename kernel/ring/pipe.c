@@ -99,7 +99,7 @@ static enum hrtimer_restart nicprog_pipe_coalesced(struct hrtimer *t)
  * Return: the pipe (id 0, for the caller to set), or NULL.
  */
 struct nicprog_pipe *nicprog_pipe_alloc(u32 size, u32 dir, u32 framing,
-				       const struct nicprog_pipe *share)
+					const struct nicprog_pipe *share)
 {
 	struct nicprog_pipe_ctrl *ctrl;
 	struct nicprog_pipe *pipe;

@@ -76,7 +76,7 @@ struct nicprog_pipe {
 	struct nicprog_pipe_ctrl *ctrl;
 	u8 *data;
 	u32 output;
-	spinlock_t lock;
+	spinlock_t lock;		/* producers; see above */
 	u64 tail;
 	u64 head;
 	u64 drops;
@@ -113,13 +113,13 @@ struct nicprog_pipe {
 struct nicprog_ring_file {
 	struct nicprog_dev *nd;
 	struct list_head node;
-	struct mutex lock;
+	struct mutex lock;		/* @pipes, @bytes, mmap */
 	struct xarray pipes;
 	u64 bytes;
 	struct page *notif_pages[2];
 	struct nicprog_notif_ctrl *nctrl;
 	struct nicprog_notif *notifs;
-	spinlock_t notif_lock;
+	spinlock_t notif_lock;		/* posting, @waiters */
 	u64 ntail;
 	u64 nhead;
 	u64 nfull;
@@ -154,7 +154,7 @@ struct nicprog_pipe_stats {
 void nicprog_pipe_stats(struct nicprog_pipe *pipe,
 			struct nicprog_pipe_stats *st);
 struct nicprog_pipe *nicprog_pipe_alloc(u32 size, u32 dir, u32 framing,
-				       const struct nicprog_pipe *share);
+					const struct nicprog_pipe *share);
 void nicprog_pipe_free(struct nicprog_pipe *pipe);
 int nicprog_pipe_mmap(struct nicprog_pipe *pipe, struct vm_area_struct *vma);
 int nicprog_pipe_append(struct nicprog_pipe *pipe, const void *buf, u32 len,
