@@ -16,6 +16,7 @@
 #include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/netdevice.h>
+#include <linux/nospec.h>
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <net/genetlink.h>
@@ -322,7 +323,9 @@ int nicprog_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 				     info->extack);
 	if (!err) {
 		if (a[NICPROG_A_DEV_PLAN_SHAPE])
-			nd->plan_shape = nla_get_u8(a[NICPROG_A_DEV_PLAN_SHAPE]);
+			/* the policy bounds it; names are looked up by it */
+			nd->plan_shape = array_index_nospec(nla_get_u8(a[NICPROG_A_DEV_PLAN_SHAPE]),
+							    __NICPROG_SHAPE_MAX);
 		if (a[NICPROG_A_DEV_PLAN_CORES])
 			nd->plan_cores = nla_get_u32(a[NICPROG_A_DEV_PLAN_CORES]);
 		if (a[NICPROG_A_DEV_PLAN_PARTIAL])
@@ -358,7 +361,8 @@ int nicprog_nl_table_set_doit(struct sk_buff *skb, struct genl_info *info)
 		NL_SET_ERR_MSG(info->extack, "table-set needs map-fd and table-kind");
 		return -EINVAL;
 	}
-	kind = nla_get_u8(a[NICPROG_A_DEV_TABLE_KIND]);
+	kind = array_index_nospec(nla_get_u8(a[NICPROG_A_DEV_TABLE_KIND]),
+				  __NICPROG_TABLE_KIND_MAX);
 	if (!a[NICPROG_A_DEV_HOST_MAP_FD] !=
 	    (kind != NICPROG_TABLE_KIND_HOST && kind != NICPROG_TABLE_KIND_PROGS)) {
 		NL_SET_ERR_MSG_ATTR(info->extack, a[NICPROG_A_DEV_TABLE_KIND],
@@ -454,7 +458,8 @@ int nicprog_nl_profile_set_doit(struct sk_buff *skb, struct genl_info *info)
 		text = kvzalloc(sizeof(*text), GFP_KERNEL);
 		if (!text)
 			return -ENOMEM;
-		err = nicprog_lnic_parse(nla_data(a_text), nla_len(a_text),
+		/* a NUL-terminated string (the policy): the text before it */
+		err = nicprog_lnic_parse(nla_data(a_text), nla_len(a_text) - 1,
 					 text, why, sizeof(why));
 		if (err) {
 			nicprog_bad_arg("profile-set",
@@ -825,7 +830,8 @@ int nicprog_nl_predict_doit(struct sk_buff *skb, struct genl_info *info)
 	}
 	nicprog_plan_settings(nd, &set);
 	if (a[NICPROG_A_PROG_SHAPE_ASKED])
-		set.shape = nla_get_u8(a[NICPROG_A_PROG_SHAPE_ASKED]);
+		set.shape = array_index_nospec(nla_get_u8(a[NICPROG_A_PROG_SHAPE_ASKED]),
+					       __NICPROG_SHAPE_MAX);
 	err = nicprog_nl_cores_check(nd, a[NICPROG_A_PROG_BUDGET],
 				     info->extack);
 	if (err)
@@ -1265,6 +1271,11 @@ void nicprog_nl_notify_ring_drops(struct nicprog_dev *nd, u64 drops,
 	nicprog_nl_notify_event(nd, NICPROG_CMD_RING_DROPS_NTF,
 				nicprog_nl_put_ring_drops, v);
 }
+
+/* by group, as genl_gen.h numbers them for genlmsg_multicast() */
+static const struct genl_multicast_group nicprog_nl_mcgrps[] = {
+	[NICPROG_NLGRP_MONITOR] = { .name = NICPROG_MCGRP_MONITOR, },
+};
 
 static struct genl_family nicprog_nl_family __ro_after_init = {
 	.name		= NICPROG_FAMILY_NAME,

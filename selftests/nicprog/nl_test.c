@@ -109,7 +109,7 @@ static int profile_set(unsigned int ifindex, const char *name,
 	if (name)
 		mnl_attr_put_strz(nlh, NICPROG_A_DEV_PROFILE, name);
 	if (text)
-		mnl_attr_put(nlh, NICPROG_A_DEV_LNIC_TEXT, strlen(text), text);
+		mnl_attr_put_strz(nlh, NICPROG_A_DEV_LNIC_TEXT, text);
 	return nl_run(&nl, nlh, NULL, NULL);
 }
 

@@ -12,7 +12,7 @@
 #include "nicprog.h"
 
 /* NLA_HDRLEN and the length in a u16, as the kernel's policy says */
-#define NICPROG_PROFILE_TEXT_MAX	65531
+#define NICPROG_PROFILE_TEXT_MAX	65530	/* and a NUL: one attribute */
 
 /*
  * Read @path into @text (at most NICPROG_LNIC_TEXT_MAX bytes) and parse
@@ -76,8 +76,10 @@ int profile_set(struct cli *cli, const char *dev, const char *name,
 	}
 	nlh = nl_msg(&cli->nl, NICPROG_CMD_PROFILE_SET, 0);
 	mnl_attr_put_strz(nlh, NICPROG_A_DEV_IFNAME, dev);
-	if (path)
-		mnl_attr_put(nlh, NICPROG_A_DEV_LNIC_TEXT, len, text);
+	if (path) {
+		text[len] = 0;	/* within the buffer: len is checked */
+		mnl_attr_put(nlh, NICPROG_A_DEV_LNIC_TEXT, len + 1, text);
+	}
 	else
 		mnl_attr_put_strz(nlh, NICPROG_A_DEV_PROFILE, name);
 	err = nl_run(&cli->nl, nlh, NULL, NULL);
