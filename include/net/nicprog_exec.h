@@ -26,7 +26,7 @@
 #define NICPROG_EXEC_MAX_FRAMES	8	/* MAX_CALL_FRAMES */
 #define NICPROG_EXEC_STACK	512	/* MAX_BPF_STACK, per frame */
 /* A verified program terminates; this bounds a buggy executor, not it. */
-#define NICPROG_EXEC_MAX_STEPS	(1U << 22)
+#define NICPROG_EXEC_MAX_STEPS	0x400000U	/* 2^22 */
 
 /* Handle the executor puts in a register for "ld_imm64 map". */
 #define NICPROG_EXEC_MAP_TAG	0x6e70000000000000ULL

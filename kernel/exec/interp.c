@@ -120,53 +120,66 @@ int nicprog_exec_check(const struct nicprog_exec_prog *prog, u32 *bad_insn,
 		case BPF_ALU:
 		case BPF_ALU64:
 			if (op > BPF_END || insn->off)
-				return exec_bad(bad_insn, why, i, -EOPNOTSUPP, "ALU operation not in the 6.1 ISA");
+				return exec_bad(bad_insn, why, i, -EOPNOTSUPP,
+						"ALU operation not in the 6.1 ISA");
 			if (op == BPF_END &&
 			    (cls == BPF_ALU64 || (insn->imm != 16 &&
 						  insn->imm != 32 &&
 						  insn->imm != 64)))
-				return exec_bad(bad_insn, why, i, -EINVAL, "byte swap of an invalid width");
+				return exec_bad(bad_insn, why, i, -EINVAL,
+						"byte swap of an invalid width");
 			break;
 		case BPF_JMP:
 		case BPF_JMP32:
 			if (op == BPF_CALL) {
 				if (cls == BPF_JMP32)
-					return exec_bad(bad_insn, why, i, -EINVAL, "call in JMP32 class");
+					return exec_bad(bad_insn, why, i, -EINVAL,
+							"call in JMP32 class");
 				if (insn->src_reg == BPF_PSEUDO_CALL) {
 					tgt = (s64)i + 1 + insn->imm;
 					if (tgt < 0 || tgt >= prog->len)
-						return exec_bad(bad_insn, why, i, -EINVAL, "call target outside the program");
+						return exec_bad(bad_insn, why, i, -EINVAL,
+								"call target outside the program");
 				} else if (insn->src_reg) {
-					return exec_bad(bad_insn, why, i, -EOPNOTSUPP, "kfunc call");
+					return exec_bad(bad_insn, why, i, -EOPNOTSUPP,
+							"kfunc call");
 				} else if (!nicprog_exec_helper_supported(insn->imm) &&
 					   !nicprog_exec_host_helper(insn->imm)) {
-					return exec_bad(bad_insn, why, i, -EOPNOTSUPP, "helper not implemented on the NIC");
+					return exec_bad(bad_insn, why, i, -EOPNOTSUPP,
+							"helper not implemented on the NIC");
 				}
 				break;
 			}
 			if (op == BPF_EXIT) {
 				if (cls == BPF_JMP32)
-					return exec_bad(bad_insn, why, i, -EINVAL, "exit in JMP32 class");
+					return exec_bad(bad_insn, why, i, -EINVAL,
+							"exit in JMP32 class");
 				break;
 			}
 			if (op > BPF_JSLE || (cls == BPF_JMP32 && op == BPF_JA))
-				return exec_bad(bad_insn, why, i, -EOPNOTSUPP, "jump not in the 6.1 ISA");
+				return exec_bad(bad_insn, why, i, -EOPNOTSUPP,
+						"jump not in the 6.1 ISA");
 			tgt = (s64)i + 1 + insn->off;
 			if (tgt < 0 || tgt >= prog->len)
-				return exec_bad(bad_insn, why, i, -EINVAL, "jump target outside the program");
+				return exec_bad(bad_insn, why, i, -EINVAL,
+						"jump target outside the program");
 			break;
 		case BPF_LD:
 			if (insn->code != (BPF_LD | BPF_IMM | BPF_DW))
-				return exec_bad(bad_insn, why, i, -EOPNOTSUPP, "legacy packet load (LD_ABS/LD_IND)");
+				return exec_bad(bad_insn, why, i, -EOPNOTSUPP,
+						"legacy packet load (LD_ABS/LD_IND)");
 			if (i + 1 >= prog->len || prog->insns[i + 1].code ||
 			    prog->insns[i + 1].dst_reg ||
 			    prog->insns[i + 1].src_reg || prog->insns[i + 1].off)
-				return exec_bad(bad_insn, why, i, -EINVAL, "malformed 64-bit immediate load");
+				return exec_bad(bad_insn, why, i, -EINVAL,
+						"malformed 64-bit immediate load");
 			if (insn->src_reg == BPF_PSEUDO_MAP_FD) {
 				if ((u32)insn->imm >= prog->n_maps)
-					return exec_bad(bad_insn, why, i, -EINVAL, "map index out of range");
+					return exec_bad(bad_insn, why, i, -EINVAL,
+							"map index out of range");
 			} else if (insn->src_reg) {
-				return exec_bad(bad_insn, why, i, -EOPNOTSUPP, "64-bit load of a global variable, BTF object or callback");
+				return exec_bad(bad_insn, why, i, -EOPNOTSUPP,
+						"64-bit load of a global variable, BTF object or callback");
 			}
 			i++;
 			break;
@@ -174,12 +187,14 @@ int nicprog_exec_check(const struct nicprog_exec_prog *prog, u32 *bad_insn,
 		case BPF_ST:
 		case BPF_STX:
 			if (!size_ok(insn->code))
-				return exec_bad(bad_insn, why, i, -EOPNOTSUPP, "memory access mode not in the 6.1 ISA");
+				return exec_bad(bad_insn, why, i, -EOPNOTSUPP,
+						"memory access mode not in the 6.1 ISA");
 			if (BPF_MODE(insn->code) == BPF_ATOMIC) {
 				if (cls != BPF_STX ||
 				    (BPF_SIZE(insn->code) != BPF_W &&
 				     BPF_SIZE(insn->code) != BPF_DW))
-					return exec_bad(bad_insn, why, i, -EINVAL, "atomic of an invalid class or size");
+					return exec_bad(bad_insn, why, i, -EINVAL,
+							"atomic of an invalid class or size");
 				switch (insn->imm) {
 				case BPF_ADD: case BPF_ADD | BPF_FETCH:
 				case BPF_OR: case BPF_OR | BPF_FETCH:
@@ -188,10 +203,12 @@ int nicprog_exec_check(const struct nicprog_exec_prog *prog, u32 *bad_insn,
 				case BPF_XCHG: case BPF_CMPXCHG:
 					break;
 				default:
-					return exec_bad(bad_insn, why, i, -EOPNOTSUPP, "atomic operation not in the 6.1 ISA");
+					return exec_bad(bad_insn, why, i, -EOPNOTSUPP,
+							"atomic operation not in the 6.1 ISA");
 				}
 			} else if (cls == BPF_LDX && BPF_MODE(insn->code) != BPF_MEM) {
-				return exec_bad(bad_insn, why, i, -EOPNOTSUPP, "load mode not in the 6.1 ISA");
+				return exec_bad(bad_insn, why, i, -EOPNOTSUPP,
+						"load mode not in the 6.1 ISA");
 			}
 			/* xdp_is_valid_access(): an offloaded program's one write */
 			if (cls != BPF_LDX && prog->flags &&
@@ -199,7 +216,8 @@ int nicprog_exec_check(const struct nicprog_exec_prog *prog, u32 *bad_insn,
 			    (BPF_MODE(insn->code) != BPF_MEM ||
 			     insn->off != XDP_MD_RX_QUEUE ||
 			     BPF_SIZE(insn->code) != BPF_W))
-				return exec_bad(bad_insn, why, i, -EOPNOTSUPP, "context write other than rx_queue_index");
+				return exec_bad(bad_insn, why, i, -EOPNOTSUPP,
+						"context write other than rx_queue_index");
 			break;
 		}
 	}

@@ -47,7 +47,7 @@
 #include "offload.h"
 
 /* Bounds past which no run gets (NICPROG_EXEC_MAX_STEPS): keep sums in u64 */
-#define BR_CAP		(1ULL << 48)
+#define BR_CAP		BIT_ULL(48)
 
 /**
  * struct br_cost - cycles of a piece of a run
@@ -291,6 +291,7 @@ static u64 br_path(const struct nicprog_ir *ir, const struct nicprog_layout *lo,
 {
 	const struct nicprog_ir_edge *e;
 	u32 n, k;
+	bool here;
 	u64 v;
 
 	for (n = 0; n < ir->n_nodes; n++)
@@ -299,9 +300,9 @@ static u64 br_path(const struct nicprog_ir *ir, const struct nicprog_layout *lo,
 	for (n = ir->n_nodes; n-- > 0;) {
 		if (!nlive[n])
 			continue;	/* no frame gets here: no path on */
+		here = stage == U32_MAX || lo->node_stage[n] == stage;
 		v = best[n] == U64_MAX ? U64_MAX :
-		    br_add(best[n], stage == U32_MAX ||
-				    lo->node_stage[n] == stage ? w[n] : 0);
+		    br_add(best[n], here ? w[n] : 0);
 		best[n] = v;
 		for (k = ir->in_off[n]; k < ir->in_off[n + 1]; k++) {
 			if (!elive[ir->in_edge[k]])

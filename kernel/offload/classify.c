@@ -228,12 +228,14 @@ static const char *unkeyed_why(const struct nicprog_ir *ir, u32 t, u32 ks)
 		else if (!b || memcmp(b->pkt, ku->pkt, n))
 			other = true;
 	}
+#define UNKEYED_SWAPPED \
+	"keyed by header bytes and by them swapped, a flow and its reverse: only a symmetric steering hash could shard it"
 	if (konst && pkt)
 		return "keyed by constants on some accesses, by header bytes on others";
 	if (konst)
 		return "keyed by constants: every frame may reach the same element";
 	if (b && !other)
-		return "keyed by header bytes and by them swapped, a flow and its reverse: only a symmetric steering hash could shard it";
+		return UNKEYED_SWAPPED;
 	if (pkt)
 		return "its accesses copy different header bytes into their keys";
 	return "not every access is keyed by the same header bytes";
@@ -311,7 +313,7 @@ void nicprog_classify(const struct nicprog_ir *ir,
 			intact &= key_bytes_intact(ir, ku, ks, sub_writes);
 			lookups_only &= ku->helper == BPF_FUNC_map_lookup_elem;
 		}
-		keyed &= first != NULL;
+		keyed &= !!first;
 		if (keyed) {
 			ti->key_len = ks;
 			memcpy(ti->key_pkt, first->pkt, ks * sizeof(first->pkt[0]));
@@ -336,9 +338,11 @@ void nicprog_classify(const struct nicprog_ir *ir,
 			ti->why = unkeyed_why(ir, t, ks);
 		else if (!intact)
 			ti->why = "its key bytes may change before an access";
-		else {
-			ti->cls = NICPROG_TC_SHARDED;
-			ti->why = "every access is keyed by the same header bytes";
-		}
+		else
+			ti->why = NULL;
+		if (ti->why)
+			continue;
+		ti->cls = NICPROG_TC_SHARDED;
+		ti->why = "every access is keyed by the same header bytes";
 	}
 }

@@ -572,7 +572,10 @@ static int cw_taken(const struct cw *w, const struct bpf_insn *in)
 	    !(d->kind == CW_PKT && s.kind == CW_PKT_END) &&
 	    !(d->kind == CW_PKT_END && s.kind == CW_PKT))
 		return -1;
-	if ((d->kind == CW_SCALAR) != (s.kind == CW_SCALAR))
+	/* nor a pointer against a number */
+	pd = d->kind == CW_SCALAR;
+	ps = s.kind == CW_SCALAR;
+	if (pd != ps)
 		return -1;
 	switch (op) {
 	case BPF_JEQ:

@@ -26,13 +26,14 @@
 #include <stdio.h>
 #include <string.h>
 
-typedef uint8_t u8;
-typedef uint16_t u16;
-typedef uint32_t u32;
-typedef uint64_t u64;
-typedef int16_t s16;
-typedef int32_t s32;
-typedef int64_t s64;
+/* the compiler's fixed-width types, as <stdint.h> defines its own */
+typedef __UINT8_TYPE__ u8;
+typedef __UINT16_TYPE__ u16;
+typedef __UINT32_TYPE__ u32;
+typedef __UINT64_TYPE__ u64;
+typedef __INT16_TYPE__ s16;
+typedef __INT32_TYPE__ s32;
+typedef __INT64_TYPE__ s64;
 
 #include <stdlib.h>
 
@@ -52,15 +53,31 @@ typedef int64_t s64;
 #define kfree(p)		free(p)
 #define hweight16(w)		((unsigned int)__builtin_popcount((u16)(w)))
 #define hweight64(w)		((unsigned int)__builtin_popcountll(w))
-#define min(a, b)		((a) < (b) ? (a) : (b))
-#define max(a, b)		((a) > (b) ? (a) : (b))
-#define min_t(t, a, b)		((t)(a) < (t)(b) ? (t)(a) : (t)(b))
-#define max_t(t, a, b)		((t)(a) > (t)(b) ? (t)(a) : (t)(b))
-#define clamp_t(t, v, lo, hi)	min_t(t, max_t(t, v, lo), hi)
-#define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
+/* each argument evaluated once, as the kernel's own */
+#define min(a, b) \
+	({ __typeof__(a) _a = (a); __typeof__(b) _b = (b); _a < _b ? _a : _b; })
+#define max(a, b) \
+	({ __typeof__(a) _a = (a); __typeof__(b) _b = (b); _a > _b ? _a : _b; })
+#define min_t(t, a, b) \
+	({ __typeof__(t) _a = (a); __typeof__(t) _b = (b); _a < _b ? _a : _b; })
+#define max_t(t, a, b) \
+	({ __typeof__(t) _a = (a); __typeof__(t) _b = (b); _a > _b ? _a : _b; })
+#define clamp_t(t, v, lo, hi) ({ \
+	__typeof__(t) _v = (v); \
+	__typeof__(t) _l = (lo); \
+	__typeof__(t) _h = (hi); \
+	_v = _v > _l ? _v : _l; \
+	_v < _h ? _v : _h; \
+})
+#define DIV_ROUND_UP(n, d) \
+	({ __typeof__(d) _d = (d); ((n) + _d - 1) / _d; })
 #define div64_u64(a, b)		((u64)(a) / (u64)(b))
 #define swap(a, b) \
-	do { __typeof__(a) __t = (a); (a) = (b); (b) = __t; } while (0)
+	do { \
+		__typeof__(a) *_pa = &(a), *_pb = &(b), _t = *_pa; \
+		*_pa = *_pb; \
+		*_pb = _t; \
+	} while (0)
 
 /* Userspace builds export nothing. */
 #define EXPORT_SYMBOL_GPL(sym) extern int nicprog_unexported_##sym

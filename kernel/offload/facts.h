@@ -16,8 +16,8 @@
 #define NICPROG_FACTS_NAME	16
 /* Bounds of what a verified program's facts hold, checked on reading. */
 #define NICPROG_FACTS_PKT_MAX	0x20000		/* packet bytes from the start */
-#define NICPROG_FACTS_VALUE_MAX	(1U << 20)	/* a map value's bytes */
-#define NICPROG_FACTS_TABLE_MAX	(1ULL << 40)	/* a table's bytes */
+#define NICPROG_FACTS_VALUE_MAX	0x100000U	/* a map value's bytes, 1 MiB */
+#define NICPROG_FACTS_TABLE_MAX	BIT_ULL(40)	/* a table's bytes */
 
 /**
  * struct nicprog_facts_hdr - start of a facts file

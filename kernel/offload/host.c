@@ -237,6 +237,14 @@ static u64 handovers(const struct nicprog_ir *ir, const u8 *host)
 
 #define SEEDS_MAX	2048	/* candidate cut nodes tried, at most */
 
+/* Why no part of a program runs on the NIC. */
+#define HOST_WHY_MEM \
+	"a table the program accesses first is in host memory; no part of the program can run on the NIC"
+#define HOST_WHY_CALL \
+	"the program's first instructions call a helper only the host has; no part of it can run on the NIC"
+#define HOST_WHY_FIT \
+	"no prefix of the program fits the NIC and can hand its state to the host"
+
 /*
  * The host part as everything a single node leads to (and @host), for the
  * node that leaves the fewest expected handovers while the NIC's part
@@ -369,9 +377,8 @@ int nicprog_host_cut(const struct nicprog_ir *ir, u64 written,
 		goto out;
 	if (host[0] == NICPROG_NODE_HOST ||
 	    nic_insns(ir, host, insns) > lim->insn_store) {
-		*why = mem ? "a table the program accesses first is in host memory; no part of the program can run on the NIC" :
-		       call && need[0] ? "the program's first instructions call a helper only the host has; no part of it can run on the NIC" :
-			     "no prefix of the program fits the NIC and can hand its state to the host";
+		*why = mem ? HOST_WHY_MEM :
+		       call && need[0] ? HOST_WHY_CALL : HOST_WHY_FIT;
 		err = -E2BIG;
 		goto out;
 	}

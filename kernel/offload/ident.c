@@ -28,7 +28,7 @@
 #define IDENT_FRAME	4096
 #define IDENT_HEAD	256	/* headroom, as XDP_PACKET_HEADROOM */
 #define IDENT_MAX_LEN	4096	/* NICPROG_ACCEL_MAX_LEN */
-#define IDENT_STEPS	(1U << 23)	/* battery budget, instructions */
+#define IDENT_STEPS	0x800000U	/* battery budget, instructions, 2^23 */
 #define IDENT_CASES	36
 
 static const u16 ident_long[] = { 31, 64, 255, 256, 1000, 1500 };
@@ -38,6 +38,7 @@ static const u8 ident_afns[] = { NICPROG_AFN_CSUM, NICPROG_AFN_CRC32C };
 static const u8 ident_errs[] = {
 	0, NICPROG_EXEC_ACCEL_ERR_ZERO, NICPROG_EXEC_ACCEL_ERR_U32,
 };
+
 #define IDENT_VARIANTS	(ARRAY_SIZE(ident_afns) * 4 * ARRAY_SIZE(ident_errs))
 
 static u8 ident_variant(u32 v)
@@ -264,7 +265,7 @@ static bool ident_lpm_hit_exit(const struct nicprog_ir *ir, u32 call, u32 node)
 		    insn->imm || !(regs & BIT(insn->dst_reg)))
 			return false;
 		if (BPF_OP(insn->code) == BPF_JEQ)
-			out = i + 1;		/* falls through on a hit */
+			out = i + 1;		/* a hit goes on in order */
 		else if (BPF_OP(insn->code) == BPF_JNE)
 			out = i + 1 + insn->off;
 		else

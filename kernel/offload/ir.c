@@ -272,7 +272,8 @@ static int ir_components(struct nicprog_ir *ir)
 			continue;
 		cs[csp] = root;
 		ci[csp++] = 0;
-		idx[root] = low[root] = next++;
+		idx[root] = next;
+		low[root] = next++;
 		stk[sp++] = root;
 		on[root] = 1;
 		while (csp) {
@@ -280,7 +281,8 @@ static int ir_components(struct nicprog_ir *ir)
 			if (ci[csp - 1] < ir->blocks[v].n_succ) {
 				w = ir->blocks[v].succ[ci[csp - 1]++];
 				if (idx[w] == U32_MAX) {
-					idx[w] = low[w] = next++;
+					idx[w] = next;
+					low[w] = next++;
 					stk[sp++] = w;
 					on[w] = 1;
 					cs[csp] = w;

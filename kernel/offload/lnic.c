@@ -51,12 +51,18 @@ const char *nicprog_accel_type_name(unsigned int accel)
 }
 EXPORT_SYMBOL_GPL(nicprog_accel_type_name);
 
-#define lnic_bad(why, len, fmt, ...)				\
-	({							\
-		if (why)					\
-			snprintf(why, len, fmt, ##__VA_ARGS__);	\
-		-EINVAL;					\
-	})
+/* Say why in @why (if any): -EINVAL for the caller to return. */
+static int lnic_bad(char *why, size_t len, const char *fmt, ...)
+{
+	va_list args;
+
+	if (why) {
+		va_start(args, fmt);
+		vsnprintf(why, len, fmt, args);
+		va_end(args);
+	}
+	return -EINVAL;
+}
 
 static bool lnic_name_ok(const char *name)
 {

@@ -545,7 +545,7 @@ const char *nicprog_shape_name(unsigned int shape);
 const char *nicprog_steer_name(unsigned int steer);
 const char *nicprog_layout_shape(const struct nicprog_layout *lo);
 u8 nicprog_layout_insn_region(const struct nicprog_ir_input *in,
-			       const struct nicprog_layout *lo, u32 i);
+			      const struct nicprog_layout *lo, u32 i);
 bool nicprog_layout_valid(const struct nicprog_ir *ir,
 			  const struct nicprog_layout *lo, const char **why);
 int nicprog_layout_apply(const struct nicprog_ir *ir,

@@ -17,6 +17,9 @@
  */
 #include "offload.h"
 
+#define PART_WHY_HOST_CALL \
+	"the program calls a helper only the host has (a partial offload lets the host run it)"
+
 static const char * const shape_names[] = {
 	[NICPROG_SHAPE_AUTO]			= "auto",
 	[NICPROG_SHAPE_SINGLE]			= "single",
@@ -702,7 +705,7 @@ int nicprog_layout_build_slice(const struct nicprog_ir *ir,
 		return -EINVAL;
 	}
 	if (!host && nicprog_host_call_insn(ir->in) != U32_MAX) {
-		*why = "the program calls a helper only the host has (a partial offload lets the host run it)";
+		*why = PART_WHY_HOST_CALL;
 		return -EOPNOTSUPP;
 	}
 	lo->shape = shape;

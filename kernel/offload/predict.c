@@ -301,7 +301,7 @@ void nicprog_predict(const struct nicprog_ir *ir, struct nicprog_layout *lo)
 	for (s = 0; s < __NICPROG_ACCEL_MAX; s++)
 		if (lo->accel_cost_fx[s])
 			tput = min(tput, nicprog_rate(lo->accel_count[s],
-					      lo->accel_cost_fx[s]));
+						      lo->accel_cost_fx[s]));
 	if (lo->mat_cost_fx) {
 		tput = min(tput, nicprog_rate(lo->mat_units, lo->mat_cost_fx));
 		lo->lat += lo->mat_cost_fx;
