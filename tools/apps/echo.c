@@ -20,14 +20,6 @@
 
 #define BATCH	64
 
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000ULL + ts.tv_nsec / 1000000;
-}
-
 int main(int argc, char **argv)
 {
 	unsigned long want = 0, done = 0, idle_ms = 5000;
@@ -37,7 +29,6 @@ int main(int argc, char **argv)
 	struct nicring_stats st;
 	struct nicring *r;
 	uint8_t mac[6];
-	uint64_t last;
 	int c, n, i, err;
 
 	while ((c = getopt(argc, argv, "o:n:i:")) != -1) {
@@ -73,19 +64,13 @@ int main(int argc, char **argv)
 	}
 	printf("echo: %s output %u\n", argv[optind], output);
 	fflush(stdout);
-	last = now_ms();
 	while (!want || done < want) {
-		n = nicring_peek(rx, recs, BATCH);
-		if (!n) {
-			if (now_ms() - last >= idle_ms)
-				break;
-			err = nicring_wait(r, 100);
-			if (err < 0) {
+		n = nicring_next(rx, recs, BATCH, idle_ms);
+		if (n <= 0) {
+			if (n < 0)
 				fprintf(stderr, "echo: wait: %s\n",
-					strerror(-err));
-				break;
-			}
-			continue;
+					strerror(-n));
+			break;
 		}
 		for (i = 0; i < n; i++) {
 			if (recs[i].len < 12)
@@ -100,7 +85,6 @@ int main(int argc, char **argv)
 			break;
 		}
 		done += n;
-		last = now_ms();
 	}
 	nicring_get_stats(r, &st);
 	printf("echo: %lu frames, %llu commands (%.4f per frame), %llu waits, %llu notifications (%.4f per frame), %llu dropped\n",

@@ -47,14 +47,6 @@ struct item {
 static struct item *table[BUCKETS];
 static unsigned long n_get, n_hit, n_set, n_del, n_err, n_bad;
 
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000ULL + ts.tv_nsec / 1000000;
-}
-
 static uint32_t hash(const char *k, uint32_t n)
 {
 	uint32_t h = 2166136261u;
@@ -207,7 +199,6 @@ int main(int argc, char **argv)
 	struct nicring_stats st;
 	uint32_t output = 0, len;
 	struct nicring *r;
-	uint64_t last;
 	int c, n, i, err;
 
 	while ((c = getopt(argc, argv, "o:n:i:")) != -1) {
@@ -243,19 +234,13 @@ int main(int argc, char **argv)
 	}
 	printf("kvserver: %s output %u\n", argv[optind], output);
 	fflush(stdout);
-	last = now_ms();
 	while (!want || done < want) {
-		n = nicring_peek(rx, recs, BATCH);
-		if (!n) {
-			if (now_ms() - last >= idle_ms)
-				break;
-			err = nicring_wait(r, 100);
-			if (err < 0) {
+		n = nicring_next(rx, recs, BATCH, idle_ms);
+		if (n <= 0) {
+			if (n < 0)
 				fprintf(stderr, "kvserver: wait: %s\n",
-					strerror(-err));
-				break;
-			}
-			continue;
+					strerror(-n));
+			break;
 		}
 		for (i = 0; i < n; i++) {
 			len = reply(recs[i].data, recs[i].len, out);
@@ -279,7 +264,6 @@ int main(int argc, char **argv)
 			break;
 		}
 		done += n;
-		last = now_ms();
 	}
 	nicring_get_stats(r, &st);
 	printf("kvserver: %lu requests: %lu get (%lu hits), %lu set, %lu delete, %lu errors, %lu not UDP/IPv4; %llu commands (%.4f per request), %llu dropped\n",

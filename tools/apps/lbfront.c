@@ -50,14 +50,6 @@ static int n_be;
 static int16_t table[M];
 static struct conn conns[FLOWS];
 
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000ULL + ts.tv_nsec / 1000000;
-}
-
 static uint32_t fnv(const void *p, size_t n, uint32_t h)
 {
 	const uint8_t *s = p;
@@ -268,7 +260,6 @@ int main(int argc, char **argv)
 	uint32_t output = 2;
 	struct nicring *r;
 	uint8_t mac[6];
-	uint64_t last;
 
 	if (argc == 3 && !strcmp(argv[1], "--table"))
 		return table_check(atoi(argv[2]));
@@ -317,19 +308,13 @@ int main(int argc, char **argv)
 	printf("lbfront: %s output %u, %d backends\n", argv[optind], output,
 	       n_be);
 	fflush(stdout);
-	last = now_ms();
 	while (!want || done < want) {
-		n = nicring_peek(rx, recs, BATCH);
-		if (!n) {
-			if (now_ms() - last >= idle_ms)
-				break;
-			err = nicring_wait(r, 100);
-			if (err < 0) {
+		n = nicring_next(rx, recs, BATCH, idle_ms);
+		if (n <= 0) {
+			if (n < 0)
 				fprintf(stderr, "lbfront: wait: %s\n",
-					strerror(-err));
-				break;
-			}
-			continue;
+					strerror(-n));
+			break;
 		}
 		/* every record is forwarded, in order; a foreign one as is */
 		for (i = 0; i < n; i++) {
@@ -345,7 +330,6 @@ int main(int argc, char **argv)
 			break;
 		}
 		done += n;
-		last = now_ms();
 	}
 	printf("lbfront: %lu frames, %lu not IPv4 TCP/UDP, %llu dropped\n",
 	       done, bad, (unsigned long long)nicring_drops(rx));

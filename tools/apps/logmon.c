@@ -13,6 +13,7 @@
  * the lines, bytes, stream drops and system calls.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,14 +24,6 @@
 #include "../lib/nicring/nicring.h"
 
 #define PATTERNS	16
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000ULL + ts.tv_nsec / 1000000;
-}
 
 /* Whether @pat occurs in the @n bytes at @s (no NUL there). */
 static int contains(const char *s, size_t n, const char *pat, size_t pn)
@@ -104,16 +97,16 @@ int main(int argc, char **argv)
 	}
 	printf("logmon: %s output %u\n", argv[optind], output);
 	fflush(stdout);
-	last = now_ms();
+	last = nicring_now_ms();
 	while (!want || lines < want) {
 		avail = nicring_read(rx, &data);
 		d = data;
 		/* whole lines only; a partial one waits for its end */
 		nl = avail > 0 ? memrchr(d, '\n', avail) : NULL;
 		if (!nl) {
-			if (now_ms() - last >= idle_ms)
+			err = nicring_wait_idle(r, last, idle_ms);
+			if (err == -ETIMEDOUT)
 				break;
-			err = nicring_wait(r, 100);
 			if (err < 0) {
 				fprintf(stderr, "logmon: wait: %s\n",
 					strerror(-err));
@@ -136,7 +129,7 @@ int main(int argc, char **argv)
 		}
 		bytes += d - (char *)data;
 		nicring_consume(rx, d - (char *)data);
-		last = now_ms();
+		last = nicring_now_ms();
 	}
 	for (i = 0; i < n_pats; i++)
 		printf("logmon: '%s' %lu\n", pats[i], hits[i]);

@@ -45,14 +45,6 @@ struct cand {
 static uint64_t cm_frames[ROWS][WIDTH], cm_bytes[ROWS][WIDTH];
 static struct cand cands[CANDIDATES];
 
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000ULL + ts.tv_nsec / 1000000;
-}
-
 static uint32_t hash(const struct flow *f, uint32_t seed)
 {
 	uint32_t w[4] = { f->src, f->dst,
@@ -150,7 +142,7 @@ int main(int argc, char **argv)
 	unsigned long want = 0, done = 0, idle_ms = 5000, bad = 0, top = 10;
 	char src[INET_ADDRSTRLEN], dst[INET_ADDRSTRLEN];
 	struct nicring_rec recs[BATCH];
-	uint64_t last, total_bytes = 0;
+	uint64_t total_bytes = 0;
 	struct nicring_pipe *rx;
 	uint32_t output = 3, len;
 	struct nicring *r;
@@ -193,19 +185,13 @@ int main(int argc, char **argv)
 	}
 	printf("sketch: %s output %u\n", argv[optind], output);
 	fflush(stdout);
-	last = now_ms();
 	while (!want || done < want) {
-		n = nicring_peek(rx, recs, BATCH);
-		if (!n) {
-			if (now_ms() - last >= idle_ms)
-				break;
-			err = nicring_wait(r, 100);
-			if (err < 0) {
+		n = nicring_next(rx, recs, BATCH, idle_ms);
+		if (n <= 0) {
+			if (n < 0)
 				fprintf(stderr, "sketch: wait: %s\n",
-					strerror(-err));
-				break;
-			}
-			continue;
+					strerror(-n));
+			break;
 		}
 		for (j = 0; j < n; j++) {
 			if (!parse(recs[j].data, recs[j].len, &f, &len)) {
@@ -217,7 +203,6 @@ int main(int argc, char **argv)
 		}
 		nicring_release(rx, n);
 		done += n;
-		last = now_ms();
 	}
 	printf("sketch: %lu frames, %llu bytes, %lu not IPv4 TCP/UDP, %llu dropped\n",
 	       done, (unsigned long long)total_bytes, bad,

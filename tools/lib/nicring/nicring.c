@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "nicring.h"
@@ -521,6 +522,66 @@ int nicring_wait(struct nicring *r, uint32_t timeout_ms)
 	if (res != -ENODEV)
 		r->poll_err = 0;
 	return res;
+}
+
+/**
+ * nicring_now_ms() - CLOCK_MONOTONIC in milliseconds, for idle bounds
+ */
+uint64_t nicring_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/**
+ * nicring_wait_idle() - wait for the NIC unless the application has idled
+ *	long enough
+ * @r: the handle
+ * @since_ms: when the application last had something to do
+ *	(nicring_now_ms())
+ * @idle_ms: how long with nothing to do ends its loop
+ *
+ * The receive loop every application has: look, and if there is nothing,
+ * either stop (idle for @idle_ms) or wait up to 100 ms and look again.
+ *
+ * Return: 0 after a wait (look again), -ETIMEDOUT once @idle_ms passed
+ * since @since_ms, or nicring_wait()'s -errno.
+ */
+int nicring_wait_idle(struct nicring *r, uint64_t since_ms, uint32_t idle_ms)
+{
+	int res;
+
+	if (nicring_now_ms() - since_ms >= idle_ms)
+		return -ETIMEDOUT;
+	res = nicring_wait(r, 100);
+	return res < 0 ? res : 0;
+}
+
+/**
+ * nicring_next() - the next records of an RX records pipe, waiting for them
+ * @p: the pipe
+ * @recs: filled with up to @max records, as nicring_peek() fills them
+ * @max: at most this many
+ * @idle_ms: none for this long, from the call after the last batch (the
+ *	application's work on a batch does not count), ends the wait
+ *
+ * Return: the records (>0); 0 once none came for @idle_ms; -errno when a
+ * wait failed (-ENODEV: the port is gone).
+ */
+int nicring_next(struct nicring_pipe *p, struct nicring_rec *recs, int max,
+		 uint32_t idle_ms)
+{
+	uint64_t since = nicring_now_ms();
+	int n, res;
+
+	while (!(n = nicring_peek(p, recs, max))) {
+		res = nicring_wait_idle(p->r, since, idle_ms);
+		if (res)
+			return res == -ETIMEDOUT ? 0 : res;
+	}
+	return n;
 }
 
 /**

@@ -85,6 +85,10 @@ void nicring_release(struct nicring_pipe *p, int n);
 int64_t nicring_read(struct nicring_pipe *p, void **data);
 void nicring_consume(struct nicring_pipe *p, uint64_t n);
 int nicring_wait(struct nicring *r, uint32_t timeout_ms);
+uint64_t nicring_now_ms(void);
+int nicring_wait_idle(struct nicring *r, uint64_t since_ms, uint32_t idle_ms);
+int nicring_next(struct nicring_pipe *p, struct nicring_rec *recs, int max,
+		 uint32_t idle_ms);
 
 int nicring_append(struct nicring_pipe *tx, const void *buf, uint32_t len);
 int nicring_forward(struct nicring_pipe *tx, struct nicring_pipe *rx, int n);
