@@ -161,11 +161,15 @@ for p in nicsim2p1 nicsim2p2; do
 	printf '  %s: ' "$p"
 	ip netns exec nic ethtool -S "$p" | awk '/xdp_/ { printf "%s %s  ", $1, $2 } END { print "" }'
 done
-echo "  NIC cores that ran frames (packets, busy NIC cycles):"
+# One number per fact: coreN_cycles counts the NIC cycles a core had a
+# run on some thread, coreN_busy those it issued instructions in, which
+# is the busy that nicprog stats shows (of the NIC clock's cycles).
+echo "  NIC cores that ran frames (ethtool -S: packets; NIC cycles with a run, coreN_cycles; of them issuing instructions, coreN_busy = nicprog stats' busy):"
 ip netns exec nic ethtool -S nicsim2p1 | awk '
 	/core[0-9]+_packets:/ { c = $1; sub("_packets:", "", c); p[c] = $2 }
 	/core[0-9]+_cycles:/ { c = $1; sub("_cycles:", "", c); y[c] = $2 }
-	END { for (c in p) if (p[c]) printf "    %s: %d packets, %d cycles\n", c, p[c], y[c] }'
+	/core[0-9]+_busy:/ { c = $1; sub("_busy:", "", c); b[c] = $2 }
+	END { for (c in p) if (p[c]) printf "    %s: %d packets, %d cycles with a run, %d issuing (busy)\n", c, p[c], y[c], b[c] }'
 run ip netns exec nic "$NICPROG" stats dev nicsim2p1
 echo "  live: the port's rates per second while hostA pings hostB five times a second"
 ip netns exec hosta2 ping -q -c 15 -i 0.2 10.2.0.2 > /dev/null &
