@@ -74,7 +74,7 @@ drifted "a spec that grew an attribute fails the check until regenerated" \
 # every attribute: the kernel puts or reads it, the CLI shows or sends it
 for a in $(grep -oE '\bNICPROG_A_[A-Z_]+' $UAPI | grep -vE '_(MAX|PAD)$' |
 	   sort -u); do
-	k=$(grep -c "\b$a\b" kernel/genl.c)
+	k=$(cat kernel/genl*.c | grep -c "\b$a\b")
 	c=$(cat tools/nicprog/*.c tools/lib/nicprog/*.c | grep -c "\b$a\b")
 	if [ "$k" -gt 0 ] && [ "$c" -gt 0 ]; then
 		ok "$a is used by the kernel and by the CLI"
