@@ -11,16 +11,14 @@
  * nicprog_plan_run()) and learn its stages from nicprog_plan_stage().
  *
  * The installed plan is also kept in words (nd->plan_text, under
- * plan_lock) for /sys/kernel/debug/nicprog/<ifname>/plan.
+ * plan_lock) for /sys/kernel/debug/nicprog/<ifname>/plan (debugfs.c).
  */
 #include <linux/bitmap.h>
 #include <linux/bpf.h>
-#include <linux/debugfs.h>
 #include <linux/netdevice.h>
 #include <linux/random.h>
 #include <linux/rtnetlink.h>
 #include <linux/seq_buf.h>
-#include <linux/seq_file.h>
 #include <linux/timekeeping.h>
 
 #include "nicprog.h"
@@ -1133,94 +1131,3 @@ struct bpf_prog *nicprog_plan_prog(const struct nicprog_plan *plan)
 	return plan->prog;
 }
 EXPORT_SYMBOL_GPL(nicprog_plan_prog);
-
-static struct dentry *nicprog_debugfs_root;
-
-static int nicprog_plan_show(struct seq_file *m, void *v)
-{
-	struct nicprog_dev *nd = m->private;
-
-	mutex_lock(&nd->plan_lock);
-	seq_puts(m, nd->plan_text ? nd->plan_text : "no plan\n");
-	mutex_unlock(&nd->plan_lock);
-	return 0;
-}
-DEFINE_SHOW_ATTRIBUTE(nicprog_plan);
-
-static ssize_t nicprog_facts_file_read(struct file *file, char __user *buf,
-				       size_t count, loff_t *ppos)
-{
-	struct nicprog_dev *nd = file->private_data;
-	ssize_t ret;
-
-	mutex_lock(&nd->plan_lock);
-	ret = simple_read_from_buffer(buf, count, ppos, nd->facts,
-				      nd->facts_len);
-	mutex_unlock(&nd->plan_lock);
-	return ret;
-}
-
-static const struct file_operations nicprog_facts_fops = {
-	.owner	= THIS_MODULE,
-	.open	= simple_open,
-	.read	= nicprog_facts_file_read,
-	.llseek	= default_llseek,
-};
-
-/**
- * nicprog_debugfs_init() - create /sys/kernel/debug/nicprog
- *
- * Debugfs is optional: failures leave it out and are not errors.
- *
- * Return: 0.
- */
-int nicprog_debugfs_init(void)
-{
-	nicprog_debugfs_root = debugfs_create_dir("nicprog", NULL);
-	return 0;
-}
-
-/** nicprog_debugfs_exit() - remove /sys/kernel/debug/nicprog */
-void nicprog_debugfs_exit(void)
-{
-	debugfs_remove_recursive(nicprog_debugfs_root);
-}
-
-/**
- * nicprog_debugfs_add() - create a port's debugfs directory
- * @nd: the port, being registered; RTNL held
- */
-void nicprog_debugfs_add(struct nicprog_dev *nd)
-{
-	nd->debugfs = debugfs_create_dir(dev_name(&nd->dev),
-					 nicprog_debugfs_root);
-	debugfs_create_file("plan", 0400, nd->debugfs, nd, &nicprog_plan_fops);
-	debugfs_create_file("facts", 0400, nd->debugfs, nd,
-			    &nicprog_facts_fops);
-}
-
-/**
- * nicprog_debugfs_remove() - remove a port's debugfs directory
- * @nd: the port, being unregistered; when this returns no reader runs
- */
-void nicprog_debugfs_remove(struct nicprog_dev *nd)
-{
-	debugfs_remove_recursive(nd->debugfs);
-	nd->debugfs = NULL;
-}
-
-/**
- * nicprog_debugfs_rename() - follow the port's name; RTNL held
- * @nd: the port
- */
-void nicprog_debugfs_rename(struct nicprog_dev *nd)
-{
-	struct dentry *d;
-
-	if (IS_ERR_OR_NULL(nd->debugfs))
-		return;
-	d = debugfs_rename(nicprog_debugfs_root, nd->debugfs,
-			   nicprog_debugfs_root, dev_name(&nd->dev));
-	if (!IS_ERR_OR_NULL(d))
-		nd->debugfs = d;
-}

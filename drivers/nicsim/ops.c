@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nicsim's vendor ops table (struct nicprog_dev_ops), the one place the
+ * nicprog core calls into the driver from, and the small callbacks that
+ * only translate between the two; the work is in the files they name.
+ */
+#include <linux/netdevice.h>
+#include <net/devlink.h>
+
+#include "nicsim.h"
+
+static void nicsim_nicprog_port_stats(struct nicprog_dev *nd,
+				      struct nicprog_port_stats *st)
+{
+	struct nicsim_port *port = nicprog_dev_priv(nd);
+	struct nicsim_pcpu_stats s;
+
+	nicsim_port_get_stats(port, &s);
+	st->wire_rx_packets = u64_stats_read(&s.wire_rx_packets);
+	st->wire_rx_bytes = u64_stats_read(&s.wire_rx_bytes);
+	st->wire_tx_packets = u64_stats_read(&s.tx_packets);
+	st->wire_tx_bytes = u64_stats_read(&s.tx_bytes);
+	st->host_rx_packets = u64_stats_read(&s.rx_packets);
+	st->host_rx_bytes = u64_stats_read(&s.rx_bytes);
+	st->nic_drops = u64_stats_read(&s.rx_fifo_errors) +
+			u64_stats_read(&s.rx_length_errors) +
+			u64_stats_read(&s.tx_dropped) +
+			u64_stats_read(&s.xdp_drop) +
+			u64_stats_read(&s.xdp_aborted);
+}
+
+static u32 nicsim_nicprog_core_stats(struct nicprog_nic *nic,
+				     struct nicprog_core_stats *cs, u32 max)
+{
+	return nicsim_cores_stats(nicprog_nic_priv(nic), cs, max);
+}
+
+static u32 nicsim_nicprog_unit_stats(struct nicprog_nic *nic,
+				     struct nicprog_unit_stats *us, u32 max)
+{
+	return nicsim_units_stats(nicprog_nic_priv(nic), us, max);
+}
+
+/* A name not shipped is a firmware file, read here: no RTNL held. */
+static int nicsim_nicprog_profile_request(const char *name,
+					  struct nicprog_lnic_text **text,
+					  struct netlink_ext_ack *extack)
+{
+	int err;
+
+	*text = NULL;
+	if (nicsim_profile_find(name))
+		return 0;
+	err = nicsim_profile_request(name, text, extack);
+	if (err == -ENOENT)
+		NL_SET_ERR_MSG(extack,
+			       "no such profile: not shipped, and no firmware file nicsim/<profile>.lnic");
+	else if (err == -EINVAL)
+		NL_SET_ERR_MSG(extack,
+			       "the profile's name or its firmware file is bad (the tracepoint nicprog:nicprog_bad_arg says why)");
+	return err;
+}
+
+/* A name is a shipped profile's (profile_request read the others). */
+static int nicsim_nicprog_profile_set(struct nicprog_nic *nic,
+				      const char *name,
+				      struct nicprog_lnic_text *text,
+				      struct netlink_ext_ack *extack)
+{
+	const struct nicprog_lnic *lnic = name ? nicsim_profile_find(name) :
+						 &text->lnic;
+	int err;
+
+	if (!lnic) {
+		NL_SET_ERR_MSG(extack, "no such profile");
+		return -ENOENT;
+	}
+	err = nicsim_profile_replace(nicprog_nic_priv(nic), lnic, &text, extack);
+	kvfree(text);
+	if (err == -EBUSY)
+		NL_SET_ERR_MSG(extack,
+			       "the NIC has a program or an offloaded map (remove them first)");
+	else if (err == -EINVAL)
+		NL_SET_ERR_MSG(extack,
+			       "the NIC cannot take the profile (the kernel log says why)");
+	else if (err == -ENODEV)
+		NL_SET_ERR_MSG(extack, "the NIC is being destroyed");
+	return err;
+}
+
+/* The serial number is the device's name, unique on the bus. */
+static int nicsim_nicprog_info_get(struct nicprog_nic *nic,
+				   struct devlink_info_req *req,
+				   struct netlink_ext_ack *extack)
+{
+	struct nicsim_dev *ndev = nicprog_nic_priv(nic);
+
+	return devlink_info_serial_number_put(req, dev_name(&ndev->dev));
+}
+
+const struct nicprog_dev_ops nicsim_nicprog_ops = {
+	.port_stats		= nicsim_nicprog_port_stats,
+	.core_stats		= nicsim_nicprog_core_stats,
+	.unit_stats		= nicsim_nicprog_unit_stats,
+	.plan_load		= nicsim_plan_load,
+	.plan_unload		= nicsim_plan_unload,
+	.stage_translate	= nicsim_stage_translate,
+	.stage_release		= nicsim_stage_release,
+	.profile_set		= nicsim_nicprog_profile_set,
+	.profile_request	= nicsim_nicprog_profile_request,
+	.info_get		= nicsim_nicprog_info_get,
+	.accel_run		= nicsim_accel_run,
+	.table_ops		= &nicsim_table_ops,
+	.ring_xmit		= nicsim_ring_xmit,
+	.owner			= THIS_MODULE,
+};
