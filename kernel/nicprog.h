@@ -22,6 +22,7 @@ struct bpf_offloaded_map;
 struct bpf_func_proto;
 struct bpf_map;
 struct bpf_prog;
+struct bpf_verifier_env;
 struct dentry;
 struct net;
 struct net_device;
@@ -462,6 +463,12 @@ struct nicprog_core_stats *nicprog_cores_read(struct nicprog_dev *nd, u32 *n);
 void nicprog_events_init(struct nicprog_dev *nd);
 void nicprog_events_stop(struct nicprog_dev *nd);
 void nicprog_event_ring_drop(struct nicprog_dev *nd, u32 out, u32 len);
+
+/* verifier.c: nicprog's struct bpf_prog_offload_ops verifier callbacks */
+int nicprog_prepare(struct bpf_prog *prog);
+int nicprog_insn_hook(struct bpf_verifier_env *env, int insn_idx,
+		      int prev_insn_idx);
+int nicprog_finalize(struct bpf_verifier_env *env);
 
 int nicprog_sysfs_init(void);
 void nicprog_sysfs_exit(void);

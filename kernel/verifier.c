@@ -1,0 +1,750 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The verifier's side of BPF offload (bpf_offload.c has the rest): the
+ * prepare, insn_hook and finalize callbacks of nicprog's struct
+ * bpf_prog_offload_ops.
+ *
+ * insn_hook records, for every instruction on every explored path, what
+ * the verifier knows (pointer kind of the accessed register, helper ids
+ * before fixups rewrite them) and refuses what the NIC cannot run, in the
+ * verifier log with the prefix "[nicprog]". finalize copies the program as
+ * verified -- before the kernel's own rewrites -- which is what the NIC
+ * runs; map pointers in it become table indices.
+ *
+ * Locking: prepare, insn_hook and finalize run under bpf_devs_lock (read).
+ */
+#include <linux/bpf.h>
+#include <linux/bpf_verifier.h>
+#include <linux/btf.h>
+#include <linux/filter.h>
+#include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
+#include <linux/slab.h>
+#include <linux/timekeeping.h>
+
+#include "nicprog.h"
+
+#define NICPROG_FN_NAME(x) \
+	[BPF_FUNC_ ## x] = "bpf_" #x
+static const char * const nicprog_helper_names[] = {
+	__BPF_FUNC_MAPPER(NICPROG_FN_NAME)
+};
+
+static const char *helper_name(s32 id)
+{
+	if (id >= 0 && id < ARRAY_SIZE(nicprog_helper_names) &&
+	    nicprog_helper_names[id])
+		return nicprog_helper_names[id];
+	return "unknown helper";
+}
+
+#define np_vlog(env, fmt, ...) \
+	bpf_verifier_log_write(env, "[nicprog] " fmt, ##__VA_ARGS__)
+
+static struct nicprog_prog *env_prog(struct bpf_verifier_env *env)
+{
+	return env->prog->aux->offload->dev_priv;
+}
+
+/* What the NIC needs to know of a pointer: enum nicprog_ptr_kind. */
+static u8 ptr_kind(const struct bpf_reg_state *reg)
+{
+	switch (base_type(reg->type)) {
+	case PTR_TO_CTX:
+		return NICPROG_PTR_CTX;
+	case PTR_TO_PACKET:
+	case PTR_TO_PACKET_META:
+	case PTR_TO_PACKET_END:
+		return NICPROG_PTR_PACKET;
+	case PTR_TO_MAP_VALUE:
+	case PTR_TO_MAP_KEY:
+		return NICPROG_PTR_MAP_VALUE;
+	case PTR_TO_STACK:
+		return NICPROG_PTR_STACK;
+	case SCALAR_VALUE:
+		return NICPROG_PTR_SCALAR;
+	default:
+		return NICPROG_PTR_OTHER;
+	}
+}
+
+static const char * const ptr_kind_names[] = {
+	[NICPROG_PTR_NONE]	= "none",
+	[NICPROG_PTR_SCALAR]	= "scalar",
+	[NICPROG_PTR_CTX]	= "context",
+	[NICPROG_PTR_PACKET]	= "packet",
+	[NICPROG_PTR_MAP_VALUE]	= "map value",
+	[NICPROG_PTR_STACK]	= "stack",
+	[NICPROG_PTR_OTHER]	= "other",
+};
+
+/*
+ * Packet bytes a packet access touches, for the offloader's parse and
+ * placement decisions: the pointer's fixed offset plus the instruction's,
+ * widened by the variable part the verifier bounds (umax_value).
+ */
+static void nicprog_note_pkt_range(struct nicprog_insn_meta *meta,
+				   const struct bpf_insn *insn,
+				   const struct bpf_reg_state *reg)
+{
+	s64 lo = (s64)reg->off + insn->off;
+	s64 hi = lo + bpf_size_to_bytes(BPF_SIZE(insn->code)) +
+		 min_t(u64, reg->umax_value, 0xffff);
+
+	if (base_type(reg->type) != PTR_TO_PACKET)
+		return;		/* meta and end pointers: no bytes of the frame */
+	if (!meta->pkt_hi || lo < meta->pkt_lo)
+		meta->pkt_lo = lo;
+	if (hi > meta->pkt_hi)
+		meta->pkt_hi = hi;
+}
+
+/* The table index of @map in @np, given on first sight. */
+static u8 nicprog_map_index(struct nicprog_prog *np, struct bpf_map *map)
+{
+	u32 m;
+
+	for (m = 0; m < np->n_maps; m++)
+		if (np->maps[m] == map)
+			return m;
+	if (m == NICPROG_PROG_MAX_MAPS)
+		return NICPROG_MAP_MANY;	/* bind_maps refuses */
+	np->maps[np->n_maps++] = map;
+	return m;
+}
+
+/*
+ * Tables numbered in instruction order (the order of used_maps), before
+ * the walk: the order the verifier meets them is the kernel's to change
+ * (6.1 verifies global functions first, 6.12 the main program first), and
+ * nicprog-plan, offline, numbers them as here. Map pointers are in the
+ * ld_imm64s since resolve_pseudo_ldimm64(); more maps than a program may
+ * have are bind_maps' to refuse.
+ */
+static void nicprog_number_maps(struct nicprog_prog *np,
+				const struct bpf_prog *prog)
+{
+	const struct bpf_insn *insn = prog->insnsi;
+	u32 i;
+
+	for (i = 0; i + 1 < prog->len; i++) {
+		if (insn[i].code != (BPF_LD | BPF_IMM | BPF_DW))
+			continue;
+		if (insn[i].src_reg == BPF_PSEUDO_MAP_FD)
+			nicprog_map_index(np, (struct bpf_map *)(unsigned long)
+					  ((u64)(u32)insn[i].imm |
+					   ((u64)(u32)insn[i + 1].imm << 32)));
+		i++;
+	}
+}
+
+/* Merge one path's view of a map into what other paths said. */
+static void nicprog_note_map(struct nicprog_prog *np,
+			     struct nicprog_insn_meta *meta,
+			     const struct bpf_reg_state *reg)
+{
+	u8 m;
+
+	if (!reg->map_ptr)
+		return;
+	m = nicprog_map_index(np, reg->map_ptr);
+	if (meta->map == NICPROG_MAP_NONE)
+		meta->map = m;
+	else if (meta->map != m)
+		meta->map = NICPROG_MAP_MANY;
+}
+
+/*
+ * Merge one path's frame pointer offset of a stack pointer into @off: the
+ * @fixed flag says some path gave one, @var that paths disagree or one had
+ * a variable offset or another frame's stack.
+ */
+static void nicprog_note_stack(struct nicprog_insn_meta *meta, s16 *off,
+			       u16 fixed, u16 var,
+			       const struct bpf_reg_state *reg, s32 insn_off)
+{
+	s64 o;
+
+	if (base_type(reg->type) != PTR_TO_STACK || reg->frameno ||
+	    !tnum_is_const(reg->var_off)) {
+		meta->flags |= var;
+		return;
+	}
+	o = reg->off + (s64)reg->var_off.value + insn_off;
+	if (o < -MAX_BPF_STACK || o >= 0) {
+		meta->flags |= var;
+		return;
+	}
+	if ((meta->flags & fixed) && *off != o)
+		meta->flags |= var;
+	meta->flags |= fixed;
+	*off = o;
+}
+
+/*
+ * The accelerator id a subprogram call passes in R5 (bpf/nicprog.h), if
+ * the verifier knows it as the same constant on every path.
+ */
+static void nicprog_note_afn(struct nicprog_insn_meta *meta,
+			     const struct bpf_reg_state *r5)
+{
+	u8 fn = NICPROG_AFN_NONE;
+	u64 v = r5->var_off.value;
+
+	if (r5->type == SCALAR_VALUE && tnum_is_const(r5->var_off) &&
+	    (v & ~0xffULL) == NICPROG_AFN_MAGIC && (v & 0xff) &&
+	    (v & 0xff) < __NICPROG_AFN_MAX)
+		fn = v & 0xff;
+	if ((meta->flags & NICPROG_META_AFN) && meta->afn != fn)
+		meta->flags |= NICPROG_META_AFN_VAR;
+	meta->flags |= NICPROG_META_AFN;
+	meta->afn = fn;
+}
+
+/* Sort a value of the live state into @ptr, @data or @other by its kind. */
+static void nicprog_note_kind(const struct bpf_reg_state *reg, u64 bit,
+			      u64 *ptr, u64 *data, u64 *other)
+{
+	if (reg->type == NOT_INIT)	/* no path reads it */
+		return;
+	switch (ptr_kind(reg)) {
+	case NICPROG_PTR_CTX:
+	case NICPROG_PTR_PACKET:
+	case NICPROG_PTR_STACK:
+		*ptr |= bit;
+		break;
+	case NICPROG_PTR_SCALAR:
+		*data |= bit;
+		break;
+	default:
+		*other |= bit;
+	}
+}
+
+/*
+ * What registers and main-frame stack slots hold before @meta's insn, so
+ * that a handover to the host (handover.c) knows which values to rebase.
+ */
+static void nicprog_note_state(struct bpf_verifier_env *env,
+			       struct nicprog_insn_meta *meta,
+			       const struct bpf_reg_state *regs)
+{
+	const struct bpf_verifier_state *vs = env->cur_state;
+	const struct bpf_func_state *fs;
+	const struct bpf_stack_state *slot;
+	u64 ptr = 0, data = 0, other = 0;
+	u32 r, i, b;
+
+	for (r = 0; r < BPF_REG_10; r++)
+		nicprog_note_kind(&regs[r], BIT(r), &ptr, &data, &other);
+	meta->ptr_regs |= ptr;
+	meta->data_regs |= data;
+	meta->other_regs |= other;
+	if (vs->curframe)
+		return;
+	ptr = 0;
+	data = 0;
+	other = 0;
+	fs = vs->frame[0];
+	for (i = 0; i < fs->allocated_stack / BPF_REG_SIZE && i < 64; i++) {
+		slot = &fs->stack[i];
+		if (slot->slot_type[BPF_REG_SIZE - 1] == STACK_SPILL) {
+			nicprog_note_kind(&slot->spilled_ptr, BIT_ULL(i), &ptr,
+					  &data, &other);
+			continue;
+		}
+		for (b = 0; b < BPF_REG_SIZE; b++) {
+			if (slot->slot_type[b] == STACK_MISC ||
+			    slot->slot_type[b] == STACK_ZERO)
+				data |= BIT_ULL(i);
+			else if (slot->slot_type[b] != STACK_INVALID)
+				other |= BIT_ULL(i);
+		}
+	}
+	meta->ptr_slots |= ptr;
+	meta->data_slots |= data;
+	meta->other_slots |= other;
+}
+
+/* Facts the offloader needs, from the verifier's state before @insn. */
+static void nicprog_note_facts(struct nicprog_prog *np,
+			       struct nicprog_insn_meta *meta,
+			       const struct bpf_insn *insn,
+			       const struct bpf_reg_state *regs)
+{
+	u8 cls = BPF_CLASS(insn->code);
+	const struct bpf_reg_state *reg;
+	u32 r;
+
+	for (r = 0; r < MAX_BPF_REG; r++)
+		if (base_type(regs[r].type) == PTR_TO_MAP_VALUE)
+			meta->mapval_regs |= BIT(r);
+	if (insn->code == (BPF_JMP | BPF_CALL)) {
+		for (r = BPF_REG_1; r <= BPF_REG_5; r++)
+			if (base_type(regs[r].type) == PTR_TO_STACK)
+				meta->stack_args |= BIT(r - 1);
+		if (insn->src_reg == BPF_PSEUDO_CALL) {
+			nicprog_note_afn(meta, &regs[BPF_REG_5]);
+			return;
+		}
+		/* the memory it reads, for the liveness of a handover */
+		if (!insn->src_reg && (insn->imm == BPF_FUNC_fib_lookup ||
+				       insn->imm == BPF_FUNC_check_mtu)) {
+			nicprog_note_stack(meta, &meta->key_off,
+					   NICPROG_META_KEY,
+					   NICPROG_META_KEY_VAR,
+					   &regs[insn->imm == BPF_FUNC_fib_lookup ?
+						 BPF_REG_2 : BPF_REG_3], 0);
+			return;
+		}
+		if (insn->src_reg || insn->imm < BPF_FUNC_map_lookup_elem ||
+		    insn->imm > BPF_FUNC_map_delete_elem)
+			return;
+		nicprog_note_map(np, meta, &regs[BPF_REG_1]);
+		nicprog_note_stack(meta, &meta->key_off, NICPROG_META_KEY,
+				   NICPROG_META_KEY_VAR, &regs[BPF_REG_2], 0);
+		if (insn->imm == BPF_FUNC_map_update_elem)
+			nicprog_note_stack(meta, &meta->val_off,
+					   NICPROG_META_VAL,
+					   NICPROG_META_VAL_VAR,
+					   &regs[BPF_REG_3], 0);
+		return;
+	}
+	if (cls != BPF_LDX && cls != BPF_ST && cls != BPF_STX)
+		return;
+	reg = cls == BPF_LDX ? &regs[insn->src_reg] : &regs[insn->dst_reg];
+	if (base_type(reg->type) == PTR_TO_MAP_VALUE)
+		nicprog_note_map(np, meta, reg);
+	if (base_type(reg->type) != PTR_TO_STACK)
+		return;
+	nicprog_note_stack(meta, &meta->stack_off, NICPROG_META_STACK,
+			   NICPROG_META_STACK_VAR, reg, insn->off);
+	if (cls == BPF_STX &&
+	    base_type(regs[insn->src_reg].type) == PTR_TO_MAP_VALUE)
+		meta->flags |= NICPROG_META_SPILL_PTR;
+}
+
+/*
+ * A helper only the host has: the host part of a partial plan calls the
+ * kernel's own implementation, the one this program would call on the
+ * host, with the frame as an xdp_buff. Only helpers whose context is
+ * their first argument, and whose other arguments are values or memory
+ * the executor addresses as the kernel does, are nicprog_exec_host_helper().
+ */
+static bool nicprog_note_host_call(struct bpf_verifier_env *env,
+				   struct nicprog_prog *np, int insn_idx,
+				   s32 func_id)
+{
+	const struct bpf_func_proto *fn;
+	u32 h;
+
+	if (!nicprog_exec_host_helper(func_id))
+		return false;
+	h = nicprog_host_fn_index(func_id);
+	if (!np->host_fn[h]) {
+		fn = env->ops->get_func_proto(func_id, env->prog);
+		if (!fn || !fn->func || fn->ret_type != RET_INTEGER ||
+		    fn->arg1_type != ARG_PTR_TO_CTX)
+			return false;
+		np->host_fn[h] = fn;
+	}
+	if (np->host_call_insn < 0 || insn_idx < np->host_call_insn)
+		np->host_call_insn = insn_idx;
+	return true;
+}
+
+/*
+ * The partial offload setting of the port @prog is loaded for. Under
+ * bpf_devs_lock (read), which keeps the port registered (its
+ * unregistration takes the lock for writing).
+ */
+static bool nicprog_prepare_partial(struct nicprog_nic *nic,
+				    struct bpf_prog *prog)
+{
+	struct net_device *netdev = prog->aux->offload->netdev;
+	struct nicprog_dev *nd;
+	bool partial = false;
+
+	mutex_lock(&nic->lock);
+	list_for_each_entry(nd, &nic->ports, nic_node)
+		if (nd->netdev == netdev) {
+			mutex_lock(&nd->plan_lock);
+			partial = nd->plan_partial;
+			mutex_unlock(&nd->plan_lock);
+		}
+	mutex_unlock(&nic->lock);
+	return partial;
+}
+
+int nicprog_prepare(struct bpf_prog *prog)
+{
+	struct nicprog_nic *nic =
+		bpf_offload_dev_priv(prog->aux->offload->offdev);
+	struct nicprog_prog *np;
+	u32 i;
+
+	np = kzalloc(sizeof(*np), GFP_KERNEL);
+	if (!np)
+		return -ENOMEM;
+	np->nic = nic;
+	np->prog = prog;
+	np->len = prog->len;
+	np->meta = kvcalloc(prog->len, sizeof(*np->meta), GFP_KERNEL);
+	if (!np->meta) {
+		kfree(np);
+		return -ENOMEM;
+	}
+	for (i = 0; i < prog->len; i++)
+		np->meta[i].map = NICPROG_MAP_NONE;
+	nicprog_number_maps(np, prog);
+	np->host_call_insn = -1;
+	/* with partial offload, the plan leaves what does not fit to the host */
+	np->partial = nicprog_prepare_partial(nic, prog);
+	/* a prepared program pins the NIC's LNIC until destroy */
+	mutex_lock(&nic->lock);
+	if (nic->lnic_frozen) {
+		mutex_unlock(&nic->lock);
+		kvfree(np->meta);
+		kfree(np);
+		dev_warn(nic->dev,
+			 "nicprog: program refused: the NIC's profile is being replaced\n");
+		return -EBUSY;
+	}
+	nic->n_progs++;
+	/* a tail call finds it once finalize copied its instructions */
+	list_add_tail_rcu(&np->node, &nic->progs);
+	mutex_unlock(&nic->lock);
+	/* the verifier explores paths between prepare and finalize */
+	np->verify_ns = ktime_get_ns();
+	prog->aux->offload->dev_priv = np;
+	return 0;
+}
+
+int nicprog_insn_hook(struct bpf_verifier_env *env, int insn_idx,
+		      int prev_insn_idx)
+{
+	const struct bpf_insn *insn = &env->prog->insnsi[insn_idx];
+	struct nicprog_prog *np = env_prog(env);
+	const struct bpf_reg_state *regs = cur_regs(env);
+	struct nicprog_insn_meta *meta;
+	u8 cls = BPF_CLASS(insn->code);
+	u8 kind = NICPROG_PTR_NONE;
+
+	if (insn_idx >= np->len)
+		return -EINVAL;
+	if (env->prog->type != BPF_PROG_TYPE_XDP) {
+		np_vlog(env, "only XDP programs run on the NIC, not program type %u\n",
+			env->prog->type);
+		return -EOPNOTSUPP;
+	}
+	meta = &np->meta[insn_idx];
+	if (meta->visits < U32_MAX)
+		meta->visits++;
+	nicprog_note_facts(np, meta, insn, regs);
+	nicprog_note_state(env, meta, regs);
+	meta->dst_kinds |= BIT(ptr_kind(&regs[insn->dst_reg]));
+	if (BPF_SRC(insn->code) == BPF_X || cls == BPF_LDX)
+		meta->src_kinds |= BIT(ptr_kind(&regs[insn->src_reg]));
+
+	if (insn->code == (BPF_JMP | BPF_CALL)) {
+		if (insn->src_reg == BPF_PSEUDO_KFUNC_CALL) {
+			np_vlog(env,
+				"insn %d: calls a kernel function (kfunc); Linux 6.1 cannot offload kfunc calls\n",
+				insn_idx);
+			return -EOPNOTSUPP;
+		}
+		if (insn->src_reg == 0 &&
+		    !nicprog_exec_helper_supported(insn->imm) &&
+		    !nicprog_note_host_call(env, np, insn_idx, insn->imm)) {
+			np_vlog(env, "insn %d: helper %s (%d) is not supported on the NIC\n",
+				insn_idx, helper_name(insn->imm), insn->imm);
+			return -EOPNOTSUPP;
+		}
+		meta->helper = insn->imm;
+	}
+
+	if (cls == BPF_LDX)
+		kind = ptr_kind(&regs[insn->src_reg]);
+	else if (cls == BPF_ST || cls == BPF_STX)
+		kind = ptr_kind(&regs[insn->dst_reg]);
+	if (kind == NICPROG_PTR_NONE)
+		return 0;
+	/*
+	 * The verifier lets an offloaded program write one field, the host
+	 * queue of a frame it passes (xdp_is_valid_access()); nfp steers by
+	 * it, and so does the executor.
+	 */
+	if (kind == NICPROG_PTR_CTX && cls != BPF_LDX &&
+	    (BPF_MODE(insn->code) != BPF_MEM ||
+	     regs[insn->dst_reg].off + insn->off !=
+	     offsetof(struct xdp_md, rx_queue_index))) {
+		np_vlog(env,
+			"insn %d: writes to the context other than rx_queue_index are not supported on the NIC\n",
+			insn_idx);
+		return -EOPNOTSUPP;
+	}
+	/* One instruction, one kind of memory: the NIC compiles it once. */
+	if (meta->ptr && meta->ptr != kind) {
+		np_vlog(env,
+			"insn %d: accesses %s memory on one path and %s memory on another; the NIC needs one kind per instruction\n",
+			insn_idx, ptr_kind_names[meta->ptr], ptr_kind_names[kind]);
+		return -EOPNOTSUPP;
+	}
+	meta->ptr = kind;
+	if (kind == NICPROG_PTR_PACKET)
+		nicprog_note_pkt_range(meta, insn, cls == BPF_LDX ?
+				       &regs[insn->src_reg] :
+				       &regs[insn->dst_reg]);
+	return 0;
+}
+
+/* Replace map pointers in ld_imm64 by indices into np->tables. */
+static int nicprog_bind_maps(struct bpf_verifier_env *env,
+			     struct nicprog_prog *np)
+{
+	struct bpf_insn *insn = np->insns;
+	struct bpf_offloaded_map *offmap;
+	struct bpf_map *map;
+	u32 i, m;
+
+	for (i = 0; i + 1 < np->len; i++) {
+		if (insn[i].code != (BPF_LD | BPF_IMM | BPF_DW))
+			continue;
+		/* Other pseudo loads are refused by nicprog_exec_check(). */
+		if (insn[i].src_reg != BPF_PSEUDO_MAP_FD) {
+			i++;
+			continue;
+		}
+		map = (struct bpf_map *)(unsigned long)((u64)(u32)insn[i].imm |
+							((u64)(u32)insn[i + 1].imm << 32));
+		m = nicprog_map_index(np, map);
+		if (m == NICPROG_MAP_MANY) {
+			np_vlog(env, "program uses more than %d maps\n",
+				NICPROG_PROG_MAX_MAPS);
+			return -E2BIG;
+		}
+		np->ir_tables[m] = (struct nicprog_ir_table){
+			.type = map->map_type,
+			.key_size = map->key_size,
+			.value_size = map->value_size,
+			.max_entries = map->max_entries,
+		};
+		/*
+		 * The verifier refused any map not offloaded to this port
+		 * ("offload device mismatch between prog and map") but the
+		 * ones the core calls offload-neutral: a PERF_EVENT_ARRAY of
+		 * the host, which the NIC reaches through event_output. (A
+		 * device owns only HASH and ARRAY maps; bpf_map_is_dev_bound()
+		 * is not for modules.)
+		 */
+		if (map->map_type != BPF_MAP_TYPE_PERF_EVENT_ARRAY) {
+			offmap = map_to_offmap(map);
+			np->tables[m] = offmap->dev_priv;
+			np->ir_tables[m].bytes = nicprog_table_bytes(map);
+			np->ir_tables[m].type =
+				nicprog_table_bind(np->tables[m]);
+		} else {
+			np->host_maps |= BIT_ULL(m);
+		}
+		insn[i].imm = m;
+		insn[i + 1].imm = 0;
+		i++;
+	}
+	return 0;
+}
+
+/* @id's type with typedefs and qualifiers peeled off, or NULL. */
+static const struct btf_type *nicprog_btf_resolve(const struct btf *btf, u32 id)
+{
+	const struct btf_type *t = btf_type_by_id(btf, id);
+	u32 depth;
+
+	for (depth = 0; t && depth < 16; depth++) {
+		switch (BTF_INFO_KIND(t->info)) {
+		case BTF_KIND_TYPEDEF:
+		case BTF_KIND_VOLATILE:
+		case BTF_KIND_CONST:
+		case BTF_KIND_RESTRICT:
+		case BTF_KIND_TYPE_TAG:
+			t = btf_type_by_id(btf, t->type);
+			break;
+		default:
+			return t;
+		}
+	}
+	return NULL;
+}
+
+static bool nicprog_btf_int(const struct btf *btf, u32 id, u32 size)
+{
+	const struct btf_type *t = nicprog_btf_resolve(btf, id);
+
+	return t && btf_type_is_int(t) && t->size == size;
+}
+
+/* f(ctx, u64 off, u64 len, u32 seed) returning an integer? */
+static bool nicprog_btf_engine_shape(const struct btf *btf,
+				     const struct btf_type *fn)
+{
+	const struct btf_type *proto, *ctx;
+	const struct btf_param *arg;
+
+	proto = btf_type_by_id(btf, fn->type);
+	if (!proto || !btf_type_is_func_proto(proto) ||
+	    btf_type_vlen(proto) != 4)
+		return false;
+	arg = btf_params(proto);
+	ctx = nicprog_btf_resolve(btf, arg[0].type);
+	return ctx && btf_type_is_ptr(ctx) &&
+	       nicprog_btf_int(btf, arg[1].type, 8) &&
+	       nicprog_btf_int(btf, arg[2].type, 8) &&
+	       nicprog_btf_int(btf, arg[3].type, 4) &&
+	       (nicprog_btf_int(btf, proto->type, 4) ||
+		nicprog_btf_int(btf, proto->type, 8));
+}
+
+/* The subprograms as BTF describes them, for offload/calls.c. */
+static struct nicprog_subprog *nicprog_subprogs(struct bpf_verifier_env *env,
+						u32 *n)
+{
+	const struct bpf_prog_aux *aux = env->prog->aux;
+	const struct btf_type *fn;
+	struct nicprog_subprog *subs;
+	u32 s, f;
+
+	subs = kcalloc(env->subprog_cnt, sizeof(*subs), GFP_KERNEL);
+	if (!subs)
+		return NULL;
+	for (s = 0; s < env->subprog_cnt; s++) {
+		subs[s].start = env->subprog_info[s].start;
+		for (f = 0; f < aux->func_info_cnt && aux->btf; f++) {
+			if (aux->func_info[f].insn_off != subs[s].start)
+				continue;
+			fn = btf_type_by_id(aux->btf, aux->func_info[f].type_id);
+			if (!fn || btf_type_vlen(fn) != BTF_FUNC_GLOBAL)
+				continue;
+			subs[s].global = true;
+			subs[s].engine_shape =
+				nicprog_btf_engine_shape(aux->btf, fn);
+		}
+	}
+	*n = env->subprog_cnt;
+	return subs;
+}
+
+static void nicprog_log_line(void *priv, const char *line)
+{
+	np_vlog((struct bpf_verifier_env *)priv, "%s", line);
+}
+
+/*
+ * A program larger than the instruction store: say which part does not
+ * fit -- the part plan_partial would leave to the host.
+ */
+static void nicprog_log_store(struct bpf_verifier_env *env,
+			      struct nicprog_prog *np)
+{
+	const struct nicprog_nic *nic = np->nic;
+	struct nicprog_host_limits lim = { .insn_store = nic->sum.insn_store };
+	struct nicprog_layout lo;
+	const char *why;
+	u32 i, *pcs;
+
+	np_vlog(env, "program has %u instructions; the NIC's cores hold at most %u\n",
+		np->len, nic->sum.insn_store);
+	for (i = 0; i < np->n_maps; i++)
+		if (nicprog_table_in_host(np->tables[i]))
+			lim.host_tables |= BIT_ULL(i);
+	if (nicprog_layout_build(&np->ir, nic->lnic, NICPROG_SHAPE_SINGLE, 1,
+				 &lim, &lo, &why) || !lo.node_host) {
+		np_vlog(env, "no prefix of it fits the NIC and can hand over to the host\n");
+		goto out;
+	}
+	pcs = kvcalloc(lo.host_entries, sizeof(*pcs), GFP_KERNEL);
+	if (pcs && nicprog_host_entries(&np->ir, &lo, pcs, lo.host_entries))
+		np_vlog(env,
+			"the NIC can hold %u of them; %u, from insn %u on, do not fit (plan_partial lets the host run them)\n",
+			lo.nic_insns, lo.host_insns, pcs[0]);
+	kvfree(pcs);
+out:
+	nicprog_layout_free(&lo);
+}
+
+int nicprog_finalize(struct bpf_verifier_env *env)
+{
+	struct nicprog_prog *np = env_prog(env);
+	struct nicprog_subprog *subs;
+	bool partial = np->partial;
+	const char *why;
+	u32 i, bad, n_subs;
+	u64 t0 = ktime_get_ns();
+	int err;
+
+	np->verify_ns = t0 - np->verify_ns;
+	if (env->prog->len != np->len) {
+		np_vlog(env, "program changed length during verification (%u, was %u)\n",
+			env->prog->len, np->len);
+		return -EINVAL;
+	}
+	np->insns = kvmalloc_array(np->len, sizeof(*np->insns), GFP_KERNEL);
+	np->flags = kvcalloc(np->len, sizeof(*np->flags), GFP_KERNEL);
+	if (!np->insns || !np->flags)
+		return -ENOMEM;
+	memcpy(np->insns, env->prog->insnsi, np->len * sizeof(*np->insns));
+	for (i = 0; i < np->len; i++)
+		if (np->meta[i].ptr == NICPROG_PTR_CTX)
+			np->flags[i] = NICPROG_EXEC_INSN_CTX;
+
+	err = nicprog_bind_maps(env, np);
+	if (err)
+		return err;
+
+	np->exec.insns = np->insns;
+	np->exec.flags = np->flags;
+	np->exec.len = np->len;
+	np->exec.n_maps = np->n_maps;
+	err = nicprog_exec_check(&np->exec, &bad, &why);
+	if (err) {
+		np_vlog(env, "insn %u: %s\n", bad, why);
+		return err;
+	}
+	for (i = 0; i < np->n_maps; i++)
+		if (!np->tables[i] && !(np->host_maps & BIT_ULL(i))) {
+			/* seen in a register, never loaded */
+			np_vlog(env, "map %s is not loaded by the program\n",
+				np->maps[i]->name);
+			return -EINVAL;
+		}
+	subs = nicprog_subprogs(env, &n_subs);
+	if (!subs)
+		return -ENOMEM;
+	nicprog_calls_check_accel(np->insns, np->meta, np->len, subs, n_subs,
+				  nicprog_log_line, env);
+	nicprog_calls_ident(&np->exec, np->meta, subs, n_subs,
+			    nicprog_log_line, env);
+	kfree(subs);
+	np->ir_in = (struct nicprog_ir_input){
+		.insns = np->insns, .meta = np->meta, .len = np->len,
+		.tables = np->ir_tables, .n_tables = np->n_maps,
+	};
+	err = nicprog_ir_build(&np->ir_in, &np->ir, &why);
+	np->sources = nicprog_ir_sources(&np->ir_in);
+	np->ir_ns = ktime_get_ns() - t0;
+	if (err) {
+		np_vlog(env, "the offloader cannot analyze the program: %s\n",
+			why);
+		return err;
+	}
+	if (np->host_call_insn >= 0 && !partial) {
+		i = np->host_call_insn;
+		np_vlog(env,
+			"insn %u: helper %s (%d) is not supported on the NIC (plan_partial lets the host run it and what follows it)\n",
+			i, helper_name(np->insns[i].imm), np->insns[i].imm);
+		return -EOPNOTSUPP;
+	}
+	if (np->len > np->nic->sum.insn_store && !partial) {
+		nicprog_log_store(env, np);
+		return -E2BIG;
+	}
+	return 0;
+}
