@@ -313,9 +313,9 @@ static void test_features(int fd)
 	good &= cmd(fd, NICPROG_U_OP_PIPE_CREATE, &b, sizeof(b),
 		    ~NICPROG_CMD_F_ALL) == -EINVAL;
 	b = a;
-	b.flags = ~NICPROG_PIPE_F_ALL;
+	b.flags = (uint32_t)~NICPROG_PIPE_F_ALL;
 	good &= cmd(fd, NICPROG_U_OP_PIPE_CREATE, &b, sizeof(b), 0) == -EINVAL;
-	bind.flags = ~NICPROG_BIND_F_ALL;
+	bind.flags = (uint32_t)~NICPROG_BIND_F_ALL;
 	good &= cmd(fd, NICPROG_U_OP_PIPE_BIND, &bind, sizeof(bind), 0) ==
 		-EINVAL;
 	/* framings and directions past the features' masks */
