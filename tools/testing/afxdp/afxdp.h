@@ -1,35 +1,30 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A minimal AF_XDP receive socket, on the system calls alone (Debian 12's
- * libbpf 1.1 no longer has xsk.h and libxdp is not packaged): one UMEM of
- * equal frames, fill and RX rings, bound to one queue of a device. It is
- * the AF_XDP baseline of the tests and the benchmarks; a host XDP program
- * redirects to it through an XSKMAP (afxdp_fd() is the map value).
+ * A minimal AF_XDP receive socket, on libxdp's xsk API (<xdp/xsk.h>,
+ * Debian's libxdp-dev): one UMEM of equal frames, fill and RX rings,
+ * bound to one queue of a device in copy mode. It is the AF_XDP baseline
+ * of the tests and the benchmarks; their host XDP program redirects to it
+ * through an XSKMAP (afxdp_fd() is the map value), so libxdp loads no
+ * program of its own.
  */
 #ifndef _NICPROG_AFXDP_H
 #define _NICPROG_AFXDP_H
 
 #include <stddef.h>
 #include <stdint.h>
-
-struct afxdp_ring {
-	uint32_t *producer;
-	uint32_t *consumer;
-	void *descs;
-	uint32_t mask;
-	void *map;
-	size_t map_len;
-};
+#include <xdp/xsk.h>
 
 struct afxdp {
-	int fd;
-	uint8_t *umem;
-	size_t umem_len;
+	struct xsk_umem *umem;
+	struct xsk_socket *xsk;
+	struct xsk_ring_prod fill;
+	struct xsk_ring_cons comp;
+	struct xsk_ring_cons rx;
+	uint8_t *area;
+	size_t area_len;
 	uint32_t frame_size;
 	uint32_t n_frames;
-	struct afxdp_ring fill;
-	struct afxdp_ring comp;
-	struct afxdp_ring rx;
+	uint32_t rx_idx;	/* first RX entry handed out, not yet released */
 	uint32_t rx_seen;	/* RX entries handed out, not yet released */
 	uint64_t polls;		/* poll() calls made */
 };
