@@ -153,7 +153,6 @@ static ssize_t plan_shape_show(struct device *dev,
 	mutex_unlock(&nd->plan_lock);
 	return sysfs_emit(buf, "%s\n", nicprog_shape_name(shape));
 }
-
 static DEVICE_ATTR_RO(plan_shape);
 
 static ssize_t plan_cores_show(struct device *dev,
@@ -167,7 +166,6 @@ static ssize_t plan_cores_show(struct device *dev,
 	mutex_unlock(&nd->plan_lock);
 	return sysfs_emit(buf, "%u\n", cores);
 }
-
 static DEVICE_ATTR_RO(plan_cores);
 
 static ssize_t plan_partial_show(struct device *dev,
@@ -181,7 +179,6 @@ static ssize_t plan_partial_show(struct device *dev,
 	mutex_unlock(&nd->plan_lock);
 	return sysfs_emit(buf, "%u\n", partial);
 }
-
 static DEVICE_ATTR_RO(plan_partial);
 
 /* The installed program's ID, as bpftool shows it; 0 for none. */
