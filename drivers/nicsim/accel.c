@@ -27,19 +27,9 @@
 #include "nicsim.h"
 
 #define NICSIM_ACCEL_ERR	NICPROG_EXEC_ACCEL_ERR
-#define NICSIM_ACCEL_MAX_LEN	4096
-#define NICSIM_CHACHA_MAX_LEN	2048
-#define NICSIM_JHASH_MAX_LEN	60
 #define NICSIM_ACCEL_QUEUE_LEN	8	/* jobs waiting per engine type */
 
-/* Microsoft's RSS key, which NICs use for Toeplitz by default */
-static const u8 nicsim_rss_key[40] = {
-	0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2,
-	0x41, 0x67, 0x25, 0x3d, 0x43, 0xa3, 0x8f, 0xb0,
-	0xd0, 0xca, 0x2b, 0xcb, 0xae, 0x7b, 0x30, 0xb4,
-	0x77, 0xcb, 0x2d, 0xa3, 0x80, 0x30, 0xf2, 0x0c,
-	0x6a, 0x42, 0xb7, 0x3b, 0xbe, 0xac, 0x01, 0xfa,
-};
+static const u8 nicsim_rss_key[40] = NICPROG_AFN_TOEPLITZ_KEY;
 
 /* The frame's bytes [off, off + len), or NULL as the BPF bodies refuse. */
 static u8 *nicsim_span(struct nicprog_exec_pkt *pkt, u64 off, u64 len,
@@ -95,13 +85,13 @@ static bool nicsim_accel_fn(u32 afn, struct nicprog_exec_pkt *pkt,
 	*len = n;
 	switch (afn) {
 	case NICPROG_AFN_CSUM:
-		p = nicsim_span(pkt, off, n, NICSIM_ACCEL_MAX_LEN);
+		p = nicsim_span(pkt, off, n, NICPROG_AFN_LEN_MAX);
 		if (!p)
 			return false;
 		*ret = nicprog_csum_ref(p, n, a3);
 		return true;
 	case NICPROG_AFN_CRC32C:
-		p = nicsim_span(pkt, off, n, NICSIM_ACCEL_MAX_LEN);
+		p = nicsim_span(pkt, off, n, NICPROG_AFN_LEN_MAX);
 		if (!p)
 			return false;
 		*ret = __crc32c_le(a3, p, n);
@@ -113,13 +103,13 @@ static bool nicsim_accel_fn(u32 afn, struct nicprog_exec_pkt *pkt,
 		*ret = nicsim_toeplitz(p, n);
 		return true;
 	case NICPROG_AFN_JHASH:
-		p = nicsim_span(pkt, off, n, NICSIM_JHASH_MAX_LEN);
+		p = nicsim_span(pkt, off, n, NICPROG_AFN_JHASH_LEN_MAX);
 		if (!p)
 			return false;
 		*ret = jhash(p, n, a3);
 		return true;
 	case NICPROG_AFN_CHACHA20:
-		p = nicsim_span(pkt, off, n, NICSIM_CHACHA_MAX_LEN);
+		p = nicsim_span(pkt, off, n, NICPROG_AFN_CHACHA20_LEN_MAX);
 		if (!p || !args[3])
 			return false;
 		/* args[3] is memory the verifier proved 48 bytes long */

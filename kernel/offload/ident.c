@@ -27,7 +27,6 @@
 
 #define IDENT_FRAME	4096
 #define IDENT_HEAD	256	/* headroom, as XDP_PACKET_HEADROOM */
-#define IDENT_MAX_LEN	4096	/* NICPROG_ACCEL_MAX_LEN */
 #define IDENT_STEPS	0x800000U	/* battery budget, instructions, 2^23 */
 #define IDENT_CASES	36
 
@@ -67,7 +66,7 @@ static u32 ident_crc32c(u32 crc, const u8 *p, u32 len)
 static u64 ident_engine(u8 afn, const u8 *frame, u32 frame_len, u64 off,
 			u64 len, u32 seed)
 {
-	if (off > IDENT_MAX_LEN || len > IDENT_MAX_LEN || off + len > frame_len)
+	if (off > NICPROG_AFN_LEN_MAX || len > NICPROG_AFN_LEN_MAX || off + len > frame_len)
 		return NICPROG_EXEC_ACCEL_ERR;
 	if (afn == NICPROG_AFN_CSUM)
 		return nicprog_csum_ref(frame + off, len, seed);
@@ -133,11 +132,11 @@ static void ident_case(u32 c, u64 *rng, u8 *frame, u32 *frame_len,
 		*frame_len = *off + *len - 1;
 		break;
 	case IDENT_CASES - 4:		/* longer than any engine job */
-		*len = IDENT_MAX_LEN + 1 + ident_rand(rng) % 100;
+		*len = NICPROG_AFN_LEN_MAX + 1 + ident_rand(rng) % 100;
 		*frame_len = 100;
 		break;
 	case IDENT_CASES - 3:		/* beyond any frame */
-		*off = IDENT_MAX_LEN + 1000;
+		*off = NICPROG_AFN_LEN_MAX + 1000;
 		*len = 4;
 		*frame_len = 200;
 		break;

@@ -6,21 +6,11 @@
  * accel.c) share; hostrun.c checks them against the bodies on every frame
  * it predicts from.
  */
+#include <linux/nicprog.h>
+
 #include "engines.h"
 
-#define NP_ENGINE_MAX_LEN	4096
-#define NP_JHASH_MAX_LEN	60
-#define NP_TOEPLITZ_MAX_LEN	36
-#define NP_CHACHA_MAX_LEN	2048
-
-/* Microsoft's default RSS key */
-static const u8 rss_key[40] = {
-	0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2,
-	0x41, 0x67, 0x25, 0x3d, 0x43, 0xa3, 0x8f, 0xb0,
-	0xd0, 0xca, 0x2b, 0xcb, 0xae, 0x7b, 0x30, 0xb4,
-	0x77, 0xcb, 0x2d, 0xa3, 0x80, 0x30, 0xf2, 0x0c,
-	0x6a, 0x42, 0xb7, 0x3b, 0xbe, 0xac, 0x01, 0xfa,
-};
+static const u8 rss_key[40] = NICPROG_AFN_TOEPLITZ_KEY;
 
 static u32 rol32(u32 w, u32 s)
 {
@@ -206,16 +196,16 @@ int np_engine_run(u32 afn, struct nicprog_exec_pkt *pkt, const u64 *args,
 	switch (afn) {
 	case NICPROG_AFN_CSUM:
 	case NICPROG_AFN_CRC32C:
-		max = NP_ENGINE_MAX_LEN;
+		max = NICPROG_AFN_LEN_MAX;
 		break;
 	case NICPROG_AFN_TOEPLITZ:
-		max = NP_TOEPLITZ_MAX_LEN;
+		max = NICPROG_AFN_TOEPLITZ_LEN_MAX;
 		break;
 	case NICPROG_AFN_JHASH:
-		max = NP_JHASH_MAX_LEN;
+		max = NICPROG_AFN_JHASH_LEN_MAX;
 		break;
 	case NICPROG_AFN_CHACHA20:
-		max = NP_CHACHA_MAX_LEN;
+		max = NICPROG_AFN_CHACHA20_LEN_MAX;
 		break;
 	default:
 		return -EOPNOTSUPP;
