@@ -91,24 +91,10 @@ static ssize_t mem_regions_show(struct device *dev,
 static DEVICE_ATTR_RO(mem_regions);
 
 /* accelerators/<type>: how many of that type the NIC has, 0 for none */
-static ssize_t nicprog_accel_show(struct device *dev,
-				  struct device_attribute *attr, char *buf)
-{
-	size_t t = (size_t)container_of(attr, struct dev_ext_attribute,
-					attr)->var;
-	struct nicprog_dev *nd = to_nicprog_dev(dev);
-	u32 n;
-
-	mutex_lock(&nd->nic->lock);
-	n = nd->nic->sum.accels[t];
-	mutex_unlock(&nd->nic->lock);
-	return sysfs_emit(buf, "%u\n", n);
-}
-
 #define NICPROG_ACCEL_ATTR(f, type) {					\
 	.attr = { .attr = { .name = #f, .mode = 0444 },			\
-		  .show = nicprog_accel_show },				\
-	.var = (void *)(type),						\
+		  .show = nicprog_sum_show },				\
+	.var = (void *)offsetof(struct nicprog_lnic_summary, accels[type]), \
 }
 
 static struct dev_ext_attribute dev_attr_accel_csum =

@@ -80,6 +80,19 @@ plan_set() {
 		dev set dev "$dev" "$@"
 }
 
+# kmsg_mark: the kernel log's length now; kmsg_since MARK: its lines since.
+kmsg_mark() { dmesg | wc -l; }
+kmsg_since() { dmesg | tail -n +$(($1 + 1)); }
+# kmsg_ours MARK: the lines since that nicprog or nicsim wrote (their
+# devices' and their pr_*() lines name them), not the rest of the kernel's
+# (a busy host's clocksource watchdog, say).
+kmsg_ours() { kmsg_since "$1" | grep -E 'nicprog|nicsim'; }
+# quiet_log DESC LINES: LINES, kernel log lines, are none (shown if not).
+quiet_log() {
+	[ -z "$2" ] || tap_info "kernel log: $2"
+	check "$1" test -z "$2"
+}
+
 # bad_args on|off: record the tracepoint nicprog:nicprog_bad_arg, where
 # nicprog puts the cause of a user's refused argument instead of the
 # kernel log (a full buffer keeps its first events); fails without

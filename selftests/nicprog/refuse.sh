@@ -31,8 +31,6 @@ expect_refused() {
 	fi
 }
 
-kmsg_mark() { dmesg | wc -l; }
-kmsg_since() { dmesg | tail -n +$(($1 + 1)); }
 maps_before=$(bpftool map show | grep -c '^[0-9]')
 progs_before=$(bpftool prog show | grep -c '^[0-9]')
 
