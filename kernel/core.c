@@ -327,8 +327,13 @@ struct nicprog_dev *nicprog_register(struct nicprog_nic *nic, u32 index,
 	err = bpf_offload_dev_netdev_register(nic->offdev, netdev);
 	if (err)
 		goto err_put_device;
-	err = nicprog_ring_add(nd);
+	err = nicprog_ring_devt_get(nd);
+	if (err)
+		goto err_bpf_unregister;
+	/* the class device and its /dev/nicprog/port<N>, numbered */
+	err = cdev_device_add(&nd->cdev, &nd->dev);
 	if (err) {
+		nicprog_ring_devt_put(nd);
 		netdev_err(netdev, "nicprog: cannot add class device: %d\n",
 			   err);
 		goto err_bpf_unregister;
@@ -372,6 +377,9 @@ void nicprog_unregister(struct nicprog_dev *nd)
 	list_del_init(&nd->nic_node);
 	mutex_unlock(&nd->nic->lock);
 	nicprog_ring_del(nd);
+	/* the node goes by the name it was made with: its number */
+	cdev_device_del(&nd->cdev, &nd->dev);
+	nicprog_ring_devt_put(nd);
 	nicprog_events_stop(nd);
 	put_device(&nd->dev);
 }

@@ -480,7 +480,8 @@ void nicprog_bpf_exit(struct nicprog_nic *nic);
 /* ring/chardev.c */
 int nicprog_ring_init(void);
 void nicprog_ring_exit(void);
-int nicprog_ring_add(struct nicprog_dev *nd);
+int nicprog_ring_devt_get(struct nicprog_dev *nd);
+void nicprog_ring_devt_put(struct nicprog_dev *nd);
 void nicprog_ring_del(struct nicprog_dev *nd);
 char *nicprog_ring_devnode(nicprog_devnode_dev_t *dev, umode_t *mode);
 #define NICPROG_RING_NODE_MAX	32	/* "nicprog/port" and a u32 */

@@ -711,15 +711,16 @@ static const struct file_operations nicprog_ring_fops = {
 };
 
 /**
- * nicprog_ring_add() - add a port's class device as /dev/nicprog/port<N>
- * @nd: the port, its class device initialized and named
+ * nicprog_ring_devt_get() - give a port's class device its number and cdev
+ * @nd: the port, its class device initialized, not added
  *
- * Replaces device_add() of the class device.
+ * The class device then goes in with cdev_device_add() (core.c), which
+ * makes /dev/nicprog/port<N>.
  *
  * Context: process, RTNL held (nicprog_register()).
- * Return: 0 or -errno; on error the device is not added.
+ * Return: 0 or -errno.
  */
-int nicprog_ring_add(struct nicprog_dev *nd)
+int nicprog_ring_devt_get(struct nicprog_dev *nd)
 {
 	u32 minor;
 	int err;
@@ -732,14 +733,22 @@ int nicprog_ring_add(struct nicprog_dev *nd)
 	nd->dev.devt = MKDEV(MAJOR(nicprog_ring_devt), minor);
 	cdev_init(&nd->cdev, &nicprog_ring_fops);
 	nd->cdev.owner = THIS_MODULE;
-	err = cdev_device_add(&nd->cdev, &nd->dev);
-	if (err)
-		xa_erase(&nicprog_ring_minors, minor);
-	return err;
+	return 0;
 }
 
 /**
- * nicprog_ring_del() - undo nicprog_ring_add()
+ * nicprog_ring_devt_put() - give the number back
+ * @nd: the port, its class device not added or deleted already
+ *
+ * Context: process, RTNL held.
+ */
+void nicprog_ring_devt_put(struct nicprog_dev *nd)
+{
+	xa_erase(&nicprog_ring_minors, MINOR(nd->dev.devt));
+}
+
+/**
+ * nicprog_ring_del() - end the port's rings, before its class device goes
  * @nd: the port, being unregistered
  *
  * Open files stay open; parked waits complete with ENODEV, and so does
@@ -769,9 +778,6 @@ void nicprog_ring_del(struct nicprog_dev *nd)
 	list_for_each_entry(rf, &nd->ring_files, node)
 		nicprog_notif_cancel(rf, -ENODEV);
 	mutex_unlock(&nd->ring_lock);
-	/* the node goes by the name it was made with: its number */
-	cdev_device_del(&nd->cdev, &nd->dev);
-	xa_erase(&nicprog_ring_minors, MINOR(nd->dev.devt));
 }
 
 /**
