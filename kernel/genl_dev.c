@@ -290,7 +290,7 @@ int nicprog_nl_profile_set_doit(struct sk_buff *skb, struct genl_info *info)
 					    "the profile text does not parse (the tracepoint nicprog:nicprog_bad_arg says where)",
 					    "the profile text does not parse: %s",
 					    why);
-			info->extack->bad_attr = a_text;
+			NL_SET_BAD_ATTR(info->extack, a_text);
 			kvfree(text);
 			return err;
 		}
