@@ -4,12 +4,12 @@
  * prepare, insn_hook and finalize callbacks of nicprog's struct
  * bpf_prog_offload_ops.
  *
- * insn_hook records, for every instruction on every explored path, what
- * the verifier knows (pointer kind of the accessed register, helper ids
- * before fixups rewrite them) and refuses what the NIC cannot run, in the
- * verifier log with the prefix "[nicprog]". finalize copies the program as
- * verified -- before the kernel's own rewrites -- which is what the NIC
- * runs; map pointers in it become table indices.
+ * insn_hook hands, for every instruction on every explored path, what the
+ * verifier knows of the registers to the fact recorder (offload/note.c,
+ * which nicprog-plan runs offline too) and refuses what the NIC cannot
+ * run, in the verifier log with the prefix "[nicprog]". finalize copies
+ * the program as verified -- before the kernel's own rewrites -- which is
+ * what the NIC runs; map pointers in it become table indices.
  *
  * Locking: prepare, insn_hook and finalize run under bpf_devs_lock (read).
  */
@@ -68,37 +68,6 @@ static u8 ptr_kind(const struct bpf_reg_state *reg)
 	}
 }
 
-static const char * const ptr_kind_names[] = {
-	[NICPROG_PTR_NONE]	= "none",
-	[NICPROG_PTR_SCALAR]	= "scalar",
-	[NICPROG_PTR_CTX]	= "context",
-	[NICPROG_PTR_PACKET]	= "packet",
-	[NICPROG_PTR_MAP_VALUE]	= "map value",
-	[NICPROG_PTR_STACK]	= "stack",
-	[NICPROG_PTR_OTHER]	= "other",
-};
-
-/*
- * Packet bytes a packet access touches, for the offloader's parse and
- * placement decisions: the pointer's fixed offset plus the instruction's,
- * widened by the variable part the verifier bounds (umax_value).
- */
-static void nicprog_note_pkt_range(struct nicprog_insn_meta *meta,
-				   const struct bpf_insn *insn,
-				   const struct bpf_reg_state *reg)
-{
-	s64 lo = (s64)reg->off + insn->off;
-	s64 hi = lo + bpf_size_to_bytes(BPF_SIZE(insn->code)) +
-		 min_t(u64, reg->umax_value, 0xffff);
-
-	if (base_type(reg->type) != PTR_TO_PACKET)
-		return;		/* meta and end pointers: no bytes of the frame */
-	if (!meta->pkt_hi || lo < meta->pkt_lo)
-		meta->pkt_lo = lo;
-	if (hi > meta->pkt_hi)
-		meta->pkt_hi = hi;
-}
-
 /* The table index of @map in @np, given on first sight. */
 static u8 nicprog_map_index(struct nicprog_prog *np, struct bpf_map *map)
 {
@@ -138,190 +107,77 @@ static void nicprog_number_maps(struct nicprog_prog *np,
 	}
 }
 
-/* Merge one path's view of a map into what other paths said. */
-static void nicprog_note_map(struct nicprog_prog *np,
-			     struct nicprog_insn_meta *meta,
-			     const struct bpf_reg_state *reg)
+/*
+ * What the fact recorder (offload/note.c) needs of a register. map_ptr
+ * shares a union with other types' fields: read only for map types.
+ */
+static void reg_view(const struct bpf_reg_state *reg,
+		     struct nicprog_reg_view *v)
 {
-	u8 m;
+	enum bpf_reg_type t = base_type(reg->type);
 
-	if (!reg->map_ptr)
-		return;
-	m = nicprog_map_index(np, reg->map_ptr);
-	if (meta->map == NICPROG_MAP_NONE)
-		meta->map = m;
-	else if (meta->map != m)
-		meta->map = NICPROG_MAP_MANY;
+	v->kind = ptr_kind(reg);
+	v->flags = 0;
+	v->off = reg->off;
+	v->var = reg->var_off.value;
+	v->umax = reg->umax_value;
+	v->map = NULL;
+	if (reg->type == NOT_INIT)
+		v->flags |= NICPROG_REG_UNINIT;
+	if (t == PTR_TO_PACKET)
+		v->flags |= NICPROG_REG_FRAME;
+	if (t == PTR_TO_MAP_VALUE)
+		v->flags |= NICPROG_REG_MAP_VALUE;
+	if (tnum_is_const(reg->var_off))
+		v->flags |= NICPROG_REG_CONST;
+	if (t == PTR_TO_STACK && !reg->frameno)
+		v->flags |= NICPROG_REG_MAIN_STACK;
+	if (t == CONST_PTR_TO_MAP || t == PTR_TO_MAP_VALUE ||
+	    t == PTR_TO_MAP_KEY)
+		v->map = reg->map_ptr;
+}
+
+static u8 table_of(void *priv, const void *map)
+{
+	return nicprog_map_index(priv, (struct bpf_map *)map);
 }
 
 /*
- * Merge one path's frame pointer offset of a stack pointer into @off: the
- * @fixed flag says some path gave one, @var that paths disagree or one had
- * a variable offset or another frame's stack.
+ * What main-frame stack slots hold before @meta's insn, so that a handover
+ * to the host (handover.c) knows which values to rebase; the registers
+ * are nicprog_note_insn()'s.
  */
-static void nicprog_note_stack(struct nicprog_insn_meta *meta, s16 *off,
-			       u16 fixed, u16 var,
-			       const struct bpf_reg_state *reg, s32 insn_off)
-{
-	s64 o;
-
-	if (base_type(reg->type) != PTR_TO_STACK || reg->frameno ||
-	    !tnum_is_const(reg->var_off)) {
-		meta->flags |= var;
-		return;
-	}
-	o = reg->off + (s64)reg->var_off.value + insn_off;
-	if (o < -MAX_BPF_STACK || o >= 0) {
-		meta->flags |= var;
-		return;
-	}
-	if ((meta->flags & fixed) && *off != o)
-		meta->flags |= var;
-	meta->flags |= fixed;
-	*off = o;
-}
-
-/*
- * The accelerator id a subprogram call passes in R5 (bpf/nicprog.h), if
- * the verifier knows it as the same constant on every path.
- */
-static void nicprog_note_afn(struct nicprog_insn_meta *meta,
-			     const struct bpf_reg_state *r5)
-{
-	u8 fn = NICPROG_AFN_NONE;
-	u64 v = r5->var_off.value;
-
-	if (r5->type == SCALAR_VALUE && tnum_is_const(r5->var_off) &&
-	    (v & ~0xffULL) == NICPROG_AFN_MAGIC && (v & 0xff) &&
-	    (v & 0xff) < __NICPROG_AFN_MAX)
-		fn = v & 0xff;
-	if ((meta->flags & NICPROG_META_AFN) && meta->afn != fn)
-		meta->flags |= NICPROG_META_AFN_VAR;
-	meta->flags |= NICPROG_META_AFN;
-	meta->afn = fn;
-}
-
-/* Sort a value of the live state into @ptr, @data or @other by its kind. */
-static void nicprog_note_kind(const struct bpf_reg_state *reg, u64 bit,
-			      u64 *ptr, u64 *data, u64 *other)
-{
-	if (reg->type == NOT_INIT)	/* no path reads it */
-		return;
-	switch (ptr_kind(reg)) {
-	case NICPROG_PTR_CTX:
-	case NICPROG_PTR_PACKET:
-	case NICPROG_PTR_STACK:
-		*ptr |= bit;
-		break;
-	case NICPROG_PTR_SCALAR:
-		*data |= bit;
-		break;
-	default:
-		*other |= bit;
-	}
-}
-
-/*
- * What registers and main-frame stack slots hold before @meta's insn, so
- * that a handover to the host (handover.c) knows which values to rebase.
- */
-static void nicprog_note_state(struct bpf_verifier_env *env,
-			       struct nicprog_insn_meta *meta,
-			       const struct bpf_reg_state *regs)
+static void nicprog_note_slots(struct bpf_verifier_env *env,
+			       struct nicprog_insn_meta *meta)
 {
 	const struct bpf_verifier_state *vs = env->cur_state;
+	struct nicprog_note_masks m = {};
 	const struct bpf_func_state *fs;
 	const struct bpf_stack_state *slot;
-	u64 ptr = 0, data = 0, other = 0;
-	u32 r, i, b;
+	struct nicprog_reg_view v;
+	u32 i, b;
 
-	for (r = 0; r < BPF_REG_10; r++)
-		nicprog_note_kind(&regs[r], BIT(r), &ptr, &data, &other);
-	meta->ptr_regs |= ptr;
-	meta->data_regs |= data;
-	meta->other_regs |= other;
 	if (vs->curframe)
 		return;
-	ptr = 0;
-	data = 0;
-	other = 0;
 	fs = vs->frame[0];
 	for (i = 0; i < fs->allocated_stack / BPF_REG_SIZE && i < 64; i++) {
 		slot = &fs->stack[i];
 		if (slot->slot_type[BPF_REG_SIZE - 1] == STACK_SPILL) {
-			nicprog_note_kind(&slot->spilled_ptr, BIT_ULL(i), &ptr,
-					  &data, &other);
+			reg_view(&slot->spilled_ptr, &v);
+			nicprog_note_sort(&v, BIT_ULL(i), &m);
 			continue;
 		}
 		for (b = 0; b < BPF_REG_SIZE; b++) {
 			if (slot->slot_type[b] == STACK_MISC ||
 			    slot->slot_type[b] == STACK_ZERO)
-				data |= BIT_ULL(i);
+				m.data |= BIT_ULL(i);
 			else if (slot->slot_type[b] != STACK_INVALID)
-				other |= BIT_ULL(i);
+				m.other |= BIT_ULL(i);
 		}
 	}
-	meta->ptr_slots |= ptr;
-	meta->data_slots |= data;
-	meta->other_slots |= other;
-}
-
-/* Facts the offloader needs, from the verifier's state before @insn. */
-static void nicprog_note_facts(struct nicprog_prog *np,
-			       struct nicprog_insn_meta *meta,
-			       const struct bpf_insn *insn,
-			       const struct bpf_reg_state *regs)
-{
-	u8 cls = BPF_CLASS(insn->code);
-	const struct bpf_reg_state *reg;
-	u32 r;
-
-	for (r = 0; r < MAX_BPF_REG; r++)
-		if (base_type(regs[r].type) == PTR_TO_MAP_VALUE)
-			meta->mapval_regs |= BIT(r);
-	if (insn->code == (BPF_JMP | BPF_CALL)) {
-		for (r = BPF_REG_1; r <= BPF_REG_5; r++)
-			if (base_type(regs[r].type) == PTR_TO_STACK)
-				meta->stack_args |= BIT(r - 1);
-		if (insn->src_reg == BPF_PSEUDO_CALL) {
-			nicprog_note_afn(meta, &regs[BPF_REG_5]);
-			return;
-		}
-		/* the memory it reads, for the liveness of a handover */
-		if (!insn->src_reg && (insn->imm == BPF_FUNC_fib_lookup ||
-				       insn->imm == BPF_FUNC_check_mtu)) {
-			nicprog_note_stack(meta, &meta->key_off,
-					   NICPROG_META_KEY,
-					   NICPROG_META_KEY_VAR,
-					   &regs[insn->imm == BPF_FUNC_fib_lookup ?
-						 BPF_REG_2 : BPF_REG_3], 0);
-			return;
-		}
-		if (insn->src_reg || insn->imm < BPF_FUNC_map_lookup_elem ||
-		    insn->imm > BPF_FUNC_map_delete_elem)
-			return;
-		nicprog_note_map(np, meta, &regs[BPF_REG_1]);
-		nicprog_note_stack(meta, &meta->key_off, NICPROG_META_KEY,
-				   NICPROG_META_KEY_VAR, &regs[BPF_REG_2], 0);
-		if (insn->imm == BPF_FUNC_map_update_elem)
-			nicprog_note_stack(meta, &meta->val_off,
-					   NICPROG_META_VAL,
-					   NICPROG_META_VAL_VAR,
-					   &regs[BPF_REG_3], 0);
-		return;
-	}
-	if (cls != BPF_LDX && cls != BPF_ST && cls != BPF_STX)
-		return;
-	reg = cls == BPF_LDX ? &regs[insn->src_reg] : &regs[insn->dst_reg];
-	if (base_type(reg->type) == PTR_TO_MAP_VALUE)
-		nicprog_note_map(np, meta, reg);
-	if (base_type(reg->type) != PTR_TO_STACK)
-		return;
-	nicprog_note_stack(meta, &meta->stack_off, NICPROG_META_STACK,
-			   NICPROG_META_STACK_VAR, reg, insn->off);
-	if (cls == BPF_STX &&
-	    base_type(regs[insn->src_reg].type) == PTR_TO_MAP_VALUE)
-		meta->flags |= NICPROG_META_SPILL_PTR;
+	meta->ptr_slots |= m.ptr;
+	meta->data_slots |= m.data;
+	meta->other_slots |= m.other;
 }
 
 /*
@@ -427,8 +283,8 @@ int nicprog_insn_hook(struct bpf_verifier_env *env, int insn_idx,
 	struct nicprog_prog *np = env_prog(env);
 	const struct bpf_reg_state *regs = cur_regs(env);
 	struct nicprog_insn_meta *meta;
-	u8 cls = BPF_CLASS(insn->code);
-	u8 kind = NICPROG_PTR_NONE;
+	u32 r;
+	int err;
 
 	if (insn_idx >= np->len)
 		return -EINVAL;
@@ -438,63 +294,22 @@ int nicprog_insn_hook(struct bpf_verifier_env *env, int insn_idx,
 		return -EOPNOTSUPP;
 	}
 	meta = &np->meta[insn_idx];
-	if (meta->visits < U32_MAX)
-		meta->visits++;
-	nicprog_note_facts(np, meta, insn, regs);
-	nicprog_note_state(env, meta, regs);
-	meta->dst_kinds |= BIT(ptr_kind(&regs[insn->dst_reg]));
-	if (BPF_SRC(insn->code) == BPF_X || cls == BPF_LDX)
-		meta->src_kinds |= BIT(ptr_kind(&regs[insn->src_reg]));
-
-	if (insn->code == (BPF_JMP | BPF_CALL)) {
-		if (insn->src_reg == BPF_PSEUDO_KFUNC_CALL) {
-			np_vlog(env,
-				"insn %d: calls a kernel function (kfunc); Linux 6.1 cannot offload kfunc calls\n",
-				insn_idx);
-			return -EOPNOTSUPP;
-		}
-		if (insn->src_reg == 0 &&
-		    !nicprog_exec_helper_supported(insn->imm) &&
-		    !nicprog_note_host_call(env, np, insn_idx, insn->imm)) {
-			np_vlog(env, "insn %d: helper %s (%d) is not supported on the NIC\n",
-				insn_idx, helper_name(insn->imm), insn->imm);
-			return -EOPNOTSUPP;
-		}
-		meta->helper = insn->imm;
+	for (r = 0; r < MAX_BPF_REG; r++)
+		reg_view(&regs[r], &np->view[r]);
+	nicprog_note_slots(env, meta);
+	err = nicprog_note_insn(meta, insn, insn_idx, np->view, table_of, np,
+				np->why, sizeof(np->why));
+	if (err) {
+		np_vlog(env, "%s\n", np->why);
+		return err;
 	}
-
-	if (cls == BPF_LDX)
-		kind = ptr_kind(&regs[insn->src_reg]);
-	else if (cls == BPF_ST || cls == BPF_STX)
-		kind = ptr_kind(&regs[insn->dst_reg]);
-	if (kind == NICPROG_PTR_NONE)
-		return 0;
-	/*
-	 * The verifier lets an offloaded program write one field, the host
-	 * queue of a frame it passes (xdp_is_valid_access()); nfp steers by
-	 * it, and so does the executor.
-	 */
-	if (kind == NICPROG_PTR_CTX && cls != BPF_LDX &&
-	    (BPF_MODE(insn->code) != BPF_MEM ||
-	     regs[insn->dst_reg].off + insn->off !=
-	     offsetof(struct xdp_md, rx_queue_index))) {
-		np_vlog(env,
-			"insn %d: writes to the context other than rx_queue_index are not supported on the NIC\n",
-			insn_idx);
+	if (insn->code == (BPF_JMP | BPF_CALL) && insn->src_reg == 0 &&
+	    !nicprog_exec_helper_supported(insn->imm) &&
+	    !nicprog_note_host_call(env, np, insn_idx, insn->imm)) {
+		np_vlog(env, "insn %d: helper %s (%d) is not supported on the NIC\n",
+			insn_idx, helper_name(insn->imm), insn->imm);
 		return -EOPNOTSUPP;
 	}
-	/* One instruction, one kind of memory: the NIC compiles it once. */
-	if (meta->ptr && meta->ptr != kind) {
-		np_vlog(env,
-			"insn %d: accesses %s memory on one path and %s memory on another; the NIC needs one kind per instruction\n",
-			insn_idx, ptr_kind_names[meta->ptr], ptr_kind_names[kind]);
-		return -EOPNOTSUPP;
-	}
-	meta->ptr = kind;
-	if (kind == NICPROG_PTR_PACKET)
-		nicprog_note_pkt_range(meta, insn, cls == BPF_LDX ?
-				       &regs[insn->src_reg] :
-				       &regs[insn->dst_reg]);
 	return 0;
 }
 

@@ -115,6 +115,53 @@ enum nicprog_ptr_kind {
 	NICPROG_PTR_OTHER,
 };
 
+/* What a register holds, for the fact recorder (note.c). */
+enum {
+	NICPROG_REG_UNINIT	= 1 << 0,	/* no path wrote it */
+	NICPROG_REG_FRAME	= 1 << 1,	/* points at frame bytes */
+	NICPROG_REG_MAP_VALUE	= 1 << 2,	/* a map value, not a key */
+	NICPROG_REG_CONST	= 1 << 3,	/* @var is its value/offset */
+	NICPROG_REG_MAIN_STACK	= 1 << 4,	/* the main frame's stack */
+};
+
+/**
+ * struct nicprog_reg_view - a register, as the verifier or nicprog-plan's
+ *	abstract interpreter knows it before an instruction
+ * @kind: enum nicprog_ptr_kind (NICPROG_PTR_OTHER for an unwritten one)
+ * @flags: NICPROG_REG_*
+ * @off: a pointer's fixed offset
+ * @var: a constant scalar's value, or a pointer's constant variable offset
+ *	(NICPROG_REG_CONST)
+ * @umax: upper bound of a pointer's variable offset
+ * @map: the map it points into or is, compared by identity; NULL if none
+ */
+struct nicprog_reg_view {
+	u8 kind;
+	u8 flags;
+	s32 off;
+	u64 var;
+	u64 umax;
+	const void *map;
+};
+
+/* Bits of registers or stack slots, by what they hold (note.c). */
+struct nicprog_note_masks {
+	u64 ptr;
+	u64 data;
+	u64 other;
+};
+
+/* The table index of a map a register names; the recorder's caller numbers. */
+typedef u8 (*nicprog_table_fn)(void *priv, const void *map);
+
+void nicprog_note_sort(const struct nicprog_reg_view *reg, u64 bit,
+		       struct nicprog_note_masks *m);
+int nicprog_note_insn(struct nicprog_insn_meta *meta,
+		      const struct bpf_insn *insn, u32 idx,
+		      const struct nicprog_reg_view *regs,
+		      nicprog_table_fn table, void *priv,
+		      char *why, size_t len);
+
 /**
  * struct nicprog_ir_table - a table as the offloader sees it
  * @type: BPF_MAP_TYPE_*

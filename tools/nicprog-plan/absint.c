@@ -75,7 +75,7 @@ struct ai_frame {
 	struct ai_slot stack[AI_SLOTS];
 	/*
 	 * Slots ever written, a superset of those not AI_SLOT_INVALID: the
-	 * walks over every slot at every instruction (ai_note_state(),
+	 * walks over every slot at every instruction (ai_note_slots(),
 	 * ai_frame_safe()) were most of the time nicprog-plan took.
 	 */
 	u64 used;
@@ -439,7 +439,7 @@ static int ai_visited(struct ai *ai, struct ai_state *cur)
 	return 0;
 }
 
-/* --- the facts, as kernel/bpf_offload.c's hooks note them --- */
+/* --- the facts, through the kernel's own recorder (kernel/offload/note.c) --- */
 
 static u8 ai_kind(const struct ai_reg *r)
 {
@@ -468,198 +468,87 @@ static bool ai_has_map(const struct ai_reg *r)
 	       r->type == AI_MAP_VALUE_OR_NULL;
 }
 
-static void ai_note_map(struct ai *ai, struct nicprog_insn_meta *m,
-			const struct ai_reg *r)
+/* A register as the fact recorder (kernel/offload/note.c) takes it. */
+static void ai_view(struct ai *ai, const struct ai_reg *r,
+		    struct nicprog_reg_view *v)
 {
-	u8 t;
-
-	if (!ai_has_map(r))
-		return;
-	if (ai->table_of[r->map] == NICPROG_MAP_NONE)
-		ai->table_of[r->map] = ai->n_tables++;
-	t = ai->table_of[r->map];
-	if (m->map == NICPROG_MAP_NONE)
-		m->map = t;
-	else if (m->map != t)
-		m->map = NICPROG_MAP_MANY;
-}
-
-static void ai_note_stack(struct nicprog_insn_meta *m, s16 *off, u16 fixed,
-			  u16 var, const struct ai_reg *r, s32 insn_off)
-{
-	s64 o;
-
-	if (r->type != AI_STACK || r->frame || r->umin != r->umax) {
-		m->flags |= var;
-		return;
-	}
-	o = (s64)r->off + (s64)r->umin + insn_off;
-	if (o < -AI_STACK_BYTES || o >= 0) {
-		m->flags |= var;
-		return;
-	}
-	if ((m->flags & fixed) && *off != o)
-		m->flags |= var;
-	m->flags |= fixed;
-	*off = o;
-}
-
-static void ai_note_afn(struct nicprog_insn_meta *m, const struct ai_reg *r5)
-{
-	u8 fn = NICPROG_AFN_NONE;
-	u64 v = r5->umin;
-
-	if (ai_is_const(r5) && (v & ~0xffULL) == NICPROG_AFN_MAGIC &&
-	    (v & 0xff) && (v & 0xff) < __NICPROG_AFN_MAX)
-		fn = v & 0xff;
-	if ((m->flags & NICPROG_META_AFN) && m->afn != fn)
-		m->flags |= NICPROG_META_AFN_VAR;
-	m->flags |= NICPROG_META_AFN;
-	m->afn = fn;
-}
-
-/* Sort a value of the live state by its kind, as nicprog_note_kind(). */
-static void ai_note_kind(const struct ai_reg *r, u64 bit, u64 *ptr, u64 *data,
-			 u64 *other)
-{
+	v->kind = ai_kind(r);
+	v->flags = 0;
+	v->off = r->off;
+	v->var = r->umin;
+	v->umax = r->umax;
+	v->map = ai_has_map(r) ? &ai->table_of[r->map] : NULL;
 	if (r->type == AI_NOT_INIT)
-		return;
-	switch (ai_kind(r)) {
-	case NICPROG_PTR_CTX:
-	case NICPROG_PTR_PACKET:
-	case NICPROG_PTR_STACK:
-		*ptr |= bit;
-		break;
-	case NICPROG_PTR_SCALAR:
-		*data |= bit;
-		break;
-	default:
-		*other |= bit;
-	}
+		v->flags |= NICPROG_REG_UNINIT;
+	if (r->type == AI_PKT)
+		v->flags |= NICPROG_REG_FRAME;
+	if (v->kind == NICPROG_PTR_MAP_VALUE)
+		v->flags |= NICPROG_REG_MAP_VALUE;
+	if (r->umin == r->umax)
+		v->flags |= NICPROG_REG_CONST;
+	if (r->type == AI_STACK && !r->frame)
+		v->flags |= NICPROG_REG_MAIN_STACK;
 }
 
-/* What registers and main-frame slots hold, as nicprog_note_state(). */
-static void ai_note_state(struct nicprog_insn_meta *m,
+/* Tables numbered as the kernel numbers maps: on first sight. */
+static u8 ai_table_of(void *priv, const void *map)
+{
+	struct ai *ai = priv;
+	u8 *t = (u8 *)map;
+
+	if (*t == NICPROG_MAP_NONE)
+		*t = ai->n_tables++;
+	return *t;
+}
+
+/* What main-frame slots hold, as kernel/verifier.c's nicprog_note_slots(). */
+static void ai_note_slots(struct ai *ai, struct nicprog_insn_meta *m,
 			  const struct ai_state *st)
 {
 	const struct ai_frame *fr = st->fr[st->cur];
-	u64 ptr = 0, data = 0, other = 0, used;
+	struct nicprog_note_masks k = {};
+	struct nicprog_reg_view v;
+	u64 used;
 	u32 i;
 
-	for (i = 0; i < BPF_REG_10; i++)
-		ai_note_kind(&fr->regs[i], BIT(i), &ptr, &data, &other);
-	m->ptr_regs |= ptr;
-	m->data_regs |= data;
-	m->other_regs |= other;
 	if (st->cur)
 		return;
-	ptr = data = other = 0;
 	for (used = fr->used; used; used &= used - 1) {
 		i = __builtin_ctzll(used);
-		if (fr->stack[i].kind == AI_SLOT_SPILL)
-			ai_note_kind(&fr->stack[i].reg, BIT_ULL(i), &ptr, &data,
-				     &other);
-		else if (fr->stack[i].kind == AI_SLOT_MISC)
-			data |= BIT_ULL(i);
+		if (fr->stack[i].kind == AI_SLOT_SPILL) {
+			ai_view(ai, &fr->stack[i].reg, &v);
+			nicprog_note_sort(&v, BIT_ULL(i), &k);
+		} else if (fr->stack[i].kind == AI_SLOT_MISC) {
+			k.data |= BIT_ULL(i);
+		}
 	}
-	m->ptr_slots |= ptr;
-	m->data_slots |= data;
-	m->other_slots |= other;
+	m->ptr_slots |= k.ptr;
+	m->data_slots |= k.data;
+	m->other_slots |= k.other;
 }
 
+/* One path's facts of an instruction, as the kernel's insn_hook notes them. */
 static int ai_note(struct ai *ai, const struct ai_state *st)
 {
-	static const char * const kinds[] = {
-		"none", "scalar", "context", "packet", "map value", "stack",
-		"other",
-	};
 	const struct bpf_insn *in = &ai->insns[st->insn];
-	const struct ai_reg *regs = st->fr[st->cur]->regs, *r;
+	const struct ai_reg *regs = st->fr[st->cur]->regs;
 	struct nicprog_insn_meta *m = &ai->meta[st->insn];
-	u8 cls = BPF_CLASS(in->code), kind = NICPROG_PTR_NONE;
-	s64 lo, hi;
+	struct nicprog_reg_view v[MAX_BPF_REG];
 	u32 i;
+	int err;
 
-	if (m->visits < U32_MAX)
-		m->visits++;
-	ai_note_state(m, st);
 	for (i = 0; i < MAX_BPF_REG; i++)
-		if (ai_kind(&regs[i]) == NICPROG_PTR_MAP_VALUE)
-			m->mapval_regs |= BIT(i);
-	if (in->code == (BPF_JMP | BPF_CALL)) {
-		for (i = BPF_REG_1; i <= BPF_REG_5; i++)
-			if (regs[i].type == AI_STACK)
-				m->stack_args |= BIT(i - 1);
-		if (in->src_reg == BPF_PSEUDO_CALL) {
-			ai_note_afn(m, &regs[BPF_REG_5]);
-		} else if (!in->src_reg && (in->imm == BPF_FUNC_fib_lookup ||
-					    in->imm == BPF_FUNC_check_mtu)) {
-			ai_note_stack(m, &m->key_off, NICPROG_META_KEY,
-				      NICPROG_META_KEY_VAR,
-				      &regs[in->imm == BPF_FUNC_fib_lookup ?
-					    BPF_REG_2 : BPF_REG_3], 0);
-		} else if (!in->src_reg && in->imm >= BPF_FUNC_map_lookup_elem &&
-			   in->imm <= BPF_FUNC_map_delete_elem) {
-			ai_note_map(ai, m, &regs[BPF_REG_1]);
-			ai_note_stack(m, &m->key_off, NICPROG_META_KEY,
-				      NICPROG_META_KEY_VAR, &regs[BPF_REG_2], 0);
-			if (in->imm == BPF_FUNC_map_update_elem)
-				ai_note_stack(m, &m->val_off, NICPROG_META_VAL,
-					      NICPROG_META_VAL_VAR,
-					      &regs[BPF_REG_3], 0);
-		}
-	} else if (cls == BPF_LDX || cls == BPF_ST || cls == BPF_STX) {
-		r = cls == BPF_LDX ? &regs[in->src_reg] : &regs[in->dst_reg];
-		if (ai_kind(r) == NICPROG_PTR_MAP_VALUE)
-			ai_note_map(ai, m, r);
-		if (r->type == AI_STACK) {
-			ai_note_stack(m, &m->stack_off, NICPROG_META_STACK,
-				      NICPROG_META_STACK_VAR, r, in->off);
-			if (cls == BPF_STX &&
-			    ai_kind(&regs[in->src_reg]) == NICPROG_PTR_MAP_VALUE)
-				m->flags |= NICPROG_META_SPILL_PTR;
-		}
-	}
-	m->dst_kinds |= BIT(ai_kind(&regs[in->dst_reg]));
-	if (BPF_SRC(in->code) == BPF_X || cls == BPF_LDX)
-		m->src_kinds |= BIT(ai_kind(&regs[in->src_reg]));
-
-	if (in->code == (BPF_JMP | BPF_CALL)) {
-		if (in->src_reg == BPF_PSEUDO_KFUNC_CALL)
-			return ai_fail(ai, -EOPNOTSUPP, "insn %u: calls a kernel function (kfunc); Linux 6.1 cannot offload kfunc calls",
-				       st->insn);
-		if (!in->src_reg && !nicprog_exec_helper_supported(in->imm) &&
-		    !nicprog_exec_host_helper(in->imm))
-			return ai_fail(ai, -EOPNOTSUPP, "insn %u: helper %d is not supported on the NIC",
-				       st->insn, in->imm);
-		m->helper = in->imm;
-	}
-	if (cls == BPF_LDX)
-		kind = ai_kind(&regs[in->src_reg]);
-	else if (cls == BPF_ST || cls == BPF_STX)
-		kind = ai_kind(&regs[in->dst_reg]);
-	if (kind == NICPROG_PTR_NONE)
-		return 0;
-	/* kernel/bpf_offload.c: the one context write, rx_queue_index */
-	if (kind == NICPROG_PTR_CTX && cls != BPF_LDX &&
-	    (BPF_MODE(in->code) != BPF_MEM ||
-	     (s64)regs[in->dst_reg].off + in->off !=
-	     (s64)offsetof(struct xdp_md, rx_queue_index)))
-		return ai_fail(ai, -EOPNOTSUPP, "insn %u: writes to the context other than rx_queue_index are not supported on the NIC",
-			       st->insn);
-	if (m->ptr && m->ptr != kind)
-		return ai_fail(ai, -EOPNOTSUPP, "insn %u: accesses %s memory on one path and %s memory on another; the NIC needs one kind per instruction",
-			       st->insn, kinds[m->ptr], kinds[kind]);
-	m->ptr = kind;
-	r = cls == BPF_LDX ? &regs[in->src_reg] : &regs[in->dst_reg];
-	if (kind == NICPROG_PTR_PACKET && r->type == AI_PKT) {
-		lo = (s64)r->off + in->off;
-		hi = lo + nicprog_insn_bytes(in->code) + min_t(u64, r->umax, 0xffff);
-		if (!m->pkt_hi || lo < m->pkt_lo)
-			m->pkt_lo = lo;
-		if (hi > m->pkt_hi)
-			m->pkt_hi = hi;
-	}
+		ai_view(ai, &regs[i], &v[i]);
+	ai_note_slots(ai, m, st);
+	err = nicprog_note_insn(m, in, st->insn, v, ai_table_of, ai, ai->err,
+				ai->err_len);
+	if (err)
+		return err;
+	if (in->code == (BPF_JMP | BPF_CALL) && !in->src_reg &&
+	    !nicprog_exec_helper_supported(in->imm) &&
+	    !nicprog_exec_host_helper(in->imm))
+		return ai_fail(ai, -EOPNOTSUPP, "insn %u: helper %d is not supported on the NIC",
+			       st->insn, in->imm);
 	return 0;
 }
 
