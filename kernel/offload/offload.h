@@ -10,8 +10,9 @@
  *        components, instruction classes, packet bytes, table accesses,
  *        live registers and stack bytes on every edge, key provenance
  *     -> table classes (classify.c): read-only, sharded, shared-mutable
- *     -> layout (partition.c): stages by min-cut, replicas, placement,
- *        MAT mapping, prediction (predict.c)
+ *     -> layout (partition.c): engines and MAT stages (mapping.c), stages
+ *        by min-cut (pipelining.c), replicas (replication.c), placement
+ *        and prediction (predict.c)
  */
 #ifndef _NICPROG_OFFLOAD_H
 #define _NICPROG_OFFLOAD_H
@@ -595,14 +596,17 @@ u8 nicprog_layout_insn_region(const struct nicprog_ir_input *in,
 			      const struct nicprog_layout *lo, u32 i);
 bool nicprog_layout_valid(const struct nicprog_ir *ir,
 			  const struct nicprog_layout *lo, const char **why);
+u64 nicprog_rate(u64 units, u64 cost_fx);
+#ifndef __KERNEL__
+/* tools/nicprog-plan/optimum.c: the yardstick, for tools and tests only */
 int nicprog_layout_apply(const struct nicprog_ir *ir,
 			 const struct nicprog_lnic *lnic,
 			 struct nicprog_layout *lo, const u8 *node_stage,
 			 u32 n_stages, const u32 *replicas, const char **why);
-u64 nicprog_rate(u64 units, u64 cost_fx);
 int nicprog_layout_optimum(const struct nicprog_ir *ir,
 			   const struct nicprog_lnic *lnic, u32 budget,
 			   struct nicprog_layout *lo, const char **why);
+#endif
 
 /* bracket.c */
 int nicprog_bracket(const struct nicprog_ir *ir,
@@ -721,7 +725,7 @@ bool nicprog_ident_fn(const struct nicprog_exec_prog *exec,
 		      u8 *accel, const char **why);
 u32 nicprog_ident_lpm(const struct nicprog_ir *ir, struct nicprog_layout *lo);
 
-/* Replication: cores per stage maximizing the slowest stage's rate. */
+/* replication.c: cores per stage maximizing the slowest stage's rate */
 void nicprog_replicate(const u64 *cost_fx, const bool *replicable, u32 n,
 		       u32 budget, u32 *replicas);
 
