@@ -57,7 +57,7 @@
  * destination of the pool and its port) and sends half of them the other
  * way, addresses and ports swapped, as a stateful NF between two networks
  * sees both directions of each connection.
- * With ORACLE_PCAP naming a pcap file (classic format, Ethernet), bench
+ * With ORACLE_PCAP naming a capture file (pcap or pcapng, Ethernet), bench
  * mode sends its frames in order instead (again from the first when
  * FRAMES is more): a workload the predictor sees too.
  *
@@ -92,6 +92,10 @@
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+/* libpcap's own struct bpf_insn would clash with the kernel's */
+#define PCAP_DONT_INCLUDE_PCAP_BPF_H
+#include <pcap/dlt.h>
+#include <pcap/pcap.h>
 
 #include "nicprog.h"
 
@@ -1302,35 +1306,30 @@ static uint64_t in_flight(uint64_t sent, uint64_t settled)
 	return settled < sent ? sent - settled : 0;
 }
 
-static uint32_t pcap32(const uint8_t *p, int swap)
-{
-	return swap ? (uint32_t)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3] :
-		      (uint32_t)p[3] << 24 | p[2] << 16 | p[1] << 8 | p[0];
-}
-
-/* The frames of a pcap file, packed, with their offsets; NULL on an error. */
+/*
+ * The frames of a capture file (pcap or pcapng, through libpcap), packed,
+ * with their offsets; NULL on an error.
+ */
 static uint8_t *pcap_frames(const char *path, uint32_t **off, uint32_t *n)
 {
-	FILE *f = fopen(path, "rb");
-	uint8_t h[24], r[16], *buf = NULL, *p;
+	char errbuf[PCAP_ERRBUF_SIZE] = "";
 	size_t used = 0, cap = 0, n_cap = 0;
-	uint32_t magic, len, *o;
-	int swap;
+	struct pcap_pkthdr *h;
+	const u_char *data;
+	uint8_t *buf = NULL, *p;
+	pcap_t *pc;
+	uint32_t *o;
+	int rc = 0;
 
 	*off = NULL;
 	*n = 0;
-	if (!f || fread(h, sizeof(h), 1, f) != 1)
+	pc = pcap_open_offline(path, errbuf);
+	if (!pc || pcap_datalink(pc) != DLT_EN10MB)
 		goto bad;
-	magic = pcap32(h, 0);
-	swap = magic == 0xd4c3b2a1 || magic == 0x4d3cb2a1;
-	if ((!swap && magic != 0xa1b2c3d4 && magic != 0xa1b23c4d) ||
-	    pcap32(h + 20, swap) != 1)
-		goto bad;
-	while (fread(r, sizeof(r), 1, f) == 1) {
-		len = pcap32(r + 8, swap);
-		if (len != pcap32(r + 12, swap) || len > MAX_FRAME || len < 14)
+	while ((rc = pcap_next_ex(pc, &h, &data)) == 1) {
+		if (h->caplen != h->len || h->len > MAX_FRAME || h->len < 14)
 			goto bad;
-		if (used + len > cap) {
+		if (used + h->len > cap) {
 			cap = cap ? 2 * cap : 1 << 20;
 			p = realloc(buf, cap);
 			if (!p)
@@ -1344,20 +1343,20 @@ static uint8_t *pcap_frames(const char *path, uint32_t **off, uint32_t *n)
 				goto bad;
 			*off = o;
 		}
-		if (fread(buf + used, len, 1, f) != 1)
-			goto bad;
+		memcpy(buf + used, data, h->len);
 		(*off)[(*n)++] = used;
-		used += len;
+		used += h->len;
 		(*off)[*n] = used;
 	}
-	fclose(f);
-	if (*n)
+	if (rc == PCAP_ERROR_BREAK && *n) {	/* the end of the file */
+		pcap_close(pc);
 		return buf;
+	}
 bad:
-	fprintf(stderr, "oracle: %s: not a whole pcap file of Ethernet frames of 14 to %d bytes\n",
-		path, MAX_FRAME);
-	if (f)
-		fclose(f);
+	fprintf(stderr, "oracle: %s: not a whole pcap or pcapng file of Ethernet frames of 14 to %d bytes%s%s\n",
+		path, MAX_FRAME, pc ? "" : ": ", pc ? "" : errbuf);
+	if (pc)
+		pcap_close(pc);
 	free(buf);
 	free(*off);
 	return NULL;

@@ -346,10 +346,12 @@ static int workload_frames(const char *path, struct np_workload *w,
 	char why[256];
 	size_t len;
 	char *text = slurp(path, &len);
+	/* pcap in either byte order and precision, or pcapng */
 	bool pcap = len >= 4 && (!memcmp(text, "\xd4\xc3\xb2\xa1", 4) ||
 				 !memcmp(text, "\xa1\xb2\xc3\xd4", 4) ||
 				 !memcmp(text, "\x4d\x3c\xb2\xa1", 4) ||
-				 !memcmp(text, "\xa1\xb2\x3c\x4d", 4));
+				 !memcmp(text, "\xa1\xb2\x3c\x4d", 4) ||
+				 !memcmp(text, "\x0a\x0d\x0d\x0a", 4));
 	int err;
 
 	memset(w, 0, sizeof(*w));

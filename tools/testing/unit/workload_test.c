@@ -2,8 +2,9 @@
 /*
  * Workloads (tools/nicprog-plan/workload.c): the text format and its
  * refusals, the seeded expansion (the same frames every time, the mix and
- * the flows as asked, frames of the class they are drawn for), pcap files
- * both ways. Built with AddressSanitizer.
+ * the flows as asked, frames of the class they are drawn for), capture
+ * files (tools/nicprog-plan/pcap.c, libpcap): pcap both ways, pcapng read.
+ * Built with AddressSanitizer.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -139,6 +140,43 @@ TEST(zipf)
 	np_frames_free(&a);
 }
 
+/* A pcapng block of @type: its length, @body, padding, its length again. */
+static void ng_block(FILE *f, u32 type, const void *body, u32 len)
+{
+	u32 total = 12 + ((len + 3) & ~3u);
+	static const u8 pad[4];
+
+	fwrite(&type, 4, 1, f);
+	fwrite(&total, 4, 1, f);
+	fwrite(body, len, 1, f);
+	fwrite(pad, total - 12 - len, 1, f);
+	fwrite(&total, 4, 1, f);
+}
+
+/* @fr as pcapng, as Wireshark writes it: section, interface, packets. */
+static void ng_write(const char *path, const struct np_frames *fr, u16 link)
+{
+	static const u8 shb[16] = { 0x4d, 0x3c, 0x2b, 0x1a, 1, 0, 0, 0,
+				    0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+				    0xff };
+	u8 idb[8] = { link, link >> 8, 0, 0, 0, 0, 0, 0 }, epb[20 + 1514];
+	FILE *f = fopen(path, "wb");
+	u32 i, v;
+
+	ng_block(f, 0x0a0d0d0a, shb, sizeof(shb));
+	ng_block(f, 1, idb, sizeof(idb));
+	for (i = 0; i < fr->n; i++) {
+		memset(epb, 0, 20);
+		v = i;				/* time stamp, low word */
+		memcpy(epb + 8, &v, 4);
+		memcpy(epb + 12, &fr->len[i], 4);
+		memcpy(epb + 16, &fr->len[i], 4);
+		memcpy(epb + 20, fr->buf + fr->off[i], fr->len[i]);
+		ng_block(f, 6, epb, 20 + fr->len[i]);
+	}
+	fclose(f);
+}
+
 TEST(pcap)
 {
 	char path[] = "/tmp/workload_test.XXXXXX", why[256];
@@ -174,16 +212,35 @@ TEST(pcap)
 	ASSERT_NE(NULL, f);
 	fwrite("\xd4\xc3\xb2\xa1\x02\x00\x04\x00\0\0\0\0\0\0\0\0\x40\0\0\0\x01\0\0\0"
 	       "\0\0\0\0\0\0\0\0\x40\0\0\0\x80\0\0\0", 40, 1, f);
+	fwrite(a.buf, 64, 1, f);	/* the 64 bytes it kept */
 	fclose(f);
 	EXPECT_EQ(-1, np_pcap_read(path, &b, why, sizeof(why)));
 	EXPECT_NE(NULL, strstr(why, "frame 1: 64 bytes of 128 captured"));
 
-	/* pcapng, and not Ethernet */
+	/* pcapng: the same frames; a broken section; not Ethernet */
+	ng_write(path, &a, 1);
+	ASSERT_EQ(0, np_pcap_read(path, &b, why, sizeof(why)));
+	ASSERT_EQ(a.n, b.n);
+	for (i = 0; i < a.n; i++) {
+		ASSERT_EQ(a.len[i], b.len[i]);
+		ASSERT_EQ(0, memcmp(a.buf + a.off[i], b.buf + b.off[i],
+				    a.len[i]));
+	}
+	np_frames_free(&b);
+	ng_write(path, &a, 113);
+	EXPECT_EQ(-1, np_pcap_read(path, &b, why, sizeof(why)));
+	EXPECT_NE(NULL, strstr(why, "link type 113, not Ethernet"));
 	f = fopen(path, "wb");
 	fwrite("\x0a\x0d\x0d\x0a\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 24, 1, f);
 	fclose(f);
 	EXPECT_EQ(-1, np_pcap_read(path, &b, why, sizeof(why)));
-	EXPECT_NE(NULL, strstr(why, "not a pcap file (pcapng is not read"));
+	EXPECT_NE(NULL, strstr(why, "not a pcap or pcapng file ("));
+	EXPECT_EQ(NULL, b.buf);
+	f = fopen(path, "wb");
+	fwrite("GIF89a", 6, 1, f);
+	fclose(f);
+	EXPECT_EQ(-1, np_pcap_read(path, &b, why, sizeof(why)));
+	EXPECT_NE(NULL, strstr(why, "not a pcap or pcapng file ("));
 	f = fopen(path, "wb");
 	fwrite("\xd4\xc3\xb2\xa1\x02\x00\x04\x00\0\0\0\0\0\0\0\0\xff\xff\0\0\x71\0\0\0", 24, 1, f);
 	fclose(f);
