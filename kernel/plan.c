@@ -255,6 +255,32 @@ static int nicprog_plan_host_init(struct nicprog_plan *plan,
 	return nicprog_handover_init(plan, &np->ir);
 }
 
+/*
+ * A plan refused: @msg, a static string, to the extack of the request
+ * that asked for it, and the details to the tracepoint
+ * nicprog:nicprog_bad_arg, not the kernel log; a plan no request asked
+ * for (a re-plan of the port's own) has no extack and logs them.
+ */
+static __printf(4, 5) void nicprog_plan_refused(struct nicprog_dev *nd,
+						struct netlink_ext_ack *extack,
+						const char *msg,
+						const char *fmt, ...)
+{
+	struct va_format vaf;
+	va_list args;
+
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	if (extack) {
+		extack->_msg = msg;
+		nicprog_bad_arg(netdev_name(nd->netdev), "%pV", &vaf);
+	} else {
+		netdev_err(nd->netdev, "nicprog: %pV\n", &vaf);
+	}
+	va_end(args);
+}
+
 /* What the host runs of the plan, for the kernel log and the extack. */
 static void nicprog_plan_host_say(struct nicprog_dev *nd,
 				  const struct nicprog_plan *plan,
@@ -399,10 +425,8 @@ struct nicprog_plan *nicprog_plan_create(struct nicprog_dev *nd,
 	plan->plan_ns = ktime_get_ns() - plan->plan_ns;
 	if (err) {
 		/* the offloader's reasons are static strings */
-		if (extack)
-			extack->_msg = why;
-		netdev_err(nd->netdev, "nicprog: cannot plan the program: %s\n",
-			   why);
+		nicprog_plan_refused(nd, extack, why, "cannot plan the program: %s",
+				     why);
 		goto err_free;
 	}
 	plan->flags = kvmalloc_array(np->len, 1, GFP_KERNEL);
@@ -860,9 +884,8 @@ int nicprog_plan_translate(struct nicprog_plan *plan,
 	why = plan_unreachable(plan);
 	if (why == PLAN_INTERP_NONE)
 		return 0;
-	if (extack)	/* NL_SET_ERR_MSG() takes literals only */
-		extack->_msg = plan_interp_refusal[why];
-	netdev_err(plan->nd->netdev, "nicprog: %s\n", plan_interp_refusal[why]);
+	nicprog_plan_refused(plan->nd, extack, plan_interp_refusal[why], "%s",
+			     plan_interp_refusal[why]);
 	return -EOPNOTSUPP;
 }
 
@@ -906,12 +929,11 @@ void *nicprog_stage_refuse(struct nicprog_dev *nd,
 			   const char *why, struct netlink_ext_ack *extack)
 {
 	/* the driver's reasons are static strings */
-	if (extack)
-		extack->_msg = why;
-	netdev_err(nd->netdev,
-		   "nicprog: the NIC cannot translate insn %u (code 0x%02x) of stage %u: %s\n",
-		   insn, insn < code->prog->len ? code->prog->insns[insn].code : 0,
-		   code->stage, why);
+	nicprog_plan_refused(nd, extack, why,
+			     "the NIC cannot translate insn %u (code 0x%02x) of stage %u: %s",
+			     insn,
+			     insn < code->prog->len ? code->prog->insns[insn].code : 0,
+			     code->stage, why);
 	return ERR_PTR(-EOPNOTSUPP);
 }
 EXPORT_SYMBOL_GPL(nicprog_stage_refuse);

@@ -110,7 +110,11 @@ u64 nicprog_table_bytes(const struct bpf_map *map)
  * kept in host memory, where only the host part of a partial plan reaches
  * it (offload/host.c). The map has no name or ID yet, and bpf(2) no
  * extack: a refusal's cause goes to the kernel log, the map described by
- * its shape.
+ * its shape, as nfp's map_alloc does. Unlike the refusals that have an
+ * extack (the tracepoint nicprog:nicprog_bad_arg records those), this is
+ * the only place the cause can be read, and only CAP_SYS_ADMIN in the
+ * initial namespace may offload a map (bpf_map_offload_map_alloc()), so
+ * no unprivileged user writes to the log through it.
  *
  * Return: 0, -EOPNOTSUPP for map flags a NIC table cannot honour (mmap,
  * which global variables need), -ENOSPC when the NIC's memory cannot hold

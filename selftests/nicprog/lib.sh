@@ -83,6 +83,8 @@ plan_set() {
 # kmsg_mark: the kernel log's length now; kmsg_since MARK: its lines since.
 kmsg_mark() { dmesg | wc -l; }
 kmsg_since() { dmesg | tail -n +$(($1 + 1)); }
+# not_in FILE TEXT: FILE does not contain TEXT (for check)
+not_in() { ! grep -qF -- "$2" "$1"; }
 # kmsg_ours MARK: the lines since that nicprog or nicsim wrote (their
 # devices' and their pr_*() lines name them), not the rest of the kernel's
 # (a busy host's clocksource watchdog, say).

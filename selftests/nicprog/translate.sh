@@ -157,13 +157,24 @@ check "exec_mode refuses a mode that is none (EINVAL)" \
 DBG=/sys/kernel/debug/nicsim/nicsim$ID
 if [ -w "$DBG/translate_refuse" ]; then
 	echo 1 > "$DBG/translate_refuse"
-	dmesg -C 2>/dev/null
+	bad_args on && traced=1 || traced=0
+	mark=$(kmsg_mark)
 	check "a refused translation fails the attach" \
 		bash -c "! ip netns exec $NS ip link set dev $NF xdpoffload obj $EX/count.o sec xdp 2> $TMP/err"
 	check "ip's stderr carries the driver's extack" \
 		grep -q "cannot translate an instruction of the program" "$TMP/err"
-	check "the kernel log names the instruction and its stage" \
-		bash -c "dmesg | grep -q '$NF: nicprog: the NIC cannot translate insn 1 (code 0x[0-9a-f]*) of stage 0'"
+	# the extack carries the refusal; the details go to the tracepoint
+	kmsg_since "$mark" > "$TMP/klog"
+	check "the kernel log says nothing of the user's refused attach" \
+		not_in "$TMP/klog" "cannot translate"
+	if [ $traced = 1 ]; then
+		bad_args off
+		check "the tracepoint names the instruction and its stage" \
+			grep -q "nicprog_bad_arg: $NF: the NIC cannot translate insn 1 (code 0x[0-9a-f]*) of stage 0" \
+			"$BAD_ARGS_TR/trace"
+	else
+		tap_skip "the tracepoint names the instruction and its stage" "no tracefs in the guest"
+	fi
 	check "the port has no program after the refusal" \
 		bash -c "! ip netns exec $NS ip -d link show $NF | grep -q xdpoffload"
 	echo 4294967295 > "$DBG/translate_refuse"
@@ -194,8 +205,13 @@ check "new_device refuses a TABLES that is none (EINVAL)" \
 # refused ATTACH MESSAGE: the attach (a command) fails with MESSAGE on
 # its stderr and leaves the port without a program
 refused() {
+	local mark
+	mark=$(kmsg_mark)
 	ip netns exec "$NS" bash -c "$1" > "$TMP/err" 2>&1
 	check "$3: refused" test $? -ne 0
+	kmsg_since "$mark" > "$TMP/klog"
+	check "$3: not in the kernel log (the extack carries it)" \
+		not_in "$TMP/klog" "$2"
 	if grep -q "$2" "$TMP/err"; then
 		tap_ok "$3: ip's stderr says why"
 	else
