@@ -140,6 +140,19 @@ TEST(zipf)
 	np_frames_free(&a);
 }
 
+static bool same_frames(const struct np_frames *a, const struct np_frames *b)
+{
+	u32 i;
+
+	if (a->n != b->n)
+		return false;
+	for (i = 0; i < a->n; i++)
+		if (a->len[i] != b->len[i] ||
+		    memcmp(a->buf + a->off[i], b->buf + b->off[i], a->len[i]))
+			return false;
+	return true;
+}
+
 /* A pcapng block of @type: its length, @body, padding, its length again. */
 static void ng_block(FILE *f, u32 type, const void *body, u32 len)
 {
@@ -182,7 +195,6 @@ TEST(pcap)
 	char path[] = "/tmp/workload_test.XXXXXX", why[256];
 	struct np_workload w;
 	struct np_frames a, b;
-	u32 i;
 	int fd;
 	FILE *f;
 
@@ -193,12 +205,7 @@ TEST(pcap)
 	ASSERT_EQ(0, np_wl_expand(&w, &a, why, sizeof(why)));
 	ASSERT_EQ(0, np_pcap_write(path, &a, why, sizeof(why)));
 	ASSERT_EQ(0, np_pcap_read(path, &b, why, sizeof(why)));
-	ASSERT_EQ(a.n, b.n);
-	for (i = 0; i < a.n; i++) {
-		ASSERT_EQ(a.len[i], b.len[i]);
-		ASSERT_EQ(0, memcmp(a.buf + a.off[i], b.buf + b.off[i],
-				    a.len[i]));
-	}
+	ASSERT_TRUE(same_frames(&a, &b));
 	np_frames_free(&b);
 
 	/* cut short in a frame's bytes */
@@ -220,12 +227,7 @@ TEST(pcap)
 	/* pcapng: the same frames; a broken section; not Ethernet */
 	ng_write(path, &a, 1);
 	ASSERT_EQ(0, np_pcap_read(path, &b, why, sizeof(why)));
-	ASSERT_EQ(a.n, b.n);
-	for (i = 0; i < a.n; i++) {
-		ASSERT_EQ(a.len[i], b.len[i]);
-		ASSERT_EQ(0, memcmp(a.buf + a.off[i], b.buf + b.off[i],
-				    a.len[i]));
-	}
+	ASSERT_TRUE(same_frames(&a, &b));
 	np_frames_free(&b);
 	ng_write(path, &a, 113);
 	EXPECT_EQ(-1, np_pcap_read(path, &b, why, sizeof(why)));
