@@ -48,6 +48,7 @@ tools:
 	$(MAKE) -C tools/lib/nicprog
 	$(MAKE) -C tools/nicprog-calibrate
 	$(MAKE) -C tools/lib/nicring
+	$(MAKE) -C tools/lib/ynl
 	$(MAKE) -C tools/nicprog
 	$(MAKE) -C tools/apps
 	$(MAKE) -C tools/bench/rxbench
@@ -88,6 +89,7 @@ clean:
 	$(MAKE) -C tools/nicprog clean
 	$(MAKE) -C tools/lib/nicring clean
 	$(MAKE) -C tools/lib/nicprog clean
+	$(MAKE) -C tools/lib/ynl clean
 	$(MAKE) -C tools/apps clean
 	$(MAKE) -C bpf clean
 	-$(MAKE) -C selftests/nicprog OUTPUT=$(CURDIR)/selftests/nicprog clean

@@ -1,169 +1,163 @@
 // SPDX-License-Identifier: GPL-2.0
-/* nicprog dev show | set: ports, the NICs behind them, plan settings. */
+/*
+ * nicprog dev show | set: ports, the NICs behind them, plan settings;
+ * through the family's generated library (tools/lib/ynl).
+ */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/nicprog.h>
 
 #include "nicprog.h"
+#include "nicprog-user.h"
+#include "ynl.h"
 
-static void region_print(const struct nlattr *nest)
+static void region_print(const struct nicprog_region *r)
 {
-	const struct nlattr *tb[NICPROG_A_REGION_MAX + 1];
-
-	nl_nested(nest, tb, NICPROG_A_REGION_MAX);
 	out_open_object(NULL);
-	out_string("name", "    region %s:", tb[NICPROG_A_REGION_NAME] ?
-		   mnl_attr_get_str(tb[NICPROG_A_REGION_NAME]) : "?");
-	if (tb[NICPROG_A_REGION_BYTES])
-		out_uint("bytes", " %llu bytes",
-			 mnl_attr_get_u64(tb[NICPROG_A_REGION_BYTES]));
-	if (tb[NICPROG_A_REGION_LATENCY])
-		out_uint("latency", ", latency %llu",
-			 mnl_attr_get_u32(tb[NICPROG_A_REGION_LATENCY]));
-	if (tb[NICPROG_A_REGION_BANKS])
-		out_uint("banks", mnl_attr_get_u32(tb[NICPROG_A_REGION_BANKS]) ?
-			 ", banks %llu" : NULL,
-			 mnl_attr_get_u32(tb[NICPROG_A_REGION_BANKS]));
-	if (tb[NICPROG_A_REGION_CACHE_BYTES]) {
-		uint64_t c = mnl_attr_get_u64(tb[NICPROG_A_REGION_CACHE_BYTES]);
-
-		out_uint("cache_bytes", c ? ", cache %llu bytes" : NULL, c);
-		if (tb[NICPROG_A_REGION_CACHE_LATENCY])
-			out_uint("cache_latency", c ? " (%llu cycles)" : NULL,
-				 mnl_attr_get_u32(tb[NICPROG_A_REGION_CACHE_LATENCY]));
+	out_string("name", "    region %s:",
+		   r->_present.name_len ? r->name : "?");
+	if (r->_present.bytes)
+		out_uint("bytes", " %llu bytes", r->bytes);
+	if (r->_present.latency)
+		out_uint("latency", ", latency %llu", r->latency);
+	if (r->_present.banks)
+		out_uint("banks", r->banks ? ", banks %llu" : NULL, r->banks);
+	if (r->_present.cache_bytes) {
+		out_uint("cache_bytes", r->cache_bytes ?
+			 ", cache %llu bytes" : NULL, r->cache_bytes);
+		if (r->_present.cache_latency)
+			out_uint("cache_latency", r->cache_bytes ?
+				 " (%llu cycles)" : NULL, r->cache_latency);
 	}
-	if (tb[NICPROG_A_REGION_ISLAND]) {
-		uint32_t n = mnl_attr_get_u32(tb[NICPROG_A_REGION_ISLAND]);
-
-		out_uint("island", n ? ", one per island of %llu cores" : NULL,
-			 n);
-	}
-	if (tb[NICPROG_A_REGION_INTERLEAVE]) {
-		uint32_t il = mnl_attr_get_u32(tb[NICPROG_A_REGION_INTERLEAVE]);
-
-		out_string("interleave", il == NICPROG_IL_HASH ?
+	if (r->_present.island)
+		out_uint("island", r->island ?
+			 ", one per island of %llu cores" : NULL, r->island);
+	if (r->_present.interleave)
+		out_string("interleave", r->interleave == NICPROG_IL_HASH ?
 			   ", interleave %s" : NULL,
-			   il == NICPROG_IL_HASH ? "hash" : "unknown");
-	}
+			   r->interleave == NICPROG_IL_HASH ? "hash" : "unknown");
 	out_text("\n");
 	out_close_object();
 }
 
-static int dev_print(const struct nlmsghdr *nlh, void *data)
+static void dev_print(const struct nicprog_dev_get_rsp *d)
 {
-	const struct nlattr *tb[NICPROG_A_DEV_MAX + 1];
-	const struct nlattr *atb[NICPROG_A_ACCEL_MAX + 1];
-	struct nlattr *a;
+	const struct nicprog_accel *a;
+	unsigned int i;
 	int n = 0;
 
-	(void)data;
-	nl_attrs(nlh, tb, NICPROG_A_DEV_MAX);
-	if (!tb[NICPROG_A_DEV_IFNAME] || !tb[NICPROG_A_DEV_IFINDEX])
-		return MNL_CB_OK;
+	if (!d->_present.ifname_len || !d->_present.ifindex)
+		return;
 	out_open_object(NULL);
-	out_string("ifname", "%s:", mnl_attr_get_str(tb[NICPROG_A_DEV_IFNAME]));
-	out_uint("ifindex", " ifindex %llu",
-		 mnl_attr_get_u32(tb[NICPROG_A_DEV_IFINDEX]));
-	if (tb[NICPROG_A_DEV_PROFILE])
-		out_string("profile", " profile %s",
-			   mnl_attr_get_str(tb[NICPROG_A_DEV_PROFILE]));
-	if (tb[NICPROG_A_DEV_RING_DEV])
-		out_string("ring_dev", " rings /dev/%s",
-			   mnl_attr_get_str(tb[NICPROG_A_DEV_RING_DEV]));
+	out_string("ifname", "%s:", d->ifname);
+	out_uint("ifindex", " ifindex %llu", d->ifindex);
+	if (d->_present.profile_len)
+		out_string("profile", " profile %s", d->profile);
+	if (d->_present.ring_dev_len)
+		out_string("ring_dev", " rings /dev/%s", d->ring_dev);
 	out_text("\n   ");
-	if (tb[NICPROG_A_DEV_CORES])
-		out_uint("cores", " cores %llu",
-			 mnl_attr_get_u32(tb[NICPROG_A_DEV_CORES]));
-	if (tb[NICPROG_A_DEV_CORE_THREADS])
-		out_uint("core_threads", " threads %llu",
-			 mnl_attr_get_u32(tb[NICPROG_A_DEV_CORE_THREADS]));
-	if (tb[NICPROG_A_DEV_INSN_STORE])
-		out_uint("insn_store", " insn-store %llu",
-			 mnl_attr_get_u32(tb[NICPROG_A_DEV_INSN_STORE]));
-	if (tb[NICPROG_A_DEV_PARSERS])
-		out_uint("parsers", " parsers %llu",
-			 mnl_attr_get_u32(tb[NICPROG_A_DEV_PARSERS]));
-	if (tb[NICPROG_A_DEV_MAT_STAGES])
-		out_uint("mat_stages", " mat-stages %llu",
-			 mnl_attr_get_u32(tb[NICPROG_A_DEV_MAT_STAGES]));
-	if (tb[NICPROG_A_DEV_DMA_ENGINES])
-		out_uint("dma_engines", " dma %llu",
-			 mnl_attr_get_u32(tb[NICPROG_A_DEV_DMA_ENGINES]));
-	if (tb[NICPROG_A_DEV_MEM_BYTES])
-		out_uint("mem_bytes", " memory %llu bytes",
-			 mnl_attr_get_u64(tb[NICPROG_A_DEV_MEM_BYTES]));
+	if (d->_present.cores)
+		out_uint("cores", " cores %llu", d->cores);
+	if (d->_present.core_threads)
+		out_uint("core_threads", " threads %llu", d->core_threads);
+	if (d->_present.insn_store)
+		out_uint("insn_store", " insn-store %llu", d->insn_store);
+	if (d->_present.parsers)
+		out_uint("parsers", " parsers %llu", d->parsers);
+	if (d->_present.mat_stages)
+		out_uint("mat_stages", " mat-stages %llu", d->mat_stages);
+	if (d->_present.dma_engines)
+		out_uint("dma_engines", " dma %llu", d->dma_engines);
+	if (d->_present.mem_bytes)
+		out_uint("mem_bytes", " memory %llu bytes", d->mem_bytes);
 	out_text("\n");
 	out_open_array("regions");
-	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr))
-		if (mnl_attr_get_type(a) == NICPROG_A_DEV_REGION)
-			region_print(a);
+	for (i = 0; i < d->n_region; i++)
+		region_print(&d->region[i]);
 	out_close_array();
 	out_open_array("accels");
-	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
-		if (mnl_attr_get_type(a) != NICPROG_A_DEV_ACCEL)
-			continue;
-		nl_nested(a, atb, NICPROG_A_ACCEL_MAX);
-		if (!atb[NICPROG_A_ACCEL_TYPE] || !atb[NICPROG_A_ACCEL_COUNT])
+	for (i = 0; i < d->n_accel; i++) {
+		a = &d->accel[i];
+		if (!a->_present.type || !a->_present.count)
 			continue;
 		out_open_object(NULL);
 		out_string("type", n++ ? ", %s" : "    accel %s",
-			   atb[NICPROG_A_ACCEL_NAME] ?
-			   mnl_attr_get_str(atb[NICPROG_A_ACCEL_NAME]) :
-			   nicprog_accel_type_name(mnl_attr_get_u32(atb[NICPROG_A_ACCEL_TYPE])));
-		out_uint("count", " %llu",
-			 mnl_attr_get_u32(atb[NICPROG_A_ACCEL_COUNT]));
+			   a->_present.name_len ? a->name :
+			   nicprog_accel_type_name(a->type));
+		out_uint("count", " %llu", a->count);
 		out_close_object();
 	}
 	out_close_array();
 	out_text(n ? "\n" : "    accel none\n");
 	out_open_object("plan");
-	if (tb[NICPROG_A_DEV_PLAN_SHAPE])
+	if (d->_present.plan_shape)
 		out_string("shape", "    plan shape %s",
-			   shape_name(mnl_attr_get_u8(tb[NICPROG_A_DEV_PLAN_SHAPE])));
-	if (tb[NICPROG_A_DEV_PLAN_CORES])
-		out_uint("cores", " cores %llu",
-			 mnl_attr_get_u32(tb[NICPROG_A_DEV_PLAN_CORES]));
-	if (tb[NICPROG_A_DEV_CORES_FREE])
-		out_uint("cores_free", " (%llu free)",
-			 mnl_attr_get_u32(tb[NICPROG_A_DEV_CORES_FREE]));
-	if (tb[NICPROG_A_DEV_PLAN_PARTIAL])
-		out_bool("partial", " partial %s",
-			 mnl_attr_get_u8(tb[NICPROG_A_DEV_PLAN_PARTIAL]));
+			   shape_name(d->plan_shape));
+	if (d->_present.plan_cores)
+		out_uint("cores", " cores %llu", d->plan_cores);
+	if (d->_present.cores_free)
+		out_uint("cores_free", " (%llu free)", d->cores_free);
+	if (d->_present.plan_partial)
+		out_bool("partial", " partial %s", d->plan_partial);
 	out_close_object();
-	if (tb[NICPROG_A_DEV_PROG_ID])
-		out_uint("prog_id", "; prog %llu",
-			 mnl_attr_get_u32(tb[NICPROG_A_DEV_PROG_ID]));
+	if (d->_present.prog_id)
+		out_uint("prog_id", "; prog %llu", d->prog_id);
 	out_text("\n");
 	out_close_object();
-	return MNL_CB_OK;
 }
 
 static int dev_show(struct cli *cli)
 {
+	struct nicprog_dev_get_list *list = NULL;
+	struct nicprog_dev_get_rsp *rsp = NULL;
+	struct nicprog_dev_get_req *req;
 	const char *dev = NULL, *arg;
-	struct nlmsghdr *nlh;
-	int err;
+	struct ynl_sock *ys;
 
 	while ((arg = cli_next(cli))) {
 		if (cli_match(arg, "dev") && (dev = cli_next(cli)))
 			continue;
 		return cli_usage("dev show: unexpected \"%s\"", arg);
 	}
-	nlh = nl_msg(&cli->nl, NICPROG_CMD_DEV_GET, dev ? 0 : NLM_F_DUMP);
-	if (dev)
-		mnl_attr_put_strz(nlh, NICPROG_A_DEV_IFNAME, dev);
+	ys = cli_ys(cli);
+	if (!ys)
+		return EXIT_REFUSED;
+	if (dev) {
+		req = nicprog_dev_get_req_alloc();
+		if (!req)
+			return cli_refused(cli, -ENOMEM, "dev show", dev);
+		nicprog_dev_get_req_set_ifname(req, dev);
+		rsp = nicprog_dev_get(ys, req);
+		nicprog_dev_get_req_free(req);
+		if (!rsp)
+			return cli_ys_refused(cli, "dev show", dev);
+	} else {
+		list = nicprog_dev_get_dump(ys);
+		if (!list)
+			return cli_ys_refused(cli, "dev show", NULL);
+	}
 	out_open_array(NULL);
-	err = nl_run(&cli->nl, nlh, dev_print, NULL);
+	if (rsp)
+		dev_print(rsp);
+	else
+		ynl_dump_foreach(list, d)
+			dev_print(d);
 	out_close_array();
-	return err ? cli_refused(cli, err, "dev show", dev) : 0;
+	/* neither takes NULL */
+	if (rsp)
+		nicprog_dev_get_rsp_free(rsp);
+	else
+		nicprog_dev_get_list_free(list);
+	return 0;
 }
 
 static int dev_set(struct cli *cli)
 {
 	const char *dev = NULL, *arg, *v, *profile = NULL, *file = NULL;
-	struct nlmsghdr *nlh;
+	struct nicprog_dev_set_req *req;
 	int shape = -1, partial = -1, err;
+	struct ynl_sock *ys;
 	long cores = -1;
 	char *end;
 
@@ -207,16 +201,22 @@ static int dev_set(struct cli *cli)
 		if (err || (shape < 0 && cores < 0 && partial < 0))
 			return err;
 	}
-	nlh = nl_msg(&cli->nl, NICPROG_CMD_DEV_SET, 0);
-	mnl_attr_put_strz(nlh, NICPROG_A_DEV_IFNAME, dev);
+	ys = cli_ys(cli);
+	if (!ys)
+		return EXIT_REFUSED;
+	req = nicprog_dev_set_req_alloc();
+	if (!req)
+		return cli_refused(cli, -ENOMEM, "dev set", dev);
+	nicprog_dev_set_req_set_ifname(req, dev);
 	if (shape >= 0)
-		mnl_attr_put_u8(nlh, NICPROG_A_DEV_PLAN_SHAPE, shape);
+		nicprog_dev_set_req_set_plan_shape(req, shape);
 	if (cores >= 0)
-		mnl_attr_put_u32(nlh, NICPROG_A_DEV_PLAN_CORES, cores);
+		nicprog_dev_set_req_set_plan_cores(req, cores);
 	if (partial >= 0)
-		mnl_attr_put_u8(nlh, NICPROG_A_DEV_PLAN_PARTIAL, partial);
-	err = nl_run(&cli->nl, nlh, NULL, NULL);
-	return err ? cli_refused(cli, err, "dev set", dev) : 0;
+		nicprog_dev_set_req_set_plan_partial(req, partial);
+	err = nicprog_dev_set(ys, req);
+	nicprog_dev_set_req_free(req);
+	return err ? cli_ys_refused(cli, "dev set", dev) : 0;
 }
 
 int cmd_dev(struct cli *cli)

@@ -11,6 +11,7 @@
 #include <linux/nicprog.h>
 
 #include "nicprog.h"
+#include "ynl.h"
 
 static const char * const shapes[] = {
 	[NICPROG_SHAPE_AUTO] = "auto",
@@ -170,6 +171,8 @@ int main(int argc, char **argv)
 	else
 		err = cli_usage("unknown object \"%s\"", obj);
 	nl_close(&cli.nl);
+	if (cli.ys)
+		ynl_sock_destroy(cli.ys);
 	out_flush();
 	return err;
 }

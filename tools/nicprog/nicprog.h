@@ -13,8 +13,12 @@
 #define EXIT_REFUSED	1
 #define EXIT_USAGE	2
 
+struct ynl_sock;
+
+/* @ys: the generated library's socket (ys.c), NULL until first used */
 struct cli {
 	struct nl nl;
+	struct ynl_sock *ys;
 	int argc;
 	char **argv;
 };
@@ -22,6 +26,8 @@ struct cli {
 bool cli_match(const char *arg, const char *word);
 int cli_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cli_refused(struct cli *cli, int err, const char *what, const char *dev);
+struct ynl_sock *cli_ys(struct cli *cli);
+int cli_ys_refused(struct cli *cli, const char *what, const char *dev);
 const char *cli_next(struct cli *cli);
 bool cli_has(const struct cli *cli, const char *word);
 const char *shape_name(unsigned int shape);

@@ -10,6 +10,8 @@
 #include <linux/nicprog.h>
 
 #include "nicprog.h"
+#include "nicprog-user.h"
+#include "ynl.h"
 
 /* NLA_HDRLEN and the length in a u16, as the kernel's policy says */
 #define NICPROG_PROFILE_TEXT_MAX	65530	/* and a NUL: one attribute */
@@ -65,7 +67,8 @@ int profile_set(struct cli *cli, const char *dev, const char *name,
 {
 	static char text[NICPROG_LNIC_TEXT_MAX + 1];
 	static struct nicprog_lnic_text lt;
-	struct nlmsghdr *nlh;
+	struct nicprog_profile_set_req *req;
+	struct ynl_sock *ys;
 	long len = 0;
 	int err;
 
@@ -73,15 +76,21 @@ int profile_set(struct cli *cli, const char *dev, const char *name,
 		len = profile_read(path, text, &lt);
 		if (len < 0)
 			return EXIT_USAGE;
-	}
-	nlh = nl_msg(&cli->nl, NICPROG_CMD_PROFILE_SET, 0);
-	mnl_attr_put_strz(nlh, NICPROG_A_DEV_IFNAME, dev);
-	if (path) {
 		text[len] = 0;	/* within the buffer: len is checked */
-		mnl_attr_put(nlh, NICPROG_A_DEV_LNIC_TEXT, len + 1, text);
 	}
+	ys = cli_ys(cli);
+	if (!ys)
+		return EXIT_REFUSED;
+	req = nicprog_profile_set_req_alloc();
+	if (!req)
+		return cli_refused(cli, -ENOMEM, "dev set profile", dev);
+	nicprog_profile_set_req_set_ifname(req, dev);
+	/* whole: the parser above refuses a file with a NUL in it */
+	if (path)
+		nicprog_profile_set_req_set_lnic_text(req, text);
 	else
-		mnl_attr_put_strz(nlh, NICPROG_A_DEV_PROFILE, name);
-	err = nl_run(&cli->nl, nlh, NULL, NULL);
-	return err ? cli_refused(cli, err, "dev set profile", dev) : 0;
+		nicprog_profile_set_req_set_profile(req, name);
+	err = nicprog_profile_set(ys, req);
+	nicprog_profile_set_req_free(req);
+	return err ? cli_ys_refused(cli, "dev set profile", dev) : 0;
 }

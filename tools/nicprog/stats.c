@@ -1,27 +1,34 @@
 // SPDX-License-Identifier: GPL-2.0
-/* nicprog stats: a port's NIC-side counters, or with -w their rates. */
+/*
+ * nicprog stats: a port's NIC-side counters, or with -w their rates;
+ * through the family's generated library (tools/lib/ynl).
+ */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <linux/nicprog.h>
 
 #include "nicprog.h"
+#include "nicprog-user.h"
+#include "ynl.h"
 
 #define PORTS_MAX	256
 #define CORES_MAX	32	/* the kernel's NICPROG_MAX_CORES */
 
+#define COUNTER(f) { offsetof(struct nicprog_stats_get_rsp, f), #f }
 static const struct {
-	unsigned int attr;
+	size_t off;	/* of a __u64 in the reply */
 	const char *key;
 } counters[] = {
-	{ NICPROG_A_STATS_WIRE_RX_PACKETS, "wire_rx_packets" },
-	{ NICPROG_A_STATS_WIRE_RX_BYTES, "wire_rx_bytes" },
-	{ NICPROG_A_STATS_WIRE_TX_PACKETS, "wire_tx_packets" },
-	{ NICPROG_A_STATS_WIRE_TX_BYTES, "wire_tx_bytes" },
-	{ NICPROG_A_STATS_HOST_RX_PACKETS, "host_rx_packets" },
-	{ NICPROG_A_STATS_HOST_RX_BYTES, "host_rx_bytes" },
-	{ NICPROG_A_STATS_NIC_DROPS, "nic_drops" },
+	COUNTER(wire_rx_packets),
+	COUNTER(wire_rx_bytes),
+	COUNTER(wire_tx_packets),
+	COUNTER(wire_tx_bytes),
+	COUNTER(host_rx_packets),
+	COUNTER(host_rx_bytes),
+	COUNTER(nic_drops),
 };
 
 #define N_COUNTERS (sizeof(counters) / sizeof(counters[0]))
@@ -50,40 +57,24 @@ struct snapshot {
 	double t;
 };
 
-static uint64_t u64_of(const struct nlattr *a)
-{
-	return a ? mnl_attr_get_u64(a) : 0;
-}
-
-static uint64_t u64_of32(const struct nlattr *a)
-{
-	return a ? mnl_attr_get_u32(a) : 0;
-}
-
 /* The NIC's cores, in the kernel's order (their index). */
-static void cores_parse(const struct nlmsghdr *nlh, struct port *p)
+static void cores_parse(const struct nicprog_stats_get_rsp *r, struct port *p)
 {
-	const struct nlattr *tb[NICPROG_A_CORE_STATS_MAX + 1];
-	const struct nlattr *a;
+	const struct nicprog_core_stats *cs;
 	struct core *c;
+	unsigned int i;
 
 	p->n_cores = 0;
-	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
-		if (mnl_attr_get_type(a) != NICPROG_A_STATS_CORE ||
-		    p->n_cores == CORES_MAX)
-			continue;
-		nl_nested(a, tb, NICPROG_A_CORE_STATS_MAX);
-		if (!tb[NICPROG_A_CORE_STATS_INDEX] ||
-		    mnl_attr_get_u32(tb[NICPROG_A_CORE_STATS_INDEX]) != p->n_cores)
+	for (i = 0; i < r->n_core && p->n_cores < CORES_MAX; i++) {
+		cs = &r->core[i];
+		if (!cs->_present.index || cs->index != p->n_cores)
 			continue;
 		c = &p->core[p->n_cores++];
-		c->packets = u64_of(tb[NICPROG_A_CORE_STATS_PACKETS]);
-		c->busy = u64_of(tb[NICPROG_A_CORE_STATS_BUSY]);
-		c->elapsed = u64_of(tb[NICPROG_A_CORE_STATS_ELAPSED]);
-		c->drops = u64_of(tb[NICPROG_A_CORE_STATS_DROPS]);
-		c->stage = tb[NICPROG_A_CORE_STATS_STAGE] ?
-			   (int)mnl_attr_get_u32(tb[NICPROG_A_CORE_STATS_STAGE]) :
-			   -1;
+		c->packets = cs->packets;
+		c->busy = cs->busy;
+		c->elapsed = cs->elapsed;
+		c->drops = cs->drops;
+		c->stage = cs->_present.stage ? (int)cs->stage : -1;
 	}
 }
 
@@ -93,160 +84,152 @@ static double share(uint64_t busy, uint64_t elapsed)
 	return elapsed ? 100.0 * busy / elapsed : 0;
 }
 
-/* @nlh's port into @p; false if it names none */
-static bool port_parse(const struct nlmsghdr *nlh, struct port *p)
+/* @r's port into @p; false if it names none */
+static bool port_parse(const struct nicprog_stats_get_rsp *r, struct port *p)
 {
-	const struct nlattr *tb[NICPROG_A_STATS_MAX + 1];
 	unsigned int i;
 
-	nl_attrs(nlh, tb, NICPROG_A_STATS_MAX);
-	if (!tb[NICPROG_A_STATS_IFNAME] || !tb[NICPROG_A_STATS_IFINDEX])
+	if (!r->_present.ifname_len || !r->_present.ifindex)
 		return false;
-	snprintf(p->ifname, sizeof(p->ifname), "%s",
-		 mnl_attr_get_str(tb[NICPROG_A_STATS_IFNAME]));
-	p->ifindex = mnl_attr_get_u32(tb[NICPROG_A_STATS_IFINDEX]);
-	p->pipes = tb[NICPROG_A_STATS_RING_PIPES] ?
-		   mnl_attr_get_u32(tb[NICPROG_A_STATS_RING_PIPES]) : 0;
+	snprintf(p->ifname, sizeof(p->ifname), "%s", r->ifname);
+	p->ifindex = r->ifindex;
+	p->pipes = r->ring_pipes;
 	for (i = 0; i < N_COUNTERS; i++)
-		p->v[i] = u64_of(tb[counters[i].attr]);
-	cores_parse(nlh, p);
+		memcpy(&p->v[i], (const char *)r + counters[i].off,
+		       sizeof(p->v[i]));
+	cores_parse(r, p);
 	return true;
 }
 
-static int snap_cb(const struct nlmsghdr *nlh, void *data)
+/*
+ * The counters of @dev, into @one, or of every port, into @list; to free
+ * with stats_free(). Return 0 or -1, the error in the socket.
+ */
+static int stats_get(struct ynl_sock *ys, const char *dev,
+		     struct nicprog_stats_get_rsp **one,
+		     struct nicprog_stats_get_list **list)
 {
-	struct snapshot *snap = data;
+	struct nicprog_stats_get_req *req;
 
-	if (snap->n < PORTS_MAX && port_parse(nlh, &snap->port[snap->n]))
-		snap->n++;
-	return MNL_CB_OK;
+	*one = NULL;
+	*list = NULL;
+	if (!dev) {
+		*list = nicprog_stats_get_dump(ys);
+		return *list ? 0 : -1;
+	}
+	req = nicprog_stats_get_req_alloc();
+	if (!req) {
+		ys->err.code = ENOMEM;
+		ys->err.msg[0] = 0;
+		return -1;
+	}
+	nicprog_stats_get_req_set_ifname(req, dev);
+	*one = nicprog_stats_get(ys, req);
+	nicprog_stats_get_req_free(req);
+	return *one ? 0 : -1;
 }
 
-static int snap_take(struct cli *cli, const char *dev, struct snapshot *snap)
+/* What stats_get() gave: neither free function takes NULL. */
+static void stats_free(struct nicprog_stats_get_rsp *one,
+		       struct nicprog_stats_get_list *list)
 {
-	struct nlmsghdr *nlh;
+	if (one)
+		nicprog_stats_get_rsp_free(one);
+	if (list)
+		nicprog_stats_get_list_free(list);
+}
+
+static int snap_take(struct ynl_sock *ys, const char *dev,
+		     struct snapshot *snap)
+{
+	struct nicprog_stats_get_list *list;
+	struct nicprog_stats_get_rsp *one;
 	struct timespec ts;
 
 	snap->n = 0;
-	nlh = nl_msg(&cli->nl, NICPROG_CMD_STATS_GET, dev ? 0 : NLM_F_DUMP);
-	if (dev)
-		mnl_attr_put_strz(nlh, NICPROG_A_STATS_IFNAME, dev);
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	snap->t = ts.tv_sec + ts.tv_nsec / 1e9;
-	return nl_run(&cli->nl, nlh, snap_cb, snap);
+	if (stats_get(ys, dev, &one, &list))
+		return -1;
+	if (one && port_parse(one, &snap->port[0]))
+		snap->n = 1;
+	if (list)
+		ynl_dump_foreach(list, r)
+			if (snap->n < PORTS_MAX &&
+			    port_parse(r, &snap->port[snap->n]))
+				snap->n++;
+	stats_free(one, list);
+	return 0;
 }
 
-#define NEST_MAX	16	/* at least every nest's *_MAX below */
-_Static_assert(NICPROG_A_STAGE_STATS_MAX <= NEST_MAX &&
-	       NICPROG_A_TABLE_STATS_MAX <= NEST_MAX &&
-	       NICPROG_A_RING_STATS_MAX <= NEST_MAX &&
-	       NICPROG_A_UNIT_STATS_MAX <= NEST_MAX, "NEST_MAX too small");
-
-/* Each @type nest of @nlh, parsed up to @max, in an array @key. */
-static void nests_print(const struct nlmsghdr *nlh, unsigned int type,
-			const char *key, unsigned int max,
-			void (*one)(const struct nlattr **tb))
+static void stage_print(const struct nicprog_stage_stats *st)
 {
-	const struct nlattr *tb[NEST_MAX + 1];
-	const struct nlattr *a;
-
-	out_open_array(key);
-	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
-		if (mnl_attr_get_type(a) != type)
-			continue;
-		nl_nested(a, tb, max);
-		out_open_object(NULL);
-		one(tb);
-		out_close_object();
-	}
-	out_close_array();
+	out_open_object(NULL);
+	out_uint("index", "    stage %llu:", st->index);
+	out_uint("cores", " %llu cores", st->cores);
+	out_uint("packets", ", packets %llu", st->packets);
+	out_uint("busy", ", busy %llu cycles", st->busy);
+	out_uint("drops", ", drops %llu\n", st->drops);
+	out_close_object();
 }
 
-static void stage_print(const struct nlattr **tb)
+static void table_print(const struct nicprog_table_stats *t)
 {
-	out_uint("index", "    stage %llu:",
-		 u64_of32(tb[NICPROG_A_STAGE_STATS_INDEX]));
-	out_uint("cores", " %llu cores",
-		 u64_of32(tb[NICPROG_A_STAGE_STATS_CORES]));
-	out_uint("packets", ", packets %llu",
-		 u64_of(tb[NICPROG_A_STAGE_STATS_PACKETS]));
-	out_uint("busy", ", busy %llu cycles",
-		 u64_of(tb[NICPROG_A_STAGE_STATS_BUSY]));
-	out_uint("drops", ", drops %llu\n",
-		 u64_of(tb[NICPROG_A_STAGE_STATS_DROPS]));
+	out_open_object(NULL);
+	out_uint("index", "    table %llu", t->index);
+	out_string("name", " %s:", t->name ? t->name : "");
+	out_uint("entries", " %llu", t->entries);
+	out_uint("max_entries", " of %llu entries", t->max_entries);
+	out_uint("bytes", ", %llu bytes of NIC memory\n", t->bytes);
+	out_close_object();
 }
 
-static void table_print(const struct nlattr **tb)
+static void ring_print(const struct nicprog_ring_stats *r)
 {
-	out_uint("index", "    table %llu",
-		 u64_of32(tb[NICPROG_A_TABLE_STATS_INDEX]));
-	out_string("name", " %s:", tb[NICPROG_A_TABLE_STATS_NAME] ?
-		   mnl_attr_get_str(tb[NICPROG_A_TABLE_STATS_NAME]) : "");
-	out_uint("entries", " %llu",
-		 u64_of32(tb[NICPROG_A_TABLE_STATS_ENTRIES]));
-	out_uint("max_entries", " of %llu entries",
-		 u64_of32(tb[NICPROG_A_TABLE_STATS_MAX_ENTRIES]));
-	out_uint("bytes", ", %llu bytes of NIC memory\n",
-		 u64_of(tb[NICPROG_A_TABLE_STATS_BYTES]));
-}
-
-static void ring_print(const struct nlattr **tb)
-{
-	out_uint("output", "    output %llu:",
-		 u64_of32(tb[NICPROG_A_RING_STATS_OUTPUT]));
-	out_uint("size", " pipe of %llu bytes",
-		 u64_of32(tb[NICPROG_A_RING_STATS_SIZE]));
+	out_open_object(NULL);
+	out_uint("output", "    output %llu:", r->output);
+	out_uint("size", " pipe of %llu bytes", r->size);
 	out_bool("backpressure", ", backpressure %s",
-		 !!tb[NICPROG_A_RING_STATS_BACKPRESSURE]);
-	if (out_json() || u64_of32(tb[NICPROG_A_RING_STATS_COALESCE_USECS])) {
+		 r->_present.backpressure);
+	if (out_json() || r->coalesce_usecs) {
 		out_uint("coalesce_usecs", ", moderation %llu us",
-			 u64_of32(tb[NICPROG_A_RING_STATS_COALESCE_USECS]));
-		out_uint("coalesce_bytes", " or %llu bytes",
-			 u64_of32(tb[NICPROG_A_RING_STATS_COALESCE_BYTES]));
+			 r->coalesce_usecs);
+		out_uint("coalesce_bytes", " or %llu bytes", r->coalesce_bytes);
 	}
-	out_uint("bytes", ", %llu bytes appended",
-		 u64_of(tb[NICPROG_A_RING_STATS_BYTES]));
-	out_uint("consumed", ", %llu consumed",
-		 u64_of(tb[NICPROG_A_RING_STATS_CONSUMED]));
-	out_uint("drops", ", drops %llu",
-		 u64_of(tb[NICPROG_A_RING_STATS_DROPS]));
-	out_uint("drop_bytes", " (%llu bytes)\n",
-		 u64_of(tb[NICPROG_A_RING_STATS_DROP_BYTES]));
+	out_uint("bytes", ", %llu bytes appended", r->bytes);
+	out_uint("consumed", ", %llu consumed", r->consumed);
+	out_uint("drops", ", drops %llu", r->drops);
+	out_uint("drop_bytes", " (%llu bytes)\n", r->drop_bytes);
+	out_close_object();
 }
 
 /*
  * A pool of the NIC's MAT stages or of one kind of accelerator; in words
  * only a pool that served or refused a job.
  */
-static void unit_print(const struct nlattr **tb)
+static void unit_print(const struct nicprog_unit_stats *u)
 {
-	uint8_t type = tb[NICPROG_A_UNIT_STATS_TYPE] ?
-		       mnl_attr_get_u8(tb[NICPROG_A_UNIT_STATS_TYPE]) : 0;
-	uint8_t accel = tb[NICPROG_A_UNIT_STATS_ACCEL] ?
-			mnl_attr_get_u8(tb[NICPROG_A_UNIT_STATS_ACCEL]) : 0;
-	uint64_t count = u64_of32(tb[NICPROG_A_UNIT_STATS_COUNT]);
-	uint64_t busy = u64_of(tb[NICPROG_A_UNIT_STATS_BUSY]);
-	uint64_t elapsed = u64_of(tb[NICPROG_A_UNIT_STATS_ELAPSED]);
-
-	if (!out_json() && !u64_of(tb[NICPROG_A_UNIT_STATS_JOBS]) &&
-	    !u64_of(tb[NICPROG_A_UNIT_STATS_REFUSED]))
+	out_open_object(NULL);
+	if (!out_json() && !u->jobs && !u->refused) {
+		out_close_object();
 		return;
-	out_string("type", "    %s", nicprog_unit_type_name(type));
-	if (tb[NICPROG_A_UNIT_STATS_ACCEL])
-		out_string("accel", " %s", nicprog_accel_type_name(accel));
-	out_uint("count", ": %llu units", count);
-	out_uint("jobs", ", jobs %llu", u64_of(tb[NICPROG_A_UNIT_STATS_JOBS]));
-	out_uint("busy", ", busy %llu", busy);
-	out_uint("elapsed", " of %llu cycles", elapsed);
-	out_text(" (%.1f%%)", share(busy, elapsed * count));
-	out_uint("wait", ", jobs waited %llu cycles",
-		 u64_of(tb[NICPROG_A_UNIT_STATS_WAIT]));
-	out_uint("refused", ", refused %llu\n",
-		 u64_of(tb[NICPROG_A_UNIT_STATS_REFUSED]));
+	}
+	out_string("type", "    %s", nicprog_unit_type_name(u->type));
+	if (u->_present.accel)
+		out_string("accel", " %s", nicprog_accel_type_name(u->accel));
+	out_uint("count", ": %llu units", u->count);
+	out_uint("jobs", ", jobs %llu", u->jobs);
+	out_uint("busy", ", busy %llu", u->busy);
+	out_uint("elapsed", " of %llu cycles", u->elapsed);
+	out_text(" (%.1f%%)", share(u->busy, u->elapsed * u->count));
+	out_uint("wait", ", jobs waited %llu cycles", u->wait);
+	out_uint("refused", ", refused %llu\n", u->refused);
+	out_close_object();
 }
 
-/* A port's counters; with @nlh, its plan's stages, tables and rings. */
-static void counters_print(const struct port *p, const struct nlmsghdr *nlh)
+/* A port's counters; with @r, its plan's stages, tables and rings. */
+static void counters_print(const struct port *p,
+			   const struct nicprog_stats_get_rsp *r)
 {
 	unsigned int i;
 
@@ -280,27 +263,33 @@ static void counters_print(const struct port *p, const struct nlmsghdr *nlh)
 		out_close_object();
 	}
 	out_close_array();
-	if (nlh) {
-		nests_print(nlh, NICPROG_A_STATS_STAGE, "stages",
-			    NICPROG_A_STAGE_STATS_MAX, stage_print);
-		nests_print(nlh, NICPROG_A_STATS_TABLE, "tables",
-			    NICPROG_A_TABLE_STATS_MAX, table_print);
-		nests_print(nlh, NICPROG_A_STATS_RING, "rings",
-			    NICPROG_A_RING_STATS_MAX, ring_print);
-		nests_print(nlh, NICPROG_A_STATS_UNIT, "units",
-			    NICPROG_A_UNIT_STATS_MAX, unit_print);
+	if (r) {
+		out_open_array("stages");
+		for (i = 0; i < r->n_stage; i++)
+			stage_print(&r->stage[i]);
+		out_close_array();
+		out_open_array("tables");
+		for (i = 0; i < r->n_table; i++)
+			table_print(&r->table[i]);
+		out_close_array();
+		out_open_array("rings");
+		for (i = 0; i < r->n_ring; i++)
+			ring_print(&r->ring[i]);
+		out_close_array();
+		out_open_array("units");
+		for (i = 0; i < r->n_unit; i++)
+			unit_print(&r->unit[i]);
+		out_close_array();
 	}
 	out_close_object();
 }
 
-static int show_cb(const struct nlmsghdr *nlh, void *data)
+static void show(const struct nicprog_stats_get_rsp *r)
 {
 	static struct port p;
 
-	(void)data;
-	if (port_parse(nlh, &p))
-		counters_print(&p, nlh);
-	return MNL_CB_OK;
+	if (port_parse(r, &p))
+		counters_print(&p, r);
 }
 
 /*
@@ -374,12 +363,13 @@ int cmd_stats(struct cli *cli)
 {
 	static struct snapshot snap[2];
 	const char *dev = NULL, *arg, *peek;
+	struct nicprog_stats_get_list *list;
+	struct nicprog_stats_get_rsp *one;
 	long count = -1, n;
+	struct ynl_sock *ys;
 	double every = 0;
-	struct nlmsghdr *nlh;
 	struct timespec ts;
 	char *end;
-	int err;
 
 	if (cli->argc && cli_match(cli->argv[0], "show"))
 		cli_next(cli);
@@ -407,27 +397,34 @@ int cmd_stats(struct cli *cli)
 		}
 		return cli_usage("stats: unexpected \"%s\"", arg);
 	}
+	ys = cli_ys(cli);
+	if (!ys)
+		return EXIT_REFUSED;
 	if (!every) {
-		nlh = nl_msg(&cli->nl, NICPROG_CMD_STATS_GET,
-			     dev ? 0 : NLM_F_DUMP);
-		if (dev)
-			mnl_attr_put_strz(nlh, NICPROG_A_STATS_IFNAME, dev);
+		if (stats_get(ys, dev, &one, &list)) {
+			out_open_array(NULL);
+			out_close_array();
+			return cli_ys_refused(cli, "stats", dev);
+		}
 		out_open_array(NULL);
-		err = nl_run(&cli->nl, nlh, show_cb, NULL);
+		if (one)
+			show(one);
+		if (list)
+			ynl_dump_foreach(list, r)
+				show(r);
 		out_close_array();
-		return err ? cli_refused(cli, err, "stats", dev) : 0;
+		stats_free(one, list);
+		return 0;
 	}
-	err = snap_take(cli, dev, &snap[0]);
-	if (err)
-		return cli_refused(cli, err, "stats", dev);
+	if (snap_take(ys, dev, &snap[0]))
+		return cli_ys_refused(cli, "stats", dev);
 	for (n = 0; count < 0 || n < count; n++) {
 		ts.tv_sec = (time_t)every;
 		ts.tv_nsec = (long)((every - ts.tv_sec) * 1e9);
 		while (nanosleep(&ts, &ts) && errno == EINTR)
 			;
-		err = snap_take(cli, dev, &snap[(n + 1) % 2]);
-		if (err)
-			return cli_refused(cli, err, "stats", dev);
+		if (snap_take(ys, dev, &snap[(n + 1) % 2]))
+			return cli_ys_refused(cli, "stats", dev);
 		rates_print(&snap[n % 2], &snap[(n + 1) % 2]);
 	}
 	return 0;

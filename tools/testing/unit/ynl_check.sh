@@ -72,10 +72,28 @@ drifted "a spec that grew an attribute fails the check until regenerated" \
 	"NICPROG_A_DEV_NEW_ONE" "$T/spec.yaml"
 
 # every attribute: the kernel puts or reads it, the CLI shows or sends it
+# -- by its NICPROG_A_ name through libmnl, or through the generated
+# library (tools/lib/ynl) as the member or setter of its name
+# (nicprog_stats_get_rsp's wire_rx_packets, ..._req_set_ifname())
+ynl_files=$(grep -l '"nicprog-user.h"' tools/nicprog/*.c)
+/usr/bin/python3 - "$SPEC" > "$T/fields" <<'PY'
+import sys, yaml
+spec = yaml.safe_load(open(sys.argv[1]))
+for s in spec['attribute-sets']:
+    pfx = 'NICPROG_A_' + s['name'].upper().replace('-', '_') + '_'
+    for a in s['attributes']:
+        print(pfx + a['name'].upper().replace('-', '_'),
+              a['name'].replace('-', '_'))
+PY
 for a in $(grep -oE '\bNICPROG_A_[A-Z_]+' $UAPI | grep -vE '_(MAX|PAD)$' |
 	   sort -u); do
 	k=$(cat kernel/genl*.c | grep -c "\b$a\b")
 	c=$(cat tools/nicprog/*.c tools/lib/nicprog/*.c | grep -c "\b$a\b")
+	f=$(awk -v a="$a" '$1 == a { print $2 }' "$T/fields")
+	if [ "$c" = 0 ] && [ -n "$f" ] && [ -n "$ynl_files" ]; then
+		c=$(cat $ynl_files |
+		    grep -cE "(->|\.|COUNTER\()$f\b|_set_$f\(|_present\.${f}(_len)?\b")
+	fi
 	if [ "$k" -gt 0 ] && [ "$c" -gt 0 ]; then
 		ok "$a is used by the kernel and by the CLI"
 	else
