@@ -330,6 +330,25 @@ check "prog show: every stage, table and time of the plan" \
 expect_eq "dev show names the program" "$(jpy "d[0]['id']" < "$TMP/prog.json")" \
 	"$("$CLI" -j dev show dev "$P0" | jpy "d[0]['prog_id']")"
 check "prog show -p parses as JSON" sh -c "'$CLI' -p prog show | /usr/bin/python3 -m json.tool > /dev/null"
+# what the kernel replies, against the spec's reply lists (which the
+# generated library the CLI uses keeps, and nothing else)
+YNL_TREE=${NICPROG_CACHE:-/var/cache/nicprog}/ynl-6.12
+if [ -f "$YNL_TREE/tools/net/ynl/lib/ynl.py" ]; then
+	/usr/bin/python3 "$SELFDIR/reply_lists.py" \
+		"$NICPROG_SRC/Documentation/netlink/specs/nicprog.yaml" \
+		"$YNL_TREE" dev-get prog-get stats-get > "$TMP/lists" 2>&1
+	rc=$?
+	while read -r verdict what; do
+		case $verdict in
+		PASS) tap_ok "$what" ;;
+		FAIL) tap_fail "$what" ;;
+		*) echo "# $verdict $what" ;;
+		esac
+	done < "$TMP/lists"
+	check "reply_lists.py ran to its end" test $rc = 0
+else
+	tap_skip "replies against the spec's reply lists" "no $YNL_TREE (make deps)"
+fi
 out=$("$CLI" dev set dev "$P2" profile nicsim-soc 2>&1)
 expect_eq "profile-set while a port of the NIC runs a program: exit 1" 1 "$?"
 tap_info "$out"
