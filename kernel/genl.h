@@ -43,5 +43,7 @@ int nicprog_nl_cores_check(const struct nicprog_dev *nd,
 int nicprog_nl_prog_put(struct sk_buff *skb, struct nicprog_dev *nd,
 			const struct genl_info *info, u8 cmd, int flags,
 			u32 old_id);
+int nicprog_nl_plan_put(struct sk_buff *skb, struct nicprog_dev *nd,
+			const struct nicprog_plan *plan, u32 old_id);
 
 #endif /* _NICPROG_GENL_H */
