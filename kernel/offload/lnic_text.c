@@ -38,7 +38,7 @@ enum lt_val { LT_NUM, LT_SIZE, LT_UTYPE, LT_ATYPE, LT_COST, LT_REGIONS,
  * @stmt: 'r' region, 'u' unit, 'h' hub
  * @val: how its value is read
  * @required: the statement is incomplete without it
- * @off: offset of the field in the statement's struct
+ * @field: the field, in the statement's zeroed instance (lt_base())
  * @width: bytes of the field
  */
 struct lt_key {
@@ -46,19 +46,33 @@ struct lt_key {
 	char stmt;
 	u8 val;
 	bool required;
-	u16 off;
+	const void *field;
 	u8 width;
 };
 
-#define LT_R(k, v, req, f) { k, 'r', v, req, \
-	offsetof(struct nicprog_lnic_region, f), \
-	sizeof(((struct nicprog_lnic_region *)0)->f) }
-#define LT_U(k, v, req, f) { k, 'u', v, req, \
-	offsetof(struct nicprog_lnic_unit, f), \
-	sizeof(((struct nicprog_lnic_unit *)0)->f) }
-#define LT_H(k, v, req, f) { k, 'h', v, req, \
-	offsetof(struct nicprog_lnic_hub, f), \
-	sizeof(((struct nicprog_lnic_hub *)0)->f) }
+/*
+ * A key names its field once, as a member of a zeroed instance of its
+ * statement's struct: the member's address there gives the offset and
+ * its size the width, which so cannot disagree.
+ */
+static const struct nicprog_lnic_region lt_r;
+static const struct nicprog_lnic_unit lt_u;
+static const struct nicprog_lnic_hub lt_h;
+
+#define LT_KEY(k, s, v, req, m) { k, s, v, req, &(m), sizeof(m) }
+#define LT_R(k, v, req, f) LT_KEY(k, 'r', v, req, lt_r.f)
+#define LT_U(k, v, req, f) LT_KEY(k, 'u', v, req, lt_u.f)
+#define LT_H(k, v, req, f) LT_KEY(k, 'h', v, req, lt_h.f)
+
+/* The offset of @k's field in its statement's struct. */
+static size_t lt_off(const struct lt_key *k)
+{
+	const void *base = k->stmt == 'r' ? (const void *)&lt_r :
+			   k->stmt == 'u' ? (const void *)&lt_u :
+					    (const void *)&lt_h;
+
+	return (const u8 *)k->field - (const u8 *)base;
+}
 
 static const struct lt_key lt_keys[] = {
 	LT_R("size", LT_SIZE, true, size),
@@ -319,7 +333,7 @@ static void lt_store(void *field, u8 width, u64 v)
 static int lt_value(struct lt *p, const struct lt_key *k,
 		    const struct lt_word *w, void *obj)
 {
-	void *field = (u8 *)obj + k->off;
+	void *field = (u8 *)obj + lt_off(k);
 	u64 v;
 	int err;
 
