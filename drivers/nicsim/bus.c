@@ -39,8 +39,9 @@ static DEFINE_MUTEX(nicsim_devs_lock);
 /* Cleared under nicsim_devs_lock at module exit: no new devices after. */
 static bool nicsim_bus_enabled;
 
-#define NICSIM_CMD_MAX	64	/* longest accepted bus command */
+#define NICSIM_CMD_MAX	128	/* longest accepted bus command */
 #define NICSIM_CMD_ARGS	4
+#define NICSIM_LINK_ARGS	10	/* two ports, four NAME VALUE pairs */
 
 /*
  * Split a bus command into at most @max whitespace-separated words. The
@@ -513,20 +514,74 @@ out_unlock:
 }
 static BUS_ATTR_WO(del_device);
 
+/*
+ * link_device's optional "NAME VALUE" pairs (wire.c): rate BITS_PER_S,
+ * delay NS, loss PPM, seed N. Return 0, or -EINVAL / -ERANGE with the
+ * cause logged.
+ */
+static int nicsim_wire_parse(char **w, int n, struct nicsim_wire_params *p)
+{
+	static const struct {
+		const char *name;
+		u64 max;
+	} keys[] = {
+		{ "rate", NICSIM_WIRE_RATE_MAX },
+		{ "delay", NICSIM_WIRE_DELAY_MAX },
+		{ "loss", NICSIM_LOSS_ONE },
+		{ "seed", U64_MAX },
+	};
+	u64 v[ARRAY_SIZE(keys)] = { };
+	u32 seen = 0, k;
+	int i, err;
+
+	for (i = 0; i < n; i += 2) {
+		for (k = 0; k < ARRAY_SIZE(keys); k++)
+			if (!strcmp(w[i], keys[k].name))
+				break;
+		if (k == ARRAY_SIZE(keys) || (seen & BIT(k))) {
+			pr_err("link_device: %s \"%s\"; expected each of rate, delay, loss, seed at most once\n",
+			       k == ARRAY_SIZE(keys) ? "unknown parameter" : "repeated parameter",
+			       w[i]);
+			return -EINVAL;
+		}
+		seen |= BIT(k);
+		err = i + 1 < n ? kstrtou64(w[i + 1], 10, &v[k]) : -EINVAL;
+		if (err == -EINVAL) {
+			pr_err("link_device: %s needs a decimal number\n",
+			       keys[k].name);
+			return err;
+		}
+		if (err || v[k] > keys[k].max) {
+			pr_err("link_device: %s %s out of range 0..%llu\n",
+			       keys[k].name, w[i + 1], keys[k].max);
+			return -ERANGE;
+		}
+	}
+	p->rate = v[0];
+	p->delay_ns = v[1];
+	p->loss = v[2];
+	p->seed = v[3];
+	return 0;
+}
+
 static ssize_t link_device_store(nicprog_bus_type_t *bus, const char *buf,
 				 size_t count)
 {
-	char copy[NICSIM_CMD_MAX], *w[NICSIM_CMD_ARGS];
+	char copy[NICSIM_CMD_MAX], *w[NICSIM_LINK_ARGS];
+	struct nicsim_wire_params p = { };
 	struct nicsim_port *a, *b;
 	u32 ida, pa, idb, pb;
-	int err;
+	int n, err;
 
-	if (nicsim_split(buf, count, copy, w, 2) != 2 ||
-	    nicsim_parse_port(w[0], &ida, &pa) ||
+	n = nicsim_split(buf, count, copy, w, NICSIM_LINK_ARGS);
+	if (n < 2 || nicsim_parse_port(w[0], &ida, &pa) ||
 	    nicsim_parse_port(w[1], &idb, &pb)) {
-		pr_err("link_device: expected \"ID:PORT ID:PORT\"\n");
+		pr_err("link_device: expected \"ID:PORT ID:PORT [rate BITS_PER_S] [delay NS] [loss PPM] [seed N]\"\n");
 		return -EINVAL;
 	}
+	err = nicsim_wire_parse(w + 2, n - 2, &p);
+	if (err)
+		return err;
 
 	mutex_lock(&nicsim_devs_lock);
 	a = nicsim_port_lookup(ida, pa);
@@ -538,7 +593,7 @@ static ssize_t link_device_store(nicprog_bus_type_t *bus, const char *buf,
 		goto out_unlock;
 	}
 	rtnl_lock();
-	err = nicsim_link(a, b);
+	err = nicsim_link(a, b, &p);
 	rtnl_unlock();
 	if (err == -EINVAL)
 		pr_err("link_device: cannot link port %u:%u to itself\n",
@@ -585,11 +640,32 @@ out_unlock:
 }
 static BUS_ATTR_WO(unlink_device);
 
+static ssize_t dilation_show(nicprog_bus_type_t *bus, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", nicsim_wire_dilation_get());
+}
+
+/* Simulated time per host time for links made from now on (wire.c). */
+static ssize_t dilation_store(nicprog_bus_type_t *bus, const char *buf,
+			      size_t count)
+{
+	u32 v;
+
+	if (kstrtou32(buf, 10, &v) || !v || v > NICSIM_DILATION_MAX) {
+		pr_err("dilation: expected 1 to %u\n", NICSIM_DILATION_MAX);
+		return -EINVAL;
+	}
+	nicsim_wire_dilation_set(v);
+	return count;
+}
+static BUS_ATTR_RW(dilation);
+
 static struct attribute *nicsim_bus_attrs[] = {
 	&bus_attr_new_device.attr,
 	&bus_attr_del_device.attr,
 	&bus_attr_link_device.attr,
 	&bus_attr_unlink_device.attr,
+	&bus_attr_dilation.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(nicsim_bus);

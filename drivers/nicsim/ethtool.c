@@ -18,12 +18,23 @@ static void nicsim_get_drvinfo(struct net_device *dev,
 		sizeof(info->bus_info));
 }
 
+/*
+ * The speed is the wire's rate in simulated time (wire.c), or 100 Gb/s for
+ * a wire without one.
+ */
 static int nicsim_get_link_ksettings(struct net_device *dev,
 				     struct ethtool_link_ksettings *cmd)
 {
+	struct nicsim_port *port = netdev_priv(dev);
+	u64 rate;
+
+	spin_lock_bh(&port->wire.lock);
+	rate = port->wire.p.rate;
+	spin_unlock_bh(&port->wire.lock);
 	ethtool_link_ksettings_zero_link_mode(cmd, supported);
 	ethtool_link_ksettings_zero_link_mode(cmd, advertising);
-	cmd->base.speed = NICSIM_SPEED_MBPS;
+	cmd->base.speed = rate ? max_t(u64, div_u64(rate, 1000000), 1) :
+				 NICSIM_SPEED_MBPS;
 	cmd->base.duplex = DUPLEX_FULL;
 	cmd->base.port = PORT_DA;
 	cmd->base.autoneg = AUTONEG_DISABLE;
@@ -39,7 +50,8 @@ static const char nicsim_xdp_stat_names[][ETH_GSTRING_LEN] = {
 	"host_handovers", "host_state_bytes", "host_runs", "host_errors",
 	"host_ns", "host_insns", "rx_xdp_drop", "rx_xdp_pass", "rx_xdp_tx",
 	"rx_xdp_redirect", "rx_xdp_aborted", "xdp_xmit", "xdp_xmit_errors",
-	"xdp_redirect_err", "xdp_redirect_host",
+	"xdp_redirect_err", "xdp_redirect_host", "wire_lost",
+	"wire_queue_drops",
 };
 
 /*
@@ -159,6 +171,8 @@ static void nicsim_get_ethtool_stats(struct net_device *dev,
 	*data++ = u64_stats_read(&s.xdp_xmit_errors);
 	*data++ = u64_stats_read(&s.xdp_redirect_err);
 	*data++ = u64_stats_read(&s.xdp_redirect_host);
+	*data++ = u64_stats_read(&s.wire_lost);
+	*data++ = u64_stats_read(&s.wire_queue_drops);
 	spin_lock_bh(&ndev->tm_lock);
 	tm = ndev->tm;
 	if (!tm) {	/* the device is going: its cores have stopped */

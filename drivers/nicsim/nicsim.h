@@ -4,8 +4,10 @@
 #define _NICSIM_H
 
 #include <linux/device.h>
+#include <linux/hrtimer.h>
 #include <linux/list.h>
 #include <linux/netdevice.h>
+#include <linux/prandom.h>
 #include <linux/skbuff.h>
 #include <linux/u64_stats_sync.h>
 #include <net/nicprog.h>
@@ -81,6 +83,10 @@
  *	update section; handed to the host, where @rx_xdp_redirect counts
  *	those the entry took and the rx_xdp_* counter of the action for a
  *	missing entry the others
+ * @wire_lost: frames put on the wire (in @tx_packets) that its seeded
+ *	loss took (wire.c)
+ * @wire_queue_drops: frames put on the wire (in @tx_packets) that found
+ *	its queue full
  * @syncp: writers run with BH disabled (xmit, NAPI, NIC cores) and never
  *	nest a section
  */
@@ -114,6 +120,8 @@ struct nicsim_pcpu_stats {
 	u64_stats_t xdp_xmit_errors;
 	u64_stats_t xdp_redirect_err;
 	u64_stats_t xdp_redirect_host;
+	u64_stats_t wire_lost;
+	u64_stats_t wire_queue_drops;
 	struct u64_stats_sync syncp;
 };
 
@@ -151,6 +159,51 @@ static inline void nicsim_stats_off(struct nicsim_pcpu_stats __percpu *stats,
 	nicsim_stats_off((port)->stats, NICSIM_STAT(pkts), 1, \
 			 NICSIM_STAT(bytes), (len))
 
+#define NICSIM_WIRE_QUEUE_LEN	1024	/* frames in flight on a shaped wire */
+#define NICSIM_LOSS_ONE		1000000	/* loss is in parts per million */
+#define NICSIM_WIRE_RATE_MAX	1000000000000ULL	/* bits per second */
+#define NICSIM_WIRE_DELAY_MAX	NSEC_PER_SEC
+#define NICSIM_DILATION_MAX	10000
+
+/**
+ * struct nicsim_wire_params - what a wire does, one direction (wire.c)
+ * @rate: bits per second of simulated time; 0: no serialization
+ * @delay_ns: propagation delay, ns of simulated time
+ * @seed: the loss PRNG's seed (the wire's first named port sends with
+ *	it, the other with @seed + 1)
+ * @loss: frames lost, parts per million
+ * @dilation: simulated time runs this many times slower than the host's
+ */
+struct nicsim_wire_params {
+	u64 rate;
+	u64 delay_ns;
+	u64 seed;
+	u32 loss;
+	u32 dilation;
+};
+
+/**
+ * struct nicsim_wire - the direction of a wire a port sends on (wire.c)
+ * @lock: protects every member but @timer; taken with BH disabled
+ * @p: the parameters, set while the port is not linked
+ * @shaped: @p has a rate or a delay: frames wait in @queue
+ * @loss_below: a 32-bit draw below this loses the frame
+ * @rnd: the loss PRNG
+ * @busy: host ns (CLOCK_MONOTONIC) the last frame has left at
+ * @queue: frames in flight, in order, at most NICSIM_WIRE_QUEUE_LEN
+ * @timer: hands @queue's frames to the peer when they are due
+ */
+struct nicsim_wire {
+	spinlock_t lock;	/* see above */
+	struct nicsim_wire_params p;
+	bool shaped;
+	u32 loss_below;
+	struct rnd_state rnd;
+	u64 busy;
+	struct sk_buff_head queue;
+	struct hrtimer timer;
+};
+
 /**
  * struct nicsim_port - one port of a simulated NIC, the netdev's private data
  * @netdev: the port's netdev
@@ -171,6 +224,7 @@ static inline void nicsim_stats_off(struct nicsim_pcpu_stats __percpu *stats,
  * @xdp_rxq: the receive queue @xdp_prog sees
  * @accel_inflight: per enum nicprog_accel_type, jobs of the port's plan
  *	being served or waiting right now, on the engines of its slice
+ * @wire: the direction of the wire the port sends on
  */
 struct nicsim_port {
 	struct net_device *netdev;
@@ -185,6 +239,7 @@ struct nicsim_port {
 	struct bpf_prog __rcu *xdp_prog;
 	struct xdp_rxq_info xdp_rxq;
 	atomic_t accel_inflight[__NICPROG_ACCEL_MAX];
+	struct nicsim_wire wire;
 };
 
 /*
@@ -431,6 +486,8 @@ enum {
 
 /* port.c */
 void nicsim_wire_tx(struct nicsim_port *port, struct sk_buff *skb);
+void nicsim_wire_deliver(struct nicsim_port *port, struct nicsim_port *peer,
+			 struct sk_buff *skb);
 int nicsim_ring_xmit(struct nicprog_dev *nd, const void *buf, u32 len);
 void nicsim_host_rx(struct nicsim_port *port, struct sk_buff *skb);
 void nicsim_host_rx_redirect(struct nicsim_port *port, struct sk_buff *skb,
@@ -518,8 +575,20 @@ s64 nicsim_accel_run(struct nicprog_dev *nd, u32 afn,
 u32 nicsim_units_stats(struct nicsim_dev *ndev, struct nicprog_unit_stats *us,
 		       u32 max);
 
+/* wire.c */
+void nicsim_wire_init(struct nicsim_wire *w);
+void nicsim_wire_set(struct nicsim_wire *w,
+		     const struct nicsim_wire_params *p, u64 seed);
+void nicsim_wire_stop(struct nicsim_wire *w);
+void nicsim_wire_send(struct nicsim_port *port, struct nicsim_port *peer,
+		      struct sk_buff *skb);
+u32 nicsim_wire_dilation_get(void);
+void nicsim_wire_dilation_set(u32 dilation);
+extern const struct attribute_group nicsim_wire_group;
+
 /* link.c */
-int nicsim_link(struct nicsim_port *a, struct nicsim_port *b);
+int nicsim_link(struct nicsim_port *a, struct nicsim_port *b,
+		const struct nicsim_wire_params *p);
 int nicsim_unlink(struct nicsim_port *port);
 void nicsim_link_update_carrier(struct nicsim_port *port);
 

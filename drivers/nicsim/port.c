@@ -157,7 +157,6 @@ int nicsim_ring_xmit(struct nicprog_dev *nd, const void *buf, u32 len)
  */
 void nicsim_wire_tx(struct nicsim_port *port, struct sk_buff *skb)
 {
-	struct net_device *dev = port->netdev;
 	struct nicsim_port *peer;
 	unsigned int len = skb->len;
 
@@ -168,16 +167,11 @@ void nicsim_wire_tx(struct nicsim_port *port, struct sk_buff *skb)
 	/* No checksum offload is advertised, but be exact on the wire. */
 	if (skb->ip_summed == CHECKSUM_PARTIAL && skb_checksum_help(skb))
 		goto drop;
-	/* The frame leaves this host: transmit is complete for the sender. */
+	/* The wire may hold the frame: user pages must not change under it. */
 	if (skb_orphan_frags(skb, GFP_ATOMIC))
 		goto drop;
-	skb_orphan(skb);
-	skb_scrub_packet(skb, !net_eq(dev_net(dev), dev_net(peer->netdev)));
-	skb->priority = 0;
-	skb->ip_summed = CHECKSUM_NONE;
-
 	nicsim_stats_frame(port, tx_packets, tx_bytes, len);
-	nicsim_wire_rx(peer, skb);
+	nicsim_wire_send(port, peer, skb);
 	rcu_read_unlock();
 	return;
 
@@ -185,6 +179,26 @@ drop:
 	rcu_read_unlock();
 	nicsim_stats_inc(port, tx_dropped);
 	kfree_skb(skb);
+}
+
+/**
+ * nicsim_wire_deliver() - a frame reaches the other end of the wire
+ * @port: the port that sent it
+ * @peer: the port it reaches
+ * @skb: the frame
+ *
+ * Context: BH disabled, RCU held (which keeps @peer).
+ */
+void nicsim_wire_deliver(struct nicsim_port *port, struct nicsim_port *peer,
+			 struct sk_buff *skb)
+{
+	/* The frame has left this host: transmit is complete for the sender. */
+	skb_orphan(skb);
+	skb_scrub_packet(skb, !net_eq(dev_net(port->netdev),
+				      dev_net(peer->netdev)));
+	skb->priority = 0;
+	skb->ip_summed = CHECKSUM_NONE;
+	nicsim_wire_rx(peer, skb);
 }
 
 static netdev_tx_t nicsim_port_xmit(struct sk_buff *skb, struct net_device *dev)
@@ -302,7 +316,8 @@ static void nicsim_port_get_stats64(struct net_device *dev,
 	nicsim_port_get_stats(port, &s);
 	stats->tx_packets = u64_stats_read(&s.tx_packets);
 	stats->tx_bytes = u64_stats_read(&s.tx_bytes);
-	stats->tx_dropped = u64_stats_read(&s.tx_dropped);
+	stats->tx_dropped = u64_stats_read(&s.tx_dropped) +
+			    u64_stats_read(&s.wire_queue_drops);
 	stats->rx_packets = u64_stats_read(&s.rx_packets);
 	stats->rx_bytes = u64_stats_read(&s.rx_bytes);
 	stats->rx_fifo_errors = u64_stats_read(&s.rx_fifo_errors);
@@ -377,6 +392,7 @@ struct nicsim_port *nicsim_port_create(struct nicsim_dev *ndev, u32 index)
 	port->ndev = ndev;
 	port->index = index;
 	skb_queue_head_init(&port->rxq);
+	nicsim_wire_init(&port->wire);
 	port->stats = netdev_alloc_pcpu_stats(struct nicsim_pcpu_stats);
 	if (!port->stats) {
 		err = -ENOMEM;
@@ -390,6 +406,7 @@ struct nicsim_port *nicsim_port_create(struct nicsim_dev *ndev, u32 index)
 	netdev->min_mtu = ETH_MIN_MTU;
 	netdev->max_mtu = NICSIM_MAX_MTU;
 	netdev->dev_port = index;
+	netdev->sysfs_groups[0] = &nicsim_wire_group;
 	/* before registration: no notification is due yet */
 	nicprog_xdp_features_set(netdev, true);
 	SET_NETDEV_DEV(netdev, &ndev->dev);
@@ -446,6 +463,8 @@ void nicsim_port_destroy(struct nicsim_port *port)
 	unregister_netdevice(netdev);
 	nicprog_unregister(port->np);
 	rtnl_unlock();
+	/* unregistered: nothing transmits any more */
+	nicsim_wire_stop(&port->wire);
 	skb_queue_purge(&port->rxq);
 	nicsim_xdp_fini(port);
 	free_percpu(port->stats);

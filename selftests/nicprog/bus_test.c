@@ -300,13 +300,13 @@ TEST_F(bus, link_refusals)
 	ASSERT_EQ(0, bus_write("new_device", cmd));
 
 	EXPECT_REFUSED("link_device", "junk", EINVAL,
-		       "link_device: expected \"ID:PORT ID:PORT\"");
+		       "link_device: expected \"ID:PORT ID:PORT [rate BITS_PER_S] [delay NS] [loss PPM] [seed N]\"");
 	cmdf(cmd, sizeof(cmd), "%u:0", self->id, 0);
 	EXPECT_REFUSED("link_device", cmd, EINVAL,
-		       "link_device: expected \"ID:PORT ID:PORT\"");
+		       "link_device: expected \"ID:PORT ID:PORT [rate BITS_PER_S] [delay NS] [loss PPM] [seed N]\"");
 	cmdf(cmd, sizeof(cmd), "%u:0 %u:x", self->id, self->id);
 	EXPECT_REFUSED("link_device", cmd, EINVAL,
-		       "link_device: expected \"ID:PORT ID:PORT\"");
+		       "link_device: expected \"ID:PORT ID:PORT [rate BITS_PER_S] [delay NS] [loss PPM] [seed N]\"");
 
 	cmdf(cmd, sizeof(cmd), "%u:5 %u:0", self->id, self->id);
 	cmdf(text, sizeof(text), "link_device: no port %u:5", self->id, 0);
@@ -323,6 +323,63 @@ TEST_F(bus, link_refusals)
 	cmdf(text, sizeof(text), "link_device: port %u:1 is already linked",
 	     self->id, 0);
 	EXPECT_REFUSED("link_device", cmd, EBUSY, text);
+}
+
+/* What a wire does (drivers/nicsim/wire.c): each refusal names its cause. */
+TEST_F(bus, wire_refusals)
+{
+	static const struct {
+		const char *args;
+		int err;
+		const char *text;
+	} bad[] = {
+		{ "rate", EINVAL, "link_device: rate needs a decimal number" },
+		{ "rate 1e9", EINVAL, "link_device: rate needs a decimal number" },
+		{ "loss -1", EINVAL, "link_device: loss needs a decimal number" },
+		{ "speed 10", EINVAL,
+		  "link_device: unknown parameter \"speed\"; expected each of rate, delay, loss, seed at most once" },
+		{ "loss 1 loss 2", EINVAL,
+		  "link_device: repeated parameter \"loss\"" },
+		{ "loss 1000001", ERANGE,
+		  "link_device: loss 1000001 out of range 0..1000000" },
+		{ "rate 1000000000001", ERANGE,
+		  "link_device: rate 1000000000001 out of range 0..1000000000000" },
+		{ "delay 1000000001", ERANGE,
+		  "link_device: delay 1000000001 out of range 0..1000000000" },
+		{ "seed 18446744073709551616", ERANGE,
+		  "link_device: seed 18446744073709551616 out of range 0..18446744073709551615" },
+	};
+	char cmd[128], path[96], buf[32];
+	unsigned int i;
+	int fd;
+
+	cmdf(cmd, sizeof(cmd), "%u %u", self->id, 2);
+	ASSERT_EQ(0, bus_write("new_device", cmd));
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(cmd, sizeof(cmd), "%u:0 %u:1 %s", self->id, self->id,
+			 bad[i].args);
+		EXPECT_REFUSED("link_device", cmd, bad[i].err, bad[i].text);
+	}
+	/* nothing was linked by a refused write */
+	EXPECT_EQ(0, read_iflink(self->id, 0));
+
+	EXPECT_REFUSED("dilation", "0", EINVAL, "dilation: expected 1 to 10000");
+	EXPECT_REFUSED("dilation", "10001", EINVAL,
+		       "dilation: expected 1 to 10000");
+	EXPECT_REFUSED("dilation", "x", EINVAL, "dilation: expected 1 to 10000");
+
+	snprintf(cmd, sizeof(cmd), "%u:0 %u:1 seed 5 loss 20 rate 1000000 delay 7",
+		 self->id, self->id);
+	ASSERT_EQ(0, bus_write("link_device", cmd));
+	snprintf(path, sizeof(path), "/sys/class/net/nicsim%up1/wire/seed",
+		 self->id);
+	fd = open(path, O_RDONLY);
+	ASSERT_LE(0, fd);
+	memset(buf, 0, sizeof(buf));
+	EXPECT_LT(0, read(fd, buf, sizeof(buf) - 1));
+	close(fd);
+	/* the second named port sends with the seed + 1 */
+	EXPECT_STREQ("6\n", buf);
 }
 
 TEST_F(bus, unlink_refusals)
