@@ -49,6 +49,7 @@ tools:
 	$(MAKE) -C tools/nicprog-calibrate
 	$(MAKE) -C tools/lib/nicring
 	$(MAKE) -C tools/lib/ynl
+	$(MAKE) -C tools/lib/ncl
 	$(MAKE) -C tools/nicprog
 	$(MAKE) -C tools/apps
 	$(MAKE) -C tools/bench/rxbench
@@ -90,6 +91,7 @@ clean:
 	$(MAKE) -C tools/lib/nicring clean
 	$(MAKE) -C tools/lib/nicprog clean
 	$(MAKE) -C tools/lib/ynl clean
+	$(MAKE) -C tools/lib/ncl clean
 	$(MAKE) -C tools/apps clean
 	$(MAKE) -C bpf clean
 	-$(MAKE) -C selftests/nicprog OUTPUT=$(CURDIR)/selftests/nicprog clean

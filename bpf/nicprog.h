@@ -69,6 +69,21 @@ static __always_inline long nicprog_redirect_pipe(__u32 out)
 	return bpf_redirect(NICPROG_PIPE_REDIRECT_BIT | out, 0);
 }
 
+/*
+ * A switch's flood (<linux/nicprog.h>'s NICPROG_FLOOD_TARGET): a copy of
+ * the frame out of every other port of the NIC, and out of the port it
+ * came in on too with @ingress. Return this from the program. On the host
+ * the target is no device, so host XDP drops the frame as an invalid
+ * redirect.
+ */
+#define NICPROG_FLOOD_REDIRECT		0x90000000U
+#define NICPROG_FLOOD_REDIRECT_INGRESS	0x1U
+static __always_inline long nicprog_redirect_flood(int ingress)
+{
+	return bpf_redirect(NICPROG_FLOOD_REDIRECT |
+			    (ingress ? NICPROG_FLOOD_REDIRECT_INGRESS : 0), 0);
+}
+
 /* The packet bounds of an XDP context, as the verifier wants them. */
 #define NICPROG_DATA(ctx)	((void *)(long)(ctx)->data)
 #define NICPROG_DATA_END(ctx)	((void *)(long)(ctx)->data_end)

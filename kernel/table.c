@@ -130,8 +130,12 @@ int nicprog_table_alloc(struct nicprog_dev *nd,
 	struct nicprog_table *t;
 	bool partial, host = false;
 
+	/*
+	 * BPF_F_RDONLY_PROG binds programs only, which the verifier checks
+	 * on the host: the NIC's copy of a program never writes the table.
+	 */
 	if (map->map_flags & ~(BPF_F_NO_PREALLOC | BPF_F_ZERO_SEED |
-			       BPF_F_NUMA_NODE)) {
+			       BPF_F_NUMA_NODE | BPF_F_RDONLY_PROG)) {
 		netdev_info(nd->netdev,
 			    "nicprog: map (type %u, key %u, value %u, %u entries): flags 0x%x not supported on the NIC (global and read-only variables need mmap or read-only maps)\n",
 			    map->map_type, map->key_size, map->value_size,

@@ -91,6 +91,34 @@ static struct nicsim_port *nicsim_redirect_target(struct nicsim_port *port,
 	return NULL;
 }
 
+/*
+ * A flood (NICPROG_FLOOD_TARGET): a copy out of every other running port
+ * of the NIC in @port's namespace, as a switch floods, and out of @port
+ * too with @ingress. A copy that finds no memory is counted as a full
+ * queue on its port.
+ */
+static void nicsim_flood(struct nicsim_port *port,
+			 const struct nicprog_exec_pkt *pkt, bool ingress)
+{
+	struct nicsim_dev *ndev = port->ndev;
+	struct sk_buff *nskb;
+	struct nicsim_port *p;
+	u32 i;
+
+	for (i = 0; i < ndev->port_count; i++) {
+		p = ndev->ports[i];
+		if ((p == port && !ingress) || !netif_running(p->netdev) ||
+		    !net_eq(dev_net(p->netdev), dev_net(port->netdev)))
+			continue;
+		nskb = nicsim_frame_skb(p, pkt, false);
+		if (!nskb) {
+			nicsim_stats_inc(p, rx_fifo_errors);
+			continue;
+		}
+		nicsim_wire_tx(p, nskb);
+	}
+}
+
 static void nicsim_core_exception(struct nicsim_port *port,
 				  const struct nicprog_plan *plan, u32 act)
 {
@@ -216,6 +244,14 @@ void nicsim_verdict(struct nicsim_port *port, const struct nicprog_plan *plan,
 			nicsim_redirect_host(port);
 			nicsim_host_rx_redirect(port, nskb, ref,
 						res->redirect_ifindex);
+			return;
+		}
+		/* to every other port, one copy each */
+		if ((res->redirect_ifindex & ~NICPROG_FLOOD_INGRESS) ==
+		    NICPROG_FLOOD_TARGET) {
+			nicsim_stats_inc(port, xdp_redirect);
+			nicsim_flood(port, pkt, res->redirect_ifindex &
+					 NICPROG_FLOOD_INGRESS);
 			return;
 		}
 		/* to an NF output: into the pipe bound to it, as a DMA would */

@@ -159,7 +159,8 @@ struct nicprog_unit_stats {
  * @value_size: bytes of a value
  * @max_entries: capacity
  * @map_flags: the map's BPF_F_* flags the core accepted (BPF_F_NO_PREALLOC,
- *	BPF_F_ZERO_SEED, BPF_F_NUMA_NODE)
+ *	BPF_F_ZERO_SEED, BPF_F_NUMA_NODE, BPF_F_RDONLY_PROG: programs only
+ *	read the table, as the verifier proved; the host writes it)
  * @bytes: NIC memory the core charged for the table
  */
 struct nicprog_table_desc {

@@ -345,6 +345,18 @@ enum nicprog_ring_op {
 #define NICPROG_PIPE_TARGET(n)		(NICPROG_PIPE_TARGET_BIT | (n))
 
 /*
+ * Flood: bpf_redirect(NICPROG_FLOOD_TARGET, 0) sends a copy of the frame,
+ * as the program left it, out of every other port of the NIC that is up
+ * in the namespace of the port it came in on: a switch's flood, which
+ * network kernels broadcast with (bpf/ncl.h). With NICPROG_FLOOD_INGRESS
+ * added, out of the port it came in on too. No device has either
+ * ifindex, so on a host the redirect fails and the frame is dropped, as
+ * for any redirect to a missing device.
+ */
+#define NICPROG_FLOOD_TARGET		(NICPROG_PIPE_TARGET_BIT | 0x10000000U)
+#define NICPROG_FLOOD_INGRESS		0x1U
+
+/*
  * Host map targets: the values the kernel keeps in a table of the HOST
  * kind, which a loader's rewrite of bpf_redirect_map() on an XSKMAP or
  * CPUMAP passes to bpf_redirect() with the action for a missing entry in

@@ -519,8 +519,8 @@ static int obj_map_adapt(struct obj *ob, const char *name,
 	}
 	/* nicprog_table_alloc(), given np_map_create_flags() */
 	if (np_map_create_flags(def) & ~(BPF_F_NO_PREALLOC | BPF_F_ZERO_SEED |
-					 BPF_F_NUMA_NODE))
-		return obj_fail(ob, "map %s (%s): its flags 0x%x are not supported on the NIC (it takes BPF_F_NO_PREALLOC, BPF_F_ZERO_SEED and BPF_F_NUMA_NODE)",
+					 BPF_F_NUMA_NODE | BPF_F_RDONLY_PROG))
+		return obj_fail(ob, "map %s (%s): its flags 0x%x are not supported on the NIC (it takes BPF_F_NO_PREALLOC, BPF_F_ZERO_SEED, BPF_F_NUMA_NODE and BPF_F_RDONLY_PROG)",
 				name, type, def->flags);
 	if (t->type == BPF_MAP_TYPE_ARRAY)
 		t->key_size = sizeof(u32);

@@ -66,6 +66,9 @@ int main(void)
 	    sizeof(struct nicprog_pipe_bind) == 24 &&
 	    offsetof(struct nicprog_pipe_bind, coalesce_usecs) == 16 &&
 	    NICPROG_PIPE_TARGET(5) == 0x80000005U &&
+	    /* bpf/nicprog.h repeats these for BPF builds */
+	    NICPROG_FLOOD_TARGET == 0x90000000U &&
+	    NICPROG_FLOOD_INGRESS == 1 &&
 	    NICPROG_RING_OUTPUTS == 64 &&
 	    NICPROG_PIPE_RX == 1 && NICPROG_PIPE_TX == 2 &&
 	    NICPROG_FRAMING_RECORDS == 1 && NICPROG_FRAMING_STREAM == 2)
