@@ -345,6 +345,14 @@ static __always_inline int ncl_run(struct xdp_md *xdp, int other)
 	return other < 0 ? ncl_forward(xdp) : other;
 }
 
+/*
+ * Where the object runs and which kernels it runs, for the deploy step
+ * (tools/ncl/ncl): NCL_PLACE("s1", "1 2") puts the object on the device
+ * label s1 names in the network description, running kernels 1 and 2.
+ */
+#define NCL_PLACE(label, kernels)					\
+	char ncl_place[] SEC("ncl.place") = "at " label " kernels " kernels
+
 /* An outgoing kernel's program: what is not NCP is switched. */
 #define NCL_OUT(name)							\
 	SEC("xdp") int name(struct xdp_md *xdp)				\

@@ -114,5 +114,6 @@ static int ncl_kernel(struct ncl_ctx *c)
 }
 
 NCL_OUT(ncl_allreduce)
+NCL_PLACE("s1", "1");
 
 char _license[] SEC("license") = "GPL";

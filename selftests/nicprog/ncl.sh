@@ -1,11 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # In-network computing (Documentation/nicprog/ncl.rst) on the testbed of
-# tools/testing/topo: the allreduce kernel (bpf/ncl/allreduce.o) offloaded
-# to every port of the switch sums int32 arrays of 2, 4 and 8 workers
-# exactly, every element checked against the sum computed on the host,
-# with 1% seeded loss on every link: windows and results are lost, resent
-# windows are never added twice.
+# tools/testing/topo: tools/ncl/ncl deploys the allreduce kernel
+# (bpf/ncl/allreduce.o) to every port of the switch, on every shipped
+# profile, and refuses a description or object that does not fit, naming
+# the label; the kernel sums int32 arrays of 2, 4 and 8 workers exactly,
+# every element checked against the sum computed on the host, with 1%
+# seeded loss on every link: windows and results are lost, resent windows
+# are never added twice.
 . "$(dirname "$0")/lib.sh"
 require_root_tools
 nicprog_load || skip_all "cannot load nicprog/nicsim"
@@ -13,6 +15,7 @@ for t in bpftool jq; do
 	command -v $t >/dev/null || skip_all "$t not installed"
 done
 AR=$NICPROG_SRC/tools/apps/allreduce
+NCL=$NICPROG_SRC/tools/ncl/ncl
 KOBJ=$NICPROG_SRC/bpf/ncl/allreduce.o
 [ -x "$AR" ] && [ -f "$KOBJ" ] || skip_all "tools/apps/allreduce or bpf/ncl/allreduce.o not built"
 # shellcheck source=../../tools/testing/topo
@@ -33,33 +36,84 @@ ncl_stat() {	# SLOT: the switch's ncl_stats[SLOT]
 	echo "$v"
 }
 
+# allreduce N ELEMS: N workers' job; sets EXACT (workers whose every
+# element was right) and RESENT (windows resent in all)
+allreduce() {
+	local n=$1 i pids=() r
+	"$AR" setup "$TOPO_PINS" "$n" || return 1
+	for ((i = 1; i <= n; i++)); do
+		ip netns exec "${TOPO_NS[$i]}" timeout 300 "$AR" run -r 300 \
+			"$i" "$n" "$2" 7 "$TOPO_SW_IP" > "$TMP/w$i" 2>&1 &
+		pids+=($!)
+	done
+	EXACT=0 RESENT=0
+	for ((i = 1; i <= n; i++)); do
+		wait "${pids[$((i - 1))]}" && grep -q ': exact$' "$TMP/w$i" &&
+			EXACT=$((EXACT + 1))
+		r=$(sed -n 's/.* resent \([0-9]*\) .*/\1/p' "$TMP/w$i")
+		RESENT=$((RESENT + ${r:-0}))
+	done
+	for ((i = 1; i <= n; i++)); do
+		grep -q ': exact$' "$TMP/w$i" && continue
+		while read -r l; do tap_info "worker $i: $l"; done < <(head -5 "$TMP/w$i")
+	done
+	return 0
+}
+deploy() {	# OBJ...: the testbed's description and map; output in $TMP/out
+	topo_and > "$TMP/and"
+	"$NCL" deploy "$TMP/and" "$TOPO_MAP" "$@" > "$TMP/out" 2>&1
+}
+refused() {	# TEXT OBJ...: deploy fails, saying TEXT
+	! deploy "${@:2}" && grep -qF -- "$1" "$TMP/out" ||
+		{ tap_info "$(cat "$TMP/out")"; return 1; }
+}
+
 tap_begin
+
+# -- the description, the map and the objects must agree --
+check "two hosts" topo_up "${P}r" 2
+{ topo_and; echo "host h9"; } > "$TMP/and9"
+out=$("$NCL" deploy "$TMP/and9" "$TOPO_MAP" "$KOBJ" 2>&1)
+rc=$?
+expect_eq "a label with no device is refused, named" \
+	"1 ncl: label h9: no device in the map (a h9 line)" "$rc $out"
+{ topo_and; echo "link h1 h2"; } > "$TMP/and9"
+out=$("$NCL" deploy "$TMP/and9" "$TOPO_MAP" "$KOBJ" 2>&1)
+expect_eq "a link the network lacks is refused, named" \
+	"ncl: link h1 h2: links join a host and a switch" "$out"
+check "an object at a label the description lacks is refused, named" \
+	refused "ncl: ncl_elsewhere.o at s9: label s9 is not in" "$SELFDIR/progs/ncl_elsewhere.o"
+check "a kernel the switch's memory cannot hold is refused, with its label and the reason" \
+	refused "ncl: ncl_big.o at s1: " "$SELFDIR/progs/ncl_big.o"
+tap_info "$(cat "$TMP/out")"
+check "... the reason is the NIC's memory" grep -q "No space left on device" "$TMP/out"
+pong() { ip netns exec "${TOPO_NS[1]}" ping -c 1 -W 5 "${TOPO_IP[2]}" >/dev/null; }
+check "a refused deploy leaves the switch forwarding" pong
+topo_down
+
+# -- every shipped profile --
+for prof in nicsim-generic nicsim-soc nicsim-nfp nicsim-pipeline nicsim-fpga; do
+	if topo_up "${P}p" 2 switch-profile "$prof" && deploy "$KOBJ" &&
+	   allreduce 2 1000 && [ "$EXACT" = 2 ]; then
+		tap_ok "allreduce.o deploys to a $prof switch and sums exactly"
+	else
+		tap_info "$(cat "$TMP/out")"
+		tap_fail "allreduce.o deploys to a $prof switch and sums exactly"
+	fi
+	topo_down
+done
+
+# -- 2, 4, 8 workers over lossy links --
 for n in 2 4 8; do
 	check "$n workers, 1% loss on every link" \
 		topo_up "${P}$n" "$n" loss 10000 seed $((n * 100))
-	check "the allreduce kernel runs on every switch port" topo_attach "$KOBJ"
-	check "the job's control variables are set" "$AR" setup "$TOPO_PINS" "$n"
-	pids=()
-	for ((i = 1; i <= n; i++)); do
-		ip netns exec "${TOPO_NS[$i]}" timeout 300 "$AR" run -r 300 \
-			"$i" "$n" "$ELEMS" 7 "$TOPO_SW_IP" > "$TMP/w$i" 2>&1 &
-		pids+=($!)
-	done
-	exact=0 resent=0
-	for ((i = 1; i <= n; i++)); do
-		wait "${pids[$((i - 1))]}" && grep -q ': exact$' "$TMP/w$i" &&
-			exact=$((exact + 1))
-		r=$(sed -n 's/.* resent \([0-9]*\) .*/\1/p' "$TMP/w$i")
-		resent=$((resent + ${r:-0}))
-		[ "$i" = 1 ] && tap_info "$(tail -n 1 "$TMP/w$i")"
-	done
-	for ((i = 1; i <= n; i++)); do
-		grep -q ': exact$' "$TMP/w$i" || sed 's/^/worker '"$i"': /' "$TMP/w$i" | head -5 | while read -r l; do tap_info "$l"; done
-	done
-	expect_eq "$n workers: every worker's every element equals the host's sum" "$n" "$exact"
+	check "ncl deploy puts the allreduce kernel on the switch" deploy "$KOBJ"
+	allreduce "$n" "$ELEMS"
+	tap_info "$(tail -n 1 "$TMP/w1")"
+	expect_eq "$n workers: every worker's every element equals the host's sum" "$n" "$EXACT"
 	dups=$(ncl_stat 6) stale=$(ncl_stat 5)
-	tap_info "$n workers: $resent windows resent; the switch dropped $dups duplicates, $stale stale"
-	check "$n workers: loss made windows be resent" test "$resent" -gt 0
+	tap_info "$n workers: $RESENT windows resent; the switch dropped $dups duplicates, $stale stale"
+	check "$n workers: loss made windows be resent" test "$RESENT" -gt 0
 	topo_down
 done
 tap_end
