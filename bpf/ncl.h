@@ -152,12 +152,17 @@ static __always_inline int ncl_parse(struct xdp_md *xdp, struct ncl_ctx *c)
 		return 1;
 	if (c->ip->frag_off & bpf_htons(0x3fff))
 		return 1;	/* a fragment: no window */
+	if (c->ip->ihl != 5) {
+		/* options move the UDP header: no window has them */
+		c->udp = (void *)c->ip + c->ip->ihl * 4;
+		if (c->ip->ihl < 5 || (void *)(c->udp + 1) > c->end)
+			return 1;
+		return c->udp->dest == bpf_htons(NCL_UDP_PORT) ?
+		       -NCL_ST_MALFORMED : 1;
+	}
 	c->udp = (void *)(c->ip + 1);
 	if ((void *)(c->udp + 1) > c->end)
 		return 1;
-	if (c->ip->ihl != 5)	/* options would move the UDP header */
-		return c->udp->dest == bpf_htons(NCL_UDP_PORT) &&
-		       c->ip->ihl > 5 ? -NCL_ST_MALFORMED : 1;
 	if (c->udp->dest != bpf_htons(NCL_UDP_PORT))
 		return 1;
 	c->ncp = (void *)(c->udp + 1);
@@ -246,6 +251,13 @@ static __always_inline int ncl_drop(struct ncl_ctx *c)
 {
 	(void)c;
 	return XDP_DROP;
+}
+
+/* An incoming kernel's: on to the host's stack, to the application. */
+static __always_inline int ncl_deliver(struct ncl_ctx *c)
+{
+	(void)c;
+	return XDP_PASS;
 }
 
 /* Back to the previous hop: addresses and ports swapped, as a result. */
@@ -348,7 +360,8 @@ static __always_inline int ncl_run(struct xdp_md *xdp, int other)
 /*
  * Where the object runs and which kernels it runs, for the deploy step
  * (tools/ncl/ncl): NCL_PLACE("s1", "1 2") puts the object on the device
- * label s1 names in the network description, running kernels 1 and 2.
+ * label s1 names in the network description, running kernels 1 and 2;
+ * labels may be a comma-separated list, and "hosts" is every host.
  */
 #define NCL_PLACE(label, kernels)					\
 	char ncl_place[] SEC("ncl.place") = "at " label " kernels " kernels
