@@ -300,10 +300,16 @@ static __always_inline int ncl_pass_to(struct ncl_ctx *c, __u32 label)
 	return ncl_forward(c->xdp);
 }
 
-/* To every host's broadcast address, as a result. */
+/*
+ * To every host's broadcast address, as a result, from the address the
+ * window was sent to (the switch's label): the sender gets a copy too
+ * (ncl_bcast_all()), and a host drops a frame from its own address.
+ */
 static __always_inline void ncl_to_all(struct ncl_ctx *c)
 {
+	__builtin_memcpy(c->eth->h_source, c->eth->h_dest, ETH_ALEN);
 	__builtin_memset(c->eth->h_dest, 0xff, ETH_ALEN);
+	c->ip->saddr = c->ip->daddr;
 	c->ip->daddr = bpf_htonl(0xffffffff);
 	ncl_ip_csum(c->ip);
 	ncl_result(c);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A network kernel whose switch memory no shipped NIC holds (1 GiB): the
- * deploy step must refuse it, naming its label and the memory.
+ * A network kernel whose switch memory (2 GiB) nicsim-generic's 1 GiB
+ * cannot hold: the deploy step must refuse it, naming its label and the
+ * memory.
  */
 #include "../../../bpf/ncl.h"
 
@@ -9,7 +10,7 @@ struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__type(key, __u32);
 	__type(value, __u8[1024]);
-	__uint(max_entries, 1 << 20);
+	__uint(max_entries, 1 << 21);
 	NCL_SHARED;
 } big SEC(".maps");
 

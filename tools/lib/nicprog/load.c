@@ -484,7 +484,15 @@ static int np_maps(struct bpf_object *obj, int ifindex,
 				return err;
 			continue;
 		}
-		fd = np_map_nic(o, m, bpf_map__name(map), ifindex, opts);
+		/*
+		 * A map pinned by name that another load already pinned is
+		 * that map (libbpf reuses the pin): creating one first would
+		 * take the NIC's memory twice. Sibling ports of a NIC share
+		 * tables this way (network kernels' switch memory).
+		 */
+		fd = bpf_map__pin_path(map) ? bpf_obj_get(bpf_map__pin_path(map)) : -1;
+		if (fd < 0)
+			fd = np_map_nic(o, m, bpf_map__name(map), ifindex, opts);
 		if (fd < 0)
 			return fd;
 		err = bpf_map__reuse_fd(map, fd);

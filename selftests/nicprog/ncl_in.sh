@@ -1,0 +1,71 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# An incoming network kernel (bpf/ncl/ar_dedup.o, NCL_IN) on the
+# receiving hosts: offloaded to each worker's NIC, and on each worker's
+# CPU (native XDP), it gives the same results: the AllReduce sums are
+# exact, every result window reaches the application exactly once (the
+# worker saw no duplicate answer, and the kernel passed as many windows
+# as the job has, dropping every further copy that loss and resends
+# made).
+. "$(dirname "$0")/lib.sh"
+require_root_tools
+nicprog_load || skip_all "cannot load nicprog/nicsim"
+for t in bpftool jq; do
+	command -v $t >/dev/null || skip_all "$t not installed"
+done
+AR=$NICPROG_SRC/tools/apps/allreduce
+NCL=$NICPROG_SRC/tools/ncl/ncl
+[ -x "$AR" ] || skip_all "tools/apps/allreduce not built"
+# shellcheck source=../../tools/testing/topo
+. "$NICPROG_SRC/tools/testing/topo"
+TMP=$(mktemp -d)
+trap 'topo_down; rm -rf "$TMP"; cleanup' EXIT
+
+stat_of() {	# PINS SLOT: ncl_stats[SLOT] of the tables pinned in PINS
+	local b v=0
+	for b in $(bpftool -j map lookup pinned "$1/ncl_stats" key hex "$(printf '%02x' "$2")" 00 00 00 |
+		   jq -r '.value | reverse | .[]'); do
+		v=$((v * 256 + b))
+	done
+	echo "$v"
+}
+
+tap_begin
+for mode in nic cpu; do
+	cpu=
+	[ "$mode" = cpu ] && cpu=1
+	check "$mode: two workers, 3% loss on every link" \
+		topo_up "npi$$$mode-" 2 loss 30000 seed 5
+	topo_and > "$TMP/and"
+	check "$mode: deploy allreduce.o on the switch, ar_dedup.o on the hosts" \
+		"$NCL" deploy ${cpu:+--cpu} "$TMP/and" "$TOPO_MAP" \
+		"$NICPROG_SRC/bpf/ncl/allreduce.o" "$NICPROG_SRC/bpf/ncl/ar_dedup.o"
+	if [ "$mode" = cpu ]; then
+		check "cpu: the hosts run it as native XDP, not offloaded" sh -c \
+			"ip -n ${TOPO_NS[1]} -d link show dev ${TOPO_IF[1]} | grep -q 'prog/xdp id'"
+	fi
+	"$AR" setup "$TOPO_PINS" 2
+	for i in 1 2; do
+		ip netns exec "${TOPO_NS[$i]}" timeout 300 "$AR" run -r 300 \
+			"$i" 2 20000 9 "$TOPO_SW_IP" > "$TMP/w$i" 2>&1 &
+		pids[i]=$!
+	done
+	exact=0 appdups=0 passed=
+	for i in 1 2; do
+		wait "${pids[$i]}" && grep -q ': exact$' "$TMP/w$i" && exact=$((exact + 1))
+		tap_info "$mode: $(tail -n 1 "$TMP/w$i")"
+		d=$(sed -n 's/.* dups \([0-9]*\) .*/\1/p' "$TMP/w$i")
+		appdups=$((appdups + ${d:-1}))
+		g=/run/ncl/npi$$$mode--h$i/globals
+		# ip's libbpf loader (xdpdrv) pins under tc/
+		[ -d "$g" ] || g=/run/ncl/npi$$$mode--h$i/tc/globals
+		seen=$(stat_of "$g" 0) dropped=$(stat_of "$g" 6)
+		tap_info "$mode: h$i's kernel saw $seen result windows, dropped $dropped copies"
+		passed+="${passed:+ }$((seen - dropped))"
+	done
+	expect_eq "$mode: both workers' sums are exact" 2 "$exact"
+	expect_eq "$mode: no result reached an application twice" 0 "$appdups"
+	expect_eq "$mode: each host's kernel passed each of the 79 windows once" "79 79" "$passed"
+	topo_down
+done
+tap_end
