@@ -8,33 +8,12 @@
 # every element checked against the sum computed on the host, with 1%
 # seeded loss on every link: windows and results are lost, resent windows
 # are never added twice.
-. "$(dirname "$0")/lib.sh"
-require_root_tools
-nicprog_load || skip_all "cannot load nicprog/nicsim"
-for t in bpftool jq; do
-	command -v $t >/dev/null || skip_all "$t not installed"
-done
-AR=$NICPROG_SRC/tools/apps/allreduce
-NCL=$NICPROG_SRC/tools/ncl/ncl
+. "$(dirname "$0")/ncl_lib.sh"
 KOBJ=$NICPROG_SRC/bpf/ncl/allreduce.o
-[ -x "$AR" ] && [ -f "$KOBJ" ] || skip_all "tools/apps/allreduce or bpf/ncl/allreduce.o not built"
-# shellcheck source=../../tools/testing/topo
-. "$NICPROG_SRC/tools/testing/topo"
-TMP=$(mktemp -d)
-trap 'topo_down; rm -rf "$TMP"; cleanup' EXIT
 P=npn$$-
 ELEMS=${NCL_ELEMS:-20000}
 
-ncl_stat() {	# SLOT: the switch's ncl_stats[SLOT]
-	local b v=0 bytes
-	# shellcheck disable=SC2046  # one word per byte
-	bytes=$(bpftool -j map lookup pinned "$TOPO_PINS/ncl_stats" \
-		key hex $(_topo_hex "$1" 4) | jq -r '.value | reverse | .[]')
-	for b in $bytes; do
-		v=$((v * 256 + b))
-	done
-	echo "$v"
-}
+ncl_stat() { pinned_u64 "$TOPO_PINS/ncl_stats" "$1"; }
 
 # allreduce N ELEMS: N workers' job; sets EXACT (workers whose every
 # element was right) and RESENT (windows resent in all)

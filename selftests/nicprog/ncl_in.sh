@@ -7,28 +7,7 @@
 # worker saw no duplicate answer, and the kernel passed as many windows
 # as the job has, dropping every further copy that loss and resends
 # made).
-. "$(dirname "$0")/lib.sh"
-require_root_tools
-nicprog_load || skip_all "cannot load nicprog/nicsim"
-for t in bpftool jq; do
-	command -v $t >/dev/null || skip_all "$t not installed"
-done
-AR=$NICPROG_SRC/tools/apps/allreduce
-NCL=$NICPROG_SRC/tools/ncl/ncl
-[ -x "$AR" ] || skip_all "tools/apps/allreduce not built"
-# shellcheck source=../../tools/testing/topo
-. "$NICPROG_SRC/tools/testing/topo"
-TMP=$(mktemp -d)
-trap 'topo_down; rm -rf "$TMP"; cleanup' EXIT
-
-stat_of() {	# PINS SLOT: ncl_stats[SLOT] of the tables pinned in PINS
-	local b v=0
-	for b in $(bpftool -j map lookup pinned "$1/ncl_stats" key hex "$(printf '%02x' "$2")" 00 00 00 |
-		   jq -r '.value | reverse | .[]'); do
-		v=$((v * 256 + b))
-	done
-	echo "$v"
-}
+. "$(dirname "$0")/ncl_lib.sh"
 
 tap_begin
 for mode in nic cpu; do
@@ -59,7 +38,7 @@ for mode in nic cpu; do
 		g=/run/ncl/npi$$$mode--h$i/globals
 		# ip's libbpf loader (xdpdrv) pins under tc/
 		[ -d "$g" ] || g=/run/ncl/npi$$$mode--h$i/tc/globals
-		seen=$(stat_of "$g" 0) dropped=$(stat_of "$g" 6)
+		seen=$(pinned_u64 "$g/ncl_stats" 0) dropped=$(pinned_u64 "$g/ncl_stats" 6)
 		tap_info "$mode: h$i's kernel saw $seen result windows, dropped $dropped copies"
 		passed+="${passed:+ }$((seen - dropped))"
 	done

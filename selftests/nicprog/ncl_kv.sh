@@ -7,32 +7,13 @@
 # last acknowledged PUT of its key, and every value is whole; GETs the
 # switch answered never reached the server: the server served exactly the
 # misses, and the switch counted exactly the hits.
-. "$(dirname "$0")/lib.sh"
-require_root_tools
-nicprog_load || skip_all "cannot load nicprog/nicsim"
-for t in bpftool jq; do
-	command -v $t >/dev/null || skip_all "$t not installed"
-done
-KV=$NICPROG_SRC/tools/apps/nclkv
+. "$(dirname "$0")/ncl_lib.sh"
 KOBJ=${NCL_KV_OBJ:-$NICPROG_SRC/bpf/ncl/kvcache.o}
-NCL=$NICPROG_SRC/tools/ncl/ncl
-[ -x "$KV" ] && [ -f "$KOBJ" ] || skip_all "tools/apps/nclkv or bpf/ncl/kvcache.o not built"
-# shellcheck source=../../tools/testing/topo
-. "$NICPROG_SRC/tools/testing/topo"
-TMP=$(mktemp -d)
-trap 'topo_down; rm -rf "$TMP"; cleanup' EXIT
 OPS=${NCL_KV_OPS:-600}
 
 # field NAME FILE: the number after NAME on FILE's last line
 field() { tail -n 1 "$2" | sed -n "s/.* $1 \([0-9]*\).*/\1/p"; }
-kv_hits() {	# the switch's kv_stats[0]
-	local b v=0
-	for b in $(bpftool -j map lookup pinned "$TOPO_PINS/kv_stats" key hex 00 00 00 00 |
-		   jq -r '.value | reverse | .[]'); do
-		v=$((v * 256 + b))
-	done
-	echo "$v"
-}
+kv_hits() { pinned_u64 "$TOPO_PINS/kv_stats" 0; }
 
 tap_begin
 check "two clients and a server (h3) behind a switch" topo_up "npk$$-" 3

@@ -232,7 +232,7 @@ static int client(int argc, char **argv)
 {
 	uint64_t items, ops, seed, i, k, rnd, t0, *acked, *mytag, ver, tg;
 	uint64_t gets = 0, hits = 0, misses = 0, puts = 0, bad = 0, retries = 0;
-	uint64_t *hit_ns, *miss_ns, nh = 0, nm = 0;
+	uint64_t *hit_ns, *miss_ns, *get_ns, nh = 0, nm = 0, ng = 0;
 	struct sockaddr_in srv = { .sin_family = AF_INET,
 				   .sin_port = htons(NCL_UDP_PORT) };
 	uint8_t buf[2048], val[NCL_KV_VALUE];
@@ -262,7 +262,8 @@ static int client(int argc, char **argv)
 	mytag = calloc(items, sizeof(*mytag));
 	hit_ns = calloc(ops + 1, sizeof(*hit_ns));
 	miss_ns = calloc(ops + 1, sizeof(*miss_ns));
-	if (!acked || !mytag || !hit_ns || !miss_ns)
+	get_ns = calloc(ops + 1, sizeof(*get_ns));
+	if (!acked || !mytag || !hit_ns || !miss_ns || !get_ns)
 		return 1;
 	if (zipf > 0) {
 		cdf = malloc(items * sizeof(*cdf));
@@ -329,6 +330,7 @@ static int client(int argc, char **argv)
 						misses++;
 						miss_ns[nm++] = now_ns() - t0;
 					}
+					get_ns[ng++] = now_ns() - t0;
 					if (!value_whole(f.data[1], k, &tg) ||
 					    ver < acked[k] ||
 					    (ver == acked[k] && acked[k] && tg != mytag[k])) {
@@ -348,13 +350,14 @@ static int client(int argc, char **argv)
 			return 1;
 		}
 	}
-	printf("nclkv client: ops %llu gets %llu hits %llu misses %llu puts %llu wrong %llu retries %llu hit_p50_ns %llu miss_p50_ns %llu\n",
+	printf("nclkv client: ops %llu gets %llu hits %llu misses %llu puts %llu wrong %llu retries %llu hit_p50_ns %llu miss_p50_ns %llu get_p50_ns %llu\n",
 	       (unsigned long long)ops, (unsigned long long)gets,
 	       (unsigned long long)hits, (unsigned long long)misses,
 	       (unsigned long long)puts, (unsigned long long)bad,
 	       (unsigned long long)retries,
 	       (unsigned long long)median(hit_ns, nh),
-	       (unsigned long long)median(miss_ns, nm));
+	       (unsigned long long)median(miss_ns, nm),
+	       (unsigned long long)median(get_ns, ng));
 	return bad ? 1 : 0;
 }
 
