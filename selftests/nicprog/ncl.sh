@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # In-network computing (Documentation/nicprog/ncl.rst) on the testbed of
 # tools/testing/topo: tools/ncl/ncl deploys the allreduce kernel
-# (bpf/ncl/allreduce.o) to every port of the switch, on every shipped
-# profile, and refuses a description or object that does not fit, naming
-# the label; the kernel sums int32 arrays of 2, 4 and 8 workers exactly,
+# (bpf/ncl/allreduce.o) to every port of the switch, with ar_dedup.o on
+# the hosts' NICs, and kvcache.o, on every shipped profile, and refuses a
+# description or object that does not fit, naming the label; the kernel sums int32 arrays of 2, 4 and 8 workers exactly,
 # every element checked against the sum computed on the host, with 1%
 # seeded loss on every link: windows and results are lost, resent windows
 # are never added twice.
@@ -117,13 +117,14 @@ topo_down
 
 # -- every shipped profile --
 for prof in nicsim-generic nicsim-soc nicsim-nfp nicsim-pipeline nicsim-fpga; do
-	if topo_up "${P}p" 2 switch-profile "$prof" && deploy "$KOBJ" &&
+	if topo_up "${P}p" 2 switch-profile "$prof" profile "$prof" &&
+	   deploy "$KOBJ" "$NICPROG_SRC/bpf/ncl/ar_dedup.o" &&
 	   allreduce 2 1000 && [ "$EXACT" = 2 ]; then
-		tap_ok "allreduce.o deploys to a $prof switch and sums exactly"
+		tap_ok "allreduce.o (switch) and ar_dedup.o (hosts) deploy to $prof NICs and sum exactly"
 	else
-		tap_info "$(cat "$TMP/out")"
-		tap_fail "allreduce.o deploys to a $prof switch and sums exactly"
+		tap_fail "allreduce.o (switch) and ar_dedup.o (hosts) deploy to $prof NICs and sum exactly"
 	fi
+	check "kvcache.o deploys to a $prof switch" deploy "$NICPROG_SRC/bpf/ncl/kvcache.o"
 	topo_down
 done
 
