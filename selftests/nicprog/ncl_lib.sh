@@ -9,9 +9,9 @@ nicprog_load || skip_all "cannot load nicprog/nicsim"
 for t in bpftool jq python3 llvm-readelf; do
 	command -v $t >/dev/null || skip_all "$t not installed"
 done
-AR=$NICPROG_SRC/tools/apps/allreduce
-KV=$NICPROG_SRC/tools/apps/nclkv
-NCL=$NICPROG_SRC/tools/ncl/ncl
+# shellcheck disable=SC2034  # the sourcing tests' names
+AR=$NICPROG_SRC/tools/apps/allreduce KV=$NICPROG_SRC/tools/apps/nclkv \
+	NCL=$NICPROG_SRC/tools/ncl/ncl
 for f in "$AR" "$KV" "$NICPROG_SRC/bpf/ncl/allreduce.o" "$NICPROG_SRC/bpf/ncl/kvcache.o"; do
 	[ -e "$f" ] || skip_all "$f not built (make)"
 done
