@@ -9,7 +9,9 @@
  * alone). user[0] is the operation, user[1] the value's version (the
  * server counts each key's PUTs), offset[1] the cache slot of a FILL.
  * Requests go to the storage server's address; the switch answers GET
- * hits itself.
+ * hits itself. The switch remembers the last acknowledged PUT version of
+ * NCL_KV_KEYS keys: a store with more keys loses the version check for
+ * the rest, whose consistency then rests on the index removals alone.
  */
 #ifndef __NCL_KVCACHE_H
 #define __NCL_KVCACHE_H

@@ -185,9 +185,10 @@ struct nicsim_wire_params {
 /**
  * struct nicsim_wire - the direction of a wire a port sends on (wire.c)
  * @lock: protects every member but @timer; taken with BH disabled
+ *	(@shaped and @loss_below are also read without it, READ_ONCE())
  * @p: the parameters, set while the port is not linked
  * @shaped: @p has a rate or a delay: frames wait in @queue
- * @loss_below: a 32-bit draw below this loses the frame
+ * @loss_below: a 32-bit draw below this loses the frame; 0: no loss
  * @rnd: the loss PRNG
  * @busy: host ns (CLOCK_MONOTONIC) the last frame has left at
  * @queue: frames in flight, in order, at most NICSIM_WIRE_QUEUE_LEN

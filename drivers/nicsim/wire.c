@@ -119,10 +119,16 @@ void nicsim_wire_set(struct nicsim_wire *w,
 	w->p = *p;
 	w->p.seed = seed;
 	w->p.dilation = READ_ONCE(nicsim_dilation);
-	/* 2^32 * loss / 10^6, at most 2^32 - 1: a u32 draw below it loses */
-	w->loss_below = min_t(u64, div_u64((u64)p->loss << 32, NICSIM_LOSS_ONE),
-			      U32_MAX);
-	w->shaped = p->rate || p->delay_ns;
+	/*
+	 * 2^32 * loss / 10^6, at most 2^32 - 1: a u32 draw below it loses;
+	 * 0 only without loss. Read without the lock by the transmit path's
+	 * test for a wire that does nothing (a transmit that still sees the
+	 * old peer may be in it while an unlink clears them).
+	 */
+	WRITE_ONCE(w->loss_below,
+		   min_t(u64, div_u64((u64)p->loss << 32, NICSIM_LOSS_ONE),
+			 U32_MAX));
+	WRITE_ONCE(w->shaped, p->rate || p->delay_ns);
 	prandom_seed_state(&w->rnd, seed);
 	w->busy = 0;
 	spin_unlock_bh(&w->lock);
@@ -170,13 +176,13 @@ void nicsim_wire_send(struct nicsim_port *port, struct nicsim_port *peer,
 	u64 now, start, bits_ns;
 	bool lost, full;
 
-	if (!w->p.loss && !w->shaped) {
+	if (!READ_ONCE(w->loss_below) && !READ_ONCE(w->shaped)) {
 		nicsim_wire_deliver(port, peer, skb);
 		return;
 	}
 
 	spin_lock(&w->lock);
-	lost = w->p.loss && prandom_u32_state(&w->rnd) < w->loss_below;
+	lost = w->loss_below && prandom_u32_state(&w->rnd) < w->loss_below;
 	full = !lost && w->shaped &&
 	       skb_queue_len(&w->queue) >= NICSIM_WIRE_QUEUE_LEN;
 	if (lost || full || !w->shaped) {

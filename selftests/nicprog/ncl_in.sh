@@ -20,8 +20,12 @@ for mode in nic cpu; do
 		"$NCL" deploy ${cpu:+--cpu} "$TMP/and" "$TOPO_MAP" \
 		"$NICPROG_SRC/bpf/ncl/allreduce.o" "$NICPROG_SRC/bpf/ncl/ar_dedup.o"
 	if [ "$mode" = cpu ]; then
+		# XDP_ATTACHED_DRV (1), where offload is XDP_ATTACHED_HW (3)
 		check "cpu: the hosts run it as native XDP, not offloaded" sh -c \
-			"ip -n ${TOPO_NS[1]} -d link show dev ${TOPO_IF[1]} | grep -q 'prog/xdp id'"
+			"ip -n ${TOPO_NS[1]} -j link show dev ${TOPO_IF[1]} | jq -e '.[0].xdp.mode == 1' >/dev/null"
+	else
+		check "nic: the hosts run it offloaded" sh -c \
+			"ip -n ${TOPO_NS[1]} -j link show dev ${TOPO_IF[1]} | jq -e '.[0].xdp.mode == 3' >/dev/null"
 	fi
 	"$AR" setup "$TOPO_PINS" 2
 	for i in 1 2; do
