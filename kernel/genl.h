@@ -14,9 +14,18 @@ struct nicprog_dev;
 struct nicprog_plan;
 
 /*
+ * Counters of one counter table, and of all a stats-get reply carries
+ * (12 bytes each): the statistics maps of XDP programs are small (an NCL
+ * program's drop causes, xdp-tutorial's five actions of two counters).
+ */
+#define NICPROG_NL_TABLE_COUNTERS	32
+#define NICPROG_NL_COUNTERS		128
+
+/*
  * A stats-get reply at its largest: 32 cores, 16 stages, 64 tables, 64
  * bound outputs and 16 unit pools nested stay under 16 KiB by their
- * attribute sizes, but take more than NLMSG_GOODSIZE.
+ * attribute sizes, the counters under 2 KiB more; more than
+ * NLMSG_GOODSIZE.
  */
 #define NICPROG_NL_STATS_SIZE	(20 * 1024)
 

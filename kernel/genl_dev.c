@@ -175,16 +175,20 @@ int nicprog_nl_table_set_doit(struct sk_buff *skb, struct genl_info *info)
 	u8 kind;
 	int err;
 
-	if (!a[NICPROG_A_DEV_MAP_FD] || !a[NICPROG_A_DEV_TABLE_KIND]) {
+	if (!a[NICPROG_A_DEV_MAP_FD] ||
+	    (!a[NICPROG_A_DEV_TABLE_KIND] && !a[NICPROG_A_DEV_TABLE_COUNTERS])) {
 		NL_SET_ERR_ATTR_MISS(info->extack, NULL,
 				     a[NICPROG_A_DEV_MAP_FD] ?
 				     NICPROG_A_DEV_TABLE_KIND :
 				     NICPROG_A_DEV_MAP_FD);
-		NL_SET_ERR_MSG(info->extack, "table-set needs map-fd and table-kind");
+		NL_SET_ERR_MSG(info->extack,
+			       "table-set needs map-fd and table-kind or table-counters");
 		return -EINVAL;
 	}
-	kind = array_index_nospec(nla_get_u8(a[NICPROG_A_DEV_TABLE_KIND]),
-				  __NICPROG_TABLE_KIND_MAX);
+	kind = a[NICPROG_A_DEV_TABLE_KIND] ?
+	       array_index_nospec(nla_get_u8(a[NICPROG_A_DEV_TABLE_KIND]),
+				  __NICPROG_TABLE_KIND_MAX) :
+	       NICPROG_TABLE_KIND_PLAIN;
 	if (!a[NICPROG_A_DEV_HOST_MAP_FD] !=
 	    (kind != NICPROG_TABLE_KIND_HOST && kind != NICPROG_TABLE_KIND_PROGS)) {
 		NL_SET_ERR_MSG_ATTR(info->extack, a[NICPROG_A_DEV_TABLE_KIND],
@@ -212,9 +216,15 @@ int nicprog_nl_table_set_doit(struct sk_buff *skb, struct genl_info *info)
 			     NICPROG_A_DEV_IFNAME, info->extack);
 	if (IS_ERR(nd))
 		err = PTR_ERR(nd);
-	else
+	else if (a[NICPROG_A_DEV_TABLE_KIND])
 		err = nicprog_table_set_kind(nd->nic, map, kind, host_map,
 					     info->extack);
+	else
+		err = 0;
+	if (!err && a[NICPROG_A_DEV_TABLE_COUNTERS])
+		err = nicprog_table_set_counters(nd->nic, map,
+						 nla_get_u8(a[NICPROG_A_DEV_TABLE_COUNTERS]),
+						 info->extack);
 	rtnl_unlock();
 	if (host_map)
 		bpf_map_put(host_map);

@@ -64,12 +64,13 @@ const struct nla_policy nicprog_predict_nl_policy[NICPROG_A_PROG_RATE + 1] = {
 };
 
 /* NICPROG_CMD_TABLE_SET - do */
-const struct nla_policy nicprog_table_set_nl_policy[NICPROG_A_DEV_HOST_MAP_FD + 1] = {
+const struct nla_policy nicprog_table_set_nl_policy[NICPROG_A_DEV_TABLE_COUNTERS + 1] = {
 	[NICPROG_A_DEV_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
 	[NICPROG_A_DEV_IFNAME] = { .type = NLA_NUL_STRING, .len = 15, },
 	[NICPROG_A_DEV_MAP_FD] = { .type = NLA_U32, },
 	[NICPROG_A_DEV_TABLE_KIND] = NLA_POLICY_MAX(NLA_U8, 6),
 	[NICPROG_A_DEV_HOST_MAP_FD] = { .type = NLA_U32, },
+	[NICPROG_A_DEV_TABLE_COUNTERS] = NLA_POLICY_RANGE(NLA_U8, 1, 2),
 };
 
 /* Ops table for nicprog */
@@ -119,7 +120,7 @@ const struct genl_ops nicprog_nl_ops[7] = {
 		.cmd		= NICPROG_CMD_TABLE_SET,
 		.doit		= nicprog_nl_table_set_doit,
 		.policy		= nicprog_table_set_nl_policy,
-		.maxattr	= NICPROG_A_DEV_HOST_MAP_FD,
+		.maxattr	= NICPROG_A_DEV_TABLE_COUNTERS,
 		.flags		= GENL_UNS_ADMIN_PERM,
 	},
 };

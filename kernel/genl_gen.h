@@ -31,7 +31,7 @@ extern const struct nla_policy nicprog_profile_set_nl_policy[NICPROG_A_DEV_LNIC_
 
 extern const struct nla_policy nicprog_predict_nl_policy[NICPROG_A_PROG_RATE + 1];
 
-extern const struct nla_policy nicprog_table_set_nl_policy[NICPROG_A_DEV_HOST_MAP_FD + 1];
+extern const struct nla_policy nicprog_table_set_nl_policy[NICPROG_A_DEV_TABLE_COUNTERS + 1];
 
 /* Ops table for nicprog */
 extern const struct genl_ops nicprog_nl_ops[7];

@@ -110,14 +110,38 @@ static int nicprog_nl_put_cores(struct sk_buff *skb, struct nicprog_dev *nd)
 	return err;
 }
 
-/* How full the tables of the port's program are. RTNL held. */
+/* A counter table's counters (nicprog_table_counters()), within @left. */
+static int nicprog_nl_put_counters(struct sk_buff *skb, struct nicprog_table *t,
+				   u32 *left)
+{
+	u64 vals[NICPROG_NL_TABLE_COUNTERS];
+	u32 n, i, words;
+
+	n = nicprog_table_counters(t, vals, min(*left, ARRAY_SIZE(vals)),
+				   &words);
+	if (!n)
+		return 0;
+	*left -= n;
+	if (nla_put_u32(skb, NICPROG_A_TABLE_STATS_COUNTER_WORDS, words))
+		return -EMSGSIZE;
+	for (i = 0; i < n; i++)
+		if (nla_put_u64_64bit(skb, NICPROG_A_TABLE_STATS_COUNTER,
+				      vals[i], NICPROG_A_TABLE_STATS_PAD))
+			return -EMSGSIZE;
+	return 0;
+}
+
+/*
+ * How full the tables of the port's program are, and what its counter
+ * tables counted. RTNL held.
+ */
 static int nicprog_nl_put_table_stats(struct sk_buff *skb,
 				      struct nicprog_dev *nd)
 {
+	u32 t, entries, max, left = NICPROG_NL_COUNTERS;
 	const struct nicprog_plan *plan = nd->plan;
 	const struct nicprog_prog *np;
 	struct nlattr *nest;
-	u32 t, entries, max;
 	u64 bytes;
 
 	if (!plan)
@@ -133,7 +157,8 @@ static int nicprog_nl_put_table_stats(struct sk_buff *skb,
 		    nla_put_u32(skb, NICPROG_A_TABLE_STATS_ENTRIES, entries) ||
 		    nla_put_u32(skb, NICPROG_A_TABLE_STATS_MAX_ENTRIES, max) ||
 		    nla_put_u64_64bit(skb, NICPROG_A_TABLE_STATS_BYTES, bytes,
-				      NICPROG_A_TABLE_STATS_PAD))
+				      NICPROG_A_TABLE_STATS_PAD) ||
+		    nicprog_nl_put_counters(skb, plan->tables[t], &left))
 			return -EMSGSIZE;
 		nla_nest_end(skb, nest);
 	}

@@ -563,6 +563,8 @@ void nicprog_table_free(struct bpf_offloaded_map *offmap);
 bool nicprog_table_in_host(const struct nicprog_table *t);
 u64 nicprog_table_usage(const struct nicprog_table *t, u32 *entries,
 			u32 *max_entries);
+u32 nicprog_table_counters(struct nicprog_table *t, u64 *vals, u32 max,
+			   u32 *words);
 void *nicprog_table_lookup(struct nicprog_table *t, const void *key);
 u64 nicprog_table_offset(struct nicprog_table *t, const void *value, u32 *len);
 long nicprog_table_update(struct nicprog_table *t, const void *key,
@@ -572,6 +574,9 @@ u8 nicprog_table_kind(const struct nicprog_table *t);
 u32 nicprog_table_bind(struct nicprog_table *t);
 bool nicprog_table_stored(const struct nicprog_table *t);
 void *nicprog_table_store(const struct nicprog_table *t);
+int nicprog_table_set_counters(struct nicprog_nic *nic,
+			       const struct bpf_map *map, u8 words,
+			       struct netlink_ext_ack *extack);
 int nicprog_table_set_kind(struct nicprog_nic *nic, const struct bpf_map *map,
 			   u8 kind, struct bpf_map *host_map,
 			   struct netlink_ext_ack *extack);

@@ -45,6 +45,8 @@
  * @host: partial offload: the table did not fit the NIC and is kept in
  *	host memory; only the host part of a plan may access it
  * @host_slot: HOST and PROGS kinds: the NIC's slot of the host map
+ * @counter_words: a counter table's u64 counters per element (0: none);
+ *	set by table-set under RTNL, read by stats-get under RTNL
  */
 struct nicprog_table {
 	struct nicprog_nic *nic;
@@ -57,6 +59,7 @@ struct nicprog_table {
 	bool bound;
 	bool host;
 	u32 host_slot;
+	u8 counter_words;
 };
 
 /* Whose storage a table of @kind gets: the driver's, or the library's. */
@@ -253,6 +256,69 @@ u64 nicprog_table_usage(const struct nicprog_table *t, u32 *entries,
 	*entries = t->ops->entries(t->store);
 	*max_entries = t->desc.max_entries;
 	return t->desc.bytes;
+}
+
+/* An array keyed by a u32 whose values (per-CPU: slots) are @w u64. */
+static bool counters_shape(const struct nicprog_table_desc *d, u32 w)
+{
+	u32 slots = d->kind == NICPROG_TABLE_KIND_PERCPU ? num_possible_cpus() : 1;
+
+	return d->type == BPF_MAP_TYPE_ARRAY && d->key_size == sizeof(u32) &&
+	       (d->kind == NICPROG_TABLE_KIND_PLAIN ||
+		d->kind == NICPROG_TABLE_KIND_PERCPU) &&
+	       w >= 1 && w <= 2 && d->value_size == w * sizeof(u64) * slots;
+}
+
+/**
+ * nicprog_table_counters() - a counter table's values, for stats-get
+ * @t: the table, or NULL for a host map the NIC reaches by events
+ * @vals: out: the values, element by element
+ * @max: room in @vals
+ * @words: out: values per element, 1 or 2
+ *
+ * A counter table is one table-set marked (nicprog_table_set_counters()):
+ * the statistics map XDP programs keep, per CPU or not (the CPUs' slots
+ * are summed, as the tools that read such maps do). Operators see a
+ * program's own counts beside the NIC's without knowing its maps.
+ *
+ * Context: process, RTNL held (no table-set meanwhile).
+ * Return: the values written, 0 for any other table or one with more
+ * than @max values.
+ */
+u32 nicprog_table_counters(struct nicprog_table *t, u64 *vals, u32 max,
+			   u32 *words)
+{
+	const struct nicprog_table_desc *d;
+	u32 slots = 1, i, w, s, n;
+	u64 *v;
+
+	if (!t)
+		return 0;
+	d = &t->desc;
+	w = t->counter_words;
+	if (d->kind == NICPROG_TABLE_KIND_PERCPU)
+		slots = num_possible_cpus();
+	/* table-set checked the shape; a later kind change unmarks it */
+	if (!w || !counters_shape(d, w))
+		return 0;
+	n = d->max_entries * w;
+	if (!n || n > max)
+		return 0;
+	v = kmalloc(d->value_size, GFP_KERNEL);
+	if (!v)
+		return 0;
+	memset(vals, 0, n * sizeof(*vals));
+	down_read(&t->sem);
+	for (i = 0; i < d->max_entries; i++) {
+		if (t->ops->read(t->store, &i, v))
+			continue;
+		for (s = 0; s < slots * w; s++)
+			vals[i * w + s % w] += v[s];
+	}
+	up_read(&t->sem);
+	kfree(v);
+	*words = w;
+	return n;
 }
 
 /**
@@ -560,6 +626,21 @@ static int table_set(struct nicprog_table *t, u8 kind,
 	return 0;
 }
 
+/* The NIC's table of @map, or NULL (said in @extack). RTNL held. */
+static struct nicprog_table *table_find(struct nicprog_nic *nic,
+					const struct bpf_map *map,
+					struct netlink_ext_ack *extack)
+{
+	struct nicprog_table *t;
+
+	ASSERT_RTNL();
+	list_for_each_entry(t, &nic->tables, list)
+		if (t->map == map)
+			return t;
+	NL_SET_ERR_MSG(extack, "the map is not offloaded to this port");
+	return NULL;
+}
+
 /**
  * nicprog_table_set_kind() - table-set: give an offloaded table a kind
  * @nic: the NIC
@@ -586,18 +667,12 @@ int nicprog_table_set_kind(struct nicprog_nic *nic, const struct bpf_map *map,
 			   u8 kind, struct bpf_map *host_map,
 			   struct netlink_ext_ack *extack)
 {
-	struct nicprog_table *t, *found = NULL;
+	struct nicprog_table *t;
 	int err;
 
-	ASSERT_RTNL();
-	list_for_each_entry(t, &nic->tables, list)
-		if (t->map == map)
-			found = t;
-	t = found;
-	if (!t) {
-		NL_SET_ERR_MSG(extack, "the map is not offloaded to this port");
+	t = table_find(nic, map, extack);
+	if (!t)
 		return -ENOENT;
-	}
 	err = kind_check(t, kind, extack);
 	if (err)
 		return err;
@@ -607,6 +682,38 @@ int nicprog_table_set_kind(struct nicprog_nic *nic, const struct bpf_map *map,
 	err = table_set(t, kind, host_map, extack);
 	up_write(&t->sem);
 	return err;
+}
+
+/**
+ * nicprog_table_set_counters() - table-set: mark a table a counter table
+ * @nic: the NIC
+ * @map: a map, any map: it is only compared with the NIC's tables'
+ * @words: u64 counters per element (per slot of a per-CPU table), 1 or 2
+ * @extack: where a refusal's reason goes
+ *
+ * Linux keeps no BTF for an offloaded map, so the loader, which read the
+ * object's, says which tables count; stats-get then shows their values
+ * (nicprog_table_counters()).
+ *
+ * Context: process, RTNL held (the NIC's table list).
+ * Return: 0; -ENOENT if @map is not offloaded to @nic, -EINVAL if the
+ * table is no array keyed by a u32 of @words u64 a value (a slot).
+ */
+int nicprog_table_set_counters(struct nicprog_nic *nic,
+			       const struct bpf_map *map, u8 words,
+			       struct netlink_ext_ack *extack)
+{
+	struct nicprog_table *t = table_find(nic, map, extack);
+
+	if (!t)
+		return -ENOENT;
+	if (!counters_shape(&t->desc, words)) {
+		NL_SET_ERR_MSG(extack,
+			       "a counter table is an array keyed by a u32 whose value (a per-CPU table's slot) is table-counters u64");
+		return -EINVAL;
+	}
+	t->counter_words = words;
+	return 0;
 }
 
 static int nicprog_map_get_next_key(struct bpf_offloaded_map *offmap,

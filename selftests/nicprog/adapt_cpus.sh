@@ -12,7 +12,8 @@ require_cpus 2
 # percpu_slots PROFILE FRAMES SEED: a per-CPU map's program on the NIC
 # updates the slot of the CPU that runs it, as on the host: with every
 # NIC core's thread kept on CPU 1, all of xdp_stats.o's counts land in
-# slot 1, and the sums still equal the host's (the oracle).
+# slot 1, and the sums still equal the host's (the oracle); nicprog stats
+# shows the table as a counter table with the same sums.
 percpu_slots() {
 	local prof=$1 frames=$2 seed=$3 pids p out rc m
 	local what="$prof xdp_stats.o, NIC cores on CPU 1"
@@ -43,6 +44,26 @@ for e in rows:
     for c in range(cpus):
         per[c] += int.from_bytes(v[c * slot:c * slot + 8], "little")
 print(per[0], per[1])' "$(nproc --all)")"
+	# the same counts through netlink: nicprog stats shows xdp_stats_map
+	# as a counter table, packets and bytes per action, the CPUs summed
+	expect_eq "$what: nicprog stats shows the table's counters, CPUs summed" \
+		"$(bpftool -j map dump id "$m" | /usr/bin/python3 -c '
+import json, sys
+cpus = int(sys.argv[1])
+rows = sorted(json.load(sys.stdin), key=lambda e: int(e["key"][0], 16))
+out = []
+for e in rows:
+    v = bytes(int(b, 16) for b in e["value"])
+    slot = len(v) // cpus
+    for w in (0, 8):
+        out.append(sum(int.from_bytes(v[c * slot + w:c * slot + w + 8], "little")
+                       for c in range(cpus)))
+print(*out)' "$(nproc --all)")" \
+		"$(ip netns exec "$NS" "$NICPROG" -j stats dev "$NF" | /usr/bin/python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+t = [t for t in d[0]["tables"] if t["name"] == "xdp_stats_map"][0]
+print(*t["counters"]) if t["counter_words"] == 2 else print("words", t["counter_words"])')"
 	nip link set dev "$NF" nicprog off
 	for p in $pids; do
 		taskset -p "$(printf '%x' $(( (1 << $(nproc --all)) - 1 )))" "$p" \

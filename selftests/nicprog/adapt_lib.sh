@@ -221,9 +221,11 @@ lru_full() {
 
 
 # table_set: nicprog table set (table-set, what the loader sends for
-# LRU_HASH and LPM_TRIE maps) refuses what it cannot do naming the cause,
-# and a hash map bpftool created on the port becomes an LPM table whose
-# syscall lookups find the longest prefix, as an LPM_TRIE's do.
+# LRU_HASH and LPM_TRIE maps, and for statistics maps to mark them counter
+# tables) refuses what it cannot do naming the cause, a map another loader
+# made can be marked a counter table, and a hash map bpftool created on
+# the port becomes an LPM table whose syscall lookups find the longest
+# prefix, as an LPM_TRIE's do.
 ts_refused() {
 	local desc=$1 m=$2 kind=$3 pat=$4
 	shift 4
@@ -246,12 +248,34 @@ table_set() {
 	mkdir -p "$bpf"
 	mount -t bpf bpf "$bpf" || { tap_fail "a bpf file system for pins"; return; }
 	nip link set dev "$NF" nicprog obj "$P_DIR/xdp_stats.o" > "$TMP/out" 2>&1
-	ts_refused "an array another kind than percpu" "$(prog_maps)" lru \
+	m=$(prog_maps)
+	ts_refused "an array another kind than percpu" "$m" lru \
 		"an array takes no kind but percpu"
+	# counter tables: the loader marks a statistics map by its BTF
+	check "the loader marks xdp_stats_map a counter table of two u64 a slot" \
+		sh -c "ip netns exec '$NS' '$NICPROG' -j stats dev '$NF' | jq -e '.[0].tables[0].counter_words == 2 and (.[0].tables[0].counters | length) == 10' >/dev/null"
+	ts_refused "counters that are not its value's" "$m" percpu \
+		"whose value (a per-CPU table's slot) is table-counters u64" counters 1
+	ip netns exec "$NS" "$NICPROG" table set dev "$NF" id "$m" counters 3 > "$TMP/ts" 2>&1
+	expect_eq "table set refuses counters 3, naming the range" \
+		"2 nicprog: table set: counters \"3\": u64 counters a value, 1 or 2; try \"nicprog help\"" \
+		"$? $(head -n 1 "$TMP/ts")"
 	nip link set dev "$NF" nicprog off
+	# a program another loader (ip's libbpf) attached: marked afterwards
+	ip netns exec "$NS" ip link set dev "$NF" xdpoffload obj "$NICPROG_SRC/bpf/examples/count.o" sec xdp 2>/dev/null
+	m=$(prog_maps)
+	check "stock ip's count.o shows no counters unmarked" \
+		sh -c "ip netns exec '$NS' '$NICPROG' -j stats dev '$NF' | jq -e '.[0].tables[0] | has(\"counters\") | not' >/dev/null"
+	check "table set counters 2 marks its counts table" \
+		ip netns exec "$NS" "$NICPROG" table set dev "$NF" id "$m" counters 2
+	check "... which nicprog stats then shows, packets and bytes per class" \
+		sh -c "ip netns exec '$NS' '$NICPROG' -j stats dev '$NF' | jq -e '.[0].tables[0].counter_words == 2 and (.[0].tables[0].counters | length) == 8' >/dev/null"
+	ip netns exec "$NS" ip link set dev "$NF" xdpoffload off
 	nip link set dev "$NF" nicprog obj "$P_DIR/lru_src.o" > "$TMP/out" 2>&1
 	m=$(prog_maps)
 	ts_refused "a table a program uses" "$m" lpm "a program already uses the table"
+	ts_refused "counters on a hash table" "$m" lru \
+		"a counter table is an array keyed by a u32" counters 1
 	check "table set to the kind a table has changes nothing" \
 		ip netns exec "$NS" "$NICPROG" table set dev "$NF" id "$m" kind lru
 	nip link set dev "$NF" nicprog off

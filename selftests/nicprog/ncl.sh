@@ -82,6 +82,15 @@ bad_input() {
 		expect_eq "malformed windows: ${names[$i]} dropped and counted" \
 			$((want[i] - before[i])) $((after[i] - before[i]))
 	done
+	# the same counts through netlink: nicprog stats shows ncl_stats, the
+	# switch's (every port's program shares it), as a counter table
+	local pin nl
+	pin=$(for i in "${!names[@]}"; do ncl_stat "$i"; done | xargs)
+	nl=$(ip netns exec "$TOPO_SW_NS" "$TOPO_NICPROG" -j stats dev "${TOPO_SW_IF[2]}" |
+	     python3 -c "import json, sys; d = json.load(sys.stdin)
+print(*[t['counters'] for t in d[0]['tables'] if t['name'] == 'ncl_stats'][0])")
+	expect_eq "nicprog stats (netlink) shows the drops by cause, as the table holds them" \
+		"$pin" "$nl"
 	check "... and nothing in the kernel log" sh -c "! dmesg | tail -n +$((mark + 1)) | grep -E 'BUG|WARNING|Oops|nicprog|nicsim'"
 	allreduce 2 3000
 	expect_eq "the next job is exact" 2 "$EXACT"

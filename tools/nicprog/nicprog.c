@@ -43,7 +43,7 @@ static void usage(FILE *f)
 	      "  nicprog dev set dev IFNAME [profile NAME | profile-file FILE]\n"
 	      "               [shape SHAPE] [cores N] [partial on|off]\n"
 	      "  nicprog prog show [dev IFNAME]\n"
-	      "  nicprog table set dev IFNAME id MAP_ID kind KIND\n"
+	      "  nicprog table set dev IFNAME id MAP_ID [kind KIND] [counters 1|2]\n"
 	      "  nicprog stats [show] [dev IFNAME] [-w [SECONDS]] [count N]\n"
 	      "  nicprog monitor\n"
 	      "  nicprog plan obj FILE [profile P] [sec S] [shape SHAPE] [cores N] [partial]\n"

@@ -181,6 +181,21 @@ static void table_print(const struct nicprog_table_stats *t)
 	out_uint("entries", " %llu", t->entries);
 	out_uint("max_entries", " of %llu entries", t->max_entries);
 	out_uint("bytes", ", %llu bytes of NIC memory\n", t->bytes);
+	/* a counter table's counts, a line per element in words */
+	if (t->n_counter && t->counter_words) {
+		unsigned int i, w = t->counter_words;
+
+		out_uint("counter_words", NULL, w);
+		out_open_array("counters");
+		for (i = 0; i < t->n_counter; i++) {
+			if (i % w == 0)
+				out_text("      [%u]", i / w);
+			out_uint(NULL, " %llu", t->counter[i]);
+			if (i % w == w - 1)
+				out_text("\n");
+		}
+		out_close_array();
+	}
 	out_close_object();
 }
 

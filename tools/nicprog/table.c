@@ -2,8 +2,9 @@
 /*
  * nicprog table set: give a map offloaded to a port an LRU, LPM,
  * per-CPU or host kind, as libnicprog's loader does for LRU_HASH,
- * LPM_TRIE, per-CPU maps, XSKMAPs and CPUMAPs, for maps another loader
- * (or bpftool map create ... dev) created.
+ * LPM_TRIE, per-CPU maps, XSKMAPs and CPUMAPs, or mark it a counter table
+ * (nicprog stats shows its values), as the loader does for statistics
+ * maps, for maps another loader (or bpftool map create ... dev) created.
  * The request itself is libnicprog's (tools/lib/nicprog/kind.c).
  */
 #include <errno.h>
@@ -36,6 +37,7 @@ const char *table_kind_name(unsigned int kind)
 static int table_set(struct cli *cli)
 {
 	const char *dev = NULL, *id = NULL, *kind = NULL, *host = NULL;
+	const char *counters = NULL;
 	char why[256], *end;
 	int k, fd, hfd = -1, err;
 	unsigned long n, hn = 0;
@@ -54,15 +56,20 @@ static int table_set(struct cli *cli)
 			kind = v;
 		else if (cli_match(arg, "host-map"))
 			host = v;
+		else if (cli_match(arg, "counters"))
+			counters = v;
 		else
 			return cli_usage("table set: unexpected \"%s\"", arg);
 	}
-	if (!dev || !id || !kind)
-		return cli_usage("table set: give dev IFNAME id MAP_ID kind KIND (lru, lpm, percpu, lru-percpu, plain, host|progs host-map MAP_ID)");
-	for (k = 0; k < __NICPROG_TABLE_KIND_MAX; k++)
+	if (!dev || !id || (!kind && !counters))
+		return cli_usage("table set: give dev IFNAME id MAP_ID kind KIND (lru, lpm, percpu, lru-percpu, plain, host|progs host-map MAP_ID) and/or counters 1|2");
+	if (counters && strcmp(counters, "1") && strcmp(counters, "2"))
+		return cli_usage("table set: counters \"%s\": u64 counters a value, 1 or 2",
+				 counters);
+	for (k = 0; kind && k < __NICPROG_TABLE_KIND_MAX; k++)
 		if (!strcmp(kind, kinds[k]))
 			break;
-	if (k == __NICPROG_TABLE_KIND_MAX)
+	if (kind && k == __NICPROG_TABLE_KIND_MAX)
 		return cli_usage("table set: unknown kind \"%s\" (lru, lpm, percpu, lru-percpu, plain, host or progs)",
 				 kind);
 	if ((k == NICPROG_TABLE_KIND_HOST || k == NICPROG_TABLE_KIND_PROGS) !=
@@ -100,7 +107,11 @@ static int table_set(struct cli *cli)
 			return EXIT_REFUSED;
 		}
 	}
-	err = nicprog_table_kind_set(ifindex, fd, k, hfd, why, sizeof(why));
+	err = kind ? nicprog_table_kind_set(ifindex, fd, k, hfd, why,
+					    sizeof(why)) : 0;
+	if (!err && counters)
+		err = nicprog_table_counters_set(ifindex, fd, *counters - '0',
+						 why, sizeof(why));
 	close(fd);
 	if (hfd >= 0)
 		close(hfd);

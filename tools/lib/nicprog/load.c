@@ -354,28 +354,40 @@ static int np_map_init(const struct np_object *o, u32 m, int fd,
 /*
  * A map created on the device gets the kind of table its type needs
  * (LRU_HASH, LPM_TRIE, the per-CPU types; an XSKMAP's or CPUMAP's stands
- * for @host_fd); the caller closes @fd either way.
+ * for @host_fd), a statistics map is marked a counter table; the caller
+ * closes @fd either way.
  */
 static int np_map_kind_set(const struct np_object *o, u32 m, int fd,
 			   int host_fd, int ifindex,
 			   const struct nicprog_load_opts *opts)
 {
 	u32 kind = np_map_kind(o->map_defs[m].type);
+	u32 type = o->map_defs[m].type;
 	char why[160];
 	int err;
 
-	if (kind == NICPROG_TABLE_KIND_PLAIN)
-		return 0;
-	err = nicprog_table_kind_set(ifindex, fd, kind, host_fd, why,
-				     sizeof(why));
-	if (err)
-		return np_why(opts, err, "map %s: the NIC cannot make it a table of the %s kind: %s",
-			      o->map_names[m],
-			      kind == NICPROG_TABLE_KIND_LRU ? "LRU" :
-			      kind == NICPROG_TABLE_KIND_LPM ? "LPM" :
-			      kind == NICPROG_TABLE_KIND_PERCPU ? "per-CPU" :
-			      kind == NICPROG_TABLE_KIND_HOST ? "host" :
-			      "LRU per-CPU", why);
+	if (kind != NICPROG_TABLE_KIND_PLAIN) {
+		err = nicprog_table_kind_set(ifindex, fd, kind, host_fd, why,
+					     sizeof(why));
+		if (err)
+			return np_why(opts, err, "map %s: the NIC cannot make it a table of the %s kind: %s",
+				      o->map_names[m],
+				      kind == NICPROG_TABLE_KIND_LRU ? "LRU" :
+				      kind == NICPROG_TABLE_KIND_LPM ? "LPM" :
+				      kind == NICPROG_TABLE_KIND_PERCPU ? "per-CPU" :
+				      kind == NICPROG_TABLE_KIND_HOST ? "host" :
+				      "LRU per-CPU", why);
+	}
+	/*
+	 * A statistics map (an array of u64 counters by its BTF), once of its
+	 * kind, is marked so that nicprog stats shows it; a kernel that cannot
+	 * mark it (one before table-counters) still runs the program: only
+	 * the view is missing, no reason to refuse the load.
+	 */
+	if (o->map_defs[m].counters && o->map_defs[m].key_size == sizeof(u32) &&
+	    (type == BPF_MAP_TYPE_ARRAY || type == BPF_MAP_TYPE_PERCPU_ARRAY))
+		nicprog_table_counters_set(ifindex, fd, o->map_defs[m].counters,
+					   NULL, 0);
 	return 0;
 }
 

@@ -45,5 +45,8 @@ int nicprog_load(const char *path, int ifindex,
  */
 int nicprog_table_kind_set(int ifindex, int map_fd, unsigned int kind,
 			   int host_map_fd, char *why, size_t why_len);
+/* mark it a counter table of @counters u64 a value (stats-get shows them) */
+int nicprog_table_counters_set(int ifindex, int map_fd, unsigned int counters,
+			       char *why, size_t why_len);
 
 #endif /* _NICPROG_LIB_H */

@@ -252,13 +252,40 @@ static bool obj_btf_size(const struct btf *btf, u32 type, u32 *val)
 }
 
 /*
+ * The u64 counters in the value a __type(value, ...) member points to: 1
+ * for a u64, 1 or 2 for a struct of that many (packets, bytes), else 0 --
+ * what makes an array a counter table for stats-get.
+ */
+static u8 obj_btf_counters(const struct btf *btf, u32 type)
+{
+	const struct btf_type *t = btf__type_by_id(btf, type);
+	const struct btf_member *m;
+	u32 i, n;
+
+	if (!t || !btf_is_ptr(t))
+		return 0;
+	t = obj_btf_resolve(btf, t->type);
+	if (t && btf_is_int(t) && t->size == 8)
+		return 1;
+	if (!t || !btf_is_struct(t))
+		return 0;
+	n = btf_vlen(t);
+	if (n < 1 || n > 2 || t->size != n * 8)
+		return 0;
+	for (i = 0, m = btf_members(t); i < n; i++, m++)
+		if (!obj_btf_int(btf, m->type, 8))
+			return 0;
+	return (u8)n;
+}
+
+/*
  * A BTF-defined map (SEC(".maps")), read as libbpf reads it: the variable
  * named @name in the .maps data section, a struct of __uint() and
  * __type() members.
  */
 static int obj_map_def(struct obj *ob, const struct btf *btf,
 		       const char *name, struct nicprog_ir_table *t,
-		       u32 *flags)
+		       u32 *flags, u8 *counters)
 {
 	const struct btf_type *sec, *var, *def;
 	const struct btf_var_secinfo *vs;
@@ -285,6 +312,7 @@ static int obj_map_def(struct obj *ob, const struct btf *btf,
 		return obj_fail(ob, "map %s: no BTF definition in .maps", name);
 	memset(t, 0, sizeof(*t));
 	*flags = 0;
+	*counters = 0;
 	m = btf_members(def);
 	for (i = 0; i < btf_vlen(def); i++, m++) {
 		mn = btf__name_by_offset(btf, m->name_off) ?: "";
@@ -300,8 +328,10 @@ static int obj_map_def(struct obj *ob, const struct btf *btf,
 			ok = obj_btf_uint(btf, m->type, flags);
 		else if (!strcmp(mn, "key"))
 			ok = obj_btf_size(btf, m->type, &t->key_size);
-		else if (!strcmp(mn, "value"))
+		else if (!strcmp(mn, "value")) {
 			ok = obj_btf_size(btf, m->type, &t->value_size);
+			*counters = obj_btf_counters(btf, m->type);
+		}
 		else if (!strcmp(mn, "values"))
 			ok = values = true;	/* initial slots: libbpf's */
 		else
@@ -585,7 +615,7 @@ static int obj_map(struct obj *ob, struct np_object *o, const struct btf *btf,
 		   u32 sym_idx, u32 at, u32 *idx)
 {
 	struct nicprog_ir_table *t;
-	struct np_map_def def;
+	struct np_map_def def = { 0 };
 	const char *name, *sec;
 	bool legacy;
 	GElf_Sym sym;
@@ -621,7 +651,8 @@ static int obj_map(struct obj *ob, struct np_object *o, const struct btf *btf,
 		err = obj_legacy_def(ob, &sym, name, t, &def.flags);
 		o->legacy = true;
 	} else {
-		err = obj_map_def(ob, btf, name, t, &def.flags);
+		err = obj_map_def(ob, btf, name, t, &def.flags,
+				  &def.counters);
 	}
 	if (err)
 		return err;

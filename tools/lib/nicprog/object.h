@@ -37,6 +37,7 @@ struct np_map_def {
 	u32 value_size;
 	u32 max_entries;
 	u32 flags;
+	u8 counters;	/* u64 counters a value by its BTF (0: none) */
 };
 
 /**

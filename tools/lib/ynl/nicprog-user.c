@@ -307,6 +307,8 @@ const struct ynl_policy_attr nicprog_table_stats_policy[NICPROG_A_TABLE_STATS_MA
 	[NICPROG_A_TABLE_STATS_MAX_ENTRIES] = { .name = "max-entries", .type = YNL_PT_U32, },
 	[NICPROG_A_TABLE_STATS_BYTES] = { .name = "bytes", .type = YNL_PT_U64, },
 	[NICPROG_A_TABLE_STATS_PAD] = { .name = "pad", .type = YNL_PT_IGNORE, },
+	[NICPROG_A_TABLE_STATS_COUNTER_WORDS] = { .name = "counter-words", .type = YNL_PT_U32, },
+	[NICPROG_A_TABLE_STATS_COUNTER] = { .name = "counter", .type = YNL_PT_U64, },
 };
 
 const struct ynl_policy_nest nicprog_table_stats_nest = {
@@ -373,6 +375,7 @@ const struct ynl_policy_attr nicprog_dev_policy[NICPROG_A_DEV_MAX + 1] = {
 	[NICPROG_A_DEV_MAP_FD] = { .name = "map-fd", .type = YNL_PT_U32, },
 	[NICPROG_A_DEV_TABLE_KIND] = { .name = "table-kind", .type = YNL_PT_U8, },
 	[NICPROG_A_DEV_HOST_MAP_FD] = { .name = "host-map-fd", .type = YNL_PT_U32, },
+	[NICPROG_A_DEV_TABLE_COUNTERS] = { .name = "table-counters", .type = YNL_PT_U8, },
 };
 
 const struct ynl_policy_nest nicprog_dev_nest = {
@@ -984,13 +987,19 @@ int nicprog_stage_stats_parse(struct ynl_parse_arg *yarg,
 void nicprog_table_stats_free(struct nicprog_table_stats *obj)
 {
 	free(obj->name);
+	free(obj->counter);
 }
 
 int nicprog_table_stats_parse(struct ynl_parse_arg *yarg,
 			      const struct nlattr *nested)
 {
 	struct nicprog_table_stats *dst = yarg->data;
+	unsigned int n_counter = 0;
 	const struct nlattr *attr;
+	int i;
+
+	if (dst->counter)
+		return ynl_error_parse(yarg, "attribute already present (table-stats.counter)");
 
 	ynl_attr_for_each_nested(attr, nested) {
 		unsigned int type = ynl_attr_type(attr);
@@ -1026,6 +1035,25 @@ int nicprog_table_stats_parse(struct ynl_parse_arg *yarg,
 				return YNL_PARSE_CB_ERROR;
 			dst->_present.bytes = 1;
 			dst->bytes = ynl_attr_get_u64(attr);
+		} else if (type == NICPROG_A_TABLE_STATS_COUNTER_WORDS) {
+			if (ynl_attr_validate(yarg, attr))
+				return YNL_PARSE_CB_ERROR;
+			dst->_present.counter_words = 1;
+			dst->counter_words = ynl_attr_get_u32(attr);
+		} else if (type == NICPROG_A_TABLE_STATS_COUNTER) {
+			n_counter++;
+		}
+	}
+
+	if (n_counter) {
+		dst->counter = calloc(n_counter, sizeof(*dst->counter));
+		dst->n_counter = n_counter;
+		i = 0;
+		ynl_attr_for_each_nested(attr, nested) {
+			if (ynl_attr_type(attr) == NICPROG_A_TABLE_STATS_COUNTER) {
+				dst->counter[i] = ynl_attr_get_u64(attr);
+				i++;
+			}
 		}
 	}
 
@@ -2479,6 +2507,8 @@ int nicprog_table_set(struct ynl_sock *ys, struct nicprog_table_set_req *req)
 		ynl_attr_put_u8(nlh, NICPROG_A_DEV_TABLE_KIND, req->table_kind);
 	if (req->_present.host_map_fd)
 		ynl_attr_put_u32(nlh, NICPROG_A_DEV_HOST_MAP_FD, req->host_map_fd);
+	if (req->_present.table_counters)
+		ynl_attr_put_u8(nlh, NICPROG_A_DEV_TABLE_COUNTERS, req->table_counters);
 
 	err = ynl_exec(ys, nlh, &yrs);
 	if (err < 0)

@@ -211,6 +211,7 @@ struct nicprog_table_stats {
 		__u32 entries:1;
 		__u32 max_entries:1;
 		__u32 bytes:1;
+		__u32 counter_words:1;
 	} _present;
 
 	__u32 index;
@@ -218,6 +219,9 @@ struct nicprog_table_stats {
 	__u32 entries;
 	__u32 max_entries;
 	__u64 bytes;
+	__u32 counter_words;
+	unsigned int n_counter;
+	__u64 *counter;
 };
 
 struct nicprog_ring_stats {
@@ -844,6 +848,7 @@ struct nicprog_table_set_req {
 		__u32 map_fd:1;
 		__u32 table_kind:1;
 		__u32 host_map_fd:1;
+		__u32 table_counters:1;
 	} _present;
 
 	__u32 ifindex;
@@ -851,6 +856,7 @@ struct nicprog_table_set_req {
 	__u32 map_fd;
 	enum nicprog_table_kind table_kind;
 	__u32 host_map_fd;
+	__u8 table_counters;
 };
 
 static inline struct nicprog_table_set_req *nicprog_table_set_req_alloc(void)
@@ -896,6 +902,13 @@ nicprog_table_set_req_set_host_map_fd(struct nicprog_table_set_req *req,
 {
 	req->_present.host_map_fd = 1;
 	req->host_map_fd = host_map_fd;
+}
+static inline void
+nicprog_table_set_req_set_table_counters(struct nicprog_table_set_req *req,
+					 __u8 table_counters)
+{
+	req->_present.table_counters = 1;
+	req->table_counters = table_counters;
 }
 
 /*
