@@ -79,6 +79,24 @@ struct {
 	NCL_CTRL;
 } ncl_known SEC(".maps");
 
+/*
+ * Where an incoming kernel delivers (ncl_deliver()), a control variable
+ * the host runtime writes: 0, the host's stack (the application's UDP
+ * socket); K, the NIC's NF output K - 1, whose RX pipe the application
+ * bound (libncl's nicprog-ring backend). Only an offloaded kernel's NIC
+ * has outputs: on the host's CPU it stays 0.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__type(key, __u32);
+	__type(value, __u32);
+	__uint(max_entries, 1);
+	NCL_CTRL;
+} ncl_pipe SEC(".maps");
+
+/* <linux/nicprog.h>'s NICPROG_RING_OUTPUTS, which BPF objects do not see */
+#define NCL_PIPE_OUTPUTS	64
+
 
 /* Label number -> where it is; a control variable. */
 struct {
@@ -253,10 +271,17 @@ static __always_inline int ncl_drop(struct ncl_ctx *c)
 	return XDP_DROP;
 }
 
-/* An incoming kernel's: on to the host's stack, to the application. */
+/*
+ * An incoming kernel's: on to the application, through the host's stack
+ * or, when the runtime bound one (ncl_pipe), the NIC's pipe.
+ */
 static __always_inline int ncl_deliver(struct ncl_ctx *c)
 {
+	__u32 zero = 0, *out = bpf_map_lookup_elem(&ncl_pipe, &zero);
+
 	(void)c;
+	if (out && *out && *out <= NCL_PIPE_OUTPUTS)
+		return nicprog_redirect_pipe(*out - 1);
 	return XDP_PASS;
 }
 

@@ -9,14 +9,21 @@
  *	control variables and slots, through the tables the kernel's programs
  *	pinned in PIN_DIR (ar_ctrl, ar_slots)
  *   allreduce run SENDER N ELEMS SEED TO [-k INFLIGHT] [-r RTO_MS] [-t TRIES]
+ *	[-S START_NS] [-p IFNAME,OUTPUT,PIPE_PIN]
  *	worker SENDER's part: its array is ELEMS pseudo-random int32 values
  *	from (SEED, SENDER), sent in windows to TO (any address through the
- *	switch); the result is compared, element by element, with the sum of
- *	the N workers' arrays computed here
+ *	switch), from START_NS of CLOCK_REALTIME on if given (the job's start
+ *	line, tools/bench/ncl); the result is compared, element by element,
+ *	with the sum of the N workers' arrays computed here; with -p, the
+ *	answers come through an RX pipe bound to NF output OUTPUT of port
+ *	IFNAME, where the incoming kernel offloaded to the host's NIC
+ *	delivers once its ncl_pipe (pinned at PIPE_PIN) says so (libncl's
+ *	nicprog-ring backend)
  *
  * run prints one line, "allreduce: worker S of N, E elements: exact" (or
  * the first wrong element), then the invocation's counts and time, and
- * exits 0 only if every element is right.
+ * its start and end (CLOCK_REALTIME ns), and exits 0 only if every
+ * element is right. tools/apps/arhost.c is the same job on the hosts.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -27,21 +34,8 @@
 #include <bpf/bpf.h>
 
 #include "../lib/ncl/ncl.h"
+#include "ar_input.h"
 #include "../../bpf/ncl/allreduce.h"
-
-static uint64_t splitmix64(uint64_t x)
-{
-	x += 0x9e3779b97f4a7c15ull;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-	return x ^ (x >> 31);
-}
-
-/* Worker @sender's element @k. */
-static int32_t input(uint64_t seed, uint32_t sender, uint64_t k)
-{
-	return (int32_t)(uint32_t)splitmix64(seed ^ ((uint64_t)sender << 40) ^ k);
-}
 
 static int setup(const char *dir, uint32_t n)
 {
@@ -104,18 +98,33 @@ static void on_answer(void *arg, const struct ncl_frame *f)
 
 static int run(int argc, char **argv)
 {
-	uint32_t sender, n, inflight = NCL_AR_SLOTS, rto = 200, tries = 50, j;
+	uint32_t sender, n, inflight = NCL_AR_SLOTS, rto = 200, tries = 50;
 	struct ncl_call call = { .mask = 1 };
 	struct ncl_call_stats st;
 	struct ncl_endpoint ep;
 	struct result res;
 	int32_t *in, want;
-	uint64_t count, seed, k;
-	char why[256];
+	uint64_t count, seed, k, at = 0, t0, t1;
+	char why[256], *pipe = NULL, *pin = NULL, *end;
+	unsigned long output = 0;
 	int c, err;
 
-	while ((c = getopt(argc, argv, "k:r:t:")) != -1) {
+	while ((c = getopt(argc, argv, "k:r:t:S:p:")) != -1) {
 		switch (c) {
+		case 'p':
+			/* IFNAME,OUTPUT,PIPE_PIN */
+			pipe = optarg;
+			end = strchr(pipe, ',');
+			pin = end ? strchr(end + 1, ',') : NULL;
+			if (!pin)
+				return 2;
+			*end = '\0';
+			*pin++ = '\0';
+			output = strtoul(end + 1, NULL, 0);
+			break;
+		case 'S':
+			at = strtoull(optarg, NULL, 0);
+			break;
 		case 'k':
 			inflight = strtoul(optarg, NULL, 0);
 			break;
@@ -149,11 +158,15 @@ static int run(int argc, char **argv)
 	}
 	res.count = count;
 	for (k = 0; k < count; k++)
-		in[k] = input(seed, sender, k);
+		in[k] = ar_input(seed, sender, k);
 	err = ncl_udp_open(&ep, (uint16_t)sender, NCL_AR_KERNEL,
 			   argv[optind + 4], why, sizeof(why));
+	if (!err && pipe)
+		err = ncl_ring_attach(&ep, pipe, (uint32_t)output, pin, why,
+				      sizeof(why));
 	if (err) {
 		fprintf(stderr, "allreduce: %s\n", why);
+		ncl_close(&ep);
 		return 1;
 	}
 	call.in[0] = in;
@@ -166,7 +179,13 @@ static int run(int argc, char **argv)
 	call.max_tries = tries;
 	call.on_answer = on_answer;
 	call.arg = &res;
+	t0 = ar_start(at);
+	if (!t0) {
+		fprintf(stderr, "allreduce: the start line is more than a minute away\n");
+		return 1;
+	}
 	err = ncl_invoke(&ep, &call, &st);
+	t1 = ar_now_ns();
 	ncl_close(&ep);
 	if (err) {
 		fprintf(stderr, "allreduce: worker %u: %s after %llu of %llu windows answered\n",
@@ -175,11 +194,7 @@ static int run(int argc, char **argv)
 		return 1;
 	}
 	for (k = 0; k < count; k++) {
-		uint32_t sum = 0;
-
-		for (j = 1; j <= n; j++)
-			sum += (uint32_t)input(seed, j, k);
-		want = (int32_t)sum;
+		want = ar_sum(seed, n, k);
 		if (res.out[k] != want) {
 			printf("allreduce: worker %u of %u, %llu elements: element %llu is %d, not %d\n",
 			       sender, n, (unsigned long long)count,
@@ -189,11 +204,13 @@ static int run(int argc, char **argv)
 	}
 	printf("allreduce: worker %u of %u, %llu elements: exact\n", sender, n,
 	       (unsigned long long)count);
-	printf("allreduce: windows %llu sent %llu resent %llu answers %llu dups %llu stray %llu ns %llu\n",
+	printf("allreduce: windows %llu sent %llu resent %llu answers %llu dups %llu stray %llu piped %llu ns %llu\n",
 	       (unsigned long long)st.windows, (unsigned long long)st.sent,
 	       (unsigned long long)st.resent, (unsigned long long)st.answers,
 	       (unsigned long long)st.dups, (unsigned long long)st.stray,
-	       (unsigned long long)st.ns);
+	       (unsigned long long)st.piped, (unsigned long long)st.ns);
+	printf("allreduce: start_ns %llu end_ns %llu\n",
+	       (unsigned long long)t0, (unsigned long long)t1);
 	free(in);
 	free(res.out);
 	return 0;
@@ -209,6 +226,7 @@ int main(int argc, char **argv)
 		rc = run(argc - 1, argv + 1);
 	if (rc == 2)
 		fprintf(stderr, "usage: allreduce setup PIN_DIR N\n"
-				"       allreduce run SENDER N ELEMS SEED TO [-k INFLIGHT] [-r RTO_MS] [-t TRIES]\n");
+				"       allreduce run SENDER N ELEMS SEED TO [-k INFLIGHT] [-r RTO_MS] [-t TRIES] [-S START_NS]\n"
+				"                     [-p IFNAME,OUTPUT,PIPE_PIN]\n");
 	return rc;
 }

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "ncl.h"
+#include "ring.h"
 
 static uint64_t now_ns(void)
 {
@@ -30,7 +31,8 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 
-static int why(char *buf, size_t len, int err, const char *fmt, ...)
+/* @err, with @fmt's message in @buf (ring.c's too). */
+int ncl_why(char *buf, size_t len, int err, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -134,17 +136,18 @@ int ncl_udp_open(struct ncl_endpoint *ep, uint16_t sender, uint8_t kernel,
 	int one = 1, size = 4 << 20, err;
 
 	memset(ep, 0, sizeof(*ep));
+	ep->fd = -1;	/* ncl_close() after a failed open closes nothing */
 	ep->sender = sender;
 	ep->kernel = kernel;
 	ep->to.sin_family = AF_INET;
 	ep->to.sin_port = htons(NCL_UDP_PORT);
 	if (inet_pton(AF_INET, to, &ep->to.sin_addr) != 1)
-		return why(why_buf, why_len, -EINVAL,
-			   "%s is not an IPv4 address", to);
+		return ncl_why(why_buf, why_len, -EINVAL,
+			       "%s is not an IPv4 address", to);
 	ep->fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (ep->fd < 0)
-		return why(why_buf, why_len, -errno, "socket: %s",
-			   strerror(errno));
+		return ncl_why(why_buf, why_len, -errno, "socket: %s",
+			       strerror(errno));
 	setsockopt(ep->fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	/* results of every window in flight may arrive at once */
 	if (setsockopt(ep->fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size)))
@@ -153,14 +156,16 @@ int ncl_udp_open(struct ncl_endpoint *ep, uint16_t sender, uint8_t kernel,
 		err = -errno;
 		close(ep->fd);
 		ep->fd = -1;
-		return why(why_buf, why_len, err, "bind to UDP port %u: %s",
-			   NCL_UDP_PORT, strerror(-err));
+		return ncl_why(why_buf, why_len, err, "bind to UDP port %u: %s",
+			       NCL_UDP_PORT, strerror(-err));
 	}
 	return 0;
 }
 
 void ncl_close(struct ncl_endpoint *ep)
 {
+	ncl_ring_free(ep->ring);
+	ep->ring = NULL;
 	if (ep->fd >= 0)
 		close(ep->fd);
 	ep->fd = -1;
@@ -213,44 +218,55 @@ static int ncl_send_window(struct ncl_endpoint *ep, const struct ncl_call *c,
 	}
 }
 
-/* Take every answer waiting; 1 if any arrived. */
-static int ncl_take(struct ncl_endpoint *ep, const struct ncl_call *c,
-		    struct ncl_win_state *ws, uint64_t windows,
-		    struct ncl_call_stats *st, int flags)
+/* What answers are taken into. */
+struct ncl_take {
+	struct ncl_endpoint *ep;
+	const struct ncl_call *c;
+	struct ncl_win_state *ws;
+	uint64_t windows;
+	struct ncl_call_stats *st;
+};
+
+/* One answer's NCP payload @buf of @n bytes (NULL: no NCP frame). */
+static void ncl_answer(void *arg, const void *buf, size_t n)
+{
+	struct ncl_take *t = arg;
+	struct ncl_frame f;
+
+	if (!buf || ncl_decode(buf, n, t->c->elem_bytes, &f) ||
+	    f.kernel != t->ep->kernel || !(f.flags & NCP_F_RESULT) ||
+	    f.seq >= t->windows) {
+		t->st->stray++;
+		return;
+	}
+	if (t->ws[f.seq].answered) {
+		t->st->dups++;
+		return;
+	}
+	t->ws[f.seq].answered = 1;
+	t->st->answers++;
+	if (t->c->on_answer)
+		t->c->on_answer(t->c->arg, &f);
+}
+
+/* Take every answer waiting at the socket. */
+static void ncl_take_socket(struct ncl_take *t)
 {
 	uint8_t buf[2048];
-	struct ncl_frame f;
-	int got = 0;
 	ssize_t n;
 
-	while ((n = recv(ep->fd, buf, sizeof(buf), flags)) >= 0) {
-		flags = MSG_DONTWAIT;
-		if (ncl_decode(buf, (size_t)n, c->elem_bytes, &f) ||
-		    f.kernel != ep->kernel || !(f.flags & NCP_F_RESULT) ||
-		    f.seq >= windows) {
-			st->stray++;
-			continue;
-		}
-		if (ws[f.seq].answered) {
-			st->dups++;
-			continue;
-		}
-		ws[f.seq].answered = 1;
-		st->answers++;
-		got = 1;
-		if (c->on_answer)
-			c->on_answer(c->arg, &f);
-	}
-	return got;
+	while ((n = recv(t->ep->fd, buf, sizeof(buf), MSG_DONTWAIT)) >= 0)
+		ncl_answer(t, buf, (size_t)n);
 }
 
 int ncl_invoke(struct ncl_endpoint *ep, const struct ncl_call *c,
 	       struct ncl_call_stats *st)
 {
 	uint64_t windows, next = 0, base = 0, w, start, now, due;
-	struct ncl_win_state *ws;
 	struct pollfd pfd = { .fd = ep->fd, .events = POLLIN };
-	int err = 0, timeout;
+	struct ncl_take t = { .ep = ep, .c = c, .st = st };
+	struct ncl_win_state *ws;
+	int err = 0, timeout, n;
 
 	memset(st, 0, sizeof(*st));
 	if (!c->win_elems || !c->inflight || !c->count || !c->max_tries ||
@@ -264,6 +280,8 @@ int ncl_invoke(struct ncl_endpoint *ep, const struct ncl_call *c,
 	if (!ws)
 		return -ENOMEM;
 	st->windows = windows;
+	t.ws = ws;
+	t.windows = windows;
 	start = now_ns();
 	while (st->answers < windows) {
 		/* new windows, each once the one @inflight before is answered */
@@ -303,12 +321,21 @@ int ncl_invoke(struct ncl_endpoint *ep, const struct ncl_call *c,
 		}
 		now = now_ns();
 		timeout = due > now ? (int)((due - now) / 1000000) + 1 : 0;
+		if (ep->ring) {
+			n = ncl_ring_take(ep->ring, timeout, ncl_answer, &t);
+			if (n < 0) {
+				err = n;
+				goto out;
+			}
+			st->piped += (uint64_t)n;
+			continue;
+		}
 		if (poll(&pfd, 1, timeout) < 0 && errno != EINTR) {
 			err = -errno;
 			goto out;
 		}
 		if (pfd.revents & POLLIN)
-			ncl_take(ep, c, ws, windows, st, MSG_DONTWAIT);
+			ncl_take_socket(&t);
 	}
 	st->ns = now_ns() - start;
 out:

@@ -65,17 +65,34 @@ int ncl_decode(const void *buf, size_t n, const uint32_t *elem_bytes,
  * @sender: this host's label number
  * @kernel: the kernel invoked
  */
+struct ncl_ring;
+
 struct ncl_endpoint {
 	int fd;
 	struct sockaddr_in to;
 	uint16_t sender;
 	uint8_t kernel;
+	struct ncl_ring *ring;
 };
 
 /* 0, or a negative errno with @why filled. */
 int ncl_udp_open(struct ncl_endpoint *ep, uint16_t sender, uint8_t kernel,
 		 const char *to, char *why, size_t why_len);
 void ncl_close(struct ncl_endpoint *ep);
+
+/*
+ * The nicprog-ring backend (ring.c): answers come through an RX pipe of
+ * the receiving host's NIC rather than the socket. The incoming kernel
+ * offloaded to @ifname's NIC delivers to NF output @output once its
+ * ncl_pipe control variable, pinned at @pipe_pin, says so; windows still
+ * go out by the socket (the host never crafts a frame). ncl_close() puts
+ * delivery back on the host's stack. 0, or a negative errno with @why
+ * filled (-EOPNOTSUPP: the kernel runs on the host's CPU, which has no
+ * pipes).
+ */
+int ncl_ring_attach(struct ncl_endpoint *ep, const char *ifname,
+		    uint32_t output, const char *pipe_pin, char *why,
+		    size_t why_len);
 
 /**
  * struct ncl_call - one invocation of an outgoing kernel over arrays
@@ -126,6 +143,7 @@ struct ncl_call_stats {
 	uint64_t answers;
 	uint64_t dups;
 	uint64_t stray;
+	uint64_t piped;	/* frames taken from the pipe (ring backend) */
 	uint64_t ns;
 };
 

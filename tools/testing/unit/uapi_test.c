@@ -66,7 +66,7 @@ int main(void)
 	    sizeof(struct nicprog_pipe_bind) == 24 &&
 	    offsetof(struct nicprog_pipe_bind, coalesce_usecs) == 16 &&
 	    NICPROG_PIPE_TARGET(5) == 0x80000005U &&
-	    /* bpf/nicprog.h repeats these for BPF builds */
+	    /* bpf/nicprog.h (the outputs: bpf/ncl.h) repeats these for BPF builds */
 	    NICPROG_FLOOD_TARGET == 0x90000000U &&
 	    NICPROG_FLOOD_INGRESS == 1 &&
 	    NICPROG_RING_OUTPUTS == 64 &&
