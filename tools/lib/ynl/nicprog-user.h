@@ -912,7 +912,7 @@ nicprog_table_set_req_set_table_counters(struct nicprog_table_set_req *req,
 }
 
 /*
- * Give a table offloaded to the port another kind (LRU eviction, longest-prefix match, per-CPU slots), as a loader does for the LRU_HASH, LPM_TRIE and per-CPU maps of an object. The table must be empty (a hash) and no program may use it yet.
+ * Give a table offloaded to the port another kind (LRU eviction, longest-prefix match, per-CPU slots), as a loader does for the LRU_HASH, LPM_TRIE and per-CPU maps of an object. The table must be empty (a hash) and no program may use it yet. With table-counters, mark it a counter table (after its kind, if table-kind is given too).
  */
 int nicprog_table_set(struct ynl_sock *ys, struct nicprog_table_set_req *req);
 
