@@ -33,6 +33,7 @@ struct ncl_ring {
 	struct nicring *r;
 	struct nicring_pipe *pipe;
 	int pipe_map;	/* the ncl_pipe control variable */
+	int delivering;	/* we wrote it: put it back when done */
 };
 
 /* Deliver through output @v - 1, or to the host's stack for 0. */
@@ -49,7 +50,8 @@ void ncl_ring_free(struct ncl_ring *rg)
 		return;
 	if (rg->pipe_map >= 0) {
 		/* answers after the application are the stack's again */
-		ring_pipe_set(rg->pipe_map, 0);
+		if (rg->delivering)
+			ring_pipe_set(rg->pipe_map, 0);
 		close(rg->pipe_map);
 	}
 	if (rg->r)
@@ -111,6 +113,7 @@ int ncl_ring_attach(struct ncl_endpoint *ep, const char *ifname,
 		return ncl_why(why, why_len, err, "%s: cannot write it: %s",
 				pipe_pin, strerror(-err));
 	}
+	rg->delivering = 1;
 	ep->ring = rg;
 	return 0;
 }
