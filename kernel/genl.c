@@ -97,8 +97,9 @@ size_t nicprog_nl_plan_size(const struct nicprog_plan *plan)
  * needs if @size is 0. A fill returns -ENODATA for a port it has nothing
  * to say about, which only prog-get's does: no program.
  */
-int nicprog_nl_do(struct genl_info *info, u32 a_ifindex, u32 a_ifname,
-		  nicprog_nl_fill_t fill, size_t size)
+int nicprog_nl_do(const struct sk_buff *req, struct genl_info *info,
+		  u32 a_ifindex, u32 a_ifname, nicprog_nl_fill_t fill,
+		  size_t size)
 {
 	struct nicprog_dev *nd;
 	struct sk_buff *msg = NULL;
@@ -113,7 +114,7 @@ int nicprog_nl_do(struct genl_info *info, u32 a_ifindex, u32 a_ifname,
 	}
 	/* sized under RTNL, which keeps the plan */
 	msg = genlmsg_new(size ?: nicprog_nl_plan_size(nd->plan), GFP_KERNEL);
-	err = msg ? fill(msg, nd, info, info->genlhdr->cmd, 0) : -ENOMEM;
+	err = msg ? fill(msg, nd, info, info->genlhdr->cmd, 0, req) : -ENOMEM;
 out:
 	rtnl_unlock();
 	if (err == -ENODATA) {
@@ -157,7 +158,7 @@ int nicprog_nl_dump(struct sk_buff *skb, struct netlink_callback *cb,
 	for (n = cb->args[0]; (nd = nicprog_dev_nth(net, n)); n++) {
 		if (only && nd != only)
 			continue;
-		err = fill(skb, nd, &info, di->op.cmd, NLM_F_MULTI);
+		err = fill(skb, nd, &info, di->op.cmd, NLM_F_MULTI, cb->skb);
 		if (err == -ENODATA) {
 			err = 0;
 			continue;

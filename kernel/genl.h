@@ -34,16 +34,21 @@ struct nicprog_plan;
 
 extern struct genl_family nicprog_nl_family;
 
+/*
+ * A reply's fill: @req is the request, whose sender's (and socket
+ * opener's) capabilities a fill may check, netlink_ns_capable().
+ */
 typedef int (*nicprog_nl_fill_t)(struct sk_buff *skb, struct nicprog_dev *nd,
 				 const struct genl_info *info, u8 cmd,
-				 int flags);
+				 int flags, const struct sk_buff *req);
 
 struct nicprog_dev *nicprog_nl_port(struct net *net, struct nlattr **attrs,
 				    u32 a_ifindex, u32 a_ifname,
 				    struct netlink_ext_ack *extack);
 size_t nicprog_nl_plan_size(const struct nicprog_plan *plan);
-int nicprog_nl_do(struct genl_info *info, u32 a_ifindex, u32 a_ifname,
-		  nicprog_nl_fill_t fill, size_t size);
+int nicprog_nl_do(const struct sk_buff *req, struct genl_info *info,
+		  u32 a_ifindex, u32 a_ifname, nicprog_nl_fill_t fill,
+		  size_t size);
 int nicprog_nl_dump(struct sk_buff *skb, struct netlink_callback *cb,
 		    u32 a_ifindex, u32 a_ifname, nicprog_nl_fill_t fill);
 int nicprog_nl_cores_check(const struct nicprog_dev *nd,

@@ -43,7 +43,8 @@ static int nicprog_nl_put_region(struct sk_buff *skb,
 }
 
 static int nicprog_nl_dev_fill(struct sk_buff *skb, struct nicprog_dev *nd,
-			       const struct genl_info *info, u8 cmd, int flags)
+			       const struct genl_info *info, u8 cmd, int flags,
+			       const struct sk_buff *req)
 {
 	const struct nicprog_lnic *lnic = nd->nic->lnic;
 	const struct nicprog_lnic_summary *sum = &nd->nic->sum;
@@ -110,8 +111,9 @@ cancel:
 
 int nicprog_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	return nicprog_nl_do(info, NICPROG_A_DEV_IFINDEX, NICPROG_A_DEV_IFNAME,
-			     nicprog_nl_dev_fill, NLMSG_GOODSIZE);
+	return nicprog_nl_do(skb, info, NICPROG_A_DEV_IFINDEX,
+			     NICPROG_A_DEV_IFNAME, nicprog_nl_dev_fill,
+			     NLMSG_GOODSIZE);
 }
 
 int nicprog_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)

@@ -248,14 +248,15 @@ int nicprog_nl_prog_put(struct sk_buff *skb, struct nicprog_dev *nd,
 }
 
 static int nicprog_nl_prog_fill(struct sk_buff *skb, struct nicprog_dev *nd,
-				const struct genl_info *info, u8 cmd, int flags)
+				const struct genl_info *info, u8 cmd, int flags,
+				const struct sk_buff *req)
 {
 	return nicprog_nl_prog_put(skb, nd, info, cmd, flags, 0);
 }
 
 int nicprog_nl_prog_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	return nicprog_nl_do(info, NICPROG_A_PROG_IFINDEX,
+	return nicprog_nl_do(skb, info, NICPROG_A_PROG_IFINDEX,
 			     NICPROG_A_PROG_IFNAME, nicprog_nl_prog_fill, 0);
 }
 

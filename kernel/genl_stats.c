@@ -117,6 +117,8 @@ static int nicprog_nl_put_counters(struct sk_buff *skb, struct nicprog_table *t,
 	u64 vals[NICPROG_NL_TABLE_COUNTERS];
 	u32 n, i, words;
 
+	if (!*left)
+		return 0;
 	n = nicprog_table_counters(t, vals, min(*left, ARRAY_SIZE(vals)),
 				   &words);
 	if (!n)
@@ -132,13 +134,13 @@ static int nicprog_nl_put_counters(struct sk_buff *skb, struct nicprog_table *t,
 }
 
 /*
- * How full the tables of the port's program are, and what its counter
- * tables counted. RTNL held.
+ * How full the tables of the port's program are, and with @values what
+ * its counter tables counted. RTNL held.
  */
 static int nicprog_nl_put_table_stats(struct sk_buff *skb,
-				      struct nicprog_dev *nd)
+				      struct nicprog_dev *nd, bool values)
 {
-	u32 t, entries, max, left = NICPROG_NL_COUNTERS;
+	u32 t, entries, max, left = values ? NICPROG_NL_COUNTERS : 0;
 	const struct nicprog_plan *plan = nd->plan;
 	const struct nicprog_prog *np;
 	struct nlattr *nest;
@@ -247,8 +249,16 @@ static int nicprog_nl_put_units(struct sk_buff *skb, struct nicprog_dev *nd)
 
 static int nicprog_nl_stats_fill(struct sk_buff *skb, struct nicprog_dev *nd,
 				 const struct genl_info *info, u8 cmd,
-				 int flags)
+				 int flags, const struct sk_buff *req)
 {
+	/*
+	 * Counters are map values, which bpf(2) gives only to who holds the
+	 * map: the requester (and the socket's opener) needs CAP_NET_ADMIN in
+	 * the port's namespace, as table-set's marking did; others see how
+	 * full the tables are only.
+	 */
+	bool values = netlink_ns_capable(req, dev_net(nd->netdev)->user_ns,
+					 CAP_NET_ADMIN);
 	struct nicprog_port_stats st = {};
 	void *hdr;
 	int err;
@@ -280,7 +290,7 @@ static int nicprog_nl_stats_fill(struct sk_buff *skb, struct nicprog_dev *nd,
 		return -EMSGSIZE;
 	}
 	err = nicprog_nl_put_cores(skb, nd) ?:
-	      nicprog_nl_put_table_stats(skb, nd) ?:
+	      nicprog_nl_put_table_stats(skb, nd, values) ?:
 	      nicprog_nl_put_ring_stats(skb, nd) ?:
 	      nicprog_nl_put_units(skb, nd);
 	if (err) {
@@ -293,7 +303,7 @@ static int nicprog_nl_stats_fill(struct sk_buff *skb, struct nicprog_dev *nd,
 
 int nicprog_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	return nicprog_nl_do(info, NICPROG_A_STATS_IFINDEX,
+	return nicprog_nl_do(skb, info, NICPROG_A_STATS_IFINDEX,
 			     NICPROG_A_STATS_IFNAME, nicprog_nl_stats_fill,
 			     NICPROG_NL_STATS_SIZE);
 }

@@ -289,15 +289,13 @@ u32 nicprog_table_counters(struct nicprog_table *t, u64 *vals, u32 max,
 			   u32 *words)
 {
 	const struct nicprog_table_desc *d;
-	u32 slots = 1, i, w, s, n;
+	u32 i, w, s, n;
 	u64 *v;
 
 	if (!t)
 		return 0;
 	d = &t->desc;
 	w = t->counter_words;
-	if (d->kind == NICPROG_TABLE_KIND_PERCPU)
-		slots = num_possible_cpus();
 	/* table-set checked the shape; a later kind change unmarks it */
 	if (!w || !counters_shape(d, w))
 		return 0;
@@ -312,7 +310,8 @@ u32 nicprog_table_counters(struct nicprog_table *t, u64 *vals, u32 max,
 	for (i = 0; i < d->max_entries; i++) {
 		if (t->ops->read(t->store, &i, v))
 			continue;
-		for (s = 0; s < slots * w; s++)
+		/* a value is its slots' counters one after another */
+		for (s = 0; s < d->value_size / sizeof(u64); s++)
 			vals[i * w + s % w] += v[s];
 	}
 	up_read(&t->sem);

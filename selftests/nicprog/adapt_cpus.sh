@@ -64,6 +64,17 @@ import json, sys
 d = json.load(sys.stdin)
 t = [t for t in d[0]["tables"] if t["name"] == "xdp_stats_map"][0]
 print(*t["counters"]) if t["counter_words"] == 2 else print("words", t["counter_words"])')"
+	if command -v setpriv > /dev/null; then
+		expect_eq "$what: without CAP_NET_ADMIN, stats shows the table, not its counters" \
+			"no counters, 5 entries" \
+			"$(ip netns exec "$NS" setpriv --bounding-set=-net_admin --inh-caps=-net_admin \
+				"$NICPROG" -j stats dev "$NF" | /usr/bin/python3 -c '
+import json, sys
+t = [t for t in json.load(sys.stdin)[0]["tables"] if t["name"] == "xdp_stats_map"][0]
+print("counters" if "counters" in t else "no counters", "%d entries" % t["entries"], sep=", ")')"
+	else
+		tap_skip "$what: without CAP_NET_ADMIN, no counters" "setpriv not installed"
+	fi
 	nip link set dev "$NF" nicprog off
 	for p in $pids; do
 		taskset -p "$(printf '%x' $(( (1 << $(nproc --all)) - 1 )))" "$p" \
