@@ -114,7 +114,8 @@ static bool nicprog_held(const struct nicprog_held_table *held, u32 n,
 /*
  * The bytes of @region the tables of the ports' plans take, but @skip's,
  * and of @plan's (NULL: none), each table once: a table the NIC holds is
- * shared by the plans of every port that uses it.
+ * shared by the plans of every port that uses it. Buffers the host
+ * allocated in the region (ring/mem.c) count too.
  */
 static u64 nicprog_region_used(const struct nicprog_nic *nic, u32 region,
 			       const struct nicprog_dev *skip,
@@ -123,7 +124,7 @@ static u64 nicprog_region_used(const struct nicprog_nic *nic, u32 region,
 	const struct nicprog_dev *o, *p;
 	const struct nicprog_held_table *h;
 	bool seen;
-	u64 used = 0;
+	u64 used = nic->buf_bytes[region];	/* the host's, no plan's */
 	u32 i;
 
 	list_for_each_entry(o, &nic->ports, nic_node) {
@@ -162,7 +163,7 @@ static u64 nicprog_region_used(const struct nicprog_nic *nic, u32 region,
  *
  * Context: @nic's lock or RTNL held.
  * Return: the bytes (of each instance of an island's region) the tables
- * of the ports' plans take, each table once.
+ * of the ports' plans take, each table once, and the host's buffers.
  */
 u64 nicprog_alloc_region_used(const struct nicprog_nic *nic, u32 region)
 {
@@ -177,7 +178,7 @@ u64 nicprog_alloc_region_used(const struct nicprog_nic *nic, u32 region)
  *
  * Context: RTNL held.
  * Return: the region's size (of each instance of an island's region)
- * less what other ports' plans' tables take.
+ * less what other ports' plans' tables and the host's buffers take.
  */
 u64 nicprog_alloc_region_free(const struct nicprog_dev *nd, u32 region)
 {
@@ -243,7 +244,7 @@ int nicprog_alloc_find(const struct nicprog_dev *nd, struct nicprog_plan *plan,
 		if (nicprog_region_used(nd->nic, r, nd, plan) >
 		    nd->nic->lnic->regions[r].size) {
 			NL_SET_ERR_MSG_MOD(extack,
-					   "the plan's tables need more of a memory region than the NIC has free of other ports' programs");
+					   "the plan's tables need more of a memory region than the NIC has free of other ports' programs and host buffers");
 			return -ENOSPC;
 		}
 	return 0;

@@ -432,7 +432,8 @@ struct nicprog_core_stats *nicprog_cores_read(struct nicprog_dev *nd, u32 *n)
  * maps and attaches out. Each refusal is logged with its cause.
  *
  * Context: process, RTNL held.
- * Return: 0; -EBUSY if a program or map is bound to the NIC; -EINVAL
+ * Return: 0; -EBUSY if a program, map or host buffer (ring/mem.c) is
+ * bound to the NIC; -EINVAL
  * for an LNIC the NIC cannot take.
  */
 int nicprog_lnic_replace_begin(struct nicprog_nic *nic,
@@ -445,10 +446,10 @@ int nicprog_lnic_replace_begin(struct nicprog_nic *nic,
 	if (err)
 		return err;
 	mutex_lock(&nic->lock);
-	if (nic->n_progs || nic->n_tables) {
+	if (nic->n_progs || nic->n_tables || nic->n_bufs) {
 		dev_err(nic->dev,
-			"nicprog: cannot take profile %s: %u programs and %u maps are bound to the NIC\n",
-			lnic->name, nic->n_progs, nic->n_tables);
+			"nicprog: cannot take profile %s: %u programs, %u maps and %u host buffers are bound to the NIC\n",
+			lnic->name, nic->n_progs, nic->n_tables, nic->n_bufs);
 		err = -EBUSY;
 	} else {
 		nic->lnic_frozen = true;

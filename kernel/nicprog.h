@@ -155,13 +155,17 @@ struct nicprog_health_event {
  * @n_progs: programs prepared for the NIC and not yet destroyed
  * @progs: those programs (struct nicprog_prog), RCU for the datapath
  *	(tail calls)
- * @mem_used: bytes of NIC memory tables hold; under RTNL (map alloc/free)
+ * @mem_used: bytes of NIC memory tables and buffers hold; under RTNL (map
+ *	alloc/free; buffers: and @lock)
  * @n_tables: maps offloaded to the NIC; under RTNL
  * @tables: their tables (struct nicprog_table), under RTNL
  * @host_maps: per slot, the host XSKMAP, CPUMAP or PROG_ARRAY a HOST or
  *	PROGS table stands for, one reference owned (hostmap.c); written
  *	under RTNL, RCU for the datapath
  * @host_map_next: the slot to try first, under RTNL
+ * @buf_bytes: per LNIC region, bytes of buffers the host allocated in
+ *	it (ring/mem.c); written under RTNL and @lock, read under either
+ * @n_bufs: those buffers; likewise
  * @dead: nicprog_nic_unregister() ran: no port may register
  * @devlink: the NIC's devlink instance (devlink.c)
  * @dl_ports: per port index, its devlink port
@@ -195,6 +199,8 @@ struct nicprog_nic {
 	struct list_head tables;
 	struct bpf_map __rcu *host_maps[NICPROG_HOST_MAPS];
 	u32 host_map_next;
+	u64 buf_bytes[NICPROG_LNIC_MAX_REGIONS];
+	u32 n_bufs;
 	bool dead;
 	struct devlink *devlink;
 	struct devlink_port *dl_ports;

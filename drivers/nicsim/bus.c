@@ -360,6 +360,7 @@ static struct nicsim_dev *nicsim_dev_create(u32 id, u32 port_count,
 		goto err_put_device;
 	nicsim_translate_dev_init(ndev);
 	nicsim_table_dev_init(ndev);
+	nicsim_mem_init(ndev);
 	err = device_add(&ndev->dev);
 	if (err)
 		goto err_put_device;

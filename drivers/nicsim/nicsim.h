@@ -24,6 +24,7 @@
 /* Most host RX queues of a port (ethtool -L): ctx->rx_queue_index steers. */
 #define NICSIM_RX_QUEUES	4
 #define NICSIM_MAX_CORES	16	/* kthreads per NIC */
+#define NICSIM_DMA_ENGINES	16	/* timed DMA engines per NIC */
 #define NICSIM_PROFILE_NAME_MAX	32	/* NUL included */
 #define NICSIM_CORE_QUEUE_LEN	512	/* frames waiting for one core */
 #define NICSIM_RING_BATCH	64	/* frames a core's pipe notifications wait */
@@ -436,6 +437,12 @@ struct nicsim_core {
  * @tables_lock: protects @tables
  * @tables: the tables the NIC holds (struct nicsim_table, table.c)
  * @table_accept: the NIC takes new tables (debugfs)
+ * @mem_bufs: buffers the host allocated in the NIC's memory (mem.c)
+ * @mem_bytes: their bytes
+ * @dma_lock: protects @dma_free, @dma_jobs and @dma_bytes
+ * @dma_free: per DMA engine, when (ktime_get_ns()) its queued copies end
+ * @dma_jobs: copies the engines made
+ * @dma_bytes: their bytes
  * @port_count: entries in @ports
  * @ports: the ports, all registered while the device is listed
  */
@@ -475,6 +482,12 @@ struct nicsim_dev {
 	struct mutex tables_lock;	/* see above */
 	struct list_head tables;
 	bool table_accept;
+	atomic_t mem_bufs;
+	atomic64_t mem_bytes;
+	spinlock_t dma_lock;	/* @dma_* */
+	u64 dma_free[NICSIM_DMA_ENGINES];
+	u64 dma_jobs;
+	u64 dma_bytes;
 	u32 port_count;
 	struct nicsim_port *ports[];
 };
@@ -563,6 +576,11 @@ void nicsim_stage_run(const void *image, const struct nicprog_exec_ops *ops,
 		      struct nicprog_exec_ctx *ctx,
 		      struct nicprog_exec_result *res);
 extern struct device_attribute dev_attr_exec_mode;
+
+/* mem.c */
+extern const struct nicprog_mem_ops nicsim_mem_ops;
+u64 nicsim_dma_ns(const struct nicprog_lnic_unit *unit, u64 len, u32 dilation);
+void nicsim_mem_init(struct nicsim_dev *ndev);
 
 /* table.c */
 extern const struct nicprog_table_ops nicsim_table_ops;

@@ -112,5 +112,6 @@ const struct nicprog_dev_ops nicsim_nicprog_ops = {
 	.accel_run		= nicsim_accel_run,
 	.table_ops		= &nicsim_table_ops,
 	.ring_xmit		= nicsim_ring_xmit,
+	.mem_ops		= &nicsim_mem_ops,
 	.owner			= THIS_MODULE,
 };

@@ -243,6 +243,32 @@ void *nicprog_table_lib_lookup(void *store, const void *key);
 u64 nicprog_table_lib_offset(void *store, const void *value, u32 *len);
 
 /**
+ * struct nicprog_mem_ops - buffers in a driver's NIC memory, for the host
+ *	(NICPROG_OP_MEM_*)
+ * @alloc: make a zeroed buffer of @size bytes in LNIC region @region of
+ *	@nic and return the driver's handle, or an ERR_PTR (-ENOMEM, or a
+ *	refusal with an extack message; @extack may be NULL). The core has
+ *	checked the region's room (tables and buffers of every port) and
+ *	charged it. Process context, RTNL held; may sleep. Required.
+ * @free: free @buf, which @alloc made for @nic; no copy uses it any more.
+ *	Process context; may sleep. Required.
+ * @dma: copy @len bytes between @buf at @offset (in bounds, checked) and
+ *	the host memory @host (kernel memory: the core has copied from or
+ *	will copy to user memory), towards the NIC if @to_nic, with one of
+ *	the NIC's DMA engines. Return the nanoseconds of the host's clock
+ *	from now until the engine is done -- when the core completes the
+ *	command -- or -errno (-EOPNOTSUPP: no engine reaches the buffer's
+ *	region). Process context; must not sleep. Required.
+ */
+struct nicprog_mem_ops {
+	void *(*alloc)(struct nicprog_nic *nic, u32 region, u64 size,
+		       struct netlink_ext_ack *extack);
+	void (*free)(struct nicprog_nic *nic, void *buf);
+	s64 (*dma)(struct nicprog_nic *nic, void *buf, u64 offset, void *host,
+		   u64 len, bool to_nic);
+};
+
+/**
  * struct nicprog_dev_ops - operations a vendor driver provides
  * @port_stats: fill @stats with the port's NIC-side counters. Required.
  *	Called from sysfs reads and netlink dumps; may sleep; must not take
@@ -310,6 +336,9 @@ u64 nicprog_table_lib_offset(void *store, const void *value, u32 *len);
  *	Return 0, or -errno to stop the send there (-ENOBUFS: the NIC's
  *	transmit queue is full). Optional: without it TX pipes cannot send.
  *	Process context; must not sleep.
+ * @mem_ops: buffers in the NIC's memory for the host, copied by its DMA
+ *	engines (struct nicprog_mem_ops). Optional: without it the memory
+ *	commands fail with EOPNOTSUPP.
  *
  * The table grows by phase (monitoring, BPF offload, plans, rings) as the
  * core gains users for each member; required members are checked once at
@@ -353,6 +382,9 @@ struct nicprog_dev_ops {
 
 	/* Streaming rings */
 	int (*ring_xmit)(struct nicprog_dev *nd, const void *buf, u32 len);
+
+	/* NIC memory */
+	const struct nicprog_mem_ops *mem_ops;
 
 	struct module *owner;
 };

@@ -36,6 +36,7 @@
 #include <linux/netdevice.h>
 #include <linux/nospec.h>
 #include <linux/rcupdate.h>
+#include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <net/nicprog_compat.h>
@@ -50,20 +51,22 @@ static dev_t nicprog_ring_devt;
 static DEFINE_XARRAY_ALLOC(nicprog_ring_minors);
 static u32 nicprog_ring_next;
 
-/* a user's refused argument: for the tracepoint, not the log (trace.h) */
-#define ring_err(rf, fmt, ...) \
-	nicprog_bad_arg(dev_name(&(rf)->nd->dev), "ring: " fmt, ##__VA_ARGS__)
-
 static bool nicprog_ring_dead(struct nicprog_ring_file *rf)
 {
 	return READ_ONCE(rf->nd->ring_dead);
 }
 
-/*
- * Enter the port's driver: ring_lock held, the port registered. Called
- * after the command copied what it needs from user memory.
+/**
+ * nicprog_ring_enter() - enter the port's driver
+ * @nd: the port
+ * @nonblock: fail with -EAGAIN rather than wait for the lock
+ *
+ * Called after the command copied what it needs from user memory.
+ *
+ * Context: process. On success ring_lock is held, the port registered.
+ * Return: 0, -EAGAIN, -EINTR, or -ENODEV once the port is gone.
  */
-static int nicprog_ring_enter(struct nicprog_dev *nd, bool nonblock)
+int nicprog_ring_enter(struct nicprog_dev *nd, bool nonblock)
 {
 	if (nonblock) {
 		if (!mutex_trylock(&nd->ring_lock))
@@ -78,21 +81,33 @@ static int nicprog_ring_enter(struct nicprog_dev *nd, bool nonblock)
 	return 0;
 }
 
-static void nicprog_ring_leave(struct nicprog_dev *nd)
+/**
+ * nicprog_ring_leave() - end nicprog_ring_enter()
+ * @nd: the port
+ */
+void nicprog_ring_leave(struct nicprog_dev *nd)
 {
 	mutex_unlock(&nd->ring_lock);
 }
 
-/*
+/**
+ * nicprog_ring_may_act() - may the file's opener act on the port
+ * @rf: the file
+ * @file: it
+ * @cmd: the command, for the traced cause
+ *
  * A command that acts on the network -- steering the port's frames into
  * the file, putting frames on its wire -- needs CAP_NET_ADMIN in the
  * port's namespace, held by whoever opened the file (file_ns_capable(), as
  * netlink checks a socket's opener), at every such command: a descriptor
  * passed to or inherited by another process carries its opener's
- * privilege and never more. Inside nicprog_ring_enter(): the netdev lives.
+ * privilege and never more; so does taking the NIC's memory.
+ *
+ * Context: inside nicprog_ring_enter(): the netdev lives.
+ * Return: 0 or -EPERM.
  */
-static int nicprog_ring_may_act(struct nicprog_ring_file *rf,
-				struct file *file, const char *cmd)
+int nicprog_ring_may_act(struct nicprog_ring_file *rf, struct file *file,
+			 const char *cmd)
 {
 	if (file_ns_capable(file, dev_net(rf->nd->netdev)->user_ns,
 			    CAP_NET_ADMIN))
@@ -102,12 +117,19 @@ static int nicprog_ring_may_act(struct nicprog_ring_file *rf,
 	return -EPERM;
 }
 
-/*
- * The operation's argument struct, extensible: a smaller one is
- * zero-extended, a larger one must have zeros past ours.
+/**
+ * nicprog_ring_args() - copy a command's argument struct in
+ * @c: the command area
+ * @args: the struct
+ * @size: its size
+ *
+ * Extensible: a smaller one is zero-extended, a larger one must have zeros
+ * past ours.
+ *
+ * Return: 0, -EINVAL, -E2BIG or -EFAULT.
  */
-static int nicprog_ring_args(const struct nicprog_uring_cmd *c, void *args,
-			     size_t size)
+int nicprog_ring_args(const struct nicprog_uring_cmd *c, void *args,
+		      size_t size)
 {
 	if (!c->arg_len || c->arg_len > PAGE_SIZE)
 		return -EINVAL;
@@ -115,8 +137,16 @@ static int nicprog_ring_args(const struct nicprog_uring_cmd *c, void *args,
 				     c->arg_len);
 }
 
-static int nicprog_ring_out(const struct nicprog_uring_cmd *c,
-			    const void *args, size_t size)
+/**
+ * nicprog_ring_out() - copy a command's argument struct back out
+ * @c: the command area
+ * @args: the struct
+ * @size: its size; at most the caller's is written
+ *
+ * Return: 0 or -EFAULT.
+ */
+int nicprog_ring_out(const struct nicprog_uring_cmd *c, const void *args,
+		     size_t size)
 {
 	return copy_to_user(u64_to_user_ptr(c->arg), args,
 			    min_t(size_t, size, c->arg_len)) ? -EFAULT : 0;
@@ -506,6 +536,9 @@ static int nicprog_features_cmd(struct nicprog_ring_file *rf,
 	a.pipe_size_max = NICPROG_PIPE_SIZE_MAX;
 	a.file_pipes = NICPROG_RING_FILE_PIPES;
 	a.file_bytes = NICPROG_RING_FILE_BYTES;
+	a.file_bufs = NICPROG_MEM_FILE_BUFS;
+	a.copy_max = NICPROG_MEM_COPY_MAX;
+	a.buf_max = NICPROG_MEM_BUF_MAX;
 	return nicprog_ring_out(c, &a, sizeof(a));
 }
 
@@ -575,6 +608,17 @@ static int nicprog_ring_cmd(struct io_uring_cmd *ioucmd,
 		return nicprog_wait_cmd(rf, &c, ioucmd, nonblock);
 	case NICPROG_OP_PIPE_SEND:
 		return nicprog_pipe_send_cmd(rf, ioucmd->file, &c, nonblock);
+	}
+	/* NIC memory: slow path, may fault and sleep (mem.c) */
+	if (nonblock)
+		return -EAGAIN;
+	switch (op) {
+	case NICPROG_OP_MEM_ALLOC:
+		return nicprog_mem_alloc_cmd(rf, ioucmd->file, &c);
+	case NICPROG_OP_MEM_FREE:
+		return nicprog_mem_free_cmd(rf, &c);
+	case NICPROG_OP_MEM_COPY:
+		return nicprog_mem_copy_cmd(rf, &c, ioucmd);
 	}
 	return -EINVAL;	/* not reached: nicprog_ring_op() knows every op */
 }
@@ -658,6 +702,7 @@ static int nicprog_ring_open(struct inode *inode, struct file *file)
 	rf->nd = nd;
 	mutex_init(&rf->lock);
 	xa_init_flags(&rf->pipes, XA_FLAGS_ALLOC1 | XA_FLAGS_ACCOUNT);
+	xa_init_flags(&rf->bufs, XA_FLAGS_ALLOC1 | XA_FLAGS_ACCOUNT);
 	mutex_lock(&nd->ring_lock);
 	if (nd->ring_dead) {
 		mutex_unlock(&nd->ring_lock);
@@ -679,9 +724,15 @@ static int nicprog_ring_release(struct inode *inode, struct file *file)
 	struct nicprog_pipe *pipe;
 	unsigned long id;
 
+	/* RTNL: the NIC's memory accounting (mem.c) */
+	rtnl_lock();
 	mutex_lock(&rf->nd->ring_lock);
 	list_del(&rf->node);
+	if (!rf->nd->ring_dead)
+		nicprog_mem_release(rf);
 	mutex_unlock(&rf->nd->ring_lock);
+	rtnl_unlock();
+	xa_destroy(&rf->bufs);
 	mutex_lock(&rf->lock);
 	xa_for_each(&rf->pipes, id, pipe)
 		nicprog_pipe_destroy(rf, id);
@@ -774,9 +825,14 @@ void nicprog_ring_del(struct nicprog_dev *nd)
 	}
 	/* no datapath append to a pipe its file may free from here on */
 	synchronize_rcu();
-	/* parked waits end now: their files are the applications' still */
-	list_for_each_entry(rf, &nd->ring_files, node)
+	/*
+	 * parked waits end now: their files are the applications' still;
+	 * their buffers in NIC memory go with the driver
+	 */
+	list_for_each_entry(rf, &nd->ring_files, node) {
 		nicprog_notif_cancel(rf, -ENODEV);
+		nicprog_mem_release(rf);
+	}
 	mutex_unlock(&nd->ring_lock);
 }
 

@@ -109,6 +109,9 @@ struct nicprog_pipe {
  * @waiters: parked NICPROG_OP_WAIT commands; under @notif_lock
  * @pollq: poll()ers and io_uring poll requests; woken under @notif_lock
  * @send_lens: NICPROG_OP_PIPE_SEND's record lengths; under @lock
+ * @bufs: its buffers in NIC memory (mem.c) by id; changed under the
+ *	port's ring_lock and RTNL
+ * @n_bufs: entries in @bufs; likewise
  */
 struct nicprog_ring_file {
 	struct nicprog_dev *nd;
@@ -126,7 +129,35 @@ struct nicprog_ring_file {
 	struct list_head waiters;
 	wait_queue_head_t pollq;
 	u32 *send_lens;
+	struct xarray bufs;
+	u32 n_bufs;
 };
+
+/* a user's refused argument: for the tracepoint, not the log (trace.h) */
+#define ring_err(rf, fmt, ...) \
+	nicprog_bad_arg(dev_name(&(rf)->nd->dev), "ring: " fmt, ##__VA_ARGS__)
+
+struct nicprog_uring_cmd;
+
+/* chardev.c */
+int nicprog_ring_enter(struct nicprog_dev *nd, bool nonblock);
+void nicprog_ring_leave(struct nicprog_dev *nd);
+int nicprog_ring_may_act(struct nicprog_ring_file *rf, struct file *file,
+			 const char *cmd);
+int nicprog_ring_args(const struct nicprog_uring_cmd *c, void *args,
+		      size_t size);
+int nicprog_ring_out(const struct nicprog_uring_cmd *c, const void *args,
+		     size_t size);
+
+/* mem.c */
+int nicprog_mem_alloc_cmd(struct nicprog_ring_file *rf, struct file *file,
+			  const struct nicprog_uring_cmd *c);
+int nicprog_mem_free_cmd(struct nicprog_ring_file *rf,
+			 const struct nicprog_uring_cmd *c);
+int nicprog_mem_copy_cmd(struct nicprog_ring_file *rf,
+			 const struct nicprog_uring_cmd *c,
+			 struct io_uring_cmd *ioucmd);
+void nicprog_mem_release(struct nicprog_ring_file *rf);
 
 /* pipe.c */
 /**

@@ -118,7 +118,7 @@ n=$(dmesg | wc -l)
 check "with a program attached: EBUSY" bash -c \
 	"! echo nicsim-nfp 2> $TMP/err > $DEV/profile && grep -q 'Device or resource busy' $TMP/err"
 check "the kernel log says why" sh -c \
-	"dmesg | tail -n +$((n + 1)) | grep -q 'nicsim$ID: nicprog: cannot take profile nicsim-nfp: 1 programs and 1 maps are bound to the NIC'"
+	"dmesg | tail -n +$((n + 1)) | grep -q 'nicsim$ID: nicprog: cannot take profile nicsim-nfp: 1 programs, 1 maps and 0 host buffers are bound to the NIC'"
 expect_eq "the profile stays" nicsim-soc "$(cat "$DEV/profile")"
 ip link set dev "$P" xdpoffload off
 # the program and its map are freed after the detach, asynchronously

@@ -317,6 +317,9 @@ enum nicprog_ring_op {
 	NICPROG_OP_WAIT,		/* struct nicprog_wait */
 	NICPROG_OP_PIPE_SEND,		/* struct nicprog_pipe_send */
 	NICPROG_OP_FEATURES,		/* struct nicprog_features */
+	NICPROG_OP_MEM_ALLOC,		/* struct nicprog_mem_alloc */
+	NICPROG_OP_MEM_FREE,		/* struct nicprog_mem_free */
+	NICPROG_OP_MEM_COPY,		/* struct nicprog_mem_copy */
 
 	__NICPROG_OP_MAX
 };
@@ -332,6 +335,9 @@ enum nicprog_ring_op {
 #define NICPROG_U_OP_WAIT		NICPROG_U_OP(WAIT)
 #define NICPROG_U_OP_PIPE_SEND		NICPROG_U_OP(PIPE_SEND)
 #define NICPROG_U_OP_FEATURES		NICPROG_U_OP(FEATURES)
+#define NICPROG_U_OP_MEM_ALLOC		NICPROG_U_OP(MEM_ALLOC)
+#define NICPROG_U_OP_MEM_FREE		NICPROG_U_OP(MEM_FREE)
+#define NICPROG_U_OP_MEM_COPY		NICPROG_U_OP(MEM_COPY)
 
 /*
  * NF outputs. An NF steers a frame to its port's output N with
@@ -578,6 +584,9 @@ struct nicprog_wait {
  * @pipe_size_max: out: NICPROG_PIPE_SIZE_MAX
  * @file_pipes: out: the pipes one open file may hold
  * @file_bytes: out: the data bytes one open file's pipes may hold
+ * @file_bufs: out: the NIC buffers one open file may hold
+ * @copy_max: out: the most bytes one NICPROG_OP_MEM_COPY moves
+ * @buf_max: out: the largest NIC buffer
  *
  * Every field is out: the struct passed in must be zero. Needs no
  * privilege, and answers on a port that has gone too.
@@ -595,6 +604,89 @@ struct nicprog_features {
 	__u32 pipe_size_max;
 	__u32 file_pipes;
 	__u64 file_bytes;
+	__u32 file_bufs;
+	__u32 copy_max;
+	__u64 buf_max;
+};
+
+/*
+ * NIC memory. A file allocates buffers in the NIC's memory regions (the
+ * LNIC's: their names and sizes are devlink's region_* resources), which
+ * are counted with the offloaded tables, and copies between them and its
+ * own memory with the NIC's DMA engines. A copy completes (its CQE) when
+ * the engine finishes, in the NIC's time: queued behind the engines' other
+ * copies, a fixed cost and one per KiB (the LNIC's DMA units' service
+ * and per_kib). Buffers are the file's: no other file names them, and
+ * they are freed when it closes or the port goes.
+ */
+#define NICPROG_MEM_REGION_ANY		0xffffffffU
+#define NICPROG_MEM_FILE_BUFS		256
+#define NICPROG_MEM_BUF_MAX		(64ULL << 20)
+#define NICPROG_MEM_COPY_MAX		(4U << 20)
+
+/**
+ * struct nicprog_mem_alloc - NICPROG_OP_MEM_ALLOC; res: 0
+ * @size: in: bytes, 1..NICPROG_MEM_BUF_MAX; the buffer starts zeroed
+ * @region: in: the LNIC region's index, or NICPROG_MEM_REGION_ANY: the
+ *	largest a DMA engine reaches. Out: the region it is in
+ * @flags: in: 0
+ * @id: out: the buffer's id, unique within the open file
+ * @__rsvd: 0
+ *
+ * Needs CAP_NET_ADMIN in the port's network namespace, held by the file's
+ * opener: the memory is the NIC's, which its programs' tables need too.
+ * ENOSPC when the region has no room (tables and buffers of every port
+ * counted), EMFILE past NICPROG_MEM_FILE_BUFS.
+ */
+struct nicprog_mem_alloc {
+	__u64 size;
+	__u32 region;
+	__u32 flags;
+	__u32 id;
+	__u32 __rsvd;
+};
+
+/**
+ * struct nicprog_mem_free - NICPROG_OP_MEM_FREE; res: 0
+ * @id: a buffer of the file
+ * @flags: 0
+ */
+struct nicprog_mem_free {
+	__u32 id;
+	__u32 flags;
+};
+
+/* struct nicprog_mem_copy.dir */
+enum nicprog_mem_dir {
+	NICPROG_MEM_DIR_UNSPEC,
+	NICPROG_MEM_TO_NIC,	/* user memory to the buffer */
+	NICPROG_MEM_FROM_NIC,	/* the buffer to user memory */
+
+	__NICPROG_MEM_DIR_MAX
+};
+
+/**
+ * struct nicprog_mem_copy - NICPROG_OP_MEM_COPY; res: bytes copied
+ * @id: a buffer of the file
+ * @dir: enum nicprog_mem_dir
+ * @offset: where in the buffer
+ * @len: bytes, 1..NICPROG_MEM_COPY_MAX, within the buffer
+ * @addr: the user memory; read (TO_NIC) when the command is issued,
+ *	written (FROM_NIC) before it completes
+ * @flags: 0
+ * @__rsvd: 0
+ *
+ * The CQE comes when the NIC's DMA engine is done; commands in flight
+ * together are served by the NIC's engines in parallel, each in order.
+ */
+struct nicprog_mem_copy {
+	__u32 id;
+	__u32 dir;
+	__u64 offset;
+	__u64 len;
+	__u64 addr;
+	__u32 flags;
+	__u32 __rsvd;
 };
 
 /*
