@@ -23,18 +23,6 @@
 
 #include "nicsim.h"
 
-/**
- * struct nicsim_buf - a buffer in the simulated NIC's memory
- * @region: its LNIC region
- * @size: its bytes
- * @data: them
- */
-struct nicsim_buf {
-	u32 region;
-	u64 size;
-	u8 *data;
-};
-
 static void *nicsim_mem_alloc(struct nicprog_nic *nic, u32 region, u64 size,
 			      struct netlink_ext_ack *extack)
 {
@@ -139,6 +127,7 @@ static int nicsim_mem_show(struct seq_file *m, void *v)
 {
 	struct nicsim_dev *ndev = m->private;
 	u64 jobs, bytes;
+	u32 i;
 
 	spin_lock(&ndev->dma_lock);
 	jobs = ndev->dma_jobs;
@@ -147,6 +136,8 @@ static int nicsim_mem_show(struct seq_file *m, void *v)
 	seq_printf(m, "bufs %d\nbuf_bytes %lld\ndma_jobs %llu\ndma_bytes %llu\n",
 		   atomic_read(&ndev->mem_bufs),
 		   atomic64_read(&ndev->mem_bytes), jobs, bytes);
+	for (i = 0; i < ndev->port_count; i++)
+		nicsim_roce_show(m, ndev->ports[i]);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(nicsim_mem);
@@ -158,5 +149,6 @@ DEFINE_SHOW_ATTRIBUTE(nicsim_mem);
 void nicsim_mem_init(struct nicsim_dev *ndev)
 {
 	spin_lock_init(&ndev->dma_lock);
+	xa_init_flags(&ndev->mrs, XA_FLAGS_ALLOC1);
 	debugfs_create_file("mem", 0400, ndev->ddir, ndev, &nicsim_mem_fops);
 }

@@ -242,6 +242,17 @@ struct nicsim_port {
 	struct xdp_rxq_info xdp_rxq;
 	atomic_t accel_inflight[__NICPROG_ACCEL_MAX];
 	struct nicsim_wire wire;
+	struct xarray qps;
+	u32 qpn_next;
+	atomic64_t roce_rx;
+	atomic64_t roce_tx;
+	atomic64_t roce_icrc_errors;
+	atomic64_t roce_malformed;
+	atomic64_t roce_retransmits;
+	atomic64_t roce_duplicates;
+	atomic64_t roce_seq_errors;
+	atomic64_t roce_naks;
+	atomic64_t roce_qp_errors;
 };
 
 /*
@@ -443,6 +454,8 @@ struct nicsim_core {
  * @dma_free: per DMA engine, when (ktime_get_ns()) its queued copies end
  * @dma_jobs: copies the engines made
  * @dma_bytes: their bytes
+ * @mrs: the RoCE engine's memory regions by key index (roce.c), RCU
+ * @mr_next: the next key index to try
  * @port_count: entries in @ports
  * @ports: the ports, all registered while the device is listed
  */
@@ -488,6 +501,8 @@ struct nicsim_dev {
 	u64 dma_free[NICSIM_DMA_ENGINES];
 	u64 dma_jobs;
 	u64 dma_bytes;
+	struct xarray mrs;
+	u32 mr_next;
 	u32 port_count;
 	struct nicsim_port *ports[];
 };
@@ -577,10 +592,28 @@ void nicsim_stage_run(const void *image, const struct nicprog_exec_ops *ops,
 		      struct nicprog_exec_result *res);
 extern struct device_attribute dev_attr_exec_mode;
 
+/**
+ * struct nicsim_buf - a buffer in the simulated NIC's memory (mem.c)
+ * @region: its LNIC region
+ * @size: its bytes
+ * @data: them
+ */
+struct nicsim_buf {
+	u32 region;
+	u64 size;
+	u8 *data;
+};
+
 /* mem.c */
 extern const struct nicprog_mem_ops nicsim_mem_ops;
 u64 nicsim_dma_ns(const struct nicprog_lnic_unit *unit, u64 len, u32 dilation);
 void nicsim_mem_init(struct nicsim_dev *ndev);
+
+/* roce.c */
+struct seq_file;
+extern const struct nicprog_rdma_ops nicsim_rdma_ops;
+bool nicsim_roce_rx(struct nicsim_port *port, struct sk_buff *skb);
+void nicsim_roce_show(struct seq_file *m, struct nicsim_port *port);
 
 /* table.c */
 extern const struct nicprog_table_ops nicsim_table_ops;

@@ -113,5 +113,6 @@ const struct nicprog_dev_ops nicsim_nicprog_ops = {
 	.table_ops		= &nicsim_table_ops,
 	.ring_xmit		= nicsim_ring_xmit,
 	.mem_ops		= &nicsim_mem_ops,
+	.rdma_ops		= &nicsim_rdma_ops,
 	.owner			= THIS_MODULE,
 };

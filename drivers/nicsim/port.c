@@ -103,6 +103,9 @@ static void nicsim_wire_rx(struct nicsim_port *port, struct sk_buff *skb)
 	}
 	if (unlikely(!netif_running(dev)))
 		goto drop;
+	/* the classifier: RoCEv2 for the engine's QPs, before any NF */
+	if (nicsim_roce_rx(port, skb))
+		return;
 	ref = rcu_dereference(port->ref);
 	if (ref) {
 		skb->dev = dev;
@@ -392,6 +395,7 @@ struct nicsim_port *nicsim_port_create(struct nicsim_dev *ndev, u32 index)
 	port->ndev = ndev;
 	port->index = index;
 	skb_queue_head_init(&port->rxq);
+	xa_init_flags(&port->qps, XA_FLAGS_ALLOC);
 	nicsim_wire_init(&port->wire);
 	port->stats = netdev_alloc_pcpu_stats(struct nicsim_pcpu_stats);
 	if (!port->stats) {

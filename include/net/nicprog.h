@@ -269,6 +269,84 @@ struct nicprog_mem_ops {
 };
 
 /**
+ * struct nicprog_rdma_qp_attr - a QP to create (&nicprog_rdma_ops.qp_create)
+ * @qpn: out: the number the engine gave it, 24 bits, unique on the port
+ * @sq_depth: WRs its send queue holds
+ * @rq_depth: WRs its receive queue holds
+ * @saddr: its own IPv4 address (RoCEv2 over IPv4)
+ */
+struct nicprog_rdma_qp_attr {
+	u32 qpn;
+	u32 sq_depth;
+	u32 rq_depth;
+	__be32 saddr;
+};
+
+/**
+ * struct nicprog_rdma_conn - where a QP's peer is (&nicprog_rdma_ops.qp_connect)
+ * @dest_qpn: the peer QP's number
+ * @rq_psn: the PSN of the peer's first request
+ * @sq_psn: the PSN of the QP's first request
+ * @mtu: path MTU, 256..4096, a power of two
+ * @timeout_ms: retransmission timeout
+ * @retry_cnt: retransmissions of a packet before the WR fails
+ * @daddr: the peer's IPv4 address
+ * @dmac: the next hop's Ethernet address
+ */
+struct nicprog_rdma_conn {
+	u32 dest_qpn;
+	u32 rq_psn;
+	u32 sq_psn;
+	u32 mtu;
+	u32 timeout_ms;
+	u32 retry_cnt;
+	__be32 daddr;
+	u8 dmac[6];
+};
+
+struct nicprog_rdma_wr;
+struct nicprog_rdma_wc;
+
+/**
+ * struct nicprog_rdma_ops - a NIC's RoCEv2 RC engine (NICPROG_OP_QP_* etc.)
+ * @qp_create: make a QP on @nd in protection domain @pd (the opener's
+ *	file: a QP reaches only regions of its own domain) whose completions
+ *	go to nicprog_rdma_complete(@cq, ...); fill @attr->qpn; return the
+ *	driver's handle or an ERR_PTR. Process context; may sleep.
+ * @qp_connect: take @qp to RTS towards @conn's peer; -EBUSY if it is
+ *	connected already. Process context.
+ * @qp_destroy: stop @qp: when it returns, it sends nothing, takes no
+ *	frame and completes nothing more; its unfinished WRs are dropped.
+ *	Process context; may sleep.
+ * @mr_reg: register in protection domain @pd @len bytes of NIC buffer
+ *	@buf (&nicprog_mem_ops' handle) from @offset, named @iova by work
+ *	requests and peers, with
+ *	NICPROG_ACCESS_* @access: fill the keys, return the driver's
+ *	handle or an ERR_PTR. The engine checks the keys and the range on
+ *	every access. Process context.
+ * @mr_dereg: drop @mr; no access uses it once this returns. Process
+ *	context; may sleep.
+ * @post: queue @n well-formed WRs (the core checked opcodes, flags and
+ *	lengths) on @qp, all or none: -ENOSPC if a queue has no room,
+ *	-EINVAL if the QP is not connected for a send-side WR. Keys are
+ *	the engine's to check as it runs each WR, failing it in its WC.
+ *	Process context; must not sleep.
+ */
+struct nicprog_rdma_ops {
+	void *(*qp_create)(struct nicprog_dev *nd, void *pd, void *cq,
+			   struct nicprog_rdma_qp_attr *attr);
+	int (*qp_connect)(void *qp, const struct nicprog_rdma_conn *conn);
+	void (*qp_destroy)(void *qp);
+	void *(*mr_reg)(struct nicprog_nic *nic, void *pd, void *buf,
+			u64 offset, u64 len, u64 iova, u32 access, u32 *lkey,
+			u32 *rkey);
+	void (*mr_dereg)(struct nicprog_nic *nic, void *mr);
+	int (*post)(void *qp, const struct nicprog_rdma_wr *wr, u32 n);
+};
+
+void nicprog_rdma_complete(void *cq, const struct nicprog_rdma_wc *wc);
+
+/**
  * struct nicprog_dev_ops - operations a vendor driver provides
  * @port_stats: fill @stats with the port's NIC-side counters. Required.
  *	Called from sysfs reads and netlink dumps; may sleep; must not take
@@ -339,6 +417,9 @@ struct nicprog_mem_ops {
  * @mem_ops: buffers in the NIC's memory for the host, copied by its DMA
  *	engines (struct nicprog_mem_ops). Optional: without it the memory
  *	commands fail with EOPNOTSUPP.
+ * @rdma_ops: the NIC's RoCEv2 engine (struct nicprog_rdma_ops), over
+ *	buffers of @mem_ops. Optional: without it the RDMA commands fail
+ *	with EOPNOTSUPP.
  *
  * The table grows by phase (monitoring, BPF offload, plans, rings) as the
  * core gains users for each member; required members are checked once at
@@ -385,6 +466,7 @@ struct nicprog_dev_ops {
 
 	/* NIC memory */
 	const struct nicprog_mem_ops *mem_ops;
+	const struct nicprog_rdma_ops *rdma_ops;
 
 	struct module *owner;
 };

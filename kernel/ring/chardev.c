@@ -609,6 +609,9 @@ static int nicprog_ring_cmd(struct io_uring_cmd *ioucmd,
 	case NICPROG_OP_PIPE_SEND:
 		return nicprog_pipe_send_cmd(rf, ioucmd->file, &c, nonblock);
 	}
+	if (op >= NICPROG_OP_QP_CREATE)
+		return nicprog_rdma_cmd(rf, ioucmd->file, op, &c, ioucmd,
+					nonblock);
 	/* NIC memory: slow path, may fault and sleep (mem.c) */
 	if (nonblock)
 		return -EAGAIN;
@@ -703,6 +706,8 @@ static int nicprog_ring_open(struct inode *inode, struct file *file)
 	mutex_init(&rf->lock);
 	xa_init_flags(&rf->pipes, XA_FLAGS_ALLOC1 | XA_FLAGS_ACCOUNT);
 	xa_init_flags(&rf->bufs, XA_FLAGS_ALLOC1 | XA_FLAGS_ACCOUNT);
+	xa_init_flags(&rf->qps, XA_FLAGS_ACCOUNT);
+	xa_init_flags(&rf->mrs, XA_FLAGS_ACCOUNT);
 	mutex_lock(&nd->ring_lock);
 	if (nd->ring_dead) {
 		mutex_unlock(&nd->ring_lock);
@@ -732,6 +737,7 @@ static int nicprog_ring_release(struct inode *inode, struct file *file)
 		nicprog_mem_release(rf);
 	mutex_unlock(&rf->nd->ring_lock);
 	rtnl_unlock();
+	nicprog_rdma_free(rf);
 	xa_destroy(&rf->bufs);
 	mutex_lock(&rf->lock);
 	xa_for_each(&rf->pipes, id, pipe)

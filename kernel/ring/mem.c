@@ -35,20 +35,6 @@
 #include "ring.h"
 
 /**
- * struct nicprog_buf - a buffer in NIC memory, of one open file
- * @id: its id in the file's bufs
- * @region: its LNIC region
- * @size: its bytes
- * @drv: the driver's handle (&nicprog_mem_ops.alloc)
- */
-struct nicprog_buf {
-	u32 id;
-	u32 region;
-	u64 size;
-	void *drv;
-};
-
-/**
  * struct nicprog_copy - a NICPROG_OP_MEM_COPY in flight
  * @timer: fires when the NIC's engine is done
  * @ioucmd: the command; its pdu points here
@@ -249,13 +235,18 @@ int nicprog_mem_free_cmd(struct nicprog_ring_file *rf,
 	err = nicprog_ring_enter(nd, false);
 	if (err)
 		goto out_rtnl;
-	b = xa_erase(&rf->bufs, a.id);
-	if (b) {
-		rf->n_bufs--;
-		nicprog_buf_free(nd, b);
-	} else {
+	b = xa_load(&rf->bufs, a.id);
+	if (!b) {
 		ring_err(rf, "mem free: the file has no buffer %u", a.id);
 		err = -ENOENT;
+	} else if (b->mrs) {
+		ring_err(rf, "mem free: buffer %u has %u memory regions registered",
+			 a.id, b->mrs);
+		err = -EBUSY;
+	} else {
+		xa_erase(&rf->bufs, a.id);
+		rf->n_bufs--;
+		nicprog_buf_free(nd, b);
 	}
 	nicprog_ring_leave(nd);
 out_rtnl:
@@ -267,6 +258,8 @@ out_rtnl:
  * nicprog_mem_release() - free every buffer of a file
  * @rf: the file, closing, or of a port going (its files stay open)
  *
+ * Its QPs and memory regions (rdma.c) go first.
+ *
  * Context: process, RTNL and the port's ring_lock held, the port not dead
  * yet (its driver is there).
  */
@@ -275,6 +268,8 @@ void nicprog_mem_release(struct nicprog_ring_file *rf)
 	struct nicprog_buf *b;
 	unsigned long id;
 
+	/* QPs and regions first: they use the buffers */
+	nicprog_rdma_release(rf);
 	xa_for_each(&rf->bufs, id, b) {
 		xa_erase(&rf->bufs, id);
 		nicprog_buf_free(rf->nd, b);

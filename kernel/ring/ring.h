@@ -112,6 +112,9 @@ struct nicprog_pipe {
  * @bufs: its buffers in NIC memory (mem.c) by id; changed under the
  *	port's ring_lock and RTNL
  * @n_bufs: entries in @bufs; likewise
+ * @qps: its QPs (rdma.c) by number, under the port's ring_lock
+ * @mrs: its memory regions by local key, likewise
+ * @cq: the completion queue of its QPs, made with the first QP
  */
 struct nicprog_ring_file {
 	struct nicprog_dev *nd;
@@ -131,6 +134,25 @@ struct nicprog_ring_file {
 	u32 *send_lens;
 	struct xarray bufs;
 	u32 n_bufs;
+	struct xarray qps;
+	struct xarray mrs;
+	struct nicprog_cq *cq;
+};
+
+/**
+ * struct nicprog_buf - a buffer in NIC memory, of one open file (mem.c)
+ * @id: its id in the file's bufs
+ * @region: its LNIC region
+ * @size: its bytes
+ * @drv: the driver's handle (&nicprog_mem_ops.alloc)
+ * @mrs: memory regions registered over it (rdma.c), under ring_lock
+ */
+struct nicprog_buf {
+	u32 id;
+	u32 region;
+	u64 size;
+	void *drv;
+	u32 mrs;
 };
 
 /* a user's refused argument: for the tracepoint, not the log (trace.h) */
@@ -158,6 +180,14 @@ int nicprog_mem_copy_cmd(struct nicprog_ring_file *rf,
 			 const struct nicprog_uring_cmd *c,
 			 struct io_uring_cmd *ioucmd);
 void nicprog_mem_release(struct nicprog_ring_file *rf);
+
+/* rdma.c */
+struct nicprog_cq;
+int nicprog_rdma_cmd(struct nicprog_ring_file *rf, struct file *file,
+		     unsigned int op, const struct nicprog_uring_cmd *c,
+		     struct io_uring_cmd *ioucmd, bool nonblock);
+void nicprog_rdma_release(struct nicprog_ring_file *rf);
+void nicprog_rdma_free(struct nicprog_ring_file *rf);
 
 /* pipe.c */
 /**

@@ -320,6 +320,13 @@ enum nicprog_ring_op {
 	NICPROG_OP_MEM_ALLOC,		/* struct nicprog_mem_alloc */
 	NICPROG_OP_MEM_FREE,		/* struct nicprog_mem_free */
 	NICPROG_OP_MEM_COPY,		/* struct nicprog_mem_copy */
+	NICPROG_OP_QP_CREATE,		/* struct nicprog_qp_create */
+	NICPROG_OP_QP_CONNECT,		/* struct nicprog_qp_connect */
+	NICPROG_OP_QP_DESTROY,		/* struct nicprog_qp_destroy */
+	NICPROG_OP_MR_REG,		/* struct nicprog_mr_reg */
+	NICPROG_OP_MR_DEREG,		/* struct nicprog_mr_dereg */
+	NICPROG_OP_POST,		/* struct nicprog_post */
+	NICPROG_OP_POLL,		/* struct nicprog_poll */
 
 	__NICPROG_OP_MAX
 };
@@ -338,6 +345,13 @@ enum nicprog_ring_op {
 #define NICPROG_U_OP_MEM_ALLOC		NICPROG_U_OP(MEM_ALLOC)
 #define NICPROG_U_OP_MEM_FREE		NICPROG_U_OP(MEM_FREE)
 #define NICPROG_U_OP_MEM_COPY		NICPROG_U_OP(MEM_COPY)
+#define NICPROG_U_OP_QP_CREATE		NICPROG_U_OP(QP_CREATE)
+#define NICPROG_U_OP_QP_CONNECT		NICPROG_U_OP(QP_CONNECT)
+#define NICPROG_U_OP_QP_DESTROY		NICPROG_U_OP(QP_DESTROY)
+#define NICPROG_U_OP_MR_REG		NICPROG_U_OP(MR_REG)
+#define NICPROG_U_OP_MR_DEREG		NICPROG_U_OP(MR_DEREG)
+#define NICPROG_U_OP_POST		NICPROG_U_OP(POST)
+#define NICPROG_U_OP_POLL		NICPROG_U_OP(POLL)
 
 /*
  * NF outputs. An NF steers a frame to its port's output N with
@@ -687,6 +701,232 @@ struct nicprog_mem_copy {
 	__u64 addr;
 	__u32 flags;
 	__u32 __rsvd;
+};
+
+/*
+ * RDMA: the NIC's RoCEv2 engine, reliable connected (RC) queue pairs
+ * (after RecoNIC). An open file creates QPs on its port, registers memory
+ * regions over its NIC buffers, posts work requests -- a batch per
+ * NICPROG_OP_POST, the doorbell -- and reaps their completions with
+ * NICPROG_OP_POLL. The file is the completion queue of its QPs. Like
+ * buffers, QPs and MRs are the file's and go with it or with the port.
+ * Every command needs CAP_NET_ADMIN in the port's namespace, held by the
+ * file's opener: QPs put frames on the wire and take them off it.
+ */
+#define NICPROG_RDMA_FILE_QPS		64
+#define NICPROG_RDMA_FILE_MRS		256
+#define NICPROG_RDMA_QP_DEPTH		1024	/* most WRs of a queue */
+#define NICPROG_RDMA_POST_MAX		256	/* WRs a post */
+#define NICPROG_RDMA_POLL_MAX		256	/* WCs a poll */
+#define NICPROG_RDMA_MSG_MAX		(1U << 30)	/* bytes a WR */
+
+/**
+ * struct nicprog_qp_create - NICPROG_OP_QP_CREATE; res: 0
+ * @qpn: out: the QP's number on the wire (24 bits)
+ * @flags: 0
+ * @sq_depth: WRs its send queue holds, 1..NICPROG_RDMA_QP_DEPTH
+ * @rq_depth: WRs its receive queue holds, 1..NICPROG_RDMA_QP_DEPTH
+ * @__rsvd: 0
+ * @gid: the QP's own address: an IPv4-mapped IPv6 address
+ *	(::ffff:a.b.c.d), the RoCEv2 GID of the NIC's port for it
+ */
+struct nicprog_qp_create {
+	__u32 qpn;
+	__u32 flags;
+	__u32 sq_depth;
+	__u32 rq_depth;
+	__u32 __rsvd;
+	__u8 gid[16];
+};
+
+/**
+ * struct nicprog_qp_connect - NICPROG_OP_QP_CONNECT; res: 0
+ * @qpn: a QP of the file, not connected yet
+ * @dest_qpn: the peer's QP number (24 bits)
+ * @rq_psn: the PSN of the first request the peer sends (24 bits)
+ * @sq_psn: the PSN of the first request this QP sends (24 bits)
+ * @mtu: path MTU: 256, 512, 1024, 2048 or 4096
+ * @timeout_ms: retransmission timeout, 1..10000
+ * @retry_cnt: retransmissions of one packet before giving up, 0..7
+ * @flags: 0
+ * @dgid: the peer's address, IPv4-mapped
+ * @dmac: the peer's (or next hop's) Ethernet address
+ * @__pad: 0
+ *
+ * The QP goes to RTS (ready to send): requests flow both ways.
+ */
+struct nicprog_qp_connect {
+	__u32 qpn;
+	__u32 dest_qpn;
+	__u32 rq_psn;
+	__u32 sq_psn;
+	__u32 mtu;
+	__u32 timeout_ms;
+	__u32 retry_cnt;
+	__u32 flags;
+	__u8 dgid[16];
+	__u8 dmac[6];
+	__u8 __pad[2];
+};
+
+/**
+ * struct nicprog_qp_destroy - NICPROG_OP_QP_DESTROY; res: 0
+ * @qpn: a QP of the file; its WRs not complete are flushed (no WC)
+ * @flags: 0
+ */
+struct nicprog_qp_destroy {
+	__u32 qpn;
+	__u32 flags;
+};
+
+/* struct nicprog_mr_reg.access */
+#define NICPROG_ACCESS_LOCAL_WRITE	_BITUL(0)
+#define NICPROG_ACCESS_REMOTE_WRITE	_BITUL(1)
+#define NICPROG_ACCESS_REMOTE_READ	_BITUL(2)
+#define NICPROG_ACCESS_ALL		(NICPROG_ACCESS_LOCAL_WRITE | \
+					 NICPROG_ACCESS_REMOTE_WRITE | \
+					 NICPROG_ACCESS_REMOTE_READ)
+
+/**
+ * struct nicprog_mr_reg - NICPROG_OP_MR_REG; res: 0
+ * @buf: a NIC buffer of the file (NICPROG_OP_MEM_ALLOC); it cannot be
+ *	freed while a region is registered over it (EBUSY)
+ * @access: NICPROG_ACCESS_*
+ * @offset: where in the buffer the region starts
+ * @len: its bytes, 1.. within the buffer
+ * @iova: the address work requests and the peer name its first byte by
+ * @lkey: out: the key local work requests give
+ * @rkey: out: the key the peer gives (checked on every access)
+ */
+struct nicprog_mr_reg {
+	__u32 buf;
+	__u32 access;
+	__u64 offset;
+	__u64 len;
+	__u64 iova;
+	__u32 lkey;
+	__u32 rkey;
+};
+
+/**
+ * struct nicprog_mr_dereg - NICPROG_OP_MR_DEREG; res: 0
+ * @lkey: the region's local key
+ * @flags: 0
+ */
+struct nicprog_mr_dereg {
+	__u32 lkey;
+	__u32 flags;
+};
+
+/* struct nicprog_rdma_wr.opcode */
+enum nicprog_wr_opcode {
+	NICPROG_WR_UNSPEC,
+	NICPROG_WR_SEND,
+	NICPROG_WR_SEND_IMM,
+	NICPROG_WR_WRITE,
+	NICPROG_WR_WRITE_IMM,
+	NICPROG_WR_READ,
+	NICPROG_WR_RECV,
+
+	__NICPROG_WR_MAX
+};
+
+/* struct nicprog_rdma_wr.flags */
+#define NICPROG_WR_SIGNALED	_BITUL(0)	/* a WC when done (RECV: always) */
+#define NICPROG_WR_F_ALL	NICPROG_WR_SIGNALED
+
+/**
+ * struct nicprog_rdma_wr - a work request
+ * @wr_id: the caller's, in its WC
+ * @qpn: the file's QP it goes to
+ * @opcode: enum nicprog_wr_opcode
+ * @flags: NICPROG_WR_*
+ * @__rsvd: 0
+ * @lkey: the local region's key
+ * @len: bytes, 0..NICPROG_RDMA_MSG_MAX, within the local region
+ * @addr: the local bytes, an iova of the region
+ * @raddr: WRITE, READ: the peer's iova
+ * @rkey: WRITE, READ: the peer's key
+ * @imm: SEND_IMM, WRITE_IMM: the immediate data, as the peer's WC gives it
+ */
+struct nicprog_rdma_wr {
+	__u64 wr_id;
+	__u32 qpn;
+	__u8 opcode;
+	__u8 flags;
+	__u16 __rsvd;
+	__u32 lkey;
+	__u32 len;
+	__u64 addr;
+	__u64 raddr;
+	__u32 rkey;
+	__u32 imm;
+};
+
+/**
+ * struct nicprog_post - NICPROG_OP_POST, one doorbell; res: WRs posted
+ * @wrs: user address of @n struct nicprog_rdma_wr
+ * @n: 1..NICPROG_RDMA_POST_MAX
+ * @wr_size: sizeof(struct nicprog_rdma_wr)
+ *
+ * All or nothing: a malformed WR, or one that does not fit its queue,
+ * fails the command (EINVAL, ENOSPC) with none posted. Keys and ranges
+ * are checked by the engine when it runs a WR: a bad one completes with
+ * an error status.
+ */
+struct nicprog_post {
+	__u64 wrs;
+	__u32 n;
+	__u32 wr_size;
+};
+
+/* struct nicprog_rdma_wc.status, as ibverbs' (enum ibv_wc_status) */
+enum nicprog_wc_status {
+	NICPROG_WC_SUCCESS		= 0,
+	NICPROG_WC_LOC_LEN_ERR		= 1,
+	NICPROG_WC_LOC_PROT_ERR		= 4,
+	NICPROG_WC_WR_FLUSH_ERR		= 5,
+	NICPROG_WC_REM_INV_REQ_ERR	= 9,
+	NICPROG_WC_REM_ACCESS_ERR	= 10,
+	NICPROG_WC_REM_OP_ERR		= 11,
+	NICPROG_WC_RETRY_EXC_ERR	= 12,
+	NICPROG_WC_RNR_RETRY_EXC_ERR	= 13,
+};
+
+/* struct nicprog_rdma_wc.flags */
+#define NICPROG_WC_IMM		_BITUL(0)	/* @imm is valid */
+
+/**
+ * struct nicprog_rdma_wc - a work completion
+ * @wr_id: the WR's
+ * @qpn: its QP
+ * @opcode: its enum nicprog_wr_opcode (a received WRITE_IMM: WRITE_IMM)
+ * @status: enum nicprog_wc_status
+ * @flags: NICPROG_WC_*
+ * @byte_len: RECV: the bytes received
+ * @imm: with NICPROG_WC_IMM, the immediate data
+ */
+struct nicprog_rdma_wc {
+	__u64 wr_id;
+	__u32 qpn;
+	__u8 opcode;
+	__u8 status;
+	__u16 flags;
+	__u32 byte_len;
+	__u32 imm;
+};
+
+/**
+ * struct nicprog_poll - NICPROG_OP_POLL; res: WCs written
+ * @wcs: user address of room for @max struct nicprog_rdma_wc
+ * @max: 1..NICPROG_RDMA_POLL_MAX
+ * @timeout_ms: 0: return at once (busy polling); else wait up to this
+ *	long, 1..NICPROG_WAIT_TIMEOUT_MAX, for a first WC (0 WCs: none came)
+ */
+struct nicprog_poll {
+	__u64 wcs;
+	__u32 max;
+	__u32 timeout_ms;
 };
 
 /*

@@ -70,9 +70,16 @@ static void nicring_polled(struct nicring *r, const struct io_uring_cqe *cqe)
 		r->fired = 1;
 }
 
-/* One command; its CQE's res. */
-static int nicring_cmd(struct nicring *r, uint32_t op, void *arg,
-		       uint32_t len)
+/**
+ * nicring_command() - one command of the device, waited for
+ * @r: the handle
+ * @op: a NICPROG_U_OP_* code
+ * @arg: its argument struct
+ * @len: its size
+ *
+ * Return: the command's CQE's res.
+ */
+int nicring_command(struct nicring *r, uint32_t op, void *arg, uint32_t len)
 {
 	struct io_uring_sqe *sqe = io_uring_get_sqe(&r->ring);
 	struct nicprog_uring_cmd *c;
@@ -186,7 +193,7 @@ static struct nicring_pipe *pipe_new(struct nicring *r,
 	struct nicring_pipe *p;
 	int res;
 
-	res = nicring_cmd(r, NICPROG_U_OP_PIPE_CREATE, a, sizeof(*a));
+	res = nicring_command(r, NICPROG_U_OP_PIPE_CREATE, a, sizeof(*a));
 	if (res < 0) {
 		*err = res;
 		return NULL;
@@ -215,7 +222,7 @@ static struct nicring_pipe *pipe_new(struct nicring *r,
 	return p;
 
 err_destroy:
-	nicring_cmd(r, NICPROG_U_OP_PIPE_DESTROY,
+	nicring_command(r, NICPROG_U_OP_PIPE_DESTROY,
 		    &(struct nicprog_pipe_destroy){ .id = a->id },
 		    sizeof(struct nicprog_pipe_destroy));
 	return NULL;
@@ -249,7 +256,7 @@ struct nicring_pipe *nicring_rx_bind(struct nicring *r, uint32_t size,
 	if (!p)
 		return NULL;
 	b.id = p->id;
-	res = nicring_cmd(r, NICPROG_U_OP_PIPE_BIND, &b, sizeof(b));
+	res = nicring_command(r, NICPROG_U_OP_PIPE_BIND, &b, sizeof(b));
 	if (res < 0) {
 		nicring_pipe_free(p);
 		*err = res;
@@ -338,7 +345,7 @@ int nicring_pipe_free(struct nicring_pipe *p)
 
 	r->pipes[p->id % NICRING_PIPES] = NULL;
 	munmap(p->map, p->map_len);
-	res = nicring_cmd(r, NICPROG_U_OP_PIPE_DESTROY,
+	res = nicring_command(r, NICPROG_U_OP_PIPE_DESTROY,
 			  &(struct nicprog_pipe_destroy){ .id = p->id },
 			  sizeof(struct nicprog_pipe_destroy));
 	free(p);
@@ -654,7 +661,7 @@ int nicring_send(struct nicring_pipe *tx)
 	int res, total = 0;
 
 	while (__atomic_load_n(&tx->ctrl->head, __ATOMIC_ACQUIRE) != tx->pos) {
-		res = nicring_cmd(tx->r, NICPROG_U_OP_PIPE_SEND, &a, sizeof(a));
+		res = nicring_command(tx->r, NICPROG_U_OP_PIPE_SEND, &a, sizeof(a));
 		if (res <= 0)
 			return total ? total : res;
 		total += res;

@@ -96,6 +96,28 @@ int nicring_send(struct nicring_pipe *tx);
 
 uint64_t nicring_drops(const struct nicring_pipe *p);
 void nicring_get_stats(const struct nicring *r, struct nicring_stats *s);
+int nicring_command(struct nicring *r, uint32_t op, void *arg, uint32_t len);
+
+/*
+ * NIC memory and RDMA (Documentation/nicprog/rdma.rst), on the same
+ * device and ring: buffers in the NIC's memory, copied by its DMA
+ * engines; QPs of its RoCEv2 engine, regions over the buffers, WRs posted
+ * a batch per doorbell, completions polled (timeout 0: busy polling).
+ */
+int nicring_mem_alloc(struct nicring *r, uint64_t size, uint32_t region,
+		      uint32_t *id);
+int nicring_mem_free(struct nicring *r, uint32_t id);
+int nicring_mem_copy(struct nicring *r, uint32_t id, uint32_t dir,
+		     uint64_t offset, void *p, uint64_t len);
+int nicring_qp_create(struct nicring *r, struct nicprog_qp_create *a);
+int nicring_qp_connect(struct nicring *r, const struct nicprog_qp_connect *a);
+int nicring_qp_destroy(struct nicring *r, uint32_t qpn);
+int nicring_mr_reg(struct nicring *r, struct nicprog_mr_reg *a);
+int nicring_mr_dereg(struct nicring *r, uint32_t lkey);
+int nicring_post(struct nicring *r, const struct nicprog_rdma_wr *wrs,
+		 uint32_t n);
+int nicring_poll_cq(struct nicring *r, struct nicprog_rdma_wc *wcs,
+		    uint32_t max, uint32_t timeout_ms);
 
 #ifdef __cplusplus
 }

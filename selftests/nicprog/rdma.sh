@@ -1,0 +1,97 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The NIC's RoCEv2 engine against Linux's own soft-RoCE: a peer whose
+# nicsim port carries rdma_rxe (in the initial namespace: rxe opens its
+# UDP socket and routes there only) and rdma-core's unmodified
+# ibv_rc_pingpong, in both roles, against nicrdma pingpong on the other
+# port, whose QP is the engine's (its port in a namespace of its own, the
+# engine's address that port's). 1 B to 1 MiB messages (1 MiB: a
+# thousand packets each at MTU 1024), each side's own success output;
+# then with 1% seeded loss on the wire both ways, where only
+# retransmission -- the engine's and rxe's -- completes the run.
+. "$(dirname "$0")/lib.sh"
+require_root_tools
+APPS=$NICPROG_SRC/tools/apps
+[ -x "$APPS/nicrdma" ] || skip_all "tools/apps/nicrdma not built"
+command -v ibv_rc_pingpong > /dev/null ||
+	skip_all "ibv_rc_pingpong not installed (ibverbs-utils)"
+command -v rdma > /dev/null || skip_all "rdma (iproute2) not installed"
+modprobe rdma_rxe 2> /dev/null || skip_all "the kernel has no rdma_rxe"
+nicprog_load || skip_all "cannot load nicprog/nicsim"
+mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+
+TMP=$(mktemp -d /tmp/nicprog-rdma.XXXXXX)
+RXE=rxe$$
+trap 'rdma link delete "$RXE" 2> /dev/null; cleanup; rm -rf "$TMP"' EXIT
+
+ID=$(nicsim_new_id)
+P=nicsim${ID}p0 E=nicsim${ID}p1
+nicsim_new "$ID" 2
+echo "$ID:0 $ID:1" > "$BUS/link_device"
+ip link set lo up
+sysctl -qw "net.ipv6.conf.$P.disable_ipv6=1"
+ip addr add 10.77.0.1/24 dev "$P"
+ip link set "$P" up
+netns_new eng
+port_to_ns eng "$E" 10.77.0.2/24
+rdma link add "$RXE" type rxe netdev "$P"
+# the rxe device's IPv4 GID ("GID[  1]: ::ffff:10.77.0.1, RoCE v2"):
+# its index for ibv_rc_pingpong's -g; rxe adds it as it learns the address
+gidx() { ibv_devinfo -v -d "$RXE" | sed -n 's/.*GID\[ *\([0-9]*\)\]:.*::ffff:10\.77\.0\.1,.*/\1/p'; }
+wait_for 10 sh -c "ibv_devinfo -v -d $RXE | grep -q '::ffff:10.77.0.1,'"
+GIDX=$(gidx)
+roce() { awk -v f="$1" '$1 == "p1" { for (i = 2; i < NF; i += 2) if ($i == f) print $(i + 1) }' \
+	"/sys/kernel/debug/nicsim/nicsim$ID/mem"; }
+
+# pp SIZE ITERS ROLE: ibv_rc_pingpong against nicrdma pingpong, the engine
+# the server (ROLE engine-server) or the client (engine-client); both
+# must exit 0 having printed their "iters in" line.
+pp() {
+	local s=$1 n=$2 erc rrc
+	if [ "$3" = engine-server ]; then
+		ip netns exec eng timeout 120 "$APPS/nicrdma" pingpong -d "$E" \
+			-a 10.77.0.2 -s "$s" -n "$n" > "$TMP/eng" 2>&1 &
+		wait_for 20 sh -c "ip netns exec eng ss -ltn | grep -q ':18515 '"
+		timeout 120 ibv_rc_pingpong -d "$RXE" -g "$GIDX" -s "$s" -n "$n" \
+			10.77.0.2 > "$TMP/rxe" 2>&1
+		rrc=$?
+		wait $!
+		erc=$?
+	else
+		timeout 120 ibv_rc_pingpong -d "$RXE" -g "$GIDX" -s "$s" -n "$n" \
+			> "$TMP/rxe" 2>&1 &
+		wait_for 20 sh -c "ss -ltn | grep -q ':18515 '"
+		ip netns exec eng timeout 120 "$APPS/nicrdma" pingpong -d "$E" \
+			-a 10.77.0.2 -s "$s" -n "$n" 10.77.0.1 > "$TMP/eng" 2>&1
+		erc=$?
+		wait $!
+		rrc=$?
+	fi
+	sed 's/^/# rxe: /' "$TMP/rxe"
+	sed 's/^/# engine: /' "$TMP/eng"
+	[ "$rrc" = 0 ] && [ "$erc" = 0 ] &&
+		grep -q "^$n iters in .* usec/iter" "$TMP/rxe" &&
+		grep -q "^$n iters in .* usec/iter" "$TMP/eng"
+}
+
+tap_begin
+check "rxe's IPv4 GID found (index ${GIDX:-none})" test -n "$GIDX"
+for role in engine-server engine-client; do
+	check "$role: ibv_rc_pingpong, 1-byte messages x 100" pp 1 100 $role
+	check "$role: ibv_rc_pingpong, 4 KiB messages (4 packets) x 200" \
+		pp 4096 200 $role
+	check "$role: ibv_rc_pingpong, 1 MiB messages (1024 packets) x 3" \
+		pp $((1 << 20)) 3 $role
+done
+expect_eq "the engine saw no bad ICRC, malformed frame or QP error" "0 0 0" \
+	"$(roce icrc_errors) $(roce malformed) $(roce qp_errors)"
+
+echo "$ID:0" > "$BUS/unlink_device"
+echo "$ID:0 $ID:1 loss 10000 seed 3" > "$BUS/link_device"
+retx0=$(roce retransmits)
+for role in engine-server engine-client; do
+	check "1% loss, $role: 4 KiB x 300 complete" pp 4096 300 $role
+done
+tap_info "the engine's retransmissions under loss: $(( $(roce retransmits) - retx0 )), frames the wire lost: $(ethtool -S "$P" | awk '$1 == "wire_lost:" { print $2 }') one way, $(ip netns exec eng ethtool -S "$E" | awk '$1 == "wire_lost:" { print $2 }') the other"
+check "the engine retransmitted" test "$(roce retransmits)" -gt "$retx0"
+tap_end
