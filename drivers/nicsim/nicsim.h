@@ -244,6 +244,9 @@ struct nicsim_port {
 	struct nicsim_wire wire;
 	struct xarray qps;
 	u32 qpn_next;
+	struct sk_buff_head roce_rxq;
+	struct napi_struct roce_napi;
+	atomic64_t roce_rx_drops;
 	atomic64_t roce_rx;
 	atomic64_t roce_tx;
 	atomic64_t roce_icrc_errors;
@@ -613,6 +616,7 @@ void nicsim_mem_init(struct nicsim_dev *ndev);
 struct seq_file;
 extern const struct nicprog_rdma_ops nicsim_rdma_ops;
 bool nicsim_roce_rx(struct nicsim_port *port, struct sk_buff *skb);
+int nicsim_roce_poll(struct napi_struct *napi, int budget);
 void nicsim_roce_show(struct seq_file *m, struct nicsim_port *port);
 
 /* table.c */

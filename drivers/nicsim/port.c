@@ -263,6 +263,7 @@ static int nicsim_port_open(struct net_device *dev)
 	struct nicsim_port *port = netdev_priv(dev);
 
 	napi_enable(&port->napi);
+	napi_enable(&port->roce_napi);
 	netif_start_queue(dev);
 	nicsim_link_update_carrier(port);
 	return 0;
@@ -275,8 +276,10 @@ static int nicsim_port_stop(struct net_device *dev)
 	netif_stop_queue(dev);
 	nicsim_link_update_carrier(port);
 	napi_disable(&port->napi);
+	napi_disable(&port->roce_napi);
 	/* A frame may still slip in from a racing transmit: freed at destroy. */
 	skb_queue_purge(&port->rxq);
+	skb_queue_purge(&port->roce_rxq);
 	return 0;
 }
 
@@ -395,6 +398,7 @@ struct nicsim_port *nicsim_port_create(struct nicsim_dev *ndev, u32 index)
 	port->ndev = ndev;
 	port->index = index;
 	skb_queue_head_init(&port->rxq);
+	skb_queue_head_init(&port->roce_rxq);
 	xa_init_flags(&port->qps, XA_FLAGS_ALLOC);
 	nicsim_wire_init(&port->wire);
 	port->stats = netdev_alloc_pcpu_stats(struct nicsim_pcpu_stats);
@@ -417,6 +421,7 @@ struct nicsim_port *nicsim_port_create(struct nicsim_dev *ndev, u32 index)
 	nicprog_netdev_devlink_port_set(netdev,
 					nicprog_nic_devlink_port(ndev->nic, index));
 	netif_napi_add(netdev, &port->napi, nicsim_port_poll);
+	netif_napi_add(netdev, &port->roce_napi, nicsim_roce_poll);
 	netif_carrier_off(netdev);
 	err = nicsim_xdp_init(port);
 	if (err)
@@ -470,6 +475,7 @@ void nicsim_port_destroy(struct nicsim_port *port)
 	/* unregistered: nothing transmits any more */
 	nicsim_wire_stop(&port->wire);
 	skb_queue_purge(&port->rxq);
+	skb_queue_purge(&port->roce_rxq);
 	nicsim_xdp_fini(port);
 	free_percpu(port->stats);
 	free_netdev(netdev);

@@ -43,6 +43,7 @@
 #define ROCE_HDR_MIN		(ETH_HLEN + 20 + 8 + 12)
 #define ROCE_PKEY		0xffff
 #define ROCE_PSN_MASK		0xffffff
+#define NICSIM_ROCE_RXQ		8192	/* frames waiting for the engine */
 
 /* BTH opcodes of the RC transport */
 enum {
@@ -127,8 +128,11 @@ struct nicsim_swqe {
  * @sq_next: WRs sent
  * @sq_tail: WRs posted
  * @next_psn: the PSN of the next new request packet
+ * @una: the first PSN not acknowledged
  * @read_off: bytes of the READ at @sq_head already received
+ * @read_gap: a response of it went missing, and the rest was asked for
  * @retries: retransmissions since the last progress
+ * @rnr: the timer runs for an RNR NAK's wait, not a loss
  * @rto: the retransmission timer
  * @rq: receive queue
  * @rq_head: RECVs used
@@ -163,8 +167,11 @@ struct nicsim_qp {
 	u32 sq_next;
 	u32 sq_tail;
 	u32 next_psn;
+	u32 una;
 	u64 read_off;
+	bool read_gap;
 	u32 retries;
+	bool rnr;
 	struct timer_list rto;
 	struct nicprog_rdma_wr *rq;
 	u32 rq_depth;
@@ -385,13 +392,14 @@ static bool roce_send_wqe(struct nicsim_qp *qp, struct nicsim_swqe *e,
 			return false;
 	}
 	if (wr->opcode == NICPROG_WR_READ) {
+		/* the part not received yet: from response @from on */
 		p.opcode = RC_READ_REQ;
-		p.psn = e->psn;
+		p.psn = e->psn + from;
 		p.ackreq = true;
 		p.reth = true;
-		p.va = wr->raddr;
+		p.va = wr->raddr + (u64)from * qp->mtu;
 		p.rkey = wr->rkey;
-		p.dmalen = wr->len;
+		p.dmalen = wr->len - min(wr->len, from * qp->mtu);
 		roce_send(qp, &p);
 		return true;
 	}
@@ -447,8 +455,11 @@ static void roce_push(struct nicsim_qp *qp, u32 psn)
 		} else if (psn_cmp(psn, e->psn + e->npkts) >= 0) {
 			continue;
 		}
-		if (!roce_send_wqe(qp, e, e->wr.opcode == NICPROG_WR_READ ? 0 :
-				   max(psn_cmp(psn, e->psn), 0))) {
+		/* a READ asks again for what did not come yet */
+		if (!roce_send_wqe(qp, e, e->wr.opcode != NICPROG_WR_READ ?
+				   max(psn_cmp(psn, e->psn), 0) :
+				   i == qp->sq_head ?
+				   (u32)(qp->read_off / qp->mtu) : 0)) {
 			rcu_read_unlock();
 			roce_qp_error(qp, NICPROG_WC_LOC_PROT_ERR);
 			return;
@@ -464,6 +475,13 @@ static void roce_acked(struct nicsim_qp *qp, u32 psn)
 {
 	struct nicsim_swqe *e;
 	bool progress = false;
+
+	/* packets up to @psn arrived, whole WRs or not */
+	if (qp->sq_head != qp->sq_next && psn_cmp(psn + 1, qp->una) > 0 &&
+	    psn_cmp(psn + 1, qp->next_psn) <= 0) {
+		qp->una = (psn + 1) & ROCE_PSN_MASK;
+		progress = true;
+	}
 
 	while (qp->sq_head != qp->sq_next) {
 		e = &qp->sq[qp->sq_head % qp->sq_depth];
@@ -485,10 +503,15 @@ static void roce_acked(struct nicsim_qp *qp, u32 psn)
 	}
 }
 
-/* The PSN the send queue waits on: its oldest WR's first. Lock held. */
+/*
+ * The PSN the send queue waits on: the first packet not acknowledged,
+ * within its oldest WR. Lock held.
+ */
 static u32 roce_una(struct nicsim_qp *qp)
 {
-	return qp->sq[qp->sq_head % qp->sq_depth].psn;
+	u32 first = qp->sq[qp->sq_head % qp->sq_depth].psn;
+
+	return psn_cmp(qp->una, first) > 0 ? qp->una : first;
 }
 
 static void roce_rto(struct timer_list *t)
@@ -497,11 +520,13 @@ static void roce_rto(struct timer_list *t)
 
 	spin_lock_bh(&qp->lock);
 	if (qp->state == QP_RTS && qp->sq_head != qp->sq_next) {
-		if (++qp->retries > qp->retry_cnt) {
+		/* an RNR wait is not a loss: as rnr_retry 7, no limit */
+		if (!qp->rnr && ++qp->retries > qp->retry_cnt) {
 			roce_qp_error(qp, NICPROG_WC_RETRY_EXC_ERR);
 		} else {
-			atomic64_inc(&qp->port->roce_retransmits);
-			qp->read_off = 0;
+			if (!qp->rnr)
+				atomic64_inc(&qp->port->roce_retransmits);
+			qp->rnr = false;
 			roce_push(qp, roce_una(qp));
 			mod_timer(&qp->rto, jiffies + qp->timeout);
 		}
@@ -515,6 +540,7 @@ static void roce_rx_response(struct nicsim_qp *qp, const struct roce_pkt *p)
 	struct nicsim_swqe *e;
 	struct nicsim_mr *mr;
 	u8 type = p->syndrome >> 5;
+	u64 off;
 
 	if (p->opcode == RC_ACK || p->aeth) {
 		if (type == 0) {
@@ -522,11 +548,11 @@ static void roce_rx_response(struct nicsim_qp *qp, const struct roce_pkt *p)
 				   p->psn - 1);
 		} else if (type == 1) {		/* RNR NAK: again, shortly */
 			roce_acked(qp, p->psn - 1);
-			mod_timer(&qp->rto, jiffies + 1);
+			qp->rnr = true;
+			mod_timer(&qp->rto, jiffies + msecs_to_jiffies(1));
 		} else if (p->syndrome == AETH_NAK_SEQ) {
 			roce_acked(qp, p->psn - 1);
 			atomic64_inc(&qp->port->roce_retransmits);
-			qp->read_off = 0;
 			roce_push(qp, p->psn);
 		} else if (type == 3) {
 			roce_acked(qp, p->psn - 1);
@@ -544,10 +570,23 @@ static void roce_rx_response(struct nicsim_qp *qp, const struct roce_pkt *p)
 	e = &qp->sq[qp->sq_head % qp->sq_depth];
 	if (e->wr.opcode != NICPROG_WR_READ ||
 	    psn_cmp(p->psn, e->psn) < 0 ||
-	    psn_cmp(p->psn, e->psn + e->npkts) >= 0 ||
-	    (u64)psn_cmp(p->psn, e->psn) * qp->mtu != qp->read_off ||
-	    p->len > e->wr.len - qp->read_off)
-		return;		/* not the one expected: the timer asks again */
+	    psn_cmp(p->psn, e->psn + e->npkts) >= 0)
+		return;
+	off = (u64)psn_cmp(p->psn, e->psn) * qp->mtu;
+	if (off > qp->read_off && !qp->read_gap) {
+		/* a response went missing: ask for the rest again, once */
+		qp->read_gap = true;
+		atomic64_inc(&qp->port->roce_retransmits);
+		rcu_read_lock();
+		roce_send_wqe(qp, e, qp->read_off / qp->mtu);
+		rcu_read_unlock();
+		return;
+	}
+	if (off != qp->read_off || p->len > e->wr.len - qp->read_off)
+		return;		/* a late one, or not ours: ignored */
+	qp->read_gap = false;
+	qp->retries = 0;
+	mod_timer(&qp->rto, jiffies + qp->timeout);
 	if (p->len) {
 		mr = roce_mr(qp->port->ndev, qp->pd, e->wr.lkey,
 			     NICPROG_ACCESS_LOCAL_WRITE,
@@ -570,6 +609,7 @@ static void roce_rx_response(struct nicsim_qp *qp, const struct roce_pkt *p)
 				      e->wr.len, false, 0);
 		qp->sq_head++;
 		qp->read_off = 0;
+		qp->read_gap = false;
 		qp->retries = 0;
 		/* later WRs may have been ACKed meanwhile */
 		roce_acked(qp, p->psn);
@@ -800,56 +840,118 @@ out:
 	spin_unlock(&qp->lock);
 }
 
+/* The port's QP a RoCEv2 frame at its Ethernet header is for, or NULL. */
+static struct nicsim_qp *roce_classify(struct nicsim_port *port,
+				       const struct sk_buff *skb)
+{
+	const struct iphdr *iph;
+	const struct udphdr *uh;
+	struct nicsim_qp *qp;
+	const u8 *bth;
+
+	if (skb->len < ROCE_HDR_MIN + 4 ||
+	    ((struct ethhdr *)skb->data)->h_proto != htons(ETH_P_IP))
+		return NULL;
+	iph = (const struct iphdr *)(skb->data + ETH_HLEN);
+	uh = (const struct udphdr *)(iph + 1);
+	if (iph->ihl != 5 || iph->version != 4 ||
+	    iph->protocol != IPPROTO_UDP || uh->dest != htons(ROCE_UDP_PORT) ||
+	    ip_is_fragment(iph))
+		return NULL;
+	bth = (const u8 *)(uh + 1);
+	qp = xa_load(&port->qps, get_unaligned_be32(bth + 4) & ROCE_PSN_MASK);
+	return qp && qp->saddr == iph->daddr ? qp : NULL;
+}
+
 /**
  * nicsim_roce_rx() - the classifier: a frame from the wire for the engine
  * @port: the port it came in on
  * @skb: the frame, at its Ethernet header
+ *
+ * The engine's frames wait in its own queue for its NAPI instance: a
+ * frame the engine sends may reach another engine at once (an unshaped
+ * wire delivers in the sender's context), which must not answer inside
+ * its peer's send.
  *
  * Context: BH disabled, RCU held.
  * Return: true if the engine took the frame (it is consumed).
  */
 bool nicsim_roce_rx(struct nicsim_port *port, struct sk_buff *skb)
 {
-	const struct iphdr *iph;
-	const struct udphdr *uh;
+	if (xa_empty(&port->qps) || skb_linearize(skb) ||
+	    !roce_classify(port, skb))
+		return false;
+	spin_lock(&port->roce_rxq.lock);
+	if (skb_queue_len(&port->roce_rxq) < NICSIM_ROCE_RXQ) {
+		__skb_queue_tail(&port->roce_rxq, skb);
+		skb = NULL;
+	}
+	spin_unlock(&port->roce_rxq.lock);
+	if (skb) {
+		atomic64_inc(&port->roce_rx_drops);
+		kfree_skb(skb);
+	} else {
+		napi_schedule(&port->roce_napi);
+	}
+	return true;
+}
+
+/* A frame the classifier took. BH disabled, RCU held. */
+static void roce_frame(struct nicsim_port *port, struct sk_buff *skb)
+{
+	const struct iphdr *iph = (const struct iphdr *)(skb->data + ETH_HLEN);
+	const struct udphdr *uh = (const struct udphdr *)(iph + 1);
 	struct roce_pkt p = {};
 	struct nicsim_qp *qp;
 	u32 len;
-	u8 *bth;
 
-	if (xa_empty(&port->qps) || skb->len < ROCE_HDR_MIN + 4 ||
-	    skb_linearize(skb) ||
-	    ((struct ethhdr *)skb->data)->h_proto != htons(ETH_P_IP))
-		return false;
-	iph = (const struct iphdr *)(skb->data + ETH_HLEN);
-	uh = (const struct udphdr *)(iph + 1);
-	if (iph->ihl != 5 || iph->version != 4 ||
-	    iph->protocol != IPPROTO_UDP || uh->dest != htons(ROCE_UDP_PORT) ||
-	    ip_is_fragment(iph))
-		return false;
-	bth = (u8 *)(uh + 1);
-	qp = xa_load(&port->qps, get_unaligned_be32(bth + 4) & ROCE_PSN_MASK);
-	if (!qp || qp->saddr != iph->daddr)
-		return false;
-	/* the engine's from here: whatever is wrong, it is dropped */
+	/* looked up again: it may have gone while the frame waited */
+	qp = roce_classify(port, skb);
+	if (!qp)
+		return;
 	len = ntohs(iph->tot_len);
 	if (len < 20 + 8 + 12 + 4 || len > skb->len - ETH_HLEN ||
-	    ntohs(uh->len) != len - 20 || iph->saddr != qp->daddr)
-		goto drop;
+	    ntohs(uh->len) != len - 20 || iph->saddr != qp->daddr) {
+		atomic64_inc(&port->roce_malformed);
+		return;
+	}
 	if (get_unaligned_le32((u8 *)iph + len - 4) !=
 	    roce_icrc((u8 *)iph, len - 4)) {
 		atomic64_inc(&port->roce_icrc_errors);
-		goto drop;
+		return;
 	}
-	if (!roce_parse(&p, bth, len - 20 - 8 - 4)) {
+	if (!roce_parse(&p, (const u8 *)(uh + 1), len - 20 - 8 - 4)) {
 		atomic64_inc(&port->roce_malformed);
-		goto drop;
+		return;
 	}
 	atomic64_inc(&port->roce_rx);
 	roce_qp_rx(qp, &p);
-drop:
-	consume_skb(skb);
-	return true;
+}
+
+/**
+ * nicsim_roce_poll() - the engine's NAPI instance: its queued frames
+ * @napi: the port's roce_napi
+ * @budget: frames at most
+ *
+ * Return: frames taken.
+ */
+int nicsim_roce_poll(struct napi_struct *napi, int budget)
+{
+	struct nicsim_port *port = container_of(napi, struct nicsim_port,
+						roce_napi);
+	struct sk_buff *skb;
+	int done = 0;
+
+	rcu_read_lock();
+	while (done < budget && (skb = skb_dequeue(&port->roce_rxq))) {
+		roce_frame(port, skb);
+		consume_skb(skb);
+		done++;
+	}
+	rcu_read_unlock();
+	if (done < budget)
+		napi_complete_done(napi, done);
+	return done;
 }
 
 static void *nicsim_qp_create(struct nicprog_dev *nd, void *pd, void *cq,
@@ -907,6 +1009,7 @@ static int nicsim_qp_connect(void *q, const struct nicprog_rdma_conn *c)
 		qp->dest_qpn = c->dest_qpn;
 		qp->epsn = c->rq_psn;
 		qp->next_psn = c->sq_psn;
+		qp->una = c->sq_psn;
 		qp->mtu = c->mtu;
 		qp->timeout = max(msecs_to_jiffies(c->timeout_ms), 1UL);
 		qp->retry_cnt = c->retry_cnt;
@@ -1021,9 +1124,10 @@ static void nicsim_mr_dereg(struct nicprog_nic *nic, void *m)
  */
 void nicsim_roce_show(struct seq_file *m, struct nicsim_port *port)
 {
-	seq_printf(m, "p%u roce_rx %lld roce_tx %lld icrc_errors %lld malformed %lld retransmits %lld duplicates %lld seq_errors %lld naks %lld qp_errors %lld\n",
+	seq_printf(m, "p%u roce_rx %lld roce_tx %lld rx_drops %lld icrc_errors %lld malformed %lld retransmits %lld duplicates %lld seq_errors %lld naks %lld qp_errors %lld\n",
 		   port->index, atomic64_read(&port->roce_rx),
 		   atomic64_read(&port->roce_tx),
+		   atomic64_read(&port->roce_rx_drops),
 		   atomic64_read(&port->roce_icrc_errors),
 		   atomic64_read(&port->roce_malformed),
 		   atomic64_read(&port->roce_retransmits),

@@ -9,6 +9,12 @@
 # thousand packets each at MTU 1024), each side's own success output;
 # then with 1% seeded loss on the wire both ways, where only
 # retransmission -- the engine's and rxe's -- completes the run.
+# Then the engine against itself on a second NIC (rdma_test): SEND,
+# WRITE, READ, with and without immediate data, 1 B to 2 MiB both ways
+# byte-exact, clean and at 1% loss; bad rkeys, ranges and access NAKed;
+# RNR; every malformed command its errno; a seeded fuzzer of WRs that
+# writes nothing outside a region; EPERM without CAP_NET_ADMIN; the
+# device deleted under traffic; slab objects back to the baseline.
 . "$(dirname "$0")/lib.sh"
 require_root_tools
 APPS=$NICPROG_SRC/tools/apps
@@ -24,6 +30,7 @@ TMP=$(mktemp -d /tmp/nicprog-rdma.XXXXXX)
 RXE=rxe$$
 trap 'rdma link delete "$RXE" 2> /dev/null; cleanup; rm -rf "$TMP"' EXIT
 
+slab0=$(slab_ours)
 ID=$(nicsim_new_id)
 P=nicsim${ID}p0 E=nicsim${ID}p1
 nicsim_new "$ID" 2
@@ -94,4 +101,54 @@ for role in engine-server engine-client; do
 done
 tap_info "the engine's retransmissions under loss: $(( $(roce retransmits) - retx0 )), frames the wire lost: $(ethtool -S "$P" | awk '$1 == "wire_lost:" { print $2 }') one way, $(ip netns exec eng ethtool -S "$E" | awk '$1 == "wire_lost:" { print $2 }') the other"
 check "the engine retransmitted" test "$(roce retransmits)" -gt "$retx0"
+rdma link delete "$RXE"
+
+# The engine against itself: two ports of a second NIC, no IP needed.
+if [ -x "$SELFDIR/rdma_test" ]; then
+	ID2=$(nicsim_new_id)
+	A=nicsim${ID2}p0 B=nicsim${ID2}p1
+	nicsim_new "$ID2" 2
+	echo "$ID2:0 $ID2:1" > "$BUS/link_device"
+	for p in $A $B; do
+		sysctl -qw "net.ipv6.conf.$p.disable_ipv6=1"
+		ip link set "$p" up
+	done
+	"$SELFDIR/rdma_test" "$A" "$B" cases 5 3000 > "$TMP/out" 2>&1
+	rc=$?
+	sed 's/^/# /' "$TMP/out"
+	expect_eq "rdma_test $A $B cases 5 3000: exit status" 0 "$rc"
+	check "rdma_test: all 5 cases pass" grep -q "^# Totals: pass:5 fail:0" "$TMP/out"
+	echo "$ID2:0" > "$BUS/unlink_device"
+	echo "$ID2:0 $ID2:1 loss 10000 seed 9" > "$BUS/link_device"
+	"$SELFDIR/rdma_test" "$A" "$B" xfer 6 > "$TMP/out" 2>&1
+	rc=$?
+	sed 's/^/# /' "$TMP/out"
+	expect_eq "1% loss: every transfer byte-exact (rdma_test xfer)" "0 1" \
+		"$rc $(grep -c '^ok 1 ' "$TMP/out")"
+	if command -v setpriv > /dev/null; then
+		check "without CAP_NET_ADMIN no QP is made (EPERM)" \
+			setpriv --bounding-set=-net_admin --inh-caps=-net_admin \
+			"$SELFDIR/rdma_test" "$A" "$B" eperm 1
+	else
+		tap_skip "without CAP_NET_ADMIN no QP is made (EPERM)" "setpriv not installed"
+	fi
+	"$SELFDIR/rdma_test" "$A" "$B" hold 7 > "$TMP/hold" 2>&1 &
+	hold=$!
+	if wait_for 20 grep -q '^held$' "$TMP/hold"; then
+		sleep 1
+		check "the device is deleted under WRITEs both ways" nicsim_del "$ID2"
+		check "the holder sees ENODEV and exits 0" \
+			wait_for 20 grep -q '^gone$' "$TMP/hold"
+		wait "$hold"
+		expect_eq "  its exit status" 0 $?
+	else
+		sed 's/^/# /' "$TMP/hold"
+		tap_fail "the device is deleted under WRITEs both ways"
+		kill -9 "$hold"
+	fi
+else
+	tap_skip "rdma_test: the engine against itself" "rdma_test not built"
+fi
+nicsim_del "$ID"
+slab_back "after QPs, regions, transfers and device removal" "$slab0"
 tap_end
