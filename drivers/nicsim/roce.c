@@ -528,7 +528,12 @@ static void roce_rto(struct timer_list *t)
 				atomic64_inc(&qp->port->roce_retransmits);
 			qp->rnr = false;
 			roce_push(qp, roce_una(qp));
-			mod_timer(&qp->rto, jiffies + qp->timeout);
+			/*
+			 * backing off, as TCP's timer does: a peer slower than
+			 * the timeout is not flooded with resends of resends
+			 */
+			mod_timer(&qp->rto, jiffies +
+				  (qp->timeout << min(qp->retries, 4U)));
 		}
 	}
 	spin_unlock_bh(&qp->lock);

@@ -7,6 +7,7 @@
 # port, whose QP is the engine's (its port in a namespace of its own, the
 # engine's address that port's). 1 B to 1 MiB messages (1 MiB: a
 # thousand packets each at MTU 1024), each side's own success output;
+# perftest's ib_write_bw and ib_read_bw against nicrdma bw likewise;
 # then with 1% seeded loss on the wire both ways, where only
 # retransmission -- the engine's and rxe's -- completes the run.
 # Then the engine against itself on a second NIC (rdma_test): SEND,
@@ -81,6 +82,38 @@ pp() {
 		grep -q "^$n iters in .* usec/iter" "$TMP/eng"
 }
 
+# bwt TOOL SIZE ITERS ROLE: perftest's TOOL (ib_write_bw, ib_read_bw)
+# against nicrdma bw, the engine the server or the client; both exit 0,
+# perftest having printed its report line for SIZE and ITERS.
+bwt() {
+	local t=$1 s=$2 n=$3 f erc rrc
+	f=-w
+	[ "$t" = ib_read_bw ] && f=-r
+	if [ "$4" = engine-server ]; then
+		ip netns exec eng timeout 120 "$APPS/nicrdma" bw "$f" -d "$E" \
+			-a 10.77.0.2 -s "$s" > "$TMP/eng" 2>&1 &
+		wait_for 20 sh -c "ip netns exec eng ss -ltn | grep -q ':18515 '"
+		timeout 120 "$t" -d "$RXE" -x "$GIDX" -s "$s" -n "$n" 10.77.0.2 \
+			> "$TMP/rxe" 2>&1
+		rrc=$?
+		wait $!
+		erc=$?
+	else
+		timeout 120 "$t" -d "$RXE" -x "$GIDX" -s "$s" -n "$n" \
+			> "$TMP/rxe" 2>&1 &
+		wait_for 20 sh -c "ss -ltn | grep -q ':18515 '"
+		ip netns exec eng timeout 120 "$APPS/nicrdma" bw "$f" -d "$E" \
+			-a 10.77.0.2 -s "$s" -n "$n" 10.77.0.1 > "$TMP/eng" 2>&1
+		erc=$?
+		wait $!
+		rrc=$?
+	fi
+	sed 's/^/# rxe: /' "$TMP/rxe" | grep -E "^# rxe: +[0-9]|rror|ail"
+	sed 's/^/# engine: /' "$TMP/eng" | grep -E "^# engine: +[0-9]|rror|ail"
+	[ "$rrc" = 0 ] && [ "$erc" = 0 ] &&
+		grep -Eq "^ $s +$n +[0-9.]+ +[0-9.]+" "$TMP/rxe"
+}
+
 tap_begin
 check "rxe's IPv4 GID found (index ${GIDX:-none})" test -n "$GIDX"
 for role in engine-server engine-client; do
@@ -90,6 +123,18 @@ for role in engine-server engine-client; do
 	check "$role: ibv_rc_pingpong, 1 MiB messages (1024 packets) x 3" \
 		pp $((1 << 20)) 3 $role
 done
+if command -v ib_write_bw > /dev/null; then
+	for t in ib_write_bw ib_read_bw; do
+		for role in engine-server engine-client; do
+			check "$role: $t, 1 B x 100" bwt $t 1 100 $role
+			check "$role: $t, 64 KiB x 100" bwt $t 65536 100 $role
+			check "$role: $t, 1 MiB x 5" bwt $t $((1 << 20)) 5 $role
+		done
+	done
+else
+	tap_skip "perftest's ib_write_bw and ib_read_bw against the engine" \
+		"perftest not installed"
+fi
 expect_eq "the engine saw no bad ICRC, malformed frame or QP error" "0 0 0" \
 	"$(roce icrc_errors) $(roce malformed) $(roce qp_errors)"
 

@@ -13,6 +13,20 @@
  * (its GID ::ffff:ADDR); the peer's MAC is -M, or the kernel's neighbour
  * entry of the peer's address on IFNAME (/proc/net/arp).
  *
+ *   nicrdma bw -w|-r -d IFNAME -a ADDR [-p PORT] [-s SIZE] [-n ITERS]
+ *		[-t TX_DEPTH] [-M MAC] [SERVER]
+ *
+ * perftest's role (ib_write_bw -w, ib_read_bw -r; perftest 4.5, its
+ * version "6.06"), with its exchange over TCP port 18515 as perftest
+ * speaks it without rdma_cm: the 16-byte version, the two 4-byte values
+ * (cycle buffer, cache line) and the MTU's exchanges, the 108-byte "LID:OUT_READS:QPN:PSN:RKEY:VADDR:GID:
+ * SRQN:" key messages (four before the run, one at its end), the five
+ * 8-byte report values, then "done". As the server the engine's region
+ * is what the client writes or reads (give both the same SIZE, as two
+ * perftest peers are given); as the client the engine writes or
+ * reads ITERS messages of SIZE with TX_DEPTH in flight and prints
+ * perftest's report line.
+ *
  * The buffer is in NIC memory, as the engine's memory regions are.
  */
 #define _GNU_SOURCE
@@ -95,14 +109,13 @@ static int read_full(int fd, void *buf, size_t len)
 	return 0;
 }
 
-/* The exchange of ibv_rc_pingpong: returns the peer's; sock set. */
-static int exchange(const char *server, int port, const struct dest *me,
-		    struct dest *rem, int *sock)
+/* A TCP connection to @server:@port, or from a client to @port. */
+static int tcp_open(const char *server, int port)
 {
 	struct addrinfo hints = { .ai_family = AF_UNSPEC,
 				  .ai_socktype = SOCK_STREAM }, *res, *t;
-	char msg[MSG_LEN], service[8];
 	int fd = -1, lfd, one = 1;
+	char service[8];
 
 	snprintf(service, sizeof(service), "%d", port);
 	if (server) {
@@ -117,26 +130,17 @@ static int exchange(const char *server, int port, const struct dest *me,
 			fd = -1;
 		}
 		freeaddrinfo(res);
-		if (fd < 0) {
+		if (fd < 0)
 			fprintf(stderr, "Couldn't connect to %s:%d\n", server, port);
-			return -1;
-		}
-		dest_msg(me, msg);
-		if (write(fd, msg, sizeof(msg)) != sizeof(msg) ||
-		    read_full(fd, msg, sizeof(msg)) || msg_dest(msg, rem))
-			return -1;
-		if (write(fd, "done", sizeof("done")) != sizeof("done"))
-			return -1;
-		*sock = fd;
-		return 0;
+		return fd;
 	}
 	hints.ai_flags = AI_PASSIVE;
 	if (getaddrinfo(NULL, service, &hints, &res))
 		return -1;
 	lfd = socket(res->ai_family, res->ai_socktype, res->ai_protocol);
-	setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (lfd < 0 || bind(lfd, res->ai_addr, res->ai_addrlen) ||
-	    listen(lfd, 1)) {
+	if (lfd < 0 ||
+	    setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
+	    bind(lfd, res->ai_addr, res->ai_addrlen) || listen(lfd, 1)) {
 		freeaddrinfo(res);
 		fprintf(stderr, "Couldn't listen to port %d\n", port);
 		return -1;
@@ -144,8 +148,28 @@ static int exchange(const char *server, int port, const struct dest *me,
 	freeaddrinfo(res);
 	fd = accept(lfd, NULL, NULL);
 	close(lfd);
-	if (fd < 0 || read_full(fd, msg, sizeof(msg)) || msg_dest(msg, rem))
+	return fd;
+}
+
+/* The exchange of ibv_rc_pingpong: returns the peer's; sock set. */
+static int exchange(const char *server, int port, const struct dest *me,
+		    struct dest *rem, int *sock)
+{
+	char msg[MSG_LEN];
+	int fd = tcp_open(server, port);
+
+	if (fd < 0)
 		return -1;
+	if (server) {
+		dest_msg(me, msg);
+		if (write(fd, msg, sizeof(msg)) != sizeof(msg) ||
+		    read_full(fd, msg, sizeof(msg)) || msg_dest(msg, rem))
+			return -1;
+		if (write(fd, "done", sizeof("done")) != sizeof("done"))
+			return -1;
+	} else if (read_full(fd, msg, sizeof(msg)) || msg_dest(msg, rem)) {
+		return -1;
+	}
 	*sock = fd;
 	return 0;
 }
@@ -362,10 +386,245 @@ loop:
 	return 0;
 }
 
+#define PT_VERSION	"6.06"	/* perftest 4.5's, which the peer checks */
+#define PT_KEY_LEN	108
+
+static void pt_key(char *msg, const struct dest *d, unsigned int out_reads,
+		   uint32_t rkey, uint64_t vaddr)
+{
+	int i, n;
+
+	n = snprintf(msg, PT_KEY_LEN, "%04x:%04x:%06x:%06x:%08x:%016llx:",
+		     d->lid, out_reads, d->qpn, d->psn, rkey,
+		     (unsigned long long)vaddr);
+	for (i = 0; i < 16; i++)
+		n += snprintf(msg + n, PT_KEY_LEN - n, "%02x:", d->gid[i]);
+	snprintf(msg + n, PT_KEY_LEN - n, "%08x:", 0);
+}
+
+static int pt_parse(const char *msg, struct dest *d, uint32_t *rkey,
+		    uint64_t *vaddr)
+{
+	unsigned long long va;
+	unsigned int g[16], out;
+	int i;
+
+	if (sscanf(msg, "%x:%x:%x:%x:%x:%llx:%x:%x:%x:%x:%x:%x:%x:%x:%x:%x:%x:%x:%x:%x:%x:%x:",
+		   &d->lid, &out, &d->qpn, &d->psn, rkey, &va, &g[0], &g[1],
+		   &g[2], &g[3], &g[4], &g[5], &g[6], &g[7], &g[8], &g[9],
+		   &g[10], &g[11], &g[12], &g[13], &g[14], &g[15]) != 22)
+		return -1;
+	for (i = 0; i < 16; i++)
+		d->gid[i] = g[i];
+	*vaddr = va;
+	return 0;
+}
+
+/* Send @n bytes then read as many (client), or the other way round. */
+static int pt_xchg(int fd, int client, const void *out, void *in, size_t n)
+{
+	if (client)
+		return write(fd, out, n) != (ssize_t)n || read_full(fd, in, n);
+	return read_full(fd, in, n) || write(fd, out, n) != (ssize_t)n;
+}
+
+static uint64_t be64(uint64_t v)
+{
+	return ((uint64_t)htonl(v & 0xffffffff) << 32) | htonl(v >> 32);
+}
+
+static int bw(int argc, char **argv)
+{
+	const char *ifname = NULL, *addr = NULL, *server = NULL, *mac = NULL;
+	uint32_t size = 65536, iters = 1000, tx_depth = 64, rkey = 0;
+	unsigned int posted = 0, done = 0, i, k, mtu_enum = 3;
+	struct nicprog_qp_create qc = { .rq_depth = 1 };
+	struct nicprog_qp_connect qn = { .timeout_ms = 100, .retry_cnt = 7 };
+	struct nicprog_mr_reg mr = { .access = NICPROG_ACCESS_ALL,
+				     .iova = 0x20000000 };
+	char ver[16] = PT_VERSION, rver[16], key[PT_KEY_LEN], rkey_msg[PT_KEY_LEN];
+	int port = 18515, opt, err, fd, n, write_test = -1, client;
+	uint32_t ours[2], theirs[2];
+	struct nicprog_rdma_wc wc[64];
+	struct nicprog_rdma_wr wr;
+	struct dest me = {}, rem = {};
+	uint64_t rvaddr = 0, rep[5], rrep[5];
+	unsigned char peer_mac[6];
+	char mtu_s[2], rmtu_s[2];
+	struct in_addr in;
+	struct nicring *r;
+	char rem_ip[32];
+	uint32_t buf_id;
+	double t0, t1;
+
+	while ((opt = getopt(argc, argv, "wrd:a:p:s:n:t:M:")) != -1) {
+		switch (opt) {
+		case 'w': write_test = 1; break;
+		case 'r': write_test = 0; break;
+		case 'd': ifname = optarg; break;
+		case 'a': addr = optarg; break;
+		case 'p': port = atoi(optarg); break;
+		case 's': size = strtoul(optarg, NULL, 0); break;
+		case 'n': iters = strtoul(optarg, NULL, 0); break;
+		case 't': tx_depth = strtoul(optarg, NULL, 0); break;
+		case 'M': mac = optarg; break;
+		default: return 2;
+		}
+	}
+	if (optind < argc)
+		server = argv[optind];
+	client = server != NULL;
+	if (write_test < 0 || !ifname || !addr ||
+	    inet_pton(AF_INET, addr, &in) != 1 || !size || !iters ||
+	    !tx_depth || tx_depth > 64) {
+		fprintf(stderr, "usage: nicrdma bw -w|-r -d IFNAME -a ADDR [-p PORT] [-s SIZE] [-n ITERS] [-t TX_DEPTH (1..64)] [-M MAC] [SERVER]\n");
+		return 2;
+	}
+	r = nicring_open(ifname, &err);
+	if (!r)
+		die(ifname, err);
+	fd = tcp_open(server, port);
+	if (fd < 0)
+		return 1;
+	/*
+	 * The version, then the two values perftest checks are alike on
+	 * both sides -- its cycle buffer (a page) and the cache line -- and
+	 * the MTU. Each side keeps its own message size, as perftest's do.
+	 */
+	ours[0] = htonl(4096);
+	ours[1] = htonl(64);
+	snprintf(mtu_s, sizeof(mtu_s), "%u", mtu_enum);
+	if (pt_xchg(fd, client, ver, rver, sizeof(ver)) ||
+	    pt_xchg(fd, client, &ours[0], &theirs[0], 4) ||
+	    pt_xchg(fd, client, &ours[1], &theirs[1], 4) ||
+	    pt_xchg(fd, client, mtu_s, rmtu_s, 2))
+		die("perftest exchange", EPROTO);
+	if (!client && rmtu_s[0] >= '1' && rmtu_s[0] <= '5')
+		mtu_enum = rmtu_s[0] - '0';	/* the client's */
+	if (theirs[0] != ours[0] || theirs[1] != ours[1])
+		fprintf(stderr, "nicrdma: the peer's cycle buffer and cache line are %u and %u\n",
+			ntohl(theirs[0]), ntohl(theirs[1]));
+	if (strncmp(rver, PT_VERSION, sizeof(ver)))
+		fprintf(stderr, "nicrdma: the peer is perftest %.16s, not %s\n",
+			rver, PT_VERSION);
+	if (!size)
+		die("size", EINVAL);
+	/* perftest cycles its messages through twice its size or 4 KiB */
+	mr.len = 2 * (size > 4096 ? (uint64_t)size : 4096);
+	err = nicring_mem_alloc(r, mr.len, NICPROG_MEM_REGION_ANY, &buf_id);
+	if (err)
+		die("NIC memory", err);
+	mr.buf = buf_id;
+	err = nicring_mr_reg(r, &mr);
+	if (err)
+		die("memory region", err);
+	qc.sq_depth = tx_depth;
+	qc.gid[10] = qc.gid[11] = 0xff;
+	memcpy(qc.gid + 12, &in, 4);
+	err = nicring_qp_create(r, &qc);
+	if (err)
+		die("QP", err);
+	srand48(getpid() * time(NULL));
+	me.qpn = qc.qpn;
+	me.psn = lrand48() & 0xffffff;
+	memcpy(me.gid, qc.gid, 16);
+	pt_key(key, &me, write_test ? 1 : 0x80, mr.rkey, mr.iova);
+	/* four key exchanges before the run; the QP connects after the first */
+	for (k = 0; k < 4; k++) {
+		if (pt_xchg(fd, client, key, rkey_msg, PT_KEY_LEN) ||
+		    pt_parse(rkey_msg, &rem, &rkey, &rvaddr))
+			die("perftest keys", EPROTO);
+		if (k)
+			continue;
+		inet_ntop(AF_INET, rem.gid + 12, rem_ip, sizeof(rem_ip));
+		if (mac ? sscanf(mac, "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx",
+				 &peer_mac[0], &peer_mac[1], &peer_mac[2],
+				 &peer_mac[3], &peer_mac[4], &peer_mac[5]) != 6 :
+			  neigh_mac(ifname, rem_ip, peer_mac)) {
+			fprintf(stderr, "nicrdma: no MAC for %s on %s (-M, or a neighbour entry)\n",
+				rem_ip, ifname);
+			return 1;
+		}
+		printf(" local address: QPN 0x%04x PSN 0x%06x RKey 0x%08x VAddr 0x%016llx GID ::ffff:%s\n",
+		       me.qpn, me.psn, mr.rkey, (unsigned long long)mr.iova, addr);
+		printf(" remote address: QPN 0x%04x PSN 0x%06x RKey 0x%08x VAddr 0x%016llx GID ::ffff:%s\n",
+		       rem.qpn, rem.psn, rkey, (unsigned long long)rvaddr, rem_ip);
+		qn.qpn = qc.qpn;
+		qn.dest_qpn = rem.qpn;
+		qn.rq_psn = rem.psn;
+		qn.sq_psn = me.psn;
+		qn.mtu = 128U << mtu_enum;
+		memcpy(qn.dgid, rem.gid, 16);
+		memcpy(qn.dmac, peer_mac, 6);
+		err = nicring_qp_connect(r, &qn);
+		if (err)
+			die("connect", err);
+	}
+	t0 = now();
+	while (client && done < iters) {
+		while (posted < iters && posted - done < tx_depth) {
+			wr = (struct nicprog_rdma_wr){
+				.wr_id = posted, .qpn = qc.qpn,
+				.opcode = write_test ? NICPROG_WR_WRITE :
+						       NICPROG_WR_READ,
+				.flags = NICPROG_WR_SIGNALED, .lkey = mr.lkey,
+				.len = size, .addr = mr.iova, .raddr = rvaddr,
+				.rkey = rkey,
+			};
+			err = nicring_post(r, &wr, 1);
+			if (err != 1)
+				die("post", err);
+			posted++;
+		}
+		n = nicring_poll_cq(r, wc, 64, 5000);
+		if (n <= 0)
+			die("no completion in 5 s", n ? n : ETIMEDOUT);
+		for (i = 0; i < (unsigned int)n; i++)
+			if (wc[i].status) {
+				fprintf(stderr, "Completion with error at client: status %u, wr_id %llu\n",
+					wc[i].status,
+					(unsigned long long)wc[i].wr_id);
+				return 1;
+			}
+		done += n;
+	}
+	t1 = now();
+	/* the report perftest's peer prints: size, iterations, peak, average, rate */
+	{
+		double mbs = client ? size * (double)iters / (t1 - t0) / 1e6 : 0;
+		double mpps = client ? iters / (t1 - t0) / 1e6 : 0;
+		double v[3] = { mbs, mbs, mpps };
+		uint64_t bits;
+
+		rep[0] = be64(size);
+		rep[1] = be64(client ? iters : 0);
+		for (i = 0; i < 3; i++) {
+			memcpy(&bits, &v[i], 8);
+			rep[2 + i] = be64(bits);
+		}
+		for (i = 0; i < 5; i++)
+			if (pt_xchg(fd, client, &rep[i], &rrep[i], 8))
+				die("perftest report", EPROTO);
+		if (pt_xchg(fd, client, key, rkey_msg, PT_KEY_LEN) ||
+		    write(fd, "done", sizeof("done")) != sizeof("done"))
+			die("perftest close", EPROTO);
+		if (client) {
+			printf(" #bytes     #iterations    BW average[MB/sec]   MsgRate[Mpps]\n");
+			printf(" %-10u %-14u %-20.2f %.6f\n", size, iters, mbs,
+			       mpps);
+		}
+	}
+	close(fd);
+	nicring_close(r);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "pingpong"))
 		return pingpong(argc - 1, argv + 1);
-	fprintf(stderr, "usage: nicrdma pingpong ...\n");
+	if (argc > 1 && !strcmp(argv[1], "bw"))
+		return bw(argc - 1, argv + 1);
+	fprintf(stderr, "usage: nicrdma pingpong|bw ...\n");
 	return 2;
 }
