@@ -672,6 +672,9 @@ static u8 roce_rx_request(struct nicsim_qp *qp, const struct roce_pkt *p)
 			return AETH_RNR_NAK | 1;
 		rwr = &qp->rq[qp->rq_head % qp->rq_depth];
 	}
+	/* a message is at most the engine's largest: so is a burst of READ responses */
+	if (p->reth && p->dmalen > NICPROG_RDMA_MSG_MAX)
+		return AETH_NAK_INV;
 	if (op == RC_READ_REQ) {
 		syn = roce_read_respond(qp, p);
 		if (!syn) {
@@ -819,7 +822,7 @@ static void roce_qp_rx(struct nicsim_qp *qp, struct roce_pkt *p)
 	if (d < 0) {
 		/* a duplicate: the peer missed our answer */
 		atomic64_inc(&qp->port->roce_duplicates);
-		if (p->opcode == RC_READ_REQ)
+		if (p->opcode == RC_READ_REQ && p->dmalen <= NICPROG_RDMA_MSG_MAX)
 			roce_read_respond(qp, p);
 		else if (p->ackreq)
 			roce_ack(qp, AETH_ACK, qp->epsn - 1);

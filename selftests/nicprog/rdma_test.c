@@ -379,7 +379,7 @@ static void test_commands(void)
 	} bad[] = {
 		{ "opcode 0", w, -EINVAL }, { "opcode 7", w, -EINVAL },
 		{ "flags", w, -EINVAL }, { "rsvd", w, -EINVAL },
-		{ "length past 1 GiB", w, -EINVAL }, { "no such QP", w, -ENOENT },
+		{ "length past the largest message", w, -EINVAL }, { "no such QP", w, -ENOENT },
 	};
 	bad[0].wr.opcode = 0;
 	bad[1].wr.opcode = __NICPROG_WR_MAX;

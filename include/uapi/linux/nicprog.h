@@ -718,7 +718,7 @@ struct nicprog_mem_copy {
 #define NICPROG_RDMA_QP_DEPTH		1024	/* most WRs of a queue */
 #define NICPROG_RDMA_POST_MAX		256	/* WRs a post */
 #define NICPROG_RDMA_POLL_MAX		256	/* WCs a poll */
-#define NICPROG_RDMA_MSG_MAX		(1U << 30)	/* bytes a WR */
+#define NICPROG_RDMA_MSG_MAX		(8U << 20)	/* bytes a message, as rxe's */
 
 /**
  * struct nicprog_qp_create - NICPROG_OP_QP_CREATE; res: 0
