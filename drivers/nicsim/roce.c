@@ -25,8 +25,9 @@
  * Locking: a QP's lock (BH) serializes its queues, PSNs and timer against
  * posts, received frames and the timer. QPs are found by number under RCU
  * (the port's qps xarray), regions by key likewise (the NIC's mrs); both
- * are freed after a grace period, and a region's buffer outlives it (the
- * core frees buffers after regions).
+ * are freed after a grace period, and a region's buffer outlives its
+ * readers (the core waits for a grace period before it frees a buffer a
+ * region was over).
  */
 #include <linux/crc32.h>
 #include <linux/etherdevice.h>
@@ -83,6 +84,7 @@ enum {
  * @iova: the address its first byte is named by
  * @len: its bytes
  * @base: its first byte
+ * @rcu: freed after accesses under RCU
  */
 struct nicsim_mr {
 	u32 key;
@@ -91,6 +93,7 @@ struct nicsim_mr {
 	u64 iova;
 	u64 len;
 	u8 *base;
+	struct rcu_head rcu;
 };
 
 /**
@@ -1120,9 +1123,8 @@ static void nicsim_mr_dereg(struct nicprog_nic *nic, void *m)
 	struct nicsim_mr *mr = m;
 
 	xa_erase(&ndev->mrs, mr->key >> 8);
-	/* an access under RCU may still use it, and its buffer: wait */
-	synchronize_rcu();
-	kfree(mr);
+	/* an access under RCU may still use it: freed after them */
+	kfree_rcu(mr, rcu);
 }
 
 /**

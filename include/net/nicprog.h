@@ -324,8 +324,10 @@ struct nicprog_rdma_wc;
  *	NICPROG_ACCESS_* @access: fill the keys, return the driver's
  *	handle or an ERR_PTR. The engine checks the keys and the range on
  *	every access. Process context.
- * @mr_dereg: drop @mr; no access uses it once this returns. Process
- *	context; may sleep.
+ * @mr_dereg: drop @mr: no access finds it once this returns, though one
+ *	under rcu_read_lock() may still use it until a grace period passes
+ *	(the core waits for one before it frees the buffer under it).
+ *	Process context.
  * @post: queue @n well-formed WRs (the core checked opcodes, flags and
  *	lengths) on @qp, all or none: -ENOSPC if a queue has no room,
  *	-EINVAL if the QP is not connected for a send-side WR. Keys are

@@ -246,6 +246,9 @@ int nicprog_mem_free_cmd(struct nicprog_ring_file *rf,
 	} else {
 		xa_erase(&rf->bufs, a.id);
 		rf->n_bufs--;
+		/* the engine's readers of a region that was over it (rdma.c) */
+		if (b->had_mrs)
+			synchronize_rcu();
 		nicprog_buf_free(nd, b);
 	}
 	nicprog_ring_leave(nd);
@@ -266,10 +269,16 @@ out_rtnl:
 void nicprog_mem_release(struct nicprog_ring_file *rf)
 {
 	struct nicprog_buf *b;
+	bool had_mrs = false;
 	unsigned long id;
 
 	/* QPs and regions first: they use the buffers */
 	nicprog_rdma_release(rf);
+	xa_for_each(&rf->bufs, id, b)
+		had_mrs |= b->had_mrs;
+	/* one grace period for the engine's readers of every region */
+	if (had_mrs)
+		synchronize_rcu();
 	xa_for_each(&rf->bufs, id, b) {
 		xa_erase(&rf->bufs, id);
 		nicprog_buf_free(rf->nd, b);

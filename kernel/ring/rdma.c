@@ -403,6 +403,7 @@ static int nicprog_mr_reg_cmd(struct nicprog_ring_file *rf,
 		return err;
 	}
 	b->mrs++;
+	b->had_mrs = true;
 	*out = *a;
 	out->lkey = lkey;
 	out->rkey = rkey;

@@ -146,6 +146,8 @@ struct nicprog_ring_file {
  * @size: its bytes
  * @drv: the driver's handle (&nicprog_mem_ops.alloc)
  * @mrs: memory regions registered over it (rdma.c), under ring_lock
+ * @had_mrs: one was: the engine may read it under RCU until a grace
+ *	period passes after the region went
  */
 struct nicprog_buf {
 	u32 id;
@@ -153,6 +155,7 @@ struct nicprog_buf {
 	u64 size;
 	void *drv;
 	u32 mrs;
+	bool had_mrs;
 };
 
 /* a user's refused argument: for the tracepoint, not the log (trace.h) */

@@ -197,6 +197,19 @@ static int neigh_mac(const char *ifname, const char *ip, unsigned char *mac)
 	return err;
 }
 
+/* The peer's MAC: -M's, else the neighbour entry of @ip on @ifname. */
+static int peer_mac(const char *opt, const char *ifname, const char *ip,
+		    unsigned char *mac)
+{
+	if (opt ? sscanf(opt, "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx", &mac[0], &mac[1],
+			 &mac[2], &mac[3], &mac[4], &mac[5]) == 6 :
+		  !neigh_mac(ifname, ip, mac))
+		return 0;
+	fprintf(stderr, "nicrdma: no MAC for %s on %s (-M, or a neighbour entry)\n",
+		ip, ifname);
+	return -1;
+}
+
 static double now(void)
 {
 	struct timespec t;
@@ -217,7 +230,7 @@ static int pingpong(int argc, char **argv)
 	struct nicprog_rdma_wc wc[16];
 	struct dest me = {}, rem = {};
 	int port = 18515, opt, err, sock, n;
-	unsigned char peer_mac[6];
+	unsigned char dmac[6];
 	struct in_addr in;
 	uint32_t buf_id;
 	struct nicring *r;
@@ -291,21 +304,15 @@ static int pingpong(int argc, char **argv)
 	inet_ntop(AF_INET, rem.gid + 12, rem_ip, sizeof(rem_ip));
 	printf("  remote address: LID 0x%04x, QPN 0x%06x, PSN 0x%06x, GID ::ffff:%s\n",
 	       rem.lid, rem.qpn, rem.psn, rem_ip);
-	if (mac ? sscanf(mac, "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx", &peer_mac[0],
-			 &peer_mac[1], &peer_mac[2], &peer_mac[3],
-			 &peer_mac[4], &peer_mac[5]) != 6 :
-		  neigh_mac(ifname, rem_ip, peer_mac)) {
-		fprintf(stderr, "nicrdma: no MAC for %s on %s (-M, or a neighbour entry)\n",
-			rem_ip, ifname);
+	if (peer_mac(mac, ifname, rem_ip, dmac))
 		return 1;
-	}
 	qn.qpn = qc.qpn;
 	qn.dest_qpn = rem.qpn;
 	qn.rq_psn = rem.psn;
 	qn.sq_psn = me.psn;
 	qn.mtu = mtu;
 	memcpy(qn.dgid, rem.gid, 16);
-	memcpy(qn.dmac, peer_mac, 6);
+	memcpy(qn.dmac, dmac, 6);
 	err = nicring_qp_connect(r, &qn);
 	if (err)
 		die("connect", err);
@@ -449,7 +456,7 @@ static int bw(int argc, char **argv)
 	struct nicprog_rdma_wr wr;
 	struct dest me = {}, rem = {};
 	uint64_t rvaddr = 0, rep[5], rrep[5];
-	unsigned char peer_mac[6];
+	unsigned char dmac[6];
 	char mtu_s[2], rmtu_s[2];
 	struct in_addr in;
 	struct nicring *r;
@@ -537,14 +544,8 @@ static int bw(int argc, char **argv)
 		if (k)
 			continue;
 		inet_ntop(AF_INET, rem.gid + 12, rem_ip, sizeof(rem_ip));
-		if (mac ? sscanf(mac, "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx",
-				 &peer_mac[0], &peer_mac[1], &peer_mac[2],
-				 &peer_mac[3], &peer_mac[4], &peer_mac[5]) != 6 :
-			  neigh_mac(ifname, rem_ip, peer_mac)) {
-			fprintf(stderr, "nicrdma: no MAC for %s on %s (-M, or a neighbour entry)\n",
-				rem_ip, ifname);
+		if (peer_mac(mac, ifname, rem_ip, dmac))
 			return 1;
-		}
 		printf(" local address: QPN 0x%04x PSN 0x%06x RKey 0x%08x VAddr 0x%016llx GID ::ffff:%s\n",
 		       me.qpn, me.psn, mr.rkey, (unsigned long long)mr.iova, addr);
 		printf(" remote address: QPN 0x%04x PSN 0x%06x RKey 0x%08x VAddr 0x%016llx GID ::ffff:%s\n",
@@ -555,7 +556,7 @@ static int bw(int argc, char **argv)
 		qn.sq_psn = me.psn;
 		qn.mtu = 128U << mtu_enum;
 		memcpy(qn.dgid, rem.gid, 16);
-		memcpy(qn.dmac, peer_mac, 6);
+		memcpy(qn.dmac, dmac, 6);
 		err = nicring_qp_connect(r, &qn);
 		if (err)
 			die("connect", err);
