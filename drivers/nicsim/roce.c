@@ -127,6 +127,7 @@ struct nicsim_swqe {
  * @retry_cnt: retransmissions allowed
  * @sport: the UDP source port of its frames
  * @sq: send queue, @sq_depth entries
+ * @sq_depth: its entries
  * @sq_head: WRs retired
  * @sq_next: WRs sent
  * @sq_tail: WRs posted
@@ -137,7 +138,8 @@ struct nicsim_swqe {
  * @retries: retransmissions since the last progress
  * @rnr: the timer runs for an RNR NAK's wait, not a loss
  * @rto: the retransmission timer
- * @rq: receive queue
+ * @rq: receive queue, @rq_depth entries
+ * @rq_depth: its entries
  * @rq_head: RECVs used
  * @rq_tail: RECVs posted
  * @epsn: the PSN the responder expects
@@ -508,13 +510,19 @@ static void roce_acked(struct nicsim_qp *qp, u32 psn)
 
 /*
  * The PSN the send queue waits on: the first packet not acknowledged,
- * within its oldest WR. Lock held.
+ * within its oldest WR. Lock held, a WR sent.
  */
 static u32 roce_una(struct nicsim_qp *qp)
 {
-	u32 first = qp->sq[qp->sq_head % qp->sq_depth].psn;
+	const struct nicsim_swqe *e = &qp->sq[qp->sq_head % qp->sq_depth];
 
-	return psn_cmp(qp->una, first) > 0 ? qp->una : first;
+	/*
+	 * A READ waits on its next response, whatever later PSNs were
+	 * acknowledged: the peer answered it, but the answer was lost.
+	 */
+	if (e->wr.opcode == NICPROG_WR_READ)
+		return e->psn + qp->read_off / qp->mtu;
+	return psn_cmp(qp->una, e->psn) > 0 ? qp->una : e->psn;
 }
 
 static void roce_rto(struct timer_list *t)
@@ -619,8 +627,12 @@ static void roce_rx_response(struct nicsim_qp *qp, const struct roce_pkt *p)
 		qp->read_off = 0;
 		qp->read_gap = false;
 		qp->retries = 0;
-		/* later WRs may have been ACKed meanwhile */
+		/*
+		 * later WRs may have been ACKed while the READ held the
+		 * head: retire them up to what was acknowledged
+		 */
 		roce_acked(qp, p->psn);
+		roce_acked(qp, qp->una - 1);
 		if (qp->sq_head == qp->sq_tail)
 			del_timer(&qp->rto);
 	}

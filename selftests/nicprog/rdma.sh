@@ -179,7 +179,25 @@ if [ -x "$SELFDIR/rdma_test" ]; then
 	fi
 	"$SELFDIR/rdma_test" "$A" "$B" hold 7 > "$TMP/hold" 2>&1 &
 	hold=$!
-	if wait_for 20 grep -q '^held$' "$TMP/hold"; then
+	if wait_for 20 grep -q '^held ' "$TMP/hold"; then
+		# frames crafted on A's side for B's QP: a bad ICRC, a frame
+		# shorter than its IP length, two with PSNs half the space
+		# apart (ICRC good, by roce_inject.py's own CRC): one ahead,
+		# one behind what the QP expects
+		c2() { awk -v f="$1" '$1 == "p1" { for (i = 2; i < NF; i += 2) if ($i == f) print $(i + 1) }' \
+			"/sys/kernel/debug/nicsim/nicsim$ID2/mem"; }
+		read -r _ _ qb < "$TMP/hold"
+		i0=$(c2 icrc_errors) m0=$(c2 malformed)
+		s0=$(( $(c2 seq_errors) + $(c2 duplicates) ))
+		bmac=$(cat "/sys/class/net/$B/address")
+		for k in "icrc 5" "short 3" "good 2"; do
+			# shellcheck disable=SC2086 # kind and count
+			"$SELFDIR/roce_inject.py" "$A" "$bmac" 10.88.0.1 10.88.0.2 "$qb" $k
+		done
+		expect_eq "crafted frames: 5 bad ICRCs and 3 short ones dropped and counted" \
+			"5 3" "$(( $(c2 icrc_errors) - i0 )) $(( $(c2 malformed) - m0 ))"
+		check "  2 good-ICRC frames out of sequence taken as such (the ICRC agrees with zlib's CRC)" \
+			test "$(( $(c2 seq_errors) + $(c2 duplicates) - s0 ))" -ge 2
 		sleep 1
 		check "the device is deleted under WRITEs both ways" nicsim_del "$ID2"
 		check "the holder sees ENODEV and exits 0" \

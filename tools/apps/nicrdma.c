@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -387,6 +388,19 @@ loop:
 	if (bad) {
 		fprintf(stderr, "nicrdma: %u messages of the wrong length\n", bad);
 		return 1;
+	}
+	/*
+	 * The QP stays until the peer closes the connection (10 s at most):
+	 * our last ACK may have been lost, and only this QP can answer the
+	 * peer's resend of its last SEND.
+	 */
+	{
+		struct timeval tv = { .tv_sec = 10 };
+		char c;
+
+		setsockopt(sock, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+		while (read(sock, &c, 1) > 0)
+			;
 	}
 	close(sock);
 	nicring_close(r);

@@ -13,7 +13,7 @@
 int main(void)
 {
 	ksft_print_header();
-	ksft_set_plan(5);
+	ksft_set_plan(6);
 	/* Values are ABI: appending is allowed, renumbering is not. */
 	if (NICPROG_UNIT_CORE == 1 && NICPROG_UNIT_DMA == 5 &&
 	    __NICPROG_UNIT_MAX == 6)
@@ -59,8 +59,9 @@ int main(void)
 	    NICPROG_U_OP_FEATURES == 0xc010b807U &&
 	    NICPROG_CMD_F_ALL == 0 && NICPROG_PIPE_F_ALL == 1 &&
 	    NICPROG_BIND_F_ALL == 3 &&
-	    sizeof(struct nicprog_features) == 56 &&
+	    sizeof(struct nicprog_features) == 72 &&
 	    offsetof(struct nicprog_features, file_bytes) == 48 &&
+	    offsetof(struct nicprog_features, buf_max) == 64 &&
 	    sizeof(struct nicprog_pipe_send) == 16 &&
 	    offsetof(struct nicprog_pipe_create, share) == 20 &&
 	    sizeof(struct nicprog_pipe_bind) == 24 &&
@@ -75,6 +76,31 @@ int main(void)
 		ksft_test_result_pass("ring command values\n");
 	else
 		ksft_test_result_fail("ring command values changed\n");
+	/* NIC memory and RDMA (Documentation/nicprog/rdma.rst) */
+	if (NICPROG_OP_MEM_ALLOC == 8 && NICPROG_OP_MEM_FREE == 9 &&
+	    NICPROG_OP_MEM_COPY == 10 && NICPROG_OP_QP_CREATE == 11 &&
+	    NICPROG_OP_QP_CONNECT == 12 && NICPROG_OP_QP_DESTROY == 13 &&
+	    NICPROG_OP_MR_REG == 14 && NICPROG_OP_MR_DEREG == 15 &&
+	    NICPROG_OP_POST == 16 && NICPROG_OP_POLL == 17 &&
+	    NICPROG_U_OP_MEM_ALLOC == 0xc010b808U &&
+	    NICPROG_U_OP_POLL == 0xc010b811U &&
+	    sizeof(struct nicprog_mem_alloc) == 24 &&
+	    sizeof(struct nicprog_mem_copy) == 40 &&
+	    sizeof(struct nicprog_qp_create) == 36 &&
+	    sizeof(struct nicprog_qp_connect) == 56 &&
+	    sizeof(struct nicprog_mr_reg) == 40 &&
+	    sizeof(struct nicprog_rdma_wr) == 48 &&
+	    offsetof(struct nicprog_rdma_wr, raddr) == 32 &&
+	    sizeof(struct nicprog_rdma_wc) == 24 &&
+	    sizeof(struct nicprog_post) == 16 &&
+	    sizeof(struct nicprog_poll) == 16 &&
+	    NICPROG_MEM_TO_NIC == 1 && NICPROG_MEM_FROM_NIC == 2 &&
+	    NICPROG_WR_SEND == 1 && NICPROG_WR_RECV == 6 &&
+	    /* as enum ibv_wc_status */
+	    NICPROG_WC_REM_ACCESS_ERR == 10 && NICPROG_WC_RETRY_EXC_ERR == 12)
+		ksft_test_result_pass("memory and RDMA command values\n");
+	else
+		ksft_test_result_fail("memory and RDMA command values changed\n");
 	ksft_finished();
 }
 #endif
