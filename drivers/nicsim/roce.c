@@ -32,6 +32,7 @@
 #include <linux/crc32.h>
 #include <linux/etherdevice.h>
 #include <linux/ip.h>
+#include <linux/nospec.h>
 #include <linux/random.h>
 #include <linux/seq_file.h>
 #include <linux/udp.h>
@@ -388,6 +389,7 @@ static bool roce_send_wqe(struct nicsim_qp *qp, struct nicsim_swqe *e,
 	struct nicsim_mr *mr = NULL;
 	u32 i, n = e->npkts;
 	bool imm, write;
+	u8 base;
 
 	if (wr->len) {
 		mr = roce_mr(ndev, qp->pd, wr->lkey,
@@ -412,15 +414,17 @@ static bool roce_send_wqe(struct nicsim_qp *qp, struct nicsim_swqe *e,
 	      wr->opcode == NICPROG_WR_WRITE_IMM;
 	write = wr->opcode == NICPROG_WR_WRITE ||
 		wr->opcode == NICPROG_WR_WRITE_IMM;
+	/* the core checked the opcode; READ and RECV never get here */
+	base = first[array_index_nospec(wr->opcode, ARRAY_SIZE(first))];
 	for (i = from; i < n; i++) {
 		memset(&p, 0, sizeof(p));
 		p.psn = e->psn + i;
 		p.len = min(wr->len - i * qp->mtu, qp->mtu);
 		p.data = p.len ? roce_mr_ptr(mr, wr->addr + i * qp->mtu) : NULL;
-		p.opcode = first[wr->opcode] + (i ? 1 : 0);
+		p.opcode = base + (i ? 1 : 0);
 		if (i == n - 1) {
 			/* LAST, LAST_IMM; ONLY, ONLY_IMM */
-			p.opcode = first[wr->opcode] + (n == 1 ? 4 : 2) +
+			p.opcode = base + (n == 1 ? 4 : 2) +
 				   (imm ? 1 : 0);
 			p.ackreq = true;
 			p.imm = imm;
@@ -867,15 +871,19 @@ out:
 static struct nicsim_qp *roce_classify(struct nicsim_port *port,
 				       const struct sk_buff *skb)
 {
+	u8 buf[ROCE_HDR_MIN];
 	const struct iphdr *iph;
 	const struct udphdr *uh;
 	struct nicsim_qp *qp;
-	const u8 *bth;
+	const u8 *h, *bth;
 
-	if (skb->len < ROCE_HDR_MIN + 4 ||
-	    ((struct ethhdr *)skb->data)->h_proto != htons(ETH_P_IP))
+	/* the headers only: a frame that is not the engine's stays as it is */
+	if (skb->len < ROCE_HDR_MIN + 4)
 		return NULL;
-	iph = (const struct iphdr *)(skb->data + ETH_HLEN);
+	h = skb_header_pointer(skb, 0, sizeof(buf), buf);
+	if (!h || ((const struct ethhdr *)h)->h_proto != htons(ETH_P_IP))
+		return NULL;
+	iph = (const struct iphdr *)(h + ETH_HLEN);
 	uh = (const struct udphdr *)(iph + 1);
 	if (iph->ihl != 5 || iph->version != 4 ||
 	    iph->protocol != IPPROTO_UDP || uh->dest != htons(ROCE_UDP_PORT) ||
@@ -901,9 +909,14 @@ static struct nicsim_qp *roce_classify(struct nicsim_port *port,
  */
 bool nicsim_roce_rx(struct nicsim_port *port, struct sk_buff *skb)
 {
-	if (xa_empty(&port->qps) || skb_linearize(skb) ||
-	    !roce_classify(port, skb))
+	if (xa_empty(&port->qps) || !roce_classify(port, skb))
 		return false;
+	/* the engine's: it reads the frame whole */
+	if (skb_linearize(skb)) {
+		atomic64_inc(&port->roce_rx_drops);
+		kfree_skb(skb);
+		return true;
+	}
 	spin_lock(&port->roce_rxq.lock);
 	if (skb_queue_len(&port->roce_rxq) < NICSIM_ROCE_RXQ) {
 		__skb_queue_tail(&port->roce_rxq, skb);
