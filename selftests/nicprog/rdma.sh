@@ -8,8 +8,11 @@
 # engine's address that port's). 1 B to 1 MiB messages (1 MiB: a
 # thousand packets each at MTU 1024), each side's own success output;
 # perftest's ib_write_bw and ib_read_bw against nicrdma bw likewise;
-# then with 1% seeded loss on the wire both ways, where only
-# retransmission -- the engine's and rxe's -- completes the run.
+# the byte-exact check (rdmapeer on rxe, a libibverbs program, against
+# nicrdma check): WRITE with immediate, SEND and READ of seeded bytes,
+# 1 B to 1 MiB, each way, in both TCP roles; then with 1% seeded loss on
+# the wire both ways, where only retransmission -- the engine's and
+# rxe's -- completes the runs.
 # Then the engine against itself on a second NIC (rdma_test): SEND,
 # WRITE, READ, with and without immediate data, 1 B to 2 MiB both ways
 # byte-exact, clean and at 1% loss; bad rkeys, ranges and access NAKed;
@@ -114,6 +117,57 @@ bwt() {
 		grep -Eq "^ $s +$n +[0-9.]+ +[0-9.]+" "$TMP/rxe"
 }
 
+# chk ROLE SEED: rdmapeer on rxe against nicrdma check, the engine the
+# TCP server (engine-server) or the client; both must exit 0, each having
+# checked every step's bytes (tools/apps/rdma_check.h).
+chk() {
+	local erc rrc
+	set -- "$1" -S "$2" -s 1,4097,65536,1048576
+	if [ "$1" = engine-server ]; then
+		ip netns exec eng timeout 120 "$APPS/nicrdma" check -d "$E" \
+			-a 10.77.0.2 "${@:2}" > "$TMP/eng" 2>&1 &
+		wait_for 20 sh -c "ip netns exec eng ss -ltn | grep -q ':18516 '"
+		timeout 120 "$APPS/rdmapeer" -d "$RXE" -g "$GIDX" "${@:2}" \
+			10.77.0.2 > "$TMP/rxe" 2>&1
+		rrc=$?
+		wait $!
+		erc=$?
+	else
+		timeout 120 "$APPS/rdmapeer" -d "$RXE" -g "$GIDX" "${@:2}" \
+			> "$TMP/rxe" 2>&1 &
+		wait_for 20 sh -c "ss -ltn | grep -q ':18516 '"
+		ip netns exec eng timeout 120 "$APPS/nicrdma" check -d "$E" \
+			-a 10.77.0.2 "${@:2}" 10.77.0.1 > "$TMP/eng" 2>&1
+		erc=$?
+		wait $!
+		rrc=$?
+	fi
+	sed 's/^/# rxe: /' "$TMP/rxe" | grep -v "^# rxe: ok "
+	sed 's/^/# engine: /' "$TMP/eng" | grep -v "^# engine: ok "
+	[ "$rrc" = 0 ] && [ "$erc" = 0 ] &&
+		grep -q "^# all 24 steps byte-exact" "$TMP/rxe" &&
+		grep -q "^# all 24 steps byte-exact" "$TMP/eng"
+}
+
+# chk_refused: ends given different seeds both stop at the exchange,
+# each naming the other's seed, before any byte moves.
+chk_refused() {
+	local erc rrc
+	ip netns exec eng timeout 30 "$APPS/nicrdma" check -d "$E" \
+		-a 10.77.0.2 -S 1 > "$TMP/eng" 2>&1 &
+	wait_for 20 sh -c "ip netns exec eng ss -ltn | grep -q ':18516 '"
+	timeout 30 "$APPS/rdmapeer" -d "$RXE" -g "$GIDX" -S 2 10.77.0.2 \
+		> "$TMP/rxe" 2>&1
+	rrc=$?
+	wait $!
+	erc=$?
+	sed 's/^/# rxe: /' "$TMP/rxe"
+	sed 's/^/# engine: /' "$TMP/eng"
+	[ "$rrc" = 1 ] && [ "$erc" = 1 ] &&
+		grep -q "the peer checks seed 1 " "$TMP/rxe" &&
+		grep -q "the peer checks seed 2 " "$TMP/eng"
+}
+
 tap_begin
 check "rxe's IPv4 GID found (index ${GIDX:-none})" test -n "$GIDX"
 for role in engine-server engine-client; do
@@ -135,17 +189,35 @@ else
 	tap_skip "perftest's ib_write_bw and ib_read_bw against the engine" \
 		"perftest not installed"
 fi
+if [ -x "$APPS/rdmapeer" ]; then
+	for role in engine-server engine-client; do
+		check "$role: WRITE_IMM, SEND, READ each way byte-exact, 1 B - 1 MiB" \
+			chk $role 11
+	done
+	check "a peer checking other bytes is refused at the exchange, both ends saying why" \
+		chk_refused
+else
+	tap_skip "the byte-exact check against rxe" \
+		"tools/apps/rdmapeer not built (libibverbs-dev)"
+fi
 expect_eq "the engine saw no bad ICRC, malformed frame or QP error" "0 0 0" \
 	"$(roce icrc_errors) $(roce malformed) $(roce qp_errors)"
 
 echo "$ID:0" > "$BUS/unlink_device"
 echo "$ID:0 $ID:1 loss 10000 seed 3" > "$BUS/link_device"
 retx0=$(roce retransmits)
-# 100 a role: at 300 rxe's side hung now and then after the engine had
-# finished (2 runs in about 12; Documentation/nicprog/rdma.rst)
-for role in engine-server engine-client; do
-	check "1% loss, $role: 4 KiB x 100 complete" pp 4096 100 $role
-done
+# ibv_rc_pingpong with the engine the client only: rxe's client exits as
+# soon as its last message is in, so an ACK of it the wire loses leaves
+# the server's resend to a QP that is gone (rxe against rxe alike); our
+# end lingers for the peer's resends (nicrdma pingpong -l)
+check "1% loss, engine-client: ibv_rc_pingpong 4 KiB x 100 complete" \
+	pp 4096 100 engine-client
+if [ -x "$APPS/rdmapeer" ]; then
+	for role in engine-server engine-client; do
+		check "1% loss, $role: every step byte-exact, 1 B - 1 MiB" \
+			chk $role 12
+	done
+fi
 tap_info "the engine's retransmissions under loss: $(( $(roce retransmits) - retx0 )), frames the wire lost: $(ethtool -S "$P" | awk '$1 == "wire_lost:" { print $2 }') one way, $(ip netns exec eng ethtool -S "$E" | awk '$1 == "wire_lost:" { print $2 }') the other"
 check "the engine retransmitted" test "$(roce retransmits)" -gt "$retx0"
 rdma link delete "$RXE"

@@ -4,7 +4,7 @@
  * rdma-core's tools on the other end (Documentation/nicprog/rdma.rst).
  *
  *   nicrdma pingpong -d IFNAME -a ADDR [-p PORT] [-s SIZE] [-n ITERS]
- *		      [-m MTU] [-r RX_DEPTH] [-M MAC] [SERVER]
+ *		      [-m MTU] [-r RX_DEPTH] [-M MAC] [-l LINGER_MS] [SERVER]
  *
  * ibv_rc_pingpong's role, with its connection exchange (TCP port 18515,
  * "LID:QPN:PSN:GID" in its text format, then "done") and its ping-pong of
@@ -27,6 +27,14 @@
  * reads ITERS messages of SIZE with TX_DEPTH in flight and prints
  * perftest's report line.
  *
+ *   nicrdma check -d IFNAME -a ADDR [-p PORT] [-S SEED] [-s SIZE,...]
+ *		   [-m MTU] [-M MAC] [SERVER]
+ *
+ * The byte-exact check (rdma_check.h) against `rdmapeer` on a libibverbs
+ * device: WRITE with immediate, SEND and READ of seeded bytes of each
+ * SIZE (1 B .. 1 MiB), each way; TCP port 18516; prints a TAP-like line a
+ * step and exits 0 only when every step was byte-exact.
+ *
  * The buffer is in NIC memory, as the engine's memory regions are.
  */
 #define _GNU_SOURCE
@@ -42,6 +50,7 @@
 #include <unistd.h>
 
 #include "../lib/nicring/nicring.h"
+#include "rdma_check.h"
 
 #define WRID_RECV	1
 #define WRID_SEND	2
@@ -223,7 +232,7 @@ static int pingpong(int argc, char **argv)
 {
 	const char *ifname = NULL, *addr = NULL, *server = NULL, *mac = NULL;
 	uint32_t size = 4096, iters = 1000, mtu = 1024, rx_depth = 500;
-	unsigned int routs, rcnt = 0, scnt = 0, pending, i, bad = 0;
+	unsigned int linger = 500, routs, rcnt = 0, scnt = 0, pending, i, bad = 0;
 	struct nicprog_qp_create qc = { .sq_depth = 16 };
 	struct nicprog_qp_connect qn = { .timeout_ms = 100, .retry_cnt = 7 };
 	struct nicprog_mr_reg mr = { .access = NICPROG_ACCESS_LOCAL_WRITE };
@@ -238,8 +247,9 @@ static int pingpong(int argc, char **argv)
 	char rem_ip[32];
 	double t0, t1;
 
-	while ((opt = getopt(argc, argv, "d:a:p:s:n:m:r:M:")) != -1) {
+	while ((opt = getopt(argc, argv, "d:a:p:s:n:m:r:M:l:")) != -1) {
 		switch (opt) {
+		case 'l': linger = strtoul(optarg, NULL, 0); break;
 		case 'd': ifname = optarg; break;
 		case 'a': addr = optarg; break;
 		case 'p': port = atoi(optarg); break;
@@ -255,7 +265,7 @@ static int pingpong(int argc, char **argv)
 		server = argv[optind];
 	if (!ifname || !addr || inet_pton(AF_INET, addr, &in) != 1 || !size ||
 	    !iters || rx_depth < 2 || rx_depth > NICPROG_RDMA_QP_DEPTH) {
-		fprintf(stderr, "usage: nicrdma pingpong -d IFNAME -a ADDR [-p PORT] [-s SIZE] [-n ITERS] [-m MTU] [-r RX_DEPTH] [-M MAC] [SERVER]\n");
+		fprintf(stderr, "usage: nicrdma pingpong -d IFNAME -a ADDR [-p PORT] [-s SIZE] [-n ITERS] [-m MTU] [-r RX_DEPTH] [-M MAC] [-l LINGER_MS] [SERVER]\n");
 		return 2;
 	}
 	r = nicring_open(ifname, &err);
@@ -390,17 +400,16 @@ loop:
 		return 1;
 	}
 	/*
-	 * The QP stays until the peer closes the connection (10 s at most):
-	 * our last ACK may have been lost, and only this QP can answer the
-	 * peer's resend of its last SEND.
+	 * The QP outlives the run by @linger ms: our last ACK may have been
+	 * lost, and only this QP can answer the peer's resend of its last
+	 * SEND. ibv_rc_pingpong closes the TCP connection right after the
+	 * exchange, so that cannot say when the peer is done; 500 ms is
+	 * seven of its resends (timeout 14: 67 ms).
 	 */
 	{
-		struct timeval tv = { .tv_sec = 10 };
-		char c;
+		struct timespec ts = { linger / 1000, linger % 1000 * 1000000L };
 
-		setsockopt(sock, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-		while (read(sock, &c, 1) > 0)
-			;
+		nanosleep(&ts, NULL);
 	}
 	close(sock);
 	nicring_close(r);
@@ -634,12 +643,231 @@ static int bw(int argc, char **argv)
 	return 0;
 }
 
+/* `nicrdma check`: the engine's end of rdma_check.h's protocol. */
+struct chk {
+	struct nicring *r;
+	struct rc_hello peer;
+	uint64_t seed, iova;
+	uint32_t buf, qpn, lkey;
+	unsigned char *host;
+	struct nicprog_rdma_wc recv;	/* a RECV's WC met while waiting */
+	int has_recv;
+};
+
+static int chk_fill(void *ctx, int area, uint32_t len, uint32_t step)
+{
+	struct chk *c = ctx;
+	int n;
+
+	rc_fill(c->host, len, c->seed, step);
+	n = nicring_mem_copy(c->r, c->buf, NICPROG_MEM_TO_NIC,
+			     area ? 0 : RC_MAX, c->host, len);
+	return n == (int)len ? 0 : n < 0 ? n : -EIO;
+}
+
+static int chk_check(void *ctx, int area, uint32_t len, uint32_t step,
+		     uint32_t *bad)
+{
+	struct chk *c = ctx;
+	int n;
+
+	n = nicring_mem_copy(c->r, c->buf, NICPROG_MEM_FROM_NIC,
+			     area ? 0 : RC_MAX, c->host, len);
+	if (n != (int)len)
+		return n < 0 ? n : -EIO;
+	*bad = rc_mismatch(c->host, len, c->seed, step);
+	return 0;
+}
+
+static int chk_post_recv(void *ctx)
+{
+	struct chk *c = ctx;
+	struct nicprog_rdma_wr wr = {
+		.wr_id = WRID_RECV, .qpn = c->qpn, .opcode = NICPROG_WR_RECV,
+		.lkey = c->lkey, .len = RC_MAX, .addr = c->iova + RC_MAX,
+	};
+	int n = nicring_post(c->r, &wr, 1);
+
+	return n == 1 ? 0 : n < 0 ? n : -EIO;
+}
+
+/* The next WC of @wr_id, RC_WAIT_MS at most; a RECV's is kept for later. */
+static int chk_wait(struct chk *c, uint64_t wr_id, struct nicprog_rdma_wc *wc)
+{
+	double end = now() + RC_WAIT_MS / 1e3;
+	int n;
+
+	if (wr_id == WRID_RECV && c->has_recv) {
+		*wc = c->recv;
+		c->has_recv = 0;
+		return 0;
+	}
+	while (now() < end) {
+		n = nicring_poll_cq(c->r, wc, 1, 100);
+		if (n < 0)
+			return n;
+		if (!n)
+			continue;
+		if (wc->wr_id == wr_id)
+			return 0;
+		if (wc->wr_id != WRID_RECV || c->has_recv)
+			return -EPROTO;
+		c->recv = *wc;
+		c->has_recv = 1;
+	}
+	return -ETIMEDOUT;
+}
+
+static int chk_post(void *ctx, enum rc_op op, uint32_t len, uint32_t imm)
+{
+	static const uint8_t opcode[RC_OPS] = {
+		[RC_WRITE] = NICPROG_WR_WRITE_IMM, [RC_SEND] = NICPROG_WR_SEND,
+		[RC_READ] = NICPROG_WR_READ,
+	};
+	struct chk *c = ctx;
+	struct nicprog_rdma_wr wr = {
+		.wr_id = WRID_SEND, .qpn = c->qpn, .opcode = opcode[op],
+		.flags = NICPROG_WR_SIGNALED, .lkey = c->lkey, .len = len,
+		.addr = c->iova + RC_MAX, .raddr = c->peer.vaddr,
+		.rkey = c->peer.rkey, .imm = imm,
+	};
+	struct nicprog_rdma_wc wc;
+	int n = nicring_post(c->r, &wr, 1);
+
+	if (n != 1)
+		return n < 0 ? n : -EIO;
+	n = chk_wait(c, WRID_SEND, &wc);
+	return n ? n : wc.status;
+}
+
+static int chk_wait_recv(void *ctx, uint32_t *byte_len, uint32_t *imm,
+			 int *has_imm)
+{
+	struct chk *c = ctx;
+	struct nicprog_rdma_wc wc;
+	int err = chk_wait(c, WRID_RECV, &wc);
+
+	if (err)
+		return err;
+	*byte_len = wc.byte_len;
+	*imm = wc.imm;
+	*has_imm = !!(wc.flags & NICPROG_WC_IMM);
+	return wc.status;
+}
+
+static const struct rc_ops chk_ops = {
+	.post_recv = chk_post_recv, .fill = chk_fill, .check = chk_check,
+	.post = chk_post, .wait_recv = chk_wait_recv,
+};
+
+static int check(int argc, char **argv)
+{
+	const char *ifname = NULL, *addr = NULL, *server = NULL, *mac = NULL;
+	const char *sizes_arg = "1,4097,65536,1048576";
+	struct nicprog_qp_create qc = { .sq_depth = 16, .rq_depth = 16 };
+	struct nicprog_qp_connect qn = { .timeout_ms = 100, .retry_cnt = 7 };
+	struct nicprog_mr_reg mr = { .access = NICPROG_ACCESS_ALL,
+				     .iova = 0x30000000 };
+	char hello[RC_HELLO_LEN], peer_ip[INET_ADDRSTRLEN];
+	int port = RC_PORT, opt, err, fd, n;
+	uint32_t sizes[RC_SIZES_MAX], mtu = 1024;
+	struct chk c = { .seed = 1 };
+	struct rc_hello me = {};
+	unsigned char dmac[6];
+	struct in_addr in;
+
+	while ((opt = getopt(argc, argv, "d:a:p:S:s:m:M:")) != -1) {
+		switch (opt) {
+		case 'd': ifname = optarg; break;
+		case 'a': addr = optarg; break;
+		case 'p': port = atoi(optarg); break;
+		case 'S': c.seed = strtoull(optarg, NULL, 0); break;
+		case 's': sizes_arg = optarg; break;
+		case 'm': mtu = strtoul(optarg, NULL, 0); break;
+		case 'M': mac = optarg; break;
+		default: return 2;
+		}
+	}
+	if (optind < argc)
+		server = argv[optind];
+	n = rc_parse_sizes(sizes_arg, sizes);
+	if (!ifname || !addr || inet_pton(AF_INET, addr, &in) != 1 || n <= 0 ||
+	    strlen(sizes_arg) >= sizeof(me.sizes)) {
+		fprintf(stderr, "usage: nicrdma check -d IFNAME -a ADDR [-p PORT] [-S SEED] [-s SIZE,...] [-m MTU] [-M MAC] [SERVER]\n");
+		return 2;
+	}
+	c.host = malloc(RC_MAX);
+	c.r = nicring_open(ifname, &err);
+	if (!c.host || !c.r)
+		die(ifname, c.host ? err : ENOMEM);
+	err = nicring_mem_alloc(c.r, 2 * RC_MAX, NICPROG_MEM_REGION_ANY,
+				&c.buf);
+	if (err)
+		die("NIC memory", err);
+	mr.buf = c.buf;
+	mr.len = 2 * RC_MAX;
+	err = nicring_mr_reg(c.r, &mr);
+	if (err)
+		die("memory region", err);
+	qc.gid[10] = qc.gid[11] = 0xff;
+	memcpy(qc.gid + 12, &in, 4);
+	err = nicring_qp_create(c.r, &qc);
+	if (err)
+		die("QP", err);
+	c.qpn = qc.qpn;
+	c.lkey = mr.lkey;
+	c.iova = mr.iova;
+	srand48(getpid() * time(NULL));
+	me = (struct rc_hello){ .qpn = qc.qpn, .psn = lrand48() & 0xffffff,
+				.rkey = mr.rkey, .vaddr = mr.iova,
+				.seed = c.seed };
+	memcpy(me.gid, qc.gid, 16);
+	strcpy(me.sizes, sizes_arg);
+	rc_hello_fmt(&me, hello);
+	fd = tcp_open(server, port);
+	if (fd < 0 || write(fd, hello, RC_HELLO_LEN) != RC_HELLO_LEN ||
+	    read_full(fd, hello, RC_HELLO_LEN) ||
+	    rc_hello_parse(hello, &c.peer))
+		die("the check's exchange", EPROTO);
+	if (c.peer.seed != c.seed || strcmp(c.peer.sizes, me.sizes)) {
+		fprintf(stderr, "nicrdma: the peer checks seed %llu sizes %s, we %llu %s\n",
+			(unsigned long long)c.peer.seed, c.peer.sizes,
+			(unsigned long long)c.seed, me.sizes);
+		return 1;
+	}
+	inet_ntop(AF_INET, c.peer.gid + 12, peer_ip, sizeof(peer_ip));
+	if (peer_mac(mac, ifname, peer_ip, dmac))
+		return 1;
+	qn.qpn = qc.qpn;
+	qn.dest_qpn = c.peer.qpn;
+	qn.rq_psn = c.peer.psn;
+	qn.sq_psn = me.psn;
+	qn.mtu = mtu;
+	memcpy(qn.dgid, c.peer.gid, 16);
+	memcpy(qn.dmac, dmac, 6);
+	err = nicring_qp_connect(c.r, &qn);
+	if (err)
+		die("connect", err);
+	printf("# engine QPN 0x%06x, peer QPN 0x%06x at %s, seed %llu, sizes %s\n",
+	       qc.qpn, c.peer.qpn, peer_ip, (unsigned long long)c.seed,
+	       me.sizes);
+	err = rc_run(fd, !server, sizes, n, &chk_ops, &c, "engine");
+	if (!err)
+		printf("# all %d steps byte-exact\n", n * 2 * RC_OPS);
+	close(fd);
+	nicring_close(c.r);
+	free(c.host);
+	return err ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "pingpong"))
 		return pingpong(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "bw"))
 		return bw(argc - 1, argv + 1);
-	fprintf(stderr, "usage: nicrdma pingpong|bw ...\n");
+	if (argc > 1 && !strcmp(argv[1], "check"))
+		return check(argc - 1, argv + 1);
+	fprintf(stderr, "usage: nicrdma pingpong|bw|check ...\n");
 	return 2;
 }
