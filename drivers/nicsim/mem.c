@@ -117,10 +117,22 @@ static s64 nicsim_mem_dma(struct nicprog_nic *nic, void *buf, u64 offset,
 	return end - now;
 }
 
+static void nicsim_mem_access(struct nicprog_nic *nic, void *buf, u64 offset,
+			      void *host, u64 len, bool to_nic)
+{
+	struct nicsim_buf *b = buf;
+
+	if (to_nic)
+		memcpy(b->data + offset, host, len);
+	else
+		memcpy(host, b->data + offset, len);
+}
+
 const struct nicprog_mem_ops nicsim_mem_ops = {
 	.alloc	= nicsim_mem_alloc,
 	.free	= nicsim_mem_free,
 	.dma	= nicsim_mem_dma,
+	.access	= nicsim_mem_access,
 };
 
 static int nicsim_mem_show(struct seq_file *m, void *v)
@@ -133,9 +145,11 @@ static int nicsim_mem_show(struct seq_file *m, void *v)
 	jobs = ndev->dma_jobs;
 	bytes = ndev->dma_bytes;
 	spin_unlock(&ndev->dma_lock);
-	seq_printf(m, "bufs %d\nbuf_bytes %lld\ndma_jobs %llu\ndma_bytes %llu\n",
+	seq_printf(m, "bufs %d\nbuf_bytes %lld\ndma_jobs %llu\ndma_bytes %llu\nkernel_jobs %lld\nkernel_cycles %lld\n",
 		   atomic_read(&ndev->mem_bufs),
-		   atomic64_read(&ndev->mem_bytes), jobs, bytes);
+		   atomic64_read(&ndev->mem_bytes), jobs, bytes,
+		   atomic64_read(&ndev->jobs),
+		   atomic64_read(&ndev->job_cycles));
 	for (i = 0; i < ndev->port_count; i++)
 		nicsim_roce_show(m, ndev->ports[i]);
 	return 0;

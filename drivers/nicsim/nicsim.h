@@ -453,6 +453,8 @@ struct nicsim_core {
  * @table_accept: the NIC takes new tables (debugfs)
  * @mem_bufs: buffers the host allocated in the NIC's memory (mem.c)
  * @mem_bytes: their bytes
+ * @jobs: lookaside jobs its cores ran (job.c)
+ * @job_cycles: their cycles
  * @dma_lock: protects @dma_free, @dma_jobs and @dma_bytes
  * @dma_free: per DMA engine, when (ktime_get_ns()) its queued copies end
  * @dma_jobs: copies the engines made
@@ -500,6 +502,8 @@ struct nicsim_dev {
 	bool table_accept;
 	atomic_t mem_bufs;
 	atomic64_t mem_bytes;
+	atomic64_t jobs;
+	atomic64_t job_cycles;
 	spinlock_t dma_lock;	/* @dma_* */
 	u64 dma_free[NICSIM_DMA_ENGINES];
 	u64 dma_jobs;
@@ -615,6 +619,9 @@ void nicsim_mem_init(struct nicsim_dev *ndev);
 /* roce.c */
 struct seq_file;
 extern const struct nicprog_rdma_ops nicsim_rdma_ops;
+
+/* job.c */
+extern const struct nicprog_job_ops nicsim_job_ops;
 bool nicsim_roce_rx(struct nicsim_port *port, struct sk_buff *skb);
 int nicsim_roce_poll(struct napi_struct *napi, int budget);
 void nicsim_roce_show(struct seq_file *m, struct nicsim_port *port);

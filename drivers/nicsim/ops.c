@@ -114,5 +114,6 @@ const struct nicprog_dev_ops nicsim_nicprog_ops = {
 	.ring_xmit		= nicsim_ring_xmit,
 	.mem_ops		= &nicsim_mem_ops,
 	.rdma_ops		= &nicsim_rdma_ops,
+	.job_ops		= &nicsim_job_ops,
 	.owner			= THIS_MODULE,
 };

@@ -259,6 +259,11 @@ u64 nicprog_table_lib_offset(void *store, const void *value, u32 *len);
  *	from now until the engine is done -- when the core completes the
  *	command -- or -errno (-EOPNOTSUPP: no engine reaches the buffer's
  *	region). Process context; must not sleep. Required.
+ * @access: copy @len bytes between @buf at @offset (in bounds, checked)
+ *	and kernel memory @host as the NIC's cores reach the buffer, no DMA
+ *	engine involved and no time taken: the windows of a lookaside job
+ *	(struct nicprog_job_ops). Optional: without it jobs fail with
+ *	EOPNOTSUPP. Process context; must not sleep.
  */
 struct nicprog_mem_ops {
 	void *(*alloc)(struct nicprog_nic *nic, u32 region, u64 size,
@@ -266,7 +271,37 @@ struct nicprog_mem_ops {
 	void (*free)(struct nicprog_nic *nic, void *buf);
 	s64 (*dma)(struct nicprog_nic *nic, void *buf, u64 offset, void *host,
 		   u64 len, bool to_nic);
+	void (*access)(struct nicprog_nic *nic, void *buf, u64 offset,
+		       void *host, u64 len, bool to_nic);
 };
+
+struct nicprog_kernel;
+
+/**
+ * struct nicprog_job_ops - lookaside kernels on the NIC's cores
+ *	(NICPROG_OP_KERNEL_LOAD, NICPROG_OP_JOB)
+ * @run: run kernel @k on one job's frame @pkt (struct nicprog_job_frame,
+ *	then the windows) on one of @nic's cores and fill @res as
+ *	nicprog_exec_run() does; return the nanoseconds of the host's clock
+ *	from now until the core would be done -- when the core completes the
+ *	job -- or -errno. A driver that simulates its cores calls
+ *	nicprog_kernel_run(); one whose cores run an instruction set of
+ *	their own runs what it made of nicprog_kernel_insns(). Neither @k
+ *	nor @pkt is the driver's past the call. Process context, the port's
+ *	ring lock held; may sleep. Required.
+ */
+struct nicprog_job_ops {
+	s64 (*run)(struct nicprog_nic *nic, const struct nicprog_kernel *k,
+		   struct nicprog_exec_pkt *pkt,
+		   struct nicprog_exec_result *res);
+};
+
+void nicprog_kernel_run(const struct nicprog_kernel *k, const u16 *cost,
+			u32 lat_pkt, struct nicprog_exec_state *st,
+			struct nicprog_exec_pkt *pkt,
+			struct nicprog_exec_result *res);
+const struct bpf_insn *nicprog_kernel_insns(const struct nicprog_kernel *k,
+					    u32 *len);
 
 /**
  * struct nicprog_rdma_qp_attr - a QP to create (&nicprog_rdma_ops.qp_create)
@@ -422,6 +457,9 @@ void nicprog_rdma_complete(void *cq, const struct nicprog_rdma_wc *wc);
  * @rdma_ops: the NIC's RoCEv2 engine (struct nicprog_rdma_ops), over
  *	buffers of @mem_ops. Optional: without it the RDMA commands fail
  *	with EOPNOTSUPP.
+ * @job_ops: lookaside kernels on the NIC's cores (struct
+ *	nicprog_job_ops), over buffers of @mem_ops. Optional: without it
+ *	the kernel and job commands fail with EOPNOTSUPP.
  *
  * The table grows by phase (monitoring, BPF offload, plans, rings) as the
  * core gains users for each member; required members are checked once at
@@ -469,6 +507,7 @@ struct nicprog_dev_ops {
 	/* NIC memory */
 	const struct nicprog_mem_ops *mem_ops;
 	const struct nicprog_rdma_ops *rdma_ops;
+	const struct nicprog_job_ops *job_ops;
 
 	struct module *owner;
 };

@@ -609,13 +609,19 @@ static int nicprog_ring_cmd(struct io_uring_cmd *ioucmd,
 	case NICPROG_OP_PIPE_SEND:
 		return nicprog_pipe_send_cmd(rf, ioucmd->file, &c, nonblock);
 	}
-	if (op >= NICPROG_OP_QP_CREATE)
+	if (op >= NICPROG_OP_QP_CREATE && op <= NICPROG_OP_POLL)
 		return nicprog_rdma_cmd(rf, ioucmd->file, op, &c, ioucmd,
 					nonblock);
-	/* NIC memory: slow path, may fault and sleep (mem.c) */
+	/* NIC memory and jobs: slow path, may fault and sleep */
 	if (nonblock)
 		return -EAGAIN;
 	switch (op) {
+	case NICPROG_OP_KERNEL_LOAD:
+		return nicprog_kernel_load_cmd(rf, ioucmd->file, &c);
+	case NICPROG_OP_KERNEL_UNLOAD:
+		return nicprog_kernel_unload_cmd(rf, &c);
+	case NICPROG_OP_JOB:
+		return nicprog_job_cmd(rf, ioucmd->file, &c, ioucmd);
 	case NICPROG_OP_MEM_ALLOC:
 		return nicprog_mem_alloc_cmd(rf, ioucmd->file, &c);
 	case NICPROG_OP_MEM_FREE:
@@ -708,6 +714,7 @@ static int nicprog_ring_open(struct inode *inode, struct file *file)
 	xa_init_flags(&rf->bufs, XA_FLAGS_ALLOC1 | XA_FLAGS_ACCOUNT);
 	xa_init_flags(&rf->qps, XA_FLAGS_ACCOUNT);
 	xa_init_flags(&rf->mrs, XA_FLAGS_ACCOUNT);
+	xa_init_flags(&rf->kernels, XA_FLAGS_ALLOC1 | XA_FLAGS_ACCOUNT);
 	mutex_lock(&nd->ring_lock);
 	if (nd->ring_dead) {
 		mutex_unlock(&nd->ring_lock);
@@ -738,6 +745,7 @@ static int nicprog_ring_release(struct inode *inode, struct file *file)
 	mutex_unlock(&rf->nd->ring_lock);
 	rtnl_unlock();
 	nicprog_rdma_free(rf);
+	nicprog_kernel_release(rf);
 	xa_destroy(&rf->bufs);
 	mutex_lock(&rf->lock);
 	xa_for_each(&rf->pipes, id, pipe)

@@ -115,6 +115,9 @@ struct nicprog_pipe {
  * @qps: its QPs (rdma.c) by number, under the port's ring_lock
  * @mrs: its memory regions by local key, likewise
  * @cq: the completion queue of its QPs, made with the first QP
+ * @kernels: its lookaside kernels (job.c) by id, under the port's
+ *	ring_lock
+ * @n_kernels: entries in @kernels; likewise
  */
 struct nicprog_ring_file {
 	struct nicprog_dev *nd;
@@ -137,6 +140,8 @@ struct nicprog_ring_file {
 	struct xarray qps;
 	struct xarray mrs;
 	struct nicprog_cq *cq;
+	struct xarray kernels;
+	u32 n_kernels;
 };
 
 /**
@@ -191,6 +196,16 @@ int nicprog_rdma_cmd(struct nicprog_ring_file *rf, struct file *file,
 		     struct io_uring_cmd *ioucmd, bool nonblock);
 void nicprog_rdma_release(struct nicprog_ring_file *rf);
 void nicprog_rdma_free(struct nicprog_ring_file *rf);
+
+/* job.c */
+int nicprog_kernel_load_cmd(struct nicprog_ring_file *rf, struct file *file,
+			    const struct nicprog_uring_cmd *c);
+int nicprog_kernel_unload_cmd(struct nicprog_ring_file *rf,
+			      const struct nicprog_uring_cmd *c);
+void nicprog_kernel_release(struct nicprog_ring_file *rf);
+int nicprog_job_cmd(struct nicprog_ring_file *rf, struct file *file,
+		    const struct nicprog_uring_cmd *c,
+		    struct io_uring_cmd *ioucmd);
 
 /* pipe.c */
 /**

@@ -327,6 +327,9 @@ enum nicprog_ring_op {
 	NICPROG_OP_MR_DEREG,		/* struct nicprog_mr_dereg */
 	NICPROG_OP_POST,		/* struct nicprog_post */
 	NICPROG_OP_POLL,		/* struct nicprog_poll */
+	NICPROG_OP_KERNEL_LOAD,		/* struct nicprog_kernel_load */
+	NICPROG_OP_KERNEL_UNLOAD,	/* struct nicprog_kernel_unload */
+	NICPROG_OP_JOB,			/* struct nicprog_job */
 
 	__NICPROG_OP_MAX
 };
@@ -352,6 +355,9 @@ enum nicprog_ring_op {
 #define NICPROG_U_OP_MR_DEREG		NICPROG_U_OP(MR_DEREG)
 #define NICPROG_U_OP_POST		NICPROG_U_OP(POST)
 #define NICPROG_U_OP_POLL		NICPROG_U_OP(POLL)
+#define NICPROG_U_OP_KERNEL_LOAD	NICPROG_U_OP(KERNEL_LOAD)
+#define NICPROG_U_OP_KERNEL_UNLOAD	NICPROG_U_OP(KERNEL_UNLOAD)
+#define NICPROG_U_OP_JOB		NICPROG_U_OP(JOB)
 
 /*
  * NF outputs. An NF steers a frame to its port's output N with
@@ -927,6 +933,111 @@ struct nicprog_poll {
 	__u64 wcs;
 	__u32 max;
 	__u32 timeout_ms;
+};
+
+/*
+ * Lookaside kernels (after RecoNIC's compute blocks): an XDP program
+ * loaded for the NIC (prog_ifindex one of its ports, so the kernel's
+ * verifier and nicprog's checked it for the NIC's executor) that runs
+ * jobs instead of frames. A job names the kernel, up to NICPROG_JOB_BUFS
+ * windows of the file's NIC buffers and NICPROG_JOB_ARGS scalars; the
+ * kernel runs on a NIC core on a frame that holds struct
+ * nicprog_job_frame and then the windows' bytes (each at a multiple of
+ * 8), reads them with direct access or bpf_xdp_load_bytes() and writes
+ * its results with bpf_xdp_store_bytes() or direct access. When it
+ * returns, the bytes of the windows marked NICPROG_JOB_BUF_WRITE go back
+ * to their buffers; nothing else the kernel wrote goes anywhere. The
+ * CQE's res is the kernel's return value (its low 31 bits), or -errno:
+ * EFAULT when the NIC stopped the kernel (step bound, an instruction or
+ * helper it does not run), nothing written back then. A kernel may use no
+ * maps, and no helper only the host has: its state is its buffers.
+ */
+#define NICPROG_KERNELS_MAX		16	/* a file's */
+#define NICPROG_JOB_BUFS		8
+#define NICPROG_JOB_ARGS		8
+#define NICPROG_JOB_FRAME_MAX		(4U << 20)	/* header and windows */
+
+/**
+ * struct nicprog_kernel_load - NICPROG_OP_KERNEL_LOAD; res: 0
+ * @prog_fd: an XDP program loaded for this port's NIC (prog_ifindex)
+ * @flags: 0
+ * @id: out: the kernel's id in the file
+ * @__rsvd: 0
+ *
+ * CAP_NET_ADMIN of the opener. The file holds the program until
+ * NICPROG_OP_KERNEL_UNLOAD or its close.
+ */
+struct nicprog_kernel_load {
+	__u32 prog_fd;
+	__u32 flags;
+	__u32 id;
+	__u32 __rsvd;
+};
+
+/**
+ * struct nicprog_kernel_unload - NICPROG_OP_KERNEL_UNLOAD; res: 0
+ * @id: a kernel of the file
+ * @flags: 0
+ */
+struct nicprog_kernel_unload {
+	__u32 id;
+	__u32 flags;
+};
+
+#define NICPROG_JOB_BUF_WRITE		_BITUL(0)	/* written back */
+#define NICPROG_JOB_BUF_F_ALL		NICPROG_JOB_BUF_WRITE
+
+/**
+ * struct nicprog_job_buf - a window of a NIC buffer a job hands its kernel
+ * @id: a buffer of the file (NICPROG_OP_MEM_ALLOC)
+ * @flags: NICPROG_JOB_BUF_*
+ * @offset: the window's first byte in the buffer
+ * @len: its bytes, 1.. (the frame's total at most NICPROG_JOB_FRAME_MAX)
+ */
+struct nicprog_job_buf {
+	__u32 id;
+	__u32 flags;
+	__u64 offset;
+	__u64 len;
+};
+
+/**
+ * struct nicprog_job - NICPROG_OP_JOB; res: the kernel's return value
+ * @kernel: a kernel of the file
+ * @n_bufs: windows in @bufs, 1..NICPROG_JOB_BUFS
+ * @job_id: the kernel's to read (struct nicprog_job_frame.job_id)
+ * @args: scalars for the kernel
+ * @bufs: the windows; the same buffer may appear more than once, but a
+ *	written window may overlap no other window of its buffer
+ *
+ * CAP_NET_ADMIN of the opener.
+ */
+struct nicprog_job {
+	__u32 kernel;
+	__u32 n_bufs;
+	__u64 job_id;
+	__u64 args[NICPROG_JOB_ARGS];
+	struct nicprog_job_buf bufs[NICPROG_JOB_BUFS];
+};
+
+/**
+ * struct nicprog_job_frame - what a kernel's frame starts with
+ * @job_id: struct nicprog_job.job_id
+ * @n_bufs: windows that follow
+ * @__rsvd: 0
+ * @args: struct nicprog_job.args
+ * @bufs: each window's place in the frame: @off bytes from the frame's
+ *	first byte, @len bytes long
+ */
+struct nicprog_job_frame {
+	__u64 job_id;
+	__u32 n_bufs;
+	__u32 __rsvd;
+	__u64 args[NICPROG_JOB_ARGS];
+	struct {
+		__u32 off;
+		__u32 len;
+	} bufs[NICPROG_JOB_BUFS];
 };
 
 /*

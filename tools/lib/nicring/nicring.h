@@ -119,6 +119,14 @@ int nicring_post(struct nicring *r, const struct nicprog_rdma_wr *wrs,
 int nicring_poll_cq(struct nicring *r, struct nicprog_rdma_wc *wcs,
 		    uint32_t max, uint32_t timeout_ms);
 
+/*
+ * Lookaside kernels: an XDP program loaded for the NIC (prog_ifindex)
+ * made a kernel of the handle's; a job run on it, waited for.
+ */
+int nicring_kernel_load(struct nicring *r, int prog_fd, uint32_t *id);
+int nicring_kernel_unload(struct nicring *r, uint32_t id);
+int nicring_job(struct nicring *r, const struct nicprog_job *job);
+
 #ifdef __cplusplus
 }
 #endif

@@ -13,7 +13,7 @@
 int main(void)
 {
 	ksft_print_header();
-	ksft_set_plan(6);
+	ksft_set_plan(7);
 	/* Values are ABI: appending is allowed, renumbering is not. */
 	if (NICPROG_UNIT_CORE == 1 && NICPROG_UNIT_DMA == 5 &&
 	    __NICPROG_UNIT_MAX == 6)
@@ -101,6 +101,23 @@ int main(void)
 		ksft_test_result_pass("memory and RDMA command values\n");
 	else
 		ksft_test_result_fail("memory and RDMA command values changed\n");
+	/* lookaside kernels: the frame is what BPF programs compile against */
+	if (NICPROG_OP_KERNEL_LOAD == 18 && NICPROG_OP_KERNEL_UNLOAD == 19 &&
+	    NICPROG_OP_JOB == 20 && NICPROG_U_OP_JOB == 0xc010b814U &&
+	    sizeof(struct nicprog_kernel_load) == 16 &&
+	    sizeof(struct nicprog_kernel_unload) == 8 &&
+	    sizeof(struct nicprog_job_buf) == 24 &&
+	    sizeof(struct nicprog_job) == 272 &&
+	    offsetof(struct nicprog_job, bufs) == 80 &&
+	    sizeof(struct nicprog_job_frame) == 144 &&
+	    offsetof(struct nicprog_job_frame, args) == 16 &&
+	    offsetof(struct nicprog_job_frame, bufs) == 80 &&
+	    NICPROG_JOB_BUFS == 8 && NICPROG_JOB_ARGS == 8 &&
+	    NICPROG_JOB_BUF_WRITE == 1 && NICPROG_KERNELS_MAX == 16 &&
+	    NICPROG_JOB_FRAME_MAX == 4U << 20)
+		ksft_test_result_pass("lookaside kernel command values\n");
+	else
+		ksft_test_result_fail("lookaside kernel command values changed\n");
 	ksft_finished();
 }
 #endif

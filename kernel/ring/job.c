@@ -1,0 +1,528 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Lookaside kernels (after RecoNIC's compute blocks): XDP programs loaded
+ * for the NIC that run jobs a file posts -- a kernel id, windows of the
+ * file's NIC buffers and scalars -- on the NIC's cores
+ * (NICPROG_OP_KERNEL_LOAD, _UNLOAD, NICPROG_OP_JOB).
+ *
+ * A kernel is a program the verifier and nicprog's offload checks passed
+ * for the NIC (prog_ifindex one of its ports): the executor runs it. It
+ * keeps no maps and calls no helper only the host has, so it needs
+ * nothing of the program's offload state once loaded: the file holds a
+ * copy of its instructions and a reference to the program (which bpftool
+ * shows), in its kernels, changed under the port's ring_lock.
+ *
+ * A job is checked, framed and run inside ring_lock, which keeps the
+ * file's buffers and the driver: its windows are copied out of their
+ * buffers into the frame (struct nicprog_job_frame, then each window),
+ * the driver's core runs the kernel on it, and the written windows are
+ * copied back. The CQE comes when the core would be done: an hrtimer,
+ * then io_uring's task work, as a MEM_COPY completes (mem.c). Nothing of
+ * the job but its timer outlives the command's issue, so a job in flight
+ * holds no buffer, kernel or port.
+ */
+#include <linux/bpf.h>
+#include <linux/filter.h>
+#include <linux/hrtimer.h>
+#include <linux/rtnetlink.h>
+#include <linux/slab.h>
+#include <net/nicprog_compat.h>
+
+#include "../nicprog.h"
+#include "ring.h"
+
+/**
+ * struct nicprog_kernel - a lookaside kernel of one file
+ * @id: its id in the file's kernels
+ * @prog: the program, held
+ * @exec: its instructions for the executor (costs: the driver's, per run)
+ */
+struct nicprog_kernel {
+	u32 id;
+	struct bpf_prog *prog;
+	struct nicprog_exec_prog exec;
+};
+
+/**
+ * struct nicprog_job_done - a NICPROG_OP_JOB whose core is still busy
+ * @timer: fires when the NIC's core is done
+ * @ioucmd: the command; its pdu points here
+ * @res: its result
+ */
+struct nicprog_job_done {
+	struct hrtimer timer;
+	struct io_uring_cmd *ioucmd;
+	int res;
+};
+
+static struct nicprog_job_done **job_of(struct io_uring_cmd *ioucmd)
+{
+	BUILD_BUG_ON(sizeof(struct nicprog_job_done *) > sizeof(ioucmd->pdu));
+	return (struct nicprog_job_done **)ioucmd->pdu;
+}
+
+static void nicprog_kernel_free(struct nicprog_kernel *k)
+{
+	bpf_prog_put(k->prog);
+	kvfree(k->exec.insns);
+	kvfree(k->exec.flags);
+	kfree(k);
+}
+
+/**
+ * nicprog_kernel_run() - run a kernel on a job's frame on the calling CPU
+ * @k: the kernel (&nicprog_job_ops.run's)
+ * @cost: cycles per instruction class of the core that runs it
+ * @lat_pkt: extra cycles of an access to the frame (the job's windows)
+ * @st: the core's executor scratch
+ * @pkt: the frame
+ * @res: what the run did
+ *
+ * For a driver that simulates its cores: the executor, as NIC cores run
+ * plans. Context: any; does not sleep.
+ */
+void nicprog_kernel_run(const struct nicprog_kernel *k, const u16 *cost,
+			u32 lat_pkt, struct nicprog_exec_state *st,
+			struct nicprog_exec_pkt *pkt,
+			struct nicprog_exec_result *res)
+{
+	static const struct nicprog_exec_ops ops = {};
+	struct nicprog_exec_prog exec = k->exec;
+
+	memcpy(exec.cost, cost, sizeof(exec.cost));
+	exec.lat_pkt = lat_pkt;
+	nicprog_exec_run(&exec, &ops, NULL, st, pkt, res);
+}
+EXPORT_SYMBOL_GPL(nicprog_kernel_run);
+
+/**
+ * nicprog_kernel_insns() - a kernel's instructions, as verified
+ * @k: the kernel
+ * @len: out: their number
+ *
+ * For a driver whose cores run an instruction set of their own.
+ * Context: any.
+ * Return: the instructions, valid for the duration of the op's call.
+ */
+const struct bpf_insn *nicprog_kernel_insns(const struct nicprog_kernel *k,
+					    u32 *len)
+{
+	*len = k->exec.len;
+	return k->exec.insns;
+}
+EXPORT_SYMBOL_GPL(nicprog_kernel_insns);
+
+static bool nicprog_jobs_offered(const struct nicprog_dev *nd)
+{
+	return nd->ops->job_ops && nd->ops->mem_ops &&
+	       nd->ops->mem_ops->access;
+}
+
+/* Copy what the executor needs of @np: instructions and their flags. */
+static int nicprog_kernel_fill(struct nicprog_ring_file *rf,
+			       struct nicprog_kernel *k, struct bpf_prog *prog)
+{
+	struct nicprog_prog *np = prog->aux->offload->dev_priv;
+	struct bpf_insn *insns;
+	u8 *flags;
+
+	if (!np || !np->insns) {
+		ring_err(rf, "kernel load: program %u was not prepared for this NIC",
+			 prog->aux->id);
+		return -EINVAL;
+	}
+	if (np->n_maps || np->partial) {
+		ring_err(rf, "kernel load: program %u uses %s: a kernel's state is its buffers, and it runs on the NIC alone",
+			 prog->aux->id, np->n_maps ? "maps" :
+			 "helpers only the host has");
+		return -EINVAL;
+	}
+	insns = kvmalloc_array(np->len, sizeof(*insns), GFP_KERNEL);
+	flags = kvmalloc(np->len, GFP_KERNEL);
+	if (!insns || !flags) {
+		kvfree(insns);
+		kvfree(flags);
+		return -ENOMEM;
+	}
+	memcpy(insns, np->insns, np->len * sizeof(*insns));
+	memcpy(flags, np->flags, np->len);
+	k->exec = np->exec;
+	k->exec.insns = insns;
+	k->exec.flags = flags;
+	return 0;
+}
+
+/**
+ * nicprog_kernel_load_cmd() - NICPROG_OP_KERNEL_LOAD
+ * @rf: the file
+ * @file: it, whose opener's privilege counts
+ * @c: the command area
+ *
+ * Context: process, may sleep; no lock held.
+ * Return: 0, or -errno with the cause traced.
+ */
+int nicprog_kernel_load_cmd(struct nicprog_ring_file *rf, struct file *file,
+			    const struct nicprog_uring_cmd *c)
+{
+	struct nicprog_dev *nd = rf->nd;
+	struct nicprog_kernel_load a;
+	struct nicprog_kernel *k;
+	struct bpf_prog *prog;
+	int err;
+
+	err = nicprog_ring_args(c, &a, sizeof(a));
+	if (err)
+		return err;
+	if (a.flags || a.id || a.__rsvd) {
+		ring_err(rf, "kernel load: flags and out fields must be 0");
+		return -EINVAL;
+	}
+	prog = bpf_prog_get_type_dev(a.prog_fd, BPF_PROG_TYPE_XDP, true);
+	if (IS_ERR(prog)) {
+		ring_err(rf, "kernel load: fd %u is not an XDP program", a.prog_fd);
+		return PTR_ERR(prog);
+	}
+	k = kzalloc(sizeof(*k), NICPROG_RING_GFP);
+	if (!k) {
+		bpf_prog_put(prog);
+		return -ENOMEM;
+	}
+	k->prog = prog;
+	/* RTNL: the program's offload state stays (it moves under RTNL) */
+	if (rtnl_lock_killable()) {
+		err = -EINTR;
+		goto out_free;
+	}
+	err = nicprog_ring_enter(nd, false);
+	if (err)
+		goto out_rtnl;
+	err = nicprog_ring_may_act(rf, file, "kernel load");
+	if (err)
+		goto out_leave;
+	if (!nicprog_jobs_offered(nd)) {
+		ring_err(rf, "kernel load: the NIC's driver runs no lookaside kernels");
+		err = -EOPNOTSUPP;
+		goto out_leave;
+	}
+	if (!bpf_offload_dev_match(prog, nd->netdev)) {
+		ring_err(rf, "kernel load: program %u is not loaded for this NIC (prog_ifindex one of its ports)",
+			 prog->aux->id);
+		err = -EINVAL;
+		goto out_leave;
+	}
+	if (rf->n_kernels >= NICPROG_KERNELS_MAX) {
+		ring_err(rf, "kernel load: the file holds %u kernels already",
+			 NICPROG_KERNELS_MAX);
+		err = -EMFILE;
+		goto out_leave;
+	}
+	err = nicprog_kernel_fill(rf, k, prog);
+	if (err)
+		goto out_leave;
+	err = xa_alloc(&rf->kernels, &k->id, k, xa_limit_31b, NICPROG_RING_GFP);
+	if (err)
+		goto out_leave;
+	rf->n_kernels++;
+	a.id = k->id;
+	k = NULL;
+out_leave:
+	nicprog_ring_leave(nd);
+out_rtnl:
+	rtnl_unlock();
+out_free:
+	if (k)
+		nicprog_kernel_free(k);
+	if (!err)
+		err = nicprog_ring_out(c, &a, sizeof(a));
+	/* a kernel whose id could not be told stays the file's until close */
+	return err;
+}
+
+/**
+ * nicprog_kernel_unload_cmd() - NICPROG_OP_KERNEL_UNLOAD
+ * @rf: the file
+ * @c: the command area
+ *
+ * Context: process, may sleep; no lock held.
+ * Return: 0, or -errno (-ENOENT: no such kernel of the file).
+ */
+int nicprog_kernel_unload_cmd(struct nicprog_ring_file *rf,
+			      const struct nicprog_uring_cmd *c)
+{
+	struct nicprog_kernel_unload a;
+	struct nicprog_kernel *k;
+	int err;
+
+	err = nicprog_ring_args(c, &a, sizeof(a));
+	if (err)
+		return err;
+	if (a.flags) {
+		ring_err(rf, "kernel unload: flags must be 0");
+		return -EINVAL;
+	}
+	err = nicprog_ring_enter(rf->nd, false);
+	if (err)
+		return err;
+	k = xa_erase(&rf->kernels, a.id);
+	if (k)
+		rf->n_kernels--;
+	else
+		ring_err(rf, "kernel unload: the file has no kernel %u", a.id);
+	nicprog_ring_leave(rf->nd);
+	if (!k)
+		return -ENOENT;
+	/* no job runs it: jobs run inside ring_lock */
+	nicprog_kernel_free(k);
+	return 0;
+}
+
+/**
+ * nicprog_kernel_release() - unload every kernel of a closing file
+ * @rf: the file
+ *
+ * Context: process, no lock held (the last program reference may free
+ * the program, which takes the BPF offload lock).
+ */
+void nicprog_kernel_release(struct nicprog_ring_file *rf)
+{
+	struct nicprog_kernel *k;
+	unsigned long id;
+
+	xa_for_each(&rf->kernels, id, k) {
+		xa_erase(&rf->kernels, id);
+		nicprog_kernel_free(k);
+	}
+	rf->n_kernels = 0;
+	xa_destroy(&rf->kernels);
+}
+
+static void nicprog_job_done(struct io_uring_cmd *ioucmd,
+			     unsigned int issue_flags)
+{
+	struct nicprog_job_done *jd = *job_of(ioucmd);
+	int res = jd->res;
+
+	hrtimer_cancel(&jd->timer);	/* its callback has returned */
+	kfree(jd);
+	io_uring_cmd_done(ioucmd, res, 0, issue_flags);
+}
+
+static enum hrtimer_restart nicprog_job_timer(struct hrtimer *t)
+{
+	struct nicprog_job_done *jd =
+		container_of(t, struct nicprog_job_done, timer);
+
+	io_uring_cmd_complete_in_task(jd->ioucmd, nicprog_job_done);
+	return HRTIMER_NORESTART;
+}
+
+/*
+ * The windows' places in the frame, each at a multiple of 8 after the
+ * header; the frame's length, or 0 when the windows are malformed.
+ */
+static u32 nicprog_job_layout(struct nicprog_ring_file *rf,
+			      const struct nicprog_job *a,
+			      struct nicprog_job_frame *hdr)
+{
+	u64 off = sizeof(*hdr);
+	u32 i;
+
+	if (!a->n_bufs || a->n_bufs > NICPROG_JOB_BUFS) {
+		ring_err(rf, "job: %u windows, not 1..%u", a->n_bufs,
+			 NICPROG_JOB_BUFS);
+		return 0;
+	}
+	for (i = 0; i < a->n_bufs; i++) {
+		const struct nicprog_job_buf *w = &a->bufs[i];
+
+		if (w->flags & ~NICPROG_JOB_BUF_F_ALL) {
+			ring_err(rf, "job: window %u: flags 0x%x unknown", i,
+				 w->flags);
+			return 0;
+		}
+		off = ALIGN(off, 8);
+		if (!w->len || w->len > NICPROG_JOB_FRAME_MAX - off) {
+			ring_err(rf, "job: window %u: %llu bytes; the frame holds %u in all",
+				 i, w->len, NICPROG_JOB_FRAME_MAX);
+			return 0;
+		}
+		hdr->bufs[i].off = off;
+		hdr->bufs[i].len = w->len;
+		off += w->len;
+	}
+	for (; i < NICPROG_JOB_BUFS; i++)
+		if (a->bufs[i].id || a->bufs[i].flags || a->bufs[i].offset ||
+		    a->bufs[i].len) {
+			ring_err(rf, "job: window %u is past n_bufs (%u) and not zero",
+				 i, a->n_bufs);
+			return 0;
+		}
+	hdr->job_id = a->job_id;
+	hdr->n_bufs = a->n_bufs;
+	memcpy(hdr->args, a->args, sizeof(hdr->args));
+	return off;
+}
+
+/* Windows in their buffers; a written one overlaps no other. ring_lock. */
+static int nicprog_job_windows(struct nicprog_ring_file *rf,
+			       const struct nicprog_job *a,
+			       struct nicprog_buf **bufs)
+{
+	u32 i, j;
+
+	for (i = 0; i < a->n_bufs; i++) {
+		const struct nicprog_job_buf *w = &a->bufs[i];
+
+		bufs[i] = xa_load(&rf->bufs, w->id);
+		if (!bufs[i]) {
+			ring_err(rf, "job: window %u: the file has no buffer %u",
+				 i, w->id);
+			return -ENOENT;
+		}
+		if (w->offset > bufs[i]->size ||
+		    w->len > bufs[i]->size - w->offset) {
+			ring_err(rf, "job: window %u: %llu bytes at %llu pass the end of buffer %u (%llu bytes)",
+				 i, w->len, w->offset, w->id, bufs[i]->size);
+			return -EINVAL;
+		}
+	}
+	for (i = 0; i < a->n_bufs; i++)
+		for (j = 0; j < a->n_bufs; j++) {
+			const struct nicprog_job_buf *w = &a->bufs[i];
+			const struct nicprog_job_buf *v = &a->bufs[j];
+
+			if (i == j || !(w->flags & NICPROG_JOB_BUF_WRITE) ||
+			    w->id != v->id || w->offset >= v->offset + v->len ||
+			    v->offset >= w->offset + w->len)
+				continue;
+			ring_err(rf, "job: window %u is written and overlaps window %u of buffer %u",
+				 i, j, w->id);
+			return -EINVAL;
+		}
+	return 0;
+}
+
+/* Frame, run and write back; the core's nanoseconds, or -errno. ring_lock. */
+static s64 nicprog_job_run(struct nicprog_ring_file *rf,
+			   const struct nicprog_job *a,
+			   const struct nicprog_job_frame *hdr, u8 *frame,
+			   u32 len, int *res)
+{
+	const struct nicprog_mem_ops *mops = rf->nd->ops->mem_ops;
+	struct nicprog_buf *bufs[NICPROG_JOB_BUFS];
+	struct nicprog_nic *nic = rf->nd->nic;
+	struct nicprog_exec_result r = {};
+	struct nicprog_exec_pkt pkt = {
+		.buf = frame, .buf_len = len, .data_end = len,
+		.ingress_ifindex = rf->nd->netdev->ifindex,
+		.now_ns = NICPROG_EXEC_NIC_EPOCH_NS,
+	};
+	struct nicprog_kernel *k;
+	s64 ns;
+	u32 i;
+	int err;
+
+	k = xa_load(&rf->kernels, a->kernel);
+	if (!k) {
+		ring_err(rf, "job: the file has no kernel %u", a->kernel);
+		return -ENOENT;
+	}
+	err = nicprog_job_windows(rf, a, bufs);
+	if (err)
+		return err;
+	memcpy(frame, hdr, sizeof(*hdr));
+	for (i = 0; i < a->n_bufs; i++)
+		mops->access(nic, bufs[i]->drv, a->bufs[i].offset,
+			     frame + hdr->bufs[i].off, a->bufs[i].len, false);
+	ns = rf->nd->ops->job_ops->run(nic, k, &pkt, &r);
+	if (ns < 0) {
+		ring_err(rf, "job: the NIC's driver refused kernel %u: %lld",
+			 a->kernel, ns);
+		return ns;
+	}
+	if (r.error || !r.done) {
+		ring_err(rf, "job: the NIC stopped kernel %u at instruction %u: %d",
+			 a->kernel, r.error_insn, r.error);
+		*res = -EFAULT;
+		return ns;
+	}
+	for (i = 0; i < a->n_bufs; i++)
+		if (a->bufs[i].flags & NICPROG_JOB_BUF_WRITE)
+			mops->access(nic, bufs[i]->drv, a->bufs[i].offset,
+				     frame + hdr->bufs[i].off, a->bufs[i].len,
+				     true);
+	*res = r.ret & INT_MAX;
+	return ns;
+}
+
+/**
+ * nicprog_job_cmd() - NICPROG_OP_JOB
+ * @rf: the file
+ * @file: it, whose opener's privilege counts
+ * @c: the command area
+ * @ioucmd: the command, completed when the NIC's core is done
+ *
+ * Context: process, may sleep (io_uring's worker); no lock held.
+ * Return: -EIOCBQUEUED when in flight, else -errno.
+ */
+int nicprog_job_cmd(struct nicprog_ring_file *rf, struct file *file,
+		    const struct nicprog_uring_cmd *c,
+		    struct io_uring_cmd *ioucmd)
+{
+	struct nicprog_job_frame hdr = {};
+	struct nicprog_job_done *jd, *d;
+	struct nicprog_job *a;
+	u8 *frame = NULL;
+	s64 ns = 0;
+	int err;
+	u32 len;
+
+	a = kmalloc(sizeof(*a), NICPROG_RING_GFP);
+	jd = kzalloc(sizeof(*jd), NICPROG_RING_GFP);
+	if (!a || !jd) {
+		err = -ENOMEM;
+		goto out;
+	}
+	err = nicprog_ring_args(c, a, sizeof(*a));
+	if (err)
+		goto out;
+	len = nicprog_job_layout(rf, a, &hdr);
+	if (!len) {
+		err = -EINVAL;
+		goto out;
+	}
+	frame = kvzalloc(len, NICPROG_RING_GFP);
+	if (!frame) {
+		err = -ENOMEM;
+		goto out;
+	}
+	err = nicprog_ring_enter(rf->nd, false);
+	if (err)
+		goto out;
+	err = nicprog_ring_may_act(rf, file, "job");
+	if (!err && !nicprog_jobs_offered(rf->nd)) {
+		ring_err(rf, "job: the NIC's driver runs no lookaside kernels");
+		err = -EOPNOTSUPP;
+	}
+	if (!err) {
+		ns = nicprog_job_run(rf, a, &hdr, frame, len, &jd->res);
+		if (ns < 0)
+			err = ns;
+	}
+	nicprog_ring_leave(rf->nd);
+	if (err)
+		goto out;
+	d = jd;
+	jd = NULL;
+	d->ioucmd = ioucmd;
+	*job_of(ioucmd) = d;
+	hrtimer_init(&d->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
+	d->timer.function = nicprog_job_timer;
+	hrtimer_start(&d->timer, ns_to_ktime(ns), HRTIMER_MODE_REL_SOFT);
+	err = -EIOCBQUEUED;
+out:
+	kvfree(frame);
+	kfree(jd);
+	kfree(a);
+	return err;
+}

@@ -1,0 +1,107 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Lookaside kernels (NICPROG_OP_KERNEL_LOAD, _UNLOAD, _JOB): job_test
+# loads bpf/lookaside/matmul.o for the NIC and multiplies seeded int32
+# matrices tile by tile in NIC buffers, every job's frame run on the host
+# too (BPF_PROG_TEST_RUN of the same object) and the product checked
+# against a host computation; windows not marked written keep their bytes;
+# every malformed job and kernel refused with its errno (the cause
+# traced); a seeded fuzzer of jobs; EPERM without CAP_NET_ADMIN; the
+# NIC's cores take the time the profile says; kernels and buffers go when
+# their file closes, when its process is killed, and when the device is
+# deleted under jobs.
+. "$(dirname "$0")/lib.sh"
+require_root_tools
+[ -x "$SELFDIR/job_test" ] || skip_all "job_test not built"
+BPF=$NICPROG_SRC/bpf
+[ -f "$BPF/lookaside/matmul.o" ] || skip_all "bpf/lookaside/matmul.o not built"
+nicprog_load || skip_all "cannot load nicprog/nicsim"
+mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+
+SEED=${JOB_SEED:-13}
+ROUNDS=${JOB_ROUNDS:-2000}
+TMP=$(mktemp -d /tmp/nicprog-job.XXXXXX)
+trap 'cleanup; rm -rf "$TMP"' EXIT
+
+dmem() { awk -v f="$1" '$1 == f { print $2 }' "/sys/kernel/debug/nicsim/nicsim$ID/mem"; }
+# the programs bpftool knows by name
+progs() { bpftool prog show 2> /dev/null | grep -c " name matmul "; }
+hold() {
+	: > "$TMP/hold"
+	"$SELFDIR/job_test" "$P" "$BPF" hold "$SEED" > "$TMP/hold" 2>&1 &
+	HOLD=$!
+	wait_for 20 grep -q '^held$' "$TMP/hold"
+}
+
+tap_begin
+slab0=$(slab_ours)
+progs0=$(progs)
+ID=$(nicsim_new_id)
+P=nicsim${ID}p0
+nicsim_new "$ID" 1
+ip link set "$P" up
+check "the port's device node appears" wait_for 10 test -c "$(ring_node "$P")"
+
+bad_args on && traced=1 || traced=0
+kmsg=$(kmsg_mark)
+"$SELFDIR/job_test" "$P" "$BPF" cases "$SEED" "$ROUNDS" > "$TMP/out" 2>&1
+rc=$?
+klog=$(kmsg_ours "$kmsg")
+sed 's/^/# /' "$TMP/out"
+expect_eq "job_test $P cases $SEED $ROUNDS: exit status" 0 "$rc"
+check "job_test: all 4 cases pass" grep -q "^# Totals: pass:4 fail:0" "$TMP/out"
+quiet_log "the refused jobs left nothing in the kernel log" "$klog"
+if [ $traced = 1 ]; then
+	bad_args off
+	check "the tracepoint names a kernel with maps" \
+		bad_args_seen "uses maps: a kernel's state is its buffers, and it runs on the NIC alone"
+	check "  and a window past its buffer" \
+		bad_args_seen "nicprog_bad_arg: $P: ring: job: window 0: 1024 bytes at 8196 pass the end of buffer"
+	check "  and a program not loaded for the NIC" \
+		bad_args_seen "is not loaded for this NIC (prog_ifindex one of its ports)"
+else
+	tap_skip "the tracepoint names a kernel with maps" "no tracefs in the guest"
+	tap_skip "  and a window past its buffer" "no tracefs in the guest"
+	tap_skip "  and a program not loaded for the NIC" "no tracefs in the guest"
+fi
+expect_eq "the file closed: no buffer left, no program held" \
+	"0 $progs0" "$(dmem bufs) $(progs)"
+jobs=$(dmem kernel_jobs)
+check "the NIC's cores ran the jobs (nicsim counts $jobs)" test "${jobs:-0}" -gt 27
+
+if command -v setpriv > /dev/null; then
+	check "without CAP_NET_ADMIN no kernel is loaded and no job runs (EPERM)" \
+		setpriv --bounding-set=-net_admin --inh-caps=-net_admin \
+		"$SELFDIR/job_test" "$P" "$BPF" eperm 1
+else
+	tap_skip "without CAP_NET_ADMIN no kernel is loaded and no job runs (EPERM)" "setpriv not installed"
+fi
+
+# Held while jobs run; kill -9 frees kernel and buffers.
+if hold; then
+	expect_eq "a holder: its 3 buffers and its kernel's program" \
+		"3 $((progs0 + 2))" "$(dmem bufs) $(progs)"
+	kill -9 "$HOLD"
+	wait "$HOLD" 2> /dev/null
+	check "kill -9 under jobs: buffers and kernel go" \
+		wait_for 10 sh -c "[ \"\$(awk '\$1 == \"bufs\" { print \$2 }' /sys/kernel/debug/nicsim/nicsim$ID/mem) \$(bpftool prog show | grep -c ' name matmul ')\" = '0 $progs0' ]"
+else
+	tap_fail "a holder"
+	kill -9 "$HOLD" 2> /dev/null
+	tap_fail "kill -9 under jobs: buffers and kernel go"
+fi
+
+# The device goes under jobs: the holder is told, nothing is left.
+if hold; then
+	check "the device is deleted under jobs" nicsim_del "$ID"
+	check "the holder sees ENODEV and exits 0" wait_for 20 grep -q '^gone$' "$TMP/hold"
+	wait "$HOLD"
+	expect_eq "  its exit status" 0 $?
+else
+	tap_fail "the device is deleted under jobs"
+	kill -9 "$HOLD" 2> /dev/null
+	nicsim_del "$ID"
+fi
+check "no matmul program is left" wait_for 10 sh -c "[ \$(bpftool prog show | grep -c ' name matmul ') = $progs0 ]"
+slab_back "after kernels, jobs, kill -9 and device removal" "$slab0"
+tap_end
