@@ -126,6 +126,8 @@ struct nicsim_swqe {
  * @mtu: path MTU
  * @timeout: retransmission timeout, jiffies
  * @retry_cnt: retransmissions allowed
+ * @max_rd: READs outstanding at most (the peer's responder resources: a
+ *	responder keeps that many answers to repeat, rxe too)
  * @sport: the UDP source port of its frames
  * @sq: send queue, @sq_depth entries
  * @sq_depth: its entries
@@ -166,6 +168,7 @@ struct nicsim_qp {
 	u32 mtu;
 	unsigned long timeout;
 	u32 retry_cnt;
+	u32 max_rd;
 	u16 sport;
 	struct nicsim_swqe *sq;
 	u32 sq_depth;
@@ -448,13 +451,16 @@ static bool roce_send_wqe(struct nicsim_qp *qp, struct nicsim_swqe *e,
 static void roce_push(struct nicsim_qp *qp, u32 psn)
 {
 	struct nicsim_swqe *e;
-	u32 i;
+	u32 i, reads = 0;
 
 	if (qp->state != QP_RTS)
 		return;
 	rcu_read_lock();
 	for (i = qp->sq_head; i != qp->sq_tail; i++) {
 		e = &qp->sq[i % qp->sq_depth];
+		if (e->wr.opcode == NICPROG_WR_READ && ++reads > qp->max_rd &&
+		    !e->sent)
+			break;	/* the peer keeps max_rd READs' answers */
 		if (!e->sent) {
 			e->psn = qp->next_psn;
 			e->npkts = roce_npkts(qp, e->wr.len);
@@ -639,6 +645,8 @@ static void roce_rx_response(struct nicsim_qp *qp, const struct roce_pkt *p)
 		roce_acked(qp, qp->una - 1);
 		if (qp->sq_head == qp->sq_tail)
 			del_timer(&qp->rto);
+		else if (qp->sq_next != qp->sq_tail)
+			roce_push(qp, qp->next_psn);	/* a READ may go now */
 	}
 }
 
@@ -1049,6 +1057,7 @@ static int nicsim_qp_connect(void *q, const struct nicprog_rdma_conn *c)
 		qp->mtu = c->mtu;
 		qp->timeout = max(msecs_to_jiffies(c->timeout_ms), 1UL);
 		qp->retry_cnt = c->retry_cnt;
+		qp->max_rd = c->max_rd_atomic;
 		qp->daddr = c->daddr;
 		ether_addr_copy(qp->dmac, c->dmac);
 		qp->state = QP_RTS;

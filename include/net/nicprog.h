@@ -327,6 +327,8 @@ struct nicprog_rdma_qp_attr {
  * @retry_cnt: retransmissions of a packet before the WR fails
  * @daddr: the peer's IPv4 address
  * @dmac: the next hop's Ethernet address
+ * @max_rd_atomic: RDMA READs outstanding at most, 1..16: a READ past them
+ *	waits, and the WRs after it, until an earlier READ completes
  */
 struct nicprog_rdma_conn {
 	u32 dest_qpn;
@@ -337,6 +339,7 @@ struct nicprog_rdma_conn {
 	u32 retry_cnt;
 	__be32 daddr;
 	u8 dmac[6];
+	u8 max_rd_atomic;
 };
 
 struct nicprog_rdma_wr;

@@ -313,17 +313,19 @@ static int nicprog_qp_connect_cmd(struct nicprog_ring_file *rf,
 		.dest_qpn = a->dest_qpn, .rq_psn = a->rq_psn,
 		.sq_psn = a->sq_psn, .mtu = a->mtu,
 		.timeout_ms = a->timeout_ms, .retry_cnt = a->retry_cnt,
+		.max_rd_atomic = max_t(u8, a->max_rd_atomic, 1),
 	};
 	void *qp;
 
-	if (a->flags || a->__pad[0] || a->__pad[1] ||
+	if (a->flags || a->__pad ||
+	    a->max_rd_atomic > NICPROG_RDMA_RD_ATOMIC_MAX ||
 	    a->dest_qpn >> 24 || a->rq_psn >> 24 || a->sq_psn >> 24 ||
 	    a->mtu < 256 || a->mtu > 4096 || !is_power_of_2(a->mtu) ||
 	    !a->timeout_ms || a->timeout_ms > NICPROG_WAIT_TIMEOUT_MAX ||
 	    a->retry_cnt > 7 || !nicprog_gid_ipv4(a->dgid, &conn.daddr) ||
 	    !is_valid_ether_addr(a->dmac)) {
-		ring_err(rf, "qp connect: a 24-bit QPN and PSNs, MTU 256..4096, timeout 1..%u ms, retries 0..7, an IPv4-mapped GID and a unicast MAC",
-			 NICPROG_WAIT_TIMEOUT_MAX);
+		ring_err(rf, "qp connect: a 24-bit QPN and PSNs, MTU 256..4096, timeout 1..%u ms, retries 0..7, READs outstanding 0..%u, an IPv4-mapped GID and a unicast MAC",
+			 NICPROG_WAIT_TIMEOUT_MAX, NICPROG_RDMA_RD_ATOMIC_MAX);
 		return -EINVAL;
 	}
 	memcpy(conn.dmac, a->dmac, ETH_ALEN);

@@ -168,6 +168,26 @@ chk_refused() {
 		grep -q "the peer checks seed 2 " "$TMP/eng"
 }
 
+# mm N SEED: RecoNIC's networked matrix multiplication -- rdmapeer on rxe
+# holds A and B; matmul READs them into NIC memory, multiplies them with
+# the lookaside kernel bpf/lookaside/matmul.o and checks C against the
+# host's product
+mm() {
+	local erc rrc
+	timeout 120 "$APPS/rdmapeer" -d "$RXE" -g "$GIDX" -x "$1" -S "$2" \
+		> "$TMP/rxe" 2>&1 &
+	wait_for 20 sh -c "ss -ltn | grep -q ':18516 '"
+	ip netns exec eng timeout 120 "$APPS/matmul" -d "$E" -a 10.77.0.2 \
+		-n "$1" -S "$2" 10.77.0.1 > "$TMP/eng" 2>&1
+	erc=$?
+	wait $!
+	rrc=$?
+	sed 's/^/# rxe: /' "$TMP/rxe"
+	sed 's/^/# engine: /' "$TMP/eng"
+	[ "$rrc" = 0 ] && [ "$erc" = 0 ] &&
+		grep -q "C equals the host's product" "$TMP/eng"
+}
+
 tap_begin
 check "rxe's IPv4 GID found (index ${GIDX:-none})" test -n "$GIDX"
 for role in engine-server engine-client; do
@@ -196,6 +216,12 @@ if [ -x "$APPS/rdmapeer" ]; then
 	done
 	check "a peer checking other bytes is refused at the exchange, both ends saying why" \
 		chk_refused
+	if [ -x "$APPS/matmul" ] && [ -f "$NICPROG_SRC/bpf/lookaside/matmul.o" ]; then
+		check "matmul 64x64: A and B READ from the rxe peer into NIC memory, multiplied on the NIC, C equals the host's" \
+			mm 64 21
+	else
+		tap_skip "matmul against the rxe peer" "tools/apps/matmul or bpf/lookaside/matmul.o not built"
+	fi
 else
 	tap_skip "the byte-exact check against rxe" \
 		"tools/apps/rdmapeer not built (libibverbs-dev)"
@@ -217,6 +243,9 @@ if [ -x "$APPS/rdmapeer" ]; then
 		check "1% loss, $role: every step byte-exact, 1 B - 1 MiB" \
 			chk $role 12
 	done
+	[ -x "$APPS/matmul" ] &&
+		check "1% loss: matmul 128x128 over READs from the rxe peer, C equals the host's" \
+			mm 128 22
 fi
 tap_info "the engine's retransmissions under loss: $(( $(roce retransmits) - retx0 )), frames the wire lost: $(ethtool -S "$P" | awk '$1 == "wire_lost:" { print $2 }') one way, $(ip netns exec eng ethtool -S "$E" | awk '$1 == "wire_lost:" { print $2 }') the other"
 check "the engine retransmitted" test "$(roce retransmits)" -gt "$retx0"
@@ -259,6 +288,9 @@ if [ -x "$SELFDIR/rdma_test" ]; then
 	else
 		tap_skip "without CAP_NET_ADMIN no QP is made (EPERM)" "setpriv not installed"
 	fi
+	# a clean wire again: the crafted frames below are counted one by one
+	echo "$ID2:0" > "$BUS/unlink_device"
+	echo "$ID2:0 $ID2:1" > "$BUS/link_device"
 	"$SELFDIR/rdma_test" "$A" "$B" hold 7 > "$TMP/hold" 2>&1 &
 	hold=$!
 	if wait_for 20 grep -q '^held ' "$TMP/hold"; then

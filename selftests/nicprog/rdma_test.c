@@ -118,7 +118,7 @@ static int qp_connect(struct side *s, const struct side *peer, uint32_t sq,
 	struct nicprog_qp_connect c = {
 		.qpn = s->qpn, .dest_qpn = peer->qpn, .sq_psn = sq,
 		.rq_psn = rq, .mtu = 1024, .timeout_ms = timeout_ms,
-		.retry_cnt = 7,
+		.retry_cnt = 7, .max_rd_atomic = NICPROG_RDMA_RD_ATOMIC_MAX,
 	};
 
 	gid(c.dgid, peer->ip);
@@ -511,6 +511,9 @@ static void test_commands(void)
 	qn.dmac[0] = 1;		/* multicast */
 	CHK(nicring_qp_connect(a.r, &qn) == -EINVAL);
 	memcpy(qn.dmac, b.mac, 6);
+	qn.max_rd_atomic = NICPROG_RDMA_RD_ATOMIC_MAX + 1;
+	CHK(nicring_qp_connect(a.r, &qn) == -EINVAL);
+	qn.max_rd_atomic = 0;
 	qn.dest_qpn = 1U << 24;
 	CHK(nicring_qp_connect(a.r, &qn) == -EINVAL);
 	qn.dest_qpn = 0x11;

@@ -51,6 +51,7 @@
 
 #include "../lib/nicring/nicring.h"
 #include "rdma_check.h"
+#include "rdma_conn.h"
 
 #define WRID_RECV	1
 #define WRID_SEND	2
@@ -105,62 +106,6 @@ static int msg_dest(const char *msg, struct dest *d)
 	return wire_to_gid(gid, d->gid);
 }
 
-static int read_full(int fd, void *buf, size_t len)
-{
-	size_t got = 0;
-	ssize_t n;
-
-	while (got < len) {
-		n = read(fd, (char *)buf + got, len - got);
-		if (n <= 0)
-			return -1;
-		got += n;
-	}
-	return 0;
-}
-
-/* A TCP connection to @server:@port, or from a client to @port. */
-static int tcp_open(const char *server, int port)
-{
-	struct addrinfo hints = { .ai_family = AF_UNSPEC,
-				  .ai_socktype = SOCK_STREAM }, *res, *t;
-	int fd = -1, lfd, one = 1;
-	char service[8];
-
-	snprintf(service, sizeof(service), "%d", port);
-	if (server) {
-		if (getaddrinfo(server, service, &hints, &res))
-			return -1;
-		for (t = res; t; t = t->ai_next) {
-			fd = socket(t->ai_family, t->ai_socktype, t->ai_protocol);
-			if (fd >= 0 && !connect(fd, t->ai_addr, t->ai_addrlen))
-				break;
-			if (fd >= 0)
-				close(fd);
-			fd = -1;
-		}
-		freeaddrinfo(res);
-		if (fd < 0)
-			fprintf(stderr, "Couldn't connect to %s:%d\n", server, port);
-		return fd;
-	}
-	hints.ai_flags = AI_PASSIVE;
-	if (getaddrinfo(NULL, service, &hints, &res))
-		return -1;
-	lfd = socket(res->ai_family, res->ai_socktype, res->ai_protocol);
-	if (lfd < 0 ||
-	    setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
-	    bind(lfd, res->ai_addr, res->ai_addrlen) || listen(lfd, 1)) {
-		freeaddrinfo(res);
-		fprintf(stderr, "Couldn't listen to port %d\n", port);
-		return -1;
-	}
-	freeaddrinfo(res);
-	fd = accept(lfd, NULL, NULL);
-	close(lfd);
-	return fd;
-}
-
 /* The exchange of ibv_rc_pingpong: returns the peer's; sock set. */
 static int exchange(const char *server, int port, const struct dest *me,
 		    struct dest *rem, int *sock)
@@ -182,50 +127,6 @@ static int exchange(const char *server, int port, const struct dest *me,
 	}
 	*sock = fd;
 	return 0;
-}
-
-/* The MAC of @ip on @ifname from the neighbour table. */
-static int neigh_mac(const char *ifname, const char *ip, unsigned char *mac)
-{
-	char line[256], a[64], hw[32], dev[64];
-	unsigned int m[6];
-	FILE *f = fopen("/proc/net/arp", "r");
-	int i, err = -1;
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%63s %*s %*s %31s %*s %63s", a, hw, dev) == 3 &&
-		    !strcmp(a, ip) && !strcmp(dev, ifname) &&
-		    sscanf(hw, "%x:%x:%x:%x:%x:%x", &m[0], &m[1], &m[2], &m[3],
-			   &m[4], &m[5]) == 6) {
-			for (i = 0; i < 6; i++)
-				mac[i] = m[i];
-			err = (m[0] | m[1] | m[2] | m[3] | m[4] | m[5]) ? 0 : -1;
-		}
-	fclose(f);
-	return err;
-}
-
-/* The peer's MAC: -M's, else the neighbour entry of @ip on @ifname. */
-static int peer_mac(const char *opt, const char *ifname, const char *ip,
-		    unsigned char *mac)
-{
-	if (opt ? sscanf(opt, "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx", &mac[0], &mac[1],
-			 &mac[2], &mac[3], &mac[4], &mac[5]) == 6 :
-		  !neigh_mac(ifname, ip, mac))
-		return 0;
-	fprintf(stderr, "nicrdma: no MAC for %s on %s (-M, or a neighbour entry)\n",
-		ip, ifname);
-	return -1;
-}
-
-static double now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec / 1e9;
 }
 
 static int pingpong(int argc, char **argv)
@@ -433,14 +334,14 @@ static void pt_key(char *msg, const struct dest *d, unsigned int out_reads,
 }
 
 static int pt_parse(const char *msg, struct dest *d, uint32_t *rkey,
-		    uint64_t *vaddr)
+		    uint64_t *vaddr, unsigned int *out)
 {
 	unsigned long long va;
-	unsigned int g[16], out;
+	unsigned int g[16];
 	int i;
 
 	if (sscanf(msg, "%x:%x:%x:%x:%x:%llx:%x:%x:%x:%x:%x:%x:%x:%x:%x:%x:%x:%x:%x:%x:%x:%x:",
-		   &d->lid, &out, &d->qpn, &d->psn, rkey, &va, &g[0], &g[1],
+		   &d->lid, out, &d->qpn, &d->psn, rkey, &va, &g[0], &g[1],
 		   &g[2], &g[3], &g[4], &g[5], &g[6], &g[7], &g[8], &g[9],
 		   &g[10], &g[11], &g[12], &g[13], &g[14], &g[15]) != 22)
 		return -1;
@@ -465,6 +366,7 @@ static uint64_t be64(uint64_t v)
 
 static int bw(int argc, char **argv)
 {
+	unsigned int out_reads = 1;
 	const char *ifname = NULL, *addr = NULL, *server = NULL, *mac = NULL;
 	uint32_t size = 65536, iters = 1000, tx_depth = 64, rkey = 0;
 	unsigned int posted = 0, done = 0, i, k, mtu_enum = 3;
@@ -562,7 +464,7 @@ static int bw(int argc, char **argv)
 	/* four key exchanges before the run; the QP connects after the first */
 	for (k = 0; k < 4; k++) {
 		if (pt_xchg(fd, client, key, rkey_msg, PT_KEY_LEN) ||
-		    pt_parse(rkey_msg, &rem, &rkey, &rvaddr))
+		    pt_parse(rkey_msg, &rem, &rkey, &rvaddr, &out_reads))
 			die("perftest keys", EPROTO);
 		if (k)
 			continue;
@@ -577,6 +479,9 @@ static int bw(int argc, char **argv)
 		qn.dest_qpn = rem.qpn;
 		qn.rq_psn = rem.psn;
 		qn.sq_psn = me.psn;
+		/* its responder keeps its OUT_READS answers, as perftest sets */
+		qn.max_rd_atomic = out_reads < NICPROG_RDMA_RD_ATOMIC_MAX ?
+				   out_reads : NICPROG_RDMA_RD_ATOMIC_MAX;
 		qn.mtu = 128U << mtu_enum;
 		memcpy(qn.dgid, rem.gid, 16);
 		memcpy(qn.dmac, dmac, 6);

@@ -5,7 +5,13 @@
  * `nicrdma check` on a nicprog NIC's engine, or against itself.
  *
  *   rdmapeer -d DEV [-i PORT_NUM] -g GID_INDEX [-p PORT] [-S SEED]
- *	      [-s SIZE,...] [-m MTU] [SERVER]
+ *	      [-s SIZE,...] [-m MTU] [-x N] [SERVER]
+ *
+ * With -x N it is instead the peer that holds the matrices of the
+ * networked matrix multiplication (tools/apps/matmul, matmul.h): its
+ * region's first half holds A then B, N x N seeded int32 each, tile by
+ * tile, for the other end to READ; it exits when that end says it is
+ * done.
  *
  * rdma-core's tools move bytes without looking at them; this is the least
  * code that does look, on the verbs every RNIC offers: an RC QP, one
@@ -21,6 +27,8 @@
 #include <infiniband/verbs.h>
 
 #include "rdma_check.h"
+#include "rdma_conn.h"
+#include "matmul.h"
 
 #define WRID_RECV	1
 #define WRID_SEND	2
@@ -35,65 +43,6 @@ struct peer {
 	struct ibv_wc recv;		/* a RECV's WC met while waiting */
 	int has_recv;
 };
-
-static double now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec / 1e9;
-}
-
-static int read_full(int fd, void *buf, size_t len)
-{
-	size_t got = 0;
-	ssize_t n;
-
-	while (got < len) {
-		n = read(fd, (char *)buf + got, len - got);
-		if (n <= 0)
-			return -1;
-		got += n;
-	}
-	return 0;
-}
-
-/* A TCP connection to @server:@port, or from a client to @port. */
-static int tcp_open(const char *server, int port)
-{
-	struct addrinfo hints = { .ai_family = AF_UNSPEC,
-				  .ai_socktype = SOCK_STREAM }, *res, *t;
-	int fd = -1, lfd, one = 1;
-	char service[8];
-
-	snprintf(service, sizeof(service), "%d", port);
-	if (!server)
-		hints.ai_flags = AI_PASSIVE;
-	if (getaddrinfo(server, service, &hints, &res))
-		return -1;
-	if (server) {
-		for (t = res; t && fd < 0; t = t->ai_next) {
-			fd = socket(t->ai_family, t->ai_socktype, t->ai_protocol);
-			if (fd >= 0 && connect(fd, t->ai_addr, t->ai_addrlen)) {
-				close(fd);
-				fd = -1;
-			}
-		}
-		freeaddrinfo(res);
-		return fd;
-	}
-	lfd = socket(res->ai_family, res->ai_socktype, res->ai_protocol);
-	if (lfd < 0 ||
-	    setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
-	    bind(lfd, res->ai_addr, res->ai_addrlen) || listen(lfd, 1)) {
-		freeaddrinfo(res);
-		return -1;
-	}
-	freeaddrinfo(res);
-	fd = accept(lfd, NULL, NULL);
-	close(lfd);
-	return fd;
-}
 
 static unsigned char *half(struct peer *p, int area)
 {
@@ -224,7 +173,7 @@ static int connect_qp(struct ibv_qp *qp, int ib_port, int gidx,
 	a = (struct ibv_qp_attr){
 		.qp_state = IBV_QPS_RTR, .path_mtu = mtu,
 		.dest_qp_num = rem->qpn, .rq_psn = rem->psn,
-		.max_dest_rd_atomic = 1, .min_rnr_timer = 12,
+		.max_dest_rd_atomic = 16, .min_rnr_timer = 12,
 		.ah_attr = { .is_global = 1, .port_num = ib_port,
 			     .grh = { .hop_limit = 1, .sgid_index = gidx } },
 	};
@@ -265,6 +214,7 @@ int main(int argc, char **argv)
 			 .max_send_sge = 1, .max_recv_sge = 1 },
 	};
 	int port = RC_PORT, ib_port = 1, gidx = -1, opt, fd, n, err;
+	unsigned int mm_n = 0;
 	uint32_t sizes[RC_SIZES_MAX], mtu = 1024;
 	char hello[RC_HELLO_LEN];
 	struct ibv_context *ctx;
@@ -274,8 +224,9 @@ int main(int argc, char **argv)
 	struct ibv_pd *pd;
 	enum ibv_mtu m;
 
-	while ((opt = getopt(argc, argv, "d:i:g:p:S:s:m:")) != -1) {
+	while ((opt = getopt(argc, argv, "d:i:g:p:S:s:m:x:")) != -1) {
 		switch (opt) {
+		case 'x': mm_n = strtoul(optarg, NULL, 0); break;
 		case 'd': dev = optarg; break;
 		case 'i': ib_port = atoi(optarg); break;
 		case 'g': gidx = atoi(optarg); break;
@@ -293,8 +244,9 @@ int main(int argc, char **argv)
 	    mtu == 1024 ? IBV_MTU_1024 : mtu == 2048 ? IBV_MTU_2048 :
 	    mtu == 4096 ? IBV_MTU_4096 : 0;
 	if (!dev || gidx < 0 || n <= 0 || !m ||
-	    strlen(sizes_arg) >= sizeof(me.sizes)) {
-		fprintf(stderr, "usage: rdmapeer -d DEV [-i PORT_NUM] -g GID_INDEX [-p PORT] [-S SEED] [-s SIZE,...] [-m MTU] [SERVER]\n");
+	    strlen(sizes_arg) >= sizeof(me.sizes) ||
+	    (mm_n && (mm_n % MM_T || mm_n > MM_N_MAX))) {
+		fprintf(stderr, "usage: rdmapeer -d DEV [-i PORT_NUM] -g GID_INDEX [-p PORT] [-S SEED] [-s SIZE,...] [-m MTU] [-x N] [SERVER]\n");
 		return 2;
 	}
 	ctx = open_dev(dev);
@@ -326,7 +278,13 @@ int main(int argc, char **argv)
 				.rkey = p.mr->rkey, .vaddr = (uintptr_t)p.buf,
 				.seed = p.seed };
 	memcpy(me.gid, gid.raw, 16);
-	strcpy(me.sizes, sizes_arg);
+	if (mm_n) {
+		snprintf(me.sizes, sizeof(me.sizes), "mm:%u", mm_n);
+		mm_make(p.seed, 0, mm_n, (int32_t *)p.buf);
+		mm_make(p.seed, 1, mm_n, (int32_t *)(p.buf + mm_n * mm_n * 4));
+	} else {
+		strcpy(me.sizes, sizes_arg);
+	}
 	rc_hello_fmt(&me, hello);
 	fd = tcp_open(server, port);
 	if (fd < 0 || write(fd, hello, RC_HELLO_LEN) != RC_HELLO_LEN ||
@@ -345,9 +303,16 @@ int main(int argc, char **argv)
 		return 1;
 	printf("# %s QPN 0x%06x, peer QPN 0x%06x, seed %llu, sizes %s\n", dev,
 	       p.qp->qp_num, p.rem.qpn, (unsigned long long)p.seed, me.sizes);
-	err = rc_run(fd, !server, sizes, n, &peer_ops, &p, dev);
-	if (!err)
-		printf("# all %d steps byte-exact\n", n * 2 * RC_OPS);
+	if (mm_n) {
+		/* the other end READs; its one byte says it is done */
+		err = rc_read_token(fd) != 'k';
+		printf("# served A and B (%u x %u), the peer %s\n", mm_n, mm_n,
+		       err ? "failed" : "done");
+	} else {
+		err = rc_run(fd, !server, sizes, n, &peer_ops, &p, dev);
+		if (!err)
+			printf("# all %d steps byte-exact\n", n * 2 * RC_OPS);
+	}
 	close(fd);
 	ibv_destroy_qp(p.qp);
 	ibv_destroy_cq(p.cq);

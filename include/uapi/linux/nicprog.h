@@ -757,6 +757,10 @@ struct nicprog_qp_create {
  * @flags: 0
  * @dgid: the peer's address, IPv4-mapped
  * @dmac: the peer's (or next hop's) Ethernet address
+ * @max_rd_atomic: RDMA READs the QP has outstanding at most: the peer's
+ *	responder resources (its max_dest_rd_atomic), 1..
+ *	NICPROG_RDMA_RD_ATOMIC_MAX; 0 is 1. A READ past it waits, and the
+ *	WRs after it, until an earlier READ completes.
  * @__pad: 0
  *
  * The QP goes to RTS (ready to send): requests flow both ways.
@@ -772,8 +776,11 @@ struct nicprog_qp_connect {
 	__u32 flags;
 	__u8 dgid[16];
 	__u8 dmac[6];
-	__u8 __pad[2];
+	__u8 max_rd_atomic;
+	__u8 __pad;
 };
+
+#define NICPROG_RDMA_RD_ATOMIC_MAX	16
 
 /**
  * struct nicprog_qp_destroy - NICPROG_OP_QP_DESTROY; res: 0
