@@ -53,6 +53,7 @@ tools:
 	$(MAKE) -C tools/nicprog
 	$(MAKE) -C tools/apps
 	$(MAKE) -C tools/bench/rxbench
+	$(MAKE) -C tools/bench/rdmabench
 	tools/iproute2/build
 
 bpf:
@@ -93,6 +94,8 @@ clean:
 	$(MAKE) -C tools/lib/ynl clean
 	$(MAKE) -C tools/lib/ncl clean
 	$(MAKE) -C tools/apps clean
+	$(MAKE) -C tools/bench/rxbench clean
+	$(MAKE) -C tools/bench/rdmabench clean
 	$(MAKE) -C bpf clean
 	-$(MAKE) -C selftests/nicprog OUTPUT=$(CURDIR)/selftests/nicprog clean
 	rm -f tools/iproute2/ip tools/iproute2/ip.stamp tools/iproute2/ip.missing

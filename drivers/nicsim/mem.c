@@ -56,15 +56,23 @@ static void nicsim_mem_free(struct nicprog_nic *nic, void *buf)
 	kfree(b);
 }
 
-/* The first DMA unit of @lnic that reaches @region, or NULL. */
-static const struct nicprog_lnic_unit *
+/**
+ * nicsim_dma_unit() - the first DMA unit of an LNIC reaching a region
+ * @lnic: the LNIC
+ * @region: a region's index, or U32_MAX for any DMA unit (one fetching
+ *	from host memory only)
+ *
+ * Return: the unit, or NULL.
+ */
+const struct nicprog_lnic_unit *
 nicsim_dma_unit(const struct nicprog_lnic *lnic, u32 region)
 {
 	u32 u;
 
 	for (u = 0; u < lnic->n_units; u++)
 		if (lnic->units[u].type == NICPROG_UNIT_DMA &&
-		    (lnic->units[u].region_mask & BIT(region)))
+		    (region == U32_MAX ||
+		     (lnic->units[u].region_mask & BIT(region))))
 			return &lnic->units[u];
 	return NULL;
 }
@@ -86,24 +94,22 @@ u64 nicsim_dma_ns(const struct nicprog_lnic_unit *unit, u64 len, u32 dilation)
 	return div_u64(cycles * 1000 * dilation, max(unit->clock_mhz, 1U));
 }
 
-static s64 nicsim_mem_dma(struct nicprog_nic *nic, void *buf, u64 offset,
-			  void *host, u64 len, bool to_nic)
+/**
+ * nicsim_dma_reserve() - queue a transfer on the DMA engine free first
+ * @ndev: the NIC
+ * @unit: its DMA unit (a copy will do: only the numbers are read)
+ * @len: bytes
+ *
+ * Context: any but hard interrupt; never from a softirq (@ndev's
+ * dma_lock is taken without disabling them).
+ * Return: when the transfer ends, ktime_get_ns()'s clock.
+ */
+u64 nicsim_dma_reserve(struct nicsim_dev *ndev,
+		       const struct nicprog_lnic_unit *unit, u64 len)
 {
-	struct nicsim_dev *ndev = nicprog_nic_priv(nic);
-	const struct nicprog_lnic_unit *unit;
-	struct nicsim_buf *b = buf;
-	u64 now, start, end, *first = NULL;
-	u32 e, engines;
+	u32 e, engines = clamp_t(u32, unit->count, 1, NICSIM_DMA_ENGINES);
+	u64 now = ktime_get_ns(), start, end, *first = NULL;
 
-	unit = nicsim_dma_unit(ndev->lnic, b->region);
-	if (!unit)
-		return -EOPNOTSUPP;
-	if (to_nic)
-		memcpy(b->data + offset, host, len);
-	else
-		memcpy(host, b->data + offset, len);
-	engines = min_t(u32, unit->count, NICSIM_DMA_ENGINES);
-	now = ktime_get_ns();
 	spin_lock(&ndev->dma_lock);
 	for (e = 0; e < engines; e++)
 		if (!first || ndev->dma_free[e] < *first)
@@ -114,7 +120,25 @@ static s64 nicsim_mem_dma(struct nicprog_nic *nic, void *buf, u64 offset,
 	ndev->dma_jobs++;
 	ndev->dma_bytes += len;
 	spin_unlock(&ndev->dma_lock);
-	return end - now;
+	return end;
+}
+
+static s64 nicsim_mem_dma(struct nicprog_nic *nic, void *buf, u64 offset,
+			  void *host, u64 len, bool to_nic)
+{
+	struct nicsim_dev *ndev = nicprog_nic_priv(nic);
+	const struct nicprog_lnic_unit *unit;
+	struct nicsim_buf *b = buf;
+	u64 now = ktime_get_ns();
+
+	unit = nicsim_dma_unit(ndev->lnic, b->region);
+	if (!unit)
+		return -EOPNOTSUPP;
+	if (to_nic)
+		memcpy(b->data + offset, host, len);
+	else
+		memcpy(host, b->data + offset, len);
+	return nicsim_dma_reserve(ndev, unit, len) - now;
 }
 
 static void nicsim_mem_access(struct nicprog_nic *nic, void *buf, u64 offset,

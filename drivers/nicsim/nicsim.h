@@ -614,6 +614,10 @@ struct nicsim_buf {
 /* mem.c */
 extern const struct nicprog_mem_ops nicsim_mem_ops;
 u64 nicsim_dma_ns(const struct nicprog_lnic_unit *unit, u64 len, u32 dilation);
+const struct nicprog_lnic_unit *
+nicsim_dma_unit(const struct nicprog_lnic *lnic, u32 region);
+u64 nicsim_dma_reserve(struct nicsim_dev *ndev,
+		       const struct nicprog_lnic_unit *unit, u64 len);
 void nicsim_mem_init(struct nicsim_dev *ndev);
 
 /* roce.c */

@@ -6,7 +6,9 @@
  * that Linux's soft-RoCE (rdma_rxe) on the other end of the wire is its
  * peer.
  *
- * Requester: a post queues WRs and sends their packets at once (SEND,
+ * Requester: a post is a doorbell: the NIC fetches its WQEs from host
+ * memory with the LNIC's DMA unit (one transfer a doorbell, on the engine
+ * free first, as a MEM_COPY takes one) and then sends their packets (SEND,
  * RDMA WRITE with or without immediate, RDMA READ requests), the last
  * packet of each asking for an ACK; ACKs retire WRs in order, a NAK for
  * a sequence error sends again from the PSN it names, an RNR NAK after a
@@ -45,6 +47,7 @@
 #define ROCE_HDR_MIN		(ETH_HLEN + 20 + 8 + 12)
 #define ROCE_PKEY		0xffff
 #define ROCE_PSN_MASK		0xffffff
+#define ROCE_WQE_BYTES		64	/* a WQE the NIC fetches (mlx5's, RecoNIC's) */
 #define NICSIM_ROCE_RXQ		8192	/* frames waiting for the engine */
 
 /* BTH opcodes of the RC transport */
@@ -103,12 +106,15 @@ struct nicsim_mr {
  * @psn: the PSN of its first packet, once sent
  * @npkts: PSNs it takes (a READ: its responses')
  * @sent: it has been sent
+ * @ready: when the NIC has fetched it (ktime_get_ns()): its doorbell's
+ *	WQE fetch done
  */
 struct nicsim_swqe {
 	struct nicprog_rdma_wr wr;
 	u32 psn;
 	u32 npkts;
 	bool sent;
+	u64 ready;
 };
 
 /**
@@ -128,6 +134,10 @@ struct nicsim_swqe {
  * @retry_cnt: retransmissions allowed
  * @max_rd: READs outstanding at most (the peer's responder resources: a
  *	responder keeps that many answers to repeat, rxe too)
+ * @dma: the LNIC's DMA unit that fetches WQEs, as the QP was made
+ * @has_dma: the LNIC has one (else WRs are ready when posted)
+ * @db_ready: when the last doorbell's WQEs are fetched
+ * @db: fires when the next WR not sent yet is fetched
  * @sport: the UDP source port of its frames
  * @sq: send queue, @sq_depth entries
  * @sq_depth: its entries
@@ -169,6 +179,10 @@ struct nicsim_qp {
 	unsigned long timeout;
 	u32 retry_cnt;
 	u32 max_rd;
+	struct nicprog_lnic_unit dma;
+	bool has_dma;
+	u64 db_ready;
+	struct hrtimer db;
 	u16 sport;
 	struct nicsim_swqe *sq;
 	u32 sq_depth;
@@ -450,6 +464,7 @@ static bool roce_send_wqe(struct nicsim_qp *qp, struct nicsim_swqe *e,
  */
 static void roce_push(struct nicsim_qp *qp, u32 psn)
 {
+	u64 now = ktime_get_ns();
 	struct nicsim_swqe *e;
 	u32 i, reads = 0;
 
@@ -458,6 +473,13 @@ static void roce_push(struct nicsim_qp *qp, u32 psn)
 	rcu_read_lock();
 	for (i = qp->sq_head; i != qp->sq_tail; i++) {
 		e = &qp->sq[i % qp->sq_depth];
+		if (!e->sent && e->ready > now) {
+			/* its doorbell's fetch is not done yet */
+			if (!hrtimer_is_queued(&qp->db))
+				hrtimer_start(&qp->db, ns_to_ktime(e->ready),
+					      HRTIMER_MODE_ABS_SOFT);
+			break;
+		}
 		if (e->wr.opcode == NICPROG_WR_READ && ++reads > qp->max_rd &&
 		    !e->sent)
 			break;	/* the peer keeps max_rd READs' answers */
@@ -998,10 +1020,22 @@ int nicsim_roce_poll(struct napi_struct *napi, int budget)
 	return done;
 }
 
+/* The next doorbell's WQEs are fetched: send them. */
+static enum hrtimer_restart roce_db_timer(struct hrtimer *t)
+{
+	struct nicsim_qp *qp = container_of(t, struct nicsim_qp, db);
+
+	spin_lock(&qp->lock);
+	roce_push(qp, qp->next_psn);
+	spin_unlock(&qp->lock);
+	return HRTIMER_NORESTART;
+}
+
 static void *nicsim_qp_create(struct nicprog_dev *nd, void *pd, void *cq,
 			      struct nicprog_rdma_qp_attr *attr)
 {
 	struct nicsim_port *port = nicprog_dev_priv(nd);
+	const struct nicprog_lnic_unit *dma;
 	struct nicsim_qp *qp;
 	u32 qpn;
 	int err;
@@ -1023,6 +1057,17 @@ static void *nicsim_qp_create(struct nicprog_dev *nd, void *pd, void *cq,
 	qp->saddr = attr->saddr;
 	spin_lock_init(&qp->lock);
 	timer_setup(&qp->rto, roce_rto, 0);
+	hrtimer_init(&qp->db, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
+	qp->db.function = roce_db_timer;
+	/* a copy: the LNIC may be replaced while the QP lives */
+	mutex_lock(&port->ndev->lnic_lock);
+	dma = nicsim_dma_unit(port->ndev->lnic, U32_MAX);
+	if (dma) {
+		qp->dma = *dma;
+		qp->dma.name = NULL;
+		qp->has_dma = true;
+	}
+	mutex_unlock(&port->ndev->lnic_lock);
 	/* QPNs 0 and 1 are special in InfiniBand: from 0x11, as rxe */
 	err = xa_alloc_cyclic(&port->qps, &qpn, qp,
 			      XA_LIMIT(0x11, ROCE_PSN_MASK), &port->qpn_next,
@@ -1076,6 +1121,8 @@ static void nicsim_qp_destroy(void *q)
 	spin_unlock_bh(&qp->lock);
 	/* no frame finds it once readers are done; no timer runs after */
 	synchronize_rcu();
+	/* neither re-arms the other once the QP is dead (roce_push()) */
+	hrtimer_cancel(&qp->db);
 	del_timer_sync(&qp->rto);
 	kvfree(qp->sq);
 	kvfree(qp->rq);
@@ -1086,6 +1133,7 @@ static int nicsim_post(void *q, const struct nicprog_rdma_wr *wr, u32 n)
 {
 	struct nicsim_qp *qp = q;
 	u32 i, ns = 0, nr = 0;
+	u64 ready = 0;
 	int err = 0;
 
 	for (i = 0; i < n; i++)
@@ -1102,13 +1150,25 @@ static int nicsim_post(void *q, const struct nicprog_rdma_wr *wr, u32 n)
 		   qp->rq_tail - qp->rq_head + nr > qp->rq_depth) {
 		err = ns && qp->state != QP_RTS ? -EINVAL : -ENOSPC;
 	} else {
+		/*
+		 * The doorbell: the NIC fetches its WQEs from host memory with
+		 * a DMA engine, one transfer for the batch, and sends none
+		 * before it has them (a batch pays the round trip once)
+		 */
+		if (ns && qp->has_dma) {
+			ready = nicsim_dma_reserve(qp->port->ndev, &qp->dma,
+						   ns * ROCE_WQE_BYTES);
+			ready = max(ready, qp->db_ready);
+			qp->db_ready = ready;
+		}
 		for (i = 0; i < n; i++) {
 			if (wr[i].opcode == NICPROG_WR_RECV) {
 				qp->rq[qp->rq_tail++ % qp->rq_depth] = wr[i];
 				continue;
 			}
 			qp->sq[qp->sq_tail % qp->sq_depth] =
-				(struct nicsim_swqe){ .wr = wr[i] };
+				(struct nicsim_swqe){ .wr = wr[i],
+						      .ready = ready };
 			qp->sq_tail++;
 		}
 		if (ns)

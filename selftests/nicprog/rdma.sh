@@ -111,10 +111,16 @@ bwt() {
 		wait $!
 		rrc=$?
 	fi
-	sed 's/^/# rxe: /' "$TMP/rxe" | grep -E "^# rxe: +[0-9]|rror|ail"
-	sed 's/^/# engine: /' "$TMP/eng" | grep -E "^# engine: +[0-9]|rror|ail"
-	[ "$rrc" = 0 ] && [ "$erc" = 0 ] &&
-		grep -Eq "^ $s +$n +[0-9.]+ +[0-9.]+" "$TMP/rxe"
+	if [ "$rrc" = 0 ] && [ "$erc" = 0 ] &&
+		grep -Eq "^ $s +$n +[0-9.]+ +[0-9.]+" "$TMP/rxe"; then
+		sed 's/^/# rxe: /' "$TMP/rxe" | grep -E "^# rxe: +[0-9]"
+		return 0
+	fi
+	# all of both sides' output when it fails
+	sed 's/^/# rxe: /' "$TMP/rxe"
+	sed 's/^/# engine: /' "$TMP/eng"
+	echo "# exit status: rxe $rrc, engine $erc"
+	return 1
 }
 
 # chk ROLE SEED: rdmapeer on rxe against nicrdma check, the engine the
