@@ -10,9 +10,12 @@
 # perftest's ib_write_bw and ib_read_bw against nicrdma bw likewise;
 # the byte-exact check (rdmapeer on rxe, a libibverbs program, against
 # nicrdma check): WRITE with immediate, SEND and READ of seeded bytes,
-# 1 B to 1 MiB, each way, in both TCP roles; then with 1% seeded loss on
-# the wire both ways, where only retransmission -- the engine's and
-# rxe's -- completes the runs.
+# 1 B to 1 MiB, each way, in both TCP roles; the lookaside applications
+# against the rxe peer: matmul (A and B READ into NIC memory, multiplied
+# by a kernel, C equal to the host's) and colagg (records READ, filtered
+# and aggregated by a kernel, the result equal to the host's); then with
+# 1% seeded loss on the wire both ways, where only retransmission -- the
+# engine's and rxe's -- completes the runs.
 # Then the engine against itself on a second NIC (rdma_test): SEND,
 # WRITE, READ, with and without immediate data, 1 B to 2 MiB both ways
 # byte-exact, clean and at 1% loss; bad rkeys, ranges and access NAKed;
@@ -186,12 +189,35 @@ mm() {
 	ip netns exec eng timeout 120 "$APPS/matmul" -d "$E" -a 10.77.0.2 \
 		-n "$1" -S "$2" 10.77.0.1 > "$TMP/eng" 2>&1
 	erc=$?
+	# a failure before the exchange leaves the peer waiting for one
+	[ "$erc" = 0 ] || kill $! 2> /dev/null
 	wait $!
 	rrc=$?
 	sed 's/^/# rxe: /' "$TMP/rxe"
 	sed 's/^/# engine: /' "$TMP/eng"
 	[ "$rrc" = 0 ] && [ "$erc" = 0 ] &&
 		grep -q "C equals the host's product" "$TMP/eng"
+}
+
+# ca NREC SEED MIN MASK: the reduction -- rdmapeer on rxe holds NREC
+# records; colagg READs them into NIC memory, filters and aggregates them
+# with bpf/lookaside/colagg.o and checks the 128-byte result against the
+# host's reduction
+ca() {
+	local erc rrc
+	timeout 120 "$APPS/rdmapeer" -d "$RXE" -g "$GIDX" -y "$1" -S "$2" \
+		> "$TMP/rxe" 2>&1 &
+	wait_for 20 sh -c "ss -ltn | grep -q ':18516 '"
+	ip netns exec eng timeout 120 "$APPS/colagg" -d "$E" -a 10.77.0.2 \
+		-n "$1" -S "$2" -v "$3" -f "$4" 10.77.0.1 > "$TMP/eng" 2>&1
+	erc=$?
+	[ "$erc" = 0 ] || kill $! 2> /dev/null
+	wait $!
+	rrc=$?
+	sed 's/^/# rxe: /' "$TMP/rxe"
+	sed 's/^/# engine: /' "$TMP/eng"
+	[ "$rrc" = 0 ] && [ "$erc" = 0 ] &&
+		grep -q "the result equals the host's reduction" "$TMP/eng"
 }
 
 tap_begin
@@ -225,6 +251,8 @@ if [ -x "$APPS/rdmapeer" ]; then
 	if [ -x "$APPS/matmul" ] && [ -f "$NICPROG_SRC/bpf/lookaside/matmul.o" ]; then
 		check "matmul 64x64: A and B READ from the rxe peer into NIC memory, multiplied on the NIC, C equals the host's" \
 			mm 64 21
+		check "colagg: 65536 records READ from the rxe peer, filtered and aggregated on the NIC (64 jobs), 128 bytes to the host equal to the host's reduction" \
+			ca 65536 23 -20000 1
 	else
 		tap_skip "matmul against the rxe peer" "tools/apps/matmul or bpf/lookaside/matmul.o not built"
 	fi

@@ -28,9 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <bpf/libbpf.h>
-
-#include "../lib/nicring/nicring.h"
+#include "lookaside.h"
 #include "matmul.h"
 #include "rdma_check.h"
 #include "rdma_conn.h"
@@ -41,68 +39,17 @@ static void die(const char *what, int err)
 	exit(1);
 }
 
-/* bpf/lookaside/matmul.o beside this binary's tree, unless -k says. */
-static int kernel_fd(const char *path, const char *ifname)
-{
-	char self[PATH_MAX], def[PATH_MAX + 64];
-	struct bpf_object *o;
-	struct bpf_program *p;
-	ssize_t n;
-
-	if (!path) {
-		n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-		if (n < 0)
-			return -1;
-		self[n] = 0;
-		*strrchr(self, '/') = 0;
-		snprintf(def, sizeof(def), "%s/../../bpf/lookaside/matmul.o",
-			 self);
-		path = def;
-	}
-	o = bpf_object__open_file(path, NULL);
-	if (libbpf_get_error(o))
-		return -1;
-	p = bpf_object__next_program(o, NULL);
-	bpf_program__set_ifindex(p, if_nametoindex(ifname));
-	if (bpf_object__load(o))
-		return -1;
-	return bpf_program__fd(p);
-}
-
-/* READ @len bytes of the peer's @raddr into the region @mr at @iova. */
-static struct nicprog_rdma_wr rd(uint32_t qpn, const struct nicprog_mr_reg *mr,
-				 uint64_t raddr, uint32_t rkey, uint32_t len)
-{
-	return (struct nicprog_rdma_wr){
-		.wr_id = mr->buf, .qpn = qpn, .opcode = NICPROG_WR_READ,
-		.flags = NICPROG_WR_SIGNALED, .lkey = mr->lkey, .len = len,
-		.addr = mr->iova, .raddr = raddr, .rkey = rkey,
-	};
-}
-
 int main(int argc, char **argv)
 {
 	const char *ifname = NULL, *addr = NULL, *kobj = NULL, *mac = NULL;
-	struct nicprog_qp_create qc = { .sq_depth = 16, .rq_depth = 1 };
-	/* two READs at once: rdmapeer keeps 16 answers (max_dest_rd_atomic) */
-	struct nicprog_qp_connect qn = { .timeout_ms = 100, .retry_cnt = 7,
-					 .mtu = 1024, .max_rd_atomic = 2 };
-	struct nicprog_mr_reg mra = { .access = NICPROG_ACCESS_LOCAL_WRITE,
-				      .iova = 0x40000000 };
-	struct nicprog_mr_reg mrb = { .access = NICPROG_ACCESS_LOCAL_WRITE,
-				      .iova = 0x50000000 };
 	uint32_t n = 64, nt, abuf, bbuf, cbuf, kid, ti, tj, tk, i, j, k;
-	char hello[RC_HELLO_LEN], peer_ip[INET_ADDRSTRLEN];
 	double t0, t_read, t_jobs, t_copy, t_host;
+	int port = RC_PORT, opt, err, bad = 0;
 	int32_t *a, *b, *c, *want;
-	struct nicprog_rdma_wr wr[2];
-	struct nicprog_rdma_wc wc[2];
-	struct rc_hello me = {}, peer;
-	int port = RC_PORT, opt, err, fd, got, bad = 0;
 	uint64_t seed = 1, mat;
-	unsigned char dmac[6];
+	struct la_peer peer;
 	struct nicring *r;
-	struct in_addr in;
+	char what[32];
 
 	while ((opt = getopt(argc, argv, "d:a:k:n:S:p:M:")) != -1) {
 		switch (opt) {
@@ -116,8 +63,8 @@ int main(int argc, char **argv)
 		default: return 2;
 		}
 	}
-	if (!ifname || !addr || inet_pton(AF_INET, addr, &in) != 1 ||
-	    optind != argc - 1 || !n || n % MM_T || n > MM_N_MAX) {
+	if (!ifname || !addr || optind != argc - 1 || !n || n % MM_T ||
+	    n > MM_N_MAX) {
 		fprintf(stderr, "usage: matmul -d IFNAME -a ADDR [-k KERNEL_OBJ] [-n N] [-S SEED] [-p PORT] [-M MAC] SERVER\n");
 		return 2;
 	}
@@ -132,69 +79,26 @@ int main(int argc, char **argv)
 	r = nicring_open(ifname, &err);
 	if (!r)
 		die(ifname, err);
-	err = nicring_kernel_load(r, kernel_fd(kobj, ifname), &kid);
-	if (err)
-		die("the kernel (bpf/lookaside/matmul.o for the NIC)", err);
+	if (la_kernel(r, ifname, "matmul.o", kobj, &kid))
+		return 1;
 	if ((err = nicring_mem_alloc(r, mat, NICPROG_MEM_REGION_ANY, &abuf)) ||
 	    (err = nicring_mem_alloc(r, mat, NICPROG_MEM_REGION_ANY, &bbuf)) ||
 	    (err = nicring_mem_alloc(r, mat, NICPROG_MEM_REGION_ANY, &cbuf)))
 		die("NIC memory", err);
-	mra.buf = abuf;
-	mrb.buf = bbuf;
-	mra.len = mrb.len = mat;
-	if ((err = nicring_mr_reg(r, &mra)) || (err = nicring_mr_reg(r, &mrb)))
-		die("memory region", err);
-	qc.gid[10] = qc.gid[11] = 0xff;
-	memcpy(qc.gid + 12, &in, 4);
-	err = nicring_qp_create(r, &qc);
-	if (err)
-		die("QP", err);
-	srand48(getpid() * time(NULL));
-	me = (struct rc_hello){ .qpn = qc.qpn, .psn = lrand48() & 0xffffff,
-				.seed = seed };
-	memcpy(me.gid, qc.gid, 16);
-	snprintf(me.sizes, sizeof(me.sizes), "mm:%u", n);
-	rc_hello_fmt(&me, hello);
-	fd = tcp_open(argv[optind], port);
-	if (fd < 0 || write(fd, hello, RC_HELLO_LEN) != RC_HELLO_LEN ||
-	    read_full(fd, hello, RC_HELLO_LEN) || rc_hello_parse(hello, &peer))
-		die("the exchange with the peer", EPROTO);
-	if (peer.seed != seed || strcmp(peer.sizes, me.sizes)) {
-		fprintf(stderr, "matmul: the peer holds seed %llu %s, we want %llu %s\n",
-			(unsigned long long)peer.seed, peer.sizes,
-			(unsigned long long)seed, me.sizes);
+	snprintf(what, sizeof(what), "mm:%u", n);
+	if (la_connect(r, ifname, addr, argv[optind], port, seed, what, mac,
+		       &peer))
 		return 1;
-	}
-	inet_ntop(AF_INET, peer.gid + 12, peer_ip, sizeof(peer_ip));
-	if (peer_mac(mac, ifname, peer_ip, dmac))
-		return 1;
-	qn.qpn = qc.qpn;
-	qn.dest_qpn = peer.qpn;
-	qn.rq_psn = peer.psn;
-	qn.sq_psn = me.psn;
-	memcpy(qn.dgid, peer.gid, 16);
-	memcpy(qn.dmac, dmac, 6);
-	err = nicring_qp_connect(r, &qn);
-	if (err)
-		die("connect", err);
 
 	/* A and B from the peer into NIC memory: one doorbell, two READs */
 	t0 = now();
-	wr[0] = rd(qc.qpn, &mra, peer.vaddr, peer.rkey, mat);
-	wr[1] = rd(qc.qpn, &mrb, peer.vaddr + mat, peer.rkey, mat);
-	if (nicring_post(r, wr, 2) != 2)
-		die("post the READs", EIO);
-	for (got = 0; got < 2; got += err) {
-		err = nicring_poll_cq(r, wc + got, 2 - got, 10000);
-		if (err <= 0)
-			die("the READs' completions", err ? err : ETIMEDOUT);
-	}
-	for (i = 0; i < 2; i++)
-		if (wc[i].status) {
-			fprintf(stderr, "matmul: the READ of %c failed: status %u (enum ibv_wc_status)\n",
-				wc[i].wr_id == abuf ? 'A' : 'B', wc[i].status);
+	{
+		uint32_t bufs[2] = { abuf, bbuf };
+		uint64_t roff[2] = { 0, mat }, len[2] = { mat, mat };
+
+		if (la_read(r, &peer, bufs, roff, len, 2))
 			return 1;
-		}
+	}
 	t_read = now() - t0;
 
 	/* C on the NIC's cores: a job per tile of C and step of k */
@@ -224,8 +128,7 @@ int main(int argc, char **argv)
 	if (err != (int)mat)
 		die("copy C to the host", err < 0 ? err : EIO);
 	t_copy = now() - t0;
-	if (write(fd, "k", 1) != 1)
-		die("tell the peer", EPROTO);
+	la_done(&peer);
 
 	/* the host's product, from the same seeds */
 	mm_make(seed, 0, n, a);
@@ -256,7 +159,6 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	printf("  C equals the host's product\n");
-	close(fd);
 	nicring_close(r);
 	return 0;
 }

@@ -5,13 +5,14 @@
  * `nicrdma check` on a nicprog NIC's engine, or against itself.
  *
  *   rdmapeer -d DEV [-i PORT_NUM] -g GID_INDEX [-p PORT] [-S SEED]
- *	      [-s SIZE,...] [-m MTU] [-x N] [SERVER]
+ *	      [-s SIZE,...] [-m MTU] [-x N | -y NREC] [SERVER]
  *
  * With -x N it is instead the peer that holds the matrices of the
  * networked matrix multiplication (tools/apps/matmul, matmul.h): its
  * region's first half holds A then B, N x N seeded int32 each, tile by
  * tile, for the other end to READ; it exits when that end says it is
- * done.
+ * done. With -y NREC it holds NREC records of the reduction job
+ * (tools/apps/colagg, colagg.h) likewise.
  *
  * rdma-core's tools move bytes without looking at them; this is the least
  * code that does look, on the verbs every RNIC offers: an RC QP, one
@@ -28,6 +29,7 @@
 
 #include "rdma_check.h"
 #include "rdma_conn.h"
+#include "colagg.h"
 #include "matmul.h"
 
 #define WRID_RECV	1
@@ -214,7 +216,7 @@ int main(int argc, char **argv)
 			 .max_send_sge = 1, .max_recv_sge = 1 },
 	};
 	int port = RC_PORT, ib_port = 1, gidx = -1, opt, fd, n, err;
-	unsigned int mm_n = 0;
+	unsigned int mm_n = 0, nrec = 0, ri;
 	uint32_t sizes[RC_SIZES_MAX], mtu = 1024;
 	char hello[RC_HELLO_LEN];
 	struct ibv_context *ctx;
@@ -224,8 +226,9 @@ int main(int argc, char **argv)
 	struct ibv_pd *pd;
 	enum ibv_mtu m;
 
-	while ((opt = getopt(argc, argv, "d:i:g:p:S:s:m:x:")) != -1) {
+	while ((opt = getopt(argc, argv, "d:i:g:p:S:s:m:x:y:")) != -1) {
 		switch (opt) {
+		case 'y': nrec = strtoul(optarg, NULL, 0); break;
 		case 'x': mm_n = strtoul(optarg, NULL, 0); break;
 		case 'd': dev = optarg; break;
 		case 'i': ib_port = atoi(optarg); break;
@@ -245,8 +248,9 @@ int main(int argc, char **argv)
 	    mtu == 4096 ? IBV_MTU_4096 : 0;
 	if (!dev || gidx < 0 || n <= 0 || !m ||
 	    strlen(sizes_arg) >= sizeof(me.sizes) ||
-	    (mm_n && (mm_n % MM_T || mm_n > MM_N_MAX))) {
-		fprintf(stderr, "usage: rdmapeer -d DEV [-i PORT_NUM] -g GID_INDEX [-p PORT] [-S SEED] [-s SIZE,...] [-m MTU] [-x N] [SERVER]\n");
+	    (mm_n && (mm_n % MM_T || mm_n > MM_N_MAX)) ||
+	    nrec > CA_RECS_MAX || (mm_n && nrec)) {
+		fprintf(stderr, "usage: rdmapeer -d DEV [-i PORT_NUM] -g GID_INDEX [-p PORT] [-S SEED] [-s SIZE,...] [-m MTU] [-x N | -y NREC] [SERVER]\n");
 		return 2;
 	}
 	ctx = open_dev(dev);
@@ -282,6 +286,10 @@ int main(int argc, char **argv)
 		snprintf(me.sizes, sizeof(me.sizes), "mm:%u", mm_n);
 		mm_make(p.seed, 0, mm_n, (int32_t *)p.buf);
 		mm_make(p.seed, 1, mm_n, (int32_t *)(p.buf + mm_n * mm_n * 4));
+	} else if (nrec) {
+		snprintf(me.sizes, sizeof(me.sizes), "rec:%u", nrec);
+		for (ri = 0; ri < nrec; ri++)
+			((struct ca_rec *)p.buf)[ri] = ca_make(p.seed, ri);
 	} else {
 		strcpy(me.sizes, sizes_arg);
 	}
@@ -303,10 +311,10 @@ int main(int argc, char **argv)
 		return 1;
 	printf("# %s QPN 0x%06x, peer QPN 0x%06x, seed %llu, sizes %s\n", dev,
 	       p.qp->qp_num, p.rem.qpn, (unsigned long long)p.seed, me.sizes);
-	if (mm_n) {
+	if (mm_n || nrec) {
 		/* the other end READs; its one byte says it is done */
 		err = rc_read_token(fd) != 'k';
-		printf("# served A and B (%u x %u), the peer %s\n", mm_n, mm_n,
+		printf("# served %s, the peer %s\n", me.sizes,
 		       err ? "failed" : "done");
 	} else {
 		err = rc_run(fd, !server, sizes, n, &peer_ops, &p, dev);
