@@ -177,17 +177,18 @@ chk_refused() {
 		grep -q "the peer checks seed 2 " "$TMP/eng"
 }
 
-# mm N SEED: RecoNIC's networked matrix multiplication -- rdmapeer on rxe
-# holds A and B; matmul READs them into NIC memory, multiplies them with
-# the lookaside kernel bpf/lookaside/matmul.o and checks C against the
-# host's product
-mm() {
-	local erc rrc
-	timeout 120 "$APPS/rdmapeer" -d "$RXE" -g "$GIDX" -x "$1" -S "$2" \
-		> "$TMP/rxe" 2>&1 &
+# served OPT N SEED APP LINE [ARGS...]: rdmapeer on rxe serves (-x N:
+# matrices, -y N: records) what APP on the engine READs into NIC memory
+# and computes on with its lookaside kernel; both exit 0 and APP prints
+# LINE (its result equal to the host's own)
+served() {
+	local opt=$1 n=$2 seed=$3 app=$4 line=$5 erc rrc
+	shift 5
+	timeout 120 "$APPS/rdmapeer" -d "$RXE" -g "$GIDX" "$opt" "$n" \
+		-S "$seed" > "$TMP/rxe" 2>&1 &
 	wait_for 20 sh -c "ss -ltn | grep -q ':18516 '"
-	ip netns exec eng timeout 120 "$APPS/matmul" -d "$E" -a 10.77.0.2 \
-		-n "$1" -S "$2" 10.77.0.1 > "$TMP/eng" 2>&1
+	ip netns exec eng timeout 120 "$APPS/$app" -d "$E" -a 10.77.0.2 \
+		-n "$n" -S "$seed" "$@" 10.77.0.1 > "$TMP/eng" 2>&1
 	erc=$?
 	# a failure before the exchange leaves the peer waiting for one
 	[ "$erc" = 0 ] || kill $! 2> /dev/null
@@ -195,29 +196,17 @@ mm() {
 	rrc=$?
 	sed 's/^/# rxe: /' "$TMP/rxe"
 	sed 's/^/# engine: /' "$TMP/eng"
-	[ "$rrc" = 0 ] && [ "$erc" = 0 ] &&
-		grep -q "C equals the host's product" "$TMP/eng"
+	[ "$rrc" = 0 ] && [ "$erc" = 0 ] && grep -q "$line" "$TMP/eng"
 }
-
-# ca NREC SEED MIN MASK: the reduction -- rdmapeer on rxe holds NREC
-# records; colagg READs them into NIC memory, filters and aggregates them
-# with bpf/lookaside/colagg.o and checks the 128-byte result against the
-# host's reduction
+# mm N SEED: RecoNIC's networked matrix multiplication -- matmul READs A
+# and B, multiplies them with bpf/lookaside/matmul.o, checks C
+mm() { served -x "$1" "$2" matmul "C equals the host's product"; }
+# ca NREC SEED MIN MASK: the reduction -- colagg READs NREC records,
+# filters and aggregates them with bpf/lookaside/colagg.o, checks the
+# 128-byte result
 ca() {
-	local erc rrc
-	timeout 120 "$APPS/rdmapeer" -d "$RXE" -g "$GIDX" -y "$1" -S "$2" \
-		> "$TMP/rxe" 2>&1 &
-	wait_for 20 sh -c "ss -ltn | grep -q ':18516 '"
-	ip netns exec eng timeout 120 "$APPS/colagg" -d "$E" -a 10.77.0.2 \
-		-n "$1" -S "$2" -v "$3" -f "$4" 10.77.0.1 > "$TMP/eng" 2>&1
-	erc=$?
-	[ "$erc" = 0 ] || kill $! 2> /dev/null
-	wait $!
-	rrc=$?
-	sed 's/^/# rxe: /' "$TMP/rxe"
-	sed 's/^/# engine: /' "$TMP/eng"
-	[ "$rrc" = 0 ] && [ "$erc" = 0 ] &&
-		grep -q "the result equals the host's reduction" "$TMP/eng"
+	served -y "$1" "$2" colagg "the result equals the host's reduction" \
+		-v "$3" -f "$4"
 }
 
 tap_begin
