@@ -464,15 +464,18 @@ static bool roce_send_wqe(struct nicsim_qp *qp, struct nicsim_swqe *e,
  */
 static void roce_push(struct nicsim_qp *qp, u32 psn)
 {
-	u64 now = ktime_get_ns();
 	struct nicsim_swqe *e;
 	u32 i, reads = 0;
+	u64 now = 0;
 
 	if (qp->state != QP_RTS)
 		return;
 	rcu_read_lock();
 	for (i = qp->sq_head; i != qp->sq_tail; i++) {
 		e = &qp->sq[i % qp->sq_depth];
+		/* the clock is read once a push, and only for a new WR */
+		if (!e->sent && e->ready && !now)
+			now = ktime_get_ns();
 		if (!e->sent && e->ready > now) {
 			/* its doorbell's fetch is not done yet */
 			if (!hrtimer_is_queued(&qp->db))

@@ -24,6 +24,7 @@
 #include <linux/bpf.h>
 #include <linux/filter.h>
 #include <linux/hrtimer.h>
+#include <linux/nospec.h>
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <net/nicprog_compat.h>
@@ -321,7 +322,7 @@ static enum hrtimer_restart nicprog_job_timer(struct hrtimer *t)
  * header; the frame's length, or 0 when the windows are malformed.
  */
 static u32 nicprog_job_layout(struct nicprog_ring_file *rf,
-			      const struct nicprog_job *a,
+			      struct nicprog_job *a,
 			      struct nicprog_job_frame *hdr)
 {
 	u64 off = sizeof(*hdr);
@@ -332,6 +333,8 @@ static u32 nicprog_job_layout(struct nicprog_ring_file *rf,
 			 NICPROG_JOB_BUFS);
 		return 0;
 	}
+	/* every loop over the windows below runs to this user count */
+	a->n_bufs = array_index_nospec(a->n_bufs, NICPROG_JOB_BUFS + 1);
 	for (i = 0; i < a->n_bufs; i++) {
 		const struct nicprog_job_buf *w = &a->bufs[i];
 

@@ -7,7 +7,7 @@
 # against a host computation; windows not marked written keep their bytes;
 # every malformed job and kernel refused with its errno (the cause
 # traced); a seeded fuzzer of jobs; EPERM without CAP_NET_ADMIN; the
-# NIC's cores take the time the profile says; kernels and buffers go when
+# NIC's cores count the jobs they ran; kernels and buffers go when
 # their file closes, when its process is killed, and when the device is
 # deleted under jobs.
 . "$(dirname "$0")/lib.sh"

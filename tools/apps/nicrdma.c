@@ -129,6 +129,59 @@ static int exchange(const char *server, int port, const struct dest *me,
 	return 0;
 }
 
+/*
+ * What every subcommand makes on the engine: a NIC buffer of @mr->len
+ * bytes under a region (@mr's access and iova as the caller set them) and
+ * a QP (@qc's depths likewise) whose GID is ::ffff:@in. Returns the first
+ * PSN of the QP's requests, random as rdma-core's tools draw it.
+ */
+static uint32_t engine_open(struct nicring *r, struct in_addr in,
+			    struct nicprog_mr_reg *mr,
+			    struct nicprog_qp_create *qc)
+{
+	int err;
+
+	err = nicring_mem_alloc(r, mr->len, NICPROG_MEM_REGION_ANY, &mr->buf);
+	if (err)
+		die("NIC memory", err);
+	err = nicring_mr_reg(r, mr);
+	if (err)
+		die("memory region", err);
+	qc->gid[10] = qc->gid[11] = 0xff;
+	memcpy(qc->gid + 12, &in, 4);
+	err = nicring_qp_create(r, qc);
+	if (err)
+		die("QP", err);
+	srand48(getpid() * time(NULL));
+	return lrand48() & 0xffffff;
+}
+
+/*
+ * The QP @qn->qpn to RTS towards the peer's QP @dqpn at @dgid (its MAC
+ * -M's, else the neighbour entry on @ifname), with @qn's MTU, timeout,
+ * retries and READ depth as the caller set them.
+ */
+static int engine_connect(struct nicring *r, const char *ifname,
+			  const char *mac, struct nicprog_qp_connect *qn,
+			  uint32_t dqpn, uint32_t rq_psn, uint32_t sq_psn,
+			  const unsigned char *dgid)
+{
+	char ip[INET_ADDRSTRLEN];
+	int err;
+
+	inet_ntop(AF_INET, dgid + 12, ip, sizeof(ip));
+	if (peer_mac(mac, ifname, ip, qn->dmac))
+		return -1;
+	qn->dest_qpn = dqpn;
+	qn->rq_psn = rq_psn;
+	qn->sq_psn = sq_psn;
+	memcpy(qn->dgid, dgid, 16);
+	err = nicring_qp_connect(r, qn);
+	if (err)
+		die("connect", err);
+	return 0;
+}
+
 static int pingpong(int argc, char **argv)
 {
 	const char *ifname = NULL, *addr = NULL, *server = NULL, *mac = NULL;
@@ -141,9 +194,7 @@ static int pingpong(int argc, char **argv)
 	struct nicprog_rdma_wc wc[16];
 	struct dest me = {}, rem = {};
 	int port = 18515, opt, err, sock, n;
-	unsigned char dmac[6];
 	struct in_addr in;
-	uint32_t buf_id;
 	struct nicring *r;
 	char rem_ip[32];
 	double t0, t1;
@@ -172,24 +223,11 @@ static int pingpong(int argc, char **argv)
 	r = nicring_open(ifname, &err);
 	if (!r)
 		die(ifname, err);
-	err = nicring_mem_alloc(r, size, NICPROG_MEM_REGION_ANY, &buf_id);
-	if (err)
-		die("NIC memory", err);
-	mr.buf = buf_id;
 	mr.len = size;
 	mr.iova = 0x10000;
-	err = nicring_mr_reg(r, &mr);
-	if (err)
-		die("memory region", err);
 	qc.rq_depth = rx_depth;
-	qc.gid[10] = qc.gid[11] = 0xff;
-	memcpy(qc.gid + 12, &in, 4);
-	err = nicring_qp_create(r, &qc);
-	if (err)
-		die("QP", err);
-	srand48(getpid() * time(NULL));
+	me.psn = engine_open(r, in, &mr, &qc);
 	me.qpn = qc.qpn;
-	me.psn = lrand48() & 0xffffff;
 	memcpy(me.gid, qc.gid, 16);
 	printf("  local address:  LID 0x%04x, QPN 0x%06x, PSN 0x%06x, GID ::ffff:%s\n",
 	       me.lid, me.qpn, me.psn, addr);
@@ -216,18 +254,11 @@ static int pingpong(int argc, char **argv)
 	inet_ntop(AF_INET, rem.gid + 12, rem_ip, sizeof(rem_ip));
 	printf("  remote address: LID 0x%04x, QPN 0x%06x, PSN 0x%06x, GID ::ffff:%s\n",
 	       rem.lid, rem.qpn, rem.psn, rem_ip);
-	if (peer_mac(mac, ifname, rem_ip, dmac))
-		return 1;
 	qn.qpn = qc.qpn;
-	qn.dest_qpn = rem.qpn;
-	qn.rq_psn = rem.psn;
-	qn.sq_psn = me.psn;
 	qn.mtu = mtu;
-	memcpy(qn.dgid, rem.gid, 16);
-	memcpy(qn.dmac, dmac, 6);
-	err = nicring_qp_connect(r, &qn);
-	if (err)
-		die("connect", err);
+	if (engine_connect(r, ifname, mac, &qn, rem.qpn, rem.psn, me.psn,
+			   rem.gid))
+		return 1;
 	if (!server) {
 		char msg[MSG_LEN], done[8];
 
@@ -381,12 +412,10 @@ static int bw(int argc, char **argv)
 	struct nicprog_rdma_wr wr;
 	struct dest me = {}, rem = {};
 	uint64_t rvaddr = 0, rep[5], rrep[5];
-	unsigned char dmac[6];
 	char mtu_s[2], rmtu_s[2];
 	struct in_addr in;
 	struct nicring *r;
 	char rem_ip[32];
-	uint32_t buf_id;
 	double t0, t1;
 
 	while ((opt = getopt(argc, argv, "wrd:a:p:s:n:t:M:")) != -1) {
@@ -443,22 +472,9 @@ static int bw(int argc, char **argv)
 		die("size", EINVAL);
 	/* perftest cycles its messages through twice its size or 4 KiB */
 	mr.len = 2 * (size > 4096 ? (uint64_t)size : 4096);
-	err = nicring_mem_alloc(r, mr.len, NICPROG_MEM_REGION_ANY, &buf_id);
-	if (err)
-		die("NIC memory", err);
-	mr.buf = buf_id;
-	err = nicring_mr_reg(r, &mr);
-	if (err)
-		die("memory region", err);
 	qc.sq_depth = tx_depth;
-	qc.gid[10] = qc.gid[11] = 0xff;
-	memcpy(qc.gid + 12, &in, 4);
-	err = nicring_qp_create(r, &qc);
-	if (err)
-		die("QP", err);
-	srand48(getpid() * time(NULL));
+	me.psn = engine_open(r, in, &mr, &qc);
 	me.qpn = qc.qpn;
-	me.psn = lrand48() & 0xffffff;
 	memcpy(me.gid, qc.gid, 16);
 	pt_key(key, &me, write_test ? 1 : 0x80, mr.rkey, mr.iova);
 	/* four key exchanges before the run; the QP connects after the first */
@@ -469,25 +485,18 @@ static int bw(int argc, char **argv)
 		if (k)
 			continue;
 		inet_ntop(AF_INET, rem.gid + 12, rem_ip, sizeof(rem_ip));
-		if (peer_mac(mac, ifname, rem_ip, dmac))
-			return 1;
 		printf(" local address: QPN 0x%04x PSN 0x%06x RKey 0x%08x VAddr 0x%016llx GID ::ffff:%s\n",
 		       me.qpn, me.psn, mr.rkey, (unsigned long long)mr.iova, addr);
 		printf(" remote address: QPN 0x%04x PSN 0x%06x RKey 0x%08x VAddr 0x%016llx GID ::ffff:%s\n",
 		       rem.qpn, rem.psn, rkey, (unsigned long long)rvaddr, rem_ip);
 		qn.qpn = qc.qpn;
-		qn.dest_qpn = rem.qpn;
-		qn.rq_psn = rem.psn;
-		qn.sq_psn = me.psn;
 		/* its responder keeps its OUT_READS answers, as perftest sets */
 		qn.max_rd_atomic = out_reads < NICPROG_RDMA_RD_ATOMIC_MAX ?
 				   out_reads : NICPROG_RDMA_RD_ATOMIC_MAX;
 		qn.mtu = 128U << mtu_enum;
-		memcpy(qn.dgid, rem.gid, 16);
-		memcpy(qn.dmac, dmac, 6);
-		err = nicring_qp_connect(r, &qn);
-		if (err)
-			die("connect", err);
+		if (engine_connect(r, ifname, mac, &qn, rem.qpn, rem.psn,
+				   me.psn, rem.gid))
+			return 1;
 	}
 	t0 = now();
 	while (client && done < iters) {
@@ -678,7 +687,6 @@ static int check(int argc, char **argv)
 	uint32_t sizes[RC_SIZES_MAX], mtu = 1024;
 	struct chk c = { .seed = 1 };
 	struct rc_hello me = {};
-	unsigned char dmac[6];
 	struct in_addr in;
 
 	while ((opt = getopt(argc, argv, "d:a:p:S:s:m:M:")) != -1) {
@@ -705,27 +713,16 @@ static int check(int argc, char **argv)
 	c.r = nicring_open(ifname, &err);
 	if (!c.host || !c.r)
 		die(ifname, c.host ? err : ENOMEM);
-	err = nicring_mem_alloc(c.r, 2 * RC_MAX, NICPROG_MEM_REGION_ANY,
-				&c.buf);
-	if (err)
-		die("NIC memory", err);
-	mr.buf = c.buf;
 	mr.len = 2 * RC_MAX;
-	err = nicring_mr_reg(c.r, &mr);
-	if (err)
-		die("memory region", err);
-	qc.gid[10] = qc.gid[11] = 0xff;
-	memcpy(qc.gid + 12, &in, 4);
-	err = nicring_qp_create(c.r, &qc);
-	if (err)
-		die("QP", err);
+	me.psn = engine_open(c.r, in, &mr, &qc);
+	c.buf = mr.buf;
 	c.qpn = qc.qpn;
 	c.lkey = mr.lkey;
 	c.iova = mr.iova;
-	srand48(getpid() * time(NULL));
-	me = (struct rc_hello){ .qpn = qc.qpn, .psn = lrand48() & 0xffffff,
-				.rkey = mr.rkey, .vaddr = mr.iova,
-				.seed = c.seed };
+	me.qpn = qc.qpn;
+	me.rkey = mr.rkey;
+	me.vaddr = mr.iova;
+	me.seed = c.seed;
 	memcpy(me.gid, qc.gid, 16);
 	strcpy(me.sizes, sizes_arg);
 	rc_hello_fmt(&me, hello);
@@ -741,18 +738,11 @@ static int check(int argc, char **argv)
 		return 1;
 	}
 	inet_ntop(AF_INET, c.peer.gid + 12, peer_ip, sizeof(peer_ip));
-	if (peer_mac(mac, ifname, peer_ip, dmac))
-		return 1;
 	qn.qpn = qc.qpn;
-	qn.dest_qpn = c.peer.qpn;
-	qn.rq_psn = c.peer.psn;
-	qn.sq_psn = me.psn;
 	qn.mtu = mtu;
-	memcpy(qn.dgid, c.peer.gid, 16);
-	memcpy(qn.dmac, dmac, 6);
-	err = nicring_qp_connect(c.r, &qn);
-	if (err)
-		die("connect", err);
+	if (engine_connect(c.r, ifname, mac, &qn, c.peer.qpn, c.peer.psn,
+			   me.psn, c.peer.gid))
+		return 1;
 	printf("# engine QPN 0x%06x, peer QPN 0x%06x at %s, seed %llu, sizes %s\n",
 	       qc.qpn, c.peer.qpn, peer_ip, (unsigned long long)c.seed,
 	       me.sizes);
