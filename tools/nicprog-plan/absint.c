@@ -892,6 +892,39 @@ static void ai_forget_frame(struct ai_state *st, u32 frame)
 				.kind = AI_SLOT_MISC };
 }
 
+/*
+ * A helper wrote @len bytes at @r (bpf_xdp_load_bytes()). As the
+ * verifier's byte writes after a raw-mode helper argument: those bytes
+ * become misc and a spill they touch is scrubbed; the rest of the frame
+ * stays. Only an unknown place or size forgets the whole frame (a kernel
+ * that loads into a buffer beside its loop counter needs the counter).
+ */
+static void ai_forget_range(struct ai_state *st, const struct ai_reg *r,
+			    const struct ai_reg *len)
+{
+	struct ai_frame *fr;
+	struct ai_slot *sl;
+	s64 o, a;
+	u32 s;
+
+	o = (s64)r->off + (s64)r->umin;
+	if (r->umin != r->umax || r->frame > st->cur || !ai_is_const(len) ||
+	    o < -AI_STACK_BYTES || o + (s64)len->umin > 0) {
+		ai_forget_frame(st, r->frame);
+		return;
+	}
+	fr = st->fr[r->frame];
+	for (a = o; a < o + (s64)len->umin; a++) {
+		s = (-a - 1) / 8;
+		sl = &fr->stack[s];
+		if (sl->kind != AI_SLOT_MISC)
+			sl->zero = 0;
+		sl->kind = AI_SLOT_MISC;
+		sl->zero &= ~(u8)BIT((a + AI_STACK_BYTES) % 8);
+		fr->used |= BIT_ULL(s);
+	}
+}
+
 static void ai_store(struct ai_state *st, const struct bpf_insn *in,
 		     const struct ai_reg *val)
 {
@@ -1406,10 +1439,11 @@ static int ai_call(struct ai *ai, struct ai_state *st)
 		if (in->imm == BPF_FUNC_xdp_store_bytes && ai->tmpl)
 			ai_tmpl_store(ai, &(struct ai_reg){ .type = AI_PKT,
 				      .umax = U64_MAX }, in);
-		/* it writes its buffer: what the slots held is gone */
+		/* it writes its buffer: what those slots held is gone */
 		if (in->imm == BPF_FUNC_xdp_load_bytes &&
 		    regs[BPF_REG_3].type == AI_STACK)
-			ai_forget_frame(st, regs[BPF_REG_3].frame);
+			ai_forget_range(st, &regs[BPF_REG_3],
+					&regs[BPF_REG_4]);
 	}
 	for (r = BPF_REG_1; r <= BPF_REG_5; r++)
 		regs[r] = (struct ai_reg){ .type = AI_NOT_INIT };
