@@ -218,5 +218,7 @@ void nicprog_lnic_summarize(const struct nicprog_lnic *lnic,
 const char *nicprog_unit_type_name(unsigned int type);
 const char *nicprog_accel_type_name(unsigned int accel);
 u8 nicprog_accel_fn_type(unsigned int afn);
+const struct nicprog_lnic_unit *
+nicprog_lnic_job_core(const struct nicprog_lnic *lnic, u32 *lat);
 
 #endif /* _NET_NICPROG_LNIC_H */

@@ -335,3 +335,37 @@ void nicprog_lnic_summarize(const struct nicprog_lnic *lnic,
 	for (i = 0; i < lnic->n_regions; i++)
 		sum->mem_bytes += lnic->regions[i].size;
 }
+
+/**
+ * nicprog_lnic_job_core() - where a NIC runs a lookaside kernel's jobs
+ * @lnic: a description that passed nicprog_lnic_validate()
+ * @lat: out: the latency of an access to a job's frame, in the core's
+ *	cycles: that of the largest region the core reaches, where NIC
+ *	buffers live
+ *
+ * The first core unit runs jobs. One rule for a driver that simulates its
+ * cores and for the predictor (nicprog-plan --bufs), so that both price a
+ * job alike.
+ *
+ * Context: any; does not sleep.
+ * Return: the core unit, or NULL when the NIC has none.
+ */
+const struct nicprog_lnic_unit *
+nicprog_lnic_job_core(const struct nicprog_lnic *lnic, u32 *lat)
+{
+	const struct nicprog_lnic_unit *core = NULL;
+	u32 u, r, best = 0;
+
+	for (u = 0; u < lnic->n_units && !core; u++)
+		if (lnic->units[u].type == NICPROG_UNIT_CORE)
+			core = &lnic->units[u];
+	if (!core)
+		return NULL;
+	for (r = 0; r < lnic->n_regions; r++)
+		if ((!core->region_mask || (core->region_mask & BIT(r))) &&
+		    lnic->regions[r].size > lnic->regions[best].size)
+			best = r;
+	*lat = lnic->regions[best].latency_cycles;
+	return core;
+}
+EXPORT_SYMBOL_GPL(nicprog_lnic_job_core);

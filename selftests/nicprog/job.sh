@@ -7,7 +7,11 @@
 # against a host computation; windows not marked written keep their bytes;
 # every malformed job and kernel refused with its errno (the cause
 # traced); a seeded fuzzer of jobs; EPERM without CAP_NET_ADMIN; the
-# NIC's cores count the jobs they ran; kernels and buffers go when
+# NIC's cores count the jobs they ran; nicprog predict's price of a job,
+# from its bytes and before it runs, is the cycles the NIC's core then
+# counts, for three kernels on three profiles (a kernel that reads its
+# frame by direct access among them), each job's result the host's run
+# of the same frame; kernels and buffers go when
 # their file closes, when its process is killed, and when the device is
 # deleted under jobs.
 . "$(dirname "$0")/lib.sh"
@@ -76,6 +80,34 @@ if command -v setpriv > /dev/null; then
 else
 	tap_skip "without CAP_NET_ADMIN no kernel is loaded and no job runs (EPERM)" "setpriv not installed"
 fi
+
+# The predictor against the NIC: the job's bytes priced offline, then the
+# same job on the port, whose NIC counts its core's cycles.
+predicted() {
+	"$NICPROG_SRC/tools/nicprog/nicprog" -j predict obj "$1" bufs "$2" \
+		args "$3" data "$TMP/data" profile "$4" |
+		python3 -c 'import json, sys; print(json.load(sys.stdin)["profiles"][0]["cycles"])'
+}
+price_point() { # PROFILE DIR OBJ LENS ARGS SEED
+	local c0 c1 rc pred
+	echo "$1" > "$BUS/devices/nicsim$ID/profile"
+	c0=$(dmem kernel_cycles)
+	"$SELFDIR/job_test" "$P" "$2" one "$6" "$3" "$4" "$5" "$TMP/data" \
+		> "$TMP/one" 2>&1
+	rc=$?
+	c1=$(dmem kernel_cycles)
+	sed 's/^/# /' "$TMP/one"
+	expect_eq "$1: ${3##*/} over $4 (args $5): the NIC's result and written window are the host's" 0 "$rc"
+	pred=$(predicted "$2/$3" "$4" "$5" "$1")
+	expect_eq "  nicprog predict priced it at the cycles the NIC counted" \
+		"$((c1 - c0))" "${pred:-none}"
+}
+# (a host run of a frame past a page splits it: direct access sees the
+# first page only, so this frame stays under one)
+price_point nicsim-generic "$SELFDIR" progs/kern_wordstat.o 2048,16 0xff 21
+price_point nicsim-soc "$BPF" lookaside/colagg.o 16384,128 100,1,0 22
+price_point nicsim-fpga "$BPF" lookaside/matmul.o 1024,1024,1024 1 23
+echo nicsim-generic > "$BUS/devices/nicsim$ID/profile"
 
 # Held while jobs run; kill -9 frees kernel and buffers.
 if hold; then

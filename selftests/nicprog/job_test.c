@@ -9,6 +9,12 @@
  *   job_test IFNAME BPFDIR eperm SEED		exit 0 if KERNEL_LOAD and
  *						JOB are EPERM (run without
  *						CAP_NET_ADMIN)
+ *   job_test IFNAME BPFDIR one SEED OBJ LENS ARGS DATAFILE
+ *	one job of OBJ's kernel (a path below BPFDIR) over windows of LENS
+ *	bytes ("L,L,..."; the last one written) holding seeded bytes, which
+ *	also go to DATAFILE back to back (for nicprog predict ... data), with
+ *	the scalars ARGS ("A,A,..."); exit 0 when the NIC's result and
+ *	written window equal the host's run of the same frame
  *
  * The oracle is the host: every job's frame also runs through the same
  * object loaded for the host (BPF_PROG_TEST_RUN), and the NIC's written
@@ -17,6 +23,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdbool.h>
 #include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -436,10 +443,110 @@ static int eperm(void)
 	return err == -EPERM && err2 == -EPERM ? 0 : 1;
 }
 
+/* @obj for the host, run once on @in; what it left in @out, its R0. */
+static int host_run(const char *obj, uint8_t *in, uint32_t len, uint8_t *out,
+		    uint32_t out_len, uint32_t *ret)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, t, .data_in = in, .data_size_in = len,
+		    .data_out = out, .data_size_out = out_len, .repeat = 1);
+	struct bpf_object *o;
+
+	if (bpf_prog_test_run_opts(prog_load(obj, 0, &o), &t))
+		return -1;
+	*ret = t.retval;
+	return 0;
+}
+
+/* "N,N,...": at most @max numbers into @v; their count, or 0. */
+static uint32_t numbers(const char *s, __u64 *v, uint32_t max)
+{
+	uint32_t n = 0;
+	char *end;
+
+	while (*s && n < max) {
+		v[n++] = strtoull(s, &end, 0);
+		if (end == s || (*end && *end != ','))
+			return 0;
+		s = *end ? end + 1 : end;
+	}
+	return *s ? 0 : n;
+}
+
+static int one(const char *obj, const char *lens, const char *args,
+	       const char *file)
+{
+	struct nicprog_job j = { .job_id = seed };
+	struct nicprog_job_frame h = { .job_id = seed };
+	__u64 len[NICPROG_JOB_BUFS], off = HDR;
+	uint8_t *in, *out, *back;
+	struct bpf_object *o;
+	uint32_t i, n, k, w, ret;
+	int fd, res, err;
+	bool same;
+	FILE *f;
+
+	n = numbers(lens, len, NICPROG_JOB_BUFS);
+	if (!n || !numbers(args, j.args, NICPROG_JOB_ARGS)) {
+		fprintf(stderr, "one: bad LENS or ARGS\n");
+		return 2;
+	}
+	for (i = 0; i < n; i++) {
+		off = (off + 7) & ~7ULL;
+		h.bufs[i].off = off;
+		h.bufs[i].len = len[i];
+		off += len[i];
+	}
+	h.n_bufs = n;
+	memcpy(h.args, j.args, sizeof(h.args));
+	in = calloc(1, off);
+	out = calloc(1, off + 256);
+	back = calloc(1, len[n - 1]);
+	f = fopen(file, "w");
+	r = nicring_open(ifname, &err);
+	if (!in || !out || !back || !f || !r) {
+		fprintf(stderr, "one: setup failed\n");
+		return 1;
+	}
+	memcpy(in, &h, HDR);
+	j.kernel = 0;
+	j.n_bufs = n;
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < len[i]; k++)
+			in[h.bufs[i].off + k] = rnd() >> 8;
+		if (fwrite(in + h.bufs[i].off, 1, len[i], f) != len[i] ||
+		    nicring_mem_alloc(r, len[i], NICPROG_MEM_REGION_ANY,
+				      &j.bufs[i].id) ||
+		    to_nic(j.bufs[i].id, 0, in + h.bufs[i].off, len[i])) {
+			fprintf(stderr, "one: window %u not set up\n", i);
+			return 1;
+		}
+		j.bufs[i].len = len[i];
+	}
+	j.bufs[n - 1].flags = NICPROG_JOB_BUF_WRITE;
+	fclose(f);
+	fd = prog_load(obj, 1, &o);
+	if (nicring_kernel_load(r, fd, &j.kernel)) {
+		fprintf(stderr, "one: kernel load failed\n");
+		return 1;
+	}
+	res = nicring_job(r, &j);
+	w = n - 1;
+	if (host_run(obj, in, off, out, off + 256, &ret) ||
+	    from_nic(j.bufs[w].id, 0, back, len[w])) {
+		fprintf(stderr, "one: host run or copy back failed\n");
+		return 1;
+	}
+	same = !memcmp(back, out + h.bufs[w].off, len[w]);
+	printf("res %d host %u written %s\n", res, ret & 0x7fffffff,
+	       same ? "same" : "differs");
+	return res >= 0 && (uint32_t)res == (ret & 0x7fffffff) && same ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
-	if (argc < 5 || (!strcmp(argv[3], "cases") && argc != 6)) {
-		fprintf(stderr, "usage: job_test IFNAME BPFDIR cases SEED ROUNDS | hold SEED | eperm SEED\n");
+	if (argc < 5 || (!strcmp(argv[3], "cases") && argc != 6) ||
+	    (!strcmp(argv[3], "one") && argc != 9)) {
+		fprintf(stderr, "usage: job_test IFNAME BPFDIR cases SEED ROUNDS | hold SEED | eperm SEED | one SEED OBJ LENS ARGS DATAFILE\n");
 		return 2;
 	}
 	ifname = argv[1];
@@ -447,6 +554,8 @@ int main(int argc, char **argv)
 	seed = strtoull(argv[4], NULL, 0);
 	if (!strcmp(argv[3], "eperm"))
 		return eperm();
+	if (!strcmp(argv[3], "one"))
+		return one(argv[5], argv[6], argv[7], argv[8]);
 	setup();
 	if (!strcmp(argv[3], "hold"))
 		return hold();

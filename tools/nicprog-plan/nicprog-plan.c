@@ -18,6 +18,10 @@
  *   nicprog-plan --workload W --pcap-out FILE
  *   nicprog-plan [--profile P] [--sec S|--prog F] --facts-out FILE OBJ.o
  *	(the facts file the kernel would record for OBJ.o on profile P)
+ *   nicprog-plan [--profile P] [--sec S|--prog F] --bufs L,L,...
+ *	[--args A,A,...] [--data FILE | --samples N] OBJ.o
+ *	(a lookaside kernel's job time on P, or on every shipped profile:
+ *	job.c)
  *
  * --quality prints, for every budget from 1 to N (16 by default), the
  * predicted throughput of the plan the offloader chooses (shape auto),
@@ -63,6 +67,7 @@
 #include "compat.h"
 #include "facts.h"
 #include "hostrun.h"
+#include "job.h"
 #include "model.h"
 #include "json.h"
 #include "profiles.h"
@@ -74,7 +79,8 @@
 	      "       nicprog-plan [--profile P] --lnic\n" \
 	      "       nicprog-plan [--profile P] [--shape S] [--cores N] [--partial] [--json|--pretty] [--exec interp|translated] --workload W [--samples N] [--entry MAP:KEYHEX:VALHEX ...] OBJ.o|FACTS\n" \
 	      "       nicprog-plan --workload W --pcap-out FILE\n" \
-	      "       nicprog-plan [--profile P] [--sec S|--prog F] --facts-out FILE OBJ.o\n"
+	      "       nicprog-plan [--profile P] [--sec S|--prog F] --facts-out FILE OBJ.o\n" \
+	      "       nicprog-plan [--profile P] [--sec S|--prog F] [--json|--pretty] --bufs L,L,... [--args A,A,...] [--data FILE | --samples N] OBJ.o\n"
 
 static void *slurp(const char *path, size_t *len)
 {
@@ -481,6 +487,89 @@ static int sandbox_wait(pid_t pid)
 	return 1;
 }
 
+/*
+ * --bufs: a lookaside kernel's job priced on @only, or on every shipped
+ * profile (job.c). A kernel is refused here as NICPROG_OP_KERNEL_LOAD
+ * refuses it; the run is sandboxed as a workload's is, for nothing
+ * verified the object offline.
+ */
+static int predict_job(const char *path, const struct np_object_opts *sel,
+		       const struct nicprog_lnic *only, const char *bufs,
+		       const char *args, const char *data, u32 samples,
+		       enum out_mode out, bool other)
+{
+	struct nicprog_exec_prog exec;
+	struct nicprog_ir_input in;
+	struct np_facts facts;
+	struct np_object obj;
+	struct np_job job;
+	char why[256];
+	int c, err;
+	pid_t pid;
+	u32 i;
+
+	if (!path || !bufs || other) {
+		fprintf(stderr, "usage: nicprog-plan [--profile P] [--sec S|--prog F] [--json|--pretty] --bufs L,L,... [--args A,A,...] [--data FILE | --samples N] OBJ.o\n");
+		return 2;
+	}
+	if (data && samples > 1) {
+		fprintf(stderr, "nicprog-plan: --samples draws seeded data; --data gives it: one or the other\n");
+		return 2;
+	}
+	if (np_job_parse(bufs, args, data, &job, why, sizeof(why))) {
+		fprintf(stderr, "nicprog-plan: %s\n", why);
+		return 2;
+	}
+	if (np_object_read(path, sel, &obj, why, sizeof(why))) {
+		fprintf(stderr, "nicprog-plan: %s: %s\n", path, why);
+		return 1;
+	}
+	/*
+	 * The walk refuses what the verifier would; where it gives up on
+	 * complexity the verifier may not (it prunes finer), so the kernel
+	 * is priced all the same, and that is said.
+	 */
+	err = np_absint(&obj, &facts, why, sizeof(why));
+	if (err && err != -E2BIG) {
+		fprintf(stderr, "nicprog-plan: %s: %s\n", path, why);
+		return 1;
+	}
+	if (err)
+		fprintf(stderr, "nicprog-plan: %s: not checked offline (%s); the kernel's verifier, which prunes finer, decides at load\n",
+			path, why);
+	else
+		np_facts_free(&facts);
+	in = (struct nicprog_ir_input){ .insns = obj.insns, .len = obj.len };
+	i = nicprog_host_call_insn(&in);
+	if (i != U32_MAX) {
+		fprintf(stderr, "nicprog-plan: %s: insn %u: helper %s (%d) is one only the host has: a kernel runs on the NIC alone\n",
+			path, i, nicprog_exec_host_helper(in.insns[i].imm),
+			in.insns[i].imm);
+		return 1;
+	}
+	if (obj.n_maps) {
+		fprintf(stderr, "nicprog-plan: %s: program %s uses %u maps: a kernel's state is its buffers\n",
+			path, obj.name, obj.n_maps);
+		return 1;
+	}
+	if (np_job_exec(obj.insns, obj.len, &exec, why, sizeof(why))) {
+		fprintf(stderr, "nicprog-plan: %s: %s\n", path, why);
+		return 1;
+	}
+	out_init(out);
+	fflush(stdout);
+	pid = fork();
+	if (!pid) {
+		c = np_job_predict(&exec, &job, only, samples, path,
+				   obj.name);
+		fflush(stdout);
+		_exit(c);
+	}
+	c = sandbox_wait(pid);
+	free(job.data);
+	return c;
+}
+
 /* --facts-out: the facts file of @in on @lnic, as the kernel writes it. */
 static int write_facts(const char *path, const struct nicprog_ir_input *in,
 		       const struct nicprog_lnic *lnic)
@@ -730,12 +819,17 @@ int main(int argc, char **argv)
 		{ "facts-out", required_argument, NULL, 'F' },
 		{ "exec", required_argument, NULL, 'x' },
 		{ "samples", required_argument, NULL, 'n' },
+		{ "bufs", required_argument, NULL, 'B' },
+		{ "args", required_argument, NULL, 'A' },
+		{ "data", required_argument, NULL, 'D' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct nicprog_lnic *lnic;
 	struct np_object_opts sel = { .cpus = libbpf_num_possible_cpus() };
 	const char *wl_path = NULL, *pcap_out = NULL;
 	const char *facts_out = NULL;
+	const char *job_bufs = NULL, *job_args = NULL, *job_data = NULL;
+	bool profile_given = false;
 	pid_t pid;
 	static char *entries[NP_MAX_ENTRIES];
 	u32 n_entries = 0, samples = 1;
@@ -768,7 +862,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	lnic = nicsim_profile_find(NULL);
-	while ((c = getopt_long(argc, argv, "s:c:qbfp:S:g:C:lw:e:o:PjJdF:x:n:", opts,
+	while ((c = getopt_long(argc, argv, "s:c:qbfp:S:g:C:lw:e:o:PjJdF:x:n:B:A:D:", opts,
 				NULL)) != -1) {
 		switch (c) {
 		case 's':
@@ -802,6 +896,7 @@ int main(int argc, char **argv)
 			lnic = profile(optarg);
 			if (!lnic)
 				return 2;
+			profile_given = true;
 			break;
 		case 'S':
 			sel.sec = optarg;
@@ -865,11 +960,27 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			break;
+		case 'B':
+			job_bufs = optarg;
+			break;
+		case 'A':
+			job_args = optarg;
+			break;
+		case 'D':
+			job_data = optarg;
+			break;
 		default:
 			fprintf(stderr, USAGE);
 			return 2;
 		}
 	}
+	if (job_bufs || job_args || job_data)
+		return predict_job(argc - optind == 1 ? argv[optind] : NULL,
+				   &sel, profile_given ? lnic : NULL, job_bufs,
+				   job_args, job_data, samples, out, !!wl_path ||
+				   quality || blocks || facts || dot ||
+				   show_lnic || facts_out || pcap_out ||
+				   n_entries || cores || partial);
 	if (show_lnic && optind == argc) {
 		len = nicprog_lnic_format(lnic, NULL, 0);
 		buf = malloc(len + 1);

@@ -50,6 +50,8 @@ static void usage(FILE *f)
 	      "               [dot [FILE] | svg FILE]\n"
 	      "  nicprog predict obj FILE workload W [profile P] [sec S] [shape SHAPE]\n"
 	      "               [cores N] [partial] [samples N] [entry MAP:KEYHEX:VALHEX]...\n"
+	      "  nicprog predict obj FILE bufs LEN,LEN,... [args A,A,...] [profile P] [sec S]\n"
+	      "               [data FILE | samples N]\n"
 	      "  nicprog predict dev IFNAME obj FILE [sec S] [shape SHAPE] [cores N]\n"
 	      "               [rate FRAMES_PER_SECOND]\n"
 	      "SHAPE: auto, single, replicated, pipelined, pipelined+replicated\n"

@@ -23,7 +23,7 @@
 
 static const char * const plan_words[] = {
 	"obj", "profile", "sec", "shape", "cores", "partial", "workload",
-	"entry", "samples", "dot", "svg", NULL,
+	"entry", "samples", "dot", "svg", "bufs", "args", "data", NULL,
 };
 
 static bool plan_word(const char *arg)
@@ -171,6 +171,7 @@ static int plan_svg(char **pargv, const char *file)
 int cmd_offline(struct cli *cli, bool predict, enum out_mode mode)
 {
 	const char *obj = NULL, *workload = NULL, *dot_file = NULL;
+	const char *bufs = NULL;
 	const char *svg_file = NULL, *arg, *val;
 	char *pargv[PLAN_ARGS_MAX];
 	int pargc = 0, fd, rc;
@@ -201,6 +202,15 @@ int cmd_offline(struct cli *cli, bool predict, enum out_mode mode)
 			obj = val;
 		} else if (!strcmp(arg, "workload") && predict) {
 			workload = val;
+		} else if (!strcmp(arg, "bufs") && predict) {
+			bufs = val;
+			pargv[pargc++] = "--bufs";
+			pargv[pargc++] = (char *)val;
+		} else if ((!strcmp(arg, "args") || !strcmp(arg, "data")) &&
+			   predict) {
+			pargv[pargc++] = !strcmp(arg, "args") ? "--args" :
+						"--data";
+			pargv[pargc++] = (char *)val;
 		} else if (!strcmp(arg, "svg")) {
 			svg_file = val;
 		} else if (!strcmp(arg, "shape")) {
@@ -239,8 +249,10 @@ int cmd_offline(struct cli *cli, bool predict, enum out_mode mode)
 	}
 	if (!obj)
 		return cli_usage("name the program: obj FILE");
-	if (predict && !workload)
-		return cli_usage("name the traffic: workload FILE (tools/workloads/*.wl or a pcap file)");
+	if (predict && !workload && !bufs)
+		return cli_usage("name the traffic, workload FILE (tools/workloads/*.wl or a pcap file), or a lookaside kernel's job: bufs LEN,LEN,...");
+	if (workload && bufs)
+		return cli_usage("workload prices an NF, bufs a lookaside kernel's job: one or the other");
 	if ((dot || svg_file) && mode != OUT_TEXT)
 		return cli_usage("dot and svg are graphs, not JSON: drop -j");
 	if (dot && svg_file)

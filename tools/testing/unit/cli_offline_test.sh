@@ -165,7 +165,7 @@ refused() {
 	check "$desc: prints nothing else" test ! -s "$TMP/out"
 }
 refused "plan without obj" 2 "name the program: obj FILE" "$CLI" plan profile nicsim-soc
-refused "predict without workload" 2 "name the traffic: workload FILE" "$CLI" predict obj "$EX/count.o"
+refused "predict without workload" 2 "name the traffic, workload FILE" "$CLI" predict obj "$EX/count.o"
 refused "unknown shape" 2 'unknown shape "diagonal"' "$CLI" plan obj "$EX/count.o" shape diagonal
 refused "cores not a number" 2 'cores "many" is not a count' "$CLI" plan obj "$EX/count.o" cores many
 refused "cores out of range" 2 "--cores takes 1 to 16" "$CLI" plan obj "$EX/count.o" cores 0
