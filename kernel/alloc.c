@@ -7,7 +7,9 @@
  * programs on one NIC split its units rather than contend for them, and
  * each runs as its plan was predicted. Runs are found first fit; a port's
  * own run counts as free for it, so that a plan replaces its predecessor
- * in place.
+ * in place. A port whose files hold lookaside kernels holds one more
+ * core for their jobs, against every plan, its own included: NFs and
+ * kernels split the NIC's cores as NFs do.
  *
  * A port's runs (nicprog_dev.runs) are written under RTNL and the NIC's
  * lock: the attach path reads them under RTNL, stats readers and devlink
@@ -37,49 +39,71 @@ u32 nicprog_alloc_pool_size(const struct nicprog_nic *nic, u32 pool)
 }
 
 /*
- * The free units of @pool from @b on, for @nd: up to the first unit
- * another port's plan holds, 0 if @b is one.
+ * The runs of @pool port @o holds against a plan of @nd (NULL: of none):
+ * its plan's, but @nd's own, which a new plan of @nd replaces; for cores,
+ * its kernels' core too.
  */
-static u32 nicprog_alloc_gap(const struct nicprog_dev *nd, u32 pool, u32 b)
+static u32 nicprog_alloc_held(const struct nicprog_dev *o,
+			      const struct nicprog_dev *nd, u32 pool,
+			      struct nicprog_run *runs)
 {
-	u32 end = nicprog_alloc_pool_size(nd->nic, pool);
-	const struct nicprog_dev *o;
-	const struct nicprog_run *r;
+	u32 n = 0;
 
-	list_for_each_entry(o, &nd->nic->ports, nic_node) {
-		r = &o->runs[pool];
-		if (o == nd || !r->n)
-			continue;
-		if (b >= r->base && b < r->base + r->n)
-			return 0;
-		if (r->base > b)
-			end = min(end, r->base);
+	if (o != nd && o->runs[pool].n)
+		runs[n++] = o->runs[pool];
+	if (pool == NICPROG_POOL_CORES && o->job_core.n)
+		runs[n++] = o->job_core;
+	return n;
+}
+
+/*
+ * The free units of @pool from @b on, for @nd: up to the first unit
+ * another run holds, 0 if @b is one.
+ */
+static u32 nicprog_alloc_gap(const struct nicprog_nic *nic,
+			     const struct nicprog_dev *nd, u32 pool, u32 b)
+{
+	u32 end = nicprog_alloc_pool_size(nic, pool), n, i;
+	const struct nicprog_dev *o;
+	struct nicprog_run r[2];
+
+	list_for_each_entry(o, &nic->ports, nic_node) {
+		n = nicprog_alloc_held(o, nd, pool, r);
+		for (i = 0; i < n; i++) {
+			if (b >= r[i].base && b < r[i].base + r[i].n)
+				return 0;
+			if (r[i].base > b)
+				end = min(end, r[i].base);
+		}
 	}
 	return end > b ? end - b : 0;
 }
 
 /*
  * First fit of @need units of @pool for @nd: the first unit, or -1. A gap
- * begins at 0 or where another port's run ends.
+ * begins at 0 or where a held run ends.
  */
-static s64 nicprog_alloc_fit(const struct nicprog_dev *nd, u32 pool,
+static s64 nicprog_alloc_fit(const struct nicprog_nic *nic,
+			     const struct nicprog_dev *nd, u32 pool,
 			     u32 need, u32 *longest)
 {
 	const struct nicprog_dev *o;
+	struct nicprog_run r[2];
+	u32 gap, b, n, i;
 	s64 best = -1;
-	u32 gap, b;
 
-	*longest = nicprog_alloc_gap(nd, pool, 0);
+	*longest = nicprog_alloc_gap(nic, nd, pool, 0);
 	if (*longest >= need)
 		best = 0;
-	list_for_each_entry(o, &nd->nic->ports, nic_node) {
-		if (o == nd || !o->runs[pool].n)
-			continue;
-		b = o->runs[pool].base + o->runs[pool].n;
-		gap = nicprog_alloc_gap(nd, pool, b);
-		*longest = max(*longest, gap);
-		if (gap >= need && (best < 0 || b < best))
-			best = b;
+	list_for_each_entry(o, &nic->ports, nic_node) {
+		n = nicprog_alloc_held(o, nd, pool, r);
+		for (i = 0; i < n; i++) {
+			b = r[i].base + r[i].n;
+			gap = nicprog_alloc_gap(nic, nd, pool, b);
+			*longest = max(*longest, gap);
+			if (gap >= need && (best < 0 || b < best))
+				best = b;
+		}
 	}
 	return best;
 }
@@ -97,8 +121,60 @@ u32 nicprog_alloc_free(const struct nicprog_dev *nd, u32 pool)
 	u32 longest;
 
 	ASSERT_RTNL();
-	nicprog_alloc_fit(nd, pool, U32_MAX, &longest);
+	nicprog_alloc_fit(nd->nic, nd, pool, U32_MAX, &longest);
 	return longest;
+}
+
+/**
+ * nicprog_alloc_kernel_get() - a port's lookaside kernels hold a core
+ * @nd: the port, one of whose files loads a kernel
+ *
+ * The port's first kernel takes a core no plan holds (the port's own plan
+ * included) for the jobs of all of them; plans made while the port holds
+ * it are made without it.
+ *
+ * Context: RTNL held; the port is on its NIC.
+ * Return: 0, or -EBUSY when every core runs a plan.
+ */
+int nicprog_alloc_kernel_get(struct nicprog_dev *nd)
+{
+	u32 longest;
+	s64 base;
+
+	ASSERT_RTNL();
+	if (nd->n_kernels) {
+		nd->n_kernels++;
+		return 0;
+	}
+	base = nicprog_alloc_fit(nd->nic, NULL, NICPROG_POOL_CORES, 1,
+				 &longest);
+	if (base < 0)
+		return -EBUSY;
+	mutex_lock(&nd->nic->lock);
+	nd->job_core = (struct nicprog_run){ base, 1 };
+	mutex_unlock(&nd->nic->lock);
+	nd->n_kernels = 1;
+	return 0;
+}
+
+/**
+ * nicprog_alloc_kernel_put() - a port's file unloaded one of its kernels
+ * @nd: the port
+ *
+ * With the port's last kernel, its core is free for plans again. A port
+ * that left its NIC holds none (nicprog_unregister() cleared it).
+ *
+ * Context: RTNL held.
+ */
+void nicprog_alloc_kernel_put(struct nicprog_dev *nd)
+{
+	ASSERT_RTNL();
+	if (WARN_ON_ONCE(!nd->n_kernels) || --nd->n_kernels ||
+	    !nd->job_core.n)
+		return;
+	mutex_lock(&nd->nic->lock);
+	nd->job_core = (struct nicprog_run){ 0, 0 };
+	mutex_unlock(&nd->nic->lock);
 }
 
 /* Is @t among the first @n of @held? */
@@ -226,10 +302,10 @@ int nicprog_alloc_find(const struct nicprog_dev *nd, struct nicprog_plan *plan,
 		plan->runs[p] = (struct nicprog_run){ 0, 0 };
 		if (!need)
 			continue;
-		base = nicprog_alloc_fit(nd, p, need, &longest);
+		base = nicprog_alloc_fit(nd->nic, nd, p, need, &longest);
 		if (base < 0 && p == NICPROG_POOL_CORES) {
 			NL_SET_ERR_MSG_MOD(extack,
-					   "the plan needs more cores than the NIC has free of other ports' programs");
+					   "the plan needs more cores than the NIC has free of other ports' programs and lookaside kernels");
 			return -ENOSPC;
 		}
 		if (base < 0) {

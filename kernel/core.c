@@ -375,6 +375,8 @@ void nicprog_unregister(struct nicprog_dev *nd)
 	bpf_offload_dev_netdev_unregister(nd->nic->offdev, nd->netdev);
 	mutex_lock(&nd->nic->lock);
 	list_del_init(&nd->nic_node);
+	/* its files' kernels hold no core of a NIC it left */
+	nd->job_core = (struct nicprog_run){ 0, 0 };
 	mutex_unlock(&nd->nic->lock);
 	nicprog_ring_del(nd);
 	/* the node goes by the name it was made with: its number */

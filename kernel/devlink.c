@@ -9,7 +9,8 @@
  *                          LNIC's name as running version fw.profile
  *   devlink resource show  the NIC's cores, MAT stages, each accelerator
  *                          pool and each memory region (in bytes), each
- *                          with its occupancy by the ports' plans
+ *                          with its occupancy by the ports' plans (and,
+ *                          for cores, their lookaside kernels)
  *   devlink dev param      "profile" (driverinit): the profile the next
  *                          reload takes
  *   devlink dev reload     re-initializes the NIC with that profile, as
@@ -62,7 +63,9 @@ static u64 nicprog_res_occ(void *priv)
 		occ = nicprog_alloc_region_used(nic, res->region);
 	else
 		list_for_each_entry(nd, &nic->ports, nic_node)
-			occ += nd->runs[res->pool].n;
+			occ += nd->runs[res->pool].n +
+			       (res->pool == NICPROG_POOL_CORES ?
+				nd->job_core.n : 0);
 	mutex_unlock(&nic->lock);
 	return occ;
 }

@@ -235,6 +235,11 @@ struct nicprog_nic {
  * @n_stages: the installed plan's stages, 0 for none
  * @core_stage: per core of the installed plan (at most
  *	NICPROG_MAX_CORES), its stage
+ * @job_core: the core the port's lookaside kernels run their jobs on,
+ *	which no plan holds while @n_kernels is not 0 (alloc.c); written
+ *	under RTNL and @nic's lock, read under either; cleared when the port
+ *	leaves its NIC
+ * @n_kernels: lookaside kernels the port's files hold, under RTNL
  * @xdp_prog: the installed program, one reference owned; under RTNL
  * @plan: the installed plan, under RTNL
  * @plan_lock: protects @plan_shape, @plan_cores, @plan_partial and
@@ -274,6 +279,8 @@ struct nicprog_dev {
 	u32 n_held;
 	u32 n_stages;
 	u8 core_stage[NICPROG_MAX_CORES];
+	struct nicprog_run job_core;
+	u32 n_kernels;
 	struct bpf_prog *xdp_prog;
 	struct nicprog_plan *plan;
 	struct mutex plan_lock;		/* @plan_*: see above */
@@ -451,6 +458,8 @@ void nicprog_devlink_stall(struct nicprog_dev *nd, u32 core, u64 frames);
 
 /* alloc.c */
 u32 nicprog_alloc_free(const struct nicprog_dev *nd, u32 pool);
+int nicprog_alloc_kernel_get(struct nicprog_dev *nd);
+void nicprog_alloc_kernel_put(struct nicprog_dev *nd);
 u64 nicprog_alloc_region_free(const struct nicprog_dev *nd, u32 region);
 u64 nicprog_alloc_region_used(const struct nicprog_nic *nic, u32 region);
 int nicprog_alloc_find(const struct nicprog_dev *nd, struct nicprog_plan *plan,

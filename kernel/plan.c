@@ -405,11 +405,11 @@ struct nicprog_plan *nicprog_plan_create(struct nicprog_dev *nd,
 				   "a table of the program is in host memory (plan_partial lets the host run its accesses)");
 		return ERR_PTR(-ENOSPC);
 	}
-	/* programs on the NIC's other ports hold their cores */
+	/* programs on the NIC's other ports, and kernels, hold their cores */
 	free = nicprog_alloc_free(nd, NICPROG_POOL_CORES);
 	if (!free) {
 		NL_SET_ERR_MSG_MOD(extack,
-				   "every core of the NIC runs another port's program");
+				   "every core of the NIC runs another port's program or lookaside kernels' jobs");
 		return ERR_PTR(-ENOSPC);
 	}
 	budget = min(budget, free);

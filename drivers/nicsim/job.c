@@ -4,10 +4,9 @@
  * the calling CPU as one of the LNIC's cores would run it -- the core
  * and frame latency nicprog_lnic_job_core() names, as the predictor
  * prices it -- and completes after its cycles at that core's clock,
- * times the bus's dilation. A port's jobs run one after another (the core
- * runs them under the port's ring_lock); the cores' plans do not slow
- * them, nor they the plans: the LNIC's cores are shared only in its
- * prediction.
+ * times the bus's dilation. A port's jobs run one after another, on the
+ * core its kernels hold, which no plan has (kernel/alloc.c): jobs and
+ * plans do not slow each other.
  */
 #include <linux/math64.h>
 #include <linux/slab.h>

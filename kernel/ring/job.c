@@ -220,9 +220,16 @@ int nicprog_kernel_load_cmd(struct nicprog_ring_file *rf, struct file *file,
 	err = nicprog_kernel_fill(rf, k, prog);
 	if (err)
 		goto out_leave;
-	err = xa_alloc(&rf->kernels, &k->id, k, xa_limit_31b, NICPROG_RING_GFP);
-	if (err)
+	err = nicprog_alloc_kernel_get(nd);
+	if (err) {
+		ring_err(rf, "kernel load: every core of the NIC runs a plan, none is free for jobs (lower a port's cores: nicprog dev set dev IFNAME cores N)");
 		goto out_leave;
+	}
+	err = xa_alloc(&rf->kernels, &k->id, k, xa_limit_31b, NICPROG_RING_GFP);
+	if (err) {
+		nicprog_alloc_kernel_put(nd);
+		goto out_leave;
+	}
 	rf->n_kernels++;
 	a.id = k->id;
 	k = NULL;
@@ -261,15 +268,22 @@ int nicprog_kernel_unload_cmd(struct nicprog_ring_file *rf,
 		ring_err(rf, "kernel unload: flags must be 0");
 		return -EINVAL;
 	}
+	/* RTNL: the port's kernels' core goes with its last kernel */
+	rtnl_lock();
 	err = nicprog_ring_enter(rf->nd, false);
-	if (err)
+	if (err) {
+		rtnl_unlock();
 		return err;
+	}
 	k = xa_erase(&rf->kernels, a.id);
-	if (k)
+	if (k) {
 		rf->n_kernels--;
-	else
+		nicprog_alloc_kernel_put(rf->nd);
+	} else {
 		ring_err(rf, "kernel unload: the file has no kernel %u", a.id);
+	}
 	nicprog_ring_leave(rf->nd);
+	rtnl_unlock();
 	if (!k)
 		return -ENOENT;
 	/* no job runs it: jobs run inside ring_lock */
@@ -289,11 +303,18 @@ void nicprog_kernel_release(struct nicprog_ring_file *rf)
 	struct nicprog_kernel *k;
 	unsigned long id;
 
+	if (rf->n_kernels) {
+		rtnl_lock();
+		while (rf->n_kernels) {
+			rf->n_kernels--;
+			nicprog_alloc_kernel_put(rf->nd);
+		}
+		rtnl_unlock();
+	}
 	xa_for_each(&rf->kernels, id, k) {
 		xa_erase(&rf->kernels, id);
 		nicprog_kernel_free(k);
 	}
-	rf->n_kernels = 0;
 	xa_destroy(&rf->kernels);
 }
 

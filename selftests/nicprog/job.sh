@@ -11,7 +11,9 @@
 # from its bytes and before it runs, is the cycles the NIC's core then
 # counts, for three kernels on three profiles (a kernel that reads its
 # frame by direct access among them), each job's result the host's run
-# of the same frame; kernels and buffers go when
+# of the same frame; a port with kernels holds a core for their jobs,
+# which plans then go without (a load refused with EBUSY when every core
+# is in a plan); kernels and buffers go when
 # their file closes, when its process is killed, and when the device is
 # deleted under jobs.
 . "$(dirname "$0")/lib.sh"
@@ -109,6 +111,50 @@ price_point nicsim-soc "$BPF" lookaside/colagg.o 16384,128 100,1,0 22
 price_point nicsim-fpga "$BPF" lookaside/matmul.o 1024,1024,1024 1 23
 echo nicsim-generic > "$BUS/devices/nicsim$ID/profile"
 
+# Kernels and plans split the NIC's cores (nicsim-generic's 16): a port
+# whose files hold kernels holds a core for their jobs, which no plan
+# gets while they do; with every core in a plan, a kernel is refused.
+DL=nicsim/nicsim$ID
+cores_held() {
+	devlink -j resource show "$DL" |
+		python3 -c "import json, sys; d = json.load(sys.stdin); print([r['occ'] for r in d['resources']['$DL'] if r['name'] == 'cores'][0])"
+}
+plan_cores() { awk '$1 == "shape" { print $6 }' "/sys/kernel/debug/nicprog/$P/plan"; }
+plan_set "$P" cores 16
+check "an NF planned for all 16 cores" \
+	ip link set dev "$P" xdpoffload obj "$NICPROG_SRC/bpf/examples/count.o" sec xdp
+expect_eq "  its plan holds 16; devlink counts 16 cores held" "16 16" \
+	"$(plan_cores) $(cores_held)"
+[ $traced = 1 ] && bad_args on
+"$SELFDIR/job_test" "$P" "$BPF" kload "$SEED" < /dev/null > "$TMP/kload" 2>&1
+expect_eq "a kernel load with every core in a plan: EBUSY" "load -16" \
+	"$(grep '^load' "$TMP/kload")"
+if [ $traced = 1 ]; then
+	bad_args off
+	check "  the tracepoint says why and what to do" \
+		bad_args_seen "kernel load: every core of the NIC runs a plan, none is free for jobs (lower a port's cores: nicprog dev set dev IFNAME cores N)"
+else
+	tap_skip "  the tracepoint says why and what to do" "no tracefs in the guest"
+fi
+ip link set dev "$P" xdpoffload off
+rm -f "$TMP/kin"
+mkfifo "$TMP/kin"
+"$SELFDIR/job_test" "$P" "$BPF" kload "$SEED" < "$TMP/kin" > "$TMP/kload" 2>&1 &
+KL=$!
+exec 7> "$TMP/kin"
+check "a kernel loads on the NIC with no plan" wait_for 20 grep -qx 'load 0' "$TMP/kload"
+expect_eq "  devlink counts its core held" 1 "$(cores_held)"
+check "an NF attached beside it" \
+	ip link set dev "$P" xdpoffload obj "$NICPROG_SRC/bpf/examples/count.o" sec xdp
+expect_eq "  is planned for the 15 cores the kernel left; 16 held" "15 16" \
+	"$(plan_cores) $(cores_held)"
+exec 7>&-
+wait "$KL"
+expect_eq "the kernel's file closed: its core is free, the plan keeps 15" \
+	"0 15" "$? $(cores_held)"
+ip link set dev "$P" xdpoffload off
+expect_eq "  the NF detached: no core held" 0 "$(cores_held)"
+
 # Held while jobs run; kill -9 frees kernel and buffers.
 if hold; then
 	expect_eq "a holder: its 3 buffers and its kernel's program" \
@@ -117,6 +163,7 @@ if hold; then
 	wait "$HOLD" 2> /dev/null
 	check "kill -9 under jobs: buffers and kernel go" \
 		wait_for 10 sh -c "[ \"\$(awk '\$1 == \"bufs\" { print \$2 }' /sys/kernel/debug/nicsim/nicsim$ID/mem) \$(bpftool prog show | grep -c ' name matmul ')\" = '0 $progs0' ]"
+	expect_eq "  and the core its kernel held" 0 "$(cores_held)"
 else
 	tap_fail "a holder"
 	kill -9 "$HOLD" 2> /dev/null

@@ -9,6 +9,9 @@
  *   job_test IFNAME BPFDIR eperm SEED		exit 0 if KERNEL_LOAD and
  *						JOB are EPERM (run without
  *						CAP_NET_ADMIN)
+ *   job_test IFNAME BPFDIR kload SEED		load matmul's kernel and print
+ *						"load 0" (then hold it until
+ *						stdin ends) or "load -errno"
  *   job_test IFNAME BPFDIR one SEED OBJ LENS ARGS DATAFILE
  *	one job of OBJ's kernel (a path below BPFDIR) over windows of LENS
  *	bytes ("L,L,..."; the last one written) holding seeded bytes, which
@@ -542,11 +545,30 @@ static int one(const char *obj, const char *lens, const char *args,
 	return res >= 0 && (uint32_t)res == (ret & 0x7fffffff) && same ? 0 : 1;
 }
 
+static int kload(void)
+{
+	struct bpf_object *o;
+	char line[64];
+	uint32_t id;
+	int err;
+
+	r = nicring_open(ifname, &err);
+	if (!r)
+		return 1;
+	err = nicring_kernel_load(r, prog_load("lookaside/matmul.o", 1, &o),
+				  &id);
+	printf("load %d\n", err);
+	fflush(stdout);
+	while (!err && fgets(line, sizeof(line), stdin))
+		;
+	return err ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 5 || (!strcmp(argv[3], "cases") && argc != 6) ||
 	    (!strcmp(argv[3], "one") && argc != 9)) {
-		fprintf(stderr, "usage: job_test IFNAME BPFDIR cases SEED ROUNDS | hold SEED | eperm SEED | one SEED OBJ LENS ARGS DATAFILE\n");
+		fprintf(stderr, "usage: job_test IFNAME BPFDIR cases SEED ROUNDS | hold SEED | eperm SEED | kload SEED | one SEED OBJ LENS ARGS DATAFILE\n");
 		return 2;
 	}
 	ifname = argv[1];
@@ -554,6 +576,8 @@ int main(int argc, char **argv)
 	seed = strtoull(argv[4], NULL, 0);
 	if (!strcmp(argv[3], "eperm"))
 		return eperm();
+	if (!strcmp(argv[3], "kload"))
+		return kload();
 	if (!strcmp(argv[3], "one"))
 		return one(argv[5], argv[6], argv[7], argv[8]);
 	setup();

@@ -972,7 +972,9 @@ struct nicprog_poll {
  * @__rsvd: 0
  *
  * CAP_NET_ADMIN of the opener. The file holds the program until
- * NICPROG_OP_KERNEL_UNLOAD or its close.
+ * NICPROG_OP_KERNEL_UNLOAD or its close. While any file holds a kernel on
+ * a port, the port holds one of the NIC's cores for their jobs, which no
+ * plan gets; EBUSY when every core is in a plan.
  */
 struct nicprog_kernel_load {
 	__u32 prog_fd;
