@@ -14,14 +14,8 @@ PLAN=$top/tools/nicprog-plan/nicprog-plan
 EX=$top/bpf/examples
 PROGS=$top/selftests/nicprog/progs
 WL=$top/tools/workloads/syn.wl
-k=0 fail=0
-ok() { k=$((k + 1)); echo "ok $k $*"; }
-nok() { k=$((k + 1)); fail=1; echo "not ok $k $*"; }
-check() { local d=$1; shift; if "$@"; then ok "$d"; else nok "$d"; fi; }
-expect_eq() {
-	if [ "$2" = "$3" ]; then ok "$1"; else echo "# $1: expected '$2', got '$3'"; nok "$1"; fi
-}
-jpy() { /usr/bin/python3 -c "import json, sys; d = json.load(sys.stdin); print($1)"; }
+# shellcheck source=tools/testing/unit/tap.sh
+. "$top/tools/testing/unit/tap.sh"
 TMP=$(mktemp -d /tmp/nicprog-cli-offline.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 

@@ -19,14 +19,8 @@ PROGS=$top/selftests/nicprog/progs
 RUNS=${1:-60}
 SEED=${2:-$(($(date +%s) % 1000000))}
 RANDOM=$SEED
-k=0 fail=0
-ok() { k=$((k + 1)); echo "ok $k $*"; }
-nok() { k=$((k + 1)); fail=1; echo "not ok $k $*"; }
-check() { local d=$1; shift; if "$@"; then ok "$d"; else nok "$d"; fi; }
-expect_eq() {
-	if [ "$2" = "$3" ]; then ok "$1"; else echo "# $1: expected '$2', got '$3'"; nok "$1"; fi
-}
-jpy() { /usr/bin/python3 -c "import json, sys; d = json.load(sys.stdin); print($1)"; }
+# shellcheck source=tools/testing/unit/tap.sh
+. "$top/tools/testing/unit/tap.sh"
 TMP=$(mktemp -d /tmp/nicprog-job-predict.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 

@@ -17,9 +17,8 @@ PROGS=$top/selftests/nicprog/progs
 RUNS=${1:-300}
 SEED=${2:-$(($(date +%s) % 1000000))}
 RANDOM=$SEED
-k=0 fail=0
-ok() { k=$((k + 1)); echo "ok $k $*"; }
-nok() { k=$((k + 1)); fail=1; echo "not ok $k $*"; }
+# shellcheck source=tools/testing/unit/tap.sh
+. "$top/tools/testing/unit/tap.sh"
 TMP=$(mktemp -d /tmp/nicprog-plan-test.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 
