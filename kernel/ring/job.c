@@ -347,7 +347,7 @@ static u32 nicprog_job_layout(struct nicprog_ring_file *rf,
 			      struct nicprog_job_frame *hdr)
 {
 	u64 off = sizeof(*hdr);
-	u32 i;
+	u32 i, posts = 0;
 
 	if (!a->n_bufs || a->n_bufs > NICPROG_JOB_BUFS) {
 		ring_err(rf, "job: %u windows, not 1..%u", a->n_bufs,
@@ -362,6 +362,15 @@ static u32 nicprog_job_layout(struct nicprog_ring_file *rf,
 		if (w->flags & ~NICPROG_JOB_BUF_F_ALL) {
 			ring_err(rf, "job: window %u: flags 0x%x unknown", i,
 				 w->flags);
+			return 0;
+		}
+		if ((w->flags & NICPROG_JOB_BUF_POST) &&
+		    (posts++ || w->len % sizeof(struct nicprog_rdma_wr) ||
+		     w->len > NICPROG_RDMA_POST_MAX *
+			      sizeof(struct nicprog_rdma_wr))) {
+			ring_err(rf, "job: window %u: WRs to post: one window a job, of 1..%u WRs of %zu bytes",
+				 i, NICPROG_RDMA_POST_MAX,
+				 sizeof(struct nicprog_rdma_wr));
 			return 0;
 		}
 		off = ALIGN(off, 8);
@@ -426,6 +435,59 @@ static int nicprog_job_windows(struct nicprog_ring_file *rf,
 	return 0;
 }
 
+/*
+ * The WRs a kernel left in its job's POST window, those with an opcode,
+ * checked as NICPROG_OP_POST checks them and their QP the file's: into
+ * *@out (kfree() it; NULL for none), their number into *@n. ring_lock.
+ */
+static int nicprog_job_wrs(struct nicprog_ring_file *rf,
+			   const struct nicprog_job *a,
+			   const struct nicprog_job_frame *hdr, const u8 *frame,
+			   struct nicprog_rdma_wr **out, u32 *n)
+{
+	struct nicprog_rdma_wr *wrs = NULL, wr;
+	u32 i, j, max = 0, off = 0;
+
+	*out = NULL;
+	*n = 0;
+	for (i = 0; i < a->n_bufs; i++)
+		if (a->bufs[i].flags & NICPROG_JOB_BUF_POST) {
+			off = hdr->bufs[i].off;
+			max = hdr->bufs[i].len / sizeof(wr);
+		}
+	for (j = 0; j < max; j++) {
+		memcpy(&wr, frame + off + j * sizeof(wr), sizeof(wr));
+		if (!wr.opcode)
+			continue;
+		if (!wrs) {
+			wrs = kmalloc_array(max, sizeof(wr), NICPROG_RING_GFP);
+			if (!wrs)
+				return -ENOMEM;
+		}
+		wrs[(*n)++] = wr;
+	}
+	if (!*n)
+		return 0;
+	if (!rf->nd->ops->rdma_ops) {
+		ring_err(rf, "job: kernel %u posts WRs; the NIC's driver has no RDMA engine",
+			 a->kernel);
+		kfree(wrs);
+		return -EOPNOTSUPP;
+	}
+	if (nicprog_wrs_check(rf, "job", wrs, *n)) {
+		kfree(wrs);
+		return -EINVAL;
+	}
+	if (!xa_load(&rf->qps, wrs[0].qpn)) {
+		ring_err(rf, "job: kernel %u posts on QP %u, which the file does not have",
+			 a->kernel, wrs[0].qpn);
+		kfree(wrs);
+		return -ENOENT;
+	}
+	*out = wrs;
+	return 0;
+}
+
 /* Frame, run and write back; the core's nanoseconds, or -errno. ring_lock. */
 static s64 nicprog_job_run(struct nicprog_ring_file *rf,
 			   const struct nicprog_job *a,
@@ -441,9 +503,10 @@ static s64 nicprog_job_run(struct nicprog_ring_file *rf,
 		.ingress_ifindex = rf->nd->netdev->ifindex,
 		.now_ns = NICPROG_EXEC_NIC_EPOCH_NS,
 	};
+	struct nicprog_rdma_wr *wrs;
 	struct nicprog_kernel *k;
+	u32 i, n_wrs;
 	s64 ns;
-	u32 i;
 	int err;
 
 	k = xa_load(&rf->kernels, a->kernel);
@@ -470,12 +533,25 @@ static s64 nicprog_job_run(struct nicprog_ring_file *rf,
 		*res = -EFAULT;
 		return ns;
 	}
+	/* nothing goes back when its WRs would be refused */
+	err = nicprog_job_wrs(rf, a, hdr, frame, &wrs, &n_wrs);
+	if (err) {
+		*res = err;
+		return ns;
+	}
 	for (i = 0; i < a->n_bufs; i++)
 		if (a->bufs[i].flags & NICPROG_JOB_BUF_WRITE)
 			mops->access(nic, bufs[i]->drv, a->bufs[i].offset,
 				     frame + hdr->bufs[i].off, a->bufs[i].len,
 				     true);
 	*res = r.ret & INT_MAX;
+	/* after the windows went back: a WRITE of them sends what they hold */
+	if (n_wrs) {
+		err = nicprog_wrs_post(rf, "job", wrs, n_wrs);
+		if (err < 0)
+			*res = err;
+		kfree(wrs);
+	}
 	return ns;
 }
 

@@ -438,12 +438,69 @@ static int nicprog_mr_dereg_cmd(struct nicprog_ring_file *rf,
 }
 
 /* A post's WRs, copied in and checked: the count, or -errno. */
+/**
+ * nicprog_wrs_check() - WRs a post may carry
+ * @rf: the file, whose trace names a refusal
+ * @what: the command, for the trace
+ * @wrs: the WRs
+ * @n: their number, 1..NICPROG_RDMA_POST_MAX
+ *
+ * Context: any.
+ * Return: 0, or -EINVAL (opcode, flags, length, or not all on one QP).
+ */
+int nicprog_wrs_check(struct nicprog_ring_file *rf, const char *what,
+		      const struct nicprog_rdma_wr *wrs, u32 n)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		if (!wrs[i].opcode || wrs[i].opcode >= __NICPROG_WR_MAX ||
+		    (wrs[i].flags & ~NICPROG_WR_F_ALL) || wrs[i].__rsvd ||
+		    wrs[i].len > NICPROG_RDMA_MSG_MAX ||
+		    wrs[i].qpn != wrs[0].qpn)
+			break;
+	if (i == n)
+		return 0;
+	ring_err(rf, "%s: WR %u: opcode %u, flags 0x%x, %u bytes, QP %u (the post's is %u)",
+		 what, i, wrs[i].opcode, wrs[i].flags, wrs[i].len, wrs[i].qpn,
+		 wrs[0].qpn);
+	return -EINVAL;
+}
+
+/**
+ * nicprog_wrs_post() - post checked WRs on the file's QP they name
+ * @rf: the file
+ * @what: the command, for the trace
+ * @wrs: the WRs, nicprog_wrs_check()ed
+ * @n: their number
+ *
+ * One doorbell: all of them or none.
+ *
+ * Context: inside the ring (nicprog_ring_enter()).
+ * Return: @n, or -ENOENT (no such QP of the file), or the driver's -errno.
+ */
+int nicprog_wrs_post(struct nicprog_ring_file *rf, const char *what,
+		     const struct nicprog_rdma_wr *wrs, u32 n)
+{
+	void *qp = xa_load(&rf->qps, wrs[0].qpn);
+	int err;
+
+	if (!qp) {
+		ring_err(rf, "%s: the file has no QP %u", what, wrs[0].qpn);
+		return -ENOENT;
+	}
+	err = rf->nd->ops->rdma_ops->post(qp, wrs, n);
+	if (err)
+		ring_err(rf, "%s: QP %u refused %u WRs: %d", what, wrs[0].qpn,
+			 n, err);
+	return err ? err : n;
+}
+
 static int nicprog_post_args(struct nicprog_ring_file *rf,
 			     const struct nicprog_post *a,
 			     struct nicprog_rdma_wr **out)
 {
 	struct nicprog_rdma_wr *wrs;
-	u32 i;
 
 	if (!a->n || a->n > NICPROG_RDMA_POST_MAX ||
 	    a->wr_size != sizeof(*wrs)) {
@@ -454,16 +511,7 @@ static int nicprog_post_args(struct nicprog_ring_file *rf,
 	wrs = memdup_user(u64_to_user_ptr(a->wrs), a->n * sizeof(*wrs));
 	if (IS_ERR(wrs))
 		return PTR_ERR(wrs);
-	for (i = 0; i < a->n; i++)
-		if (!wrs[i].opcode || wrs[i].opcode >= __NICPROG_WR_MAX ||
-		    (wrs[i].flags & ~NICPROG_WR_F_ALL) || wrs[i].__rsvd ||
-		    wrs[i].len > NICPROG_RDMA_MSG_MAX ||
-		    wrs[i].qpn != wrs[0].qpn)
-			break;
-	if (i < a->n) {
-		ring_err(rf, "post: WR %u: opcode %u, flags 0x%x, %u bytes, QP %u (the post's is %u)",
-			 i, wrs[i].opcode, wrs[i].flags, wrs[i].len,
-			 wrs[i].qpn, wrs[0].qpn);
+	if (nicprog_wrs_check(rf, "post", wrs, a->n)) {
 		kfree(wrs);
 		return -EINVAL;
 	}
@@ -476,8 +524,6 @@ static int nicprog_rdma_op(struct nicprog_ring_file *rf, unsigned int op,
 			   void *a, void *out, struct nicprog_rdma_wr *wrs)
 {
 	const struct nicprog_post *post = a;
-	void *qp;
-	int err;
 
 	switch (op) {
 	case NICPROG_OP_QP_CREATE:
@@ -491,16 +537,7 @@ static int nicprog_rdma_op(struct nicprog_ring_file *rf, unsigned int op,
 	case NICPROG_OP_MR_DEREG:
 		return nicprog_mr_dereg_cmd(rf, a);
 	case NICPROG_OP_POST:
-		qp = xa_load(&rf->qps, wrs[0].qpn);
-		if (!qp) {
-			ring_err(rf, "post: the file has no QP %u", wrs[0].qpn);
-			return -ENOENT;
-		}
-		err = rf->nd->ops->rdma_ops->post(qp, wrs, post->n);
-		if (err)
-			ring_err(rf, "post: QP %u refused %u WRs: %d",
-				 wrs[0].qpn, post->n, err);
-		return err ? err : post->n;
+		return nicprog_wrs_post(rf, "post", wrs, post->n);
 	}
 	return -EINVAL;
 }

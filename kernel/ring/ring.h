@@ -203,6 +203,10 @@ int nicprog_kernel_load_cmd(struct nicprog_ring_file *rf, struct file *file,
 int nicprog_kernel_unload_cmd(struct nicprog_ring_file *rf,
 			      const struct nicprog_uring_cmd *c);
 void nicprog_kernel_release(struct nicprog_ring_file *rf);
+int nicprog_wrs_check(struct nicprog_ring_file *rf, const char *what,
+		      const struct nicprog_rdma_wr *wrs, u32 n);
+int nicprog_wrs_post(struct nicprog_ring_file *rf, const char *what,
+		     const struct nicprog_rdma_wr *wrs, u32 n);
 int nicprog_job_cmd(struct nicprog_ring_file *rf, struct file *file,
 		    const struct nicprog_uring_cmd *c,
 		    struct io_uring_cmd *ioucmd);

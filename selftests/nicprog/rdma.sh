@@ -20,7 +20,9 @@
 # WRITE, READ, with and without immediate data, 1 B to 2 MiB both ways
 # byte-exact, clean and at 1% loss; bad rkeys, ranges and access NAKed;
 # RNR; every malformed command its errno; a seeded fuzzer of WRs that
-# writes nothing outside a region; EPERM without CAP_NET_ADMIN; the
+# writes nothing outside a region; a lookaside kernel whose jobs post a
+# WRITE_IMM of their result (sumwrite.o), its refusals and a bad rkey
+# the peer refuses; EPERM without CAP_NET_ADMIN; the
 # device deleted under traffic; slab objects back to the baseline.
 . "$(dirname "$0")/lib.sh"
 require_root_tools
@@ -285,6 +287,14 @@ if [ -x "$SELFDIR/rdma_test" ]; then
 	sed 's/^/# /' "$TMP/out"
 	expect_eq "rdma_test $A $B cases 5 3000: exit status" 0 "$rc"
 	check "rdma_test: all 5 cases pass" grep -q "^# Totals: pass:5 fail:0" "$TMP/out"
+	# a lookaside kernel's jobs post RDMA work (NICPROG_JOB_BUF_POST)
+	"$SELFDIR/rdma_test" "$A" "$B" kpost 7 \
+		"$NICPROG_SRC/bpf/lookaside/sumwrite.o" > "$TMP/out" 2>&1
+	rc=$?
+	sed 's/^/# /' "$TMP/out"
+	expect_eq "rdma_test $A $B kpost 7 sumwrite.o: exit status" 0 "$rc"
+	check "rdma_test kpost: a kernel's WRITE_IMM, its refusals, an empty window, a bad rkey (4 cases)" \
+		grep -q "^# Totals: pass:4 fail:0" "$TMP/out"
 	# the engine's frames received (both ports) for the same transfers
 	# clean and at 1% loss: go-back-N's cost, as rdma.rst reports it
 	c2all() { awk -v f="$1" '$1 ~ /^p[01]$/ { for (i = 2; i < NF; i += 2) if ($i == f) n += $(i + 1) } END { print n + 0 }' \

@@ -9,6 +9,9 @@
  *   rdma_test P0 P1 hold SEED		WRITEs both ways until the device
  *					goes: "held QPN0 QPN1" first, "gone"
  *					then
+ *   rdma_test P0 P1 kpost SEED OBJ	a lookaside kernel (OBJ:
+ *					bpf/lookaside/sumwrite.o) posts RDMA
+ *					work from its jobs, TAP
  *   rdma_test P0 P1 eperm SEED		exit 0 if QP_CREATE is EPERM (run
  *					without CAP_NET_ADMIN)
  *
@@ -21,6 +24,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <net/if.h>
 
 #include "kselftest.h"
 #include "../../tools/lib/nicring/nicring.h"
@@ -670,12 +678,186 @@ static int eperm(const char *ifname)
 	return err == -EPERM ? 0 : 1;
 }
 
+/* Where sumwrite's windows lie in a's buffer, and its sum lands in b's. */
+#define KP_WORDS	(ROFF + 0)
+#define KP_NWORDS	1024
+#define KP_SUM		(ROFF + 8192)
+#define KP_WR		(ROFF + 16384)
+#define KP_DST		(ROFF + 65536)
+#define KP_HDR		sizeof(struct nicprog_job_frame)
+
+/* @path's first program, loaded for port @ifname (NULL: the host). */
+static int kp_load(const char *path, const char *ifname)
+{
+	struct bpf_object *o = bpf_object__open_file(path, NULL);
+	struct bpf_program *p;
+
+	if (libbpf_get_error(o))
+		ksft_exit_fail_msg("open %s\n", path);
+	p = bpf_object__next_program(o, NULL);
+	if (ifname)
+		bpf_program__set_ifindex(p, if_nametoindex(ifname));
+	if (bpf_object__load(o))
+		ksft_exit_fail_msg("load %s%s\n", path,
+				   ifname ? " for the NIC" : "");
+	return bpf_program__fd(p);
+}
+
+/* sumwrite's job on a's file: 3 windows, the last @wr_len bytes of WRs. */
+static struct nicprog_job kp_job(uint32_t kid, uint32_t qpn, uint32_t rkey,
+				 uint64_t flags, uint64_t none, uint32_t wr_len)
+{
+	return (struct nicprog_job){
+		.kernel = kid, .n_bufs = 3, .job_id = 1,
+		.args = { qpn, a.mr.lkey, a.mr.iova + (KP_SUM - ROFF),
+			  b.mr.iova + (KP_DST - ROFF), rkey, 77, flags, none },
+		.bufs = {
+			{ .id = a.buf, .offset = KP_WORDS, .len = KP_NWORDS * 4 },
+			{ .id = a.buf, .offset = KP_SUM, .len = 8,
+			  .flags = NICPROG_JOB_BUF_WRITE },
+			{ .id = a.buf, .offset = KP_WR, .len = wr_len,
+			  .flags = NICPROG_JOB_BUF_POST },
+		},
+	};
+}
+
+/* The NIC's 8 bytes at @off of @s's buffer. */
+static uint64_t kp_read(struct side *s, uint32_t off)
+{
+	uint64_t v = 0;
+
+	if (nicring_mem_copy(s->r, s->buf, NICPROG_MEM_FROM_NIC, off, &v,
+			     sizeof(v)) != sizeof(v))
+		return ~0ULL;
+	return v;
+}
+
+/*
+ * The host's run of @j's frame (BPF_PROG_TEST_RUN of the same object):
+ * the sum and the WR it leaves, and its return value.
+ */
+static int kp_host(int fd, const struct nicprog_job *j, uint64_t *sum,
+		   struct nicprog_rdma_wr *wr, uint32_t *ret)
+{
+	static uint8_t in[KP_HDR + KP_NWORDS * 4 + 8 + 48];
+	static uint8_t out[sizeof(in) + 256];
+	struct nicprog_job_frame h = { .job_id = j->job_id, .n_bufs = 3 };
+	LIBBPF_OPTS(bpf_test_run_opts, t, .data_in = in,
+		    .data_size_in = sizeof(in), .data_out = out,
+		    .data_size_out = sizeof(out), .repeat = 1);
+
+	memcpy(h.args, j->args, sizeof(h.args));
+	h.bufs[0].off = KP_HDR;
+	h.bufs[0].len = KP_NWORDS * 4;
+	h.bufs[1].off = KP_HDR + KP_NWORDS * 4;
+	h.bufs[1].len = 8;
+	h.bufs[2].off = h.bufs[1].off + 8;
+	h.bufs[2].len = 48;
+	memset(in, 0, sizeof(in));
+	memcpy(in, &h, sizeof(h));
+	memcpy(in + KP_HDR, a.mem + KP_WORDS, KP_NWORDS * 4);
+	if (bpf_prog_test_run_opts(fd, &t))
+		return -1;
+	memcpy(sum, out + h.bufs[1].off, 8);
+	memcpy(wr, out + h.bufs[2].off, sizeof(*wr));
+	*ret = t.retval;
+	return 0;
+}
+
+/*
+ * NICPROG_JOB_BUF_POST: sumwrite on a's file sums seeded words in a's
+ * buffer and WRITEs the sum, the count its immediate, into b's; the
+ * host's run of the same frame is the oracle of the sum and the WR.
+ */
+static void test_kernel_post(const char *obj)
+{
+	uint64_t sum = 0, hsum = 0, sentinel = 0x5a5a5a5a5a5a5a5aULL;
+	struct nicprog_rdma_wr hwr = {}, want;
+	struct nicprog_rdma_wc w, v;
+	uint32_t kid, i, hret = 0;
+	struct nicprog_job j;
+	int host_fd, res, ok = 1;
+
+	pair_new();
+	if (nicring_kernel_load(a.r, kp_load(obj, a.ifname), &kid))
+		ksft_exit_fail_msg("kernel load\n");
+	host_fd = kp_load(obj, NULL);
+	fill(a.mem + KP_WORDS, KP_NWORDS * 4, 31);
+	for (i = 0; i < KP_NWORDS; i++)
+		sum += ((uint32_t *)(a.mem + KP_WORDS))[i];
+	CHK(!to_nic(&a, KP_WORDS, KP_NWORDS * 4));
+	CHK(post1(&b, NICPROG_WR_RECV, 5, b.mr.lkey, b.mr.iova, 0, 0, 0, 0) == 1);
+	j = kp_job(kid, a.qpn, b.mr.rkey, 0, 0, 48);
+	res = nicring_job(a.r, &j);
+	w = wc1(&a);
+	v = wc1(&b);
+	want = (struct nicprog_rdma_wr){
+		.wr_id = 77, .qpn = a.qpn, .opcode = NICPROG_WR_WRITE_IMM,
+		.flags = NICPROG_WR_SIGNALED, .lkey = a.mr.lkey, .len = 8,
+		.addr = a.mr.iova + (KP_SUM - ROFF),
+		.raddr = b.mr.iova + (KP_DST - ROFF), .rkey = b.mr.rkey,
+		.imm = KP_NWORDS,
+	};
+	CHK(!kp_host(host_fd, &j, &hsum, &hwr, &hret));
+	CHK(res == KP_NWORDS && hret == KP_NWORDS);
+	CHK(w.wr_id == 77 && !w.status && w.opcode == NICPROG_WR_WRITE_IMM);
+	CHK(!v.status && v.opcode == NICPROG_WR_WRITE_IMM &&
+	    (v.flags & NICPROG_WC_IMM) && v.imm == KP_NWORDS);
+	CHK(kp_read(&a, KP_SUM) == sum && kp_read(&b, KP_DST) == sum);
+	CHK(hsum == sum && !memcmp(&hwr, &want, sizeof(want)));
+	RESULT(ok, "a kernel's WRITE_IMM: job %d, its WC %u, the peer's %u imm %u; the peer holds the host's sum; the host's run leaves the same sum and WR\n",
+	       res, w.status, v.status, v.imm);
+
+	/* refused after the run: nothing written back, nothing posted */
+	ok = 1;
+	CHK(nicring_mem_copy(a.r, a.buf, NICPROG_MEM_TO_NIC, KP_SUM, &sentinel,
+			     8) == 8);
+	j = kp_job(kid, a.qpn + 1000, b.mr.rkey, 0, 0, 48);
+	CHK(nicring_job(a.r, &j) == -ENOENT);
+	j = kp_job(kid, a.qpn, b.mr.rkey, 0x80, 0, 48);
+	CHK(nicring_job(a.r, &j) == -EINVAL);
+	CHK(kp_read(&a, KP_SUM) == sentinel);
+	CHK(nicring_poll_cq(a.r, &w, 1, 200) == 0);
+	/* refused before it runs: WRs not whole, two windows of them */
+	j = kp_job(kid, a.qpn, b.mr.rkey, 0, 0, 40);
+	CHK(nicring_job(a.r, &j) == -EINVAL);
+	j = kp_job(kid, a.qpn, b.mr.rkey, 0, 0, 48);
+	j.bufs[1].flags |= NICPROG_JOB_BUF_POST;
+	CHK(nicring_job(a.r, &j) == -EINVAL);
+	CHK(kp_read(&a, KP_SUM) == sentinel);
+	RESULT(ok, "refused: a QP the file lacks (ENOENT), an unknown WR flag (EINVAL) -- nothing written back, nothing posted; WRs not whole, two windows of them (EINVAL)\n");
+
+	/* the window starts as its buffer's bytes: zeros post nothing */
+	ok = 1;
+	memset(a.mem + KP_WR, 0, 48);
+	CHK(!to_nic(&a, KP_WR, 48));
+	j = kp_job(kid, a.qpn, b.mr.rkey, 0, 1, 48);
+	CHK(nicring_job(a.r, &j) == KP_NWORDS);
+	CHK(kp_read(&a, KP_SUM) == sum);
+	CHK(nicring_poll_cq(a.r, &w, 1, 200) == 0);
+	RESULT(ok, "a POST window the kernel leaves empty: the job runs, its sum goes back, no WR is posted\n");
+
+	/* the peer checks the key the kernel used (a RECV there: no RNR) */
+	ok = 1;
+	CHK(post1(&b, NICPROG_WR_RECV, 6, b.mr.lkey, b.mr.iova, 0, 0, 0, 0) == 1);
+	j = kp_job(kid, a.qpn, b.mr.rkey ^ 0x100, 0, 0, 48);
+	CHK(nicring_job(a.r, &j) == KP_NWORDS);
+	w = wc1(&a);
+	CHK(w.wr_id == 77 && w.status == NICPROG_WC_REM_ACCESS_ERR);
+	CHK(kp_read(&b, KP_DST) == sum);
+	RESULT(ok, "a kernel's WR with a bad rkey: the peer refuses it, its WC says REM_ACCESS_ERR (%u); the peer's bytes unchanged\n",
+	       w.status);
+	nicring_kernel_unload(a.r, kid);
+	close(host_fd);
+}
+
 int main(int argc, char **argv)
 {
 	int xfer;
 
-	if (argc < 5 || (!strcmp(argv[3], "cases") && argc != 6)) {
-		fprintf(stderr, "usage: rdma_test P0 P1 cases SEED ROUNDS | xfer SEED | hold SEED | eperm SEED\n");
+	if (argc < 5 || (!strcmp(argv[3], "cases") && argc != 6) ||
+	    (!strcmp(argv[3], "kpost") && argc != 6)) {
+		fprintf(stderr, "usage: rdma_test P0 P1 cases SEED ROUNDS | xfer SEED | hold SEED | kpost SEED OBJ | eperm SEED\n");
 		return 2;
 	}
 	if (!strcmp(argv[3], "eperm"))
@@ -691,6 +873,12 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[3], "hold"))
 		return hold();
 	ksft_print_header();
+	if (!strcmp(argv[3], "kpost")) {
+		ksft_set_plan(4);
+		test_kernel_post(argv[5]);
+		ksft_finished();
+		return 0;
+	}
 	ksft_set_plan(xfer ? 1 : 5);
 	RESULT(!transfers("xfer"),
 	       "SEND, SEND_IMM, WRITE, WRITE_IMM, READ of 1 B to 2 MiB both ways, byte-exact, WCs as sent\n");

@@ -994,7 +994,20 @@ struct nicprog_kernel_unload {
 };
 
 #define NICPROG_JOB_BUF_WRITE		_BITUL(0)	/* written back */
-#define NICPROG_JOB_BUF_F_ALL		NICPROG_JOB_BUF_WRITE
+/*
+ * The kernel posts RDMA work: when it returns, the window holds struct
+ * nicprog_rdma_wr entries (its length a multiple of their size, at most
+ * NICPROG_RDMA_POST_MAX of them) that the NIC posts in order, as one
+ * NICPROG_OP_POST of the file would, after the written windows went
+ * back; entries whose opcode is 0 are skipped. At most one such window
+ * a job. WRs NICPROG_OP_POST would refuse, or a QP the file does not
+ * have: res is -EINVAL or -ENOENT, nothing written back, nothing posted;
+ * a send queue without room: -ENOSPC, the windows written, nothing
+ * posted. Their WCs come to their QPs' CQs as the host's WRs' do.
+ */
+#define NICPROG_JOB_BUF_POST		_BITUL(1)
+#define NICPROG_JOB_BUF_F_ALL		(NICPROG_JOB_BUF_WRITE |	\
+					 NICPROG_JOB_BUF_POST)
 
 /**
  * struct nicprog_job_buf - a window of a NIC buffer a job hands its kernel
