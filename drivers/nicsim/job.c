@@ -43,6 +43,25 @@ static s64 nicsim_job_run(struct nicprog_nic *nic,
 	return ns;
 }
 
+/* A job's host windows: a transfer on the DMA engine free first. */
+static s64 nicsim_job_host_dma(struct nicprog_nic *nic, u64 len)
+{
+	struct nicsim_dev *ndev = nicprog_nic_priv(nic);
+	struct nicprog_lnic_unit unit;
+	const struct nicprog_lnic_unit *u;
+	u64 now = ktime_get_ns();
+
+	mutex_lock(&ndev->lnic_lock);
+	u = nicsim_dma_unit(ndev->lnic, U32_MAX);
+	if (u)
+		unit = *u;
+	mutex_unlock(&ndev->lnic_lock);
+	if (!u)
+		return -EOPNOTSUPP;
+	return nicsim_dma_reserve(ndev, &unit, len) - now;
+}
+
 const struct nicprog_job_ops nicsim_job_ops = {
-	.run	= nicsim_job_run,
+	.run		= nicsim_job_run,
+	.host_dma	= nicsim_job_host_dma,
 };

@@ -289,11 +289,18 @@ struct nicprog_kernel;
  *	their own runs what it made of nicprog_kernel_insns(). Neither @k
  *	nor @pkt is the driver's past the call. Process context, the port's
  *	ring lock held; may sleep. Required.
+ * @host_dma: a job's windows of host memory (NICPROG_JOB_BUF_HOST) cross
+ *	to and from the core: price @len bytes on @nic's DMA engines and
+ *	return the nanoseconds of the host's clock until they are done (the
+ *	core has copied the bytes; the job completes after these and @run's),
+ *	or -errno. Optional: without it such jobs fail with EOPNOTSUPP.
+ *	Process context, the port's ring lock held; must not sleep.
  */
 struct nicprog_job_ops {
 	s64 (*run)(struct nicprog_nic *nic, const struct nicprog_kernel *k,
 		   struct nicprog_exec_pkt *pkt,
 		   struct nicprog_exec_result *res);
+	s64 (*host_dma)(struct nicprog_nic *nic, u64 len);
 };
 
 void nicprog_kernel_run(const struct nicprog_kernel *k, const u16 *cost,

@@ -27,6 +27,7 @@
 #include <linux/nospec.h>
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
+#include <linux/uaccess.h>
 #include <net/nicprog_compat.h>
 
 #include "../nicprog.h"
@@ -49,11 +50,22 @@ struct nicprog_kernel {
  * @timer: fires when the NIC's core is done
  * @ioucmd: the command; its pdu points here
  * @res: its result
+ * @frame: with written host windows, the frame they go back from, in the
+ *	submitter's task at completion; else NULL
+ * @n_host: entries in @host
+ * @host: the written host windows: user address, place in @frame, bytes
  */
 struct nicprog_job_done {
 	struct hrtimer timer;
 	struct io_uring_cmd *ioucmd;
 	int res;
+	u8 *frame;
+	u32 n_host;
+	struct {
+		u64 addr;
+		u32 off;
+		u32 len;
+	} host[NICPROG_JOB_BUFS];
 };
 
 static struct nicprog_job_done **job_of(struct io_uring_cmd *ioucmd)
@@ -318,13 +330,23 @@ void nicprog_kernel_release(struct nicprog_ring_file *rf)
 	xa_destroy(&rf->kernels);
 }
 
+/*
+ * In the submitter's task (a kworker's, without its memory, if the task
+ * is exiting: the copy faults then): the written host windows go back.
+ */
 static void nicprog_job_done(struct io_uring_cmd *ioucmd,
 			     unsigned int issue_flags)
 {
 	struct nicprog_job_done *jd = *job_of(ioucmd);
 	int res = jd->res;
+	u32 i;
 
 	hrtimer_cancel(&jd->timer);	/* its callback has returned */
+	for (i = 0; i < jd->n_host; i++)
+		if (copy_to_user(u64_to_user_ptr(jd->host[i].addr),
+				 jd->frame + jd->host[i].off, jd->host[i].len))
+			res = -EFAULT;
+	kvfree(jd->frame);
 	kfree(jd);
 	io_uring_cmd_done(ioucmd, res, 0, issue_flags);
 }
@@ -364,6 +386,12 @@ static u32 nicprog_job_layout(struct nicprog_ring_file *rf,
 				 w->flags);
 			return 0;
 		}
+		if ((w->flags & NICPROG_JOB_BUF_HOST) &&
+		    (w->id || (w->flags & NICPROG_JOB_BUF_POST))) {
+			ring_err(rf, "job: window %u: a host window names no buffer (id 0) and holds no WRs",
+				 i);
+			return 0;
+		}
 		if ((w->flags & NICPROG_JOB_BUF_POST) &&
 		    (posts++ || w->len % sizeof(struct nicprog_rdma_wr) ||
 		     w->len > NICPROG_RDMA_POST_MAX *
@@ -397,6 +425,14 @@ static u32 nicprog_job_layout(struct nicprog_ring_file *rf,
 }
 
 /* Windows in their buffers; a written one overlaps no other. ring_lock. */
+/* Do two windows' bytes meet? Without overflow: host addresses are any. */
+static bool nicprog_job_overlap(const struct nicprog_job_buf *w,
+				const struct nicprog_job_buf *v)
+{
+	return w->offset >= v->offset ? w->offset - v->offset < v->len :
+					v->offset - w->offset < w->len;
+}
+
 static int nicprog_job_windows(struct nicprog_ring_file *rf,
 			       const struct nicprog_job *a,
 			       struct nicprog_buf **bufs)
@@ -406,6 +442,9 @@ static int nicprog_job_windows(struct nicprog_ring_file *rf,
 	for (i = 0; i < a->n_bufs; i++) {
 		const struct nicprog_job_buf *w = &a->bufs[i];
 
+		bufs[i] = NULL;
+		if (w->flags & NICPROG_JOB_BUF_HOST)
+			continue;	/* copied in already */
 		bufs[i] = xa_load(&rf->bufs, w->id);
 		if (!bufs[i]) {
 			ring_err(rf, "job: window %u: the file has no buffer %u",
@@ -425,11 +464,13 @@ static int nicprog_job_windows(struct nicprog_ring_file *rf,
 			const struct nicprog_job_buf *v = &a->bufs[j];
 
 			if (i == j || !(w->flags & NICPROG_JOB_BUF_WRITE) ||
-			    w->id != v->id || w->offset >= v->offset + v->len ||
-			    v->offset >= w->offset + w->len)
+			    w->id != v->id ||
+			    ((w->flags ^ v->flags) & NICPROG_JOB_BUF_HOST) ||
+			    !nicprog_job_overlap(w, v))
 				continue;
-			ring_err(rf, "job: window %u is written and overlaps window %u of buffer %u",
-				 i, j, w->id);
+			ring_err(rf, "job: window %u is written and overlaps window %u of %s",
+				 i, j, w->flags & NICPROG_JOB_BUF_HOST ?
+				 "host memory" : "its buffer");
 			return -EINVAL;
 		}
 	return 0;
@@ -503,10 +544,12 @@ static s64 nicprog_job_run(struct nicprog_ring_file *rf,
 		.ingress_ifindex = rf->nd->netdev->ifindex,
 		.now_ns = NICPROG_EXEC_NIC_EPOCH_NS,
 	};
+	const struct nicprog_job_ops *jops = rf->nd->ops->job_ops;
 	struct nicprog_rdma_wr *wrs;
 	struct nicprog_kernel *k;
 	u32 i, n_wrs;
-	s64 ns;
+	s64 ns, dma;
+	u64 host = 0;
 	int err;
 
 	k = xa_load(&rf->kernels, a->kernel);
@@ -517,16 +560,34 @@ static s64 nicprog_job_run(struct nicprog_ring_file *rf,
 	err = nicprog_job_windows(rf, a, bufs);
 	if (err)
 		return err;
+	for (i = 0; i < a->n_bufs; i++)
+		if (a->bufs[i].flags & NICPROG_JOB_BUF_HOST)
+			host += a->bufs[i].len *
+				(a->bufs[i].flags & NICPROG_JOB_BUF_WRITE ? 2 : 1);
+	if (host && !jops->host_dma) {
+		ring_err(rf, "job: the NIC's driver moves no host memory to its cores (host windows)");
+		return -EOPNOTSUPP;
+	}
 	memcpy(frame, hdr, sizeof(*hdr));
 	for (i = 0; i < a->n_bufs; i++)
-		mops->access(nic, bufs[i]->drv, a->bufs[i].offset,
-			     frame + hdr->bufs[i].off, a->bufs[i].len, false);
-	ns = rf->nd->ops->job_ops->run(nic, k, &pkt, &r);
+		if (bufs[i])
+			mops->access(nic, bufs[i]->drv, a->bufs[i].offset,
+				     frame + hdr->bufs[i].off, a->bufs[i].len,
+				     false);
+	dma = host ? jops->host_dma(nic, host) : 0;
+	if (dma < 0) {
+		ring_err(rf, "job: the NIC's DMA refused %llu bytes of host windows: %lld",
+			 host, dma);
+		return dma;
+	}
+	ns = jops->run(nic, k, &pkt, &r);
 	if (ns < 0) {
 		ring_err(rf, "job: the NIC's driver refused kernel %u: %lld",
 			 a->kernel, ns);
 		return ns;
 	}
+	/* the host windows cross before and after the core's run */
+	ns += dma;
 	if (r.error || !r.done) {
 		ring_err(rf, "job: the NIC stopped kernel %u at instruction %u: %d",
 			 a->kernel, r.error_insn, r.error);
@@ -539,8 +600,9 @@ static s64 nicprog_job_run(struct nicprog_ring_file *rf,
 		*res = err;
 		return ns;
 	}
+	/* written host windows go back at completion (nicprog_job_done()) */
 	for (i = 0; i < a->n_bufs; i++)
-		if (a->bufs[i].flags & NICPROG_JOB_BUF_WRITE)
+		if ((a->bufs[i].flags & NICPROG_JOB_BUF_WRITE) && bufs[i])
 			mops->access(nic, bufs[i]->drv, a->bufs[i].offset,
 				     frame + hdr->bufs[i].off, a->bufs[i].len,
 				     true);
@@ -553,6 +615,37 @@ static s64 nicprog_job_run(struct nicprog_ring_file *rf,
 		kfree(wrs);
 	}
 	return ns;
+}
+
+/*
+ * Copy the host windows into @frame, and note the written ones in @jd for
+ * the way back. Process context, no lock held.
+ */
+static int nicprog_job_host_in(struct nicprog_ring_file *rf,
+			       const struct nicprog_job *a,
+			       const struct nicprog_job_frame *hdr, u8 *frame,
+			       struct nicprog_job_done *jd)
+{
+	const struct nicprog_job_buf *w;
+	u32 i;
+
+	for (i = 0; i < a->n_bufs; i++) {
+		w = &a->bufs[i];
+		if (!(w->flags & NICPROG_JOB_BUF_HOST))
+			continue;
+		if (copy_from_user(frame + hdr->bufs[i].off,
+				   u64_to_user_ptr(w->offset), w->len)) {
+			ring_err(rf, "job: window %u: %llu bytes of host memory at 0x%llx cannot be read",
+				 i, w->len, w->offset);
+			return -EFAULT;
+		}
+		if (w->flags & NICPROG_JOB_BUF_WRITE)
+			jd->host[jd->n_host++] = (typeof(jd->host[0])){
+				.addr = w->offset, .off = hdr->bufs[i].off,
+				.len = w->len,
+			};
+	}
+	return 0;
 }
 
 /**
@@ -596,6 +689,10 @@ int nicprog_job_cmd(struct nicprog_ring_file *rf, struct file *file,
 		err = -ENOMEM;
 		goto out;
 	}
+	/* before the ring: a fault here holds nothing of the driver's */
+	err = nicprog_job_host_in(rf, a, &hdr, frame, jd);
+	if (err)
+		goto out;
 	err = nicprog_ring_enter(rf->nd, false);
 	if (err)
 		goto out;
@@ -612,6 +709,12 @@ int nicprog_job_cmd(struct nicprog_ring_file *rf, struct file *file,
 	nicprog_ring_leave(rf->nd);
 	if (err)
 		goto out;
+	if (jd->n_host && jd->res >= 0) {
+		jd->frame = frame;	/* for nicprog_job_done() */
+		frame = NULL;
+	} else {
+		jd->n_host = 0;
+	}
 	d = jd;
 	jd = NULL;
 	d->ioucmd = ioucmd;

@@ -4,7 +4,9 @@
 # loads bpf/lookaside/matmul.o for the NIC and multiplies seeded int32
 # matrices tile by tile in NIC buffers, every job's frame run on the host
 # too (BPF_PROG_TEST_RUN of the same object) and the product checked
-# against a host computation; windows not marked written keep their bytes;
+# against a host computation; tiles read from and written to the
+# opener's own memory (host windows) equal too; windows not marked
+# written keep their bytes;
 # every malformed job and kernel refused with its errno (the cause
 # traced); a seeded fuzzer of jobs; EPERM without CAP_NET_ADMIN; the
 # NIC's cores count the jobs they ran; nicprog predict's price of a job,
@@ -55,7 +57,7 @@ rc=$?
 klog=$(kmsg_ours "$kmsg")
 sed 's/^/# /' "$TMP/out"
 expect_eq "job_test $P cases $SEED $ROUNDS: exit status" 0 "$rc"
-check "job_test: all 4 cases pass" grep -q "^# Totals: pass:4 fail:0" "$TMP/out"
+check "job_test: all 6 cases pass" grep -q "^# Totals: pass:6 fail:0" "$TMP/out"
 quiet_log "the refused jobs left nothing in the kernel log" "$klog"
 if [ $traced = 1 ]; then
 	bad_args off

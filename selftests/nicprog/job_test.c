@@ -19,6 +19,8 @@
  *	the scalars ARGS ("A,A,..."); exit 0 when the NIC's result and
  *	written window equal the host's run of the same frame
  *
+ * Windows may also be the opener's memory (NICPROG_JOB_BUF_HOST).
+ *
  * The oracle is the host: every job's frame also runs through the same
  * object loaded for the host (BPF_PROG_TEST_RUN), and the NIC's written
  * windows must equal what the host's run left there; the product must
@@ -31,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -227,6 +230,74 @@ static void test_matmul(void)
 	free(got);
 }
 
+/* A window of the opener's memory for @j's window @k. */
+static void host_win(struct nicprog_job *j, uint32_t k, const void *p,
+		     uint32_t flags)
+{
+	j->bufs[k] = (struct nicprog_job_buf){
+		.flags = NICPROG_JOB_BUF_HOST | flags,
+		.offset = (uintptr_t)p, .len = TILE,
+	};
+}
+
+/*
+ * Windows of the opener's memory (NICPROG_JOB_BUF_HOST): tiles of A and B
+ * read from the host and C written back there, alone and beside NIC
+ * buffers, equal to the host's runs; refusals; a C the NIC cannot write
+ * back to (read-only memory) is EFAULT.
+ */
+static void test_host_windows(void)
+{
+	static int32_t at[MAT / 4], bt[MAT / 4], ct[MAT / 4], hc[TILE / 4];
+	struct nicprog_job j, m;
+	uint32_t hret = 1;
+	int ok = 1, res;
+	void *ro;
+
+	CHK(!from_nic(abuf, 0, at, MAT) && !from_nic(bbuf, 0, bt, MAT));
+	/* C(1,2) = A(1,0) B(0,2), all three in host memory */
+	m = mm_job(1, 2, 0);
+	j = m;
+	host_win(&j, 0, (uint8_t *)at + tile_off(1, 0), 0);
+	host_win(&j, 1, (uint8_t *)bt + tile_off(0, 2), 0);
+	host_win(&j, 2, hc, NICPROG_JOB_BUF_WRITE);
+	memset(hc, 0x5a, TILE);
+	res = nicring_job(r, &j);
+	CHK(!host_job(&m, at, bt, ct, &hret) && hret == 0);
+	CHK(res == 0 && !memcmp(hc, (uint8_t *)ct + tile_off(1, 2), TILE));
+	/* C(1,2) += A(1,1) B(1,2): A from the NIC, B and C from the host */
+	m = mm_job(1, 2, 1);
+	j = m;
+	host_win(&j, 1, (uint8_t *)bt + tile_off(1, 2), 0);
+	host_win(&j, 2, hc, NICPROG_JOB_BUF_WRITE);
+	res = nicring_job(r, &j);
+	CHK(!host_job(&m, at, bt, ct, &hret) && hret == 0);
+	CHK(res == 0 && !memcmp(hc, (uint8_t *)ct + tile_off(1, 2), TILE));
+	RESULT(ok, "host windows: tiles of A and B read from the opener's memory and C written back there, alone and beside NIC buffers, equal the host's runs\n");
+
+	ok = 1;
+	j = mm_job(0, 0, 0);
+	j.bufs[0].flags = NICPROG_JOB_BUF_HOST;		/* names a buffer */
+	CHK(nicring_job(r, &j) == -EINVAL);
+	j = mm_job(0, 0, 0);
+	host_win(&j, 0, at, NICPROG_JOB_BUF_POST);
+	CHK(nicring_job(r, &j) == -EINVAL);
+	j = mm_job(0, 0, 0);
+	host_win(&j, 0, (void *)8, 0);			/* not mapped */
+	CHK(nicring_job(r, &j) == -EFAULT);
+	j = mm_job(0, 0, 0);
+	host_win(&j, 0, (uint8_t *)hc + 64, 0);
+	host_win(&j, 2, hc, NICPROG_JOB_BUF_WRITE);	/* over window 0 */
+	CHK(nicring_job(r, &j) == -EINVAL);
+	ro = mmap(NULL, TILE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	CHK(ro != MAP_FAILED);
+	j = mm_job(0, 0, 0);
+	host_win(&j, 2, ro, NICPROG_JOB_BUF_WRITE);
+	CHK(nicring_job(r, &j) == -EFAULT);
+	munmap(ro, TILE);
+	RESULT(ok, "host windows refused: one naming a buffer, one of WRs (EINVAL), one not mapped (EFAULT), a written one over another (EINVAL); read-only memory to write back to: the job's res is EFAULT\n");
+}
+
 /* Only written windows change; a window the job does not mark stays. */
 static void test_windows(void)
 {
@@ -408,6 +479,7 @@ static void setup(void)
 
 static int hold(void)
 {
+	static int32_t hc[TILE / 4];
 	struct nicprog_job j;
 	int res;
 
@@ -415,6 +487,9 @@ static int hold(void)
 	fflush(stdout);
 	for (;;) {
 		j = mm_job(rnd() % NT, rnd() % NT, rnd() % NT);
+		/* half of them write C to host memory, at kill -9 too */
+		if (rnd() % 2)
+			host_win(&j, 2, hc, NICPROG_JOB_BUF_WRITE);
 		res = nicring_job(r, &j);
 		if (res == -ENODEV) {
 			printf("gone\n");
@@ -584,8 +659,9 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[3], "hold"))
 		return hold();
 	ksft_print_header();
-	ksft_set_plan(4);
+	ksft_set_plan(6);
 	test_matmul();
+	test_host_windows();
 	test_windows();
 	test_refusals();
 	test_fuzz(strtoul(argv[5], NULL, 0));

@@ -1006,14 +1006,25 @@ struct nicprog_kernel_unload {
  * posted. Their WCs come to their QPs' CQs as the host's WRs' do.
  */
 #define NICPROG_JOB_BUF_POST		_BITUL(1)
+/*
+ * A window of the opener's own memory, not of a NIC buffer: @id is 0 and
+ * @offset the address of its first byte. Its bytes come over the NIC's
+ * DMA engines when the job starts (EFAULT, nothing run, if they cannot be
+ * read) and, with NICPROG_JOB_BUF_WRITE, go back there when it completes
+ * (res -EFAULT if they cannot be written). Not with NICPROG_JOB_BUF_POST.
+ */
+#define NICPROG_JOB_BUF_HOST		_BITUL(2)
 #define NICPROG_JOB_BUF_F_ALL		(NICPROG_JOB_BUF_WRITE |	\
-					 NICPROG_JOB_BUF_POST)
+					 NICPROG_JOB_BUF_POST |		\
+					 NICPROG_JOB_BUF_HOST)
 
 /**
- * struct nicprog_job_buf - a window of a NIC buffer a job hands its kernel
- * @id: a buffer of the file (NICPROG_OP_MEM_ALLOC)
+ * struct nicprog_job_buf - a window of a NIC buffer (or, with
+ *	NICPROG_JOB_BUF_HOST, of the opener's memory) a job hands its kernel
+ * @id: a buffer of the file (NICPROG_OP_MEM_ALLOC); 0 for a host window
  * @flags: NICPROG_JOB_BUF_*
- * @offset: the window's first byte in the buffer
+ * @offset: the window's first byte in the buffer (a host window: its
+ *	address)
  * @len: its bytes, 1.. (the frame's total at most NICPROG_JOB_FRAME_MAX)
  */
 struct nicprog_job_buf {

@@ -114,6 +114,7 @@ int main(void)
 	    offsetof(struct nicprog_job_frame, bufs) == 80 &&
 	    NICPROG_JOB_BUFS == 8 && NICPROG_JOB_ARGS == 8 &&
 	    NICPROG_JOB_BUF_WRITE == 1 && NICPROG_JOB_BUF_POST == 2 &&
+	    NICPROG_JOB_BUF_HOST == 4 &&
 	    NICPROG_KERNELS_MAX == 16 &&
 	    NICPROG_JOB_FRAME_MAX == 4U << 20)
 		ksft_test_result_pass("lookaside kernel command values\n");
