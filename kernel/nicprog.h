@@ -240,6 +240,8 @@ struct nicprog_nic {
  *	under RTNL and @nic's lock, read under either; cleared when the port
  *	leaves its NIC
  * @n_kernels: lookaside kernels the port's files hold, under RTNL
+ * @job_busy: when the port's job core is done with the jobs given it, on
+ *	ktime_get_ns()'s clock; under @ring_lock
  * @xdp_prog: the installed program, one reference owned; under RTNL
  * @plan: the installed plan, under RTNL
  * @plan_lock: protects @plan_shape, @plan_cores, @plan_partial and
@@ -281,6 +283,7 @@ struct nicprog_dev {
 	u8 core_stage[NICPROG_MAX_CORES];
 	struct nicprog_run job_core;
 	u32 n_kernels;
+	u64 job_busy;
 	struct bpf_prog *xdp_prog;
 	struct nicprog_plan *plan;
 	struct mutex plan_lock;		/* @plan_*: see above */

@@ -14,7 +14,8 @@
 # counts, for three kernels on three profiles (a kernel that reads its
 # frame by direct access among them), each job's result the host's run
 # of the same frame; a port with kernels holds a core for their jobs,
-# which plans then go without (a load refused with EBUSY when every core
+# on which they queue (two submitters no faster than one core), which
+# plans then go without (a load refused with EBUSY when every core
 # is in a plan); kernels and buffers go when
 # their file closes, when its process is killed, and when the device is
 # deleted under jobs.
@@ -29,7 +30,8 @@ mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 SEED=${JOB_SEED:-13}
 ROUNDS=${JOB_ROUNDS:-2000}
 TMP=$(mktemp -d /tmp/nicprog-job.XXXXXX)
-trap 'cleanup; rm -rf "$TMP"' EXIT
+dil0=$(cat "$BUS/dilation")
+trap 'cleanup; echo "$dil0" > "$BUS/dilation"; rm -rf "$TMP"' EXIT
 
 dmem() { awk -v f="$1" '$1 == f { print $2 }' "/sys/kernel/debug/nicsim/nicsim$ID/mem"; }
 # the programs bpftool knows by name
@@ -156,6 +158,26 @@ expect_eq "the kernel's file closed: its core is free, the plan keeps 15" \
 	"0 15" "$? $(cores_held)"
 ip link set dev "$P" xdpoffload off
 expect_eq "  the NF detached: no core held" 0 "$(cores_held)"
+
+# A port's jobs share the one core its kernels hold: two submitters at
+# once complete no more jobs than that core's time allows (an upper
+# bound: a slow machine only lowers the count). The NIC's time runs 1000
+# times slower than the host's here, so that a job (60 ms) stands above
+# the guest's cost of running one.
+echo 1000 > "$BUS/dilation"
+j0=$(dmem kernel_jobs) c0=$(dmem kernel_cycles) t0=$(date +%s%N)
+for i in 1 2; do
+	timeout 4 "$SELFDIR/job_test" "$P" "$BPF" hold "$i" > /dev/null 2>&1 &
+done
+wait
+t1=$(date +%s%N)
+echo "$dil0" > "$BUS/dilation"
+jobs=$(($(dmem kernel_jobs) - j0))
+# a job's core time: its cycles at nicsim-generic's 800 MHz, dilated
+per=$(( ($(dmem kernel_cycles) - c0) * 1000 * 1000 / 800 / (jobs > 0 ? jobs : 1) ))
+bound=$(( (t1 - t0) / (per > 0 ? per : 1) + 2 ))
+check "two submitters at once: $jobs jobs in $(( (t1 - t0) / 1000000 )) ms of $(( per / 1000000 )) ms each, at most $bound: they queue on the port's one job core" \
+	test "$jobs" -gt 2 -a "$jobs" -le "$bound"
 
 # Held while jobs run; kill -9 frees kernel and buffers.
 if hold; then
