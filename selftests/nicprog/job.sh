@@ -59,7 +59,7 @@ rc=$?
 klog=$(kmsg_ours "$kmsg")
 sed 's/^/# /' "$TMP/out"
 expect_eq "job_test $P cases $SEED $ROUNDS: exit status" 0 "$rc"
-check "job_test: all 6 cases pass" grep -q "^# Totals: pass:6 fail:0" "$TMP/out"
+check "job_test: all 7 cases pass" grep -q "^# Totals: pass:7 fail:0" "$TMP/out"
 quiet_log "the refused jobs left nothing in the kernel log" "$klog"
 if [ $traced = 1 ]; then
 	bad_args off

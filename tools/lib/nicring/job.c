@@ -37,3 +37,14 @@ int nicring_job(struct nicring *r, const struct nicprog_job *job)
 
 	return nicring_command(r, NICPROG_U_OP_JOB, &j, sizeof(j));
 }
+
+/*
+ * Post a job without waiting: @job stays the caller's, untouched, until
+ * nicring_command_reap() gives back @tag (with the kernel's return value
+ * or -errno), by sleeping or busy polling the completion ring.
+ */
+int nicring_job_post(struct nicring *r, struct nicprog_job *job, uint64_t tag)
+{
+	return nicring_command_post(r, NICPROG_U_OP_JOB, job, sizeof(*job),
+				    tag);
+}

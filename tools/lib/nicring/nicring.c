@@ -18,9 +18,15 @@
 
 #define NICRING_PIPES	64
 #define REC_HDR		sizeof(struct nicprog_rec)
-/* user_data of our completions: a command's, the multishot poll's */
+/*
+ * user_data of our completions: a command's, the multishot poll's, and
+ * NICRING_ASYNC | tag an asynchronous command's (nicring_command_post())
+ */
 #define NICRING_CMD	1
 #define NICRING_POLL	2
+#define NICRING_ASYNC	(1ULL << 63)
+/* asynchronous commands in flight at most: the SQ's entries */
+#define NICRING_ASYNC_MAX	16
 
 struct nicring_pipe {
 	struct nicring *r;
@@ -49,6 +55,12 @@ struct nicring {
 	int armed;	/* the multishot poll is in flight */
 	int fired;	/* it completed since the last wait began */
 	int poll_err;	/* its error, or -ENODEV once the port hung up */
+	uint32_t in_flight;	/* asynchronous commands not reaped */
+	uint32_t n_done;	/* their completions taken from the ring */
+	struct {
+		uint64_t tag;
+		int res;
+	} done[NICRING_ASYNC_MAX];
 };
 
 static uint64_t rec_size(uint32_t len)
@@ -68,6 +80,22 @@ static void nicring_polled(struct nicring *r, const struct io_uring_cqe *cqe)
 		r->poll_err = -ENODEV;
 	else
 		r->fired = 1;
+}
+
+/*
+ * A completion that is not the command waited for: the multishot poll's,
+ * or an asynchronous command's, kept until nicring_command_reap().
+ */
+static void nicring_cqe(struct nicring *r, const struct io_uring_cqe *cqe)
+{
+	if (cqe->user_data == NICRING_POLL) {
+		nicring_polled(r, cqe);
+	} else if ((cqe->user_data & NICRING_ASYNC) &&
+		   r->n_done < NICRING_ASYNC_MAX) {
+		r->done[r->n_done].tag = cqe->user_data & ~NICRING_ASYNC;
+		r->done[r->n_done].res = cqe->res;
+		r->n_done++;
+	}
 }
 
 /**
@@ -107,13 +135,104 @@ int nicring_command(struct nicring *r, uint32_t op, void *arg, uint32_t len)
 			return res;
 		if (cqe->user_data == NICRING_CMD)
 			break;
-		nicring_polled(r, cqe);
+		nicring_cqe(r, cqe);
 		io_uring_cqe_seen(&r->ring, cqe);
 	}
 	res = cqe->res;
 	io_uring_cqe_seen(&r->ring, cqe);
 	r->st.commands++;
 	return res;
+}
+
+/**
+ * nicring_command_post() - submit a command of the device, not waiting
+ * @r: the handle
+ * @op: a NICPROG_U_OP_* code
+ * @arg: its argument struct, which must stay as it is until the
+ *	command's completion is reaped (the kernel may read it late)
+ * @len: its size
+ * @tag: the caller's, below 2^63, which nicring_command_reap() gives back
+ *
+ * Return: 0, -EBUSY with NICRING_ASYNC_MAX (16) in flight, or -errno.
+ */
+int nicring_command_post(struct nicring *r, uint32_t op, void *arg,
+			 uint32_t len, uint64_t tag)
+{
+	struct io_uring_sqe *sqe;
+	struct nicprog_uring_cmd *c;
+	int res;
+
+	if (r->in_flight >= NICRING_ASYNC_MAX || (tag & NICRING_ASYNC))
+		return r->in_flight >= NICRING_ASYNC_MAX ? -EBUSY : -EINVAL;
+	sqe = io_uring_get_sqe(&r->ring);
+	if (!sqe)
+		return -EBUSY;
+	memset(sqe, 0, sizeof(*sqe));
+	sqe->opcode = IORING_OP_URING_CMD;
+	sqe->fd = r->fd;
+	sqe->cmd_op = op;
+	c = (struct nicprog_uring_cmd *)sqe->cmd;
+	c->arg = (uintptr_t)arg;
+	c->arg_len = len;
+	sqe->user_data = NICRING_ASYNC | tag;
+	res = io_uring_submit(&r->ring);
+	if (res < 0)
+		return res;
+	r->st.submits++;
+	r->st.syscalls++;
+	r->in_flight++;
+	return 0;
+}
+
+/**
+ * nicring_command_reap() - the next completion of a posted command
+ * @r: the handle
+ * @tag: out: its tag
+ * @res: out: its CQE's res
+ * @spin: busy-poll the completion ring (no system call, the CPU spent),
+ *	for up to 10 s, rather than sleep until the kernel posts the
+ *	completion and wakes the caller (io_uring_wait_cqe())
+ *
+ * Return: 1 with a completion, -ENOENT with none in flight, -ETIME when
+ * spinning found none in 10 s, or -errno.
+ */
+int nicring_command_reap(struct nicring *r, uint64_t *tag, int *res,
+			 int spin)
+{
+	struct io_uring_cqe *cqe;
+	struct timespec t0, t;
+	uint64_t n = 0;
+	int err;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (!r->n_done) {
+		if (!r->in_flight)
+			return -ENOENT;
+		if (spin) {
+			if (io_uring_peek_cqe(&r->ring, &cqe)) {
+				if (++n % 4096)
+					continue;
+				clock_gettime(CLOCK_MONOTONIC, &t);
+				if (t.tv_sec - t0.tv_sec > 10)
+					return -ETIME;
+				continue;
+			}
+		} else {
+			r->st.waits++;
+			r->st.syscalls++;
+			err = io_uring_wait_cqe(&r->ring, &cqe);
+			if (err < 0)
+				return err;
+		}
+		nicring_cqe(r, cqe);
+		io_uring_cqe_seen(&r->ring, cqe);
+	}
+	*tag = r->done[0].tag;
+	*res = r->done[0].res;
+	memmove(&r->done[0], &r->done[1], --r->n_done * sizeof(r->done[0]));
+	r->in_flight--;
+	r->st.commands++;
+	return 1;
 }
 
 /**
@@ -484,7 +603,7 @@ int nicring_wait(struct nicring *r, uint32_t timeout_ms)
 	/* what the poll said before now is in the tails read below */
 	nicring_notified(r);
 	while (!io_uring_peek_cqe(&r->ring, &cqe)) {
-		nicring_polled(r, cqe);
+		nicring_cqe(r, cqe);
 		io_uring_cqe_seen(&r->ring, cqe);
 	}
 	r->fired = 0;
@@ -520,7 +639,7 @@ int nicring_wait(struct nicring *r, uint32_t timeout_ms)
 	if (res < 0)
 		return res;
 	/* a command's completion is never left in the ring */
-	nicring_polled(r, cqe);
+	nicring_cqe(r, cqe);
 	io_uring_cqe_seen(&r->ring, cqe);
 	nicring_notified(r);
 	if (r->fired)

@@ -126,6 +126,12 @@ int nicring_poll_cq(struct nicring *r, struct nicprog_rdma_wc *wcs,
 int nicring_kernel_load(struct nicring *r, int prog_fd, uint32_t *id);
 int nicring_kernel_unload(struct nicring *r, uint32_t id);
 int nicring_job(struct nicring *r, const struct nicprog_job *job);
+int nicring_command_post(struct nicring *r, uint32_t op, void *arg,
+			 uint32_t len, uint64_t tag);
+int nicring_command_reap(struct nicring *r, uint64_t *tag, int *res,
+			 int spin);
+int nicring_job_post(struct nicring *r, struct nicprog_job *job,
+		     uint64_t tag);
 
 #ifdef __cplusplus
 }
