@@ -5,8 +5,9 @@
  * and frame latency nicprog_lnic_job_core() names, as the predictor
  * prices it -- and completes after its cycles at that core's clock,
  * times the bus's dilation. A port's jobs run one after another, on the
- * core its kernels hold, which no plan has (kernel/alloc.c): jobs and
- * plans do not slow each other.
+ * core its kernels hold, which no plan has (kernel/alloc.c), queued
+ * there by the core (kernel/ring/job.c): jobs and plans do not slow each
+ * other. A job's host windows take the DMA engine free first.
  */
 #include <linux/math64.h>
 #include <linux/slab.h>

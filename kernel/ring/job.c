@@ -424,7 +424,6 @@ static u32 nicprog_job_layout(struct nicprog_ring_file *rf,
 	return off;
 }
 
-/* Windows in their buffers; a written one overlaps no other. ring_lock. */
 /* Do two windows' bytes meet? Without overflow: host addresses are any. */
 static bool nicprog_job_overlap(const struct nicprog_job_buf *w,
 				const struct nicprog_job_buf *v)
@@ -433,6 +432,11 @@ static bool nicprog_job_overlap(const struct nicprog_job_buf *w,
 					v->offset - w->offset < w->len;
 }
 
+/*
+ * Windows in their buffers (host windows are copied in already); a
+ * written one overlaps no other of its buffer, or of host memory.
+ * ring_lock.
+ */
 static int nicprog_job_windows(struct nicprog_ring_file *rf,
 			       const struct nicprog_job *a,
 			       struct nicprog_buf **bufs)

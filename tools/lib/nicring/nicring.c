@@ -98,6 +98,27 @@ static void nicring_cqe(struct nicring *r, const struct io_uring_cqe *cqe)
 	}
 }
 
+/* The SQE of command @op on @arg, or NULL with the SQ full. */
+static struct io_uring_sqe *nicring_prep(struct nicring *r, uint32_t op,
+					 void *arg, uint32_t len,
+					 uint64_t user_data)
+{
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&r->ring);
+	struct nicprog_uring_cmd *c;
+
+	if (!sqe)
+		return NULL;
+	memset(sqe, 0, sizeof(*sqe));
+	sqe->opcode = IORING_OP_URING_CMD;
+	sqe->fd = r->fd;
+	sqe->cmd_op = op;
+	c = (struct nicprog_uring_cmd *)sqe->cmd;
+	c->arg = (uintptr_t)arg;
+	c->arg_len = len;
+	sqe->user_data = user_data;
+	return sqe;
+}
+
 /**
  * nicring_command() - one command of the device, waited for
  * @r: the handle
@@ -109,21 +130,11 @@ static void nicring_cqe(struct nicring *r, const struct io_uring_cqe *cqe)
  */
 int nicring_command(struct nicring *r, uint32_t op, void *arg, uint32_t len)
 {
-	struct io_uring_sqe *sqe = io_uring_get_sqe(&r->ring);
-	struct nicprog_uring_cmd *c;
 	struct io_uring_cqe *cqe;
 	int res;
 
-	if (!sqe)
+	if (!nicring_prep(r, op, arg, len, NICRING_CMD))
 		return -EBUSY;
-	memset(sqe, 0, sizeof(*sqe));
-	sqe->opcode = IORING_OP_URING_CMD;
-	sqe->fd = r->fd;
-	sqe->cmd_op = op;
-	c = (struct nicprog_uring_cmd *)sqe->cmd;
-	c->arg = (uintptr_t)arg;
-	c->arg_len = len;
-	sqe->user_data = NICRING_CMD;
 	res = io_uring_submit_and_wait(&r->ring, 1);
 	if (res < 0)
 		return res;
@@ -158,23 +169,12 @@ int nicring_command(struct nicring *r, uint32_t op, void *arg, uint32_t len)
 int nicring_command_post(struct nicring *r, uint32_t op, void *arg,
 			 uint32_t len, uint64_t tag)
 {
-	struct io_uring_sqe *sqe;
-	struct nicprog_uring_cmd *c;
 	int res;
 
 	if (r->in_flight >= NICRING_ASYNC_MAX || (tag & NICRING_ASYNC))
 		return r->in_flight >= NICRING_ASYNC_MAX ? -EBUSY : -EINVAL;
-	sqe = io_uring_get_sqe(&r->ring);
-	if (!sqe)
+	if (!nicring_prep(r, op, arg, len, NICRING_ASYNC | tag))
 		return -EBUSY;
-	memset(sqe, 0, sizeof(*sqe));
-	sqe->opcode = IORING_OP_URING_CMD;
-	sqe->fd = r->fd;
-	sqe->cmd_op = op;
-	c = (struct nicprog_uring_cmd *)sqe->cmd;
-	c->arg = (uintptr_t)arg;
-	c->arg_len = len;
-	sqe->user_data = NICRING_ASYNC | tag;
 	res = io_uring_submit(&r->ring);
 	if (res < 0)
 		return res;
