@@ -281,7 +281,8 @@ int nicprog_kernel_unload_cmd(struct nicprog_ring_file *rf,
 		return -EINVAL;
 	}
 	/* RTNL: the port's kernels' core goes with its last kernel */
-	rtnl_lock();
+	if (rtnl_lock_killable())
+		return -EINTR;
 	err = nicprog_ring_enter(rf->nd, false);
 	if (err) {
 		rtnl_unlock();

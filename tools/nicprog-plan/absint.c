@@ -1406,7 +1406,7 @@ static int ai_call(struct ai *ai, struct ai_state *st)
 				       st->insn);
 		if (!ai->o->subs[ai->func_of[target]].global) {
 			if (st->cur + 1 == AI_MAX_FRAMES)
-				return ai_fail(ai, -E2BIG, "insn %u: calls nest deeper than %d",
+				return ai_fail(ai, -EINVAL, "insn %u: calls nest deeper than %d",
 					       st->insn, AI_MAX_FRAMES);
 			nf = calloc(1, sizeof(*nf));
 			if (!nf)
@@ -1787,7 +1787,9 @@ out:
  * @err: set to why not, on failure (what the kernel would refuse)
  * @err_len: bytes at @err
  *
- * Return: 0 or a negative errno.
+ * Return: 0 or a negative errno: -E2BIG only when the walk reached a
+ * limit its pruning decides (jumps pending, instructions processed),
+ * which the kernel's finer pruning may stay under.
  */
 int np_absint(const struct np_object *o, struct np_facts *f, char *err,
 	      size_t err_len)

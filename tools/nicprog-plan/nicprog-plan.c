@@ -524,6 +524,19 @@ static int predict_job(const char *path, const struct np_object_opts *sel,
 		fprintf(stderr, "nicprog-plan: %s: %s\n", path, why);
 		return 1;
 	}
+	in = (struct nicprog_ir_input){ .insns = obj.insns, .len = obj.len };
+	i = nicprog_host_call_insn(&in);
+	if (i != U32_MAX) {
+		fprintf(stderr, "nicprog-plan: %s: insn %u: helper %s (%d) is one only the host has: a kernel runs on the NIC alone\n",
+			path, i, nicprog_exec_host_helper(in.insns[i].imm),
+			in.insns[i].imm);
+		return 1;
+	}
+	if (obj.n_maps) {
+		fprintf(stderr, "nicprog-plan: %s: program %s uses %u maps: a kernel's state is its buffers\n",
+			path, obj.name, obj.n_maps);
+		return 1;
+	}
 	/*
 	 * The walk refuses what the verifier would; where it gives up on
 	 * complexity the verifier may not (it prunes finer), so the kernel
@@ -539,19 +552,6 @@ static int predict_job(const char *path, const struct np_object_opts *sel,
 			path, why);
 	else
 		np_facts_free(&facts);
-	in = (struct nicprog_ir_input){ .insns = obj.insns, .len = obj.len };
-	i = nicprog_host_call_insn(&in);
-	if (i != U32_MAX) {
-		fprintf(stderr, "nicprog-plan: %s: insn %u: helper %s (%d) is one only the host has: a kernel runs on the NIC alone\n",
-			path, i, nicprog_exec_host_helper(in.insns[i].imm),
-			in.insns[i].imm);
-		return 1;
-	}
-	if (obj.n_maps) {
-		fprintf(stderr, "nicprog-plan: %s: program %s uses %u maps: a kernel's state is its buffers\n",
-			path, obj.name, obj.n_maps);
-		return 1;
-	}
 	if (np_job_exec(obj.insns, obj.len, &exec, why, sizeof(why))) {
 		fprintf(stderr, "nicprog-plan: %s: %s\n", path, why);
 		return 1;

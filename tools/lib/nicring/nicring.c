@@ -171,8 +171,10 @@ int nicring_command_post(struct nicring *r, uint32_t op, void *arg,
 {
 	int res;
 
-	if (r->in_flight >= NICRING_ASYNC_MAX || (tag & NICRING_ASYNC))
-		return r->in_flight >= NICRING_ASYNC_MAX ? -EBUSY : -EINVAL;
+	if (tag & NICRING_ASYNC)
+		return -EINVAL;
+	if (r->in_flight >= NICRING_ASYNC_MAX)
+		return -EBUSY;
 	if (!nicring_prep(r, op, arg, len, NICRING_ASYNC | tag))
 		return -EBUSY;
 	res = io_uring_submit(&r->ring);
