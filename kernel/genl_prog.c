@@ -30,7 +30,7 @@ static int nicprog_nl_put_stage(struct sk_buff *skb,
 	    nla_put_u32(skb, NICPROG_A_STAGE_FIRST_CORE, st->first_core) ||
 	    nla_put_u32(skb, NICPROG_A_STAGE_REPLICAS, st->replicas) ||
 	    nla_put_u8(skb, NICPROG_A_STAGE_STEER, st->steer) ||
-	    (st->steer == NICPROG_STEER_KEY &&
+	    (nicprog_steer_by_key(st->steer) &&
 	     nla_put_u32(skb, NICPROG_A_STAGE_SHARD_TABLE, st->shard_table)) ||
 	    nla_put_u32(skb, NICPROG_A_STAGE_NODES, st->n_nodes) ||
 	    nla_put_u32(skb, NICPROG_A_STAGE_STATE_BYTES, st->in_bytes) ||

@@ -313,12 +313,17 @@ static void nicprog_plan_stages_init(struct nicprog_plan *plan)
 		info->steer = st->steer;
 		for (k = 0; k < st->replicas; k++)
 			plan->core_stage[st->first_core + k] = s;
-		if (st->steer != NICPROG_STEER_KEY)
+		if (!nicprog_steer_by_key(st->steer))
 			continue;
 		ti = &lo->tables[st->shard_table];
-		for (k = 0; k < ti->key_len; k++)
-			if (ti->key_pkt[k] >= 0)
-				info->key_off[info->key_len++] = ti->key_pkt[k];
+		for (k = 0; k < ti->key_len; k++) {
+			if (ti->key_pkt[k] < 0)
+				continue;
+			/* a swap keeps constants in place: both copy here */
+			if (ti->sym)
+				info->sym_off[info->key_len] = ti->key_sym[k];
+			info->key_off[info->key_len++] = ti->key_pkt[k];
+		}
 	}
 }
 
@@ -556,7 +561,7 @@ static void nicprog_plan_render(struct seq_buf *sb, const struct nicprog_dev *nd
 			       st->first_core,
 			       st->first_core + st->replicas - 1,
 			       nicprog_steer_name(st->steer));
-		if (st->steer == NICPROG_STEER_KEY)
+		if (nicprog_steer_by_key(st->steer))
 			seq_buf_printf(sb, " (%s)", np->maps[st->shard_table]->name);
 		seq_buf_printf(sb, ", nodes %u, state in %u bytes, cycles ",
 			       st->n_nodes, st->in_bytes);

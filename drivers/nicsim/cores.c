@@ -473,16 +473,24 @@ void nicsim_core_run(struct nicsim_core *core, struct nicsim_port *port,
 		nicsim_verdict(port, plan, &pkt, &res, core);
 }
 
-/* Hash of the packet bytes a stage's shard key copies; absent bytes are 0. */
+/*
+ * Hash of the packet bytes a stage's shard key copies; absent bytes are 0.
+ * A symmetric key hashes the lesser of its two copies.
+ */
 static u32 nicsim_key_hash(const struct nicprog_stage_info *si,
 			   const u8 *data, u32 len)
 {
-	u8 key[NICPROG_STEER_KEY_MAX];
+	u8 key[NICPROG_STEER_KEY_MAX], rev[NICPROG_STEER_KEY_MAX];
 	u32 k;
 
 	for (k = 0; k < si->key_len; k++)
 		key[k] = si->key_off[k] < len ? data[si->key_off[k]] : 0;
-	return jhash(key, si->key_len, 0);
+	if (si->steer != NICPROG_STEER_KEY_SYMMETRIC)
+		return jhash(key, si->key_len, 0);
+	for (k = 0; k < si->key_len; k++)
+		rev[k] = si->sym_off[k] < len ? data[si->sym_off[k]] : 0;
+	return jhash(memcmp(rev, key, si->key_len) < 0 ? rev : key,
+		     si->key_len, 0);
 }
 
 /* The plan core (and so the NIC core) of stage @si that takes a frame. */
@@ -493,6 +501,7 @@ static u32 nicsim_stage_core(const struct nicprog_stage_info *si,
 	case NICPROG_STEER_FLOW:
 		return si->first_core + nicsim_flow_hash(data, len) % si->replicas;
 	case NICPROG_STEER_KEY:
+	case NICPROG_STEER_KEY_SYMMETRIC:
 		return si->first_core + nicsim_key_hash(si, data, len) %
 		       si->replicas;
 	default:

@@ -571,6 +571,10 @@ struct bpf_prog *nicprog_plan_prog(const struct nicprog_plan *plan);
  * @key_off: with NICPROG_STEER_KEY, the packet bytes (offsets from the
  *	frame start) to hash, in order; a byte past the frame's end hashes
  *	as 0
+ * @sym_off: with NICPROG_STEER_KEY_SYMMETRIC, the same key's bytes
+ *	swapped: the bytes at @key_off and those at @sym_off are two
+ *	copies of @key_len bytes, and the lesser (memcmp()) is hashed, so
+ *	that a frame and its reverse pick the same core
  */
 struct nicprog_stage_info {
 	u32 replicas;
@@ -578,6 +582,7 @@ struct nicprog_stage_info {
 	u8 steer;
 	u8 key_len;
 	u16 key_off[NICPROG_STEER_KEY_MAX];
+	u16 sym_off[NICPROG_STEER_KEY_MAX];
 };
 
 u32 nicprog_plan_stages(const struct nicprog_plan *plan);

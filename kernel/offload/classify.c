@@ -3,7 +3,11 @@
  * Table classes (Alkali): a table the datapath only reads may be
  * replicated; a table every access of which is keyed by the same copy of
  * header bytes may be sharded, packets steered by a hash of those bytes
- * so that one core owns each key; a table the datapath only looks up and
+ * so that one core owns each key -- or keyed by those bytes on some
+ * accesses and by them exchanged in pairs on the others (a flow and its
+ * reverse), packets steered by a hash of the lesser copy, the same for
+ * both directions (partition.c keeps such a table on one core where the
+ * profile has no parser to compute that hash); a table the datapath only looks up and
  * adds to atomically, never reading a value, holds counters, which every
  * core may update (addition commutes, so the totals are those of any
  * order); anything else is shared-mutable and all its accessors stay on
@@ -13,6 +17,8 @@
 #include "offload.h"
 
 #define HTAB_ELEM_OVERHEAD	32	/* node, hash, RCU head */
+#define TC_WHY_SYMMETRIC \
+	"keyed by header bytes and by them swapped, a flow and its reverse: a symmetric hash steers both to one core"
 
 /**
  * nicprog_ir_table_bytes() - NIC memory a map takes as a table
@@ -199,14 +205,13 @@ static bool key_swapped(const s16 *a, const s16 *b, u32 ks)
 }
 
 /*
- * Why no one copy of header bytes keys all of @t's accesses, in terms an
- * operator (or issue 35's symmetric steering) can act on.
+ * Why no one copy of header bytes (or it and its swap) keys all of @t's
+ * accesses, in terms an operator can act on.
  */
 static const char *unkeyed_why(const struct nicprog_ir *ir, u32 t, u32 ks)
 {
-	const struct nicprog_ir_keyuse *ku, *a = NULL, *b = NULL;
-	size_t n = ks * sizeof(ku->pkt[0]);
-	bool konst = false, pkt = false, other = false;
+	const struct nicprog_ir_keyuse *ku;
+	bool konst = false, pkt = false;
 	u32 k;
 
 	if (ks > NICPROG_KEY_MAX)
@@ -218,27 +223,35 @@ static const char *unkeyed_why(const struct nicprog_ir *ir, u32 t, u32 ks)
 		if (!ku->pure && !ku->konst)
 			return "a key is not a copy of header bytes at fixed offsets";
 		konst |= ku->konst;
-		if (ku->konst)
-			continue;
-		pkt = true;
-		if (!a || !memcmp(a->pkt, ku->pkt, n))
-			a = a ? a : ku;
-		else if (!b && key_swapped(a->pkt, ku->pkt, ks))
-			b = ku;
-		else if (!b || memcmp(b->pkt, ku->pkt, n))
-			other = true;
+		pkt |= !ku->konst;
 	}
-#define UNKEYED_SWAPPED \
-	"keyed by header bytes and by them swapped, a flow and its reverse: only a symmetric steering hash could shard it"
 	if (konst && pkt)
 		return "keyed by constants on some accesses, by header bytes on others";
 	if (konst)
 		return "keyed by constants: every frame may reach the same element";
-	if (b && !other)
-		return UNKEYED_SWAPPED;
 	if (pkt)
 		return "its accesses copy different header bytes into their keys";
 	return "not every access is keyed by the same header bytes";
+}
+
+/*
+ * Is @ku keyed by @first's bytes, or by them swapped (*@rev, the first
+ * such access, found here)? No third pattern is.
+ */
+static bool keyed_as(const struct nicprog_ir_keyuse *ku,
+		     const struct nicprog_ir_keyuse *first,
+		     const struct nicprog_ir_keyuse **rev, u32 ks)
+{
+	size_t n = ks * sizeof(ku->pkt[0]);
+
+	if (!memcmp(first->pkt, ku->pkt, n))
+		return true;
+	if (*rev)
+		return !memcmp((*rev)->pkt, ku->pkt, n);
+	if (!key_swapped(first->pkt, ku->pkt, ks))
+		return false;
+	*rev = ku;
+	return true;
 }
 
 /**
@@ -252,7 +265,7 @@ void nicprog_classify(const struct nicprog_ir *ir,
 		      struct nicprog_table_info *info)
 {
 	const struct nicprog_ir_input *in = ir->in;
-	const struct nicprog_ir_keyuse *ku, *first;
+	const struct nicprog_ir_keyuse *ku, *first, *rev;
 	bool sub_writes = subs_write_packet(ir), ambiguous = false;
 	bool used[NICPROG_MAX_TABLES] = { 0 }, wr[NICPROG_MAX_TABLES] = { 0 };
 	bool in_sub[NICPROG_MAX_TABLES] = { 0 };
@@ -294,8 +307,12 @@ void nicprog_classify(const struct nicprog_ir *ir,
 			ti->why = "a write the verifier could not pin to one table";
 			continue;
 		}
-		/* every helper access keyed by the same copy of header bytes */
+		/*
+		 * every helper access keyed by the same copy of header bytes,
+		 * or by it and it swapped
+		 */
 		first = NULL;
+		rev = NULL;
 		keyed = !in_sub[t] && ks <= NICPROG_KEY_MAX;
 		intact = true;
 		lookups_only = true;
@@ -303,9 +320,7 @@ void nicprog_classify(const struct nicprog_ir *ir,
 			ku = &ir->keys[k];
 			if (ku->table != t)
 				continue;
-			if (!ku->pure ||
-			    (first && memcmp(first->pkt, ku->pkt,
-					     ks * sizeof(ku->pkt[0])))) {
+			if (!ku->pure || (first && !keyed_as(ku, first, &rev, ks))) {
 				keyed = false;
 				break;
 			}
@@ -317,11 +332,15 @@ void nicprog_classify(const struct nicprog_ir *ir,
 		if (keyed) {
 			ti->key_len = ks;
 			memcpy(ti->key_pkt, first->pkt, ks * sizeof(first->pkt[0]));
+			ti->sym = !!rev;
+			if (rev)
+				memcpy(ti->key_sym, rev->pkt,
+				       ks * sizeof(rev->pkt[0]));
 		}
 		if (!wr[t]) {
 			ti->cls = NICPROG_TC_READONLY;
 			ti->why = "the datapath only reads it";
-			ti->mat = keyed && intact && lookups_only;
+			ti->mat = keyed && !rev && intact && lookups_only;
 			continue;
 		}
 		if (!not_counter[t]) {
@@ -343,6 +362,7 @@ void nicprog_classify(const struct nicprog_ir *ir,
 		if (ti->why)
 			continue;
 		ti->cls = NICPROG_TC_SHARDED;
-		ti->why = "every access is keyed by the same header bytes";
+		ti->why = rev ? TC_WHY_SYMMETRIC :
+			  "every access is keyed by the same header bytes";
 	}
 }

@@ -204,10 +204,14 @@ static bool enforce(const struct nicprog_ir *ir, u64 written,
 			host[i] = NICPROG_NODE_HOST;
 			moved = true;
 		}
+	/*
+	 * a shared tail the NIC runs hands over too, where longest_prefix()
+	 * gave its successor to the host
+	 */
 	for (i = 0; i < ir->n_main; i++) {
 		const struct nicprog_ir_block *b = &ir->blocks[i];
 
-		if (host[b->node] != NICPROG_NODE_NIC)
+		if (host[b->node] == NICPROG_NODE_HOST)
 			continue;
 		for (s = 0; s < b->n_succ; s++)
 			if (b->succ[s] < ir->n_main &&

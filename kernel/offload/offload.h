@@ -362,6 +362,10 @@ static inline bool nicprog_ir_is_ancestor(const struct nicprog_ir *ir,
  * @key_len: bytes of the key (sharded tables)
  * @key_pkt: per key byte, the packet byte the key copies (or -1 - value
  *	for a constant byte); steering hashes these packet bytes
+ * @sym: some accesses key it by @key_pkt's bytes exchanged in pairs (a
+ *	flow and its reverse), the others by @key_pkt: steering hashes the
+ *	lesser of the two copies, the same for both directions
+ * @key_sym: with @sym, @key_pkt's pattern swapped
  * @why: the reason for @cls, for operators
  * @acc_fx: expected accesses per packet, NICPROG_FX is one
  * @region: LNIC memory region it is placed in
@@ -370,7 +374,9 @@ struct nicprog_table_info {
 	u8 cls;
 	u8 mat;
 	u8 key_len;
+	u8 sym;
 	s16 key_pkt[NICPROG_KEY_MAX];
+	s16 key_sym[NICPROG_KEY_MAX];
 	const char *why;
 	u64 acc_fx;
 	u8 region;
@@ -387,7 +393,7 @@ const char *nicprog_table_class_name(unsigned int cls);
  * @replicas: cores running it
  * @first_core: index of the first of them among the plan's cores
  * @steer: enum nicprog_steer
- * @shard_table: the table whose key steers (NICPROG_STEER_KEY)
+ * @shard_table: the table whose key steers (NICPROG_STEER_KEY*)
  * @replicable: no shared-mutable table, one shard key at most
  * @n_nodes: DAG nodes in the stage
  * @tables: tables its blocks access
@@ -591,6 +597,14 @@ void nicprog_layout_exec(const struct nicprog_ir_input *in,
 			 u8 *region);
 const char *nicprog_shape_name(unsigned int shape);
 const char *nicprog_steer_name(unsigned int steer);
+
+/* Does a stage steered so hash a sharded table's key? */
+static inline bool nicprog_steer_by_key(u8 steer)
+{
+	return steer == NICPROG_STEER_KEY ||
+	       steer == NICPROG_STEER_KEY_SYMMETRIC;
+}
+
 const char *nicprog_layout_shape(const struct nicprog_layout *lo);
 u8 nicprog_layout_insn_region(const struct nicprog_ir_input *in,
 			      const struct nicprog_layout *lo, u32 i);

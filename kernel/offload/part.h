@@ -23,14 +23,57 @@ struct nicprog_part {
 	u32 *vtx;		/* node -> flow vertex, U32_MAX outside */
 };
 
-/* Is a sharded table keyed as another, so that one steering serves both? */
-static inline bool
-nicprog_part_same_key(const struct nicprog_table_info *a,
-		      const struct nicprog_table_info *b)
+/* Is @pat (@len bytes) one of the patterns @t is keyed by? */
+static inline bool nicprog_part_pat_in(const s16 *pat, u32 len,
+				       const struct nicprog_table_info *t)
 {
-	return a->key_len == b->key_len &&
-	       !memcmp(a->key_pkt, b->key_pkt,
-		       a->key_len * sizeof(a->key_pkt[0]));
+	size_t n = len * sizeof(*pat);
+
+	return !memcmp(pat, t->key_pkt, n) ||
+	       (t->sym && !memcmp(pat, t->key_sym, n));
+}
+
+/*
+ * Does steering by sharded table @s's key (symmetrically if @s is keyed
+ * both ways) put every element of sharded table @t on one core? A
+ * symmetric hash serves a table keyed by either of its patterns, or by
+ * both; a plain one only a table keyed by its very bytes.
+ */
+static inline bool
+nicprog_part_steers(const struct nicprog_table_info *s,
+		    const struct nicprog_table_info *t)
+{
+	if (s->key_len != t->key_len || (t->sym && !s->sym))
+		return false;
+	if (!nicprog_part_pat_in(t->key_pkt, t->key_len, s))
+		return false;
+	return !t->sym || nicprog_part_pat_in(t->key_sym, t->key_len, s);
+}
+
+/*
+ * The sharded table among @tables whose key steers every sharded one of
+ * them (a symmetric key over plain ones it serves), U32_MAX if none is
+ * sharded; *@ok false if no one key serves them all.
+ */
+static inline u32 nicprog_part_steering(const struct nicprog_layout *lo,
+					u64 tables, bool *ok)
+{
+	u32 t, s = U32_MAX;
+
+	*ok = true;
+	for (t = 0; t < lo->n_tables; t++)
+		if ((tables & BIT_ULL(t)) &&
+		    lo->tables[t].cls == NICPROG_TC_SHARDED &&
+		    (s == U32_MAX ||
+		     (!nicprog_part_steers(&lo->tables[s], &lo->tables[t]) &&
+		      nicprog_part_steers(&lo->tables[t], &lo->tables[s]))))
+			s = t;
+	for (t = 0; t < lo->n_tables && s != U32_MAX; t++)
+		if ((tables & BIT_ULL(t)) &&
+		    lo->tables[t].cls == NICPROG_TC_SHARDED &&
+		    !nicprog_part_steers(&lo->tables[s], &lo->tables[t]))
+			*ok = false;
+	return s;
 }
 
 /* A stage's rate per core is replicas / cost: is a slower than b? */

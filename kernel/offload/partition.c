@@ -8,6 +8,8 @@
  */
 #include "part.h"
 
+#define WHY_NO_SYMMETRIC_HASH \
+	"keyed by a flow and its reverse, and the profile has no parser to steer both by one symmetric hash"
 #define PART_WHY_HOST_CALL \
 	"the program calls a helper only the host has (a partial offload lets the host run it)"
 
@@ -34,6 +36,7 @@ static const char * const steer_names[__NICPROG_STEER_MAX] = {
 	[NICPROG_STEER_NONE]	= "none",
 	[NICPROG_STEER_FLOW]	= "flow",
 	[NICPROG_STEER_KEY]	= "key",
+	[NICPROG_STEER_KEY_SYMMETRIC] = "key-symmetric",
 };
 
 /**
@@ -62,12 +65,34 @@ const char *nicprog_layout_shape(const struct nicprog_layout *lo)
 	for (s = 0; s < lo->n_stages; s++) {
 		rep |= lo->stages[s].replicas > 1;
 		key |= lo->stages[s].replicas > 1 &&
-		       lo->stages[s].steer == NICPROG_STEER_KEY;
+		       nicprog_steer_by_key(lo->stages[s].steer);
 	}
 	if (lo->n_stages == 1)
 		return key ? "sharded" : rep ? "replicated" : "single";
 	return key ? "pipelined+sharded" : rep ? "pipelined+replicated" :
 		     "pipelined";
+}
+
+/*
+ * The hash of the lesser of a key and its swap is the parser's to take
+ * (nicsim's steering emulates a parser's): on a profile without one, a
+ * table keyed by a flow and its reverse stays on one core.
+ */
+static void no_parser_no_symmetry(const struct nicprog_lnic *lnic,
+				  struct nicprog_layout *lo)
+{
+	u32 i, t;
+
+	for (i = 0; i < lnic->n_units; i++)
+		if (lnic->units[i].type == NICPROG_UNIT_PARSER)
+			return;
+	for (t = 0; t < lo->n_tables; t++) {
+		if (lo->tables[t].cls != NICPROG_TC_SHARDED ||
+		    !lo->tables[t].sym)
+			continue;
+		lo->tables[t].cls = NICPROG_TC_SHARED;
+		lo->tables[t].why = WHY_NO_SYMMETRIC_HASH;
+	}
 }
 
 /* Number the cores, map instructions to stages, check the invariants. */
@@ -260,6 +285,7 @@ int nicprog_layout_build_slice(const struct nicprog_ir *ir,
 		goto out;
 
 	nicprog_classify(ir, lo->tables);
+	no_parser_no_symmetry(lnic, lo);
 	nicprog_part_node_tables(&p);
 	if (host) {
 		err = nicprog_host_cut(ir, p.written, p.node_tables, host, lo,
@@ -383,9 +409,9 @@ bool nicprog_layout_valid(const struct nicprog_ir *ir,
 				*why = "a shared-mutable table's stage is replicated";
 				return false;
 			}
-			if (st->steer != NICPROG_STEER_KEY ||
-			    !nicprog_part_same_key(&lo->tables[t],
-					&lo->tables[st->shard_table])) {
+			if (!nicprog_steer_by_key(st->steer) ||
+			    !nicprog_part_steers(&lo->tables[st->shard_table],
+						 &lo->tables[t])) {
 				*why = "a sharded table's stage is not steered by its key";
 				return false;
 			}

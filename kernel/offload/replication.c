@@ -58,24 +58,15 @@ void nicprog_part_stage_props(struct nicprog_part *p)
 	}
 	for (s = 0; s < lo->n_stages; s++) {
 		st = &lo->stages[s];
-		st->replicable = true;
-		st->steer = NICPROG_STEER_FLOW;
-		st->shard_table = 0;
-		for (t = 0; t < lo->n_tables; t++) {
-			if (!(st->tables & BIT_ULL(t)))
-				continue;
-			if (lo->tables[t].cls == NICPROG_TC_SHARED) {
+		t = nicprog_part_steering(lo, st->tables, &st->replicable);
+		st->steer = t == U32_MAX ? NICPROG_STEER_FLOW :
+			    lo->tables[t].sym ? NICPROG_STEER_KEY_SYMMETRIC :
+			    NICPROG_STEER_KEY;
+		st->shard_table = t == U32_MAX ? 0 : t;
+		for (t = 0; t < lo->n_tables; t++)
+			if ((st->tables & BIT_ULL(t)) &&
+			    lo->tables[t].cls == NICPROG_TC_SHARED)
 				st->replicable = false;
-			} else if (lo->tables[t].cls == NICPROG_TC_SHARDED) {
-				if (st->steer != NICPROG_STEER_KEY) {
-					st->steer = NICPROG_STEER_KEY;
-					st->shard_table = t;
-				} else if (!nicprog_part_same_key(&lo->tables[t],
-						&lo->tables[st->shard_table])) {
-					st->replicable = false;
-				}
-			}
-		}
 	}
 }
 

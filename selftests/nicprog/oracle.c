@@ -57,6 +57,7 @@
  * destination of the pool and its port) and sends half of them the other
  * way, addresses and ports swapped, as a stateful NF between two networks
  * sees both directions of each connection.
+ * ORACLE_FLOWS=flows or biflows draws the frames compared so too.
  * With ORACLE_PCAP naming a capture file (pcap or pcapng, Ethernet), bench
  * mode sends its frames in order instead (again from the first when
  * FRAMES is more): a workload the predictor sees too.
@@ -1539,6 +1540,10 @@ int main(int argc, char **argv)
 		       system(getenv("ORACLE_HOOK")) ? "not ok" : "ok");
 	}
 
+	if (getenv("ORACLE_FLOWS")) {
+		many_sources = !strcmp(getenv("ORACLE_FLOWS"), "flows");
+		bi_flows = !strcmp(getenv("ORACLE_FLOWS"), "biflows");
+	}
 	in_fd = packet_socket(to.sll_ifindex);
 	if (getenv("ORACLE_BENCH"))
 		return bench(in_fd, &to, nf, nf_idx, frames);

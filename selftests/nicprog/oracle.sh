@@ -96,4 +96,51 @@ for nf in $NFS; do
 	fi
 done
 done
+
+# Both directions of 4,096 connections (ORACLE_FLOWS=biflows): firewall's
+# connection table, keyed by a flow and its reverse, is sharded over the
+# port's cores by a symmetric steering hash, and the NIC still equals the
+# host, frame for frame and in the final table
+if [[ " $NFS " == *" firewall "* ]] && [ -z "${ORACLE_DIR:-}" ]; then
+	plan_set "$NF" shape auto
+	nf_entries firewall
+	out=$(ORACLE_FLOWS=biflows \
+	      ORACLE_HOOK="$SELFDIR/plan_check.sh $NF key-symmetric" \
+	      run_oracle firewall "$((SEED + 7))" 10000 "${ENTRIES[@]}" 2>&1)
+	rc=$?
+	print_matching '^#' "$out"
+	expect_eq "biflows firewall: oracle exit status" 0 "$rc"
+	check "biflows firewall: verdicts and bytes equal over 10000 frames" \
+		has_line "ok 1 *verdicts and output bytes equal * for 10000 frames (0 differ)*" "$out"
+	check "biflows firewall: final map contents equal" \
+		has_line "ok 2 *" "$out"
+	check "biflows firewall: sharded by a symmetric key" \
+		has_line "# plan: ok*" "$out"
+
+	# one UDP connection, both directions: nicsim runs all of it on
+	# one core under firewall's symmetric key, on two under lb's plain
+	# one (the control, as tools/testing/unit/plan_test.sh offline)
+	one=$(mktemp /tmp/nicprog-one.XXXXXX)
+	printf 'workload one\nseed 1\nframes 40\nflows 1 uniform\nmix udp 100\nsizes 64 100\nreplies 50\n' > "$one.wl"
+	"$NICPROG_SRC/tools/nicprog-plan/nicprog-plan" --workload "$one.wl" \
+		--pcap-out "$one.pcap" > /dev/null
+	cores_ran() {
+		ip netns exec "$NS" ethtool -S "$NF" |
+			awk '$1 ~ /^core[0-9]+_packets:$/ { print $1, $2 }'
+	}
+	for nf in firewall lb; do
+		nf_entries "$nf"
+		cores_ran > "$one.0"
+		ip netns exec "$NS" env ORACLE_BENCH=1 ORACLE_PCAP="$one.pcap" \
+			"$SELFDIR/oracle" "$EX/$nf.o" "$IN" "$NF" "$OUT" "$CAP" 1 \
+			40 "${ENTRIES[@]}" > "$one.out" 2>&1 ||
+			sed 's/^/# /' "$one.out"
+		cores_ran > "$one.1"
+		n=$(awk 'NR == FNR { b[$1] = $2; next } $2 > b[$1] { n++ }
+			 END { print n + 0 }' "$one.0" "$one.1")
+		expect_eq "one connection's two directions: $nf runs them on" \
+			"$([ $nf = firewall ] && echo 1 || echo 2)" "$n"
+	done
+	rm -f "$one" "$one".*
+fi
 tap_end

@@ -13,10 +13,11 @@ plan=$(nsenter --mount=/proc/1/ns/mnt bash -c '
 		mount -t debugfs none /sys/kernel/debug
 	IFS= read -r -d "" p < "/sys/kernel/debug/nicprog/$1/plan"
 	printf "%s" "$p"' sh "$port") || exit 1
-n=0 stages='' cores=''
+n=0 stages='' cores='' sym=''
 while IFS= read -r l; do
 	n=$((n + 1))
 	[ $n -gt 3 ] || echo "# $l"
+	[[ $l =~ ^stage\ .*\ steer\ key-symmetric ]] && sym=1 && echo "# $l"
 	[[ $l =~ ^shape\ .*\ stages\ ([0-9]+)$ ]] && stages=${BASH_REMATCH[1]}
 	[[ $l =~ ^shape\ .*,\ cores\ ([0-9]+)\ of\  ]] && cores=${BASH_REMATCH[1]}
 done <<< "$plan"
@@ -26,5 +27,6 @@ single) [ "$stages" = 1 ] && [ "$cores" = 1 ] ;;
 replicated) [ "$stages" = 1 ] ;;
 pipelined) [ "$stages" -gt 1 ] && [ "$cores" = "$stages" ] ;;
 pipelined+replicated) [ "$stages" -gt 1 ] ;;
+key-symmetric) [ -n "$sym" ] && [ "$cores" -gt 1 ] ;;
 *) true ;;
 esac

@@ -450,18 +450,25 @@ static u32 stage_core(const struct nicprog_layout *lo, u32 s, const u8 *d,
 {
 	const struct nicprog_stage *st = &lo->stages[s];
 	const struct nicprog_table_info *ti;
-	u8 key[NICPROG_KEY_MAX];
+	u8 key[NICPROG_KEY_MAX], rev[NICPROG_KEY_MAX];
 	u32 k, n = 0;
 
 	switch (st->steer) {
 	case NICPROG_STEER_FLOW:
 		return st->first_core + flow_hash(d, len) % st->replicas;
 	case NICPROG_STEER_KEY:
+	case NICPROG_STEER_KEY_SYMMETRIC:
 		ti = &lo->tables[st->shard_table];
-		for (k = 0; k < ti->key_len; k++)
-			if (ti->key_pkt[k] >= 0)
-				key[n++] = ti->key_pkt[k] < (s32)len ?
-					   d[ti->key_pkt[k]] : 0;
+		for (k = 0; k < ti->key_len; k++) {
+			if (ti->key_pkt[k] < 0)
+				continue;
+			rev[n] = ti->sym && ti->key_sym[k] < (s32)len ?
+				 d[ti->key_sym[k]] : 0;
+			key[n++] = ti->key_pkt[k] < (s32)len ?
+				   d[ti->key_pkt[k]] : 0;
+		}
+		if (ti->sym && memcmp(rev, key, n) < 0)
+			memcpy(key, rev, n);
 		return st->first_core + np_jhash(key, n, 0) % st->replicas;
 	}
 	return st->first_core;

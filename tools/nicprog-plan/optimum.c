@@ -66,7 +66,7 @@ static int segs_build(struct nicprog_part *p, struct segs *sg)
 {
 	const struct nicprog_ir *ir = p->ir;
 	struct nicprog_layout *lo = p->lo;
-	u32 n = ir->n_nodes, j, i, e, t, shard;
+	u32 n = ir->n_nodes, j, i, e, t;
 	u64 c, tables;
 	bool rep;
 
@@ -86,21 +86,11 @@ static int segs_build(struct nicprog_part *p, struct segs *sg)
 					c += (u64)ir->edges[e].freq *
 					     (ir->edges[e].bytes / 8);
 			tables |= p->node_tables[i - 1];
-			rep = true;
-			shard = U32_MAX;
-			for (t = 0; t < lo->n_tables; t++) {
-				if (!(tables & BIT_ULL(t)))
-					continue;
-				if (lo->tables[t].cls == NICPROG_TC_SHARED)
+			nicprog_part_steering(lo, tables, &rep);
+			for (t = 0; t < lo->n_tables; t++)
+				if ((tables & BIT_ULL(t)) &&
+				    lo->tables[t].cls == NICPROG_TC_SHARED)
 					rep = false;
-				if (lo->tables[t].cls != NICPROG_TC_SHARDED)
-					continue;
-				if (shard != U32_MAX &&
-				    !nicprog_part_same_key(&lo->tables[t],
-							   &lo->tables[shard]))
-					rep = false;
-				shard = t;
-			}
 			sg->cost[j * (n + 1) + i] = c;
 			sg->rep[j * (n + 1) + i] = rep;
 		}

@@ -195,6 +195,11 @@ enum nicprog_steer {
 	NICPROG_STEER_NONE,	/* one replica */
 	NICPROG_STEER_FLOW,	/* flow hash: the stage keeps no state */
 	NICPROG_STEER_KEY,	/* hash of a sharded table's key bytes */
+	/*
+	 * hash of the lesser of a table's key bytes and the same bytes
+	 * swapped (a flow and its reverse): both directions, one core
+	 */
+	NICPROG_STEER_KEY_SYMMETRIC,
 
 	__NICPROG_STEER_MAX
 };

@@ -60,6 +60,7 @@ static const char * const nicprog_steer_strmap[] = {
 	[0] = "none",
 	[1] = "flow",
 	[2] = "key",
+	[3] = "key-symmetric",
 };
 
 const char *nicprog_steer_str(enum nicprog_steer value)

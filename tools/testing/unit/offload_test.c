@@ -245,6 +245,9 @@ static const struct nicprog_lnic_unit test_units[] = {
 	  .cost = { 1, 3, 20, 1, 2, 2, 10, 5 }, .region_mask = 0x3 },
 	{ .name = "mat", .type = NICPROG_UNIT_MAT, .count = 4, .threads = 1,
 	  .clock_mhz = 800, .service_cycles = 20 },
+	/* it steers by symmetric keys */
+	{ .name = "parse", .type = NICPROG_UNIT_PARSER, .count = 1,
+	  .threads = 1, .clock_mhz = 800, .service_cycles = 20 },
 };
 
 static const struct nicprog_lnic_region test_regions[] = {
@@ -253,7 +256,7 @@ static const struct nicprog_lnic_region test_regions[] = {
 };
 
 static const struct nicprog_lnic test_lnic = {
-	.name = "test", .units = test_units, .n_units = 2,
+	.name = "test", .units = test_units, .n_units = 3,
 	.regions = test_regions, .n_regions = 2,
 };
 
@@ -366,8 +369,8 @@ static void const_to_stack(struct prog *p, s16 soff, s32 imm)
 
 /*
  * What a written table's keys say when no one copy of header bytes keys
- * every access: a flow and its reverse (what a symmetric steering hash
- * would shard), constants, constants and header bytes, different bytes.
+ * every access: a flow and its reverse (sharded, steered by a symmetric
+ * hash), constants, constants and header bytes, different bytes.
  */
 TEST(unkeyed_reasons)
 {
@@ -399,9 +402,15 @@ TEST(unkeyed_reasons)
 
 	ir_of(&p, &in, &ir, 4);
 	nicprog_classify(&ir, info);
-	EXPECT_EQ(NICPROG_TC_SHARED, info[0].cls);
-	EXPECT_STREQ("keyed by header bytes and by them swapped, a flow and its reverse: only a symmetric steering hash could shard it",
+	EXPECT_EQ(NICPROG_TC_SHARDED, info[0].cls);
+	EXPECT_STREQ("keyed by header bytes and by them swapped, a flow and its reverse: a symmetric hash steers both to one core",
 		     info[0].why);
+	EXPECT_EQ(1, info[0].sym);
+	EXPECT_EQ(8, info[0].key_len);
+	EXPECT_EQ(26, info[0].key_pkt[0]);
+	EXPECT_EQ(30, info[0].key_pkt[4]);
+	EXPECT_EQ(30, info[0].key_sym[0]);
+	EXPECT_EQ(26, info[0].key_sym[4]);
 	EXPECT_EQ(NICPROG_TC_SHARED, info[1].cls);
 	EXPECT_STREQ("keyed by constants: every frame may reach the same element",
 		     info[1].why);
@@ -411,6 +420,58 @@ TEST(unkeyed_reasons)
 	EXPECT_EQ(NICPROG_TC_SHARED, info[3].cls);
 	EXPECT_STREQ("its accesses copy different header bytes into their keys",
 		     info[3].why);
+	nicprog_ir_free(&ir);
+}
+
+/*
+ * A table keyed by a flow and its reverse is sharded with a symmetric
+ * steering hash where the profile has a parser, which also serves a table
+ * keyed one way only; without a parser it stays on one core, and says so.
+ */
+TEST(symmetric_keys_need_a_parser)
+{
+	struct nicprog_lnic no_parser = test_lnic;
+	struct nicprog_layout lo;
+	struct nicprog_ir_input in;
+	struct nicprog_ir ir;
+	const char *why;
+	struct prog p;
+
+	prog_start(&p);
+	copy_pkt_to_stack(&p, BPF_REG_3, 26, -16);
+	copy_pkt_to_stack(&p, BPF_REG_3, 30, -12);
+	copy_pkt_to_stack(&p, BPF_REG_3, 30, -32);
+	copy_pkt_to_stack(&p, BPF_REG_3, 26, -28);
+	map_call(&p, 0, BPF_FUNC_map_lookup_elem, -16);
+	restore_r2(&p);
+	map_call(&p, 0, BPF_FUNC_map_update_elem, -32);
+	map_call(&p, 1, BPF_FUNC_map_update_elem, -32);
+	prog_end(&p);
+	ir_of(&p, &in, &ir, 2);
+
+	ASSERT_EQ(0, nicprog_layout_build(&ir, &test_lnic,
+					  NICPROG_SHAPE_REPLICATED, 8, NULL,
+					  &lo, &why)) {
+		TH_LOG("%s", why);
+	}
+	EXPECT_EQ(NICPROG_TC_SHARDED, lo.tables[0].cls);
+	EXPECT_EQ(NICPROG_TC_SHARDED, lo.tables[1].cls);
+	EXPECT_EQ(0, lo.tables[1].sym);
+	EXPECT_EQ(8, lo.stages[0].replicas);
+	EXPECT_EQ(NICPROG_STEER_KEY_SYMMETRIC, lo.stages[0].steer);
+	EXPECT_EQ(0, lo.stages[0].shard_table);
+	EXPECT_STREQ("sharded", nicprog_layout_shape(&lo));
+	nicprog_layout_free(&lo);
+
+	no_parser.n_units = 2;
+	ASSERT_EQ(0, nicprog_layout_build(&ir, &no_parser,
+					  NICPROG_SHAPE_REPLICATED, 8, NULL,
+					  &lo, &why));
+	EXPECT_EQ(NICPROG_TC_SHARED, lo.tables[0].cls);
+	EXPECT_STREQ("keyed by a flow and its reverse, and the profile has no parser to steer both by one symmetric hash",
+		     lo.tables[0].why);
+	EXPECT_EQ(1, lo.stages[0].replicas);
+	nicprog_layout_free(&lo);
 	nicprog_ir_free(&ir);
 }
 
@@ -612,11 +673,20 @@ static void random_prog(struct prog *p, u32 blocks)
 		for (i = 0; i < k; i++)
 			emit(p, INSN(BPF_ALU64 | (rnd(5) ? BPF_ADD : BPF_MUL) |
 				     BPF_K, BPF_REG_6 + rnd(3), 0, 0, 3));
-		switch (rnd(5)) {
+		switch (rnd(6)) {
 		case 0:
 			restore_r2(p);
 			copy_pkt_to_stack(p, BPF_REG_3, 26 + 4 * rnd(2), -16);
 			copy_pkt_to_stack(p, BPF_REG_3, 34, -12);
+			map_call(p, rnd(4), rnd(2) ? BPF_FUNC_map_lookup_elem :
+				 BPF_FUNC_map_update_elem, -16);
+			break;
+		case 5:
+			/* the addresses one way or the other: symmetric keys */
+			restore_r2(p);
+			i = rnd(2);
+			copy_pkt_to_stack(p, BPF_REG_3, 26 + 4 * i, -16);
+			copy_pkt_to_stack(p, BPF_REG_3, 30 - 4 * i, -12);
 			map_call(p, rnd(4), rnd(2) ? BPF_FUNC_map_lookup_elem :
 				 BPF_FUNC_map_update_elem, -16);
 			break;

@@ -37,7 +37,7 @@ for nf in count icmp_echo port_filter firewall router lb heavy_hitter nat esp di
 	fi
 done
 
-# a program that reads the NIC's clock (firewall's rate limit) is said to
+# a program that reads the NIC's clock (firewall's idle aging) is said to
 # vary with it, in words and JSON, as the kernel's plan file and prog-get
 # say; one that reads neither (count) is not
 "$PLAN" "$top/bpf/examples/firewall.o" > "$TMP/a" 2>&1
@@ -52,6 +52,28 @@ if grep -qx "varies: its verdicts may depend on the NIC's clock, which this pred
 else
 	sed 's/^/# /' "$TMP/a" "$TMP/aj" | head -20
 	nok "a plan says when the program's verdicts vary with the NIC's clock"
+fi
+
+# one UDP connection, both directions (one.wl): firewall's connection
+# table, keyed by a flow and its reverse, is steered by a symmetric hash,
+# so the predictor runs all its frames on one core of sixteen; lb's,
+# keyed by the flow one way, by a plain hash of it, puts the two
+# directions of this connection on two (the control: the data is fixed,
+# and so is whether they meet)
+printf 'workload one\nseed 1\nframes 40\nflows 1 uniform\nmix udp 100\nsizes 64 100\nreplies 50\n' > "$TMP/one.wl"
+busy() {
+	"$PLAN" --workload "$TMP/one.wl" "$top/bpf/examples/$1.o" 2> /dev/null |
+		awk '$1 ~ /^core[0-9]+$/ && $2 > 0 { n++ } END { print n + 0 }'
+}
+fw=$(busy firewall) lb=$(busy lb)
+"$PLAN" "$top/bpf/examples/firewall.o" > "$TMP/fw" 2>&1
+if [ "$fw" = 1 ] && [ "$lb" = 2 ] &&
+   grep -q '^stage 0: cores 0-15, steer key-symmetric' "$TMP/fw" &&
+   grep -q '^table 2: sharded, .*a flow and its reverse: a symmetric hash steers both to one core$' "$TMP/fw"; then
+	ok "a flow and its reverse meet on one core (firewall: $fw core, lb: $lb)"
+else
+	sed 's/^/# /' "$TMP/fw" | head -20
+	nok "a flow and its reverse meet on one core (firewall: $fw core, lb: $lb)"
 fi
 
 # --workload: every example NF, its table entries, a workload; the offline
