@@ -568,6 +568,11 @@ static void nicprog_plan_render(struct seq_buf *sb, const struct nicprog_dev *nd
 		seq_buf_fx(sb, st->cost_fx);
 		seq_buf_printf(sb, "\n");
 	}
+	t = nicprog_layout_bound(lo, &s);
+	if (t != U32_MAX)
+		seq_buf_printf(sb,
+			       "bound: table %u %s is shared-mutable and keeps stage %u on one core: at most %llu packets per million cycles, however many cores\n",
+			       t, np->maps[t]->name, s, lo->tput);
 	if (lo->node_host) {
 		seq_buf_printf(sb, "host: %u nodes, %u insns (the NIC holds %u of %u): %s\n",
 			       lo->host_nodes, lo->host_insns, lo->nic_insns,

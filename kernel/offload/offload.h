@@ -645,6 +645,7 @@ int nicprog_class_brackets(const struct nicprog_ir *ir,
 
 /* predict.c */
 void nicprog_predict(const struct nicprog_ir *ir, struct nicprog_layout *lo);
+u32 nicprog_layout_bound(const struct nicprog_layout *lo, u32 *stage);
 u64 nicprog_engine_cycles(const struct nicprog_lnic *lnic,
 			  const struct nicprog_layout *lo, u8 afn, u32 len);
 void nicprog_predict_costs(const struct nicprog_ir *ir,

@@ -309,3 +309,37 @@ void nicprog_predict(const struct nicprog_ir *ir, struct nicprog_layout *lo)
 	lo->lat /= NICPROG_FX;
 	lo->tput = tput;
 }
+
+/**
+ * nicprog_layout_bound() - the shared table that bounds a plan, if one does
+ * @lo: a predicted layout
+ * @stage: set to the stage the table keeps on one core
+ *
+ * A shared-mutable table keeps its accessors on one core, in a stage of
+ * their own where pipelining can make one: no core the budget has left
+ * over raises the rate of that stage. Said only where that stage is what
+ * limits the prediction and cores were left unused for it.
+ *
+ * Return: the table's index, or U32_MAX when no such table bounds @lo.
+ */
+u32 nicprog_layout_bound(const struct nicprog_layout *lo, u32 *stage)
+{
+	const struct nicprog_stage *st;
+	u32 s, t;
+
+	if (lo->cores >= lo->budget)
+		return U32_MAX;
+	for (s = 0; s < lo->n_stages; s++) {
+		st = &lo->stages[s];
+		if (st->replicas != 1 || st->replicable ||
+		    nicprog_rate(1, st->cost_fx) != lo->tput)
+			continue;
+		for (t = 0; t < lo->n_tables; t++)
+			if ((st->tables & BIT_ULL(t)) &&
+			    lo->tables[t].cls == NICPROG_TC_SHARED) {
+				*stage = s;
+				return t;
+			}
+	}
+	return U32_MAX;
+}

@@ -81,6 +81,18 @@ for nf in $NFS; do
 	check "$shape $nf: final map contents equal" has_line "ok 2 *" "$out"
 	check "$shape $nf: plan has the shape asked for" \
 		has_line "# plan: ok*" "$out"
+	# the sketch every frame writes bounds heavy_hitter, and the
+	# plan says so; no other example has such a bound
+	if [ "$shape" = auto ]; then
+		if [ "$nf" = heavy_hitter ]; then
+			check "$shape $nf: the plan states the sketch's bound" \
+				has_line "# bound: table 0 sketch is shared-mutable and keeps stage 1 on one core: at most * packets per million cycles, however many cores" "$out"
+		elif has_line "# bound: *" "$out"; then
+			tap_fail "$shape $nf: the plan states no bound"
+		else
+			tap_ok "$shape $nf: the plan states no bound"
+		fi
+	fi
 	# the host's copy is verified once where its maps empty to their
 	# fresh state (arrays, hashes, LPM tries; the examples' all do):
 	# every later run takes it, emptied, and must still equal the

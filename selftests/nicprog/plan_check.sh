@@ -18,6 +18,7 @@ while IFS= read -r l; do
 	n=$((n + 1))
 	[ $n -gt 3 ] || echo "# $l"
 	[[ $l =~ ^stage\ .*\ steer\ key-symmetric ]] && sym=1 && echo "# $l"
+	[[ $l == bound:* ]] && echo "# $l"
 	[[ $l =~ ^shape\ .*\ stages\ ([0-9]+)$ ]] && stages=${BASH_REMATCH[1]}
 	[[ $l =~ ^shape\ .*,\ cores\ ([0-9]+)\ of\  ]] && cores=${BASH_REMATCH[1]}
 done <<< "$plan"

@@ -273,6 +273,15 @@ void np_report_plan(const struct nicprog_ir *ir,
 		out_close_object();
 	}
 	out_close_array();
+	t = nicprog_layout_bound(lo, &s);
+	if (t != U32_MAX) {
+		out_open_object("bound");
+		out_uint("table", "bound: table %llu is shared-mutable", t);
+		out_uint("stage", " and keeps stage %llu on one core", s);
+		out_uint("tput", ": at most %llu packets per million cycles, however many cores\n",
+			 lo->tput);
+		out_close_object();
+	}
 	if (lo->node_host)
 		report_host(ir, lnic, lo);
 	out_open_array("tables");

@@ -76,6 +76,21 @@ else
 	nok "a flow and its reverse meet on one core (firewall: $fw core, lb: $lb)"
 fi
 
+# a shared-mutable table's stage bounds heavy_hitter: the plan says so, in
+# words and JSON; firewall, sharded, has no such bound; nor has
+# heavy_hitter on one core, where nothing is left to add
+"$PLAN" "$top/bpf/examples/heavy_hitter.o" > "$TMP/hh" 2>&1
+"$PLAN" -j "$top/bpf/examples/heavy_hitter.o" > "$TMP/hhj" 2>&1
+"$PLAN" --cores 1 "$top/bpf/examples/heavy_hitter.o" > "$TMP/hh1" 2>&1
+if grep -qx 'bound: table 0 is shared-mutable and keeps stage 1 on one core: at most [0-9]* packets per million cycles, however many cores' "$TMP/hh" &&
+   [ "$(jq -c '[.bound.table, .bound.stage, .bound.tput == .tput]' "$TMP/hhj")" = "[0,1,true]" ] &&
+   ! grep -q '^bound' "$TMP/fw" "$TMP/hh1"; then
+	ok "a shared table's stage bounds the plan, and the plan says so"
+else
+	sed 's/^/# /' "$TMP/hh" | head -20
+	nok "a shared table's stage bounds the plan, and the plan says so"
+fi
+
 # --workload: every example NF, its table entries, a workload; the offline
 # run checks engines against the BPF bodies on every frame (exit 1 if not);
 # a row per class in the class table and in the class brackets'.
