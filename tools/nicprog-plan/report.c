@@ -306,6 +306,31 @@ void np_report_plan(const struct nicprog_ir *ir,
 	out_close_array();
 }
 
+/*
+ * The bound a shared-mutable table's stage puts on the plan, as this
+ * workload meets it: said where that stage's core is the bottleneck.
+ */
+static void report_workload_bound(const struct nicprog_layout *lo,
+				  const struct np_prediction *p)
+{
+	char core[16];
+	u32 s, t, n;
+
+	t = nicprog_layout_bound(lo, &s);
+	if (t == U32_MAX)
+		return;
+	n = snprintf(core, sizeof(core), "core%u", lo->stages[s].first_core);
+	if (strncmp(p->bottleneck, core, n) ||
+	    (p->bottleneck[n] && p->bottleneck[n] != ' '))
+		return;
+	out_open_object("bound");
+	out_uint("table", "bound: table %llu is shared-mutable", t);
+	out_uint("stage", " and keeps stage %llu on one core", s);
+	out_double("tput", ": at most %.1f frames per million cycles on this workload, however many cores\n",
+		   p->tput);
+	out_close_object();
+}
+
 /**
  * np_report_prediction() - a workload's predicted performance
  * @w: the workload
@@ -347,6 +372,7 @@ void np_report_prediction(const struct np_workload *w,
 		 lnic->units[lo->core_unit].clock_mhz);
 	out_double("latency", ", latency %.1f cycles", p->lat);
 	out_string("bottleneck", ", bottleneck %s\n", p->bottleneck);
+	report_workload_bound(lo, p);
 	report_bracket(lo);
 	if (cb)
 		report_class_bracket(cb);

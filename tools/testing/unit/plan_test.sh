@@ -82,7 +82,13 @@ fi
 "$PLAN" "$top/bpf/examples/heavy_hitter.o" > "$TMP/hh" 2>&1
 "$PLAN" -j "$top/bpf/examples/heavy_hitter.o" > "$TMP/hhj" 2>&1
 "$PLAN" --cores 1 "$top/bpf/examples/heavy_hitter.o" > "$TMP/hh1" 2>&1
+# and a workload's prediction, where that stage's core is its bottleneck
+"$PLAN" --workload "$top/tools/workloads/flows.wl" "$top/bpf/examples/heavy_hitter.o" > "$TMP/hhw" 2>&1
+"$PLAN" --workload "$top/tools/workloads/flows.wl" "$top/bpf/examples/firewall.o" > "$TMP/fww" 2>&1
 if grep -qx 'bound: table 0 is shared-mutable and keeps stage 1 on one core: at most [0-9]* packets per million cycles, however many cores' "$TMP/hh" &&
+   grep -q '^predicted throughput .*, bottleneck core1$' "$TMP/hhw" &&
+   grep -qx 'bound: table 0 is shared-mutable and keeps stage 1 on one core: at most [0-9.]* frames per million cycles on this workload, however many cores' "$TMP/hhw" &&
+   ! grep -q '^bound' "$TMP/fww" &&
    [ "$(jq -c '[.bound.table, .bound.stage, .bound.tput == .tput]' "$TMP/hhj")" = "[0,1,true]" ] &&
    ! grep -q '^bound' "$TMP/fw" "$TMP/hh1"; then
 	ok "a shared table's stage bounds the plan, and the plan says so"
