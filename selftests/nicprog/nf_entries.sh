@@ -25,7 +25,7 @@ esp_sa() {
 }
 
 nf_entries() {
-	local slot b e hop
+	local slot b e h hop
 
 	ENTRIES=()
 	case $1 in
@@ -60,7 +60,14 @@ nf_entries() {
 		ENTRIES=(nat_cfg:00000000:c6336401) ;;
 	esp)
 		ENTRIES=("$(esp_sa 0a000001 4097)" "$(esp_sa 0a020304 8193)"
-			 seqs:0a000001:00000000 seqs:0a020304:00000000) ;;
+			 seqs:0a000001:00000000 seqs:0a020304:00000000)
+		# ESP_DESTS=N (at most 64, the tables' size): instead one for
+		# each of 10.64.0.0 to N - 1 (the oracle's ORACLE_BENCH=dests)
+		[ "${ESP_DESTS:-0}" -gt 0 ] && ENTRIES=()
+		for ((e = 0; e < ${ESP_DESTS:-0}; e++)); do
+			printf -v h '0a4000%02x' "$e"
+			ENTRIES+=("$(esp_sa "$h" $((12289 + e)))" "seqs:$h:00000000")
+		done ;;
 	# the held-out NFs (bpf/heldout)
 	acl)
 		# {proto, pad, port}: drop ssh, dns over UDP, discard; reflect 8080

@@ -56,8 +56,10 @@
  * BI_FLOWS connections (a source in 10.128.0.0/9 and its port, a
  * destination of the pool and its port) and sends half of them the other
  * way, addresses and ports swapped, as a stateful NF between two networks
- * sees both directions of each connection.
- * ORACLE_FLOWS=flows or biflows draws the frames compared so too.
+ * sees both directions of each connection. ORACLE_BENCH=dests draws IPv4
+ * destinations from MANY_DESTS addresses, 10.64.0.0 on (nf_entries.sh's
+ * ESP_DESTS gives esp a security association for each).
+ * ORACLE_FLOWS=flows, biflows or dests draws the frames compared so too.
  * With ORACLE_PCAP naming a capture file (pcap or pcapng, Ethernet), bench
  * mode sends its frames in order instead (again from the first when
  * FRAMES is more): a workload the predictor sees too.
@@ -161,6 +163,9 @@ static const uint32_t addrs[] = {
 static const uint16_t ports[] = { 22, 53, 80, 443, 8080, 1234, 5353, 9 };
 /* ORACLE_BENCH=flows: IPv4 sources from 10.128.0.0/9, for many flows */
 static int many_sources;
+/* ORACLE_BENCH=dests: IPv4 destinations 10.64.0.0 to 10.64.0.63 */
+#define MANY_DESTS	64
+static int many_dests;
 /* ORACLE_BENCH=biflows: connections, seen from both sides */
 #define BI_FLOWS	4096
 static int bi_flows;
@@ -227,7 +232,8 @@ static int make_frame(uint8_t *f)
 	f[off + 9] = proto;
 	memcpy(f + off + 12, &(uint32_t){ htonl(many_sources ?
 		0x0a800000 | (rnd() & 0x7fffff) : addrs[pick(10)]) }, 4);
-	memcpy(f + off + 16, &(uint32_t){ htonl(addrs[pick(10)]) }, 4);
+	memcpy(f + off + 16, &(uint32_t){ htonl(many_dests ?
+		0x0a400000 | pick(MANY_DESTS) : addrs[pick(10)]) }, 4);
 	if (bi_flows && (proto == 6 || proto == 17)) {
 		conn = pick(BI_FLOWS);
 		reply = pick(2);
@@ -1380,6 +1386,7 @@ static int bench(int fd, const struct sockaddr_ll *to, const char *nf,
 
 	many_sources = !strcmp(getenv("ORACLE_BENCH"), "flows");
 	bi_flows = !strcmp(getenv("ORACLE_BENCH"), "biflows");
+	many_dests = !strcmp(getenv("ORACLE_BENCH"), "dests");
 	if (pcap && !(pf = pcap_frames(pcap, &off, &n_pf)))
 		return 2;
 	ethtool_init(nf);
@@ -1543,6 +1550,7 @@ int main(int argc, char **argv)
 	if (getenv("ORACLE_FLOWS")) {
 		many_sources = !strcmp(getenv("ORACLE_FLOWS"), "flows");
 		bi_flows = !strcmp(getenv("ORACLE_FLOWS"), "biflows");
+		many_dests = !strcmp(getenv("ORACLE_FLOWS"), "dests");
 	}
 	in_fd = packet_socket(to.sll_ifindex);
 	if (getenv("ORACLE_BENCH"))
