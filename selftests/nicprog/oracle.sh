@@ -113,21 +113,26 @@ done
 # connection table, keyed by a flow and its reverse, is sharded over the
 # port's cores by a symmetric steering hash, and the NIC still equals the
 # host, frame for frame and in the final table
+# whole (auto) and in the later stage of a pipeline (pipelined+replicated,
+# where frames are steered at the hand-over)
 if [[ " $NFS " == *" firewall "* ]] && [ -z "${ORACLE_DIR:-}" ]; then
-	plan_set "$NF" shape auto
 	nf_entries firewall
-	out=$(ORACLE_FLOWS=biflows \
-	      ORACLE_HOOK="$SELFDIR/plan_check.sh $NF key-symmetric" \
-	      run_oracle firewall "$((SEED + 7))" 10000 "${ENTRIES[@]}" 2>&1)
-	rc=$?
-	print_matching '^#' "$out"
-	expect_eq "biflows firewall: oracle exit status" 0 "$rc"
-	check "biflows firewall: verdicts and bytes equal over 10000 frames" \
-		has_line "ok 1 *verdicts and output bytes equal * for 10000 frames (0 differ)*" "$out"
-	check "biflows firewall: final map contents equal" \
-		has_line "ok 2 *" "$out"
-	check "biflows firewall: sharded by a symmetric key" \
-		has_line "# plan: ok*" "$out"
+	for shape in auto pipelined+replicated; do
+		plan_set "$NF" shape "$shape"
+		out=$(ORACLE_FLOWS=biflows \
+		      ORACLE_HOOK="$SELFDIR/plan_check.sh $NF key-symmetric" \
+		      run_oracle firewall "$((SEED + 7))" 10000 "${ENTRIES[@]}" 2>&1)
+		rc=$?
+		print_matching '^#' "$out"
+		expect_eq "biflows $shape firewall: oracle exit status" 0 "$rc"
+		check "biflows $shape firewall: verdicts and bytes equal over 10000 frames" \
+			has_line "ok 1 *verdicts and output bytes equal * for 10000 frames (0 differ)*" "$out"
+		check "biflows $shape firewall: final map contents equal" \
+			has_line "ok 2 *" "$out"
+		check "biflows $shape firewall: a stage steered by a symmetric key" \
+			has_line "# plan: ok*" "$out"
+	done
+	plan_set "$NF" shape auto
 
 	# one UDP connection, both directions: nicsim runs all of it on
 	# one core under firewall's symmetric key, on two under lb's plain
