@@ -7,12 +7,12 @@
  * accesses and by them exchanged in pairs on the others (a flow and its
  * reverse), packets steered by a hash of the lesser copy, the same for
  * both directions (partition.c keeps such a table on one core where the
- * profile has no parser to compute that hash); a table the datapath only looks up and
- * adds to atomically, never reading a value, holds counters, which every
- * core may update (addition commutes, so the totals are those of any
- * order); anything else is shared-mutable and all its accessors stay on
- * one core. Every doubt resolves to shared-mutable,
- * and the reason is kept for operators.
+ * profile has no parser to compute that hash); a table the datapath
+ * only looks up and adds to atomically, never reading a value, holds
+ * counters, which every core may update (addition commutes, so the
+ * totals are those of any order); anything else is shared-mutable and
+ * all its accessors stay on one core. Every doubt resolves to
+ * shared-mutable, and the reason is kept for operators.
  */
 #include "offload.h"
 
