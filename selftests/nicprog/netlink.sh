@@ -45,7 +45,7 @@ bad = []
 def same(what, want, got):
     if want != got:
         bad.append('%s: plan %r, prog show %r' % (what, want, got))
-st = re.findall(r'^stage (\d+): cores (\d+)-(\d+), steer (\w+)(?: \((\S+)\))?, '
+st = re.findall(r'^stage (\d+): cores (\d+)-(\d+), steer ([\w-]+)(?: \((\S+)\))?, '
                 r'nodes (\d+), state in (\d+) bytes, cycles ([\d.]+)$', plan, re.M)
 same('stages', len(st), len(p['stages']))
 for (i, a, b, steer, shard, nodes, sb, cyc), j in zip(st, p['stages']):
@@ -504,6 +504,15 @@ check "prog show of lb.o: a stage steered by a sharded table's key" \
 	jok "[t['class'] for t in d[0]['tables'] if 'shard_table' in d[0]['stages'][0] and t['index'] == d[0]['stages'][0]['shard_table']] == ['sharded']" < "$TMP/lb.json"
 check "prog show of lb.o: every stage, table and time of the plan" \
 	plan_as_prog "$P0" "$TMP/lb.json"
+# firewall.o: conns, keyed by a flow and its reverse, steers key-symmetric
+check "replace it with firewall.o" \
+	ip -force link set dev "$P0" xdpoffload obj "$EX/firewall.o" sec xdp
+"$CLI" -j prog show dev "$P0" > "$TMP/fw.json"
+id7=$(jpy "d[0]['id']" < "$TMP/fw.json")
+check "prog show of firewall.o: a stage steered key-symmetric by conns" \
+	jok "[(s['steer'], d[0]['tables'][s['shard_table']]['name']) for s in d[0]['stages']] == [('key-symmetric', 'conns')]" < "$TMP/fw.json"
+check "prog show of firewall.o: every stage, table and time of the plan" \
+	plan_as_prog "$P0" "$TMP/fw.json"
 check "detach" ip link set dev "$P0" xdpoffload off
 expect_eq "sysfs prog_id: 0 once detached" 0 "$(cat "$C/prog_id")"
 
@@ -596,7 +605,8 @@ expect_eq "monitor: attach, replace, detach, attach, removal by the device going
 prog-attach $P0 $id2 $id1
 prog-attach $P0 $id5 $id2
 prog-attach $P0 $id6 $id5
-prog-detach $P0 $id6 0
+prog-attach $P0 $id7 $id6
+prog-detach $P0 $id7 0
 prog-attach $P0 $id4 0
 prog-detach $P0 $id4 0
 prog-attach $P2 $id3 0

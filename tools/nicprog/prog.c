@@ -7,18 +7,29 @@
 
 static const char *steer_name(unsigned int steer)
 {
-	static const char * const names[] = { "none", "flow", "key" };
+	/* sized by the uapi: a value added there is "unknown" until named */
+	static const char * const names[__NICPROG_STEER_MAX] = {
+		[NICPROG_STEER_NONE] = "none",
+		[NICPROG_STEER_FLOW] = "flow",
+		[NICPROG_STEER_KEY] = "key",
+		[NICPROG_STEER_KEY_SYMMETRIC] = "key-symmetric",
+	};
 
-	return steer < __NICPROG_STEER_MAX ? names[steer] : "unknown";
+	return steer < __NICPROG_STEER_MAX && names[steer] ? names[steer] :
+	       "unknown";
 }
 
 static const char *table_class_name(unsigned int cls)
 {
-	static const char * const names[] = {
-		"unused", "readonly", "sharded", "shared", "counter",
+	static const char * const names[__NICPROG_TC_MAX] = {
+		[NICPROG_TC_UNUSED] = "unused",
+		[NICPROG_TC_READONLY] = "readonly",
+		[NICPROG_TC_SHARDED] = "sharded",
+		[NICPROG_TC_SHARED] = "shared",
+		[NICPROG_TC_COUNTER] = "counter",
 	};
 
-	return cls < __NICPROG_TC_MAX ? names[cls] : "unknown";
+	return cls < __NICPROG_TC_MAX && names[cls] ? names[cls] : "unknown";
 }
 
 static uint64_t u(const struct nlattr *a)
