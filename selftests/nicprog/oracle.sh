@@ -158,6 +158,29 @@ if [[ " $NFS " == *" firewall "* ]] && [ -z "${ORACLE_DIR:-}" ]; then
 		expect_eq "one connection's two directions: $nf runs them on" \
 			"$([ $nf = firewall ] && echo 1 || echo 2)" "$n"
 	done
+
+	# aging: the oracle runs firewall with aging off (the host's clock
+	# and the NIC's differ); on the NIC, with an idle timeout of 1 ns,
+	# each frame finds its connection expired: an answer is dropped as
+	# untracked (its port is not allowed) where with aging off it passes
+	drops() {
+		ip netns exec "$NS" ethtool -S "$NF" |
+			awk '$1 == "xdp_drop:" { print $2 }'
+	}
+	declare -A dropped
+	nf_entries firewall
+	for aging in off on; do
+		[ $aging = on ] && ENTRIES=(allow:5000:00 allow:3500:00
+					    config:00000000:0100000000000000)
+		d0=$(drops)
+		ip netns exec "$NS" env ORACLE_BENCH=1 ORACLE_PCAP="$one.pcap" \
+			"$SELFDIR/oracle" "$EX/firewall.o" "$IN" "$NF" "$OUT" \
+			"$CAP" 1 40 "${ENTRIES[@]}" > "$one.out" 2>&1 ||
+			sed 's/^/# /' "$one.out"
+		dropped[$aging]=$(($(drops) - d0))
+	done
+	check "firewall's aging on the NIC: answers dropped once idle (${dropped[on]} of 40 frames; ${dropped[off]} with aging off)" \
+		test "${dropped[on]}" -gt "${dropped[off]}"
 	rm -f "$one" "$one".*
 fi
 tap_end
