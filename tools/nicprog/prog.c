@@ -4,32 +4,15 @@
 #include <linux/nicprog.h>
 
 #include "nicprog.h"
+#include "nicprog-user.h"
 
-static const char *steer_name(unsigned int steer)
+/*
+ * Names of the spec's enums, from the generated library: NULL (a value
+ * this build does not know) reads "unknown".
+ */
+static const char *known(const char *name)
 {
-	/* sized by the uapi: a value added there is "unknown" until named */
-	static const char * const names[__NICPROG_STEER_MAX] = {
-		[NICPROG_STEER_NONE] = "none",
-		[NICPROG_STEER_FLOW] = "flow",
-		[NICPROG_STEER_KEY] = "key",
-		[NICPROG_STEER_KEY_SYMMETRIC] = "key-symmetric",
-	};
-
-	return steer < __NICPROG_STEER_MAX && names[steer] ? names[steer] :
-	       "unknown";
-}
-
-static const char *table_class_name(unsigned int cls)
-{
-	static const char * const names[__NICPROG_TC_MAX] = {
-		[NICPROG_TC_UNUSED] = "unused",
-		[NICPROG_TC_READONLY] = "readonly",
-		[NICPROG_TC_SHARDED] = "sharded",
-		[NICPROG_TC_SHARED] = "shared",
-		[NICPROG_TC_COUNTER] = "counter",
-	};
-
-	return cls < __NICPROG_TC_MAX && names[cls] ? names[cls] : "unknown";
+	return name ? name : "unknown";
 }
 
 static uint64_t u(const struct nlattr *a)
@@ -80,7 +63,7 @@ static void stage_print(const struct nlattr *nest)
 	out_uint("replicas", NULL, n);
 	out_text("-%llu", (unsigned long long)(first + n - 1));
 	out_string("steer", ", steer %s",
-		   steer_name(u(tb[NICPROG_A_STAGE_STEER])));
+		   known(nicprog_steer_str(u(tb[NICPROG_A_STAGE_STEER]))));
 	if (tb[NICPROG_A_STAGE_SHARD_TABLE])
 		out_uint("shard_table", " (table %llu)",
 			 u(tb[NICPROG_A_STAGE_SHARD_TABLE]));
@@ -107,7 +90,8 @@ static void table_print(const struct nlattr *nest)
 			 u(tb[NICPROG_A_TABLE_HOST_MAP_ID]));
 	if (tb[NICPROG_A_TABLE_KIND])
 		out_text(")");
-	out_string("class", ": %s", table_class_name(u(tb[NICPROG_A_TABLE_CLASS])));
+	out_string("class", ": %s",
+		   known(nicprog_table_class_str(u(tb[NICPROG_A_TABLE_CLASS]))));
 	out_bool("mat", NULL, tb[NICPROG_A_TABLE_MAT]);
 	out_text("%s", tb[NICPROG_A_TABLE_MAT] ? " (mat)" : "");
 	out_string("region", ", region %s", s(tb[NICPROG_A_TABLE_REGION]));
