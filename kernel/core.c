@@ -468,7 +468,8 @@ EXPORT_SYMBOL_GPL(nicprog_lnic_replace_begin);
  *	the old one (the driver could not switch)
  *
  * A port's plan_cores setting more than the new NIC's cores is reset to
- * 0 (all).
+ * 0 (all), and its engine share of a type the new NIC has no engine of
+ * to all on the engines.
  *
  * Context: process, RTNL held since _begin().
  */
@@ -476,6 +477,7 @@ void nicprog_lnic_replace_end(struct nicprog_nic *nic,
 			      const struct nicprog_lnic *lnic)
 {
 	struct nicprog_dev *nd;
+	u32 t;
 
 	ASSERT_RTNL();
 	mutex_lock(&nic->lock);
@@ -496,6 +498,14 @@ void nicprog_lnic_replace_end(struct nicprog_nic *nic,
 				    nd->plan_cores, lnic->name, nic->sum.cores);
 			nd->plan_cores = 0;
 		}
+		for (t = NICPROG_ACCEL_NONE + 1; t < __NICPROG_ACCEL_MAX; t++)
+			if (nd->plan_body16[t] && !nic->sum.accels[t]) {
+				netdev_info(nd->netdev,
+					    "nicprog: engine share of %s reset to 16: profile %s has no such engine\n",
+					    nicprog_accel_type_name(t),
+					    lnic->name);
+				nd->plan_body16[t] = 0;
+			}
 		mutex_unlock(&nd->plan_lock);
 	}
 }

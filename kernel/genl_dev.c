@@ -50,7 +50,7 @@ static int nicprog_nl_dev_fill(struct sk_buff *skb, struct nicprog_dev *nd,
 	const struct nicprog_lnic_summary *sum = &nd->nic->sum;
 	char node[NICPROG_RING_NODE_MAX];
 	struct nlattr *nest;
-	u8 shape, partial;
+	u8 shape, partial, body16[__NICPROG_ACCEL_MAX];
 	u32 cores, i;
 	void *hdr;
 
@@ -62,6 +62,7 @@ static int nicprog_nl_dev_fill(struct sk_buff *skb, struct nicprog_dev *nd,
 	shape = nd->plan_shape;
 	cores = nd->plan_cores;
 	partial = nd->plan_partial;
+	memcpy(body16, nd->plan_body16, sizeof(body16));
 	mutex_unlock(&nd->plan_lock);
 	if (nla_put_u32(skb, NICPROG_A_DEV_IFINDEX, nd->netdev->ifindex) ||
 	    nla_put_string(skb, NICPROG_A_DEV_IFNAME, nd->netdev->name) ||
@@ -86,7 +87,9 @@ static int nicprog_nl_dev_fill(struct sk_buff *skb, struct nicprog_dev *nd,
 		    nla_put_u32(skb, NICPROG_A_ACCEL_TYPE, i) ||
 		    nla_put_string(skb, NICPROG_A_ACCEL_NAME,
 				   nicprog_accel_type_name(i)) ||
-		    nla_put_u32(skb, NICPROG_A_ACCEL_COUNT, sum->accels[i]))
+		    nla_put_u32(skb, NICPROG_A_ACCEL_COUNT, sum->accels[i]) ||
+		    nla_put_u8(skb, NICPROG_A_ACCEL_PLAN_SHARE,
+			       NICPROG_SHARE_ALL - body16[i]))
 			goto cancel;
 		nla_nest_end(skb, nest);
 	}
@@ -122,16 +125,58 @@ int nicprog_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 			       NICPROG_A_DEV_IFNAME, nicprog_nl_dev_fill);
 }
 
+/*
+ * dev-set's accel nests, each a type and its plan-share, onto @body16 (the
+ * port's, copied): every one checked before anything is set.
+ */
+static int nicprog_nl_shares(struct nicprog_dev *nd, struct genl_info *info,
+			     u8 *body16)
+{
+	const struct nicprog_lnic_summary *sum = &nd->nic->sum;
+	struct nlattr *tb[NICPROG_A_ACCEL_PLAN_SHARE + 1], *attr;
+	int rem, err;
+	u32 t;
+
+	nlmsg_for_each_attr(attr, info->nlhdr, GENL_HDRLEN, rem) {
+		if (nla_type(attr) != NICPROG_A_DEV_ACCEL)
+			continue;
+		err = nla_parse_nested(tb, NICPROG_A_ACCEL_PLAN_SHARE, attr,
+				       nicprog_accel_nl_policy, info->extack);
+		if (err)
+			return err;
+		if (!tb[NICPROG_A_ACCEL_TYPE] ||
+		    !tb[NICPROG_A_ACCEL_PLAN_SHARE] ||
+		    tb[NICPROG_A_ACCEL_NAME] || tb[NICPROG_A_ACCEL_COUNT]) {
+			NL_SET_ERR_MSG_ATTR(info->extack, attr,
+					    "accel in dev-set takes type and plan-share, only them");
+			return -EINVAL;
+		}
+		/* the policy bounds the type */
+		t = array_index_nospec(nla_get_u32(tb[NICPROG_A_ACCEL_TYPE]),
+				       __NICPROG_ACCEL_MAX);
+		if (t == NICPROG_ACCEL_NONE || !sum->accels[t]) {
+			NL_SET_ERR_MSG_ATTR(info->extack,
+					    tb[NICPROG_A_ACCEL_TYPE],
+					    "the NIC has no engine of this accelerator type");
+			return -EOPNOTSUPP;
+		}
+		body16[t] = NICPROG_SHARE_ALL -
+			    nla_get_u8(tb[NICPROG_A_ACCEL_PLAN_SHARE]);
+	}
+	return 0;
+}
+
 int nicprog_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
+	u8 body16[__NICPROG_ACCEL_MAX];
 	struct nlattr **a = info->attrs;
 	struct nicprog_dev *nd;
 	int err = 0;
 
 	if (!a[NICPROG_A_DEV_PLAN_SHAPE] && !a[NICPROG_A_DEV_PLAN_CORES] &&
-	    !a[NICPROG_A_DEV_PLAN_PARTIAL]) {
+	    !a[NICPROG_A_DEV_PLAN_PARTIAL] && !a[NICPROG_A_DEV_ACCEL]) {
 		NL_SET_ERR_MSG(info->extack,
-			       "nothing to set: give plan-shape, plan-cores or plan-partial");
+			       "nothing to set: give plan-shape, plan-cores, plan-partial or accel");
 		return -EINVAL;
 	}
 	rtnl_lock();
@@ -143,9 +188,13 @@ int nicprog_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 	}
 	/* check everything first: a refused request changes nothing */
 	mutex_lock(&nd->plan_lock);
+	memcpy(body16, nd->plan_body16, sizeof(body16));
 	err = nicprog_nl_cores_check(nd, a[NICPROG_A_DEV_PLAN_CORES],
 				     info->extack);
+	if (!err)
+		err = nicprog_nl_shares(nd, info, body16);
 	if (!err) {
+		memcpy(nd->plan_body16, body16, sizeof(body16));
 		if (a[NICPROG_A_DEV_PLAN_SHAPE])
 			/* the policy bounds it; names are looked up by it */
 			nd->plan_shape = array_index_nospec(nla_get_u8(a[NICPROG_A_DEV_PLAN_SHAPE]),

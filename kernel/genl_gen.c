@@ -18,6 +18,14 @@
 #include <linux/nicprog.h>
 #include <linux/nicprog.h>
 
+/* Common nested types */
+const struct nla_policy nicprog_accel_nl_policy[NICPROG_A_ACCEL_PLAN_SHARE + 1] = {
+	[NICPROG_A_ACCEL_TYPE] = NLA_POLICY_MAX(NLA_U32, 6),
+	[NICPROG_A_ACCEL_NAME] = { .type = NLA_NUL_STRING, },
+	[NICPROG_A_ACCEL_COUNT] = { .type = NLA_U32, },
+	[NICPROG_A_ACCEL_PLAN_SHARE] = NLA_POLICY_MAX(NLA_U8, 16),
+};
+
 /* NICPROG_CMD_DEV_GET - do */
 const struct nla_policy nicprog_dev_get_nl_policy[NICPROG_A_DEV_IFNAME + 1] = {
 	[NICPROG_A_DEV_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
@@ -31,6 +39,7 @@ const struct nla_policy nicprog_dev_set_nl_policy[NICPROG_A_DEV_PLAN_PARTIAL + 1
 	[NICPROG_A_DEV_PLAN_SHAPE] = NLA_POLICY_MAX(NLA_U8, 4),
 	[NICPROG_A_DEV_PLAN_CORES] = { .type = NLA_U32, },
 	[NICPROG_A_DEV_PLAN_PARTIAL] = NLA_POLICY_MAX(NLA_U8, 1),
+	[NICPROG_A_DEV_ACCEL] = NLA_POLICY_NESTED(nicprog_accel_nl_policy),
 };
 
 /* NICPROG_CMD_PROG_GET - do */

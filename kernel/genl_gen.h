@@ -19,6 +19,9 @@
 #include <linux/nicprog.h>
 #include <linux/nicprog.h>
 
+/* Common nested types */
+extern const struct nla_policy nicprog_accel_nl_policy[NICPROG_A_ACCEL_PLAN_SHARE + 1];
+
 extern const struct nla_policy nicprog_dev_get_nl_policy[NICPROG_A_DEV_IFNAME + 1];
 
 extern const struct nla_policy nicprog_dev_set_nl_policy[NICPROG_A_DEV_PLAN_PARTIAL + 1];

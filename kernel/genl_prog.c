@@ -133,14 +133,16 @@ static int nicprog_nl_put_class_bracket(struct sk_buff *skb,
 }
 
 static int nicprog_nl_put_plan_unit(struct sk_buff *skb, u8 type, u8 accel,
-				    u32 count, u32 total)
+				    u32 count, u32 total, u8 body16)
 {
 	struct nlattr *nest = nla_nest_start(skb, NICPROG_A_PROG_UNIT);
 
 	if (!nest ||
 	    nla_put_u8(skb, NICPROG_A_PLAN_UNIT_TYPE, type) ||
 	    (accel != NICPROG_ACCEL_NONE &&
-	     nla_put_u8(skb, NICPROG_A_PLAN_UNIT_ACCEL, accel)) ||
+	     (nla_put_u8(skb, NICPROG_A_PLAN_UNIT_ACCEL, accel) ||
+	      nla_put_u8(skb, NICPROG_A_PLAN_UNIT_SHARE,
+			 NICPROG_SHARE_ALL - body16))) ||
 	    nla_put_u32(skb, NICPROG_A_PLAN_UNIT_COUNT, count) ||
 	    nla_put_u32(skb, NICPROG_A_PLAN_UNIT_TOTAL, total))
 		return -EMSGSIZE;
@@ -159,11 +161,13 @@ static int nicprog_nl_put_plan_units(struct sk_buff *skb,
 		if (lo->accel_count[t] &&
 		    nicprog_nl_put_plan_unit(skb, NICPROG_UNIT_ACCEL, t,
 					     lo->accel_count[t],
-					     nd->nic->sum.accels[t]))
+					     nd->nic->sum.accels[t],
+					     lo->body16[t]))
 			return -EMSGSIZE;
 	if (lo->mat_units &&
 	    nicprog_nl_put_plan_unit(skb, NICPROG_UNIT_MAT, NICPROG_ACCEL_NONE,
-				     lo->mat_units, nd->nic->sum.mat_stages))
+				     lo->mat_units, nd->nic->sum.mat_stages,
+				     0))
 		return -EMSGSIZE;
 	return 0;
 }

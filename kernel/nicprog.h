@@ -244,12 +244,15 @@ struct nicprog_nic {
  *	ktime_get_ns()'s clock; under @ring_lock
  * @xdp_prog: the installed program, one reference owned; under RTNL
  * @plan: the installed plan, under RTNL
- * @plan_lock: protects @plan_shape, @plan_cores, @plan_partial and
- *	@plan_text, which sysfs and debugfs read without RTNL
+ * @plan_lock: protects @plan_shape, @plan_cores, @plan_partial,
+ *	@plan_body16 and @plan_text, which sysfs and debugfs read without RTNL
  * @plan_shape: enum nicprog_shape the next attach plans for
  * @plan_cores: cores the next plan may use, 0 for all
  * @plan_partial: the operator allows partial offload: what the NIC cannot
  *	hold runs on the host (handover.c)
+ * @plan_body16: per enum nicprog_accel_type, sixteenths of the next
+ *	plan's calls of that type the cores run as BPF bodies (dev-set's
+ *	accel plan-share is 16 less this); 0 for all on the engines
  * @plan_text: the installed plan in words, or NULL
  * @prog_id: the installed program's ID, 0 for none; under @plan_lock
  * @facts: the installed program's facts file (offload/facts.h), or NULL
@@ -290,6 +293,7 @@ struct nicprog_dev {
 	u8 plan_shape;
 	u32 plan_cores;
 	bool plan_partial;
+	u8 plan_body16[__NICPROG_ACCEL_MAX];
 	char *plan_text;
 	u32 prog_id;
 	void *facts;
@@ -353,6 +357,9 @@ static inline u32 nicprog_host_fn_index(s32 func_id)
  * @images: per stage, the driver's translation of it
  *	(&nicprog_dev_ops.stage_translate), or NULL: interpreted
  * @n_images: stages the driver translated so far; released at destroy
+ * @share_turn: per enum nicprog_accel_type, calls so far, which the
+ *	cores take turns on to share them between engine and body
+ *	(lo.body16)
  */
 struct nicprog_plan {
 	struct nicprog_exec_prog exec;
@@ -378,6 +385,7 @@ struct nicprog_plan {
 	u32 n_held;
 	void *images[NICPROG_MAX_STAGES];
 	u32 n_images;
+	atomic_t share_turn[__NICPROG_ACCEL_MAX];
 };
 
 /**
@@ -530,11 +538,14 @@ extern const struct nicprog_exec_ops nicprog_plan_host_ops;
  * @shape: enum nicprog_shape
  * @cores: the most cores it may use, 0 for all
  * @partial: what the NIC cannot hold may run on the host
+ * @body16: per enum nicprog_accel_type, sixteenths of the calls the cores
+ *	run as bodies (nicprog_layout_share())
  */
 struct nicprog_plan_settings {
 	u8 shape;
 	u32 cores;
 	bool partial;
+	u8 body16[__NICPROG_ACCEL_MAX];
 };
 
 void nicprog_plan_settings(struct nicprog_dev *nd,

@@ -66,8 +66,14 @@ static u32 plan_prandom(void *priv)
 static s64 plan_accel(void *priv, u32 afn, struct nicprog_exec_pkt *pkt,
 		      const u64 *args, u64 *ret)
 {
-	const struct nicprog_plan *plan = priv;
+	struct nicprog_plan *plan = priv;
+	u32 t = nicprog_accel_fn_type(afn);
 
+	/* the executor runs the body: the same result, on the core */
+	if (t < __NICPROG_ACCEL_MAX && plan->lo.body16[t] &&
+	    nicprog_share_body(plan->lo.body16[t],
+			       atomic_inc_return(&plan->share_turn[t])))
+		return -EAGAIN;
 	return plan->nd->nic->ops->accel_run(plan->nd, afn, pkt, args, ret);
 }
 
@@ -341,6 +347,7 @@ void nicprog_plan_settings(struct nicprog_dev *nd,
 	set->shape = nd->plan_shape;
 	set->cores = nd->plan_cores;
 	set->partial = nd->plan_partial;
+	memcpy(set->body16, nd->plan_body16, sizeof(set->body16));
 	mutex_unlock(&nd->plan_lock);
 }
 
@@ -427,6 +434,11 @@ struct nicprog_plan *nicprog_plan_create(struct nicprog_dev *nd,
 	err = nicprog_layout_build_slice(&np->ir, lnic, shape, budget,
 					 &units, partial ? &lim : NULL,
 					 &plan->lo, &why);
+	if (!err) {
+		err = nicprog_layout_share(&np->ir, lnic, set->body16,
+					   &plan->lo);
+		why = "out of memory";
+	}
 	plan->plan_ns = ktime_get_ns() - plan->plan_ns;
 	if (err) {
 		/* the offloader's reasons are static strings */
@@ -621,6 +633,11 @@ static void nicprog_plan_render(struct seq_buf *sb, const struct nicprog_dev *nd
 			       nicprog_accel_type_name(t), n,
 			       lo->accel_count[t]);
 		seq_buf_fx(sb, lo->accel_cost_fx[t]);
+		if (lo->body16[t])
+			seq_buf_printf(sb,
+				       ", %u/16 of them engine jobs and %u/16 the function's body on the cores",
+				       NICPROG_SHARE_ALL - lo->body16[t],
+				       lo->body16[t]);
 		seq_buf_printf(sb, "\n");
 	}
 	for (s = 0, n = 0; s < np->len; s++)

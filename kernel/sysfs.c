@@ -167,6 +167,34 @@ static ssize_t plan_partial_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(plan_partial);
 
+/*
+ * A line per accelerator type the NIC has: its name and the sixteenths of
+ * the next plan's calls of it run as engine jobs (dev-set's plan-share).
+ */
+static ssize_t plan_engine_share_show(struct device *dev,
+				      struct device_attribute *attr, char *buf)
+{
+	struct nicprog_dev *nd = to_nicprog_dev(dev);
+	u32 accels[__NICPROG_ACCEL_MAX], t;
+	u8 body16[__NICPROG_ACCEL_MAX];
+	int len = 0;
+
+	mutex_lock(&nd->plan_lock);
+	memcpy(body16, nd->plan_body16, sizeof(body16));
+	mutex_unlock(&nd->plan_lock);
+	/* the LNIC may be replaced: as nicprog_sum_show() */
+	mutex_lock(&nd->nic->lock);
+	memcpy(accels, nd->nic->sum.accels, sizeof(accels));
+	mutex_unlock(&nd->nic->lock);
+	for (t = NICPROG_ACCEL_NONE + 1; t < __NICPROG_ACCEL_MAX; t++)
+		if (accels[t])
+			len += sysfs_emit_at(buf, len, "%s %u\n",
+					     nicprog_accel_type_name(t),
+					     NICPROG_SHARE_ALL - body16[t]);
+	return len;
+}
+static DEVICE_ATTR_RO(plan_engine_share);
+
 /* The installed program's ID, as bpftool shows it; 0 for none. */
 static ssize_t prog_id_show(struct device *dev, struct device_attribute *attr,
 			    char *buf)
@@ -186,6 +214,7 @@ static struct attribute *nicprog_dev_attrs[] = {
 	&dev_attr_plan_shape.attr,
 	&dev_attr_plan_cores.attr,
 	&dev_attr_plan_partial.attr,
+	&dev_attr_plan_engine_share.attr,
 	&dev_attr_ifindex.attr,
 	&dev_attr_profile.attr,
 	&dev_attr_cores.attr.attr,

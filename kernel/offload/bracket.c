@@ -129,6 +129,8 @@ static void br_engine(const struct br_ctx *c, u8 afn, struct br_cost *lo,
 
 static void br_block(struct br_ctx *c, const struct nicprog_ir_block *b,
 		     u32 depth, struct br_cost *lo, struct br_cost *hi);
+static void br_call(struct br_ctx *c, u8 afn, u32 s, u32 depth,
+		    struct br_cost *lo, struct br_cost *hi);
 
 /*
  * How often one call of subprogram @s (blocks from @first to @last) may run
@@ -230,16 +232,43 @@ static void br_block(struct br_ctx *c, const struct nicprog_ir_block *b,
 		}
 		if (insn->src_reg != BPF_PSEUDO_CALL)
 			continue;
-		if (pl->insn_accel[i]) {
-			br_engine(c, pl->insn_accel[i], lo, hi);
-			continue;
-		}
 		t = i + 1 + insn->imm;
 		for (s = 1; s < ir->n_subs && ir->sub_start[s] != t; s++)
 			;
-		if (s < ir->n_subs)
+		if (pl->insn_accel[i])
+			br_call(c, pl->insn_accel[i],
+				s < ir->n_subs ? s : U32_MAX, depth, lo, hi);
+		else if (s < ir->n_subs)
 			br_sub(c, s, depth + 1, lo, hi);
 	}
+}
+
+/*
+ * An accelerator call: an engine job, or where the plan shares the calls
+ * (body16) either path -- the least of both and the most.
+ */
+static void br_call(struct br_ctx *c, u8 afn, u32 s, u32 depth,
+		    struct br_cost *lo, struct br_cost *hi)
+{
+	u8 sh = c->lo->body16[nicprog_accel_fn_type(afn)];
+	struct br_cost el = { 0 }, eh = { 0 }, bl = { 0 }, bh = { 0 };
+
+	if (!sh || s == U32_MAX) {
+		br_engine(c, afn, lo, hi);
+		return;
+	}
+	br_sub(c, s, depth + 1, &bl, &bh);
+	if (sh < NICPROG_SHARE_ALL) {
+		br_engine(c, afn, &el, &eh);
+		bl.issue = min(bl.issue, el.issue);
+		bl.wait = min(bl.wait, el.wait);
+		bh.issue = max(bh.issue, eh.issue);
+		bh.wait = max(bh.wait, eh.wait);
+	}
+	lo->issue = br_add(lo->issue, bl.issue);
+	lo->wait = br_add(lo->wait, bl.wait);
+	hi->issue = br_add(hi->issue, bh.issue);
+	hi->wait = br_add(hi->wait, bh.wait);
 }
 
 /* What waits at each region cost, least and most. */

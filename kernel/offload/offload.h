@@ -474,6 +474,9 @@ struct nicprog_class_bracket {
  *	slice of that unit's, 0 if it calls none of that kind
  * @accel_cost_fx: per enum nicprog_accel_type, engine cycles per packet
  *	(core cycles), times NICPROG_FX
+ * @body16: per enum nicprog_accel_type, sixteenths of the calls the cores
+ *	run as the called function's BPF body instead of an engine job
+ *	(nicprog_layout_share(); 0 for a type the plan has no engine of)
  * @node_host: partial offload: per DAG node, where it runs (enum
  *	nicprog_node_side, host.c); NULL when the NIC runs the whole program
  * @host_nodes: nodes the host runs
@@ -516,6 +519,7 @@ struct nicprog_layout {
 	u32 accel_unit[__NICPROG_ACCEL_MAX];
 	u32 accel_count[__NICPROG_ACCEL_MAX];
 	u64 accel_cost_fx[__NICPROG_ACCEL_MAX];
+	u8 body16[__NICPROG_ACCEL_MAX];
 	u8 *node_host;
 	u32 host_nodes;
 	u32 host_insns;
@@ -554,6 +558,7 @@ struct nicprog_host_limits {
 #define NICPROG_MAT_REGION	2
 
 #define NICPROG_ACCEL_NOMINAL_LEN	256	/* bytes per job, for prediction */
+#define NICPROG_SHARE_ALL		16	/* struct nicprog_layout.body16 */
 
 const char *nicprog_accel_fn_name(unsigned int afn);
 
@@ -646,6 +651,10 @@ int nicprog_class_brackets(const struct nicprog_ir *ir,
 /* predict.c */
 void nicprog_predict(const struct nicprog_ir *ir, struct nicprog_layout *lo);
 u32 nicprog_layout_bound(const struct nicprog_layout *lo, u32 *stage);
+int nicprog_layout_share(const struct nicprog_ir *ir,
+			 const struct nicprog_lnic *lnic, const u8 *body16,
+			 struct nicprog_layout *lo);
+bool nicprog_share_body(u8 body16, u32 turn);
 u64 nicprog_engine_cycles(const struct nicprog_lnic *lnic,
 			  const struct nicprog_layout *lo, u8 afn, u32 len);
 void nicprog_predict_costs(const struct nicprog_ir *ir,

@@ -132,6 +132,69 @@ int nicprog_part_finish(struct nicprog_part *p, const char **why)
 	return 0;
 }
 
+/**
+ * nicprog_layout_share() - share a plan's accelerator calls with the cores
+ * @ir: the program
+ * @lnic: the NIC the plan is for
+ * @body16: per enum nicprog_accel_type, sixteenths of the calls to run as
+ *	the called function's BPF body on the cores (0: every call is an
+ *	engine job); larger values count as NICPROG_SHARE_ALL
+ * @lo: a plan from nicprog_layout_build_slice(); repriced
+ *
+ * An accelerator call's body computes what the engine does (the oracle
+ * checks them bit for bit), so where an engine pool saturates before the
+ * cores, bodies on the cores add throughput. The choice is the operator's
+ * (dev-set's accel plan-share), made from a prediction with the traffic
+ * (nicprog-plan --workload --engine-share auto): the static model knows
+ * neither how many frames reach a call nor their lengths, and a body
+ * costs many times its engine job. The stages stay as the plan made them;
+ * costs, the prediction and the brackets follow the share. Types the plan
+ * has no engine of keep 0.
+ *
+ * Context: process; allocates (the brackets).
+ * Return: 0 or -ENOMEM.
+ */
+int nicprog_layout_share(const struct nicprog_ir *ir,
+			 const struct nicprog_lnic *lnic, const u8 *body16,
+			 struct nicprog_layout *lo)
+{
+	bool changed = false;
+	u8 sh;
+	u32 t;
+
+	for (t = 0; t < __NICPROG_ACCEL_MAX; t++) {
+		sh = lo->accel_count[t] ? min_t(u8, body16[t],
+						NICPROG_SHARE_ALL) : 0;
+		changed |= sh != lo->body16[t];
+		lo->body16[t] = sh;
+	}
+	if (!changed)
+		return 0;
+	nicprog_predict_costs(ir, lnic, lo);
+	nicprog_predict(ir, lo);
+	if (nicprog_bracket(ir, lnic, lo) ||
+	    nicprog_class_brackets(ir, lnic, lo))
+		return -ENOMEM;
+	return 0;
+}
+
+/**
+ * nicprog_share_body() - whether a call runs as its body under a share
+ * @body16: the type's share, struct nicprog_layout.body16
+ * @turn: the type's calls before this one, counted by the caller
+ *
+ * Spreads the bodies evenly over every sixteen calls, so that each core
+ * of a replicated stage mixes both kinds in the plan's proportion.
+ *
+ * Return: true if this call runs the body on the core.
+ */
+bool nicprog_share_body(u8 body16, u32 turn)
+{
+	turn %= NICPROG_SHARE_ALL;
+	return (turn + 1) * body16 / NICPROG_SHARE_ALL !=
+	       turn * body16 / NICPROG_SHARE_ALL;
+}
+
 static int layout_alloc(struct nicprog_layout *lo, const struct nicprog_ir *ir)
 {
 	lo->node_stage = kvcalloc(ir->n_nodes, 1, GFP_KERNEL);

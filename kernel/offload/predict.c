@@ -126,7 +126,10 @@ u64 nicprog_engine_cycles(const struct nicprog_lnic *lnic,
 
 /*
  * Cycles of one run of a block, callees included; an engine job costs the
- * core its call and the wait.
+ * core its call and the wait. A call the plan shares between its engine
+ * and the body (body16) costs each in proportion; the body is priced as
+ * every subprogram is, one trip of its loops, so a share's figure is the
+ * most it could give -- nicprog-plan --workload runs the bodies.
  */
 static u64 block_cycles(const struct nicprog_ir *ir,
 			const struct nicprog_lnic *lnic,
@@ -134,8 +137,8 @@ static u64 block_cycles(const struct nicprog_ir *ir,
 			const struct nicprog_ir_block *b, u32 depth)
 {
 	const struct bpf_insn *insn;
-	u64 c = 0;
-	u32 i, t, s;
+	u64 c = 0, eng;
+	u32 i, t, s, sh;
 
 	for (i = b->start; i < b->end; i++) {
 		insn = &ir->in->insns[i];
@@ -143,16 +146,21 @@ static u64 block_cycles(const struct nicprog_ir *ir,
 		if (insn->code != (BPF_JMP | BPF_CALL) ||
 		    insn->src_reg != BPF_PSEUDO_CALL)
 			continue;
-		if (lo->insn_accel[i]) {
-			c += nicprog_engine_cycles(lnic, lo, lo->insn_accel[i],
-						      NICPROG_ACCEL_NOMINAL_LEN);
-			continue;
-		}
 		t = i + 1 + insn->imm;
 		for (s = 1; s < ir->n_subs && ir->sub_start[s] != t; s++)
 			;
-		if (s < ir->n_subs)
-			c += sub_cost(ir, lnic, lo, s, depth + 1);
+		sh = lo->insn_accel[i] ?
+		     lo->body16[nicprog_accel_fn_type(lo->insn_accel[i])] :
+		     NICPROG_SHARE_ALL;
+		eng = 0;
+		if (lo->insn_accel[i])
+			eng = nicprog_engine_cycles(lnic, lo, lo->insn_accel[i],
+						    NICPROG_ACCEL_NOMINAL_LEN);
+		/* engine jobs and bodies in the plan's proportion (body16) */
+		c += eng * (NICPROG_SHARE_ALL - sh) / NICPROG_SHARE_ALL;
+		if (sh && s < ir->n_subs)
+			c += sub_cost(ir, lnic, lo, s, depth + 1) * sh /
+			     NICPROG_SHARE_ALL;
 	}
 	return c;
 }
@@ -188,7 +196,7 @@ void nicprog_predict_costs(const struct nicprog_ir *ir,
 	u32 lat_any = slowest_latency(lnic, cu);
 	const struct nicprog_insn_meta *m;
 	const struct bpf_insn *insn;
-	u32 i, lat, c;
+	u32 i, lat, c, t;
 	u8 cls;
 
 	for (i = 0; i < ir->in->len; i++) {
@@ -222,12 +230,16 @@ void nicprog_predict_costs(const struct nicprog_ir *ir,
 			block_cycles(ir, lnic, lo, &ir->blocks[i], 0);
 	lo->mat_cost_fx = 0;
 	memset(lo->accel_cost_fx, 0, sizeof(lo->accel_cost_fx));
-	for (i = 0; i < ir->in->len; i++)
-		if (lo->insn_accel[i] && ir->insn_block[i] < ir->n_main)
-			lo->accel_cost_fx[nicprog_accel_fn_type(lo->insn_accel[i])] +=
-				(u64)ir->blocks[ir->insn_block[i]].freq *
-				nicprog_engine_cycles(lnic, lo, lo->insn_accel[i],
-						      NICPROG_ACCEL_NOMINAL_LEN);
+	for (i = 0; i < ir->in->len; i++) {
+		if (!lo->insn_accel[i] || ir->insn_block[i] >= ir->n_main)
+			continue;
+		t = nicprog_accel_fn_type(lo->insn_accel[i]);
+		lo->accel_cost_fx[t] +=
+			(u64)ir->blocks[ir->insn_block[i]].freq *
+			nicprog_engine_cycles(lnic, lo, lo->insn_accel[i],
+					      NICPROG_ACCEL_NOMINAL_LEN) *
+			(NICPROG_SHARE_ALL - lo->body16[t]) / NICPROG_SHARE_ALL;
+	}
 	for (i = 0; i < ir->in->len; i++)
 		if (lo->insn_mat[i] == NICPROG_MAT_LOOKUP &&
 		    ir->insn_block[i] < ir->n_main)

@@ -31,7 +31,8 @@ plan_line() { grep "^$2" "/sys/kernel/debug/nicprog/$1/plan"; }
 # plan in debugfs says (table classes by the spec's names): per stage its
 # cores, steering (and shard table), nodes, state and cycles; per table its
 # class, MAT, region, accesses and reason; the host part's nodes, insns,
-# share, state and entries; the engines and MAT stages it uses; the
+# share, state and entries; the engines and MAT stages it uses (and the
+# share of calls on the engines); the
 # verifier's and offloader's time
 plan_as_prog() {
 	/usr/bin/python3 - "/sys/kernel/debug/nicprog/$1/plan" "$2" <<'PY'
@@ -72,11 +73,12 @@ if h and 'host' in p:
                   [int(x) for x in h[7].split()]),
          (j['nodes'], j['insns'], j['nic_insns'], j['reason'], j['share'],
           j['state_bytes'], j['entries']))
-units = [('accel', k, int(n)) for k, n in
-         re.findall(r'^accel (\w+): \d+ calls on (\d+) engines', plan, re.M)]
-units += [('mat', '', int(n)) for n in re.findall(r'^mat: (\d+) stages', plan, re.M)]
-same('units', sorted(units), sorted((u['type'], u.get('accel', ''), u['count'])
-                                   for u in p['units']))
+units = [('accel', k, int(n), int(sh or 16)) for k, n, sh in
+         re.findall(r'^accel (\w+): \d+ calls on (\d+) engines, cycles [\d.]+'
+                    r'(?:, (\d+)/16 of them engine jobs)?', plan, re.M)]
+units += [('mat', '', int(n), 0) for n in re.findall(r'^mat: (\d+) stages', plan, re.M)]
+same('units', sorted(units), sorted((u['type'], u.get('accel', ''), u['count'],
+                                    u.get('share', 0)) for u in p['units']))
 t = re.search(r'^time: verifier (\d+) us, offloader (\d+) us', plan, re.M)
 same('time', (int(t[1]), int(t[2])), (p['verify_ns'] // 1000, p['plan_ns'] // 1000))
 for b in bad:
@@ -513,6 +515,36 @@ check "prog show of firewall.o: a stage steered key-symmetric by conns" \
 	jok "[(s['steer'], d[0]['tables'][s['shard_table']]['name']) for s in d[0]['stages']] == [('key-symmetric', 'conns')]" < "$TMP/fw.json"
 check "prog show of firewall.o: every stage, table and time of the plan" \
 	plan_as_prog "$P0" "$TMP/fw.json"
+# nat.o with 8/16 of its checksums as engine jobs, the rest as BPF bodies
+check "dev set engine-share csum:8" \
+	"$CLI" dev set dev "$P0" engine-share csum:8
+"$CLI" -j dev show dev "$P0" > "$TMP/share.json"
+expect_eq "dev show: csum's plan share 8, hash's 16" "8 16" \
+	"$(jpy "' '.join(str(a['plan_share']) for t in ('csum', 'hash') for a in d[0]['accels'] if a['type'] == t)" < "$TMP/share.json")"
+check "dev show in words: csum's share" \
+	grep -q "csum 1 (plan share 8/16 engine jobs)" <<< "$("$CLI" dev show dev "$P0")"
+out=$("$CLI" dev set dev "$P0" engine-share csum:17 2>&1)
+expect_eq "engine-share past 16: exit 2" 2 "$?"
+check "saying what N is" grep -q "0 to 16 sixteenths" <<< "$out"
+out=$("$CLI" dev set dev "$P0" engine-share regex:8 2>&1)
+rc=$?
+tap_info "$out"
+expect_eq "engine-share of an engine the NIC lacks: exit 1" 1 "$rc"
+check "with the kernel's reason" grep -q "no engine of this accelerator type" <<< "$out"
+check "replace it with nat.o" \
+	ip -force link set dev "$P0" xdpoffload obj "$EX/nat.o" sec xdp
+"$CLI" -j prog show dev "$P0" > "$TMP/nat.json"
+id8=$(jpy "d[0]['id']" < "$TMP/nat.json")
+expect_eq "prog show of nat.o: csum engines with share 8, hash with 16" "csum 8 hash 16" \
+	"$(jpy "' '.join('%s %d' % (u['accel'], u['share']) for u in d[0]['units'] if 'accel' in u)" < "$TMP/nat.json")"
+check "prog show in words: the split" \
+	grep -q "csum engines 1 of 1 (8/16 of the calls; the rest as BPF bodies on the cores)" <<< "$("$CLI" prog show dev "$P0")"
+check "the plan in words: the split" \
+	grep -q "^accel csum: 2 calls on 1 engines, cycles [0-9.]*, 8/16 of them engine jobs and 8/16 the function's body on the cores" \
+	"/sys/kernel/debug/nicprog/$P0/plan"
+check "prog show of nat.o: every stage, table and time of the plan" \
+	plan_as_prog "$P0" "$TMP/nat.json"
+"$CLI" dev set dev "$P0" engine-share csum:16
 check "detach" ip link set dev "$P0" xdpoffload off
 expect_eq "sysfs prog_id: 0 once detached" 0 "$(cat "$C/prog_id")"
 
@@ -606,7 +638,8 @@ prog-attach $P0 $id2 $id1
 prog-attach $P0 $id5 $id2
 prog-attach $P0 $id6 $id5
 prog-attach $P0 $id7 $id6
-prog-detach $P0 $id7 0
+prog-attach $P0 $id8 $id7
+prog-detach $P0 $id8 0
 prog-attach $P0 $id4 0
 prog-detach $P0 $id4 0
 prog-attach $P2 $id3 0

@@ -44,13 +44,29 @@ static void expect(const char *desc, int err, int want, const char *msg)
 
 struct dev_state {
 	int shape, cores, partial, found;
+	int share[__NICPROG_ACCEL_MAX];	/* accel plan-share; -1 if absent */
 	char profile[32];
 };
+
+static void accel_cb(const struct nlattr *nest, struct dev_state *st)
+{
+	const struct nlattr *a, *type = NULL, *share = NULL;
+
+	mnl_attr_for_each_nested(a, nest) {
+		if (mnl_attr_get_type(a) == NICPROG_A_ACCEL_TYPE)
+			type = a;
+		else if (mnl_attr_get_type(a) == NICPROG_A_ACCEL_PLAN_SHARE)
+			share = a;
+	}
+	if (type && share && mnl_attr_get_u32(type) < __NICPROG_ACCEL_MAX)
+		st->share[mnl_attr_get_u32(type)] = mnl_attr_get_u8(share);
+}
 
 static int dev_cb(const struct nlmsghdr *nlh, void *data)
 {
 	const struct nlattr *tb[NICPROG_A_DEV_MAX + 1];
 	struct dev_state *st = data;
+	const struct nlattr *a;
 
 	nl_attrs(nlh, tb, NICPROG_A_DEV_MAX);
 	if (!tb[NICPROG_A_DEV_PLAN_SHAPE] || !tb[NICPROG_A_DEV_PLAN_CORES] ||
@@ -59,6 +75,9 @@ static int dev_cb(const struct nlmsghdr *nlh, void *data)
 	st->shape = mnl_attr_get_u8(tb[NICPROG_A_DEV_PLAN_SHAPE]);
 	st->cores = mnl_attr_get_u32(tb[NICPROG_A_DEV_PLAN_CORES]);
 	st->partial = mnl_attr_get_u8(tb[NICPROG_A_DEV_PLAN_PARTIAL]);
+	mnl_attr_for_each(a, nlh, GENL_HDRLEN)
+		if (mnl_attr_get_type(a) == NICPROG_A_DEV_ACCEL)
+			accel_cb(a, st);
 	if (tb[NICPROG_A_DEV_PROFILE])
 		snprintf(st->profile, sizeof(st->profile), "%s",
 			 mnl_attr_get_str(tb[NICPROG_A_DEV_PROFILE]));
@@ -71,8 +90,24 @@ static int dev_get(unsigned int ifindex, struct dev_state *st)
 	struct nlmsghdr *nlh = nl_msg(&nl, NICPROG_CMD_DEV_GET, 0);
 
 	memset(st, 0, sizeof(*st));
+	memset(st->share, -1, sizeof(st->share));
 	mnl_attr_put_u32(nlh, NICPROG_A_DEV_IFINDEX, ifindex);
 	return nl_run(&nl, nlh, dev_cb, st);
+}
+
+/* Every engine type the NIC has: all its calls on the engines. */
+static bool shares_all(const struct dev_state *st)
+{
+	int t, n = 0;
+
+	for (t = NICPROG_ACCEL_NONE + 1; t < __NICPROG_ACCEL_MAX; t++) {
+		if (st->share[t] < 0)
+			continue;
+		if (st->share[t] != NICPROG_PLAN_SHARE_ALL)
+			return false;
+		n++;
+	}
+	return n > 0;
 }
 
 /* The plan settings are still the defaults: auto, every core, no partial. */
@@ -82,7 +117,80 @@ static void unchanged(const char *desc, unsigned int ifindex)
 	int err = dev_get(ifindex, &st);
 
 	result(!err && st.found == 1 && st.shape == NICPROG_SHAPE_AUTO &&
-	       !st.cores && !st.partial, desc, err);
+	       !st.cores && !st.partial && shares_all(&st), desc, err);
+}
+
+/*
+ * dev-set of accel nests only: @n of them, type @type[i] and plan-share
+ * @share[i] (-1: left out); @count puts a count in the first too.
+ */
+static int dev_set_shares(unsigned int ifindex, int n, const int *type,
+			  const int *share, bool count)
+{
+	struct nlmsghdr *nlh = nl_msg(&nl, NICPROG_CMD_DEV_SET, 0);
+	struct nlattr *nest;
+	int i;
+
+	mnl_attr_put_u32(nlh, NICPROG_A_DEV_IFINDEX, ifindex);
+	for (i = 0; i < n; i++) {
+		nest = mnl_attr_nest_start(nlh, NICPROG_A_DEV_ACCEL);
+		mnl_attr_put_u32(nlh, NICPROG_A_ACCEL_TYPE, type[i]);
+		if (share[i] >= 0)
+			mnl_attr_put_u8(nlh, NICPROG_A_ACCEL_PLAN_SHARE, share[i]);
+		if (count && !i)
+			mnl_attr_put_u32(nlh, NICPROG_A_ACCEL_COUNT, 1);
+		mnl_attr_nest_end(nlh, nest);
+	}
+	return nl_run(&nl, nlh, NULL, NULL);
+}
+
+/*
+ * accel plan-share: bad nests are refused with their reason and change
+ * nothing, not even the good nests beside them; a good one shows in
+ * dev-get. The port's NIC is nicsim-generic: csum engines, no regex.
+ */
+static void shares(unsigned int ifindex)
+{
+	int csum = NICPROG_ACCEL_CSUM, regex = NICPROG_ACCEL_REGEX;
+	struct dev_state st;
+	int err;
+
+	expect("accel plan-share 17: ERANGE",
+	       dev_set_shares(ifindex, 1, &csum, (int[]){ 17 }, false),
+	       -ERANGE, "integer out of range");
+	expect("accel type past the enum: ERANGE",
+	       dev_set_shares(ifindex, 1, (int[]){ __NICPROG_ACCEL_MAX },
+			      (int[]){ 8 }, false), -ERANGE,
+	       "integer out of range");
+	expect("accel without plan-share: EINVAL",
+	       dev_set_shares(ifindex, 1, &csum, (int[]){ -1 }, false),
+	       -EINVAL, "takes type and plan-share");
+	expect("accel with a count: EINVAL",
+	       dev_set_shares(ifindex, 1, &csum, (int[]){ 8 }, true),
+	       -EINVAL, "takes type and plan-share");
+	expect("accel of a type the NIC has no engine of: EOPNOTSUPP",
+	       dev_set_shares(ifindex, 1, &regex, (int[]){ 8 }, false),
+	       -EOPNOTSUPP, "no engine of this accelerator type");
+	expect("accel type none: EOPNOTSUPP",
+	       dev_set_shares(ifindex, 1, (int[]){ NICPROG_ACCEL_NONE },
+			      (int[]){ 8 }, false), -EOPNOTSUPP,
+	       "no engine of this accelerator type");
+	expect("a good nest beside a bad one: refused",
+	       dev_set_shares(ifindex, 2, (int[]){ csum, regex },
+			      (int[]){ 4, 8 }, false), -EOPNOTSUPP,
+	       "no engine of this accelerator type");
+	unchanged("after every refusal every share is all on the engines",
+		  ifindex);
+	expect("accel csum plan-share 5",
+	       dev_set_shares(ifindex, 1, &csum, (int[]){ 5 }, false), 0,
+	       NULL);
+	err = dev_get(ifindex, &st);
+	result(!err && st.share[csum] == 5 && st.share[regex] == -1,
+	       "dev-get shows csum's 5 and no regex", err);
+	expect("and back to 16",
+	       dev_set_shares(ifindex, 1, &csum, (int[]){ 16 }, false), 0,
+	       NULL);
+	unchanged("dev-get shows the defaults again", ifindex);
 }
 
 static int dev_set(unsigned int ifindex, int shape, long cores, int partial)
@@ -314,6 +422,10 @@ static void unprivileged(unsigned int ifindex)
 		err = dev_set(ifindex, NICPROG_SHAPE_SINGLE, -1, -1);
 		if (err != -EPERM)
 			_exit(13);
+		err = dev_set_shares(ifindex, 1, (int[]){ NICPROG_ACCEL_CSUM },
+				     (int[]){ 8 }, false);
+		if (err != -EPERM)
+			_exit(15);
 		err = profile_set(ifindex, "nicsim-soc", NULL);
 		_exit(err == -EPERM ? 0 : 14);
 	}
@@ -470,6 +582,7 @@ int main(int argc, char **argv)
 	       dev_set(ifindex, NICPROG_SHAPE_SINGLE, cores + 1, 1), -ERANGE,
 	       "more cores than the NIC has");
 	unchanged("after every refusal the settings are unchanged", ifindex);
+	shares(ifindex);
 
 	{
 		struct dev_state st;

@@ -109,6 +109,49 @@ for nf in $NFS; do
 done
 done
 
+# Engine or core: nat's checksums and esp's ChaCha20 with half the calls
+# (engine-share TYPE:8) and none (TYPE:0) as engine jobs, the rest as the
+# called functions' BPF bodies on the NIC's cores; 10,000 frames each,
+# both directions of connections (nat) and 64 destinations with an SA each
+# (esp), equal to the host frame for frame and in the final tables.
+# TYPE:0 runs no job of that engine, TYPE:8 some.
+type_jobs() {
+	ip netns exec "$NS" ethtool -S "$NF" |
+		awk -v k="accel_$1_jobs:" '$1 == k { print $2 }'
+}
+if [ -z "${ORACLE_DIR:-}" ]; then
+	for run in "nat csum biflows" "esp crypto dests"; do
+		read -r nf type flows <<< "$run"
+		[[ " $NFS " == *" $nf "* ]] || continue
+		# shellcheck disable=SC2034 # nf_entries reads it
+		[ "$flows" = dests ] && ESP_DESTS=64
+		nf_entries "$nf"
+		unset ESP_DESTS
+		for share in 8 0; do
+			plan_set "$NF" engine-share "$type:$share"
+			jobs=$(type_jobs "$type")
+			out=$(ORACLE_FLOWS=$flows \
+			      run_oracle "$nf" "$((SEED + 11))" 10000 "${ENTRIES[@]}" 2>&1)
+			rc=$?
+			print_matching '^#' "$out"
+			expect_eq "$type $share/16 $nf: oracle exit status" 0 "$rc"
+			check "$type $share/16 $nf: verdicts and bytes equal over 10000 frames" \
+				has_line "ok 1 *verdicts and output bytes equal * for 10000 frames (0 differ)*" "$out"
+			check "$type $share/16 $nf: final map contents equal" \
+				has_line "ok 2 *" "$out"
+			jobs=$(($(type_jobs "$type") - jobs))
+			tap_info "$nf: $jobs $type engine jobs with $share/16"
+			if [ "$share" = 0 ]; then
+				expect_eq "$type 0/16 $nf: no $type engine job" 0 "$jobs"
+			else
+				check "$type $share/16 $nf: $type engines ran jobs" \
+					test "$jobs" -gt 0
+			fi
+		done
+		plan_set "$NF" engine-share "$type:16"
+	done
+fi
+
 # Both directions of 4,096 connections (ORACLE_FLOWS=biflows): firewall's
 # connection table, keyed by a flow and its reverse, is sharded over the
 # port's cores by a symmetric steering hash, and the NIC still equals the

@@ -97,12 +97,23 @@ nicsim_new "$ID" 2
 DEV=$BUS/devices/nicsim$ID
 expect_eq "a device names its profile" nicsim-generic "$(cat "$DEV/profile")"
 plan_set "$P" cores 16
+plan_set "$P" engine-share csum:8 engine-share crypto:12
+expect_eq "sysfs plan_engine_share: a line per engine type" \
+	"csum 8 crc 16 hash 16 crypto 12" \
+	"$(xargs < "/sys/class/nicprog/$P/plan_engine_share")"
+mark=$(kmsg_mark)
 check "it takes another" sh -c "echo nicsim-soc > $DEV/profile"
 expect_eq "the device names it" nicsim-soc "$(cat "$DEV/profile")"
 expect_eq "every port names it" "nicsim-soc nicsim-soc" \
 	"$(cat /sys/class/nicprog/nicsim${ID}p0/profile /sys/class/nicprog/nicsim${ID}p1/profile | xargs)"
 expect_eq "the ports have its cores" 8 "$(cat "/sys/class/nicprog/$P/cores")"
 expect_eq "a plan_cores more than those is reset" 0 "$(cat "/sys/class/nicprog/$P/plan_cores")"
+expect_eq "its one engine type keeps its share" "crypto 12" \
+	"$(xargs < "/sys/class/nicprog/$P/plan_engine_share")"
+check "the kernel log says csum's share was reset" grep -q \
+	"$P: nicprog: engine share of csum reset to 16: profile nicsim-soc has no such engine" \
+	<<< "$(kmsg_since "$mark")"
+plan_set "$P" engine-share crypto:16
 expect_eq "ethtool's firmware version is the profile" nicsim-soc \
 	"$(ethtool -i "$P" | awk '$1 == "firmware-version:" { print $2 }')"
 "$PLAN" --profile nicsim-soc --lnic > "$TMP/soc.user"

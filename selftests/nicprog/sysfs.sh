@@ -31,7 +31,9 @@ expect_eq "attributes are mode 0444" 444 "$(stat -c %a "$C/$P/profile")"
 check "writing an attribute is refused, even for root" sh -c "! echo x > $C/$P/profile 2>/dev/null"
 expect_eq "the attribute is unchanged" nicsim-generic "$(cat $C/$P/profile)"
 # the plan policy is set through netlink, where the privilege is checked
-for f in plan_shape plan_cores plan_partial accelerators/csum; do
+expect_eq "plan_engine_share: every engine type all on the engines" \
+	"csum 16 crc 16 hash 16 crypto 16" "$(xargs < "$C/$P/plan_engine_share")"
+for f in plan_shape plan_cores plan_partial plan_engine_share accelerators/csum; do
 	v=$(cat "$C/$P/$f")
 	check "$f is read-only, even for root, and unchanged" \
 		sh -c "! echo 1 > $C/$P/$f 2>/dev/null && test \"\$(cat $C/$P/$f)\" = '$v'"

@@ -54,6 +54,8 @@ struct np_world {
 	u32 n_tables;
 	u64 now;
 	bool engines;
+	const u8 *body16;	/* the plan's share of calls run as bodies */
+	u32 turn[__NICPROG_ACCEL_MAX];
 };
 
 /* Memory starting on a cache line, as the NIC's allocations do. */
@@ -287,8 +289,15 @@ static s64 w_accel(void *priv, u32 afn, struct nicprog_exec_pkt *pkt,
 		   const u64 *args, u64 *ret)
 {
 	struct np_world *w = priv;
+	u32 t = nicprog_accel_fn_type(afn);
 
-	if (!w->engines || np_engine_run(afn, pkt, args, ret))
+	if (!w->engines)
+		return -EOPNOTSUPP;
+	/* as the kernel's plan_accel(): the executor runs the body */
+	if (t < __NICPROG_ACCEL_MAX && w->body16[t] &&
+	    nicprog_share_body(w->body16[t], ++w->turn[t]))
+		return -EAGAIN;
+	if (np_engine_run(afn, pkt, args, ret))
 		return -EOPNOTSUPP;
 	return 0;
 }
@@ -365,6 +374,7 @@ static int world_init(struct np_world *w, const struct np_hostrun_in *hi,
 
 	memset(w, 0, sizeof(*w));
 	w->engines = engines;
+	w->body16 = hi->lo->body16;
 	w->n_tables = hi->in->n_tables;
 	for (i = 0; i < w->n_tables; i++) {
 		t = &hi->in->tables[i];

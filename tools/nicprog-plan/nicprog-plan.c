@@ -41,6 +41,13 @@
  * busiest core's load by more than the model's own error.
  * --pcap-out writes a workload's frames, for a traffic source to send.
  *
+ * --engine-share TYPE:N,... plans as dev-set's accel plan-share does: N
+ * sixteenths of the accelerator type's calls as engine jobs, the rest as
+ * the called function's BPF body on the cores. With --workload,
+ * --engine-share auto chooses it: for each engine type the plan has, the
+ * share that workload's prediction gives the most throughput (1% more
+ * than with more engine jobs), and says what all on the engines gives.
+ *
  * The program is chosen as ip link chooses it (tools/lib/nicprog/object.c):
  * --prog by function name, --sec by section, otherwise the first program in
  * an XDP section; a chosen program is planned as XDP whatever its section.
@@ -74,10 +81,10 @@
 #include "report.h"
 #include "workload.h"
 
-#define USAGE "usage: nicprog-plan [--profile P] [--sec S|--prog F] [--shape S] [--cores N] [--partial] [--json|--pretty|--dot] FACTS|OBJ.o\n" \
+#define USAGE "usage: nicprog-plan [--profile P] [--sec S|--prog F] [--shape S] [--cores N] [--partial] [--engine-share TYPE:N,...] [--json|--pretty|--dot] FACTS|OBJ.o\n" \
 	      "       nicprog-plan [--profile P] [--sec S|--prog F] [--cores N] [--quality|--blocks|--facts] FACTS|OBJ.o\n" \
 	      "       nicprog-plan [--profile P] --lnic\n" \
-	      "       nicprog-plan [--profile P] [--shape S] [--cores N] [--partial] [--json|--pretty] [--exec interp|translated] --workload W [--samples N] [--entry MAP:KEYHEX:VALHEX ...] OBJ.o|FACTS\n" \
+	      "       nicprog-plan [--profile P] [--shape S] [--cores N] [--partial] [--json|--pretty] [--exec interp|translated] [--engine-share auto|TYPE:N,...] --workload W [--samples N] [--entry MAP:KEYHEX:VALHEX ...] OBJ.o|FACTS\n" \
 	      "       nicprog-plan --workload W --pcap-out FILE\n" \
 	      "       nicprog-plan [--profile P] [--sec S|--prog F] --facts-out FILE OBJ.o\n" \
 	      "       nicprog-plan [--profile P] [--sec S|--prog F] [--json|--pretty] --bufs L,L,... [--args A,A,...] [--data FILE | --samples N] OBJ.o\n"
@@ -599,6 +606,47 @@ static bool exec_translated;
 #define NP_DRAW_STEP 7919
 #define NP_MAX_SAMPLES 64	/* tools/nicprog/offline.c checks the same */
 
+/*
+ * --engine-share TYPE:N[,TYPE:N...]: N sixteenths of the type's calls as
+ * engine jobs, as dev-set's accel plan-share; into @body16 (the rest, run
+ * as bodies).
+ */
+static int parse_shares(const char *arg, u8 *body16)
+{
+	char name[16], *end;
+	const char *p = arg;
+	unsigned long n;
+	size_t k;
+	u32 t;
+
+	while (*p) {
+		k = strcspn(p, ":");
+		if (!p[k] || k >= sizeof(name))
+			goto bad;
+		memcpy(name, p, k);
+		name[k] = 0;
+		for (t = NICPROG_ACCEL_NONE + 1; t < __NICPROG_ACCEL_MAX; t++)
+			if (!strcmp(name, nicprog_accel_type_name(t)))
+				break;
+		if (t == __NICPROG_ACCEL_MAX) {
+			fprintf(stderr, "nicprog-plan: --engine-share: unknown accelerator type %s\n",
+				name);
+			return 2;
+		}
+		n = strtoul(p + k + 1, &end, 10);
+		if (end == p + k + 1 || (*end && *end != ',') ||
+		    n > NICPROG_SHARE_ALL)
+			goto bad;
+		body16[t] = NICPROG_SHARE_ALL - n;
+		p = *end ? end + 1 : end;
+	}
+	return 0;
+bad:
+	fprintf(stderr, "nicprog-plan: --engine-share takes auto or TYPE:N[,TYPE:N...], N sixteenths on the engines, 0 to %u\n",
+		NICPROG_SHARE_ALL);
+	return 2;
+}
+
 /* Offline runs at most to find the rate a clock-reading program runs at. */
 #define NP_CLOCK_ROUNDS 4
 
@@ -672,6 +720,55 @@ static int predict_sample(const struct np_hostrun_in *hi,
 }
 
 /*
+ * --engine-share auto: for each accelerator type the plan has engines of,
+ * in turn, the share of its calls on the engines (0 to 16 sixteenths)
+ * that this workload's first sample predicts the most throughput for;
+ * a share with fewer engine jobs must predict 1% more to be chosen. Leaves @lo repriced for the choice and
+ * @all the throughput with every call on the engines.
+ */
+static int choose_shares(const struct np_hostrun_in *hi,
+			 const struct nicprog_ir *ir,
+			 const struct nicprog_lnic *lnic,
+			 struct nicprog_layout *lo, const struct np_workload *w,
+			 const struct np_frames *fr, double *all)
+{
+	u8 body16[__NICPROG_ACCEL_MAX] = { 0 }, best;
+	struct np_prediction pred;
+	struct np_hostrun hr;
+	double top;
+	u32 t, sh;
+
+	if (nicprog_layout_share(ir, lnic, body16, lo) ||
+	    predict_sample(hi, lnic, lo, w, fr, false, &hr, &pred))
+		return 1;
+	np_hostrun_free(&hr);
+	*all = pred.tput;
+	for (t = NICPROG_ACCEL_NONE + 1; t < __NICPROG_ACCEL_MAX; t++) {
+		if (!lo->accel_count[t])
+			continue;
+		top = *all;
+		best = 0;
+		for (sh = 1; sh <= NICPROG_SHARE_ALL; sh++) {
+			body16[t] = sh;
+			if (nicprog_layout_share(ir, lnic, body16, lo) ||
+			    predict_sample(hi, lnic, lo, w, fr, false, &hr,
+					   &pred))
+				return 1;
+			np_hostrun_free(&hr);
+			/* 1% more, or the sample's noise decides */
+			if (pred.tput > top * 1.01) {
+				top = pred.tput;
+				best = sh;
+			}
+		}
+		body16[t] = best;
+		if (nicprog_layout_share(ir, lnic, body16, lo))
+			return 1;
+	}
+	return 0;
+}
+
+/*
  * The prediction over @samples samples of the description @w (the first
  * one @fr, the rest expanded here from seeds NP_DRAW_STEP apart): the
  * throughput and latency their mean, the rest the first sample's.
@@ -682,10 +779,10 @@ static int predict_workload(const struct np_object *obj,
 			    const struct nicprog_ir_input *in,
 			    const struct nicprog_exec_prog *exec,
 			    const struct nicprog_lnic *lnic,
-			    const struct nicprog_layout *lo,
+			    struct nicprog_layout *lo,
 			    const struct np_workload *w,
 			    const struct np_frames *fr, char **entries,
-			    u32 n_entries, u32 samples)
+			    u32 n_entries, u32 samples, bool share_auto)
 {
 	struct np_class_bracket cb[__NP_WL_CLASS_MAX];
 	struct np_entry ent[NP_MAX_ENTRIES];
@@ -698,7 +795,7 @@ static int predict_workload(const struct np_object *obj,
 		.rate = w->rate_kpps * 1000, .translated = exec_translated,
 	};
 	u8 *walk[NICPROG_PKT_CLASSES] = { NULL };
-	double tput, mpps, lat;
+	double tput, mpps, lat, all = 0;
 	struct np_workload ow;
 	struct np_frames ofr;
 	char why[256];
@@ -721,6 +818,10 @@ static int predict_workload(const struct np_object *obj,
 			goto out;
 		}
 		hi.walk[k] = walk[k];
+	}
+	if (share_auto && choose_shares(&hi, ir, lnic, lo, w, fr, &all)) {
+		fprintf(stderr, "nicprog-plan: --engine-share auto: no prediction\n");
+		goto out;
 	}
 	/* the spread is the first sample's, as the rest of the report */
 	if (predict_sample(&hi, lnic, lo, w, fr, true, &hr, &pred))
@@ -774,6 +875,10 @@ static int predict_workload(const struct np_object *obj,
 		out_string("program", NULL, obj->name);
 	out_string("profile", NULL, lnic->name);
 	np_report_prediction(w, lnic, lo, &hr, &pred, &d, obj ? cb : NULL);
+	if (share_auto)
+		out_double("all_engines_tput",
+			   "engine share auto: with every call an engine job, %.1f frames per million cycles\n",
+			   all);
 	out_close_object();
 	err = 0;
 out_hr:
@@ -822,6 +927,7 @@ int main(int argc, char **argv)
 		{ "bufs", required_argument, NULL, 'B' },
 		{ "args", required_argument, NULL, 'A' },
 		{ "data", required_argument, NULL, 'D' },
+		{ "engine-share", required_argument, NULL, 'E' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct nicprog_lnic *lnic;
@@ -853,6 +959,8 @@ int main(int argc, char **argv)
 	struct nicprog_host_limits lim;
 	double worst = 1e9, t0, t_ir;
 	char lwhy[128] = "";
+	u8 body16[__NICPROG_ACCEL_MAX] = { 0 };
+	bool share_auto = false;
 	const char *why;
 	size_t len;
 	void *buf;
@@ -862,7 +970,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	lnic = nicsim_profile_find(NULL);
-	while ((c = getopt_long(argc, argv, "s:c:qbfp:S:g:C:lw:e:o:PjJdF:x:n:B:A:D:", opts,
+	while ((c = getopt_long(argc, argv, "s:c:qbfp:S:g:C:lw:e:o:PjJdF:x:n:B:A:D:E:", opts,
 				NULL)) != -1) {
 		switch (c) {
 		case 's':
@@ -969,6 +1077,12 @@ int main(int argc, char **argv)
 		case 'D':
 			job_data = optarg;
 			break;
+		case 'E':
+			if (!strcmp(optarg, "auto"))
+				share_auto = true;
+			else if (parse_shares(optarg, body16))
+				return 2;
+			break;
 		default:
 			fprintf(stderr, USAGE);
 			return 2;
@@ -1064,6 +1178,14 @@ int main(int argc, char **argv)
 			fprintf(stderr, "nicprog-plan: %s\n", why);
 			return 1;
 		}
+		if (nicprog_layout_share(&ir, lnic, body16, &lo)) {
+			fprintf(stderr, "nicprog-plan: no memory\n");
+			return 1;
+		}
+		if (share_auto && !wl_path) {
+			fprintf(stderr, "nicprog-plan: --engine-share auto chooses for a workload: give one with --workload\n");
+			return 2;
+		}
 		if (wl_path) {
 			if (!elf && facts_exec(&in, &ol))
 				return 1;
@@ -1074,7 +1196,7 @@ int main(int argc, char **argv)
 						     ol.facts.table_of, &in,
 						     &ol.exec, lnic, &lo, &wl,
 						     &fr, entries, n_entries,
-						     samples);
+						     samples, share_auto);
 				fflush(stdout);
 				_exit(c);
 			}

@@ -229,6 +229,33 @@ static void report_class_table(const struct np_class_bracket *cb)
  * @lo: the plan
  * @lim: with --partial, what the NIC holds (tables that did not fit)
  */
+/*
+ * The plan's share of accelerator calls run as BPF bodies on the cores,
+ * where it has one (--engine-share): engine sixteenths, as dev-set's.
+ */
+static void report_share(const struct nicprog_layout *lo)
+{
+	u32 t;
+
+	for (t = 0; t < __NICPROG_ACCEL_MAX && !lo->body16[t]; t++)
+		;
+	if (t == __NICPROG_ACCEL_MAX)
+		return;
+	out_open_array("engine_share");
+	for (t = 0; t < __NICPROG_ACCEL_MAX; t++) {
+		if (!lo->body16[t])
+			continue;
+		out_open_object(NULL);
+		out_string("accel", "engine share: %s", nicprog_accel_type_name(t));
+		out_uint("engine16", " %llu/16 engine jobs",
+			 NICPROG_SHARE_ALL - lo->body16[t]);
+		out_uint("body16", ", %llu/16 the function's body on the cores\n",
+			 lo->body16[t]);
+		out_close_object();
+	}
+	out_close_array();
+}
+
 void np_report_plan(const struct nicprog_ir *ir,
 		    const struct nicprog_lnic *lnic,
 		    const struct nicprog_layout *lo,
@@ -249,6 +276,7 @@ void np_report_plan(const struct nicprog_ir *ir,
 	out_uint("n_stages", ", stages %llu\n", lo->n_stages);
 	out_uint("tput", "predicted %llu packets per million cycles", lo->tput);
 	out_uint("latency", ", latency %llu cycles\n", lo->lat);
+	report_share(lo);
 	report_bracket(lo);
 	report_pkt_classes(ir, lo);
 	src = nicprog_ir_sources(ir->in);
@@ -373,6 +401,7 @@ void np_report_prediction(const struct np_workload *w,
 	out_double("latency", ", latency %.1f cycles", p->lat);
 	out_string("bottleneck", ", bottleneck %s\n", p->bottleneck);
 	report_workload_bound(lo, p);
+	report_share(lo);
 	report_bracket(lo);
 	if (cb)
 		report_class_bracket(cb);

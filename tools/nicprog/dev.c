@@ -86,6 +86,11 @@ static void dev_print(const struct nicprog_dev_get_rsp *d)
 			   a->_present.name_len ? a->name :
 			   nicprog_accel_type_name(a->type));
 		out_uint("count", " %llu", a->count);
+		if (a->_present.plan_share)
+			out_uint("plan_share",
+				 a->plan_share != NICPROG_PLAN_SHARE_ALL ?
+				 " (plan share %llu/16 engine jobs)" : NULL,
+				 a->plan_share);
 		out_close_object();
 	}
 	out_close_array();
@@ -152,11 +157,52 @@ static int dev_show(struct cli *cli)
 	return 0;
 }
 
+/*
+ * engine-share TYPE:N -- N sixteenths of the next plan's calls of that
+ * accelerator type as engine jobs -- into @shares (of @n so far).
+ */
+static int share_value(const char *v, struct nicprog_accel *shares,
+		       unsigned int *n)
+{
+	const char *colon = strchr(v, ':');
+	unsigned long k;
+	char *end;
+	int t;
+
+	if (!colon)
+		return cli_usage("dev set: engine-share takes TYPE:N, not \"%s\"",
+				 v);
+	for (t = NICPROG_ACCEL_NONE + 1; t < __NICPROG_ACCEL_MAX; t++)
+		if (strlen(nicprog_accel_type_name(t)) == (size_t)(colon - v) &&
+		    !strncmp(v, nicprog_accel_type_name(t), colon - v))
+			break;
+	if (t == __NICPROG_ACCEL_MAX)
+		return cli_usage("dev set: engine-share: unknown accelerator type in \"%s\"",
+				 v);
+	errno = 0;
+	k = strtoul(colon + 1, &end, 10);
+	if (errno || end == colon + 1 || *end || k > NICPROG_PLAN_SHARE_ALL)
+		return cli_usage("dev set: engine-share: N is 0 to %u sixteenths on the engines, not \"%s\"",
+				 NICPROG_PLAN_SHARE_ALL, colon + 1);
+	if (*n == __NICPROG_ACCEL_MAX)
+		return cli_usage("dev set: engine-share: at most %u",
+				 __NICPROG_ACCEL_MAX);
+	shares[*n] = (struct nicprog_accel){
+		._present = { .type = 1, .plan_share = 1 },
+		.type = t,
+		.plan_share = k,
+	};
+	(*n)++;
+	return 0;
+}
+
 static int dev_set(struct cli *cli)
 {
 	const char *dev = NULL, *arg, *v, *profile = NULL, *file = NULL;
+	struct nicprog_accel shares[__NICPROG_ACCEL_MAX], *sh;
 	struct nicprog_dev_set_req *req;
 	int shape = -1, partial = -1, err;
+	unsigned int n_shares = 0;
 	struct ynl_sock *ys;
 	long cores = -1;
 	char *end;
@@ -187,6 +233,10 @@ static int dev_set(struct cli *cli)
 				return cli_usage("dev set: partial takes on or off, not \"%s\"",
 						 v);
 			partial = !strcmp(v, "on");
+		} else if (cli_match(arg, "engine-share")) {
+			err = share_value(v, shares, &n_shares);
+			if (err)
+				return err;
 		} else {
 			return cli_usage("dev set: unexpected \"%s\"", arg);
 		}
@@ -198,7 +248,8 @@ static int dev_set(struct cli *cli)
 	/* the profile first: it resets what the new NIC cannot take */
 	if (profile || file) {
 		err = profile_set(cli, dev, profile, file);
-		if (err || (shape < 0 && cores < 0 && partial < 0))
+		if (err || (shape < 0 && cores < 0 && partial < 0 &&
+			    !n_shares))
 			return err;
 	}
 	ys = cli_ys(cli);
@@ -214,6 +265,16 @@ static int dev_set(struct cli *cli)
 		nicprog_dev_set_req_set_plan_cores(req, cores);
 	if (partial >= 0)
 		nicprog_dev_set_req_set_plan_partial(req, partial);
+	if (n_shares) {
+		/* the request frees what it is given */
+		sh = calloc(n_shares, sizeof(*sh));
+		if (!sh) {
+			nicprog_dev_set_req_free(req);
+			return cli_refused(cli, -ENOMEM, "dev set", dev);
+		}
+		memcpy(sh, shares, n_shares * sizeof(*sh));
+		__nicprog_dev_set_req_set_accel(req, sh, n_shares);
+	}
 	err = nicprog_dev_set(ys, req);
 	nicprog_dev_set_req_free(req);
 	return err ? cli_ys_refused(cli, "dev set", dev) : 0;

@@ -23,7 +23,8 @@
 
 static const char * const plan_words[] = {
 	"obj", "profile", "sec", "shape", "cores", "partial", "workload",
-	"entry", "samples", "dot", "svg", "bufs", "args", "data", NULL,
+	"entry", "samples", "dot", "svg", "bufs", "args", "data",
+	"engine-share", NULL,
 };
 
 static bool plan_word(const char *arg)
@@ -210,6 +211,10 @@ int cmd_offline(struct cli *cli, bool predict, enum out_mode mode)
 			   predict) {
 			pargv[pargc++] = !strcmp(arg, "args") ? "--args" :
 						"--data";
+			pargv[pargc++] = (char *)val;
+		} else if (!strcmp(arg, "engine-share")) {
+			/* nicprog-plan checks it and says what is wrong */
+			pargv[pargc++] = "--engine-share";
 			pargv[pargc++] = (char *)val;
 		} else if (!strcmp(arg, "svg")) {
 			svg_file = val;

@@ -167,6 +167,12 @@ static void plan_unit_print(const struct nlattr *nest, bool first)
 		out_text(" MAT stages");
 	out_uint("count", " %llu", u(tb[NICPROG_A_PLAN_UNIT_COUNT]));
 	out_uint("total", " of %llu", u(tb[NICPROG_A_PLAN_UNIT_TOTAL]));
+	/* the split, in words where the cores run some of the calls */
+	if (tb[NICPROG_A_PLAN_UNIT_SHARE])
+		out_uint("share",
+			 u(tb[NICPROG_A_PLAN_UNIT_SHARE]) != NICPROG_PLAN_SHARE_ALL ?
+			 " (%llu/16 of the calls; the rest as BPF bodies on the cores)" :
+			 NULL, u(tb[NICPROG_A_PLAN_UNIT_SHARE]));
 	out_close_object();
 }
 

@@ -51,6 +51,13 @@ enum nicprog_accel_type {
 };
 
 /*
+ * A plan's share of an accelerator type's calls run as engine jobs (the
+ * rest as the called function's BPF body on the cores), in sixteenths:
+ * NICPROG_A_ACCEL_PLAN_SHARE, NICPROG_A_PLAN_UNIT_SHARE.
+ */
+#define NICPROG_PLAN_SHARE_ALL	16
+
+/*
  * Which bank of a region a line is in (an LNIC profile's "interleave"):
  * NICPROG_IL_HASH, line L (an address the NIC's over 64, plus one) in bank
  * nicprog_lnic_bank(L, banks) of include/net/nicprog_lnic.h.

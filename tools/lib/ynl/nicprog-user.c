@@ -186,6 +186,7 @@ const struct ynl_policy_attr nicprog_accel_policy[NICPROG_A_ACCEL_MAX + 1] = {
 	[NICPROG_A_ACCEL_TYPE] = { .name = "type", .type = YNL_PT_U32, },
 	[NICPROG_A_ACCEL_NAME] = { .name = "name", .type = YNL_PT_NUL_STR, },
 	[NICPROG_A_ACCEL_COUNT] = { .name = "count", .type = YNL_PT_U32, },
+	[NICPROG_A_ACCEL_PLAN_SHARE] = { .name = "plan-share", .type = YNL_PT_U8, },
 };
 
 const struct ynl_policy_nest nicprog_accel_nest = {
@@ -248,6 +249,7 @@ const struct ynl_policy_attr nicprog_plan_unit_policy[NICPROG_A_PLAN_UNIT_MAX + 
 	[NICPROG_A_PLAN_UNIT_ACCEL] = { .name = "accel", .type = YNL_PT_U8, },
 	[NICPROG_A_PLAN_UNIT_COUNT] = { .name = "count", .type = YNL_PT_U32, },
 	[NICPROG_A_PLAN_UNIT_TOTAL] = { .name = "total", .type = YNL_PT_U32, },
+	[NICPROG_A_PLAN_UNIT_SHARE] = { .name = "share", .type = YNL_PT_U8, },
 };
 
 const struct ynl_policy_nest nicprog_plan_unit_nest = {
@@ -533,6 +535,25 @@ void nicprog_accel_free(struct nicprog_accel *obj)
 	free(obj->name);
 }
 
+int nicprog_accel_put(struct nlmsghdr *nlh, unsigned int attr_type,
+		      struct nicprog_accel *obj)
+{
+	struct nlattr *nest;
+
+	nest = ynl_attr_nest_start(nlh, attr_type);
+	if (obj->_present.type)
+		ynl_attr_put_u32(nlh, NICPROG_A_ACCEL_TYPE, obj->type);
+	if (obj->_present.name_len)
+		ynl_attr_put_str(nlh, NICPROG_A_ACCEL_NAME, obj->name);
+	if (obj->_present.count)
+		ynl_attr_put_u32(nlh, NICPROG_A_ACCEL_COUNT, obj->count);
+	if (obj->_present.plan_share)
+		ynl_attr_put_u8(nlh, NICPROG_A_ACCEL_PLAN_SHARE, obj->plan_share);
+	ynl_attr_nest_end(nlh, nest);
+
+	return 0;
+}
+
 int nicprog_accel_parse(struct ynl_parse_arg *yarg,
 			const struct nlattr *nested)
 {
@@ -563,6 +584,11 @@ int nicprog_accel_parse(struct ynl_parse_arg *yarg,
 				return YNL_PARSE_CB_ERROR;
 			dst->_present.count = 1;
 			dst->count = ynl_attr_get_u32(attr);
+		} else if (type == NICPROG_A_ACCEL_PLAN_SHARE) {
+			if (ynl_attr_validate(yarg, attr))
+				return YNL_PARSE_CB_ERROR;
+			dst->_present.plan_share = 1;
+			dst->plan_share = ynl_attr_get_u8(attr);
 		}
 	}
 
@@ -820,6 +846,11 @@ int nicprog_plan_unit_parse(struct ynl_parse_arg *yarg,
 				return YNL_PARSE_CB_ERROR;
 			dst->_present.total = 1;
 			dst->total = ynl_attr_get_u32(attr);
+		} else if (type == NICPROG_A_PLAN_UNIT_SHARE) {
+			if (ynl_attr_validate(yarg, attr))
+				return YNL_PARSE_CB_ERROR;
+			dst->_present.share = 1;
+			dst->share = ynl_attr_get_u8(attr);
 		}
 	}
 
@@ -1452,7 +1483,12 @@ free_list:
 /* NICPROG_CMD_DEV_SET - do */
 void nicprog_dev_set_req_free(struct nicprog_dev_set_req *req)
 {
+	unsigned int i;
+
 	free(req->ifname);
+	for (i = 0; i < req->n_accel; i++)
+		nicprog_accel_free(&req->accel[i]);
+	free(req->accel);
 	free(req);
 }
 
@@ -1475,6 +1511,8 @@ int nicprog_dev_set(struct ynl_sock *ys, struct nicprog_dev_set_req *req)
 		ynl_attr_put_u32(nlh, NICPROG_A_DEV_PLAN_CORES, req->plan_cores);
 	if (req->_present.plan_partial)
 		ynl_attr_put_u8(nlh, NICPROG_A_DEV_PLAN_PARTIAL, req->plan_partial);
+	for (unsigned int i = 0; i < req->n_accel; i++)
+		nicprog_accel_put(nlh, NICPROG_A_DEV_ACCEL, &req->accel[i]);
 
 	err = ynl_exec(ys, nlh, &yrs);
 	if (err < 0)

@@ -62,11 +62,13 @@ struct nicprog_accel {
 		__u32 type:1;
 		__u32 name_len;
 		__u32 count:1;
+		__u32 plan_share:1;
 	} _present;
 
 	enum nicprog_accel_type type;
 	char *name;
 	__u32 count;
+	__u8 plan_share;
 };
 
 struct nicprog_stage {
@@ -140,12 +142,14 @@ struct nicprog_plan_unit {
 		__u32 accel:1;
 		__u32 count:1;
 		__u32 total:1;
+		__u32 share:1;
 	} _present;
 
 	enum nicprog_unit_type type;
 	enum nicprog_accel_type accel;
 	__u32 count;
 	__u32 total;
+	__u8 share;
 };
 
 struct nicprog_class_bracket {
@@ -380,6 +384,8 @@ struct nicprog_dev_set_req {
 	enum nicprog_shape plan_shape;
 	__u32 plan_cores;
 	__u8 plan_partial;
+	unsigned int n_accel;
+	struct nicprog_accel *accel;
 };
 
 static inline struct nicprog_dev_set_req *nicprog_dev_set_req_alloc(void)
@@ -424,6 +430,15 @@ nicprog_dev_set_req_set_plan_partial(struct nicprog_dev_set_req *req,
 {
 	req->_present.plan_partial = 1;
 	req->plan_partial = plan_partial;
+}
+static inline void
+__nicprog_dev_set_req_set_accel(struct nicprog_dev_set_req *req,
+				struct nicprog_accel *accel,
+				unsigned int n_accel)
+{
+	free(req->accel);
+	req->accel = accel;
+	req->n_accel = n_accel;
 }
 
 /*

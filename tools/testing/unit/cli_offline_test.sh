@@ -321,5 +321,12 @@ check "interleave unknown: the spread over 64 random interleavings" \
 check "interleave unknown: the profile as written back says nothing" sh -c \
 	"! \"\$1\" --profile \"\$2\" --lnic | grep -q interleave" sh "$PLAN" "$TMP/unknown.lnic"
 
+# engine-share reaches nicprog-plan: the plan priced and said with it
+"$CLI" plan obj "$EX/nat.o" engine-share csum:4 > "$TMP/share"
+check "plan engine-share csum:4: the split in words" \
+	grep -q "^engine share: csum 4/16 engine jobs, 12/16 the function's body on the cores$" "$TMP/share"
+refused "plan engine-share of an unknown type: nicprog-plan's reason" 2 \
+	"unknown accelerator type zip" "$CLI" plan obj "$EX/nat.o" engine-share zip:4
+
 echo "1..$k"
 exit $fail

@@ -424,6 +424,30 @@ TEST(unkeyed_reasons)
 }
 
 /*
+ * A share of b sixteenths runs exactly b bodies in every sixteen
+ * consecutive calls, wherever the count starts: each core of a replicated
+ * stage, taking turns, mixes engine jobs and bodies in the plan's
+ * proportion.
+ */
+TEST(share_spreads_bodies)
+{
+	u32 b, start, turn, n;
+
+	for (b = 0; b <= NICPROG_SHARE_ALL; b++)
+		for (start = 0; start < 40; start += 13) {
+			for (turn = start, n = 0; turn < start + 16; turn++)
+				n += nicprog_share_body(b, turn);
+			EXPECT_EQ(b, n) {
+				TH_LOG("share %u from turn %u", b, start);
+			}
+		}
+	/* the count wraps as the kernel's atomic does */
+	for (turn = U32_MAX - 7, n = 0; turn != 8; turn++)
+		n += nicprog_share_body(8, turn);
+	EXPECT_EQ(8, n);
+}
+
+/*
  * A table keyed by a flow and its reverse is sharded with a symmetric
  * steering hash where the profile has a parser, which also serves a table
  * keyed one way only; without a parser it stays on one core, and says so.
