@@ -141,22 +141,29 @@ static __always_inline long nicprog_redirect_flood(int ingress)
 __nicprog_accel __u64 nicprog_accel_csum(struct xdp_md *ctx, __u64 off,
 					 __u64 len, __u32 seed, __u32 afn)
 {
-	__u64 sum = seed;
 	__u8 *p, *end, *q;
-	__u32 i, j, w;
+	__u64 sum = 0, w;
+	__u32 i, j;
 
 	if (afn != NICPROG_AFN(NICPROG_AFN_CSUM))
 		return NICPROG_ACCEL_ERR;
 	__NICPROG_SPAN(ctx, off, len, NICPROG_ACCEL_MAX_LEN, p, end);
-	/* 8 bytes a turn: the verifier follows every turn */
+	/*
+	 * 8 bytes a turn, one load: the one's complement sum does not depend
+	 * on the byte order (RFC 1071), so the frame's words are summed as
+	 * the machine loads them, 32 bits at a time (2^16 is 1 modulo
+	 * 0xffff), and the folded sum swapped once at the end. A core runs
+	 * this when the plan gives it a share of the calls (engine-share):
+	 * per byte it is about a sixth of a byte-at-a-time loop.
+	 */
 	for (i = 0; i < NICPROG_ACCEL_MAX_LEN / 8; i++) {
 		if (i * 8 + 8 > len)
 			break;
 		q = p + i * 8;
 		if (q + 8 > end)
 			return NICPROG_ACCEL_ERR;
-		sum += ((__u32)q[0] << 8 | q[1]) + ((__u32)q[2] << 8 | q[3]) +
-		       ((__u32)q[4] << 8 | q[5]) + ((__u32)q[6] << 8 | q[7]);
+		w = *(__u64 *)q;
+		sum += (w & 0xffffffff) + (w >> 32);
 	}
 	q = p + i * 8;
 	for (j = 0; j < 7; j++) {	/* the rest; an odd byte pads */
@@ -165,8 +172,21 @@ __nicprog_accel __u64 nicprog_accel_csum(struct xdp_md *ctx, __u64 off,
 		if (q + j + 1 > end)
 			return NICPROG_ACCEL_ERR;
 		w = q[j];
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		sum += j & 1 ? w << 8 : w;
+#else
 		sum += j & 1 ? w : w << 8;
+#endif
 	}
+	sum = (sum & 0xffffffff) + (sum >> 32);
+	sum = (sum & 0xffffffff) + (sum >> 32);
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	sum = (sum & 0xff) << 8 | sum >> 8;	/* the words big-endian */
+#endif
+	sum += seed;
 	sum = (sum & 0xffff) + (sum >> 16);
 	sum = (sum & 0xffff) + (sum >> 16);
 	sum = (sum & 0xffff) + (sum >> 16);
