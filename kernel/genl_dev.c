@@ -125,6 +125,9 @@ int nicprog_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 			       NICPROG_A_DEV_IFNAME, nicprog_nl_dev_fill);
 }
 
+/* plan-share is in the uapi's sixteenths, the offloader's */
+static_assert(NICPROG_PLAN_SHARE_ALL == NICPROG_SHARE_ALL);
+
 /*
  * dev-set's accel nests, each a type and its plan-share, onto @body16 (the
  * port's, copied): every one checked before anything is set.

@@ -587,6 +587,10 @@ int nicprog_layout_build_slice(const struct nicprog_ir *ir,
 			       u32 budget, const struct nicprog_units_free *avail,
 			       const struct nicprog_host_limits *host,
 			       struct nicprog_layout *lo, const char **why);
+int nicprog_layout_share(const struct nicprog_ir *ir,
+			 const struct nicprog_lnic *lnic, const u8 *body16,
+			 struct nicprog_layout *lo);
+bool nicprog_share_body(u8 body16, u32 turn);
 u32 nicprog_slice_units(const struct nicprog_lnic *lnic, u32 budget,
 			u32 count, u32 avail);
 int nicprog_host_cut(const struct nicprog_ir *ir, u64 written,
@@ -651,10 +655,6 @@ int nicprog_class_brackets(const struct nicprog_ir *ir,
 /* predict.c */
 void nicprog_predict(const struct nicprog_ir *ir, struct nicprog_layout *lo);
 u32 nicprog_layout_bound(const struct nicprog_layout *lo, u32 *stage);
-int nicprog_layout_share(const struct nicprog_ir *ir,
-			 const struct nicprog_lnic *lnic, const u8 *body16,
-			 struct nicprog_layout *lo);
-bool nicprog_share_body(u8 body16, u32 turn);
 u64 nicprog_engine_cycles(const struct nicprog_lnic *lnic,
 			  const struct nicprog_layout *lo, u8 afn, u32 len);
 void nicprog_predict_costs(const struct nicprog_ir *ir,

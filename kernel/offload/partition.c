@@ -171,6 +171,10 @@ int nicprog_layout_share(const struct nicprog_ir *ir,
 	if (!changed)
 		return 0;
 	nicprog_predict_costs(ir, lnic, lo);
+	/* the host's part costs the NIC nothing, as host_drop() left it */
+	for (t = 0; lo->node_host && t < ir->n_nodes; t++)
+		if (lo->node_host[t] == NICPROG_NODE_HOST)
+			lo->node_cost_fx[t] = 0;
 	nicprog_predict(ir, lo);
 	if (nicprog_bracket(ir, lnic, lo) ||
 	    nicprog_class_brackets(ir, lnic, lo))
