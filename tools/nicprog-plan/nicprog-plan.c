@@ -722,9 +722,10 @@ static int predict_sample(const struct np_hostrun_in *hi,
 /*
  * --engine-share auto: for each accelerator type the plan has engines of,
  * in turn, the share of its calls on the engines (0 to 16 sixteenths)
- * that this workload's first sample predicts the most throughput for;
- * a share with fewer engine jobs must predict 1% more to be chosen. Leaves @lo repriced for the choice and
- * @all the throughput with every call on the engines.
+ * that this workload's first sample predicts the most throughput for; a
+ * share with fewer engine jobs must predict 1% more to be chosen. Leaves
+ * @lo repriced for the choice and @all the throughput with every call on
+ * the engines.
  */
 static int choose_shares(const struct np_hostrun_in *hi,
 			 const struct nicprog_ir *ir,
@@ -1163,6 +1164,12 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	t_ir = now() - t0;
+	for (i = 0; i < __NICPROG_ACCEL_MAX && !body16[i]; i++)
+		;
+	if (quality && (share_auto || i < __NICPROG_ACCEL_MAX)) {
+		fprintf(stderr, "nicprog-plan: --quality compares the planner's shapes, which do not depend on an engine share: leave --engine-share out\n");
+		return 2;
+	}
 	if (blocks) {
 		print_blocks(&ir);
 		return 0;

@@ -222,13 +222,6 @@ static void report_class_table(const struct np_class_bracket *cb)
 	out_close_array();
 }
 
-/**
- * np_report_plan() - the plan, as the kernel's debugfs file words it
- * @ir: the program
- * @lnic: the NIC
- * @lo: the plan
- * @lim: with --partial, what the NIC holds (tables that did not fit)
- */
 /*
  * The plan's share of accelerator calls run as BPF bodies on the cores,
  * where it has one (--engine-share): engine sixteenths, as dev-set's.
@@ -256,6 +249,13 @@ static void report_share(const struct nicprog_layout *lo)
 	out_close_array();
 }
 
+/**
+ * np_report_plan() - the plan, as the kernel's debugfs file words it
+ * @ir: the program
+ * @lnic: the NIC
+ * @lo: the plan
+ * @lim: with --partial, what the NIC holds (tables that did not fit)
+ */
 void np_report_plan(const struct nicprog_ir *ir,
 		    const struct nicprog_lnic *lnic,
 		    const struct nicprog_layout *lo,
