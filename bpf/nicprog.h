@@ -168,9 +168,9 @@ __nicprog_accel __u64 nicprog_accel_csum(struct xdp_md *ctx, __u64 off,
 		sum += (w & 0xffffffff) + (w >> 32);
 	}
 	/*
-	 * Where the turns stopped: the first turn past @len, or the last at
-	 * the largest @len (a turn past the frame returned). Taken from
-	 * @len, not the count, the loop measured faster (63b5017..).
+	 * Where the turns stopped, from @len rather than the count: the
+	 * verifier then meets the rest with one unknown offset, not one
+	 * constant per turn, and walks it once.
 	 */
 	i = len & ~15ULL;
 	q = p + i;
