@@ -167,12 +167,7 @@ __nicprog_accel __u64 nicprog_accel_csum(struct xdp_md *ctx, __u64 off,
 		w = *(__u64 *)(q + 8);
 		sum += (w & 0xffffffff) + (w >> 32);
 	}
-	/*
-	 * Where the turns stopped, from @len rather than the count: the
-	 * verifier then meets the rest with one unknown offset, not one
-	 * constant per turn, and walks it once.
-	 */
-	i = len & ~15ULL;
+	i *= 16;
 	q = p + i;
 	if (i + 8 <= len) {
 		if (q + 8 > end)
