@@ -149,35 +149,57 @@ __nicprog_accel __u64 nicprog_accel_csum(struct xdp_md *ctx, __u64 off,
 		return NICPROG_ACCEL_ERR;
 	__NICPROG_SPAN(ctx, off, len, NICPROG_ACCEL_MAX_LEN, p, end);
 	/*
-	 * 16 bytes a turn, two loads: the one's complement sum does not depend
-	 * on the byte order (RFC 1071), so the frame's words are summed as
-	 * the machine loads them, 32 bits at a time (2^16 is 1 modulo
-	 * 0xffff), and the folded sum swapped once at the end. A core runs
-	 * this when the plan gives it a share of the calls (engine-share):
-	 * per byte it is about a sixth of a byte-at-a-time loop.
+	 * 32 bytes a turn, eight 32-bit loads added into 64 bits (at most
+	 * 1024 words: no carry out): the one's complement sum does not depend
+	 * on the byte order (RFC 1071), so the frame's words are summed as the
+	 * machine loads them (2^32 and 2^16 are 1 modulo 0xffff) and the folded
+	 * sum swapped once at the end. A core runs this when the plan gives it
+	 * a share of the calls (engine-share), so its cost per byte is what a
+	 * share costs: a load and an add per four bytes.
 	 */
-	for (i = 0; i < NICPROG_ACCEL_MAX_LEN / 16; i++) {
-		if (i * 16 + 16 > len)
+	for (i = 0; i < NICPROG_ACCEL_MAX_LEN / 32; i++) {
+		if (i * 32 + 32 > len)
 			break;
-		q = p + i * 16;
+		q = p + i * 32;
+		if (q + 32 > end)
+			return NICPROG_ACCEL_ERR;
+		sum += *(__u32 *)q;
+		sum += *(__u32 *)(q + 4);
+		sum += *(__u32 *)(q + 8);
+		sum += *(__u32 *)(q + 12);
+		sum += *(__u32 *)(q + 16);
+		sum += *(__u32 *)(q + 20);
+		sum += *(__u32 *)(q + 24);
+		sum += *(__u32 *)(q + 28);
+	}
+	i *= 32;
+	q = p + i;
+	if (i + 16 <= len) {
 		if (q + 16 > end)
 			return NICPROG_ACCEL_ERR;
-		w = *(__u64 *)q;
-		sum += (w & 0xffffffff) + (w >> 32);
-		w = *(__u64 *)(q + 8);
-		sum += (w & 0xffffffff) + (w >> 32);
+		sum += *(__u32 *)q;
+		sum += *(__u32 *)(q + 4);
+		sum += *(__u32 *)(q + 8);
+		sum += *(__u32 *)(q + 12);
+		i += 16;
+		q += 16;
 	}
-	i *= 16;
-	q = p + i;
 	if (i + 8 <= len) {
 		if (q + 8 > end)
 			return NICPROG_ACCEL_ERR;
-		w = *(__u64 *)q;
-		sum += (w & 0xffffffff) + (w >> 32);
+		sum += *(__u32 *)q;
+		sum += *(__u32 *)(q + 4);
 		i += 8;
 		q += 8;
 	}
-	for (j = 0; j < 7; j++) {	/* the rest; an odd byte pads */
+	if (i + 4 <= len) {
+		if (q + 4 > end)
+			return NICPROG_ACCEL_ERR;
+		sum += *(__u32 *)q;
+		i += 4;
+		q += 4;
+	}
+	for (j = 0; j < 3; j++) {	/* the rest; an odd byte pads */
 		if (i + j >= len)
 			break;
 		if (q + j + 1 > end)
