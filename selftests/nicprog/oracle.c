@@ -64,6 +64,9 @@
  * mode sends its frames in order instead (again from the first when
  * FRAMES is more): a workload the predictor sees too.
  *
+ * oracle --pcap-out FILE SEED FRAMES writes the frames bench mode would
+ * send to a pcap file instead (pcap_out()).
+ *
  * With ORACLE_HOST_CACHE naming a directory in a BPF file system, the
  * host's copy is kept there (pinned, by the object's bytes and the
  * program asked for) and the next run of the same object takes it instead
@@ -1445,6 +1448,57 @@ static int bench(int fd, const struct sockaddr_ll *to, const char *nf,
 }
 
 /*
+ * oracle --pcap-out FILE SEED FRAMES: the FRAMES frames bench mode sends
+ * for SEED (ORACLE_BENCH's mix), written to a pcap file instead, on any
+ * machine, no NIC needed: the traffic a model may choose from (re-seeded,
+ * so that it is not judged on the frames it replays).
+ */
+static int pcap_out(const char *path, const char *seed, const char *count)
+{
+	const char *mix = getenv("ORACLE_BENCH") ?: "";
+	struct pcap_pkthdr h = {};
+	uint8_t frame[MAX_FRAME];
+	unsigned long frames, i;
+	pcap_dumper_t *d;
+	pcap_t *pc;
+	char *e;
+
+	rng = strtoull(seed, &e, 0) * 0x9e3779b97f4a7c15ULL | 1;
+	frames = strtoul(count, &e, 0);
+	if (*e || !frames) {
+		fprintf(stderr, "oracle: --pcap-out: FRAMES must be a positive number\n");
+		return 2;
+	}
+	many_sources = !strcmp(mix, "flows");
+	bi_flows = !strcmp(mix, "biflows");
+	many_dests = !strcmp(mix, "dests");
+	pc = pcap_open_dead(DLT_EN10MB, MAX_FRAME);
+	d = pc ? pcap_dump_open(pc, path) : NULL;
+	if (!d) {
+		fprintf(stderr, "oracle: --pcap-out %s: %s\n", path,
+			pc ? pcap_geterr(pc) : "no pcap handle");
+		if (pc)
+			pcap_close(pc);
+		return 2;
+	}
+	for (i = 0; i < frames; i++) {
+		h.len = make_frame(frame);
+		h.caplen = h.len;
+		h.ts.tv_usec = i % 1000000;
+		h.ts.tv_sec = i / 1000000;
+		pcap_dump((u_char *)d, &h, frame);
+	}
+	i = pcap_dump_flush(d);
+	pcap_dump_close(d);
+	pcap_close(pc);
+	if (i) {
+		fprintf(stderr, "oracle: --pcap-out %s: cannot write\n", path);
+		return 2;
+	}
+	return 0;
+}
+
+/*
  * ORACLE_ATTACHED: the program something else (ip link ... nicprog)
  * offloaded to NF; it must be the object's, by name.
  */
@@ -1490,8 +1544,11 @@ int main(int argc, char **argv)
 	const char *nf;
 	int k, a, runt;
 
+	if (argc == 5 && !strcmp(argv[1], "--pcap-out"))
+		return pcap_out(argv[2], argv[3], argv[4]);
 	if (argc < 8) {
-		fprintf(stderr, "usage: oracle OBJ IN NF OUT CAP SEED FRAMES [MAP:KEYHEX:VALHEX ...]\n");
+		fprintf(stderr, "usage: oracle OBJ IN NF OUT CAP SEED FRAMES [MAP:KEYHEX:VALHEX ...]\n"
+				"       oracle --pcap-out FILE SEED FRAMES\n");
 		return 2;
 	}
 	nf = argv[3];

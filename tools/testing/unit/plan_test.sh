@@ -221,6 +221,46 @@ else
 	sed 's/^/# /' "$TMP/wsa" | head -20
 	nok "--engine-share auto: the workload's choice, beside all on the engines"
 fi
+# the bench's own mix as a capture (oracle --pcap-out: what
+# tools/bench/scaling's SHARE=auto chooses for): the frames asked for,
+# each mix its own, the same seed the same frames; bad arguments exit 2
+ORACLE=$top/selftests/nicprog/oracle
+if [ -x "$ORACLE" ]; then
+	for mix in flows biflows dests; do
+		ORACLE_BENCH=$mix "$ORACLE" --pcap-out "$TMP/$mix.pcap" 1007 400 > "$TMP/po" 2>&1
+	done
+	ORACLE_BENCH=flows "$ORACLE" --pcap-out "$TMP/again.pcap" 1007 400 > /dev/null 2>&1
+	timeout 60 "$PLAN" --workload "$TMP/biflows.pcap" --entry "${ENTRIES[0]}" \
+		"$top/bpf/examples/nat.o" > "$TMP/wpc" 2>&1
+	n=$(sed -n 's/^verdicts: //p' "$TMP/wpc" | tr ' ' '\n' | awk '/^[0-9]+$/ { n += $1 } END { print n + 0 }')
+	if [ "$n" = 400 ] && cmp -s "$TMP/flows.pcap" "$TMP/again.pcap" &&
+	   ! cmp -s "$TMP/flows.pcap" "$TMP/biflows.pcap" &&
+	   ! cmp -s "$TMP/flows.pcap" "$TMP/dests.pcap"; then
+		ok "oracle --pcap-out: the bench's mixes as captures nicprog-plan predicts from"
+	else
+		sed 's/^/# /' "$TMP/po" "$TMP/wpc" | head -20
+		nok "oracle --pcap-out: the bench's mixes as captures nicprog-plan predicts from ($n frames)"
+	fi
+	for bad in "$TMP/x.pcap 7 0|FRAMES must be a positive number" \
+		   "$TMP/x.pcap 7 12x|FRAMES must be a positive number" \
+		   "$TMP/no/such/x.pcap 7 10|--pcap-out $TMP/no/such/x.pcap: "; do
+		# shellcheck disable=SC2086 # the arguments, split
+		"$ORACLE" --pcap-out ${bad%%|*} > /dev/null 2> "$TMP/err"
+		rc=$?
+		what=${bad%%|*}
+		what=${what#"$TMP/"}
+		if [ $rc -eq 2 ] && grep -q -- "${bad#*|}" "$TMP/err"; then
+			ok "oracle --pcap-out $what: exit 2, saying why"
+		else
+			echo "# rc=$rc: $(cat "$TMP/err")"
+			nok "oracle --pcap-out $what: exit 2, saying why"
+		fi
+	done
+else
+	for _ in 1 2 3 4; do
+		k=$((k + 1)); echo "ok $k oracle --pcap-out # SKIP selftests/nicprog/oracle not built"
+	done
+fi
 for bad in "foo:3|unknown accelerator type foo" "csum:17|takes auto or TYPE:N" \
 	   "csum|takes auto or TYPE:N" "auto|chooses for a workload: give one with --workload" \
 	   "csum:4 --quality|--quality compares the planner's shapes, which do not depend on an engine share"; do
