@@ -46,7 +46,9 @@
  * the called function's BPF body on the cores. With --workload,
  * --engine-share auto chooses it: for each engine type the plan has, the
  * share that workload's prediction gives the most throughput (1% more
- * than with more engine jobs), and says what all on the engines gives.
+ * than with more engine jobs), and says what all on the engines gives;
+ * --engine-share optimum plans with the best of every combination of the
+ * types' shares and says what auto's choice gives against it.
  *
  * The program is chosen as ip link chooses it (tools/lib/nicprog/object.c):
  * --prog by function name, --sec by section, otherwise the first program in
@@ -84,7 +86,7 @@
 #define USAGE "usage: nicprog-plan [--profile P] [--sec S|--prog F] [--shape S] [--cores N] [--partial] [--engine-share TYPE:N,...] [--json|--pretty|--dot] FACTS|OBJ.o\n" \
 	      "       nicprog-plan [--profile P] [--sec S|--prog F] [--cores N] [--quality|--blocks|--facts] FACTS|OBJ.o\n" \
 	      "       nicprog-plan [--profile P] --lnic\n" \
-	      "       nicprog-plan [--profile P] [--shape S] [--cores N] [--partial] [--json|--pretty] [--exec interp|translated] [--engine-share auto|TYPE:N,...] --workload W [--samples N] [--entry MAP:KEYHEX:VALHEX ...] OBJ.o|FACTS\n" \
+	      "       nicprog-plan [--profile P] [--shape S] [--cores N] [--partial] [--json|--pretty] [--exec interp|translated] [--engine-share auto|optimum|TYPE:N,...] --workload W [--samples N] [--entry MAP:KEYHEX:VALHEX ...] OBJ.o|FACTS\n" \
 	      "       nicprog-plan --workload W --pcap-out FILE\n" \
 	      "       nicprog-plan [--profile P] [--sec S|--prog F] --facts-out FILE OBJ.o\n" \
 	      "       nicprog-plan [--profile P] [--sec S|--prog F] [--json|--pretty] --bufs L,L,... [--args A,A,...] [--data FILE | --samples N] OBJ.o\n"
@@ -602,6 +604,9 @@ static int write_facts(const char *path, const struct nicprog_ir_input *in,
 /* --exec translated: the offline run's NIC in nicsim's translated form */
 static bool exec_translated;
 
+/* --engine-share: given (TYPE:N, or none: all on the engines), or chosen */
+enum { SHARE_GIVEN, SHARE_AUTO, SHARE_OPTIMUM };
+
 /* Seeds of a description's samples: sample k has the description's + k * this. */
 #define NP_DRAW_STEP 7919
 #define NP_MAX_SAMPLES 64	/* tools/nicprog/offline.c checks the same */
@@ -642,7 +647,7 @@ static int parse_shares(const char *arg, u8 *body16)
 	}
 	return 0;
 bad:
-	fprintf(stderr, "nicprog-plan: --engine-share takes auto or TYPE:N[,TYPE:N...], N sixteenths on the engines, 0 to %u\n",
+	fprintf(stderr, "nicprog-plan: --engine-share takes auto, optimum or TYPE:N[,TYPE:N...], N sixteenths on the engines, 0 to %u\n",
 		NICPROG_SHARE_ALL);
 	return 2;
 }
@@ -719,46 +724,61 @@ static int predict_sample(const struct np_hostrun_in *hi,
 	return 0;
 }
 
-/*
- * --engine-share auto: for each accelerator type the plan has engines of,
- * in turn, the share of its calls on the engines (0 to 16 sixteenths)
- * that this workload's first sample predicts the most throughput for; a
- * share with fewer engine jobs must predict 1% more to be chosen. Leaves
- * @lo repriced for the choice and @all the throughput with every call on
- * the engines.
- */
-static int choose_shares(const struct np_hostrun_in *hi,
-			 const struct nicprog_ir *ir,
-			 const struct nicprog_lnic *lnic,
-			 struct nicprog_layout *lo, const struct np_workload *w,
-			 const struct np_frames *fr, double *all)
+/* The first sample's throughput with @body16's shares, @lo repriced so. */
+static int share_tput(const struct np_hostrun_in *hi,
+		      const struct nicprog_ir *ir,
+		      const struct nicprog_lnic *lnic,
+		      struct nicprog_layout *lo, const struct np_workload *w,
+		      const struct np_frames *fr, const u8 *body16,
+		      double *tput)
 {
-	u8 body16[__NICPROG_ACCEL_MAX] = { 0 }, best;
 	struct np_prediction pred;
 	struct np_hostrun hr;
-	double top;
-	u32 t, sh;
 
 	if (nicprog_layout_share(ir, lnic, body16, lo) ||
 	    predict_sample(hi, lnic, lo, w, fr, false, &hr, &pred))
 		return 1;
 	np_hostrun_free(&hr);
-	*all = pred.tput;
+	*tput = pred.tput;
+	return 0;
+}
+
+/*
+ * --engine-share auto: for each accelerator type the plan has engines of,
+ * in turn, the share of its calls on the engines (0 to 16 sixteenths)
+ * that this workload's first sample predicts the most throughput for,
+ * the types before it kept at their choice; a share with fewer engine
+ * jobs must predict 1% more to be chosen. Leaves @lo repriced for the
+ * choice, @body16 the choice, @all the throughput with every call on the
+ * engines and @chosen the choice's.
+ */
+static int choose_shares(const struct np_hostrun_in *hi,
+			 const struct nicprog_ir *ir,
+			 const struct nicprog_lnic *lnic,
+			 struct nicprog_layout *lo, const struct np_workload *w,
+			 const struct np_frames *fr, u8 *body16, double *all,
+			 double *chosen)
+{
+	double top, tput;
+	u32 t, sh;
+	u8 best;
+
+	memset(body16, 0, __NICPROG_ACCEL_MAX);
+	if (share_tput(hi, ir, lnic, lo, w, fr, body16, all))
+		return 1;
+	/* the throughput of body16 as chosen so far */
+	top = *all;
 	for (t = NICPROG_ACCEL_NONE + 1; t < __NICPROG_ACCEL_MAX; t++) {
 		if (!lo->accel_count[t])
 			continue;
-		top = *all;
 		best = 0;
 		for (sh = 1; sh <= NICPROG_SHARE_ALL; sh++) {
 			body16[t] = sh;
-			if (nicprog_layout_share(ir, lnic, body16, lo) ||
-			    predict_sample(hi, lnic, lo, w, fr, false, &hr,
-					   &pred))
+			if (share_tput(hi, ir, lnic, lo, w, fr, body16, &tput))
 				return 1;
-			np_hostrun_free(&hr);
 			/* 1% more, or the sample's noise decides */
-			if (pred.tput > top * 1.01) {
-				top = pred.tput;
+			if (tput > top * 1.01) {
+				top = tput;
 				best = sh;
 			}
 		}
@@ -766,7 +786,67 @@ static int choose_shares(const struct np_hostrun_in *hi,
 		if (nicprog_layout_share(ir, lnic, body16, lo))
 			return 1;
 	}
+	*chosen = top;
 	return 0;
+}
+
+/* "csum 3/16, hash 16/16": the engine sixteenths of @body16's types. */
+static void shares_text(const struct nicprog_layout *lo, const u8 *body16,
+			char *buf, size_t n)
+{
+	size_t at = 0;
+	u32 t;
+
+	buf[0] = 0;
+	for (t = NICPROG_ACCEL_NONE + 1; t < __NICPROG_ACCEL_MAX; t++)
+		if (lo->accel_count[t] && at < n)
+			at += snprintf(buf + at, n - at, "%s%s %u/16",
+				       at ? ", " : "",
+				       nicprog_accel_type_name(t),
+				       NICPROG_SHARE_ALL - body16[t]);
+}
+
+/*
+ * --engine-share optimum: every combination of the shares of the types
+ * the plan has engines of (17^k predictions of the first sample), the
+ * best into @body16 and @top, @lo repriced for it: what auto's greedy
+ * choice, a type at a time, is judged against.
+ */
+static int optimum_shares(const struct np_hostrun_in *hi,
+			  const struct nicprog_ir *ir,
+			  const struct nicprog_lnic *lnic,
+			  struct nicprog_layout *lo,
+			  const struct np_workload *w,
+			  const struct np_frames *fr, u8 *body16, double *top,
+			  u32 *tried)
+{
+	u8 at[__NICPROG_ACCEL_MAX] = { 0 }, types[__NICPROG_ACCEL_MAX];
+	u32 t, n = 0, i;
+	double tput;
+
+	for (t = NICPROG_ACCEL_NONE + 1; t < __NICPROG_ACCEL_MAX; t++)
+		if (lo->accel_count[t])
+			types[n++] = t;
+	*top = -1;
+	*tried = 0;
+	for (;;) {
+		if (share_tput(hi, ir, lnic, lo, w, fr, at, &tput))
+			return 1;
+		++*tried;
+		if (tput > *top) {
+			*top = tput;
+			memcpy(body16, at, __NICPROG_ACCEL_MAX);
+		}
+		/* the next combination, the first type counting fastest */
+		for (i = 0; i < n; i++) {
+			if (++at[types[i]] <= NICPROG_SHARE_ALL)
+				break;
+			at[types[i]] = 0;
+		}
+		if (i == n)
+			break;
+	}
+	return nicprog_layout_share(ir, lnic, body16, lo);
 }
 
 /*
@@ -783,7 +863,7 @@ static int predict_workload(const struct np_object *obj,
 			    struct nicprog_layout *lo,
 			    const struct np_workload *w,
 			    const struct np_frames *fr, char **entries,
-			    u32 n_entries, u32 samples, bool share_auto)
+			    u32 n_entries, u32 samples, int share_mode)
 {
 	struct np_class_bracket cb[__NP_WL_CLASS_MAX];
 	struct np_entry ent[NP_MAX_ENTRIES];
@@ -796,7 +876,10 @@ static int predict_workload(const struct np_object *obj,
 		.rate = w->rate_kpps * 1000, .translated = exec_translated,
 	};
 	u8 *walk[NICPROG_PKT_CLASSES] = { NULL };
-	double tput, mpps, lat, all = 0;
+	u8 auto16[__NICPROG_ACCEL_MAX], opt16[__NICPROG_ACCEL_MAX];
+	char text[128];
+	double tput, mpps, lat, all = 0, chosen = 0, top = 0;
+	u32 tried = 0;
 	struct np_workload ow;
 	struct np_frames ofr;
 	char why[256];
@@ -820,8 +903,13 @@ static int predict_workload(const struct np_object *obj,
 		}
 		hi.walk[k] = walk[k];
 	}
-	if (share_auto && choose_shares(&hi, ir, lnic, lo, w, fr, &all)) {
-		fprintf(stderr, "nicprog-plan: --engine-share auto: no prediction\n");
+	if (share_mode != SHARE_GIVEN &&
+	    (choose_shares(&hi, ir, lnic, lo, w, fr, auto16, &all, &chosen) ||
+	     (share_mode == SHARE_OPTIMUM &&
+	      optimum_shares(&hi, ir, lnic, lo, w, fr, opt16, &top,
+			     &tried)))) {
+		fprintf(stderr, "nicprog-plan: --engine-share %s: no prediction\n",
+			share_mode == SHARE_AUTO ? "auto" : "optimum");
 		goto out;
 	}
 	/* the spread is the first sample's, as the rest of the report */
@@ -876,10 +964,24 @@ static int predict_workload(const struct np_object *obj,
 		out_string("program", NULL, obj->name);
 	out_string("profile", NULL, lnic->name);
 	np_report_prediction(w, lnic, lo, &hr, &pred, &d, obj ? cb : NULL);
-	if (share_auto)
+	if (share_mode != SHARE_GIVEN)
 		out_double("all_engines_tput",
 			   "engine share auto: with every call an engine job, %.1f frames per million cycles\n",
 			   all);
+	if (share_mode == SHARE_OPTIMUM)
+		shares_text(lo, opt16, text, sizeof(text));
+	if (share_mode == SHARE_OPTIMUM && text[0]) {
+		out_uint("share_combinations",
+			 "engine share optimum: the best of %llu combinations",
+			 tried);
+		out_string("optimum_share", ", %s", text);
+		shares_text(lo, auto16, text, sizeof(text));
+		out_string("auto_share", "; auto chooses %s", text);
+		out_double("auto_share_tput", ", %.1f frames per million cycles",
+			   chosen);
+		out_double("auto_share_quality", ", %.3f of the optimum\n",
+			   top > 0 ? chosen / top : 0);
+	}
 	out_close_object();
 	err = 0;
 out_hr:
@@ -961,7 +1063,7 @@ int main(int argc, char **argv)
 	double worst = 1e9, t0, t_ir;
 	char lwhy[128] = "";
 	u8 body16[__NICPROG_ACCEL_MAX] = { 0 };
-	bool share_auto = false;
+	int share_mode = SHARE_GIVEN;
 	const char *why;
 	size_t len;
 	void *buf;
@@ -1080,7 +1182,9 @@ int main(int argc, char **argv)
 			break;
 		case 'E':
 			if (!strcmp(optarg, "auto"))
-				share_auto = true;
+				share_mode = SHARE_AUTO;
+			else if (!strcmp(optarg, "optimum"))
+				share_mode = SHARE_OPTIMUM;
 			else if (parse_shares(optarg, body16))
 				return 2;
 			break;
@@ -1166,7 +1270,7 @@ int main(int argc, char **argv)
 	t_ir = now() - t0;
 	for (i = 0; i < __NICPROG_ACCEL_MAX && !body16[i]; i++)
 		;
-	if (quality && (share_auto || i < __NICPROG_ACCEL_MAX)) {
+	if (quality && (share_mode != SHARE_GIVEN || i < __NICPROG_ACCEL_MAX)) {
 		fprintf(stderr, "nicprog-plan: --quality compares the planner's shapes, which do not depend on an engine share: leave --engine-share out\n");
 		return 2;
 	}
@@ -1189,8 +1293,9 @@ int main(int argc, char **argv)
 			fprintf(stderr, "nicprog-plan: no memory\n");
 			return 1;
 		}
-		if (share_auto && !wl_path) {
-			fprintf(stderr, "nicprog-plan: --engine-share auto chooses for a workload: give one with --workload\n");
+		if (share_mode != SHARE_GIVEN && !wl_path) {
+			fprintf(stderr, "nicprog-plan: --engine-share %s chooses for a workload: give one with --workload\n",
+				share_mode == SHARE_AUTO ? "auto" : "optimum");
 			return 2;
 		}
 		if (wl_path) {
@@ -1203,7 +1308,7 @@ int main(int argc, char **argv)
 						     ol.facts.table_of, &in,
 						     &ol.exec, lnic, &lo, &wl,
 						     &fr, entries, n_entries,
-						     samples, share_auto);
+						     samples, share_mode);
 				fflush(stdout);
 				_exit(c);
 			}

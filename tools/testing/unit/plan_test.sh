@@ -221,6 +221,20 @@ else
 	sed 's/^/# /' "$TMP/wsa" | head -20
 	nok "--engine-share auto: the workload's choice, beside all on the engines"
 fi
+# optimum: every combination of nat's two types' shares (17 x 17); auto's
+# greedy choice is one of them, so at most the optimum, and within its 1%
+# a type of it; the plan is the optimum's, its split shown
+timeout 120 "$PLAN" --workload "$TMP/small.wl" --entry "${ENTRIES[0]}" \
+	--engine-share optimum "$top/bpf/examples/nat.o" > "$TMP/wso" 2>&1
+opt=$(sed -n 's/^engine share optimum: the best of 289 combinations, csum \([0-9]*\)\/16, hash [0-9]*\/16; auto chooses csum [0-9]*\/16, hash [0-9]*\/16, [0-9.]* frames per million cycles, \([0-9.]*\) of the optimum$/\1 \2/p' "$TMP/wso")
+if [ -n "$opt" ] && awk -v q="${opt#* }" 'BEGIN { exit !(q <= 1 && q >= 0.98) }' &&
+   grep -q "^engine share: csum ${opt%% *}/16 engine jobs" "$TMP/wso" &&
+   [ "$(grep '^verdicts:' "$TMP/wso")" = "$(grep '^verdicts:' "$TMP/w1")" ]; then
+	ok "--engine-share optimum: the best of every combination, auto's choice at ${opt#* } of it"
+else
+	sed 's/^/# /' "$TMP/wso" | tail -5
+	nok "--engine-share optimum: the best of every combination, auto's choice within 2% of it"
+fi
 # the bench's own mix as a capture (oracle --pcap-out: what
 # tools/bench/scaling's SHARE=auto chooses for): the frames asked for,
 # each mix its own, the same seed the same frames; bad arguments exit 2
@@ -261,8 +275,9 @@ else
 		k=$((k + 1)); echo "ok $k oracle --pcap-out # SKIP selftests/nicprog/oracle not built"
 	done
 fi
-for bad in "foo:3|unknown accelerator type foo" "csum:17|takes auto or TYPE:N" \
-	   "csum|takes auto or TYPE:N" "auto|chooses for a workload: give one with --workload" \
+for bad in "foo:3|unknown accelerator type foo" "csum:17|takes auto, optimum or TYPE:N" \
+	   "csum|takes auto, optimum or TYPE:N" "auto|chooses for a workload: give one with --workload" \
+	   "optimum|chooses for a workload: give one with --workload" \
 	   "csum:4 --quality|--quality compares the planner's shapes, which do not depend on an engine share"; do
 	# shellcheck disable=SC2086 # the case's own extra option
 	timeout 60 "$PLAN" --engine-share ${bad%%|*} "$top/bpf/examples/nat.o" \
