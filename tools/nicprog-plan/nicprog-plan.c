@@ -975,6 +975,8 @@ static int predict_workload(const struct np_object *obj,
 			 "engine share optimum: the best of %llu combinations",
 			 tried);
 		out_string("optimum_share", ", %s", text);
+		out_double("optimum_share_tput",
+			   ", %.1f frames per million cycles", top);
 		shares_text(lo, auto16, text, sizeof(text));
 		out_string("auto_share", "; auto chooses %s", text);
 		out_double("auto_share_tput", ", %.1f frames per million cycles",

@@ -51,7 +51,7 @@ static void usage(FILE *f)
 	      "               [engine-share TYPE:N[,TYPE:N...]] [dot [FILE] | svg FILE]\n"
 	      "  nicprog predict obj FILE workload W [profile P] [sec S] [shape SHAPE]\n"
 	      "               [cores N] [partial] [samples N] [entry MAP:KEYHEX:VALHEX]...\n"
-	      "               [engine-share auto | TYPE:N[,TYPE:N...]]\n"
+	      "               [engine-share auto | optimum | TYPE:N[,TYPE:N...]]\n"
 	      "  nicprog predict obj FILE bufs LEN,LEN,... [args A,A,...] [profile P] [sec S]\n"
 	      "               [data FILE | samples N]\n"
 	      "  nicprog predict dev IFNAME obj FILE [sec S] [shape SHAPE] [cores N]\n"

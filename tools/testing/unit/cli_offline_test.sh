@@ -327,6 +327,18 @@ check "plan engine-share csum:4: the split in words" \
 	grep -q "^engine share: csum 4/16 engine jobs, 12/16 the function's body on the cores$" "$TMP/share"
 refused "plan engine-share of an unknown type: nicprog-plan's reason" 2 \
 	"unknown accelerator type zip" "$CLI" plan obj "$EX/nat.o" engine-share zip:4
+# engine-share optimum reaches nicprog-plan: lb's one engine type, its 17
+# shares, the best and auto's choice against it, in words and in JSON
+printf 'workload small\nseed 3\nframes 300\nflows 50 uniform\nmix tcp 50 udp 50\nsizes 64 50 1024 50\n' \
+	> "$TMP/small.wl"
+"$CLI" predict obj "$EX/lb.o" workload "$TMP/small.wl" engine-share optimum > "$TMP/opt"
+"$CLI" -j predict obj "$EX/lb.o" workload "$TMP/small.wl" engine-share optimum > "$TMP/optj"
+expect_eq "predict engine-share optimum: 17 shares of hash, auto's choice at most the optimum" \
+	"$(sed -n 's/^engine share optimum: the best of \([0-9]*\) combinations, hash [0-9]*\/16, \([0-9.]*\) frames per million cycles; auto chooses hash [0-9]*\/16, \([0-9.]*\) frames.*/\1 \2 \3/p' "$TMP/opt" |
+	   awk '{ print $1, $3 <= $2 }')" "17 1"
+expect_eq "predict -j engine-share optimum: the same in JSON" \
+	"$(sed -n 's/^engine share optimum: the best of \([0-9]*\) combinations, \(.*\), \([0-9.]*\) frames per million cycles; auto chooses \(.*\), \([0-9.]*\) frames per million cycles, \([0-9.]*\) of the optimum$/\1|\2|\3|\4|\5|\6/p' "$TMP/opt")" \
+	"$(jpy "'%d|%s|%.1f|%s|%.1f|%.3f' % (d['share_combinations'], d['optimum_share'], d['optimum_share_tput'], d['auto_share'], d['auto_share_tput'], d['auto_share_quality'])" < "$TMP/optj")"
 
 echo "1..$k"
 exit $fail

@@ -132,6 +132,20 @@ done
 # The translated runs use another malloc (no thread cache): a prediction
 # must not depend on which freed memory the allocator hands back.
 tunables() { [ "$1" = translated ] && echo glibc.malloc.tcache_count=0; }
+# exits_2 DESC MSG CMD...: CMD refuses, exit 2, MSG on its standard error
+exits_2() {
+	local desc=$1 msg=$2 rc
+
+	shift 2
+	"$@" > /dev/null 2> "$TMP/err"
+	rc=$?
+	if [ $rc -eq 2 ] && grep -q -- "$msg" "$TMP/err"; then
+		ok "$desc: exit 2, saying why"
+	else
+		echo "# rc=$rc: $(cat "$TMP/err")"
+		nok "$desc: exit 2, saying why"
+	fi
+}
 for nf in count icmp_echo port_filter firewall router lb heavy_hitter nat esp digest; do
 	nf_entries "$nf"
 	args=()
@@ -226,7 +240,7 @@ fi
 # a type of it; the plan is the optimum's, its split shown
 timeout 120 "$PLAN" --workload "$TMP/small.wl" --entry "${ENTRIES[0]}" \
 	--engine-share optimum "$top/bpf/examples/nat.o" > "$TMP/wso" 2>&1
-opt=$(sed -n 's/^engine share optimum: the best of 289 combinations, csum \([0-9]*\)\/16, hash [0-9]*\/16; auto chooses csum [0-9]*\/16, hash [0-9]*\/16, [0-9.]* frames per million cycles, \([0-9.]*\) of the optimum$/\1 \2/p' "$TMP/wso")
+opt=$(sed -n 's/^engine share optimum: the best of 289 combinations, csum \([0-9]*\)\/16, hash [0-9]*\/16, [0-9.]* frames per million cycles; auto chooses csum [0-9]*\/16, hash [0-9]*\/16, [0-9.]* frames per million cycles, \([0-9.]*\) of the optimum$/\1 \2/p' "$TMP/wso")
 if [ -n "$opt" ] && awk -v q="${opt#* }" 'BEGIN { exit !(q <= 1 && q >= 0.98) }' &&
    grep -q "^engine share: csum ${opt%% *}/16 engine jobs" "$TMP/wso" &&
    [ "$(grep '^verdicts:' "$TMP/wso")" = "$(grep '^verdicts:' "$TMP/w1")" ]; then
@@ -259,16 +273,9 @@ if [ -x "$ORACLE" ]; then
 		   "$TMP/x.pcap 7 12x|FRAMES must be a positive number" \
 		   "$TMP/no/such/x.pcap 7 10|--pcap-out $TMP/no/such/x.pcap: "; do
 		# shellcheck disable=SC2086 # the arguments, split
-		"$ORACLE" --pcap-out ${bad%%|*} > /dev/null 2> "$TMP/err"
-		rc=$?
 		what=${bad%%|*}
-		what=${what#"$TMP/"}
-		if [ $rc -eq 2 ] && grep -q -- "${bad#*|}" "$TMP/err"; then
-			ok "oracle --pcap-out $what: exit 2, saying why"
-		else
-			echo "# rc=$rc: $(cat "$TMP/err")"
-			nok "oracle --pcap-out $what: exit 2, saying why"
-		fi
+		exits_2 "oracle --pcap-out ${what#"$TMP/"}" "${bad#*|}" \
+			"$ORACLE" --pcap-out ${bad%%|*}
 	done
 else
 	for _ in 1 2 3 4; do
@@ -280,15 +287,8 @@ for bad in "foo:3|unknown accelerator type foo" "csum:17|takes auto, optimum or 
 	   "optimum|chooses for a workload: give one with --workload" \
 	   "csum:4 --quality|--quality compares the planner's shapes, which do not depend on an engine share"; do
 	# shellcheck disable=SC2086 # the case's own extra option
-	timeout 60 "$PLAN" --engine-share ${bad%%|*} "$top/bpf/examples/nat.o" \
-		> /dev/null 2> "$TMP/err"
-	rc=$?
-	if [ $rc -eq 2 ] && grep -q -- "${bad#*|}" "$TMP/err"; then
-		ok "--engine-share ${bad%%|*}: exit 2, saying why"
-	else
-		echo "# rc=$rc: $(cat "$TMP/err")"
-		nok "--engine-share ${bad%%|*}: exit 2, saying why"
-	fi
+	exits_2 "--engine-share ${bad%%|*}" "${bad#*|}" \
+		timeout 60 "$PLAN" --engine-share ${bad%%|*} "$top/bpf/examples/nat.o"
 done
 timeout 60 "$PLAN" --workload "$TMP/small.wl" --entry "0:${ENTRIES[0]#nat_cfg:}" \
 	"$top/bpf/examples/nat.o" > "$TMP/w2" 2>&1
