@@ -1453,6 +1453,7 @@ static int bench(int fd, const struct sockaddr_ll *to, const char *nf,
  * machine, no NIC needed: the traffic a model may choose from (re-seeded,
  * so that it is not judged on the frames it replays).
  */
+#define PCAP_OUT_MAX	10000000	/* frames: at most 15 GB of them */
 static int pcap_out(const char *path, const char *seed, const char *count)
 {
 	const char *mix = getenv("ORACLE_BENCH") ?: "";
@@ -1462,11 +1463,17 @@ static int pcap_out(const char *path, const char *seed, const char *count)
 	pcap_dumper_t *d;
 	pcap_t *pc;
 	char *e;
+	int err;
 
 	rng = strtoull(seed, &e, 0) * 0x9e3779b97f4a7c15ULL | 1;
+	if (*e || !*seed || *seed == '-') {
+		fprintf(stderr, "oracle: --pcap-out: SEED must be a number\n");
+		return 2;
+	}
 	frames = strtoul(count, &e, 0);
-	if (*e || !frames) {
-		fprintf(stderr, "oracle: --pcap-out: FRAMES must be a positive number\n");
+	if (*e || !frames || *count == '-' || frames > PCAP_OUT_MAX) {
+		fprintf(stderr, "oracle: --pcap-out: FRAMES must be a number from 1 to %d\n",
+			PCAP_OUT_MAX);
 		return 2;
 	}
 	many_sources = !strcmp(mix, "flows");
@@ -1488,10 +1495,10 @@ static int pcap_out(const char *path, const char *seed, const char *count)
 		h.ts.tv_sec = i / 1000000;
 		pcap_dump((u_char *)d, &h, frame);
 	}
-	i = pcap_dump_flush(d);
+	err = pcap_dump_flush(d);
 	pcap_dump_close(d);
 	pcap_close(pc);
-	if (i) {
+	if (err) {
 		fprintf(stderr, "oracle: --pcap-out %s: cannot write\n", path);
 		return 2;
 	}

@@ -269,8 +269,10 @@ if [ -x "$ORACLE" ]; then
 		sed 's/^/# /' "$TMP/po" "$TMP/wpc" | head -20
 		nok "oracle --pcap-out: the bench's mixes as captures nicprog-plan predicts from ($n frames)"
 	fi
-	for bad in "$TMP/x.pcap 7 0|FRAMES must be a positive number" \
-		   "$TMP/x.pcap 7 12x|FRAMES must be a positive number" \
+	for bad in "$TMP/x.pcap 7 0|FRAMES must be a number from 1 to" \
+		   "$TMP/x.pcap 7 12x|FRAMES must be a number from 1 to" \
+		   "$TMP/x.pcap 7 -1|FRAMES must be a number from 1 to" \
+		   "$TMP/x.pcap 7x 10|SEED must be a number" \
 		   "$TMP/no/such/x.pcap 7 10|--pcap-out $TMP/no/such/x.pcap: "; do
 		# shellcheck disable=SC2086 # the arguments, split
 		what=${bad%%|*}
@@ -278,7 +280,7 @@ if [ -x "$ORACLE" ]; then
 			"$ORACLE" --pcap-out ${bad%%|*}
 	done
 else
-	for _ in 1 2 3 4; do
+	for _ in 1 2 3 4 5 6; do
 		k=$((k + 1)); echo "ok $k oracle --pcap-out # SKIP selftests/nicprog/oracle not built"
 	done
 fi
