@@ -126,6 +126,15 @@ static __always_inline long nicprog_redirect_flood(int ingress)
 	} while (0)
 
 #ifdef NICPROG_USE_CSUM
+/* Add the four 32-bit words at @q to @sum (64 bits: no carry out). */
+#define __NICPROG_CSUM16(sum, q)					\
+	do {								\
+		(sum) += *(__u32 *)(q);					\
+		(sum) += *(__u32 *)((q) + 4);				\
+		(sum) += *(__u32 *)((q) + 8);				\
+		(sum) += *(__u32 *)((q) + 12);				\
+	} while (0)
+
 /**
  * nicprog_accel_csum() - Internet checksum of a frame region
  * @ctx: the frame
@@ -163,24 +172,15 @@ __nicprog_accel __u64 nicprog_accel_csum(struct xdp_md *ctx, __u64 off,
 		q = p + i * 32;
 		if (q + 32 > end)
 			return NICPROG_ACCEL_ERR;
-		sum += *(__u32 *)q;
-		sum += *(__u32 *)(q + 4);
-		sum += *(__u32 *)(q + 8);
-		sum += *(__u32 *)(q + 12);
-		sum += *(__u32 *)(q + 16);
-		sum += *(__u32 *)(q + 20);
-		sum += *(__u32 *)(q + 24);
-		sum += *(__u32 *)(q + 28);
+		__NICPROG_CSUM16(sum, q);
+		__NICPROG_CSUM16(sum, q + 16);
 	}
 	i *= 32;
 	q = p + i;
 	if (i + 16 <= len) {
 		if (q + 16 > end)
 			return NICPROG_ACCEL_ERR;
-		sum += *(__u32 *)q;
-		sum += *(__u32 *)(q + 4);
-		sum += *(__u32 *)(q + 8);
-		sum += *(__u32 *)(q + 12);
+		__NICPROG_CSUM16(sum, q);
 		i += 16;
 		q += 16;
 	}
