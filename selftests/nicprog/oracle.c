@@ -1372,6 +1372,14 @@ bad:
 	return NULL;
 }
 
+/* The frame mix @mix names (ORACLE_BENCH, ORACLE_FLOWS): see the top. */
+static void set_mix(const char *mix)
+{
+	many_sources = !strcmp(mix, "flows");
+	bi_flows = !strcmp(mix, "biflows");
+	many_dests = !strcmp(mix, "dests");
+}
+
 /*
  * Send @frames frames, keeping at most BENCH_WINDOW without a verdict; a
  * frame the NIC dropped at a full queue (under an offered load, say) is
@@ -1387,9 +1395,7 @@ static int bench(int fd, const struct sockaddr_ll *to, const char *nf,
 	unsigned long i;
 	int len;
 
-	many_sources = !strcmp(getenv("ORACLE_BENCH"), "flows");
-	bi_flows = !strcmp(getenv("ORACLE_BENCH"), "biflows");
-	many_dests = !strcmp(getenv("ORACLE_BENCH"), "dests");
+	set_mix(getenv("ORACLE_BENCH"));
 	if (pcap && !(pf = pcap_frames(pcap, &off, &n_pf)))
 		return 2;
 	ethtool_init(nf);
@@ -1456,7 +1462,6 @@ static int bench(int fd, const struct sockaddr_ll *to, const char *nf,
 #define PCAP_OUT_MAX	10000000	/* frames: at most 15 GB of them */
 static int pcap_out(const char *path, const char *seed, const char *count)
 {
-	const char *mix = getenv("ORACLE_BENCH") ?: "";
 	struct pcap_pkthdr h = {};
 	uint8_t frame[MAX_FRAME];
 	unsigned long frames, i;
@@ -1476,9 +1481,7 @@ static int pcap_out(const char *path, const char *seed, const char *count)
 			PCAP_OUT_MAX);
 		return 2;
 	}
-	many_sources = !strcmp(mix, "flows");
-	bi_flows = !strcmp(mix, "biflows");
-	many_dests = !strcmp(mix, "dests");
+	set_mix(getenv("ORACLE_BENCH") ?: "");
 	pc = pcap_open_dead(DLT_EN10MB, MAX_FRAME);
 	d = pc ? pcap_dump_open(pc, path) : NULL;
 	if (!d) {
@@ -1612,9 +1615,7 @@ int main(int argc, char **argv)
 	}
 
 	if (getenv("ORACLE_FLOWS")) {
-		many_sources = !strcmp(getenv("ORACLE_FLOWS"), "flows");
-		bi_flows = !strcmp(getenv("ORACLE_FLOWS"), "biflows");
-		many_dests = !strcmp(getenv("ORACLE_FLOWS"), "dests");
+		set_mix(getenv("ORACLE_FLOWS"));
 	}
 	in_fd = packet_socket(to.sll_ifindex);
 	if (getenv("ORACLE_BENCH"))

@@ -274,8 +274,8 @@ if [ -x "$ORACLE" ]; then
 		   "$TMP/x.pcap 7 -1|FRAMES must be a number from 1 to" \
 		   "$TMP/x.pcap 7x 10|SEED must be a number" \
 		   "$TMP/no/such/x.pcap 7 10|--pcap-out $TMP/no/such/x.pcap: "; do
-		# shellcheck disable=SC2086 # the arguments, split
 		what=${bad%%|*}
+		# shellcheck disable=SC2086 # the arguments, split
 		exits_2 "oracle --pcap-out ${what#"$TMP/"}" "${bad#*|}" \
 			"$ORACLE" --pcap-out ${bad%%|*}
 	done
