@@ -32,8 +32,18 @@
 /*
  * Standard CRC32C (~0 in, inverted out when @seed is 0) of the frame's
  * bytes [off, off + len), a 32-bit word per turn; 0 if they are not all
- * in the frame or there are more than 4096.
+ * in the frame or there are more than 4096. A reference body of the CRC
+ * engine's function (tools/ident/gen): the region test is the engine's;
+ * past it no bounds check fails; the 1024 word turns and at most three
+ * byte turns take every byte of len <= 4096 in order, and XORing a
+ * little-endian word in before 32 bit steps is four byte turns of the
+ * reflected CRC, as the steps are linear and take the low bit first.
+ * With 32-bit ALU instructions (-mcpu=v3, as bpf/Makefile builds it) crc
+ * lives in a 32-bit register, so R0's upper half is zero, as the engine's
+ * result's is; earlier CPU versions compute it in 64 bits and leave R4's
+ * upper half there, so the mark covers v3 only.
  */
+/* nicprog-ident: crc32c 0x70 v3 */
 __noinline __u32 crc32c_std(struct xdp_md *ctx, __u64 off,
 					   __u64 len, __u32 seed)
 {

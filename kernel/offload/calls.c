@@ -11,7 +11,7 @@
 
 static void calls_log(nicprog_log_fn log, void *priv, const char *fmt, ...)
 {
-	char buf[160];
+	char buf[256];
 	va_list ap;
 
 	if (!log)
@@ -82,7 +82,7 @@ void nicprog_calls_check_accel(const struct bpf_insn *insns,
  * @log: where to say what was found, or why not (may be NULL)
  * @priv: for @log
  *
- * Context: process; allocates (nicprog_ident_fn()).
+ * Context: any; does not sleep.
  */
 void nicprog_calls_ident(const struct nicprog_exec_prog *exec,
 			 struct nicprog_insn_meta *meta,
@@ -90,15 +90,14 @@ void nicprog_calls_ident(const struct nicprog_exec_prog *exec,
 			 nicprog_log_fn log, void *priv)
 {
 	const struct bpf_insn *insns = exec->insns;
+	const struct nicprog_ident_body *body;
 	const struct nicprog_subprog *sp;
 	struct {
 		u32 target;
-		u8 afn;
 		u8 accel;
 	} done[CALLS_MAX_IDENT];
-	u32 i, s, target, end, n_done = 0;
+	u32 i, s, target, end, same, n_done = 0;
 	const char *why;
-	u8 accel;
 
 	for (i = 0; i < exec->len; i++) {
 		if (insns[i].code != (BPF_JMP | BPF_CALL) ||
@@ -114,15 +113,21 @@ void nicprog_calls_ident(const struct nicprog_exec_prog *exec,
 				continue;
 			end = sp + 1 < subs + n_subs ? sp[1].start : exec->len;
 			done[n_done].target = target;
-			done[n_done].afn = NICPROG_AFN_NONE;
-			if (nicprog_ident_fn(exec, meta, target, end, &accel,
-					     &why)) {
-				done[n_done].afn = accel & NICPROG_EXEC_AFN_MASK;
-				done[n_done].accel = accel;
+			done[n_done].accel = NICPROG_AFN_NONE;
+			if (nicprog_ident_fn(insns, meta, target, end, &body,
+					     &same, &why)) {
+				done[n_done].accel = body->accel;
 				calls_log(log, priv,
-					  "insn %u: function at insn %u identified as %s (conventions 0x%02x)\n",
-					  i, target, nicprog_accel_fn_name(accel),
-					  accel & ~NICPROG_EXEC_AFN_MASK);
+					  "insn %u: function at insn %u identified as %s (conventions 0x%02x): %s of %s (%s)\n",
+					  i, target,
+					  nicprog_accel_fn_name(body->accel),
+					  body->accel & ~NICPROG_EXEC_AFN_MASK,
+					  body->name, body->source, body->cc);
+			} else if (body) {
+				calls_log(log, priv,
+					  "insn %u: function at insn %u is not an engine function: %s (nearest %s of %s: %u of %u instructions alike)\n",
+					  i, target, why, body->name,
+					  body->source, same, body->len);
 			} else {
 				calls_log(log, priv,
 					  "insn %u: function at insn %u is not an engine function: %s\n",
@@ -130,9 +135,9 @@ void nicprog_calls_ident(const struct nicprog_exec_prog *exec,
 			}
 			s = n_done++;
 		}
-		if (!done[s].afn)
+		if (!done[s].accel)
 			continue;
-		meta[i].afn = done[s].afn;
+		meta[i].afn = done[s].accel & NICPROG_EXEC_AFN_MASK;
 		meta[i].ident = done[s].accel & ~NICPROG_EXEC_AFN_MASK;
 		meta[i].flags |= NICPROG_META_IDENT;
 	}

@@ -1,9 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Algorithm identification: a checksum or CRC written in plain BPF becomes
-# an engine job, a longest-prefix match written as hash probes becomes one
-# MAT lookup, a near miss is left alone -- each said in the verifier log
-# and the plan, and each giving the same results as the host.
+# an engine job when its instructions are a reference body's
+# (bpf/ident/, tools/ident/gen), a longest-prefix match written as hash
+# probes becomes one MAT lookup, a near miss is left alone -- seeded ones
+# from tools/ident/near-miss included (IDENT_SEED replays them) -- each
+# said in the verifier log and the plan, and each giving the same results
+# as the host.
 . "$(dirname "$0")/lib.sh"
 require_root_tools
 [ -x "$SELFDIR/vlog" ] || skip_all "vlog not built"
@@ -50,8 +53,15 @@ check "plain-BPF checksum: the plan counts its call on the csum engine" \
 log=$(verifier_log "$P_DIR/ident_near.o")
 attach "$P_DIR/ident_near.o"
 check "near miss (CRC of the first 1000 bytes): not identified, and why" \
-	grep -qE "\[nicprog\] insn [0-9]+: function at insn [0-9]+ is not an engine function: it matches no engine function" <<< "$log"
+	grep -qE "\[nicprog\] insn [0-9]+: function at insn [0-9]+ is not an engine function: its instructions are no reference body's \(nearest [a-z0-9_]+ of [^ ]+: [0-9]+ of [0-9]+ instructions alike\)" <<< "$log"
 check "near miss: no engine job in the plan" \
+	test -z "$(plan | grep -E '^(ident|accel)')"
+
+log=$(verifier_log "$P_DIR/afn_near.o")
+attach "$P_DIR/afn_near.o"
+check "explicit near miss: an accelerator id passed to a static function stays a call" \
+	grep -qE "\[nicprog\] insn [0-9]+: call passes accelerator id crc32c but its target is not a global function; it runs on a core" <<< "$log"
+check "explicit near miss: neither call is an engine job (one passes an id that varies)" \
 	test -z "$(plan | grep -E '^(ident|accel)')"
 
 log=$(verifier_log "$EX/digest.o")
@@ -60,6 +70,34 @@ check "digest: its standard CRC32C identified (inverted seed and result, 0 on er
 	grep -qE "identified as crc32c \(conventions 0x70\)" <<< "$log"
 check "digest: the CRC engine takes the identified call and the explicit one" \
 	grep -q "^accel crc: 2 calls on 16 engines" <<< "$(plan)"
+
+# The reference bodies themselves, and seeded near misses of them.
+SEED=${IDENT_SEED:-$(($(date +%s) % 1000000))}
+tap_info "near-miss seed $SEED (IDENT_SEED=$SEED replays it)"
+NEAR=$(mktemp -d /tmp/nicprog-ident.XXXXXX)
+for afn in crc32c csum; do
+	log=$(verifier_log "$NICPROG_SRC/bpf/ident/$afn.o")
+	check "bpf/ident/$afn.o: both reference bodies identified by the kernel" \
+		test "$(grep -c "identified as $afn (conventions 0x[0-9a-f]*): [a-z0-9_]* of bpf/ident/$afn.c" <<< "$log")" -eq 2
+	"$NICPROG_SRC/tools/ident/near-miss" "$SEED" 4 "$NEAR" \
+		"$NICPROG_SRC/bpf/ident/$afn.c" > "$NEAR/$afn.list"
+	tried=0
+	while read -r var what; do
+		what=${what#"$NICPROG_SRC/"}
+		clang -O2 -g -target bpf -mcpu=v3 \
+			-I/usr/include/"$(cc -print-multiarch)" -c "$var" \
+			-o "${var%.c}.o" 2>/dev/null || continue
+		log=$(verifier_log "${var%.c}.o")
+		grep -q "identified as\|not an engine function" <<< "$log" ||
+			continue
+		tried=$((tried + 1))
+		check "near miss ($what): the kernel identifies only the untouched body" \
+			test "$(grep -c ' identified as ' <<< "$log")" -eq 1
+	done < "$NEAR/$afn.list"
+	check "$afn: at least two near misses judged by the kernel ($tried)" \
+		test "$tried" -ge 2
+done
+rm -rf "$NEAR"
 
 attach "$EX/router.o"
 check "router: its probe loop is a longest-prefix match for a MAT stage" \
@@ -95,6 +133,16 @@ for shape in single auto; do
 	oracle "$shape ident_near" "$P_DIR/ident_near.o"
 	expect_eq "$shape ident_near: no engine ran" "$jobs" \
 		"$(nic_sum '^accel_.*_jobs:')"
+	jobs=$(nic_sum '^accel_.*_jobs:')
+	oracle "$shape afn_near" "$P_DIR/afn_near.o"
+	expect_eq "$shape afn_near: no engine ran" "$jobs" \
+		"$(nic_sum '^accel_.*_jobs:')"
+	for afn in crc32c csum; do
+		jobs=$(nic_sum "^accel_${afn%32c}_jobs:")
+		oracle "$shape bpf/ident/$afn" "$NICPROG_SRC/bpf/ident/$afn.o"
+		check "$shape bpf/ident/$afn: the engine ran the reference bodies" \
+			test "$(nic_sum "^accel_${afn%32c}_jobs:")" -gt "$jobs"
+	done
 	nf_entries router
 	mat=$(nic_sum '^core[0-9]+_mat_lookups:')
 	oracle "$shape router" "$EX/router.o" "${ENTRIES[@]}"

@@ -105,5 +105,11 @@ for profile in $PROFILES; do
 	# verifier meets them (nicprog-plan --entry relies on it)
 	[ "$profile" != "$FIRST" ] ||
 		compare "$profile" "$SELFDIR/progs/map_order.o" facts
+	# identification decided alike from the same instructions
+	if [ "$profile" = "$FIRST" ]; then
+		for o in $OFFLINE_IDENT; do
+			compare "$profile" "$NICPROG_SRC/bpf/ident/$o.o"
+		done
+	fi
 done
 tap_end

@@ -11,6 +11,8 @@
 # the TCG guest was about half of offline.sh's time (testing.rst).
 OFFLINE_NFS=${OFFLINE_NFS:-"count icmp_echo port_filter firewall router lb heavy_hitter nat esp digest"}
 OFFLINE_PROGS="ident_csum ident_near"
+# the reference bodies of identification (bpf/ident), on the first profile
+OFFLINE_IDENT="crc32c csum"
 OFFLINE_PROFILES="nicsim-generic nicsim-soc nicsim-nfp nicsim-pipeline nicsim-fpga"
 OFFLINE_PLAN=$NICPROG_SRC/tools/nicprog-plan/nicprog-plan
 
@@ -58,6 +60,7 @@ if [ "${BASH_SOURCE[0]}" = "$0" ] && [ "${1:-}" = --expect ]; then
 	for o in $OFFLINE_PROGS map_order; do
 		objs+=("$NICPROG_SRC/selftests/nicprog/progs/$o.o")
 	done
+	for o in $OFFLINE_IDENT; do objs+=("$NICPROG_SRC/bpf/ident/$o.o"); done
 	for obj in "${objs[@]}"; do
 		sum=$(sha256sum "$obj") || exit 1
 		sum=${sum%% *}

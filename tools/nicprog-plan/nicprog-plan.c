@@ -163,58 +163,6 @@ static void log_line(void *priv, const char *line)
 }
 
 /*
- * Identification runs candidate functions in the executor, which trusts
- * that the verifier proved them safe. Offline nothing did, so it runs in
- * a child process: a function that would fault only costs its
- * identification.
- */
-static void ident_sandboxed(struct offline *ol, bool verbose)
-{
-	size_t want = ol->obj.len * sizeof(*ol->facts.meta), got = 0;
-	struct nicprog_insn_meta *meta = malloc(want);
-	int pfd[2] = { -1, -1 }, status = 1;
-	ssize_t n;
-	pid_t pid;
-
-	fflush(stdout);
-	if (!meta || pipe(pfd))
-		goto out;
-	pid = fork();
-	if (pid < 0)
-		goto out;
-	if (!pid) {
-		close(pfd[0]);
-		nicprog_calls_ident(&ol->exec, ol->facts.meta, ol->obj.subs,
-				    ol->obj.n_subs, verbose ? log_line : NULL,
-				    NULL);
-		fflush(stdout);
-		for (got = 0; got < want; got += n) {
-			n = write(pfd[1], (char *)ol->facts.meta + got,
-				  want - got);
-			if (n <= 0)
-				_exit(1);
-		}
-		_exit(0);
-	}
-	close(pfd[1]);
-	pfd[1] = -1;
-	while (got < want &&
-	       (n = read(pfd[0], (char *)meta + got, want - got)) > 0)
-		got += n;
-	waitpid(pid, &status, 0);
-out:
-	if (pfd[0] >= 0)
-		close(pfd[0]);
-	if (pfd[1] >= 0)
-		close(pfd[1]);
-	if (meta && got == want && WIFEXITED(status) && !WEXITSTATUS(status))
-		memcpy(ol->facts.meta, meta, want);
-	else
-		fprintf(stderr, "nicprog-plan: identifying plain-BPF engine functions failed (the object is not verified offline); planning without it\n");
-	free(meta);
-}
-
-/*
  * The kernel's work at load time, offline: the facts (absint.c), then
  * what nicprog_finalize() does with them.
  */
@@ -275,7 +223,8 @@ static int load_object(const char *path, const struct np_object_opts *sel,
 	nicprog_calls_check_accel(ol->facts.insns, ol->facts.meta,
 				  ol->obj.len, ol->obj.subs, ol->obj.n_subs,
 				  verbose ? log_line : NULL, NULL);
-	ident_sandboxed(ol, verbose);
+	nicprog_calls_ident(&ol->exec, ol->facts.meta, ol->obj.subs,
+			    ol->obj.n_subs, verbose ? log_line : NULL, NULL);
 	*in = (struct nicprog_ir_input){
 		.insns = ol->facts.insns, .meta = ol->facts.meta,
 		.len = ol->obj.len, .tables = ol->facts.tables,
