@@ -27,17 +27,18 @@
  * exceed its limit. The last argument is the accelerator's
  * id, NICPROG_AFN(NICPROG_AFN_*), which the wrappers pass: Linux 6.1 gives
  * a module no way to read a BTF function name, so the NIC recognizes an
- * accelerator call by this constant, which the verifier proves, on a call
- * to a global function.
+ * accelerator call by this constant on a call to a global function, when
+ * it is the same on every path (pass it as a literal, as the wrappers do).
  *
  * Identified code. Without this header, an Internet checksum or a CRC32C
  * written as a global function f(ctx, __u64 off, __u64 len, __u32 seed)
- * that only reads the frame is recognised by what it computes (seed and
- * result may be inverted, errors may return 0 or 0xffffffff) and its calls
- * become engine jobs too; a longest-prefix match written as one hash probe
- * per prefix length, longest first, with a {__u32 prefixlen, address} key,
- * becomes one MAT lookup. Documentation/nicprog/offloader.rst has the
- * exact conditions; the verifier log says what was recognised.
+ * becomes an engine job too when its instructions are those of a
+ * reference body (bpf/ident/, tools/ident/gen): identification is by
+ * proof, so any other body stays a call. A longest-prefix match written
+ * as one hash probe per prefix length, longest first, with a {__u32
+ * prefixlen, address} key, is priced as one MAT lookup.
+ * Documentation/nicprog/offloader.rst has the exact conditions; the
+ * verifier log says what was recognised, or the nearest reference body.
  */
 #ifndef __NICPROG_BPF_H
 #define __NICPROG_BPF_H

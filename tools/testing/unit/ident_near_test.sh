@@ -51,6 +51,8 @@ done
 out=$("$PLAN" --profile nicsim-generic "$top/selftests/nicprog/progs/afn_near.o" 2>&1)
 check "afn_near: an id passed to a static function stays a call, and the log says so" \
 	grep -q "call passes accelerator id crc32c but its target is not a global function; it runs on a core" <<< "$out"
+check "afn_near: an id that differs between paths stays a call, and the log says so" \
+	grep -q "the accelerator id this call passes is not the same constant on every path; it runs on a core" <<< "$out"
 check "afn_near: no call identified" \
 	test "$(grep -c ' identified as ' <<< "$out")" -eq 0
 out=$("$PLAN" --profile nicsim-generic --workload "$top/tools/workloads/flows.wl" \

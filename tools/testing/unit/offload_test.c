@@ -1040,6 +1040,101 @@ TEST(optimum_equals_brute_force)
 	EXPECT_GT(tried, 40);
 }
 
+/* Accelerator calls (calls.c) */
+
+#define AFN_ID(fn)	((s32)(NICPROG_AFN_MAGIC | (fn)))
+
+/*
+ * A call at the end of @p to a global function at its last instruction
+ * (an exit), which the verifier saw passed the CRC engine's id; returns
+ * whether nicprog_calls_check_accel() keeps it an accelerator call.
+ */
+static bool accel_kept(struct prog *p)
+{
+	struct nicprog_subprog subs[2] = {
+		{ .start = 0, .global = true },
+		{ .global = true, .engine_shape = true },
+	};
+	u32 call = p->len;
+
+	emit(p, INSN(BPF_JMP | BPF_CALL, 0, BPF_PSEUDO_CALL, 0, 1))->afn =
+		NICPROG_AFN_CRC32C;
+	emit(p, INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0));
+	subs[1].start = p->len;
+	emit(p, INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0));
+	nicprog_calls_check_accel(p->insns, p->meta, p->len, subs, 2, NULL,
+				  NULL);
+	return p->meta[call].afn == NICPROG_AFN_CRC32C;
+}
+
+TEST(accel_ids_on_every_path)
+{
+	struct prog p;
+
+	/* a constant move right before the call */
+	p.len = 0;
+	emit(&p, INSN(BPF_ALU64 | BPF_MOV | BPF_K, 5, 0, 0,
+		      AFN_ID(NICPROG_AFN_CRC32C)));
+	EXPECT_TRUE(accel_kept(&p));
+
+	/* kept in R7 across a helper call and a loop, then moved */
+	p.len = 0;
+	emit(&p, INSN(BPF_ALU | BPF_MOV | BPF_K, 7, 0, 0,
+		      AFN_ID(NICPROG_AFN_CRC32C)));
+	emit(&p, INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_ktime_get_ns));
+	emit(&p, INSN(BPF_JMP | BPF_JGT | BPF_K, 0, 0, -2, 5));
+	emit(&p, INSN(BPF_ALU64 | BPF_MOV | BPF_X, 5, 7, 0, 0));
+	EXPECT_TRUE(accel_kept(&p));
+
+	/* a 64-bit constant load */
+	p.len = 0;
+	emit(&p, INSN(BPF_LD | BPF_IMM | BPF_DW, 5, 0, 0,
+		      AFN_ID(NICPROG_AFN_CRC32C)));
+	emit(&p, INSN(0, 0, 0, 0, 0));
+	EXPECT_TRUE(accel_kept(&p));
+
+	/*
+	 * Near misses. Another id on a path the verifier pruned (the facts
+	 * say crc32c; the other branch sets csum's id).
+	 */
+	p.len = 0;
+	emit(&p, INSN(BPF_ALU64 | BPF_MOV | BPF_K, 5, 0, 0,
+		      AFN_ID(NICPROG_AFN_CRC32C)));
+	emit(&p, INSN(BPF_JMP | BPF_JEQ | BPF_K, 1, 0, 1, 0));
+	emit(&p, INSN(BPF_ALU64 | BPF_MOV | BPF_K, 5, 0, 0,
+		      AFN_ID(NICPROG_AFN_CSUM)));
+	EXPECT_FALSE(accel_kept(&p));
+
+	/* an id changed by arithmetic */
+	p.len = 0;
+	emit(&p, INSN(BPF_ALU64 | BPF_MOV | BPF_K, 5, 0, 0,
+		      AFN_ID(NICPROG_AFN_CRC32C)));
+	emit(&p, INSN(BPF_ALU64 | BPF_ADD | BPF_K, 5, 0, 0, 0));
+	EXPECT_FALSE(accel_kept(&p));
+
+	/* clobbered by a call in between */
+	p.len = 0;
+	emit(&p, INSN(BPF_ALU64 | BPF_MOV | BPF_K, 5, 0, 0,
+		      AFN_ID(NICPROG_AFN_CRC32C)));
+	emit(&p, INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_ktime_get_ns));
+	EXPECT_FALSE(accel_kept(&p));
+
+	/* through the stack: not followed, so not trusted */
+	p.len = 0;
+	emit(&p, INSN(BPF_ALU64 | BPF_MOV | BPF_K, 5, 0, 0,
+		      AFN_ID(NICPROG_AFN_CRC32C)));
+	emit(&p, INSN(BPF_STX | BPF_DW | BPF_MEM, 10, 5, -8, 0));
+	emit(&p, INSN(BPF_LDX | BPF_DW | BPF_MEM, 5, 10, 0, -8));
+	EXPECT_FALSE(accel_kept(&p));
+
+	/* set in a loop's body only: the first turn passes none */
+	p.len = 0;
+	emit(&p, INSN(BPF_JMP | BPF_JA, 0, 0, 1, 0));
+	emit(&p, INSN(BPF_ALU64 | BPF_MOV | BPF_K, 5, 0, 0,
+		      AFN_ID(NICPROG_AFN_CRC32C)));
+	EXPECT_FALSE(accel_kept(&p));
+}
+
 TEST(accel_ret)
 {
 	u8 a = NICPROG_AFN_CSUM | NICPROG_EXEC_ACCEL_RET_INV |
