@@ -562,6 +562,23 @@ tails() {
 		unset TC_BPF_MNT
 		return
 	fi
+	if [ -z "${TAILS_PIN_CHECKED:-}" ]; then
+		TAILS_PIN_CHECKED=1
+		# where the oracle pins is no BPF file system (ip mounts one
+		# there itself): the cause is named, not "the kernel refused
+		# the program"
+		mkdir -p "$TMP/notbpf"
+		out=$(TC_BPF_MNT=$TMP/notbpf ORACLE_PROG=xdp_tail_entry \
+		      ip netns exec "$NS" "$SELFDIR/oracle" "$P_DIR/xdp_tail.o" \
+		      "$IN" "$NF" "$OUT" "$CAP" "$seed" 10 2>&1)
+		expect_eq "$what: the oracle refuses to run where it cannot pin, exit 2" 2 "$?"
+		check "$what: and its refusal names the missing BPF file system" \
+			grep -q "jmp_table is pinned by name at $TMP/notbpf/.*, and $TMP/notbpf/.* is not a BPF filesystem in this mount namespace" <<< "$out"
+		check "$what: nothing is attached after the refusal" \
+			sh -c "! ip netns exec $NS ip -d link show $NF | grep -q xdpoffload"
+		check "$what: nor left in the directory" \
+			test -z "$(ls -A "$TMP/notbpf")"
+	fi
 	nip link set dev "$NF" nicprog obj "$P_DIR/xdp_tail.o" \
 		program xdp_tail_entry > "$TMP/out" 2>&1
 	expect_eq "$what: ip link ... nicprog attaches it and its targets" 0 "$?"

@@ -489,6 +489,8 @@ static uint64_t np_stat(const char *dev, const char *name)
  * A VLAN-tagged frame too short for its tag: the receiving host stack
  * frees it in skb_vlan_untag() before any packet socket sees it, so its
  * bytes cannot be observed; its delivery and length can, from counters.
+ * What the stack receives is the program's output, so a frame the
+ * program shortened into such a runt (bpf_xdp_adjust_tail()) is one too.
  */
 static int vlan_runt(const uint8_t *f, int len)
 {
@@ -1666,7 +1668,9 @@ int main(int argc, char **argv)
 		memmove(hout, hout + hmeta, opts.data_size_out - hmeta);
 		opts.data_size_out -= hmeta;
 
-		runt = vlan_runt(frame, len);
+		runt = vlan_runt(frame, len) ||
+		       ((hv == XDP_PASS || hv == XDP_TX || hv == XDP_REDIRECT) &&
+			vlan_runt(hout, opts.data_size_out));
 		if (runt)
 			for (k = 0; k < 3; k++)
 				rx_bytes[k] = np_stat(ports[k], "host_rx_bytes");

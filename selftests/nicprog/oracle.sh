@@ -244,4 +244,18 @@ PY
 		test "${dropped[on]}" -gt "${dropped[off]}"
 	rm -f "$one" "$one".*
 fi
+# A program that shortens frames into runts the receiving stack discards
+# (tag-only VLAN frames): judged by what the NIC delivered, not counted
+# as differences.
+if [ -z "${ORACLE_DIR:-}" ]; then
+	out=$(ip netns exec "$NS" "$SELFDIR/oracle" "$SELFDIR/progs/vlan_trim.o" \
+	      "$IN" "$NF" "$OUT" "$CAP" "$SEED" 2000 2>&1)
+	rc=$?
+	print_matching '^# [0-9]+ VLAN runts' "$out"
+	expect_eq "vlan_trim: oracle exit status" 0 "$rc"
+	check "vlan_trim: verdicts and bytes equal over 2000 frames" \
+		has_line "ok 1 *verdicts and output bytes equal * for 2000 frames (0 differ)*" "$out"
+	check "vlan_trim: the runts it made were judged by the NIC's counters" \
+		grep -qE "^# [1-9][0-9]* VLAN runts: verdict compared" <<< "$out"
+fi
 tap_end

@@ -36,6 +36,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <linux/magic.h>
+#include <sys/vfs.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -749,6 +751,36 @@ static int np_handlers(int *handlers, const char *path, const char *sec,
 	return 0;
 }
 
+/*
+ * Maps pinned by name (LIBBPF_PIN_BY_NAME) need their directory on a BPF
+ * filesystem; else libbpf's load fails late and reads as the kernel
+ * refusing the program. Say the cause first.
+ */
+static int np_pins_ok(struct bpf_object *obj, const char *path,
+		      const struct nicprog_load_opts *opts)
+{
+	struct bpf_map *map;
+	struct statfs st;
+	const char *pin;
+	char dir[256], *slash;
+
+	bpf_object__for_each_map(map, obj) {
+		pin = bpf_map__pin_path(map);
+		if (!pin)
+			continue;
+		snprintf(dir, sizeof(dir), "%s", pin);
+		slash = strrchr(dir, '/');
+		if (slash && slash != dir)
+			*slash = '\0';
+		if (!statfs(dir, &st) && st.f_type == BPF_FS_MAGIC)
+			continue;
+		return np_why(opts, -ENOENT,
+			      "%s: map %s is pinned by name at %s, and %s is not a BPF filesystem in this mount namespace (mount -t bpf bpf %s)",
+			      path, bpf_map__name(map), pin, dir, dir);
+	}
+	return 0;
+}
+
 int nicprog_load(const char *path, int ifindex,
 		 const struct nicprog_load_opts *opts)
 {
@@ -839,6 +871,8 @@ int nicprog_load(const char *path, int ifindex,
 		goto out_close;
 	}
 	ret = ifindex ? np_maps(obj, ifindex, opts) : np_host_maps(obj, o);
+	if (!ret)
+		ret = np_pins_ok(obj, path, opts);
 	if (ret)
 		goto out_close;
 	ret = bpf_object__load(obj);
