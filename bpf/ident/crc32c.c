@@ -14,6 +14,9 @@
  * polynomial 0x82f63b78, no inversions -- and fails when off > 4096,
  * len > 4096 or off + len is past the frame's end.
  *
+ * The bodies repeat each other on purpose: identification compares a
+ * function's own instructions, so each reference is a whole function.
+ *
  * The XDP program writes both CRCs of the UDP payload over the first eight
  * payload bytes of IPv4 UDP frames and passes every frame.
  */

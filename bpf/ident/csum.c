@@ -10,6 +10,9 @@
  * times to 16 bits; it fails when off > 4096, len > 4096 or off + len is
  * past the frame's end.
  *
+ * The bodies repeat each other on purpose: identification compares a
+ * function's own instructions, so each reference is a whole function.
+ *
  * The XDP program writes both sums of the UDP payload over the first four
  * payload bytes of IPv4 UDP frames, clears the UDP checksum and passes
  * every frame.

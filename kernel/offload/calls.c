@@ -78,7 +78,8 @@ static void calls_step(const struct bpf_insn *insns, u32 i, u8 *reg)
 	case BPF_ALU64:
 		if (dst >= MAX_BPF_REG - 1)
 			return;
-		if (BPF_OP(insn->code) != BPF_MOV)
+		/* a MOV with an offset sign-extends part of its source */
+		if (BPF_OP(insn->code) != BPF_MOV || insn->off)
 			reg[dst] = NICPROG_AFN_NONE;
 		else if (BPF_SRC(insn->code) == BPF_X)
 			reg[dst] = insn->src_reg < MAX_BPF_REG - 1 ?

@@ -22,7 +22,7 @@
  *  - each reference body computes its engine function, with the
  *    conventions its mark names, for every input: argued in the comment
  *    above it in its source, and cross-checked against the engine by
- *    tools/testing/unit/offload_test.c.
+ *    tools/testing/unit/ident_test.c.
  * Anything else -- one constant, one branch, one length different -- is
  * not identified, and the log names the nearest reference body and how
  * far the two agree.

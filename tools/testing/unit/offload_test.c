@@ -1067,14 +1067,20 @@ static bool accel_kept(struct prog *p)
 	return p->meta[call].afn == NICPROG_AFN_CRC32C;
 }
 
+/* @p starts anew: R5 = the CRC engine's id */
+static void id_in_r5(struct prog *p)
+{
+	p->len = 0;
+	emit(p, INSN(BPF_ALU64 | BPF_MOV | BPF_K, 5, 0, 0,
+		     AFN_ID(NICPROG_AFN_CRC32C)));
+}
+
 TEST(accel_ids_on_every_path)
 {
 	struct prog p;
 
 	/* a constant move right before the call */
-	p.len = 0;
-	emit(&p, INSN(BPF_ALU64 | BPF_MOV | BPF_K, 5, 0, 0,
-		      AFN_ID(NICPROG_AFN_CRC32C)));
+	id_in_r5(&p);
 	EXPECT_TRUE(accel_kept(&p));
 
 	/* kept in R7 across a helper call and a loop, then moved */
@@ -1097,32 +1103,24 @@ TEST(accel_ids_on_every_path)
 	 * Near misses. Another id on a path the verifier pruned (the facts
 	 * say crc32c; the other branch sets csum's id).
 	 */
-	p.len = 0;
-	emit(&p, INSN(BPF_ALU64 | BPF_MOV | BPF_K, 5, 0, 0,
-		      AFN_ID(NICPROG_AFN_CRC32C)));
+	id_in_r5(&p);
 	emit(&p, INSN(BPF_JMP | BPF_JEQ | BPF_K, 1, 0, 1, 0));
 	emit(&p, INSN(BPF_ALU64 | BPF_MOV | BPF_K, 5, 0, 0,
 		      AFN_ID(NICPROG_AFN_CSUM)));
 	EXPECT_FALSE(accel_kept(&p));
 
 	/* an id changed by arithmetic */
-	p.len = 0;
-	emit(&p, INSN(BPF_ALU64 | BPF_MOV | BPF_K, 5, 0, 0,
-		      AFN_ID(NICPROG_AFN_CRC32C)));
+	id_in_r5(&p);
 	emit(&p, INSN(BPF_ALU64 | BPF_ADD | BPF_K, 5, 0, 0, 0));
 	EXPECT_FALSE(accel_kept(&p));
 
 	/* clobbered by a call in between */
-	p.len = 0;
-	emit(&p, INSN(BPF_ALU64 | BPF_MOV | BPF_K, 5, 0, 0,
-		      AFN_ID(NICPROG_AFN_CRC32C)));
+	id_in_r5(&p);
 	emit(&p, INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_ktime_get_ns));
 	EXPECT_FALSE(accel_kept(&p));
 
 	/* through the stack: not followed, so not trusted */
-	p.len = 0;
-	emit(&p, INSN(BPF_ALU64 | BPF_MOV | BPF_K, 5, 0, 0,
-		      AFN_ID(NICPROG_AFN_CRC32C)));
+	id_in_r5(&p);
 	emit(&p, INSN(BPF_STX | BPF_DW | BPF_MEM, 10, 5, -8, 0));
 	emit(&p, INSN(BPF_LDX | BPF_DW | BPF_MEM, 5, 10, 0, -8));
 	EXPECT_FALSE(accel_kept(&p));
