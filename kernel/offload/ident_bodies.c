@@ -272,8 +272,55 @@ static const struct bpf_insn ident_body2[] = {
 	B(0xbf, 0, 4, 0, 0), B(0x95, 0, 0, 0, 0),
 };
 
-/* crc32c_bitwise of bpf/ident/crc32c.c: clang 14.0.6 -O2 -mcpu=v3 */
+/* crc32c_nibble of bpf/ident/crc32c.c: clang 14.0.6 -O2 -mcpu=v1,v2 */
 static const struct bpf_insn ident_body3[] = {
+	B(0x61, 5, 1, 4, 0), B(0x61, 1, 1, 0, 0),
+	B(0xb7, 0, 0, 0, 0), B(0x63, 10, 0, -64, 0),
+	B(0xb7, 0, 0, 0, 274646895), B(0x63, 10, 0, -60, 0),
+	B(0xb7, 0, 0, 0, 549293790), B(0x63, 10, 0, -56, 0),
+	B(0xb7, 0, 0, 0, 820201905), B(0x63, 10, 0, -52, 0),
+	B(0xb7, 0, 0, 0, 1098587580), B(0x63, 10, 0, -48, 0),
+	B(0xb7, 0, 0, 0, 1361435347), B(0x63, 10, 0, -44, 0),
+	B(0xb7, 0, 0, 0, 1640403810), B(0x63, 10, 0, -40, 0),
+	B(0xb7, 0, 0, 0, 1905808397), B(0x63, 10, 0, -36, 0),
+	B(0x18, 0, 0, 0, -2097792136), B(0x00, 0, 0, 0, 0),
+	B(0x63, 10, 0, -32, 0), B(0x18, 0, 0, 0, -1834419177),
+	B(0x00, 0, 0, 0, 0), B(0x63, 10, 0, -28, 0),
+	B(0x18, 0, 0, 0, -1572096602), B(0x00, 0, 0, 0, 0),
+	B(0x63, 10, 0, -24, 0), B(0x18, 0, 0, 0, -1307217207),
+	B(0x00, 0, 0, 0, 0), B(0x63, 10, 0, -20, 0),
+	B(0x18, 0, 0, 0, -1014159676), B(0x00, 0, 0, 0, 0),
+	B(0x63, 10, 0, -16, 0), B(0x18, 0, 0, 0, -741088853),
+	B(0x00, 0, 0, 0, 0), B(0x63, 10, 0, -12, 0),
+	B(0x18, 0, 0, 0, -483350502), B(0x00, 0, 0, 0, 0),
+	B(0x63, 10, 0, -8, 0), B(0x18, 0, 0, 0, -210866315),
+	B(0x00, 0, 0, 0, 0), B(0x63, 10, 0, -4, 0),
+	B(0xb7, 0, 0, 0, -1), B(0x25, 2, 0, 40, 4096),
+	B(0x25, 3, 0, 39, 4096), B(0xbf, 6, 5, 0, 0),
+	B(0x1f, 6, 1, 0, 0), B(0xbf, 7, 2, 0, 0),
+	B(0x0f, 7, 3, 0, 0), B(0x2d, 7, 6, 34, 0),
+	B(0x67, 4, 0, 0, 32), B(0x77, 4, 0, 0, 32),
+	B(0xbf, 0, 4, 0, 0), B(0x15, 3, 0, 30, 0),
+	B(0x0f, 1, 2, 0, 0), B(0xb7, 2, 0, 0, 0),
+	B(0xbf, 6, 1, 0, 0), B(0x07, 6, 0, 0, 1),
+	B(0xb7, 0, 0, 0, -1), B(0x2d, 6, 5, 24, 0),
+	B(0x71, 1, 1, 0, 0), B(0xaf, 4, 1, 0, 0),
+	B(0xbf, 0, 4, 0, 0), B(0x77, 0, 0, 0, 4),
+	B(0x57, 4, 0, 0, 15), B(0x67, 4, 0, 0, 2),
+	B(0xbf, 1, 10, 0, 0), B(0x07, 1, 0, 0, -64),
+	B(0xbf, 7, 1, 0, 0), B(0x0f, 7, 4, 0, 0),
+	B(0x61, 4, 7, 0, 0), B(0xaf, 0, 4, 0, 0),
+	B(0xbf, 4, 0, 0, 0), B(0x57, 4, 0, 0, 15),
+	B(0x67, 4, 0, 0, 2), B(0x0f, 1, 4, 0, 0),
+	B(0x77, 0, 0, 0, 4), B(0x61, 1, 1, 0, 0),
+	B(0xaf, 0, 1, 0, 0), B(0x25, 2, 0, 4, 4094),
+	B(0x07, 2, 0, 0, 1), B(0xbf, 4, 0, 0, 0),
+	B(0xbf, 1, 6, 0, 0), B(0x2d, 3, 2, -28, 0),
+	B(0x95, 0, 0, 0, 0),
+};
+
+/* crc32c_bitwise of bpf/ident/crc32c.c: clang 14.0.6 -O2 -mcpu=v3 */
+static const struct bpf_insn ident_body4[] = {
 	B(0xb7, 0, 0, 0, -1), B(0x25, 2, 0, 64, 4096),
 	B(0x25, 3, 0, 63, 4096), B(0x61, 5, 1, 4, 0),
 	B(0x61, 7, 1, 0, 0), B(0xbf, 1, 5, 0, 0),
@@ -311,7 +358,7 @@ static const struct bpf_insn ident_body3[] = {
 };
 
 /* crc32c_std of bpf/ident/crc32c.c: clang 14.0.6 -O2 -mcpu=v3 */
-static const struct bpf_insn ident_body4[] = {
+static const struct bpf_insn ident_body5[] = {
 	B(0xb7, 0, 0, 0, 0), B(0x25, 2, 0, 69, 4096),
 	B(0x25, 3, 0, 68, 4096), B(0x61, 5, 1, 4, 0),
 	B(0x61, 7, 1, 0, 0), B(0xbf, 1, 5, 0, 0),
@@ -350,8 +397,50 @@ static const struct bpf_insn ident_body4[] = {
 	B(0xbf, 0, 4, 0, 0), B(0x95, 0, 0, 0, 0),
 };
 
+/* crc32c_nibble of bpf/ident/crc32c.c: clang 14.0.6 -O2 -mcpu=v3 */
+static const struct bpf_insn ident_body6[] = {
+	B(0x61, 5, 1, 4, 0), B(0x61, 1, 1, 0, 0),
+	B(0xb4, 0, 0, 0, 0), B(0x63, 10, 0, -64, 0),
+	B(0xb4, 0, 0, 0, 274646895), B(0x63, 10, 0, -60, 0),
+	B(0xb4, 0, 0, 0, 549293790), B(0x63, 10, 0, -56, 0),
+	B(0xb4, 0, 0, 0, 820201905), B(0x63, 10, 0, -52, 0),
+	B(0xb4, 0, 0, 0, 1098587580), B(0x63, 10, 0, -48, 0),
+	B(0xb4, 0, 0, 0, 1361435347), B(0x63, 10, 0, -44, 0),
+	B(0xb4, 0, 0, 0, 1640403810), B(0x63, 10, 0, -40, 0),
+	B(0xb4, 0, 0, 0, 1905808397), B(0x63, 10, 0, -36, 0),
+	B(0xb4, 0, 0, 0, -2097792136), B(0x63, 10, 0, -32, 0),
+	B(0xb4, 0, 0, 0, -1834419177), B(0x63, 10, 0, -28, 0),
+	B(0xb4, 0, 0, 0, -1572096602), B(0x63, 10, 0, -24, 0),
+	B(0xb4, 0, 0, 0, -1307217207), B(0x63, 10, 0, -20, 0),
+	B(0xb4, 0, 0, 0, -1014159676), B(0x63, 10, 0, -16, 0),
+	B(0xb4, 0, 0, 0, -741088853), B(0x63, 10, 0, -12, 0),
+	B(0xb4, 0, 0, 0, -483350502), B(0x63, 10, 0, -8, 0),
+	B(0xb4, 0, 0, 0, -210866315), B(0x63, 10, 0, -4, 0),
+	B(0xb7, 0, 0, 0, -1), B(0x25, 2, 0, 39, 4096),
+	B(0x25, 3, 0, 38, 4096), B(0xbf, 6, 5, 0, 0),
+	B(0x1f, 6, 1, 0, 0), B(0xbf, 7, 2, 0, 0),
+	B(0x0f, 7, 3, 0, 0), B(0x2d, 7, 6, 33, 0),
+	B(0xbc, 0, 4, 0, 0), B(0x15, 3, 0, 31, 0),
+	B(0x0f, 1, 2, 0, 0), B(0xb7, 2, 0, 0, 0),
+	B(0xbf, 6, 0, 0, 0), B(0xbf, 4, 1, 0, 0),
+	B(0x07, 4, 0, 0, 1), B(0xb7, 0, 0, 0, -1),
+	B(0x2d, 4, 5, 24, 0), B(0x71, 1, 1, 0, 0),
+	B(0xaf, 6, 1, 0, 0), B(0xbf, 0, 6, 0, 0),
+	B(0x77, 0, 0, 0, 4), B(0x57, 6, 0, 0, 15),
+	B(0x67, 6, 0, 0, 2), B(0xbf, 1, 10, 0, 0),
+	B(0x07, 1, 0, 0, -64), B(0xbf, 7, 1, 0, 0),
+	B(0x0f, 7, 6, 0, 0), B(0x61, 6, 7, 0, 0),
+	B(0xaf, 0, 6, 0, 0), B(0xbf, 6, 0, 0, 0),
+	B(0x57, 6, 0, 0, 15), B(0x67, 6, 0, 0, 2),
+	B(0x0f, 1, 6, 0, 0), B(0x77, 0, 0, 0, 4),
+	B(0x61, 1, 1, 0, 0), B(0xaf, 0, 1, 0, 0),
+	B(0x25, 2, 0, 4, 4094), B(0x07, 2, 0, 0, 1),
+	B(0xbf, 6, 0, 0, 0), B(0xbf, 1, 4, 0, 0),
+	B(0x2d, 3, 2, -28, 0), B(0x95, 0, 0, 0, 0),
+};
+
 /* csum_fold of bpf/ident/csum.c: clang 14.0.6 -O2 -mcpu=v1 */
-static const struct bpf_insn ident_body5[] = {
+static const struct bpf_insn ident_body7[] = {
 	B(0xb7, 0, 0, 0, -1), B(0x25, 2, 0, 47, 4096),
 	B(0x25, 3, 0, 46, 4096), B(0x61, 5, 1, 4, 0),
 	B(0x61, 1, 1, 0, 0), B(0xbf, 6, 5, 0, 0),
@@ -380,7 +469,7 @@ static const struct bpf_insn ident_body5[] = {
 };
 
 /* csum_inet of bpf/ident/csum.c: clang 14.0.6 -O2 -mcpu=v1 */
-static const struct bpf_insn ident_body6[] = {
+static const struct bpf_insn ident_body8[] = {
 	B(0x18, 0, 0, 0, -1), B(0x00, 0, 0, 0, 0),
 	B(0x25, 2, 0, 47, 4096), B(0x25, 3, 0, 46, 4096),
 	B(0x61, 5, 1, 4, 0), B(0x61, 1, 1, 0, 0),
@@ -410,7 +499,7 @@ static const struct bpf_insn ident_body6[] = {
 };
 
 /* csum_fold of bpf/ident/csum.c: clang 14.0.6 -O2 -mcpu=v2 */
-static const struct bpf_insn ident_body7[] = {
+static const struct bpf_insn ident_body9[] = {
 	B(0xb7, 0, 0, 0, -1), B(0x25, 2, 0, 47, 4096),
 	B(0x25, 3, 0, 46, 4096), B(0x61, 5, 1, 4, 0),
 	B(0x61, 1, 1, 0, 0), B(0xbf, 6, 5, 0, 0),
@@ -439,7 +528,7 @@ static const struct bpf_insn ident_body7[] = {
 };
 
 /* csum_inet of bpf/ident/csum.c: clang 14.0.6 -O2 -mcpu=v2 */
-static const struct bpf_insn ident_body8[] = {
+static const struct bpf_insn ident_body10[] = {
 	B(0x18, 0, 0, 0, -1), B(0x00, 0, 0, 0, 0),
 	B(0x25, 2, 0, 47, 4096), B(0x25, 3, 0, 46, 4096),
 	B(0x61, 5, 1, 4, 0), B(0x61, 1, 1, 0, 0),
@@ -469,7 +558,7 @@ static const struct bpf_insn ident_body8[] = {
 };
 
 /* csum_fold of bpf/ident/csum.c: clang 14.0.6 -O2 -mcpu=v3 */
-static const struct bpf_insn ident_body9[] = {
+static const struct bpf_insn ident_body11[] = {
 	B(0xb7, 0, 0, 0, -1), B(0x25, 2, 0, 46, 4096),
 	B(0x25, 3, 0, 45, 4096), B(0x61, 5, 1, 4, 0),
 	B(0x61, 6, 1, 0, 0), B(0xbf, 1, 5, 0, 0),
@@ -498,7 +587,7 @@ static const struct bpf_insn ident_body9[] = {
 };
 
 /* csum_inet of bpf/ident/csum.c: clang 14.0.6 -O2 -mcpu=v3 */
-static const struct bpf_insn ident_body10[] = {
+static const struct bpf_insn ident_body12[] = {
 	B(0xb4, 0, 0, 0, -1), B(0x25, 2, 0, 46, 4096),
 	B(0x25, 3, 0, 45, 4096), B(0x61, 5, 1, 4, 0),
 	B(0x61, 6, 1, 0, 0), B(0xbf, 1, 5, 0, 0),
@@ -527,7 +616,7 @@ static const struct bpf_insn ident_body10[] = {
 };
 
 /* sum16 of selftests/nicprog/progs/ident_csum.c: clang 14.0.6 -O2 -mcpu=v1 */
-static const struct bpf_insn ident_body11[] = {
+static const struct bpf_insn ident_body13[] = {
 	B(0x18, 0, 0, 0, -1), B(0x00, 0, 0, 0, 0),
 	B(0x25, 2, 0, 54, 4096), B(0x25, 3, 0, 53, 4096),
 	B(0x61, 5, 1, 4, 0), B(0x61, 1, 1, 0, 0),
@@ -560,7 +649,7 @@ static const struct bpf_insn ident_body11[] = {
 };
 
 /* sum16 of selftests/nicprog/progs/ident_csum.c: clang 14.0.6 -O2 -mcpu=v2 */
-static const struct bpf_insn ident_body12[] = {
+static const struct bpf_insn ident_body14[] = {
 	B(0x18, 0, 0, 0, -1), B(0x00, 0, 0, 0, 0),
 	B(0x25, 2, 0, 54, 4096), B(0x25, 3, 0, 53, 4096),
 	B(0x61, 5, 1, 4, 0), B(0x61, 1, 1, 0, 0),
@@ -593,7 +682,7 @@ static const struct bpf_insn ident_body12[] = {
 };
 
 /* sum16 of selftests/nicprog/progs/ident_csum.c: clang 14.0.6 -O2 -mcpu=v3 */
-static const struct bpf_insn ident_body13[] = {
+static const struct bpf_insn ident_body15[] = {
 	B(0xb4, 0, 0, 0, -1), B(0x25, 2, 0, 51, 4096),
 	B(0x25, 3, 0, 50, 4096), B(0x61, 6, 1, 4, 0),
 	B(0x61, 5, 1, 0, 0), B(0xbf, 1, 6, 0, 0),
@@ -630,28 +719,32 @@ const struct nicprog_ident_body nicprog_ident_bodies[] = {
 	  NICPROG_AFN_CRC32C | 0x00, ARRAY_SIZE(ident_body1), ident_body1 },
 	{ "crc32c_std", "bpf/ident/crc32c.c", "clang 14.0.6 -O2 -mcpu=v1,v2",
 	  NICPROG_AFN_CRC32C | 0x70, ARRAY_SIZE(ident_body2), ident_body2 },
-	{ "crc32c_bitwise", "bpf/ident/crc32c.c", "clang 14.0.6 -O2 -mcpu=v3",
+	{ "crc32c_nibble", "bpf/ident/crc32c.c", "clang 14.0.6 -O2 -mcpu=v1,v2",
 	  NICPROG_AFN_CRC32C | 0x00, ARRAY_SIZE(ident_body3), ident_body3 },
+	{ "crc32c_bitwise", "bpf/ident/crc32c.c", "clang 14.0.6 -O2 -mcpu=v3",
+	  NICPROG_AFN_CRC32C | 0x00, ARRAY_SIZE(ident_body4), ident_body4 },
 	{ "crc32c_std", "bpf/ident/crc32c.c", "clang 14.0.6 -O2 -mcpu=v3",
-	  NICPROG_AFN_CRC32C | 0x70, ARRAY_SIZE(ident_body4), ident_body4 },
+	  NICPROG_AFN_CRC32C | 0x70, ARRAY_SIZE(ident_body5), ident_body5 },
+	{ "crc32c_nibble", "bpf/ident/crc32c.c", "clang 14.0.6 -O2 -mcpu=v3",
+	  NICPROG_AFN_CRC32C | 0x00, ARRAY_SIZE(ident_body6), ident_body6 },
 	{ "csum_fold", "bpf/ident/csum.c", "clang 14.0.6 -O2 -mcpu=v1",
-	  NICPROG_AFN_CSUM | 0x00, ARRAY_SIZE(ident_body5), ident_body5 },
-	{ "csum_inet", "bpf/ident/csum.c", "clang 14.0.6 -O2 -mcpu=v1",
-	  NICPROG_AFN_CSUM | 0xa0, ARRAY_SIZE(ident_body6), ident_body6 },
-	{ "csum_fold", "bpf/ident/csum.c", "clang 14.0.6 -O2 -mcpu=v2",
 	  NICPROG_AFN_CSUM | 0x00, ARRAY_SIZE(ident_body7), ident_body7 },
-	{ "csum_inet", "bpf/ident/csum.c", "clang 14.0.6 -O2 -mcpu=v2",
+	{ "csum_inet", "bpf/ident/csum.c", "clang 14.0.6 -O2 -mcpu=v1",
 	  NICPROG_AFN_CSUM | 0xa0, ARRAY_SIZE(ident_body8), ident_body8 },
-	{ "csum_fold", "bpf/ident/csum.c", "clang 14.0.6 -O2 -mcpu=v3",
+	{ "csum_fold", "bpf/ident/csum.c", "clang 14.0.6 -O2 -mcpu=v2",
 	  NICPROG_AFN_CSUM | 0x00, ARRAY_SIZE(ident_body9), ident_body9 },
-	{ "csum_inet", "bpf/ident/csum.c", "clang 14.0.6 -O2 -mcpu=v3",
+	{ "csum_inet", "bpf/ident/csum.c", "clang 14.0.6 -O2 -mcpu=v2",
 	  NICPROG_AFN_CSUM | 0xa0, ARRAY_SIZE(ident_body10), ident_body10 },
-	{ "sum16", "selftests/nicprog/progs/ident_csum.c", "clang 14.0.6 -O2 -mcpu=v1",
-	  NICPROG_AFN_CSUM | 0xa0, ARRAY_SIZE(ident_body11), ident_body11 },
-	{ "sum16", "selftests/nicprog/progs/ident_csum.c", "clang 14.0.6 -O2 -mcpu=v2",
+	{ "csum_fold", "bpf/ident/csum.c", "clang 14.0.6 -O2 -mcpu=v3",
+	  NICPROG_AFN_CSUM | 0x00, ARRAY_SIZE(ident_body11), ident_body11 },
+	{ "csum_inet", "bpf/ident/csum.c", "clang 14.0.6 -O2 -mcpu=v3",
 	  NICPROG_AFN_CSUM | 0xa0, ARRAY_SIZE(ident_body12), ident_body12 },
-	{ "sum16", "selftests/nicprog/progs/ident_csum.c", "clang 14.0.6 -O2 -mcpu=v3",
+	{ "sum16", "selftests/nicprog/progs/ident_csum.c", "clang 14.0.6 -O2 -mcpu=v1",
 	  NICPROG_AFN_CSUM | 0xa0, ARRAY_SIZE(ident_body13), ident_body13 },
+	{ "sum16", "selftests/nicprog/progs/ident_csum.c", "clang 14.0.6 -O2 -mcpu=v2",
+	  NICPROG_AFN_CSUM | 0xa0, ARRAY_SIZE(ident_body14), ident_body14 },
+	{ "sum16", "selftests/nicprog/progs/ident_csum.c", "clang 14.0.6 -O2 -mcpu=v3",
+	  NICPROG_AFN_CSUM | 0xa0, ARRAY_SIZE(ident_body15), ident_body15 },
 };
 
 const u32 nicprog_ident_n_bodies = ARRAY_SIZE(nicprog_ident_bodies);
