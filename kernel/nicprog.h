@@ -419,6 +419,9 @@ struct nicprog_plan {
  *	in, never freed
  * @host_call_insn: the first instruction calling one of them, or -1
  * @sources: what else its verdicts may depend on, enum nicprog_ir_source
+ * @ident: what algorithm identification made of each function it tried,
+ *	set at finalize (the plan says why one stays code)
+ * @n_ident: entries in @ident
  * @view: insn_hook's registers for the fact recorder, kept here rather
  *	than on the verifier's deep stack; one walk per program at a time
  * @why: the fact recorder's refusal, likewise
@@ -445,6 +448,8 @@ struct nicprog_prog {
 	const struct bpf_func_proto *host_fn[__NICPROG_HOST_FN_MAX];
 	int host_call_insn;
 	u32 sources;
+	struct nicprog_ident_result ident[NICPROG_IDENT_MAX];
+	u32 n_ident;
 	struct nicprog_reg_view view[MAX_BPF_REG];
 	char why[160];
 };

@@ -613,6 +613,19 @@ static void nicprog_plan_render(struct seq_buf *sb, const struct nicprog_dev *nd
 			       "mat: insns %u-%u are a longest-prefix match, served as one lookup\n",
 			       s, n - 1);
 	}
+	for (s = 0; s < np->n_ident; s++) {
+		const struct nicprog_ident_result *r = &np->ident[s];
+
+		if (!r->why)
+			continue;
+		seq_buf_printf(sb, "ident: the function at insn %u stays code: %s",
+			       r->target, r->why);
+		if (r->body)
+			seq_buf_printf(sb, " (nearest %s of %s: %u of %u instructions alike)",
+				       r->body->name, r->body->source, r->same,
+				       r->body->len);
+		seq_buf_printf(sb, "\n");
+	}
 	for (s = 0; s < np->len; s++)
 		if (np->meta[s].flags & NICPROG_META_IDENT)
 			seq_buf_printf(sb,

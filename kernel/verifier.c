@@ -535,8 +535,8 @@ int nicprog_finalize(struct bpf_verifier_env *env)
 		return -ENOMEM;
 	nicprog_calls_check_accel(np->insns, np->meta, np->len, subs, n_subs,
 				  nicprog_log_line, env);
-	nicprog_calls_ident(&np->exec, np->meta, subs, n_subs,
-			    nicprog_log_line, env);
+	nicprog_calls_ident(&np->exec, np->meta, subs, n_subs, np->ident,
+			    &np->n_ident, nicprog_log_line, env);
 	kfree(subs);
 	np->ir_in = (struct nicprog_ir_input){
 		.insns = np->insns, .meta = np->meta, .len = np->len,

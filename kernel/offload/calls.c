@@ -14,8 +14,6 @@
  */
 #include "offload.h"
 
-#define CALLS_MAX_IDENT	8	/* distinct functions tried per program */
-
 static void calls_log(nicprog_log_fn log, void *priv, const char *fmt, ...)
 {
 	char buf[256];
@@ -208,6 +206,8 @@ static u8 *calls_r5_ids(const struct bpf_insn *insns, u32 len,
 	for (i = b = 0; i < len; i++)
 		if (r5[i])
 			lead[b++] = i;
+	/* what no path reaches holds no id */
+	memset(r5, NICPROG_AFN_NONE, len + 1);
 	memset(state, CALLS_UNSEEN, n * nr);
 	memset(reg, NICPROG_AFN_NONE, sizeof(reg));
 	calls_join(state, 0, reg);
@@ -320,6 +320,9 @@ void nicprog_calls_check_accel(const struct bpf_insn *insns,
  * @meta: its facts; afn, ident and NICPROG_META_IDENT set per call
  * @subs: its subprograms, by ascending start
  * @n_subs: entries in @subs
+ * @res: NICPROG_IDENT_MAX entries for what was made of each function
+ *	tried, or NULL
+ * @n_res: set to the entries of @res filled (with @res)
  * @log: where to say what was found, or why not (may be NULL)
  * @priv: for @log
  *
@@ -328,17 +331,13 @@ void nicprog_calls_check_accel(const struct bpf_insn *insns,
 void nicprog_calls_ident(const struct nicprog_exec_prog *exec,
 			 struct nicprog_insn_meta *meta,
 			 const struct nicprog_subprog *subs, u32 n_subs,
+			 struct nicprog_ident_result *res, u32 *n_res,
 			 nicprog_log_fn log, void *priv)
 {
 	const struct bpf_insn *insns = exec->insns;
-	const struct nicprog_ident_body *body;
+	struct nicprog_ident_result done[NICPROG_IDENT_MAX], *d;
 	const struct nicprog_subprog *sp;
-	struct {
-		u32 target;
-		u8 accel;
-	} done[CALLS_MAX_IDENT];
-	u32 i, s, target, end, same, n_done = 0;
-	const char *why;
+	u32 i, s, target, end, n_done = 0;
 
 	for (i = 0; i < exec->len; i++) {
 		if (insns[i].code != (BPF_JMP | BPF_CALL) ||
@@ -353,33 +352,40 @@ void nicprog_calls_ident(const struct nicprog_exec_prog *exec,
 			    !sp->global || !sp->engine_shape)
 				continue;
 			end = sp + 1 < subs + n_subs ? sp[1].start : exec->len;
-			done[n_done].target = target;
-			done[n_done].accel = NICPROG_AFN_NONE;
-			if (nicprog_ident_fn(insns, meta, target, end, &body,
-					     &same, &why)) {
-				done[n_done].accel = body->accel;
+			d = &done[n_done++];
+			d->target = target;
+			d->why = NULL;
+			if (nicprog_ident_fn(insns, meta, target, end, &d->body,
+					     &d->same, &d->why)) {
+				d->why = NULL;
 				calls_log(log, priv,
 					  "insn %u: function at insn %u identified as %s (conventions 0x%02x): %s of %s (%s)\n",
 					  i, target,
-					  nicprog_accel_fn_name(body->accel),
-					  body->accel & ~NICPROG_EXEC_AFN_MASK,
-					  body->name, body->source, body->cc);
-			} else if (body) {
+					  nicprog_accel_fn_name(d->body->accel),
+					  d->body->accel & ~NICPROG_EXEC_AFN_MASK,
+					  d->body->name, d->body->source,
+					  d->body->cc);
+			} else if (d->body) {
 				calls_log(log, priv,
 					  "insn %u: function at insn %u is not an engine function: %s (nearest %s of %s: %u of %u instructions alike)\n",
-					  i, target, why, body->name,
-					  body->source, same, body->len);
+					  i, target, d->why, d->body->name,
+					  d->body->source, d->same,
+					  d->body->len);
 			} else {
 				calls_log(log, priv,
 					  "insn %u: function at insn %u is not an engine function: %s\n",
-					  i, target, why);
+					  i, target, d->why);
 			}
-			s = n_done++;
 		}
-		if (!done[s].accel)
+		d = &done[s];
+		if (d->why)
 			continue;
-		meta[i].afn = done[s].accel & NICPROG_EXEC_AFN_MASK;
-		meta[i].ident = done[s].accel & ~NICPROG_EXEC_AFN_MASK;
+		meta[i].afn = d->body->accel & NICPROG_EXEC_AFN_MASK;
+		meta[i].ident = d->body->accel & ~NICPROG_EXEC_AFN_MASK;
 		meta[i].flags |= NICPROG_META_IDENT;
+	}
+	if (res) {
+		memcpy(res, done, n_done * sizeof(*res));
+		*n_res = n_done;
 	}
 }

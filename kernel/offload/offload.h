@@ -733,16 +733,6 @@ struct nicprog_subprog {
 /* A line for the verifier log (kernel) or stderr (tools). */
 typedef void (*nicprog_log_fn)(void *priv, const char *line);
 
-/* calls.c */
-void nicprog_calls_check_accel(const struct bpf_insn *insns,
-			       struct nicprog_insn_meta *meta, u32 len,
-			       const struct nicprog_subprog *subs, u32 n_subs,
-			       nicprog_log_fn log, void *priv);
-void nicprog_calls_ident(const struct nicprog_exec_prog *exec,
-			 struct nicprog_insn_meta *meta,
-			 const struct nicprog_subprog *subs, u32 n_subs,
-			 nicprog_log_fn log, void *priv);
-
 /**
  * struct nicprog_ident_body - a reference body of an engine function
  * @name: the function's name in @source
@@ -767,6 +757,34 @@ struct nicprog_ident_body {
 
 extern const struct nicprog_ident_body nicprog_ident_bodies[];
 extern const u32 nicprog_ident_n_bodies;
+
+#define NICPROG_IDENT_MAX	8	/* functions tried per program */
+
+/**
+ * struct nicprog_ident_result - what identification made of one function
+ * @target: its first instruction
+ * @body: the reference body it is; if not identified, the one it agrees
+ *	with longest from its entry, or NULL
+ * @same: if not identified, instructions alike with @body
+ * @why: NULL if identified, else why not (a static string)
+ */
+struct nicprog_ident_result {
+	u32 target;
+	const struct nicprog_ident_body *body;
+	u32 same;
+	const char *why;
+};
+
+/* calls.c */
+void nicprog_calls_check_accel(const struct bpf_insn *insns,
+			       struct nicprog_insn_meta *meta, u32 len,
+			       const struct nicprog_subprog *subs, u32 n_subs,
+			       nicprog_log_fn log, void *priv);
+void nicprog_calls_ident(const struct nicprog_exec_prog *exec,
+			 struct nicprog_insn_meta *meta,
+			 const struct nicprog_subprog *subs, u32 n_subs,
+			 struct nicprog_ident_result *res, u32 *n_res,
+			 nicprog_log_fn log, void *priv);
 
 /* ident.c */
 bool nicprog_ident_fn(const struct bpf_insn *insns,

@@ -224,7 +224,8 @@ static int load_object(const char *path, const struct np_object_opts *sel,
 				  ol->obj.len, ol->obj.subs, ol->obj.n_subs,
 				  verbose ? log_line : NULL, NULL);
 	nicprog_calls_ident(&ol->exec, ol->facts.meta, ol->obj.subs,
-			    ol->obj.n_subs, verbose ? log_line : NULL, NULL);
+			    ol->obj.n_subs, NULL, NULL,
+			    verbose ? log_line : NULL, NULL);
 	*in = (struct nicprog_ir_input){
 		.insns = ol->facts.insns, .meta = ol->facts.meta,
 		.len = ol->obj.len, .tables = ol->facts.tables,
