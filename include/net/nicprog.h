@@ -365,10 +365,9 @@ struct nicprog_rdma_wc;
  *	Process context; may sleep.
  * @mr_reg: register in protection domain @pd @len bytes of NIC buffer
  *	@buf (&nicprog_mem_ops' handle) from @offset, named @iova by work
- *	requests and peers, with
- *	NICPROG_ACCESS_* @access: fill the keys, return the driver's
- *	handle or an ERR_PTR. The engine checks the keys and the range on
- *	every access. Process context.
+ *	requests and peers, with the NICPROG_ACCESS_* bits of @access; fill
+ *	the keys, return the driver's handle or an ERR_PTR. The engine
+ *	checks the keys and the range on every access. Process context.
  * @mr_dereg: drop @mr: no access finds it once this returns, though one
  *	under rcu_read_lock() may still use it until a grace period passes
  *	(the core waits for one before it frees the buffer under it).

@@ -68,11 +68,17 @@ static inline const void *nicprog_uring_cmd_payload(struct io_uring_cmd *cmd)
  * the tracepoint nicprog:nicprog_bad_arg alone and the extack says so.
  */
 #if NICPROG_KERNEL_AT_LEAST(6, 2)
-#define NICPROG_ERR_MSG_FMT(extack, fallback, fmt, args...) \
-	NL_SET_ERR_MSG_FMT(extack, fmt, ##args)
+#define NICPROG_ERR_MSG_FMT(extack, fallback, fmt, args...)		\
+	do {								\
+		(void)(fallback);	/* 6.1's message */		\
+		NL_SET_ERR_MSG_FMT(extack, fmt, ##args);		\
+	} while (0)
 #else
-#define NICPROG_ERR_MSG_FMT(extack, fallback, fmt, args...) \
-	NL_SET_ERR_MSG(extack, fallback)
+#define NICPROG_ERR_MSG_FMT(extack, fallback, fmt, args...)		\
+	do {								\
+		(void)(fmt);		/* 6.2's message */		\
+		NL_SET_ERR_MSG(extack, fallback);			\
+	} while (0)
 #endif
 
 /*
