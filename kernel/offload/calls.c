@@ -40,19 +40,6 @@ static const struct nicprog_subprog *calls_find(const struct nicprog_subprog *su
 
 #define CALLS_UNSEEN	0xff	/* no path reaches the block yet */
 
-/* The accelerator an id names, or NICPROG_AFN_NONE for any other value. */
-static u8 calls_afn_of(u64 v)
-{
-	return (v & ~0xffULL) == NICPROG_AFN_MAGIC && (v & 0xff) &&
-	       (v & 0xff) < __NICPROG_AFN_MAX ? v & 0xff : NICPROG_AFN_NONE;
-}
-
-static bool calls_is_jump(u8 code)
-{
-	return (BPF_CLASS(code) == BPF_JMP || BPF_CLASS(code) == BPF_JMP32) &&
-	       BPF_OP(code) != BPF_CALL && BPF_OP(code) != BPF_EXIT;
-}
-
 static s64 calls_jump_target(const struct bpf_insn *insn, u32 i)
 {
 	if (insn->code == (BPF_JMP32 | BPF_JA))
@@ -83,7 +70,7 @@ static void calls_step(const struct bpf_insn *insns, u32 i, u8 *reg)
 			reg[dst] = insn->src_reg < MAX_BPF_REG - 1 ?
 				   reg[insn->src_reg] : NICPROG_AFN_NONE;
 		else
-			reg[dst] = calls_afn_of(cls == BPF_ALU64 ?
+			reg[dst] = nicprog_afn_of(cls == BPF_ALU64 ?
 						(u64)(s64)insn->imm :
 						(u32)insn->imm);
 		return;
@@ -95,7 +82,7 @@ static void calls_step(const struct bpf_insn *insns, u32 i, u8 *reg)
 		if (insn->code == (BPF_LD | BPF_IMM | BPF_DW)) {
 			if (dst < MAX_BPF_REG - 1)
 				reg[dst] = insn->src_reg ? NICPROG_AFN_NONE :
-					   calls_afn_of((u32)insn->imm |
+					   nicprog_afn_of((u32)insn->imm |
 							(u64)insns[i + 1].imm << 32);
 			return;
 		}
@@ -159,8 +146,9 @@ static bool calls_join(u8 *state, u32 b, const u8 *in)
  * Per instruction, the accelerator id R5 holds there on every path of the
  * control-flow graph from a subprogram's entry (where no register holds
  * one), or NICPROG_AFN_NONE: constant propagation over R0-R9 at block
- * entries, to a fixed point. Returns a kvcalloc()ed array, NULL on no
- * memory.
+ * entries, to a fixed point. Its own blocks: the IR's are built after
+ * this, from facts that say which calls are accelerator calls. Returns
+ * a kvcalloc()ed array, NULL on no memory.
  */
 static u8 *calls_r5_ids(const struct bpf_insn *insns, u32 len,
 			const struct nicprog_subprog *subs, u32 n_subs)
@@ -184,7 +172,7 @@ static u8 *calls_r5_ids(const struct bpf_insn *insns, u32 len,
 			i++;
 			continue;
 		}
-		if (calls_is_jump(insns[i].code)) {
+		if (nicprog_insn_is_jump(&insns[i])) {
 			t = calls_jump_target(&insns[i], i);
 			if (t >= 0 && t < len)
 				r5[t] = 1;
@@ -236,7 +224,7 @@ static u8 *calls_r5_ids(const struct bpf_insn *insns, u32 len,
 			i = end - 1;
 			if (insns[i].code == (BPF_JMP | BPF_EXIT))
 				continue;
-			if (calls_is_jump(insns[i].code)) {
+			if (nicprog_insn_is_jump(&insns[i])) {
 				t = calls_jump_target(&insns[i], i);
 				if (t >= 0 && t < len &&
 				    calls_join(state, calls_block_of(lead, n, t), reg)) {

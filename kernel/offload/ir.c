@@ -12,14 +12,6 @@
 
 #define MAX_ANC_NODES	2048	/* ancestor bitmaps: 512 KiB at most */
 
-static bool is_jump(const struct bpf_insn *insn)
-{
-	u8 cls = BPF_CLASS(insn->code), op = BPF_OP(insn->code);
-
-	return (cls == BPF_JMP || cls == BPF_JMP32) && op != BPF_CALL &&
-	       op != BPF_EXIT;
-}
-
 static bool is_exit(const struct bpf_insn *insn)
 {
 	return insn->code == (BPF_JMP | BPF_EXIT);
@@ -121,7 +113,7 @@ static int ir_blocks(struct nicprog_ir *ir, const char **why)
 		leader[ir->sub_start[s]] = 1;
 	for (i = 0; i < in->len; i += insn_width(insn)) {
 		insn = &in->insns[i];
-		if (is_jump(insn)) {
+		if (nicprog_insn_is_jump(insn)) {
 			t = i + 1 + insn->off;
 			if (t >= in->len || sub_of(ir, t) != sub_of(ir, i)) {
 				kvfree(leader);
@@ -170,7 +162,7 @@ static int ir_blocks(struct nicprog_ir *ir, const char **why)
 		fall = last + insn_width(insn);
 		if (is_exit(insn))
 			continue;
-		if (is_jump(insn)) {
+		if (nicprog_insn_is_jump(insn)) {
 			t = last + 1 + insn->off;
 			b->succ[b->n_succ++] = ir->insn_block[t];
 			if (BPF_OP(insn->code) == BPF_JA)

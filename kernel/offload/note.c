@@ -99,12 +99,9 @@ static void note_afn(struct nicprog_insn_meta *meta,
 		     const struct nicprog_reg_view *r5)
 {
 	u8 fn = NICPROG_AFN_NONE;
-	u64 v = r5->var;
 
-	if (r5->kind == NICPROG_PTR_SCALAR && (r5->flags & NICPROG_REG_CONST) &&
-	    (v & ~0xffULL) == NICPROG_AFN_MAGIC && (v & 0xff) &&
-	    (v & 0xff) < __NICPROG_AFN_MAX)
-		fn = v & 0xff;
+	if (r5->kind == NICPROG_PTR_SCALAR && (r5->flags & NICPROG_REG_CONST))
+		fn = nicprog_afn_of(r5->var);
 	if ((meta->flags & NICPROG_META_AFN) && meta->afn != fn)
 		meta->flags |= NICPROG_META_AFN_VAR;
 	meta->flags |= NICPROG_META_AFN;

@@ -730,6 +730,25 @@ struct nicprog_subprog {
 	bool engine_shape;
 };
 
+/* A jump with successors to follow: neither a call nor an exit. */
+static inline bool nicprog_insn_is_jump(const struct bpf_insn *insn)
+{
+	u8 cls = BPF_CLASS(insn->code), op = BPF_OP(insn->code);
+
+	return (cls == BPF_JMP || cls == BPF_JMP32) && op != BPF_CALL &&
+	       op != BPF_EXIT;
+}
+
+/*
+ * The accelerator a value names as an id (bpf/nicprog.h's NICPROG_AFN()),
+ * or NICPROG_AFN_NONE for any other value.
+ */
+static inline u8 nicprog_afn_of(u64 v)
+{
+	return (v & ~0xffULL) == NICPROG_AFN_MAGIC && (v & 0xff) &&
+	       (v & 0xff) < __NICPROG_AFN_MAX ? v & 0xff : NICPROG_AFN_NONE;
+}
+
 /* A line for the verifier log (kernel) or stderr (tools). */
 typedef void (*nicprog_log_fn)(void *priv, const char *line);
 

@@ -55,6 +55,11 @@ check "afn_near: an id that differs between paths stays a call, and the log says
 	grep -q "the accelerator id this call passes is not the same constant on every path; it runs on a core" <<< "$out"
 check "afn_near: no call identified" \
 	test "$(grep -c ' identified as ' <<< "$out")" -eq 0
+# the same report names the engines a program loads (digest: its CRC calls)
+out=$("$PLAN" --profile nicsim-generic --workload "$top/tools/workloads/flows.wl" \
+	"$top/bpf/examples/digest.o" 2>&1)
+check "digest: the prediction names the CRC engine it loads" \
+	grep -qE '^crc engine' <<< "$out"
 out=$("$PLAN" --profile nicsim-generic --workload "$top/tools/workloads/flows.wl" \
 	"$top/selftests/nicprog/progs/afn_near.o" 2>&1)
 check "afn_near: the prediction loads no engine" \
