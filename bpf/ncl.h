@@ -98,6 +98,18 @@ struct {
 #define NCL_PIPE_OUTPUTS	64
 
 
+/*
+ * Kernel id -> the label number of the host that serves it (the
+ * description's "serve ID LABEL"), 0 for none; a control variable.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__type(key, __u32);
+	__type(value, __u32);
+	__uint(max_entries, 256);
+	NCL_CTRL;
+} ncl_server SEC(".maps");
+
 /* Label number -> where it is; a control variable. */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -262,6 +274,47 @@ static __always_inline int ncl_forward(struct xdp_md *xdp)
 	return bpf_redirect(*port, 0);
 }
 
+/*
+ * On a switch: the window came from the host its sender names, the
+ * label's MAC and IPv4 address (ncl_labels) on the port the switch
+ * forwards that MAC to (ncl_fdb). 0; -NCL_ST_MALFORMED for a sender that
+ * is no host's label; -NCL_ST_FORGED for a window from anywhere else.
+ * The hosts behind a switch reach each other only through it, so what it
+ * forwards or answers was sent by the label the window names.
+ */
+static __always_inline int ncl_sender_check(struct ncl_ctx *c)
+{
+	__u64 mac = 0, want = 0;
+	struct ncl_label *l;
+	__u32 label = c->sender, *port;
+
+	l = bpf_map_lookup_elem(&ncl_labels, &label);
+	if (!l || !l->addr)
+		return -NCL_ST_MALFORMED;
+	__builtin_memcpy(&mac, c->eth->h_source, ETH_ALEN);
+	__builtin_memcpy(&want, l->mac, ETH_ALEN);
+	if (mac != want || c->ip->saddr != l->addr)
+		return -NCL_ST_FORGED;
+	port = bpf_map_lookup_elem(&ncl_fdb, &mac);
+	if (!port || *port != c->xdp->ingress_ifindex)
+		return -NCL_ST_FORGED;
+	return 0;
+}
+
+/*
+ * The window's sender is the label that serves its kernel (ncl_server),
+ * the only one whose server kinds (a cache's fills, say) a kernel should
+ * take. An outgoing kernel's sender is checked before ncl_kernel() runs;
+ * an incoming kernel's is what the switch let through.
+ */
+static __always_inline int ncl_from_server(struct ncl_ctx *c)
+{
+	__u32 kernel = c->kernel, *label;
+
+	label = bpf_map_lookup_elem(&ncl_server, &kernel);
+	return label && *label && *label == c->sender;
+}
+
 /* Forwarding decisions, for ncl_kernel() to return. */
 
 /* Nothing goes on: the window was consumed. */
@@ -377,6 +430,11 @@ static __always_inline int ncl_run(struct xdp_md *xdp, int other)
 		return other < 0 ? ncl_forward(xdp) : other;
 	if (r < 0)
 		return ncl_refuse(-r);
+	if (other < 0) {
+		r = ncl_sender_check(&c);
+		if (r)
+			return ncl_refuse(-r);
+	}
 	r = ncl_kernel(&c);
 	if (r != NCL_NOT_MINE) {
 		ncl_count(NCL_ST_WINDOWS);

@@ -39,7 +39,8 @@ struct ncp_hdr {
 /**
  * struct ncl_window - a window's metadata
  * @seq: the window's number, per sender and kernel
- * @sender: the label number of the host that sent it (h1 is 1)
+ * @sender: the label number of the host that sent it (h1 is 1); a switch
+ *	takes a window only from that host's address and port
  * @len: elements of each carried array
  * @user: the kernel's own fields
  */
@@ -60,6 +61,8 @@ enum {
 	NCL_ST_STALE,		/* for a slot already finished or not begun */
 	NCL_ST_DUP,		/* counted once already (a resent window) */
 	NCL_ST_NO_ROUTE,	/* not NCP, for a MAC the switch does not know */
+	NCL_ST_FORGED,		/* a sender's label not the host it came from,
+				 * or a kind the sender's label may not send */
 	NCL_ST_MAX,
 };
 

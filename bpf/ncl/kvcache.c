@@ -10,6 +10,11 @@
  * (FILL: a slot, the key, its version, the value) and evicts (EVICT:
  * removes the index entry), both sent to the switch's address.
  *
+ * The server's kinds (FILL, EVICT, REPLY, PUT_ACK) are taken only from
+ * the server's label (ncl_from_server(); the framework checked that the
+ * sender is the host the window came from): a client can neither fill the
+ * cache nor raise a key's version nor answer another client.
+ *
  * No GET may see a value older than the last acknowledged PUT of its key.
  * The server's PUT_ACK carries the new version through the switch, which
  * records it (kv_ver, the largest version seen per key) and removes the
@@ -50,12 +55,12 @@ struct {
 	NCL_SHARED;
 } kv_ver SEC(".maps");
 
-/* [0] hits answered, [1] stale fills dropped, [2] hits refused (raced) */
+/* per NCL_KV_ST_* (kvcache.h) */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__type(key, __u32);
 	__type(value, __u64);
-	__uint(max_entries, 3);
+	__uint(max_entries, NCL_KV_ST_MAX);
 	NCL_SHARED;
 } kv_stats SEC(".maps");
 
@@ -119,10 +124,10 @@ static __always_inline int kv_get(struct ncl_ctx *c, __u64 *key, __u64 *val)
 	if (__sync_fetch_and_add(&s->seq, 0) != seq || s->key != *key)
 		goto raced;
 	c->win->user[0] = bpf_htonl(NCL_KV_HIT);
-	kv_count(0);
+	kv_count(NCL_KV_ST_HITS);
 	return ncl_reflect(c);
 raced:
-	kv_count(2);
+	kv_count(NCL_KV_ST_RACED);
 	return ncl_pass(c);
 }
 
@@ -135,7 +140,7 @@ static __always_inline int kv_fill(struct ncl_ctx *c, __u64 *key, __u64 *val)
 	if (slot >= NCL_KV_SLOTS)
 		return ncl_refuse(NCL_ST_MALFORMED);
 	if (kv_version(key) > ver) {
-		kv_count(1);
+		kv_count(NCL_KV_ST_STALE_FILLS);
 		return ncl_refuse(NCL_ST_STALE);
 	}
 	s = bpf_map_lookup_elem(&kv_slots, &slot);
@@ -153,7 +158,7 @@ static __always_inline int kv_fill(struct ncl_ctx *c, __u64 *key, __u64 *val)
 	/* an ack that came between the check and the insert wins */
 	if (kv_version(key) > ver) {
 		bpf_map_delete_elem(&kv_index, key);
-		kv_count(1);
+		kv_count(NCL_KV_ST_STALE_FILLS);
 	}
 	return ncl_drop(c);
 }
@@ -167,6 +172,11 @@ static __always_inline int kvcache(struct ncl_ctx *c)
 		return ncl_refuse(NCL_ST_BAD_MASK);
 	if ((void *)(key + 1) > c->end)
 		return ncl_refuse(NCL_ST_TRUNCATED);
+	if (op >= NCL_KV_FILL && op <= NCL_KV_PUT_ACK && !ncl_from_server(c)) {
+		/* FILL, EVICT, REPLY, PUT_ACK: their NCL_KV_ST_FORGED_* */
+		kv_count(NCL_KV_ST_FORGED_FILL + op - NCL_KV_FILL);
+		return ncl_refuse(NCL_ST_FORGED);
+	}
 	if (c->mask == 3 && (void *)(val + NCL_KV_VALUE / 8) > c->end)
 		return ncl_refuse(NCL_ST_TRUNCATED);
 	switch (op) {

@@ -9,7 +9,10 @@
  * alone). user[0] is the operation, user[1] the value's version (the
  * server counts each key's PUTs), offset[1] the cache slot of a FILL.
  * Requests go to the storage server's address; the switch answers GET
- * hits itself. The switch remembers the last acknowledged PUT version of
+ * hits itself. FILL, EVICT, REPLY and PUT_ACK are the server's: the switch
+ * takes them only from the label the description names as kernel
+ * NCL_KV_KERNEL's server ("serve 2 LABEL"), and drops them from anyone
+ * else, counted by kind (kv_stats). The switch remembers the last acknowledged PUT version of
  * NCL_KV_KEYS keys: a store with more keys loses the version check for
  * the rest, whose consistency then rests on the index removals alone.
  */
@@ -33,6 +36,18 @@ enum {
 	NCL_KV_REPLY,		/* server -> client: a GET's value (a miss) */
 	NCL_KV_PUT_ACK,		/* server -> client: the PUT's version */
 	NCL_KV_HIT,		/* switch -> client: a GET's value (a hit) */
+};
+
+/* kv_stats' slots */
+enum {
+	NCL_KV_ST_HITS,			/* GETs the switch answered */
+	NCL_KV_ST_STALE_FILLS,		/* fills older than an acked PUT */
+	NCL_KV_ST_RACED,		/* hits refused: a fill raced the read */
+	NCL_KV_ST_FORGED_FILL,		/* the server's kinds from another */
+	NCL_KV_ST_FORGED_EVICT,
+	NCL_KV_ST_FORGED_REPLY,
+	NCL_KV_ST_FORGED_PUT_ACK,
+	NCL_KV_ST_MAX,
 };
 
 /**

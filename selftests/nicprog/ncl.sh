@@ -7,9 +7,11 @@
 # description or object that does not fit, naming the label; the kernel sums int32 arrays of 2, 4 and 8 workers exactly,
 # every element checked against the sum computed on the host, with 1%
 # seeded loss on every link: windows and results are lost, resent windows
-# are never added twice.
+# are never added twice. Windows a worker sends as another are dropped as
+# forged and change no element. NCL_AR_OBJ= runs it on another allreduce
+# object (one without the sender check fails it).
 . "$(dirname "$0")/ncl_lib.sh"
-KOBJ=$NICPROG_SRC/bpf/ncl/allreduce.o
+KOBJ=${NCL_AR_OBJ:-$NICPROG_SRC/bpf/ncl/allreduce.o}
 P=npn$$-
 ELEMS=${NCL_ELEMS:-20000}
 
@@ -20,6 +22,7 @@ ncl_stat() { pinned_u64 "$TOPO_PINS/ncl_stats" "$1"; }
 allreduce() {
 	local n=$1 i pids=() r
 	"$AR" setup "$TOPO_PINS" "$n" || return 1
+	[ -z "${FORGE:-}" ] || $FORGE
 	for ((i = 1; i <= n; i++)); do
 		ip netns exec "${TOPO_NS[$i]}" timeout 300 "$AR" run -r 300 \
 			"$i" "$n" "$2" 7 "$TOPO_SW_IP" > "$TMP/w$i" 2>&1 &
@@ -55,7 +58,7 @@ refused() {	# TEXT OBJ...: deploy fails, saying TEXT
 # (ncp_bad.py) are each dropped on the NIC under their cause, and the next
 # job is still exact
 bad_input() {
-	local names=(windows truncated malformed unknown bad_mask stale dup no_route)
+	local names=(windows truncated malformed unknown bad_mask stale dup no_route forged)
 	local i before=() want=() after=() mark
 	declare -A idx
 	for i in "${!names[@]}"; do
@@ -72,12 +75,12 @@ bad_input() {
 		$((ELEMS > 64 * 256 ? 0 : 1000000)))
 	counted() {
 		local j
-		for j in 1 2 3 4 5; do
+		for j in 1 2 3 4 5 8; do
 			[ "$(ncl_stat "$j")" = "${want[$j]}" ] || return 1
 		done
 	}
 	wait_for 10 counted
-	for i in 1 2 3 4 5; do
+	for i in 1 2 3 4 5 8; do
 		after[i]=$(ncl_stat "$i")
 		expect_eq "malformed windows: ${names[$i]} dropped and counted" \
 			$((want[i] - before[i])) $((after[i] - before[i]))
@@ -96,6 +99,31 @@ print(*[t['counters'] for t in d[0]['tables'] if t['name'] == 'ncl_stats'][0])")
 	expect_eq "the next job is exact" 2 "$EXACT"
 }
 
+# forge_as2: before the workers start, h1 sends the job's first 32
+# windows (every slot) as worker 2, once from its own address and once
+# from worker 2's MAC and IPv4 address: taken, they would claim worker
+# 2's place in every slot with elements of 1000000
+forge_as2() {
+	local how
+	for how in "${TOPO_MAC[1]} ${TOPO_IP[1]}" "${TOPO_MAC[2]} ${TOPO_IP[2]}"; do
+		# shellcheck disable=SC2086  # MAC and address
+		ip netns exec "${TOPO_NS[1]}" python3 "$SELFDIR/ncl_forge.py" ar \
+			"${TOPO_IF[1]}" $how 2 32 1000000
+	done
+}
+
+# forged: windows one worker sends as another are dropped, counted, and
+# change no element of the sum
+forged() {
+	local before after
+	before=$(ncl_stat 8)
+	FORGE=forge_as2 allreduce 2 $((32 * 256))
+	after=$(ncl_stat 8)
+	expect_eq "a worker's windows sent as another worker, from its own address or the other's, are dropped as forged" \
+		64 $((after - before))
+	expect_eq "... and every element of the sum is exact" 2 "$EXACT"
+}
+
 tap_begin
 
 # -- the description, the map and the objects must agree --
@@ -109,6 +137,14 @@ expect_eq "a label with no device is refused, named" \
 out=$("$NCL" deploy "$TMP/and9" "$TOPO_MAP" "$KOBJ" 2>&1)
 expect_eq "a link the network lacks is refused, named" \
 	"ncl: link h1 h2: links join a host and a switch" "$out"
+{ topo_and; echo "serve 1 s1"; } > "$TMP/and9"
+out=$("$NCL" deploy "$TMP/and9" "$TOPO_MAP" "$KOBJ" 2>&1)
+expect_eq "a server that is no host is refused, named" \
+	"ncl: serve 1 s1: s1 is not a host of the description" "$out"
+{ topo_and; echo "serve 1 h1"; echo "serve 1 h2"; } > "$TMP/and9"
+out=$("$NCL" deploy "$TMP/and9" "$TOPO_MAP" "$KOBJ" 2>&1)
+expect_eq "a second server of a kernel is refused, named" \
+	"ncl: $TMP/and9:$(($(topo_and | wc -l) + 2)): kernel 1 is served by h1 already; one server a kernel" "$out"
 check "an object at a label the description lacks is refused, named" \
 	refused "ncl: ncl_elsewhere.o at s9: label s9 is not in" "$SELFDIR/progs/ncl_elsewhere.o"
 check "a kernel the switch's memory cannot hold is refused, with its label and the reason" \
@@ -122,6 +158,7 @@ check "deploy allreduce.o on the lossless pair" deploy "$KOBJ"
 allreduce 2 "$ELEMS"
 expect_eq "a first job is exact" 2 "$EXACT"
 bad_input
+forged
 topo_down
 
 # -- every shipped profile --

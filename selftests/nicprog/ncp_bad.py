@@ -34,6 +34,7 @@ def cases(stale):
         ("unknown", window(kernel=77)),
         ("bad_mask", window(mask=3, length=1, data=bytes(8))),
         ("malformed", window(sender=9)),
+        ("forged", window(sender=2)),
         ("stale", window(seq=stale)),
         ("malformed", window(length=0, data=b"")),
         ("truncated", window(data=bytes(100))),

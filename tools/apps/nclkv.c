@@ -3,8 +3,9 @@
  * nclkv - a key-value store behind the switch's in-network cache
  * (bpf/ncl/kvcache.c; the contract is bpf/ncl/kvcache.h).
  *
- *   nclkv server ITEMS SLOTS SWITCH_ADDR SEED IDLE_S
- *	the storage server: ITEMS keys (0 .. ITEMS - 1), each at version 1
+ *   nclkv server LABEL ITEMS SLOTS SWITCH_ADDR SEED IDLE_S
+ *	the storage server, label number LABEL (the one the description
+ *	names as the cache's server, "serve 2 hN"): ITEMS keys (0 .. ITEMS - 1), each at version 1
  *	with a value from SEED; answers GETs that miss the cache and PUTs,
  *	and fills the switch's SLOTS cache slots with what was read (evicting
  *	round-robin); ends after IDLE_S seconds without a request and prints
@@ -116,8 +117,8 @@ static int kv_socket(void)
 	return fd;
 }
 
-static int server(uint64_t items, uint32_t slots, const char *sw_addr,
-		  uint64_t seed, int idle_s)
+static int server(uint32_t label, uint64_t items, uint32_t slots,
+		  const char *sw_addr, uint64_t seed, int idle_s)
 {
 	struct sockaddr_in sw = { .sin_family = AF_INET,
 				  .sin_port = htons(NCL_UDP_PORT) };
@@ -134,8 +135,8 @@ static int server(uint64_t items, uint32_t slots, const char *sw_addr,
 	int fd;
 
 	if (inet_pton(AF_INET, sw_addr, &sw.sin_addr) != 1 || !items ||
-	    !slots || slots > NCL_KV_SLOTS) {
-		fprintf(stderr, "nclkv: bad server arguments (SLOTS 1 to %u)\n",
+	    !slots || slots > NCL_KV_SLOTS || !label || label > 65535) {
+		fprintf(stderr, "nclkv: bad server arguments (LABEL 1 to 65535, SLOTS 1 to %u)\n",
 			NCL_KV_SLOTS);
 		return 2;
 	}
@@ -172,13 +173,13 @@ static int server(uint64_t items, uint32_t slots, const char *sw_addr,
 		if (op == NCL_KV_GET) {
 			gets++;
 			value_make(val, k, tag[k]);
-			kv_send(fd, &from, 0, NCL_KV_REPLY, k, val,
+			kv_send(fd, &from, (uint16_t)label, NCL_KV_REPLY, k, val,
 				(uint32_t)version[k], f.offset[0], 0);
 			/* refill: the key's slot, or the next one round-robin */
 			if (slot_of[k] < 0) {
 				s = (uint32_t)(hand++ % slots);
 				if (slot_key[s] != UINT64_MAX) {
-					kv_send(fd, &sw, 0, NCL_KV_EVICT,
+					kv_send(fd, &sw, (uint16_t)label, NCL_KV_EVICT,
 						slot_key[s], NULL, 0, 0, 0);
 					slot_of[slot_key[s]] = -1;
 					evicts++;
@@ -186,7 +187,7 @@ static int server(uint64_t items, uint32_t slots, const char *sw_addr,
 				slot_of[k] = s;
 				slot_key[s] = k;
 			}
-			kv_send(fd, &sw, 0, NCL_KV_FILL, k, val,
+			kv_send(fd, &sw, (uint16_t)label, NCL_KV_FILL, k, val,
 				(uint32_t)version[k], 0, (uint32_t)slot_of[k]);
 			fills++;
 		} else if (op == NCL_KV_PUT) {
@@ -203,7 +204,7 @@ static int server(uint64_t items, uint32_t slots, const char *sw_addr,
 				slot_key[slot_of[k]] = UINT64_MAX;
 				slot_of[k] = -1;
 			}
-			kv_send(fd, &from, 0, NCL_KV_PUT_ACK, k, NULL,
+			kv_send(fd, &from, (uint16_t)label, NCL_KV_PUT_ACK, k, NULL,
 				(uint32_t)version[k], f.offset[0], 0);
 		}
 	}
@@ -365,13 +366,14 @@ int main(int argc, char **argv)
 {
 	int rc = 2;
 
-	if (argc == 7 && !strcmp(argv[1], "server"))
-		rc = server(strtoull(argv[2], NULL, 0), strtoul(argv[3], NULL, 0),
-			    argv[4], strtoull(argv[5], NULL, 0), atoi(argv[6]));
+	if (argc == 8 && !strcmp(argv[1], "server"))
+		rc = server(strtoul(argv[2], NULL, 0), strtoull(argv[3], NULL, 0),
+			    strtoul(argv[4], NULL, 0), argv[5],
+			    strtoull(argv[6], NULL, 0), atoi(argv[7]));
 	else if (argc > 1 && !strcmp(argv[1], "client"))
 		rc = client(argc - 1, argv + 1);
 	if (rc == 2)
-		fprintf(stderr, "usage: nclkv server ITEMS SLOTS SWITCH_ADDR SEED IDLE_S\n"
+		fprintf(stderr, "usage: nclkv server LABEL ITEMS SLOTS SWITCH_ADDR SEED IDLE_S\n"
 				"       nclkv client SENDER SERVER_ADDR ITEMS OPS PUT_PCT SEED [-z ZIPF]\n");
 	return rc;
 }
