@@ -543,6 +543,54 @@ static int nicprog_features_cmd(struct nicprog_ring_file *rf,
 }
 
 /*
+ * NICPROG_OP_RESTRICT: the file keeps what it had of @allow. Any file
+ * may narrow itself; nothing ever widens one.
+ */
+static int nicprog_restrict_cmd(struct nicprog_ring_file *rf,
+				const struct nicprog_uring_cmd *c)
+{
+	struct nicprog_restrict a;
+	int err;
+
+	err = nicprog_ring_args(c, &a, sizeof(a));
+	if (err)
+		return err;
+	if (a.flags || (a.allow & ~NICPROG_ALLOW_ALL)) {
+		ring_err(rf, "restrict: flags must be 0, allow within NICPROG_ALLOW_ALL (%#x)",
+			 (u32)NICPROG_ALLOW_ALL);
+		return -EINVAL;
+	}
+	mutex_lock(&rf->lock);
+	WRITE_ONCE(rf->allow, rf->allow & a.allow);
+	a.allow = rf->allow;
+	mutex_unlock(&rf->lock);
+	return nicprog_ring_out(c, &a, sizeof(a));
+}
+
+/* The classes of which a command needs one (0: any file may issue it). */
+static const u8 nicprog_op_classes[__NICPROG_OP_MAX] = {
+	[NICPROG_OP_PIPE_CREATE]	= NICPROG_ALLOW_PIPES,
+	[NICPROG_OP_PIPE_DESTROY]	= NICPROG_ALLOW_PIPES,
+	[NICPROG_OP_PIPE_BIND]		= NICPROG_ALLOW_STEER,
+	[NICPROG_OP_PIPE_UNBIND]	= NICPROG_ALLOW_STEER,
+	[NICPROG_OP_WAIT]		= NICPROG_ALLOW_RX | NICPROG_ALLOW_TX,
+	[NICPROG_OP_PIPE_SEND]		= NICPROG_ALLOW_TX,
+	[NICPROG_OP_MEM_ALLOC]		= NICPROG_ALLOW_MEM,
+	[NICPROG_OP_MEM_FREE]		= NICPROG_ALLOW_MEM,
+	[NICPROG_OP_MEM_COPY]		= NICPROG_ALLOW_MEM,
+	[NICPROG_OP_QP_CREATE]		= NICPROG_ALLOW_RDMA,
+	[NICPROG_OP_QP_CONNECT]		= NICPROG_ALLOW_RDMA,
+	[NICPROG_OP_QP_DESTROY]		= NICPROG_ALLOW_RDMA,
+	[NICPROG_OP_MR_REG]		= NICPROG_ALLOW_RDMA,
+	[NICPROG_OP_MR_DEREG]		= NICPROG_ALLOW_RDMA,
+	[NICPROG_OP_POST]		= NICPROG_ALLOW_RDMA,
+	[NICPROG_OP_POLL]		= NICPROG_ALLOW_RDMA,
+	[NICPROG_OP_KERNEL_LOAD]	= NICPROG_ALLOW_JOBS,
+	[NICPROG_OP_KERNEL_UNLOAD]	= NICPROG_ALLOW_JOBS,
+	[NICPROG_OP_JOB]		= NICPROG_ALLOW_JOBS,
+};
+
+/*
  * The operation a cmd_op encodes (enum nicprog_ring_op), or
  * NICPROG_OP_UNSPEC for anything that is not exactly one of the
  * NICPROG_U_OP_* codes.
@@ -555,7 +603,8 @@ static unsigned int nicprog_ring_op(u32 cmd_op)
 	    cmd_op != _IOWR(NICPROG_RING_IOC_MAGIC, nr,
 			    struct nicprog_uring_cmd))
 		return NICPROG_OP_UNSPEC;
-	return nr;
+	/* it indexes nicprog_op_classes[] */
+	return array_index_nospec(nr, __NICPROG_OP_MAX);
 }
 
 static int nicprog_ring_cmd(struct io_uring_cmd *ioucmd,
@@ -573,6 +622,7 @@ static int nicprog_ring_cmd(struct io_uring_cmd *ioucmd,
 	BUILD_BUG_ON(sizeof(struct nicprog_pipe_create) > PAGE_SIZE);
 	BUILD_BUG_ON(sizeof(struct nicprog_features) > PAGE_SIZE);
 	BUILD_BUG_ON(__NICPROG_OP_MAX > 64);
+	BUILD_BUG_ON(NICPROG_ALLOW_ALL > U8_MAX);
 
 	if (op == NICPROG_OP_UNSPEC) {
 		ring_err(rf, "command 0x%x unknown (not a NICPROG_U_OP_* code)",
@@ -585,8 +635,16 @@ static int nicprog_ring_cmd(struct io_uring_cmd *ioucmd,
 		ring_err(rf, "command %u: flags 0x%x unknown", op, c.flags);
 		return -EINVAL;
 	}
+	if (nicprog_op_classes[op] &&
+	    !(nicprog_op_classes[op] & READ_ONCE(rf->allow))) {
+		ring_err(rf, "command %u: the file was restricted to classes %#x, not %#x",
+			 op, READ_ONCE(rf->allow), nicprog_op_classes[op]);
+		return -EPERM;
+	}
 	if (op == NICPROG_OP_FEATURES)
 		return nicprog_features_cmd(rf, &c);
+	if (op == NICPROG_OP_RESTRICT)
+		return nicprog_restrict_cmd(rf, &c);
 	if (nicprog_ring_dead(rf))
 		return -ENODEV;
 	switch (op) {
@@ -667,6 +725,11 @@ static int nicprog_ring_mmap(struct file *file, struct vm_area_struct *vma)
 		ring_err(rf, "mmap: a pipe maps shared, not executable, at its mmap_off");
 		return -EINVAL;
 	}
+	if (!(READ_ONCE(rf->allow) & (NICPROG_ALLOW_RX | NICPROG_ALLOW_TX))) {
+		ring_err(rf, "mmap: the file was restricted to classes %#x, without RX or TX",
+			 READ_ONCE(rf->allow));
+		return -EPERM;
+	}
 	if (!off) {		/* the notification ring */
 		if (vma->vm_end - vma->vm_start != NICPROG_NOTIF_MMAP_LEN) {
 			ring_err(rf, "mmap: the notification ring maps %u bytes",
@@ -709,6 +772,7 @@ static int nicprog_ring_open(struct inode *inode, struct file *file)
 		return -ENOMEM;
 	}
 	rf->nd = nd;
+	rf->allow = NICPROG_ALLOW_ALL;
 	mutex_init(&rf->lock);
 	xa_init_flags(&rf->pipes, XA_FLAGS_ALLOC1 | XA_FLAGS_ACCOUNT);
 	xa_init_flags(&rf->bufs, XA_FLAGS_ALLOC1 | XA_FLAGS_ACCOUNT);

@@ -20,8 +20,6 @@ struct vm_area_struct;
 
 #define NICPROG_RING_FILE_PIPES	64		/* pipes per open file */
 #define NICPROG_RING_FILE_BYTES	(256ULL << 20)	/* their data, at most */
-/* a pipe's mmap offset: its id in the high half (the id is never 0) */
-#define NICPROG_PIPE_MMAP_SHIFT	32
 /*
  * What an opener's command allocates is charged to its memory cgroup; at
  * the cgroup's limit the command fails with ENOMEM. Without
@@ -118,6 +116,8 @@ struct nicprog_pipe {
  * @kernels: its lookaside kernels (job.c) by id, under the port's
  *	ring_lock
  * @n_kernels: entries in @kernels; likewise
+ * @allow: the NICPROG_ALLOW_* classes of commands the file may issue;
+ *	only ever narrowed (NICPROG_OP_RESTRICT, under @lock), read without
  */
 struct nicprog_ring_file {
 	struct nicprog_dev *nd;
@@ -142,6 +142,7 @@ struct nicprog_ring_file {
 	struct nicprog_cq *cq;
 	struct xarray kernels;
 	u32 n_kernels;
+	u32 allow;
 };
 
 /**

@@ -6,7 +6,8 @@
 # leaves no file, pipe or module reference behind; a command waiting on
 # user memory while the port goes and its driver is unloaded never
 # touches the driver; what acts on the network needs the opener's
-# CAP_NET_ADMIN; a create that fails late frees only its own pipe, and
+# CAP_NET_ADMIN, and a file restricted to RX and handed out does nothing
+# else; a create that fails late frees only its own pipe, and
 # pipes count against the opener's memory cgroup; a port's device node
 # never outlives it.
 . "$(dirname "$0")/lib.sh"
@@ -63,6 +64,15 @@ if command -v setpriv > /dev/null; then
 else
 	tap_skip "the opener's CAP_NET_ADMIN" "setpriv not installed"
 fi
+
+# Delegation: a file its opener restricted to RX and handed to a process
+# of uid 65534 without capabilities reads its pipe and issues nothing of
+# another class, though the opener's CAP_NET_ADMIN would let it bind and
+# send; nothing widens the file again, the opener's own descriptor
+# included, and a file left without RX or TX maps nothing.
+expect_eq "a file restricted to RX, handed to an unprivileged process: every other class EPERM, its pipe read" \
+	"denied 18 of 18|widen 0x1|read 8 of 8|opener: -1|mmap without RX or TX: Operation not permitted" \
+	"$("$SELFDIR/ring_hostile" --delegate "$IN" "$NF" 2>&1 | paste -sd'|')"
 
 # A create whose result cannot be written back, while the same file
 # destroys the id it would have and creates another pipe: the create

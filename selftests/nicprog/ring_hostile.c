@@ -25,6 +25,15 @@
  *   ring_hostile --cap IFNAME [FD]
  *	on a file it opens, or on the inherited FD: prints "send: RES" and
  *	"bind: RES".
+ *   ring_hostile --delegate IN IFNAME
+ *	an administrator's file: an RX pipe bound to output 1, a TX pipe,
+ *	then restricted to NICPROG_ALLOW_RX; frames to output 1 arrive. A
+ *	child that inherits it and drops to uid 65534 without capabilities
+ *	(libnicring: nicring_open_fd(), nicring_attach()) tries every
+ *	command of every other class, tries to widen the file again, and
+ *	reads the pipe. Prints "denied D of N", "widen ALLOW", "read R of
+ *	8", then "opener: RES" (the opener's own destroy on the file) and
+ *	"mmap without RX or TX: RES" (a second file restricted to memory).
  *   ring_hostile --memcg IFNAME FILES
  *	creates 1 MiB pipes in FILES files until refused; prints
  *	"created N MiB: RES".
@@ -39,6 +48,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <liburing.h>
 #include <poll.h>
 #include <pthread.h>
@@ -61,6 +71,7 @@
 
 #include "kselftest.h"
 #include "ring_lib.h"
+#include "../../tools/lib/nicring/nicring.h"
 
 static char node[128];
 static const char *port;
@@ -813,6 +824,134 @@ static int cap_mode(int fd)
 	return 0;
 }
 
+/* the commands a file restricted to NICPROG_ALLOW_RX may not issue */
+static const uint32_t delegate_denied[] = {
+	NICPROG_OP_PIPE_CREATE, NICPROG_OP_PIPE_DESTROY, NICPROG_OP_PIPE_BIND,
+	NICPROG_OP_PIPE_UNBIND, NICPROG_OP_PIPE_SEND, NICPROG_OP_MEM_ALLOC,
+	NICPROG_OP_MEM_FREE, NICPROG_OP_MEM_COPY, NICPROG_OP_QP_CREATE,
+	NICPROG_OP_QP_CONNECT, NICPROG_OP_QP_DESTROY, NICPROG_OP_MR_REG,
+	NICPROG_OP_MR_DEREG, NICPROG_OP_POST, NICPROG_OP_POLL,
+	NICPROG_OP_KERNEL_LOAD, NICPROG_OP_KERNEL_UNLOAD, NICPROG_OP_JOB,
+};
+
+/*
+ * The delegate: uid 65534, no capabilities, the inherited @fd. Every
+ * command it may not issue is tried with arguments that would be valid
+ * (the RX pipe, output 2, the TX pipe) or zeros: EPERM, whatever they are.
+ */
+static int delegate_child(int fd, uint32_t rx, uint32_t size, uint32_t tx)
+{
+	union {
+		struct nicprog_pipe_bind b;
+		struct nicprog_pipe_destroy d;
+		struct nicprog_pipe_send s;
+		uint8_t raw[512];
+	} a;
+	struct nicring_rec recs[16];
+	struct nicring_pipe *p;
+	unsigned int i, denied = 0, got = 0;
+	uint64_t end;
+	struct nicring *r;
+	int err, res;
+
+	if (setgroups(0, NULL) || setresgid(65534, 65534, 65534) ||
+	    setresuid(65534, 65534, 65534)) {
+		printf("cannot drop to uid 65534: %s\n", strerror(errno));
+		return 1;
+	}
+	r = nicring_open_fd(fd, &err);
+	if (!r) {
+		printf("nicring_open_fd: %d\n", err);
+		return 1;
+	}
+	for (i = 0; i < ARRAY_SIZE(delegate_denied); i++) {
+		memset(&a, 0, sizeof(a));
+		a.b.id = rx;		/* bind, unbind, destroy: the RX pipe */
+		a.b.output = 2;
+		if (delegate_denied[i] == NICPROG_OP_PIPE_SEND)
+			a.s.id = tx;
+		res = nicring_command(r, NICPROG_U_OP_NR(delegate_denied[i]), &a,
+				      sizeof(a));
+		if (res == -EPERM)
+			denied++;
+		else
+			printf("op %u: %d\n", delegate_denied[i], res);
+	}
+	printf("denied %u of %zu\n", denied, ARRAY_SIZE(delegate_denied));
+	printf("widen %#x\n", nicring_restrict(r, NICPROG_ALLOW_ALL));
+	p = nicring_attach(r, rx, size, &err);
+	if (!p) {
+		printf("nicring_attach: %d\n", err);
+		return 1;
+	}
+	for (end = now_ms() + 5000; got < 8 && now_ms() < end;) {
+		res = nicring_peek(p, recs, 16);
+		for (i = 0; i < (unsigned int)res; i++) {
+			uint32_t seq;
+
+			memcpy(&seq, (uint8_t *)recs[i].data + 42, 4);
+			if (seq == got + 1)
+				got++;
+		}
+		nicring_release(p, res);
+		if (!res)
+			nicring_wait(r, 100);
+	}
+	printf("read %u of 8\n", got);
+	nicring_close(r);
+	return 0;
+}
+
+/* --delegate: a file restricted to RX, handed to an unprivileged child. */
+static int delegate_mode(const char *in)
+{
+	struct nicprog_restrict w = { .allow = NICPROG_ALLOW_RX };
+	struct nicprog_pipe_create rp;
+	struct io_uring r;
+	uint32_t tx, i;
+	int fd, fd2, status, res;
+	pid_t pid;
+	void *m;
+
+	ring_init(&r, 4);
+	pkt_open(in);
+	fd = open_node();
+	pipe_new(&r, fd, 65536, NICPROG_PIPE_RX, &rp);
+	tx = pipe_new(&r, fd, 4096, NICPROG_PIPE_TX, NULL);
+	if (pipe_bind(&r, fd, NICPROG_U_OP_PIPE_BIND, rp.id, 1))
+		ksft_exit_fail_msg("binding pipe %u to output 1\n", rp.id);
+	res = rl_cmd(&r, fd, NICPROG_U_OP_RESTRICT, &w, sizeof(w), 0);
+	if (res || w.allow != NICPROG_ALLOW_RX)
+		ksft_exit_fail_msg("restrict: %d, allow %#x\n", res, w.allow);
+	for (i = 1; i <= 8; i++)
+		frame_to(1, i);
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		ksft_exit_fail_msg("fork: %s\n", strerror(errno));
+	if (!pid) {
+		io_uring_queue_exit(&r);	/* the child's own ring */
+		res = delegate_child(fd, rp.id, rp.size, tx);
+		fflush(stdout);
+		_exit(res);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		ksft_exit_fail_msg("the delegate failed: status %#x\n", status);
+	printf("opener: %d\n", pipe_destroy(&r, fd, tx));
+	close(fd);
+
+	/* a file left no class that maps */
+	fd2 = open_node();
+	w.allow = NICPROG_ALLOW_MEM;
+	rl_cmd(&r, fd2, NICPROG_U_OP_RESTRICT, &w, sizeof(w), 0);
+	m = mmap(NULL, NICPROG_NOTIF_MMAP_LEN, PROT_READ, MAP_SHARED, fd2, 0);
+	printf("mmap without RX or TX: %s\n",
+	       m == MAP_FAILED ? strerror(errno) : "mapped");
+	close(fd2);
+	return 0;
+}
+
 /* --memcg: pipes until the kernel refuses one. */
 static int memcg_mode(int files)
 {
@@ -1026,7 +1165,7 @@ int main(int argc, char **argv)
 
 	if (argc <= nf_arg)
 		ksft_exit_fail_msg("usage: see the comment at the top of ring_hostile.c\n");
-	if (!strcmp(mode, "--uffd"))
+	if (!strcmp(mode, "--uffd") || !strcmp(mode, "--delegate"))
 		nf_arg = 3;
 	port = argv[nf_arg];
 	if (rl_node(port, node, sizeof(node)))
@@ -1042,6 +1181,8 @@ int main(int argc, char **argv)
 		return create_race_mode();
 	if (!strcmp(mode, "--cap"))
 		return cap_mode(argc > 3 ? atoi(argv[3]) : -1);
+	if (!strcmp(mode, "--delegate") && argc == 4)
+		return delegate_mode(argv[2]);
 	if (!strcmp(mode, "--memcg") && argc == 4)
 		return memcg_mode(atoi(argv[3]));
 	if (!strcmp(mode, "--memcg-edge") && argc == 5)

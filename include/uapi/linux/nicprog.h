@@ -230,13 +230,17 @@ enum nicprog_steer {
  * An open file of the device owns the pipes it creates. mmap() of
  * struct nicprog_pipe_create.mmap_len bytes at its mmap_off maps the
  * control page, then the data twice, back to back, so that a record the
- * ring wraps reads as one contiguous range.
+ * ring wraps reads as one contiguous range. The offset is the pipe's id
+ * shifted by NICPROG_PIPE_MMAP_SHIFT (ids start at 1; offset 0 is the
+ * notification ring), so that a process handed the file maps a pipe
+ * from its id and size alone.
  *
  * The kernel keeps its own copy of both indices: what userspace writes to
  * the control page is read as a request (a head within the data the
  * producer published), never trusted.
  */
 #define NICPROG_RING_VERSION	1
+#define NICPROG_PIPE_MMAP_SHIFT	32
 #define NICPROG_DEV_DIR		"nicprog"	/* /dev/nicprog/ */
 #define NICPROG_DEV_PORT	"port"		/* /dev/nicprog/port<N> */
 
@@ -342,6 +346,7 @@ enum nicprog_ring_op {
 	NICPROG_OP_KERNEL_LOAD,		/* struct nicprog_kernel_load */
 	NICPROG_OP_KERNEL_UNLOAD,	/* struct nicprog_kernel_unload */
 	NICPROG_OP_JOB,			/* struct nicprog_job */
+	NICPROG_OP_RESTRICT,		/* struct nicprog_restrict */
 
 	__NICPROG_OP_MAX
 };
@@ -370,6 +375,7 @@ enum nicprog_ring_op {
 #define NICPROG_U_OP_KERNEL_LOAD	NICPROG_U_OP(KERNEL_LOAD)
 #define NICPROG_U_OP_KERNEL_UNLOAD	NICPROG_U_OP(KERNEL_UNLOAD)
 #define NICPROG_U_OP_JOB		NICPROG_U_OP(JOB)
+#define NICPROG_U_OP_RESTRICT		NICPROG_U_OP(RESTRICT)
 
 /*
  * NF outputs. An NF steers a frame to its port's output N with
@@ -599,6 +605,41 @@ struct nicprog_pipe_send {
  */
 struct nicprog_wait {
 	__u32 timeout_ms;
+	__u32 flags;
+};
+
+/*
+ * The classes of commands an open file may issue (struct
+ * nicprog_restrict.allow). A file starts with all of them; the class a
+ * command needs is checked before its arguments are read (EPERM). The
+ * capability checks stay as they are: a class lets a file issue a
+ * command, the opener's CAP_NET_ADMIN still decides whether it may act.
+ * NICPROG_OP_FEATURES and NICPROG_OP_RESTRICT need none.
+ */
+#define NICPROG_ALLOW_RX	_BITUL(0)	/* WAIT; mapping pipes and notifications */
+#define NICPROG_ALLOW_TX	_BITUL(1)	/* PIPE_SEND; WAIT; mapping */
+#define NICPROG_ALLOW_PIPES	_BITUL(2)	/* PIPE_CREATE, PIPE_DESTROY */
+#define NICPROG_ALLOW_STEER	_BITUL(3)	/* PIPE_BIND, PIPE_UNBIND */
+#define NICPROG_ALLOW_MEM	_BITUL(4)	/* MEM_ALLOC, MEM_FREE, MEM_COPY */
+#define NICPROG_ALLOW_RDMA	_BITUL(5)	/* QP_*, MR_*, POST, POLL */
+#define NICPROG_ALLOW_JOBS	_BITUL(6)	/* KERNEL_LOAD, KERNEL_UNLOAD, JOB */
+#define NICPROG_ALLOW_ALL	(_BITUL(7) - 1)
+
+/**
+ * struct nicprog_restrict - NICPROG_OP_RESTRICT; res: 0
+ * @allow: in: the NICPROG_ALLOW_* classes the file keeps; out: the ones
+ *	it has now, never more than before (the file keeps @allow's
+ *	intersection with what it had: a restriction is only ever narrowed)
+ * @flags: 0
+ *
+ * Restricts the open file -- every descriptor of it, in every process --
+ * before it is handed out: an administrator creates and binds an RX pipe,
+ * restricts the file to NICPROG_ALLOW_RX, and passes it to an application
+ * that can then map and read that pipe and wait, and nothing else.
+ * Commands already issued complete as they were issued.
+ */
+struct nicprog_restrict {
+	__u32 allow;
 	__u32 flags;
 };
 

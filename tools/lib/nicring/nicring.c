@@ -43,6 +43,7 @@ struct nicring_pipe {
 	uint64_t held;	/* RX: records peeked, not released */
 	uint64_t sent;	/* TX: tail the NIC was given */
 	struct nicring_pipe *share;
+	int attached;	/* nicring_attach()'s: freeing only unmaps it */
 };
 
 struct nicring {
@@ -249,6 +250,42 @@ struct nicring *nicring_open(const char *ifname, int *err)
 {
 	char path[128];
 	struct nicring *r;
+	int fd, e;
+
+	if (strchr(ifname, '/')) {
+		snprintf(path, sizeof(path), "%s", ifname);
+	} else {
+		e = nicring_node(ifname, path, sizeof(path));
+		if (e) {
+			*err = e;
+			return NULL;
+		}
+	}
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		*err = -errno;
+		return NULL;
+	}
+	r = nicring_open_fd(fd, err);
+	if (!r)
+		close(fd);
+	return r;
+}
+
+/**
+ * nicring_open_fd() - a handle on a ring device's descriptor
+ * @fd: an open /dev/nicprog/portN, passed to or inherited by the caller;
+ *	the handle owns it from here (nicring_close() closes it), unless
+ *	this fails
+ * @err: set to -errno on failure
+ *
+ * The file's pipes stay its own: nicring_attach() maps one by its id.
+ *
+ * Return: the handle, or NULL.
+ */
+struct nicring *nicring_open_fd(int fd, int *err)
+{
+	struct nicring *r;
 	int e;
 
 	r = calloc(1, sizeof(*r));
@@ -256,37 +293,42 @@ struct nicring *nicring_open(const char *ifname, int *err)
 		*err = -ENOMEM;
 		return NULL;
 	}
-	if (strchr(ifname, '/')) {
-		snprintf(path, sizeof(path), "%s", ifname);
-	} else {
-		e = nicring_node(ifname, path, sizeof(path));
-		if (e)
-			goto err_free;
-	}
-	r->fd = open(path, O_RDWR | O_CLOEXEC);
-	if (r->fd < 0) {
-		e = -errno;
-		goto err_free;
-	}
+	r->fd = fd;
 	e = io_uring_queue_init(16, &r->ring, 0);
 	if (e)
-		goto err_close;
+		goto err_free;
 	r->nmap = mmap(NULL, NICPROG_NOTIF_MMAP_LEN, PROT_READ | PROT_WRITE,
 		       MAP_SHARED, r->fd, 0);
 	if (r->nmap == MAP_FAILED) {
 		e = -errno;
 		io_uring_queue_exit(&r->ring);
-		goto err_close;
+		goto err_free;
 	}
 	r->nctrl = (struct nicprog_notif_ctrl *)r->nmap;
 	return r;
 
-err_close:
-	close(r->fd);
 err_free:
 	free(r);
 	*err = e;
 	return NULL;
+}
+
+/**
+ * nicring_restrict() - narrow the commands the file may issue
+ * @r: the handle
+ * @allow: the NICPROG_ALLOW_* classes to keep
+ *
+ * For every descriptor of the file, in every process: an administrator
+ * calls it before handing the descriptor out (rings.rst, "Delegation").
+ *
+ * Return: the classes the file has now, or -errno.
+ */
+int nicring_restrict(struct nicring *r, uint32_t allow)
+{
+	struct nicprog_restrict a = { .allow = allow };
+	int res = nicring_command(r, NICPROG_U_OP_RESTRICT, &a, sizeof(a));
+
+	return res < 0 ? res : (int)a.allow;
 }
 
 /**
@@ -308,6 +350,41 @@ void nicring_close(struct nicring *r)
 	free(r);
 }
 
+/* Map the file's pipe @id of @size data bytes; NULL with *err set. */
+static struct nicring_pipe *pipe_map(struct nicring *r, uint32_t id,
+				     uint32_t size, int *err)
+{
+	uint64_t len = (uint64_t)sysconf(_SC_PAGESIZE) + 2ULL * size;
+	struct nicring_pipe *p;
+
+	if (r->pipes[id % NICRING_PIPES]) {
+		*err = -EBUSY;	/* the handle keeps NICRING_PIPES at once */
+		return NULL;
+	}
+	p = calloc(1, sizeof(*p));
+	if (!p) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	p->map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, r->fd,
+		      (off_t)((uint64_t)id << NICPROG_PIPE_MMAP_SHIFT));
+	if (p->map == MAP_FAILED) {
+		*err = -errno;
+		free(p);
+		return NULL;
+	}
+	p->r = r;
+	p->id = id;
+	p->size = size;
+	p->map_len = len;
+	p->ctrl = (struct nicprog_pipe_ctrl *)p->map;
+	p->dir = p->ctrl->dir;
+	p->framing = p->ctrl->framing;
+	p->data = p->map + (len - 2ULL * size);
+	r->pipes[id % NICRING_PIPES] = p;
+	return p;
+}
+
 static struct nicring_pipe *pipe_new(struct nicring *r,
 				     struct nicprog_pipe_create *a, int *err)
 {
@@ -319,27 +396,9 @@ static struct nicring_pipe *pipe_new(struct nicring *r,
 		*err = res;
 		return NULL;
 	}
-	p = calloc(1, sizeof(*p));
-	if (!p) {
-		*err = -ENOMEM;
+	p = pipe_map(r, a->id, a->size, err);
+	if (!p)
 		goto err_destroy;
-	}
-	p->map = mmap(NULL, a->mmap_len, PROT_READ | PROT_WRITE, MAP_SHARED,
-		      r->fd, a->mmap_off);
-	if (p->map == MAP_FAILED) {
-		*err = -errno;
-		free(p);
-		goto err_destroy;
-	}
-	p->r = r;
-	p->id = a->id;
-	p->size = a->size;
-	p->dir = a->dir;
-	p->framing = a->framing;
-	p->map_len = a->mmap_len;
-	p->ctrl = (struct nicprog_pipe_ctrl *)p->map;
-	p->data = p->map + (a->mmap_len - 2ULL * a->size);
-	r->pipes[a->id % NICRING_PIPES] = p;
 	return p;
 
 err_destroy:
@@ -454,6 +513,37 @@ struct nicring_pipe *nicring_tx(struct nicring *r, uint32_t size,
 }
 
 /**
+ * nicring_attach() - map a pipe the file already has
+ * @r: the handle (nicring_open_fd() on a descriptor handed over)
+ * @id: the pipe's id, from whoever created it
+ * @size: its data bytes, likewise; the mapping's length follows from it
+ * @err: set to -errno on failure (-EINVAL: no such pipe of that size)
+ *
+ * An RX pipe is read from where its reader left it (the control page's
+ * head). nicring_pipe_free() on it only unmaps it: the file keeps it.
+ *
+ * Return: the pipe, or NULL.
+ */
+struct nicring_pipe *nicring_attach(struct nicring *r, uint32_t id,
+				    uint32_t size, int *err)
+{
+	struct nicring_pipe *p = pipe_map(r, id, size, err);
+
+	if (!p)
+		return NULL;
+	p->attached = 1;
+	if (p->dir == NICPROG_PIPE_RX) {
+		p->pos = p->ctrl->head;
+		p->peek = p->pos;
+	} else {
+		/* what was sent; whatever was appended past it is lost */
+		p->pos = p->ctrl->head;
+		p->sent = p->pos;
+	}
+	return p;
+}
+
+/**
  * nicring_pipe_free() - unmap and destroy a pipe (an RX one is unbound)
  * @p: the pipe
  *
@@ -466,6 +556,10 @@ int nicring_pipe_free(struct nicring_pipe *p)
 
 	r->pipes[p->id % NICRING_PIPES] = NULL;
 	munmap(p->map, p->map_len);
+	if (p->attached) {
+		free(p);
+		return 0;
+	}
 	res = nicring_command(r, NICPROG_U_OP_PIPE_DESTROY,
 			  &(struct nicprog_pipe_destroy){ .id = p->id },
 			  sizeof(struct nicprog_pipe_destroy));

@@ -65,7 +65,9 @@ struct nicring_stats {
 
 int nicring_node(const char *ifname, char *path, size_t size);
 struct nicring *nicring_open(const char *ifname, int *err);
+struct nicring *nicring_open_fd(int fd, int *err);
 void nicring_close(struct nicring *r);
+int nicring_restrict(struct nicring *r, uint32_t allow);
 
 struct nicring_pipe *nicring_rx(struct nicring *r, uint32_t size,
 				uint32_t framing, uint32_t output, int *err);
@@ -78,6 +80,8 @@ struct nicring_pipe *nicring_rx_bind(struct nicring *r, uint32_t size,
 				     int *err);
 struct nicring_pipe *nicring_tx(struct nicring *r, uint32_t size,
 				struct nicring_pipe *share, int *err);
+struct nicring_pipe *nicring_attach(struct nicring *r, uint32_t id,
+				    uint32_t size, int *err);
 int nicring_pipe_free(struct nicring_pipe *p);
 
 int nicring_peek(struct nicring_pipe *p, struct nicring_rec *recs, int max);

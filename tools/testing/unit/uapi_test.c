@@ -13,7 +13,7 @@
 int main(void)
 {
 	ksft_print_header();
-	ksft_set_plan(7);
+	ksft_set_plan(8);
 	/* Values are ABI: appending is allowed, renumbering is not. */
 	if (NICPROG_UNIT_CORE == 1 && NICPROG_UNIT_DMA == 5 &&
 	    __NICPROG_UNIT_MAX == 6)
@@ -120,6 +120,17 @@ int main(void)
 		ksft_test_result_pass("lookaside kernel command values\n");
 	else
 		ksft_test_result_fail("lookaside kernel command values changed\n");
+	/* a file's command classes */
+	if (NICPROG_OP_RESTRICT == 21 && NICPROG_U_OP_RESTRICT == 0xc010b815U &&
+	    sizeof(struct nicprog_restrict) == 8 &&
+	    NICPROG_ALLOW_RX == 1 && NICPROG_ALLOW_TX == 2 &&
+	    NICPROG_ALLOW_PIPES == 4 && NICPROG_ALLOW_STEER == 8 &&
+	    NICPROG_ALLOW_MEM == 16 && NICPROG_ALLOW_RDMA == 32 &&
+	    NICPROG_ALLOW_JOBS == 64 && NICPROG_ALLOW_ALL == 127 &&
+	    NICPROG_PIPE_MMAP_SHIFT == 32)
+		ksft_test_result_pass("command class values\n");
+	else
+		ksft_test_result_fail("command class values changed\n");
 	ksft_finished();
 }
 #endif
