@@ -96,7 +96,7 @@ const struct genl_ops nicprog_nl_ops[7] = {
 		.doit		= nicprog_nl_dev_set_doit,
 		.policy		= nicprog_dev_set_nl_policy,
 		.maxattr	= NICPROG_A_DEV_PLAN_PARTIAL,
-		.flags		= GENL_UNS_ADMIN_PERM,
+		.flags		= GENL_ADMIN_PERM,
 	},
 	{
 		.cmd		= NICPROG_CMD_PROG_GET,

@@ -200,6 +200,32 @@ check "pointing at help" grep -q "nicprog help" <<< "$out"
 out=$("$CLI" dev set dev "$P0" shape round 2>&1)
 expect_eq "an unknown shape: exit 2" 2 "$?"
 
+# A container's root: a port in a network namespace owned by a user
+# namespace of its own (root there, nothing in the initial one) reads
+# its port but sets none of its plan settings, which reach past the port
+# (the NIC's cores and engines; partial offload, the host's CPUs).
+userns_root() { nsenter -t "$UPID" -U -n --preserve-credentials "$@"; }
+back_home() { [ -e "/sys/class/net/$P2" ]; }
+if command -v unshare > /dev/null && command -v nsenter > /dev/null; then
+	unshare --user --map-root-user --net sleep 60 &
+	UPID=$!
+	in_userns() { [ "$(readlink "/proc/$UPID/ns/user")" != "$(readlink /proc/self/ns/user)" ]; }
+	wait_for 10 in_userns && ip link set dev "$P2" netns "$UPID"
+	out=$(userns_root "$CLI" dev set dev "$P2" cores 1 partial on shape replicated 2>&1)
+	rc=$?
+	tap_info "$out"
+	expect_eq "a user namespace's root: dev set exit 1, EPERM" "1 1" \
+		"$rc $(grep -c "Operation not permitted (it needs CAP_NET_ADMIN in the initial user namespace)" <<< "$out")"
+	expect_eq "... it reads its port: the plan settings are as they were" "auto 0 False" \
+		"$(userns_root "$CLI" -j dev show dev "$P2" | jpy "d[0]['plan']['shape'], d[0]['plan']['cores'], d[0]['plan']['partial']" | tr -d "(),'")"
+	kill "$UPID"
+	wait "$UPID" 2> /dev/null
+	wait_for 10 back_home
+	check "the port comes home with its namespace gone" back_home
+else
+	tap_skip "a user namespace's root and dev set" "unshare or nsenter not installed"
+fi
+
 # profile-set through dev set: by name, from a file, and bad files
 check "dev set profile nicsim-soc" "$CLI" dev set dev "$P0" profile nicsim-soc
 expect_eq "the whole NIC takes it: sysfs of another port" nicsim-soc \

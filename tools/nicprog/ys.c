@@ -56,8 +56,12 @@ int cli_ys_refused(struct cli *cli, const char *what, const char *dev)
 		msg += sizeof(kernel) - 1;
 	if (msg[0] && strcmp(msg, strerror(e->code)))
 		fprintf(stderr, ": %s", msg);
+	/* dev set: the NIC's cores and engines, the host's CPUs */
 	if (e->code == EPERM)
-		fputs(" (it needs CAP_NET_ADMIN)", stderr);
+		fputs(strcmp(what, "dev set") ?
+		      " (it needs CAP_NET_ADMIN)" :
+		      " (it needs CAP_NET_ADMIN in the initial user namespace)",
+		      stderr);
 	fputc('\n', stderr);
 	return EXIT_REFUSED;
 }

@@ -442,7 +442,7 @@ __nicprog_dev_set_req_set_accel(struct nicprog_dev_set_req *req,
 }
 
 /*
- * Set what the port's next plan is made for.
+ * Set what the port's next plan is made for. The settings reach past the port (the NIC's cores and engines, which its other ports share whatever their namespaces; partial offload runs on the host's CPUs), so they need CAP_NET_ADMIN in the initial user namespace.
  */
 int nicprog_dev_set(struct ynl_sock *ys, struct nicprog_dev_set_req *req);
 
