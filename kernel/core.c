@@ -18,6 +18,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/ctype.h>
 #include <linux/module.h>
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
@@ -231,6 +232,32 @@ void *nicprog_nic_priv(const struct nicprog_nic *nic)
 	return nic->priv;
 }
 EXPORT_SYMBOL_GPL(nicprog_nic_priv);
+
+/**
+ * nicprog_profile_name_ok() - is @name a profile's name
+ * @name: a NUL-terminated string
+ *
+ * 1 to NICPROG_PROFILE_NAME_MAX - 1 letters, digits, '_', '-' or '.', not
+ * '.' first: what a profile names itself, and a file name a driver may
+ * look up (nicsim: nicsim/<name>.lnic), never a path. Checked by every
+ * path that hands a name to &nicprog_dev_ops.profile_request, at once:
+ * devlink's profile parameter when it is set, not at the reload.
+ *
+ * Context: any.
+ * Return: true if it is.
+ */
+bool nicprog_profile_name_ok(const char *name)
+{
+	size_t i, len = strnlen(name, NICPROG_PROFILE_NAME_MAX);
+
+	if (!len || len == NICPROG_PROFILE_NAME_MAX || name[0] == '.')
+		return false;
+	for (i = 0; i < len; i++)
+		if (!isalnum(name[i]) && !strchr("_-.", name[i]))
+			return false;
+	return true;
+}
+EXPORT_SYMBOL_GPL(nicprog_profile_name_ok);
 
 /**
  * nicprog_dev_nic() - the NIC a port belongs to

@@ -299,8 +299,9 @@ static int nicprog_dl_profile_validate(struct devlink *devlink, u32 id,
 				       union devlink_param_value val,
 				       struct netlink_ext_ack *extack)
 {
-	if (!val.vstr[0]) {
-		NL_SET_ERR_MSG_MOD(extack, "a profile has a name");
+	if (!nicprog_profile_name_ok(val.vstr)) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "a profile name is 1..31 letters, digits, '_', '-' or '.', not '.' first");
 		return -EINVAL;
 	}
 	return 0;

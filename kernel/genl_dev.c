@@ -340,6 +340,11 @@ int nicprog_nl_profile_set_doit(struct sk_buff *skb, struct genl_info *info)
 			       "give the profile by name (profile) or as text (lnic-text), one of them");
 		return -EINVAL;
 	}
+	if (a_name && !nicprog_profile_name_ok(nla_data(a_name))) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a_name,
+				    "a profile name is 1..31 letters, digits, '_', '-' or '.', not '.' first");
+		return -EINVAL;
+	}
 	if (a_text) {
 		text = kvzalloc(sizeof(*text), GFP_KERNEL);
 		if (!text)

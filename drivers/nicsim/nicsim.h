@@ -25,7 +25,6 @@
 #define NICSIM_RX_QUEUES	4
 #define NICSIM_MAX_CORES	16	/* kthreads per NIC */
 #define NICSIM_DMA_ENGINES	16	/* timed DMA engines per NIC */
-#define NICSIM_PROFILE_NAME_MAX	32	/* NUL included */
 #define NICSIM_CORE_QUEUE_LEN	512	/* frames waiting for one core */
 #define NICSIM_RING_BATCH	64	/* frames a core's pipe notifications wait */
 #define NICSIM_RING_STALL_MS	100	/* a full backpressure pipe holds a core */

@@ -6,25 +6,11 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/ctype.h>
 #include <linux/firmware.h>
 #include <linux/rtnetlink.h>
 #include <net/devlink.h>
 
 #include "nicsim.h"
-
-/* A profile name is also a file name: no '/', no leading '.'. */
-static bool nicsim_profile_name_ok(const char *name)
-{
-	const char *c;
-
-	if (!*name || *name == '.' || strlen(name) >= NICSIM_PROFILE_NAME_MAX)
-		return false;
-	for (c = name; *c; c++)
-		if (!isalnum(*c) && *c != '_' && *c != '-' && *c != '.')
-			return false;
-	return true;
-}
 
 /*
  * Why a profile was refused. Asked through nicprog's netlink family
@@ -67,14 +53,14 @@ static __printf(2, 3) void nicsim_profile_err(struct netlink_ext_ack *extack,
 int nicsim_profile_request(const char *name, struct nicprog_lnic_text **out,
 			   struct netlink_ext_ack *extack)
 {
-	char path[NICSIM_PROFILE_NAME_MAX + 16], why[128];
+	char path[NICPROG_PROFILE_NAME_MAX + 16], why[128];
 	const struct firmware *fw;
 	struct nicprog_lnic_text *t;
 	int err;
 
-	if (!nicsim_profile_name_ok(name)) {
+	if (!nicprog_profile_name_ok(name)) {
 		nicsim_profile_err(extack, "profile \"%s\": a name is 1..%u letters, digits, '_', '-' or '.', not first",
-				   name, NICSIM_PROFILE_NAME_MAX - 1);
+				   name, NICPROG_PROFILE_NAME_MAX - 1);
 		return -EINVAL;
 	}
 	snprintf(path, sizeof(path), "nicsim/%s.lnic", name);

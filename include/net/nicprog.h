@@ -432,7 +432,8 @@ void nicprog_rdma_complete(void *cq, const struct nicprog_rdma_wc *wc);
  *	extack message. Optional: without it the profile-set operation fails
  *	with EOPNOTSUPP. RTNL held; may sleep, but must not read files (a
  *	slow file system would hold RTNL): that is @profile_request's.
- * @profile_request: turn the profile name @name into *@text, read from
+ * @profile_request: turn the profile name @name (one
+ *	nicprog_profile_name_ok() accepts: a file name, never a path) into *@text, read from
  *	the driver's files (nicsim: firmware file nicsim/<name>.lnic),
  *	parsed and validated (nicprog_lnic_parse()), for a profile_set that
  *	follows; or leave *@text NULL and return 0 for a name the driver
@@ -527,6 +528,10 @@ struct nicprog_nic *nicprog_nic_register(struct device *dev,
 					 void *priv, u32 ports);
 void nicprog_nic_unregister(struct nicprog_nic *nic);
 void *nicprog_nic_priv(const struct nicprog_nic *nic);
+
+/* a profile's name, NUL included: struct nicprog_lnic_text's name */
+#define NICPROG_PROFILE_NAME_MAX	32
+bool nicprog_profile_name_ok(const char *name);
 struct nicprog_dev *nicprog_register(struct nicprog_nic *nic, u32 index,
 				     struct net_device *netdev);
 struct devlink_port *nicprog_devlink_port(struct nicprog_dev *nd);

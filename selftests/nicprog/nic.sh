@@ -174,6 +174,19 @@ expect_eq "devlink param profile: the NIC's, for the next reload" nicsim-generic
 out=$(devlink dev reload "$DL2" netns 1 2>&1)
 check "reload into a namespace: refused, naming the cause" \
 	grep -q "ports stay in their namespaces" <<< "$out"
+# the parameter takes a profile's name, never a path: refused when set
+mark=$(kmsg_mark)
+bad=0
+for v in ../../../etc/passwd nicsim/four .hidden "a b"; do
+	out=$(devlink dev param set "$DL2" name profile value "$v" cmode driverinit 2>&1) &&
+		{ tap_info "param set profile \"$v\": taken"; bad=$((bad + 1)); continue; }
+	grep -q "a profile name is 1..31 letters" <<< "$out" ||
+		{ tap_info "param set profile \"$v\": $out"; bad=$((bad + 1)); }
+done
+expect_eq "devlink param profile: a path, a hidden name, a space refused when set, naming the rule" \
+	0 "$bad"
+expect_eq "... the parameter stays, and the kernel log is quiet" "nicsim-generic 0" \
+	"$(devlink -j dev param show "$DL2" name profile | jpy "d['param']['$DL2'][0]['values'][0]['value']") $(dmesg | tail -n +$((mark + 1)) | wc -l)"
 if kernel_at_least 6 3; then
 	# devlink there wants a reload's ports gone (kernels.rst)
 	devlink dev param set "$DL2" name profile value nicsim-soc cmode driverinit

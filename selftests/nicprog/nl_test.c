@@ -262,7 +262,7 @@ static void profiles(unsigned int ifindex, const char *was)
 	       "no such profile");
 	expect("profile-set of a name that is a path: EINVAL",
 	       profile_set(ifindex, "../../etc/passwd", NULL), -EINVAL,
-	       "name or its firmware file is bad");
+	       "a profile name is 1..31 letters");
 	expect("profile-set of text that does not parse: EINVAL",
 	       profile_set(ifindex, NULL, "lnic x\nregion\n"), -EINVAL,
 	       "does not parse");
