@@ -27,7 +27,8 @@ BPF=$NICPROG_SRC/bpf
 nicprog_load || skip_all "cannot load nicprog/nicsim"
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 
-SEED=${JOB_SEED:-13}
+# a new seed each run, printed: JOB_SEED=N replays one
+SEED=${JOB_SEED:-$(($(date +%s%N) % 1000000007))}
 ROUNDS=${JOB_ROUNDS:-2000}
 TMP=$(mktemp -d /tmp/nicprog-job.XXXXXX)
 dil0=$(cat "$BUS/dilation")
@@ -54,6 +55,7 @@ check "the port's device node appears" wait_for 10 test -c "$(ring_node "$P")"
 
 bad_args on && traced=1 || traced=0
 kmsg=$(kmsg_mark)
+tap_info "job_test seed $SEED (JOB_SEED=$SEED replays it)"
 "$SELFDIR/job_test" "$P" "$BPF" cases "$SEED" "$ROUNDS" > "$TMP/out" 2>&1
 rc=$?
 klog=$(kmsg_ours "$kmsg")

@@ -16,7 +16,8 @@ command -v devlink > /dev/null || skip_all "devlink (iproute2) not installed"
 nicprog_load || skip_all "cannot load nicprog/nicsim"
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 
-SEED=${MEM_SEED:-11}
+# a new seed each run, printed: MEM_SEED=N replays one
+SEED=${MEM_SEED:-$(($(date +%s%N) % 1000000007))}
 ROUNDS=${MEM_ROUNDS:-3000}
 EX=$NICPROG_SRC/bpf/examples
 TMP=$(mktemp -d /tmp/nicprog-mem.XXXXXX)
@@ -54,6 +55,7 @@ dram0=$(occ region_dram)
 
 bad_args on && traced=1 || traced=0
 kmsg=$(kmsg_mark)
+tap_info "mem_test seed $SEED (MEM_SEED=$SEED replays it)"
 "$SELFDIR/mem_test" "$P" cases "$SEED" "$ROUNDS" > "$TMP/out" 2>&1
 rc=$?
 klog=$(kmsg_ours "$kmsg")

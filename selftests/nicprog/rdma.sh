@@ -282,10 +282,13 @@ if [ -x "$SELFDIR/rdma_test" ]; then
 		sysctl -qw "net.ipv6.conf.$p.disable_ipv6=1"
 		ip link set "$p" up
 	done
-	"$SELFDIR/rdma_test" "$A" "$B" cases 5 3000 > "$TMP/out" 2>&1
+	# a new seed each run, printed: RDMA_SEED=N replays one
+	RSEED=${RDMA_SEED:-$(($(date +%s%N) % 1000000007))}
+	tap_info "rdma_test seed $RSEED (RDMA_SEED=$RSEED replays it)"
+	"$SELFDIR/rdma_test" "$A" "$B" cases "$RSEED" 3000 > "$TMP/out" 2>&1
 	rc=$?
 	sed 's/^/# /' "$TMP/out"
-	expect_eq "rdma_test $A $B cases 5 3000: exit status" 0 "$rc"
+	expect_eq "rdma_test $A $B cases $RSEED 3000: exit status" 0 "$rc"
 	check "rdma_test: all 5 cases pass" grep -q "^# Totals: pass:5 fail:0" "$TMP/out"
 	# a lookaside kernel's jobs post RDMA work (NICPROG_JOB_BUF_POST)
 	"$SELFDIR/rdma_test" "$A" "$B" kpost 7 \

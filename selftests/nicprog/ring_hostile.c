@@ -9,7 +9,8 @@
  *	succeeded and is cancelled when it failed. NF runs progs/topipe.o,
  *	IN is wired to it.
  *   ring_hostile --churn IN NF SECONDS SEED
- *	threads race random commands, a third of them IOSQE_ASYNC, on one
+ *	threads race random commands (pipes, binds, waits, sends, NIC
+ *	memory and its copies, QPs and polls), a third of them IOSQE_ASYNC, on one
  *	file and on files they open and close with a wait in flight, while
  *	frames arrive: every submission completes.
  *   ring_hostile --uffd OP IFNAME CMD
@@ -371,16 +372,46 @@ union churn_arg {
 	struct nicprog_pipe_bind bind;
 	struct nicprog_pipe_send send;
 	struct nicprog_wait wait;
+	struct nicprog_mem_alloc alloc;
+	struct nicprog_mem_copy copy;
+	struct nicprog_qp_create qp;
+	struct nicprog_poll poll;
 	uint8_t junk[64];
 };
+
+/* what churned copies and polls point at: read and written, never checked */
+static uint8_t churn_mem[8192];
 
 /* A random command into @a: its op and length. */
 static uint32_t churn_cmd(uint64_t *s, union churn_arg *a, uint32_t *len)
 {
-	uint32_t k = xorshift(s) % 8;
+	uint32_t k = xorshift(s) % 12;
 
 	memset(a, 0, sizeof(*a));
 	switch (k) {
+	case 8:		/* NIC memory, freed with the file */
+		a->alloc.size = 4096 << (xorshift(s) % 3);
+		*len = sizeof(a->alloc);
+		return NICPROG_U_OP_MEM_ALLOC;
+	case 9:
+		a->copy.id = 1 + xorshift(s) % 4;
+		a->copy.dir = 1 + xorshift(s) % 2;
+		a->copy.len = xorshift(s) % sizeof(churn_mem);
+		a->copy.addr = (uintptr_t)churn_mem;
+		*len = sizeof(a->copy);
+		return NICPROG_U_OP_MEM_COPY;
+	case 10:	/* a QP, destroyed with the file */
+		a->qp.sq_depth = 16;
+		a->qp.rq_depth = 16;
+		a->qp.gid[10] = 0xff, a->qp.gid[11] = 0xff, a->qp.gid[12] = 10;
+		*len = sizeof(a->qp);
+		return NICPROG_U_OP_QP_CREATE;
+	case 11:
+		a->poll.wcs = (uintptr_t)churn_mem;
+		a->poll.max = 8;
+		a->poll.timeout_ms = xorshift(s) % 3;
+		*len = sizeof(a->poll);
+		return NICPROG_U_OP_POLL;
 	case 0:
 		a->create.size = 4096u << (xorshift(s) % 5);
 		a->create.dir = 1 + xorshift(s) % 2;

@@ -32,6 +32,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <liburing.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -573,12 +574,227 @@ static int fuzz_cmd(int fd, unsigned long round, uint32_t op,
 }
 
 /*
- * Seeded random commands: every result is success or a refusal, and the
- * pipes in use are exactly those created and not destroyed.
+ * User memory the fuzzer's memory copies, WRs and completions point at:
+ * FUZZ_MEM bytes with an inaccessible page after them, so that a length
+ * past the end faults in the kernel (EFAULT) rather than writing over
+ * the test.
+ */
+#define FUZZ_MEM	(64 << 10)
+static uint8_t *fuzz_mem;
+
+static void fuzz_mem_map(void)
+{
+	fuzz_mem = mmap(NULL, FUZZ_MEM + 4096, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (fuzz_mem == MAP_FAILED ||
+	    mprotect(fuzz_mem + FUZZ_MEM, 4096, PROT_NONE))
+		ksft_exit_fail_msg("fuzz memory: %s\n", strerror(errno));
+}
+
+/* ids and keys earlier commands returned: buffers, QPs, regions */
+static uint32_t fuzz_ids[32];
+
+/* Mostly what earlier commands made, so that later ones meet it. */
+static uint32_t fuzz_id(void)
+{
+	if (rnd() % 2)
+		return fuzz_ids[rnd() % 32];
+	return rnd() % 4 ? rnd() % 8 : wild();
+}
+
+/* Keep what a command that went returned, for fuzz_id(). */
+static void fuzz_keep(uint32_t op, const uint8_t *buf)
+{
+	switch (_IOC_NR(op)) {
+	case NICPROG_OP_MEM_ALLOC:
+		fuzz_ids[rnd() % 32] = ((struct nicprog_mem_alloc *)buf)->id;
+		break;
+	case NICPROG_OP_QP_CREATE:
+		fuzz_ids[rnd() % 32] = ((struct nicprog_qp_create *)buf)->qpn;
+		break;
+	case NICPROG_OP_MR_REG:
+		fuzz_ids[rnd() % 32] = ((struct nicprog_mr_reg *)buf)->lkey;
+		fuzz_ids[rnd() % 32] = ((struct nicprog_mr_reg *)buf)->rkey;
+		break;
+	}
+}
+
+/*
+ * The commands past the pipes' -- NIC memory, RDMA, lookaside kernels and
+ * jobs, restrict, features: @buf filled for @op as a caller near the
+ * rules would, or not. Waits for completions stay short, and a restrict
+ * never narrows the file (the fuzzer would lose every other command).
+ */
+static void fuzz_args_more(uint32_t op, uint8_t *buf)
+{
+	struct nicprog_mem_alloc *ma = (void *)buf;
+	struct nicprog_mem_free *mf = (void *)buf;
+	struct nicprog_mem_copy *mc = (void *)buf;
+	struct nicprog_qp_create *qc = (void *)buf;
+	struct nicprog_qp_connect *qn = (void *)buf;
+	struct nicprog_qp_destroy *qd = (void *)buf;
+	struct nicprog_mr_reg *mr = (void *)buf;
+	struct nicprog_mr_dereg *md = (void *)buf;
+	struct nicprog_post *po = (void *)buf;
+	struct nicprog_poll *pl = (void *)buf;
+	struct nicprog_kernel_load *kl = (void *)buf;
+	struct nicprog_kernel_unload *ku = (void *)buf;
+	struct nicprog_job *jb = (void *)buf;
+	struct nicprog_restrict *rs = (void *)buf;
+	struct nicprog_rdma_wr *wr = (void *)fuzz_mem;
+	uint32_t i;
+
+	switch (_IOC_NR(op)) {
+	case NICPROG_OP_MEM_ALLOC:
+		ma->size = rnd() % 4 ? 4096ULL << (rnd() % 8) : wild();
+		ma->region = rnd() % 4 ? rnd() % 3 : wild();
+		break;
+	case NICPROG_OP_MEM_FREE:
+		mf->id = fuzz_id();
+		break;
+	case NICPROG_OP_MEM_COPY:
+		mc->id = fuzz_id();
+		mc->dir = rnd() % 4 ? 1 + rnd() % 2 : wild();
+		mc->offset = rnd() % 4 ? rnd() % 8192 : wild();
+		mc->len = rnd() % 4 ? rnd() % FUZZ_MEM : wild();
+		mc->addr = rnd() % 8 ? (uintptr_t)fuzz_mem : wild();
+		break;
+	case NICPROG_OP_QP_CREATE:
+		qc->qpn = rnd() % 2 ? 0 : fuzz_id();
+		qc->sq_depth = rnd() % 4 ? 1U << (rnd() % 10) : wild();
+		qc->rq_depth = rnd() % 4 ? 1U << (rnd() % 10) : wild();
+		qc->gid[10] = 0xff, qc->gid[11] = 0xff;
+		qc->gid[12] = 10, qc->gid[15] = rnd();
+		break;
+	case NICPROG_OP_QP_CONNECT:
+		qn->qpn = fuzz_id();
+		qn->dest_qpn = fuzz_id();
+		qn->mtu = rnd() % 4 ? 256U << (rnd() % 5) : wild();
+		qn->timeout_ms = rnd() % 4 ? 1 + rnd() % 100 : wild();
+		qn->retry_cnt = rnd() % 8;
+		qn->dgid[10] = 0xff, qn->dgid[11] = 0xff;
+		qn->dgid[12] = 10, qn->dgid[15] = rnd();
+		qn->dmac[0] = 2, qn->dmac[5] = rnd();
+		break;
+	case NICPROG_OP_QP_DESTROY:
+		qd->qpn = fuzz_id();
+		break;
+	case NICPROG_OP_MR_REG:
+		mr->buf = fuzz_id();
+		mr->access = rnd() % 16;
+		mr->offset = rnd() % 4 ? rnd() % 8192 : wild();
+		mr->len = rnd() % 4 ? rnd() % 65536 : wild();
+		mr->iova = rnd() % 2 ? 0 : (uint64_t)rnd() << 12;
+		break;
+	case NICPROG_OP_MR_DEREG:
+		md->lkey = rnd() % 2 ? fuzz_id() : rnd();
+		break;
+	case NICPROG_OP_POST:
+		po->wrs = rnd() % 8 ? (uintptr_t)fuzz_mem : wild();
+		po->n = rnd() % 4 ? rnd() % 16 : wild();
+		po->wr_size = rnd() % 4 ? sizeof(*wr) : wild() % 128;
+		for (i = 0; i < 16; i++) {
+			wr[i] = (struct nicprog_rdma_wr){
+				.wr_id = i, .qpn = fuzz_id(),
+				.opcode = rnd() % 10, .flags = rnd() % 4,
+				.lkey = fuzz_id(), .len = rnd() % 8192,
+				.addr = rnd() % 8192, .raddr = rnd() % 8192,
+				.rkey = fuzz_id(),
+			};
+		}
+		break;
+	case NICPROG_OP_POLL:
+		pl->wcs = rnd() % 8 ? (uintptr_t)fuzz_mem : wild();
+		pl->max = rnd() % 4 ? rnd() % 64 : wild();
+		pl->timeout_ms = rnd() % 3;	/* a poll may wait that long */
+		break;
+	case NICPROG_OP_KERNEL_LOAD:
+		kl->prog_fd = rnd() % 4 ? rnd() % 16 : wild();
+		break;
+	case NICPROG_OP_KERNEL_UNLOAD:
+		ku->id = fuzz_id();
+		break;
+	case NICPROG_OP_JOB:
+		jb->kernel = fuzz_id();
+		jb->n_bufs = rnd() % 4 ? rnd() % (NICPROG_JOB_BUFS + 1) : wild();
+		jb->job_id = rnd();
+		for (i = 0; i < NICPROG_JOB_BUFS; i++) {
+			jb->bufs[i].id = fuzz_id();
+			jb->bufs[i].flags = rnd() % 8;
+			jb->bufs[i].len = rnd() % 8192;
+		}
+		break;
+	case NICPROG_OP_RESTRICT:
+		rs->allow = NICPROG_ALLOW_ALL | (rnd() % 2 ? 0 : wild() << 7);
+		break;
+	}
+}
+
+/* The argument struct's size of @op, as a caller would pass it. */
+static uint32_t fuzz_len(uint32_t op)
+{
+	switch (_IOC_NR(op)) {
+	case NICPROG_OP_PIPE_DESTROY:
+	case NICPROG_OP_WAIT:
+		return 8;
+	case NICPROG_OP_PIPE_CREATE:
+		return 40;
+	case NICPROG_OP_MEM_ALLOC:
+		return sizeof(struct nicprog_mem_alloc);
+	case NICPROG_OP_MEM_FREE:
+		return sizeof(struct nicprog_mem_free);
+	case NICPROG_OP_MEM_COPY:
+		return sizeof(struct nicprog_mem_copy);
+	case NICPROG_OP_QP_CREATE:
+		return sizeof(struct nicprog_qp_create);
+	case NICPROG_OP_QP_CONNECT:
+		return sizeof(struct nicprog_qp_connect);
+	case NICPROG_OP_QP_DESTROY:
+		return sizeof(struct nicprog_qp_destroy);
+	case NICPROG_OP_MR_REG:
+		return sizeof(struct nicprog_mr_reg);
+	case NICPROG_OP_MR_DEREG:
+		return sizeof(struct nicprog_mr_dereg);
+	case NICPROG_OP_POST:
+		return sizeof(struct nicprog_post);
+	case NICPROG_OP_POLL:
+		return sizeof(struct nicprog_poll);
+	case NICPROG_OP_KERNEL_LOAD:
+		return sizeof(struct nicprog_kernel_load);
+	case NICPROG_OP_KERNEL_UNLOAD:
+		return sizeof(struct nicprog_kernel_unload);
+	case NICPROG_OP_JOB:
+		return sizeof(struct nicprog_job);
+	case NICPROG_OP_RESTRICT:
+		return sizeof(struct nicprog_restrict);
+	case NICPROG_OP_FEATURES:
+		return sizeof(struct nicprog_features);
+	}
+	return 16;
+}
+
+/* A refusal the commands document, which the fuzzer may meet. */
+static bool fuzz_refusal(int res)
+{
+	switch (-res) {
+	case EINVAL: case E2BIG: case EFAULT: case ENOSPC: case EBUSY:
+	case ENOENT: case ENOMEM: case EOPNOTSUPP: case EMFILE: case EBADF:
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Seeded random commands, every one of them: every result is success or
+ * a refusal, and the pipes in use are exactly those created and not
+ * destroyed. Per command, how often it succeeded and how often it was
+ * refused are printed: a command the fuzzer never got past its argument
+ * checks shows.
  */
 static void test_fuzz(int fd, unsigned long rounds)
 {
-	uint8_t buf[256];
+	unsigned long ok_by[__NICPROG_OP_MAX] = {}, no_by[__NICPROG_OP_MAX] = {};
+	uint8_t buf[512];
 	long before = ring_pipes(), live = 0;
 	unsigned long i, bad = 0, made = 0, binds = 0, waits = 0;
 	uint32_t op, len, flags;
@@ -599,6 +815,11 @@ static void test_fuzz(int fd, unsigned long rounds)
 			op = NICPROG_U_OP_WAIT;
 		else if (rnd() % 30 == 0)
 			op = NICPROG_U_OP_PIPE_SEND;
+		else if (rnd() % 2 == 0)	/* every other command */
+			op = NICPROG_U_OP_NR(NICPROG_OP_FEATURES +
+					     rnd() % (__NICPROG_OP_MAX -
+						      NICPROG_OP_FEATURES));
+		fuzz_args_more(op, buf);
 		if (op == NICPROG_U_OP_PIPE_CREATE && rnd() % 2) {
 			c->size = 4096 << (rnd() % 5);
 			c->dir = 1 + rnd() % 2;
@@ -622,10 +843,7 @@ static void test_fuzz(int fd, unsigned long rounds)
 				buf[len] = rnd();
 		if (rnd() % 8 == 0)
 			((uint32_t *)buf)[rnd() % 8] = wild();
-		len = rnd() % 6 ? (op == NICPROG_U_OP_PIPE_DESTROY ||
-				   op == NICPROG_U_OP_WAIT ? 8 :
-				   op == NICPROG_U_OP_PIPE_CREATE ? 40 : 16) :
-				  wild() % 300;
+		len = rnd() % 6 ? fuzz_len(op) : wild() % 300;
 		/*
 		 * A valid wait parks: keep it short, the run bounded. The
 		 * kernel reads the timeout as it reads any argument struct,
@@ -640,6 +858,11 @@ static void test_fuzz(int fd, unsigned long rounds)
 				w->timeout_ms = 2;
 			}
 		}
+		/* likewise a poll's timeout, and a restrict's classes */
+		if (op == NICPROG_U_OP_POLL)
+			((struct nicprog_poll *)buf)->timeout_ms %= 3;
+		if (op == NICPROG_U_OP_RESTRICT)
+			((struct nicprog_restrict *)buf)->allow |= NICPROG_ALLOW_ALL;
 		flags = rnd() % 10 ? 0 : wild();
 		arg = rnd() % 20 ? buf : (void *)(uintptr_t)wild();
 		res = fuzz_cmd(fd, i, op, buf, arg, len, flags, &slow);
@@ -654,14 +877,24 @@ static void test_fuzz(int fd, unsigned long rounds)
 		} else if (res >= 0 && (op == NICPROG_U_OP_WAIT ||
 					op == NICPROG_U_OP_PIPE_SEND)) {
 			waits++;
-		} else if (res != -EINVAL && res != -E2BIG &&
-			   res != -EFAULT && res != -ENOSPC &&
-			   res != -EBUSY) {
+		} else if (res < 0 && !fuzz_refusal(res)) {
 			if (bad++ < 5)
 				ksft_print_msg("fuzz %lu: op %u len %u flags %u: res %d\n",
 					       i, op, len, flags, res);
 		}
+		if (op == NICPROG_U_OP_NR(_IOC_NR(op)) &&
+		    _IOC_NR(op) < __NICPROG_OP_MAX) {
+			if (res >= 0 && arg == buf)
+				fuzz_keep(op, buf);
+			if (res >= 0)
+				ok_by[_IOC_NR(op)]++;
+			else
+				no_by[_IOC_NR(op)]++;
+		}
 	}
+	for (op = 1; op < __NICPROG_OP_MAX; op++)
+		ksft_print_msg("fuzz: op %2u: %lu went, %lu refused\n", op,
+			       ok_by[op], no_by[op]);
 	ksft_print_msg("fuzz: %lu commands, %lu pipes made, %ld live, %lu binds and unbinds, %lu waits and sends\n",
 		       rounds, made, live, binds, waits);
 	ksft_print_msg("fuzz: slowest command %llu ms (round %lu, op %u, res %d)\n",
@@ -1787,6 +2020,7 @@ int main(int argc, char **argv)
 	test_limits(fd);
 	test_isolation(fd);
 	test_close_mapped();
+	fuzz_mem_map();
 	test_fuzz(fd, rounds);
 	close(fd);
 	ksft_finished();
