@@ -95,21 +95,26 @@ static void *slurp(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
 	size_t cap = 1 << 16, n = 0, got;
-	char *buf = malloc(cap);
+	char *buf = f ? malloc(cap) : NULL, *more;
 
-	if (!f || !buf) {
+	if (!buf) {
 		fprintf(stderr, "nicprog-plan: %s: %s\n", path, strerror(errno));
+		if (f)
+			fclose(f);
 		exit(1);
 	}
 	while ((got = fread(buf + n, 1, cap - n, f)) > 0) {
 		n += got;
 		if (n == cap) {
 			cap *= 2;
-			buf = realloc(buf, cap);
-			if (!buf) {
+			more = realloc(buf, cap);
+			if (!more) {
 				fprintf(stderr, "nicprog-plan: out of memory\n");
+				free(buf);
+				fclose(f);
 				exit(1);
 			}
+			buf = more;
 		}
 	}
 	fclose(f);
@@ -457,11 +462,11 @@ static int predict_job(const char *path, const struct np_object_opts *sel,
 		       const char *args, const char *data, u32 samples,
 		       enum out_mode out, bool other)
 {
-	struct nicprog_exec_prog exec;
+	struct nicprog_exec_prog exec = { 0 };
 	struct nicprog_ir_input in;
 	struct np_facts facts;
-	struct np_object obj;
-	struct np_job job;
+	struct np_object obj = { 0 };
+	struct np_job job = { 0 };
 	char why[256];
 	int c, err;
 	pid_t pid;
@@ -477,11 +482,13 @@ static int predict_job(const char *path, const struct np_object_opts *sel,
 	}
 	if (np_job_parse(bufs, args, data, &job, why, sizeof(why))) {
 		fprintf(stderr, "nicprog-plan: %s\n", why);
-		return 2;
+		c = 2;
+		goto out;
 	}
+	c = 1;
 	if (np_object_read(path, sel, &obj, why, sizeof(why))) {
 		fprintf(stderr, "nicprog-plan: %s: %s\n", path, why);
-		return 1;
+		goto out;
 	}
 	in = (struct nicprog_ir_input){ .insns = obj.insns, .len = obj.len };
 	i = nicprog_host_call_insn(&in);
@@ -489,12 +496,12 @@ static int predict_job(const char *path, const struct np_object_opts *sel,
 		fprintf(stderr, "nicprog-plan: %s: insn %u: helper %s (%d) is one only the host has: a kernel runs on the NIC alone\n",
 			path, i, nicprog_exec_host_helper(in.insns[i].imm),
 			in.insns[i].imm);
-		return 1;
+		goto out;
 	}
 	if (obj.n_maps) {
 		fprintf(stderr, "nicprog-plan: %s: program %s uses %u maps: a kernel's state is its buffers\n",
 			path, obj.name, obj.n_maps);
-		return 1;
+		goto out;
 	}
 	/*
 	 * The walk refuses what the verifier would; where it gives up on
@@ -504,7 +511,7 @@ static int predict_job(const char *path, const struct np_object_opts *sel,
 	err = np_absint(&obj, &facts, why, sizeof(why));
 	if (err && err != -E2BIG) {
 		fprintf(stderr, "nicprog-plan: %s: %s\n", path, why);
-		return 1;
+		goto out;
 	}
 	if (err)
 		fprintf(stderr, "nicprog-plan: %s: not checked offline (%s); the kernel's verifier, which prunes finer, decides at load\n",
@@ -513,7 +520,7 @@ static int predict_job(const char *path, const struct np_object_opts *sel,
 		np_facts_free(&facts);
 	if (np_job_exec(obj.insns, obj.len, &exec, why, sizeof(why))) {
 		fprintf(stderr, "nicprog-plan: %s: %s\n", path, why);
-		return 1;
+		goto out;
 	}
 	out_init(out);
 	fflush(stdout);
@@ -525,6 +532,9 @@ static int predict_job(const char *path, const struct np_object_opts *sel,
 		_exit(c);
 	}
 	c = sandbox_wait(pid);
+out:
+	free((void *)exec.flags);
+	np_object_free(&obj);
 	free(job.data);
 	return c;
 }
@@ -956,6 +966,32 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/*
+ * What main() allocates, freed at exit whichever way it returns, so that
+ * LeakSanitizer reports only real leaks (the ASan build, plan_test.sh).
+ */
+static struct {
+	struct offline *ol;
+	struct nicprog_layout *lo, *opt;
+	struct nicprog_ir *ir;
+	struct np_frames *fr;
+	void **buf;
+} plan_mem;
+
+static void plan_mem_free(void)
+{
+	np_object_free(&plan_mem.ol->obj);
+	np_facts_free(&plan_mem.ol->facts);
+	free(plan_mem.ol->flags);
+	plan_mem.ol->flags = NULL;
+	nicprog_layout_free(plan_mem.lo);
+	nicprog_layout_free(plan_mem.opt);
+	nicprog_ir_free(plan_mem.ir);
+	np_frames_free(plan_mem.fr);
+	free(*plan_mem.buf);
+	*plan_mem.buf = NULL;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -997,17 +1033,17 @@ int main(int argc, char **argv)
 	struct np_workload wl;
 	bool wl_pcap = false;
 	char *end;
-	struct np_frames fr;
-	struct offline ol = { 0 };
+	static struct np_frames fr;
+	static struct offline ol;
 	struct nicprog_lnic_summary sum;
 	struct nicprog_ir_input in;
 	u64 visits;
 	u32 i;
 	bool elf;
-	struct nicprog_layout lo, opt;
+	static struct nicprog_layout lo, opt;
 	unsigned int shape = NICPROG_SHAPE_AUTO, cores = 0, b;
 	struct nicprog_facts f;
-	struct nicprog_ir ir;
+	static struct nicprog_ir ir;
 	int c, quality = 0, blocks = 0, facts = 0, show_lnic = 0, partial = 0;
 	enum out_mode out = OUT_TEXT;
 	int dot = 0;
@@ -1018,8 +1054,15 @@ int main(int argc, char **argv)
 	int share_mode = SHARE_GIVEN;
 	const char *why;
 	size_t len;
-	void *buf;
+	static void *buf;
 
+	plan_mem.ol = &ol;
+	plan_mem.lo = &lo;
+	plan_mem.opt = &opt;
+	plan_mem.ir = &ir;
+	plan_mem.fr = &fr;
+	plan_mem.buf = &buf;
+	atexit(plan_mem_free);
 	if (nicsim_profiles_init(lwhy, sizeof(lwhy))) {
 		fprintf(stderr, "nicprog-plan: %s\n", lwhy);
 		return 1;
@@ -1160,6 +1203,7 @@ int main(int argc, char **argv)
 		nicprog_lnic_format(lnic, buf, len + 1);
 		fputs(buf, stdout);
 		free(buf);
+		buf = NULL;
 		return 0;
 	}
 	if (wl_path && workload_frames(wl_path, &wl, &fr, &wl_pcap))

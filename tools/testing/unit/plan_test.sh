@@ -563,10 +563,9 @@ open(dst, 'wb').write(b)
 PY
 }
 # facts_refused DESC NAME MESSAGE: exit 1, MESSAGE on stderr, no
-# sanitizer report
+# sanitizer report, no leak
 facts_refused() {
-	# (the tool's exit frees nothing: no leak report)
-	ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1 \
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1 \
 		timeout 30 "$ASAN" "$TMP/$2.facts" > /dev/null 2> "$TMP/err"
 	local rc=$?
 	if [ $rc -eq 1 ] && grep -qF "$3" "$TMP/err" &&
@@ -609,6 +608,48 @@ if [ -x "$ASAN" ]; then
 		{ sed 's/^/# /' "$TMP/err" | head -3; nok "a facts file's program that faults (exit $rc)"; }
 else
 	k=$((k + 1)); echo "ok $k crafted facts # SKIP nicprog-plan-asan not built"
+fi
+
+# LeakSanitizer: whatever it is asked and however it ends, nicprog-plan
+# frees what it allocated (a leak report exits 23)
+if [ -x "$ASAN" ]; then
+	EX=$top/bpf/examples
+	leaky=0 runs=0
+	while read -r line; do
+		# shellcheck disable=SC2086  # a command line
+		ASAN_OPTIONS=detect_leaks=1:exitcode=23 UBSAN_OPTIONS=halt_on_error=1 \
+			timeout 120 "$ASAN" $line > /dev/null 2> "$TMP/err"
+		rc=$?
+		runs=$((runs + 1))
+		if [ $rc -eq 23 ] || grep -q 'LeakSanitizer' "$TMP/err"; then
+			leaky=$((leaky + 1))
+			echo "# leaks: nicprog-plan $line"
+			grep -A3 '^Direct' "$TMP/err" | head -8 | sed 's/^/#   /'
+		fi
+	done <<-EOF
+	--profile nicsim-soc $EX/count.o
+	--json --shape pipelined --cores 4 $EX/count.o
+	--quality $EX/count.o
+	--partial $EX/count.o
+	--blocks $EX/count.o
+	--facts $EX/count.o
+	--dot $EX/count.o
+	--lnic
+	--workload $top/tools/workloads/flows.wl $EX/count.o
+	--workload $top/tools/workloads/syn.wl --engine-share auto $top/bpf/heldout/csum_tx.o
+	--workload $top/tools/workloads/flows.wl --pcap-out $TMP/leak.pcap
+	--facts-out $TMP/leak.facts $EX/count.o
+	$TMP/leak.facts
+	--bufs 2048,16 --args 0xff $PROGS/kern_wordstat.o
+	--bufs 16 $EX/count.o
+	--workload $TMP/no-such.wl $EX/count.o
+	$TMP/no-such.o
+	--shape round $EX/count.o
+	EOF
+	[ $leaky -eq 0 ] && ok "LeakSanitizer: $runs nicprog-plan runs (plans, workloads, facts, jobs, refusals), no leak" ||
+		nok "LeakSanitizer: $leaky of $runs nicprog-plan runs leaked"
+else
+	k=$((k + 1)); echo "ok $k LeakSanitizer # SKIP nicprog-plan-asan not built"
 fi
 
 # Seeded fuzzer: objects with 1-8 bytes overwritten, each run with the
