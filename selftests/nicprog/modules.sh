@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Load/unload cycles of nicprog and nicsim, with devices and wires present at
-# unload time: every object goes away with its module, nothing is left behind.
+# unload time (a port moved into another namespace): every object goes
+# away with its module, nothing is left behind, not a sysfs entry.
 . "$(dirname "$0")/lib.sh"
 require_root_tools
 
@@ -12,6 +13,8 @@ KO_SIM=$NICPROG_SRC/drivers/nicsim/nicsim.ko
 trap - EXIT
 
 nicsim_netdevs() { ls /sys/class/net | grep -c '^nicsim' ; }
+# sysfs's entries (kernfs nodes): what a cycle creates, it removes
+sysfs_entries() { find /sys -xdev 2> /dev/null | wc -l; }
 
 tap_begin
 module_loaded nicsim && rmmod nicsim
@@ -19,19 +22,26 @@ module_loaded nicprog && rmmod nicprog
 check "modules start unloaded" test ! -d /sys/module/nicprog
 
 ok=1
+ip netns add nicprog-mod-$$
 for i in $(seq $CYCLES); do
 	insmod "$KO_CORE" && insmod "$KO_SIM" || { ok=0; break; }
 	echo "7 4" > $BUS/new_device && echo "8 2" > $BUS/new_device &&
 		echo "7:0 8:1" > $BUS/link_device &&
 		echo "7:1 7:2" > $BUS/link_device &&
-		ip link set nicsim7p0 up && ip link set nicsim8p1 up || { ok=0; break; }
-	[ "$(nicsim_netdevs)" = 6 ] || { ok=0; break; }
+		ip link set nicsim7p0 up && ip link set nicsim8p1 up &&
+		ip link set nicsim7p3 netns nicprog-mod-$$ || { ok=0; break; }
+	[ "$(nicsim_netdevs)" = 5 ] || { ok=0; break; }
 	# Unload with devices, wires and up interfaces present.
 	rmmod nicsim && rmmod nicprog || { ok=0; break; }
 	[ "$(nicsim_netdevs)" = 0 ] && [ ! -d /sys/class/nicprog ] &&
 		[ ! -d /sys/bus/nicsim ] || { ok=0; break; }
+	# the first cycle may leave the kernel's own first-use state
+	[ "$i" = 1 ] && after1=$(sysfs_entries)
 done
+ip netns del nicprog-mod-$$
 check "$CYCLES load/unload cycles with devices present leave nothing behind" test $ok = 1
+expect_eq "... not a sysfs entry: as many after the last cycle as after the first" \
+	"${after1:-none}" "$(sysfs_entries)"
 
 insmod "$KO_CORE"
 out=$(insmod "$KO_SIM" 2>&1 && rmmod nicprog 2>&1)
