@@ -67,6 +67,14 @@ for k in 3 4 5 6; do
 done
 expect_eq "... and the one it sent as the server too: ncl_stats' forged counts all five" \
 	5 $(($(forged) - fbefore))
+# nicprog stats (netlink) of a switch port shows both counter tables
+nl() {
+	ip netns exec "$TOPO_SW_NS" "$TOPO_NICPROG" -j stats dev "${TOPO_SW_IF[1]}" |
+		python3 -c "import json, sys; d = json.load(sys.stdin)
+print(*[t['counters'] for t in d[0]['tables'] if t['name'] == '$1'][0])"
+}
+expect_eq "nicprog stats shows kv_stats, the forgeries by kind among them, as the table holds them" \
+	"$(for k in 0 1 2 3 4 5 6; do kv_stat $k; done | xargs)" "$(nl kv_stats)"
 # the server starts now: it ends 5 s after its last request
 ip netns exec "${TOPO_NS[3]}" timeout 600 "$KV" server 3 512 256 "$TOPO_SW_IP" 5 5 > "$TMP/srv" 2>&1 &
 spid=$!
