@@ -96,9 +96,12 @@ predicted() {
 		args "$3" data "$TMP/data" profile "$4" |
 		python3 -c 'import json, sys; print(json.load(sys.stdin)["profiles"][0]["cycles"])'
 }
+# set_profile P: the NIC takes profile P; refused (EBUSY) while a program
+# bound to it is still being released after the last job_test's file went
+set_profile() { echo "$1" 2> /dev/null > "$BUS/devices/nicsim$ID/profile"; }
 price_point() { # PROFILE DIR OBJ LENS ARGS SEED
 	local c0 c1 rc pred
-	echo "$1" > "$BUS/devices/nicsim$ID/profile"
+	check "$1: the NIC takes the profile" wait_for 10 set_profile "$1"
 	c0=$(dmem kernel_cycles)
 	"$SELFDIR/job_test" "$P" "$2" one "$6" "$3" "$4" "$5" "$TMP/data" \
 		> "$TMP/one" 2>&1
