@@ -137,13 +137,15 @@ check "the old node opens nothing" sh -c "! true 3< '$NODE'" 2> /dev/null
 expect_eq "the next port's pipes: none" 0 "$(pipes "$P")"
 nicsim_del "$ID"
 
-# A command waits for its argument's page (userfaultfd) while its port is
+# A command waits for its argument's page (userfaultfd) -- or a copy to
+# the NIC for its data's page -- while its port is
 # deleted and the port's driver unloaded; then the page arrives. The
 # command must not touch the driver: it fails with ENODEV (a destroy
 # still frees its pipe), the file closes, nothing oopses.
 declare -A after=([send]=-19 [bind]=-19 [create]=-19 [destroy]=0
-		  [unbind]=-19 [wait]=-19)
-for op in send bind create destroy unbind wait; do
+		  [unbind]=-19 [wait]=-19 [alloc]=-19 [copy]=-19
+		  [copydata]=-19 [qp]=-19)
+for op in send bind create destroy unbind wait alloc copy copydata qp; do
 	nicprog_load || { tap_fail "$op: nicsim reloads"; continue; }
 	ID=$(nicsim_new_id)
 	P=nicsim${ID}p0

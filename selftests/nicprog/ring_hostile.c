@@ -14,8 +14,9 @@
  *	file and on files they open and close with a wait in flight, while
  *	frames arrive: every submission completes.
  *   ring_hostile --uffd OP IFNAME CMD
- *	command OP (send, bind, create, destroy, unbind, wait) reads its
- *	argument from a page userfaultfd holds back; while the command
+ *	command OP (send, bind, create, destroy, unbind, wait, alloc, copy,
+ *	qp) reads its argument from a page userfaultfd holds back (copydata:
+ *	a copy to the NIC whose data is that page); while the command
  *	waits for it, CMD runs (hostile.sh deletes the port and unloads its
  *	driver), then the page arrives. Prints "OP: RES".
  *   ring_hostile --create-race IFNAME
@@ -687,7 +688,11 @@ static int uffd_mode(const char *opname, const char *cmdline)
 {
 	static const char *const ops[] = {
 		"send", "bind", "create", "destroy", "unbind", "wait",
+		"alloc", "copy", "copydata", "qp",
 	};
+	static uint8_t data[4096];
+	const int n_ops = sizeof(ops) / sizeof(ops[0]);
+	struct nicprog_mem_alloc ma = { .size = 4096 };
 	union churn_arg a = {};
 	struct nicprog_pipe_create p;
 	struct uffdio_copy copy;
@@ -696,13 +701,23 @@ static int uffd_mode(const char *opname, const char *cmdline)
 	uint8_t *page, *map, f[64];
 	int k, uffd;
 
-	for (k = 0; k < 6 && strcmp(opname, ops[k]); k++)
+	for (k = 0; k < n_ops && strcmp(opname, ops[k]); k++)
 		;
-	if (k == 6)
+	if (k == n_ops)
 		ksft_exit_fail_msg("unknown command %s\n", opname);
 	ring_init(&r, 4);
 	s.r = &r;
 	s.fd = open_node();
+	if (k == 7 || k == 8) {		/* a buffer in NIC memory to copy to */
+		if (rl_cmd(&r, s.fd, NICPROG_U_OP_MEM_ALLOC, &ma, sizeof(ma), 0))
+			ksft_exit_fail_msg("allocating NIC memory failed\n");
+		a.copy = (struct nicprog_mem_copy){
+			.id = ma.id, .dir = NICPROG_MEM_TO_NIC, .len = 4096,
+			.addr = (uintptr_t)data,
+		};
+		s.op = NICPROG_U_OP_MEM_COPY;
+		s.len = sizeof(a.copy);
+	}
 	switch (k) {
 	case 0:
 		pipe_new(&r, s.fd, 4096, NICPROG_PIPE_TX, &p);
@@ -738,10 +753,22 @@ static int uffd_mode(const char *opname, const char *cmdline)
 		s.op = NICPROG_U_OP_PIPE_DESTROY;
 		s.len = sizeof(a.destroy);
 		break;
-	default:
+	case 5:
 		a.wait.timeout_ms = 100;
 		s.op = NICPROG_U_OP_WAIT;
 		s.len = sizeof(a.wait);
+		break;
+	case 6:
+		a.alloc.size = 4096;
+		s.op = NICPROG_U_OP_MEM_ALLOC;
+		s.len = sizeof(a.alloc);
+		break;
+	case 9:
+		a.qp.sq_depth = 16;
+		a.qp.rq_depth = 16;
+		s.op = NICPROG_U_OP_QP_CREATE;
+		s.len = sizeof(a.qp);
+		break;
 	}
 	uffd = uffd_open();
 	page = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
@@ -750,6 +777,11 @@ static int uffd_mode(const char *opname, const char *cmdline)
 		ksft_exit_fail_msg("mmap: %s\n", strerror(errno));
 	uffd_register(uffd, page, UFFDIO_REGISTER_MODE_MISSING);
 	s.arg = page;
+	if (k == 8) {	/* the argument is at hand; the data it names is not */
+		a.copy.addr = (uintptr_t)page;
+		memcpy(data, &a, sizeof(a.copy));
+		s.arg = data;
+	}
 	submit_in_thread(&s);
 	if (uffd_fault(uffd) < 0)
 		ksft_exit_fail_msg("%s: the kernel never read its argument\n",
