@@ -300,8 +300,7 @@ static int nicprog_dl_profile_validate(struct devlink *devlink, u32 id,
 				       struct netlink_ext_ack *extack)
 {
 	if (!nicprog_profile_name_ok(val.vstr)) {
-		NL_SET_ERR_MSG_MOD(extack,
-				   "a profile name is 1..31 letters, digits, '_', '-' or '.', not '.' first");
+		NL_SET_ERR_MSG_MOD(extack, NICPROG_PROFILE_NAME_RULE);
 		return -EINVAL;
 	}
 	return 0;

@@ -342,7 +342,7 @@ int nicprog_nl_profile_set_doit(struct sk_buff *skb, struct genl_info *info)
 	}
 	if (a_name && !nicprog_profile_name_ok(nla_data(a_name))) {
 		NL_SET_ERR_MSG_ATTR(info->extack, a_name,
-				    "a profile name is 1..31 letters, digits, '_', '-' or '.', not '.' first");
+				    NICPROG_PROFILE_NAME_RULE);
 		return -EINVAL;
 	}
 	if (a_text) {

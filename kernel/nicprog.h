@@ -33,6 +33,10 @@ struct nicprog_table;
 /* Stages events tell apart; later ones count as the last. */
 #define NICPROG_EVENT_STAGES	16
 
+/* nicprog_profile_name_ok()'s rule, as devlink and netlink refuse a name */
+#define NICPROG_PROFILE_NAME_RULE \
+	"a profile name is 1..31 letters, digits, '_', '-' or '.', not '.' first"
+
 /**
  * struct nicprog_events - what the datapath raised since the last events
  *	(events.c)

@@ -108,7 +108,7 @@ forge_as2() {
 	for how in "${TOPO_MAC[1]} ${TOPO_IP[1]}" "${TOPO_MAC[2]} ${TOPO_IP[2]}"; do
 		# shellcheck disable=SC2086  # MAC and address
 		ip netns exec "${TOPO_NS[1]}" python3 "$SELFDIR/ncl_forge.py" ar \
-			"${TOPO_IF[1]}" $how 2 32 1000000
+			"${TOPO_IF[1]}" $how 2 32 1000000 "$TOPO_SW_MAC" "$TOPO_SW_IP"
 	done
 }
 

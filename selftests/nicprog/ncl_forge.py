@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 """ncl_forge - windows a host sends as someone else, for ncl.sh and ncl_kv.sh.
 
-  ncl_forge.py ar IFNAME SRC_MAC SRC_IP SENDER SEQS VALUE
+  ncl_forge.py ar IFNAME SRC_MAC SRC_IP SENDER SEQS VALUE DST_MAC DST_IP
       AllReduce windows (kernel 1) 0 .. SEQS - 1 claiming label SENDER,
       every element VALUE, sent raw out of IFNAME from SRC_MAC and SRC_IP
-      (the sending host's own or another's) to the switch's address
+      (the sending host's own or another's) to DST (the switch's label)
   ncl_forge.py kv IFNAME SRC_MAC SRC_IP SENDER OP KEY VERSION DST_MAC DST_IP
       one key-value cache window (kernel 2) of kind OP (bpf/ncl/kvcache.h)
       for KEY at VERSION, its value a whole-looking one, to DST
@@ -25,8 +25,6 @@ import sys
 import time
 
 PORT = 9477
-SW_IP = "10.250.0.254"
-SW_MAC = "02:6e:63:6c:00:fe"
 AR_ELEMS = 256
 KV_VALUE = 128
 
@@ -60,11 +58,11 @@ def raw(ifname):
 
 
 def ar(a):
-    ifname, src_mac, src_ip, sender, seqs, value = a
+    ifname, src_mac, src_ip, sender, seqs, value, dst_mac, dst_ip = a
     s = raw(ifname)
     data = struct.pack(">%di" % AR_ELEMS, *([int(value)] * AR_ELEMS))
     for seq in range(int(seqs)):
-        s.send(frame(src_mac, src_ip, SW_MAC, SW_IP,
+        s.send(frame(src_mac, src_ip, dst_mac, dst_ip,
                      ncp(1, 1, seq, int(sender), AR_ELEMS) + data))
         time.sleep(0.002)
 
@@ -108,7 +106,7 @@ def get(a):
 
 
 def main():
-    cmds = {"ar": (ar, 6), "kv": (kv, 9), "get": (get, 4)}
+    cmds = {"ar": (ar, 8), "kv": (kv, 9), "get": (get, 4)}
     if len(sys.argv) < 2 or sys.argv[1] not in cmds or \
             len(sys.argv) - 2 != cmds[sys.argv[1]][1]:
         sys.exit(__doc__)

@@ -17,8 +17,7 @@ OPS=${NCL_KV_OPS:-600}
 
 # field NAME FILE: the number after NAME on FILE's last line
 field() { local v; v=$(tail -n 1 "$2" | sed -n "s/.* $1 \([0-9]*\).*/\1/p"); echo "${v:-0}"; }
-kv_hits() { pinned_u64 "$TOPO_PINS/kv_stats" 0; }
-kv_stat() { pinned_u64 "$TOPO_PINS/kv_stats" "$1"; }
+kv_stat() { pinned_u64 "$TOPO_PINS/kv_stats" "$1"; }	# NCL_KV_ST_*
 forged() { pinned_u64 "$TOPO_PINS/ncl_stats" 8; }	# NCL_ST_FORGED
 
 # forge SENDER OP DST: h1 sends kind OP for key 7 at a version newer than
@@ -104,7 +103,7 @@ misses=$(($(field misses "$TMP/c1") + $(field misses "$TMP/c2") + 1))
 retries=$(($(field retries "$TMP/c1") + $(field retries "$TMP/c2")))
 gets=$(field gets "$TMP/srv")
 check "the switch answered GETs ($hits hits of $((hits + misses)))" test "$hits" -gt 1
-expect_eq "the switch counted exactly the hits the clients saw" "$hits" "$(kv_hits)"
+expect_eq "the switch counted exactly the hits the clients saw" "$hits" "$(kv_stat 0)"
 if [ "$retries" = 0 ]; then
 	expect_eq "hits never reached the server: it served exactly the misses" "$misses" "$gets"
 else

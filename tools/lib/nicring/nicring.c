@@ -350,11 +350,14 @@ void nicring_close(struct nicring *r)
 	free(r);
 }
 
-/* Map the file's pipe @id of @size data bytes; NULL with *err set. */
+/*
+ * Map the file's pipe @id of @size data bytes, @len bytes at @off (the
+ * create's mmap_len and mmap_off); NULL with *err set.
+ */
 static struct nicring_pipe *pipe_map(struct nicring *r, uint32_t id,
-				     uint32_t size, int *err)
+				     uint32_t size, uint64_t off, uint64_t len,
+				     int *err)
 {
-	uint64_t len = (uint64_t)sysconf(_SC_PAGESIZE) + 2ULL * size;
 	struct nicring_pipe *p;
 
 	if (r->pipes[id % NICRING_PIPES]) {
@@ -367,7 +370,7 @@ static struct nicring_pipe *pipe_map(struct nicring *r, uint32_t id,
 		return NULL;
 	}
 	p->map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, r->fd,
-		      (off_t)((uint64_t)id << NICPROG_PIPE_MMAP_SHIFT));
+		      (off_t)off);
 	if (p->map == MAP_FAILED) {
 		*err = -errno;
 		free(p);
@@ -396,7 +399,7 @@ static struct nicring_pipe *pipe_new(struct nicring *r,
 		*err = res;
 		return NULL;
 	}
-	p = pipe_map(r, a->id, a->size, err);
+	p = pipe_map(r, a->id, a->size, a->mmap_off, a->mmap_len, err);
 	if (!p)
 		goto err_destroy;
 	return p;
@@ -527,19 +530,23 @@ struct nicring_pipe *nicring_tx(struct nicring *r, uint32_t size,
 struct nicring_pipe *nicring_attach(struct nicring *r, uint32_t id,
 				    uint32_t size, int *err)
 {
-	struct nicring_pipe *p = pipe_map(r, id, size, err);
+	/* what the create would have said (rings.rst, "A pipe's mapping") */
+	struct nicring_pipe *p = pipe_map(r, id, size,
+					  (uint64_t)id << NICPROG_PIPE_MMAP_SHIFT,
+					  sysconf(_SC_PAGESIZE) + 2ULL * size,
+					  err);
 
 	if (!p)
 		return NULL;
 	p->attached = 1;
-	if (p->dir == NICPROG_PIPE_RX) {
-		p->pos = p->ctrl->head;
-		p->peek = p->pos;
-	} else {
-		/* what was sent; whatever was appended past it is lost */
-		p->pos = p->ctrl->head;
-		p->sent = p->pos;
-	}
+	/*
+	 * Both directions go on from the head: what an RX pipe's reader
+	 * released, what a TX pipe's NIC sent (anything appended past it
+	 * and not sent is lost)
+	 */
+	p->pos = p->ctrl->head;
+	p->peek = p->pos;
+	p->sent = p->pos;
 	return p;
 }
 
