@@ -602,7 +602,9 @@ static int table_set(struct nicprog_table *t, u8 kind,
 	store = table_store(t, kind, ops, extack);
 	if (IS_ERR(store))
 		return PTR_ERR(store);
-	if (kind == NICPROG_TABLE_KIND_PERCPU) {
+	/* a hash is empty by now (above): only an array has values to keep */
+	if (kind == NICPROG_TABLE_KIND_PERCPU &&
+	    t->desc.type == BPF_MAP_TYPE_ARRAY) {
 		err = array_copy(t, ops, store);
 		if (err) {
 			ops->free(t->nic, store);

@@ -16,6 +16,7 @@
 # bpf_redirect_map() through a DEVMAP to a sibling port; a redirect to an
 # ifindex the NIC lacks is REDIRECT, dropped, as on the host; frames an
 # encapsulation grows past the MTU are dropped where they arrive;
+# per-port counters in a PERCPU_HASH whose keys user space creates;
 # connection tracking in an LRU_HASH and routing in an LPM_TRIE (nested
 # prefixes, so only the longest match is right), the tables' kinds shown by
 # nicprog prog show; a full LRU table evicts instead of refusing.
@@ -28,6 +29,10 @@ require_root_tools
 
 tap_begin
 seed=1
+# a zero per-CPU value of 16 bytes a slot: as many slots as possible CPUs
+PCPU_ZERO=$(printf '%032d' 0)
+PCPU_ZERO=$(printf "$PCPU_ZERO%.0s" $(seq "$(($(cut -d- -f2 \
+	/sys/devices/system/cpu/possible) + 1))"))
 # one device per profile, every program in turn on its NF port
 for prof in $PROFILES; do
 	frames=$FRAMES_OTHER
@@ -43,6 +48,11 @@ for prof in $PROFILES; do
 	events xdp_sample.o xdp_sample_prog "$prof" "$frames" "$((seed + 3))"
 	meta "$prof" "$frames" "$((seed + 5))"
 	attached xdp_bytes.o xdp_bytes auto "$prof" "$frames" "$((seed + 6))"
+	# a PERCPU_HASH whose keys user space made: ports 53, 80, 9, 1234
+	attached pcpu_flows.o pcpu_flows auto "$prof" "$frames" \
+		"$((seed + 19))" port_stats:3500:$PCPU_ZERO \
+		port_stats:5000:$PCPU_ZERO port_stats:0900:$PCPU_ZERO \
+		port_stats:d204:$PCPU_ZERO
 	attached xdp_redirect_map.o xdp_redirect_map_func auto "$prof" \
 		"$frames" "$((seed + 7))" tx_port:00000000:@OUT \
 		tx_port:03000000:@OUT tx_port:05000000:@OUT
@@ -109,7 +119,7 @@ refused() {
 	shift 3
 	nip link set dev "$NF" nicprog obj "$P_DIR/$obj" "$@" > "$TMP/out" 2>&1
 	rc=$?
-	why=$(sed -n "s|^Error: nicprog: $P_DIR/$obj: ||p" "$TMP/out")
+	why=$(sed -n "1s|^Error: nicprog: $P_DIR/$obj: ||p" "$TMP/out")
 	if [ $rc -ne 0 ] && grep -qF -- "$pat" <<< "$why"; then
 		tap_ok "$desc: refused naming the cause"
 	else
@@ -127,12 +137,33 @@ refused "a helper the NIC lacks" bad_helper.o \
 	"insn 0: helper bpf_get_smp_processor_id (8) is not supported on the NIC"
 refused "read-only data indexed by a variable" rodata_idx.o \
 	"computes with the address of read-only data 'weights' (.rodata)"
-refused "a section ip would not choose by itself" xdp1_kern.o \
-	"no program in an XDP section"
+refused "a tc program, not chosen by itself" tc.o \
+	"no XDP program: neither an XDP section"
+refused "a bpf_loop() callback" loop_cb.o \
+	"gives bpf_loop a function's address (a callback)"
+refused "a map another object defines" extern_map.o \
+	"link them first: bpftool gen object linked.o $P_DIR/extern_map.o OTHER.o"
+refused "a map its own tool sizes" unsized_map.o \
+	"map cpus_available: the object gives it no max_entries"
 refused "a lookup of the host's AF_XDP sockets" af_xdp_lookup.o \
 	"map xsks_map (xskmap) is used other than by bpf_redirect_map(): its entries are the host's AF_XDP sockets"
 refused "a tail call from a subprogram" tail_sub.o \
 	"bpf_tail_call() in function dispatch: the NIC makes tail calls from a program's main function only"
+# chosen as typed, as libbpf-based loaders find them: a section of the
+# program's own name (BTF types it XDP), a lone function in .text
+typed() {
+	local obj=$1 prog=$2
+	shift 2
+	nip link set dev "$NF" nicprog obj "$P_DIR/$obj" "$@" > "$TMP/out" 2>&1
+	expect_eq "$obj ${*:-as typed}: ip link ... nicprog attaches it" 0 "$?"
+	check "$obj ${*:-as typed}: the port runs $prog" \
+		grep -q "nicprog/$prog " <<< "$(nip link show dev "$NF")"
+	nip link set dev "$NF" nicprog off
+}
+typed xdp1_kern.o xdp_prog1
+typed text_ret0.o func
+typed text_ret0.o func sec .text
+typed text_ret0.o func program func
 check "nothing is attached after the refusals" \
 	test -z "$(nip link show dev "$NF" | grep prog/xdp)"
 cleanup

@@ -56,6 +56,7 @@ struct obj {
 	struct np_rodata ro[OBJ_MAX_RODATA];
 	u32 n_ro;
 	Elf_Data *license;
+	const char *path;
 	char *err;
 	size_t err_len;
 };
@@ -279,6 +280,24 @@ static u8 obj_btf_counters(const struct btf *btf, u32 type)
 }
 
 /*
+ * A map definition the loader can create as it stands. Skeleton users
+ * (samples/bpf's xdp_sample.bpf.c) leave max_entries out and set it from
+ * their tool before loading: no loader of the bare object can size it.
+ */
+static int obj_map_sized(struct obj *ob, const char *name,
+			 const struct nicprog_ir_table *t)
+{
+	if (!t->type || !t->value_size)
+		return obj_fail(ob, "map %s: its definition lacks a type or a value",
+				name);
+	/* libbpf sizes a perf event array by the CPUs */
+	if (!t->max_entries && t->type != BPF_MAP_TYPE_PERF_EVENT_ARRAY)
+		return obj_fail(ob, "map %s: the object gives it no max_entries; its own tool sets them before loading (bpf_map__set_max_entries()): give the definition a max_entries to load the object by itself",
+				name);
+	return 0;
+}
+
+/*
  * A BTF-defined map (SEC(".maps")), read as libbpf reads it: the variable
  * named @name in the .maps data section, a struct of __uint() and
  * __type() members.
@@ -345,12 +364,7 @@ static int obj_map_def(struct obj *ob, const struct btf *btf,
 		t->key_size = t->key_size ?: sizeof(u32);
 		t->value_size = t->value_size ?: sizeof(u32);
 	}
-	/* libbpf sizes a perf event array by the CPUs */
-	if (!t->type || !t->value_size ||
-	    (!t->max_entries && t->type != BPF_MAP_TYPE_PERF_EVENT_ARRAY))
-		return obj_fail(ob, "map %s: its definition lacks a type, a value or max_entries",
-				name);
-	return 0;
+	return obj_map_sized(ob, name, t);
 }
 
 /**
@@ -604,11 +618,37 @@ static int obj_legacy_def(struct obj *ob, const GElf_Sym *sym,
 	t->value_size = w[2];
 	t->max_entries = w[3];
 	*flags = w[4];
-	if (!t->type || !t->value_size ||
-	    (!t->max_entries && t->type != BPF_MAP_TYPE_PERF_EVENT_ARRAY))
-		return obj_fail(ob, "map %s: its definition lacks a type, a value or max_entries",
-				name);
-	return 0;
+	return obj_map_sized(ob, name, t);
+}
+
+/*
+ * The data section BTF puts extern @name in when libbpf fills it itself
+ * (.kconfig, .ksyms), or NULL: an extern another object defines.
+ */
+static const char *obj_extern_sec(const struct btf *btf, const char *name)
+{
+	const struct btf_var_secinfo *vs;
+	const struct btf_type *t, *v;
+	const char *sn;
+	u32 id, n, i;
+
+	if (!btf || !name)
+		return NULL;
+	n = btf__type_cnt(btf);
+	for (id = 1; id < n; id++) {
+		t = btf__type_by_id(btf, id);
+		sn = btf_is_datasec(t) ? btf__name_by_offset(btf, t->name_off) : NULL;
+		if (!sn || (strcmp(sn, ".kconfig") && strcmp(sn, ".ksyms")))
+			continue;
+		vs = btf_var_secinfos(t);
+		for (i = 0; i < btf_vlen(t); i++, vs++) {
+			v = btf__type_by_id(btf, vs->type);
+			if (v && !strcmp(btf__name_by_offset(btf, v->name_off) ?: "",
+					 name))
+				return sn;
+		}
+	}
+	return NULL;
 }
 
 static int obj_map(struct obj *ob, struct np_object *o, const struct btf *btf,
@@ -625,6 +665,14 @@ static int obj_map(struct obj *ob, struct np_object *o, const struct btf *btf,
 	if (obj_sym(ob, sym_idx, &sym))
 		return obj_fail(ob, "insn %u: bad relocation symbol", at);
 	name = elf_strptr(ob->elf, ob->symtab_strndx, sym.st_name);
+	if (sym.st_shndx == SHN_UNDEF) {
+		sec = obj_extern_sec(btf, name);
+		if (sec)
+			return obj_fail(ob, "insn %u loads the address of '%s' (%s), which libbpf resolves from the running kernel: Linux 6.1 gives a device-bound program no such value; keep it in an array map that user space fills",
+					at, name ?: "?", sec);
+		return obj_fail(ob, "insn %u uses '%s', which the object declares extern: it is defined in another object (samples/bpf's xdp_sample.bpf.o, say); link them first: bpftool gen object linked.o %s OTHER.o",
+				at, name ?: "?", ob->path);
+	}
 	legacy = name && *name && ob->legacy_sec &&
 		 sym.st_shndx == ob->legacy_sec;
 	if (!legacy &&
@@ -794,6 +842,41 @@ static int obj_rodata(struct obj *ob, u32 sym_idx, struct bpf_insn *insn,
 }
 
 /* Append @fn to the program, then what it calls, depth first (libbpf). */
+#define OBJ_FN_NAME(x)	[BPF_FUNC_ ## x] = "bpf_" #x
+static const char * const obj_helper_names[] = {
+	__BPF_FUNC_MAPPER(OBJ_FN_NAME)
+};
+
+/* Whether relocation symbol @sym_idx is code: a function's address. */
+static bool obj_callback(struct obj *ob, u32 sym_idx)
+{
+	GElf_Sym sym;
+
+	return !obj_sym(ob, sym_idx, &sym) &&
+	       sym.st_shndx < ARRAY_SIZE(ob->sec_insns) &&
+	       ob->sec_insns[sym.st_shndx];
+}
+
+/*
+ * A function's address taken at @fn's instruction @i (@at in the
+ * program): a callback for bpf_loop(), bpf_for_each_map_elem() or a
+ * timer, named with the helper the address is given to.
+ */
+static int obj_callback_fail(struct obj *ob, const struct obj_func *fn,
+			     const struct bpf_insn *insn, u32 i, u32 at)
+{
+	const char *helper = NULL;
+	u32 j;
+
+	for (j = i + 2; j < fn->len && !helper; j++)
+		if (insn[j - i].code == (BPF_JMP | BPF_CALL) &&
+		    !insn[j - i].src_reg && insn[j - i].imm >= 0 &&
+		    insn[j - i].imm < (s32)ARRAY_SIZE(obj_helper_names))
+			helper = obj_helper_names[insn[j - i].imm];
+	return obj_fail(ob, "insn %u gives %s a function's address (a callback): the NIC calls no callbacks from helpers; write the loop as a bounded for loop, or attach the program to the host (xdpdrv)",
+			at, helper ?: "a helper");
+}
+
 static int obj_append(struct obj *ob, struct np_object *o,
 		      const struct btf *btf, struct obj_func *fn)
 {
@@ -826,9 +909,10 @@ static int obj_append(struct obj *ob, struct np_object *o,
 			if (i + 1 == fn->len)
 				return obj_fail(ob, "insn %u: a 64-bit load cut in half",
 						base + i);
-			if (insn->src_reg == BPF_PSEUDO_FUNC)
-				return obj_fail(ob, "insn %u takes a function's address (a callback): not supported on the NIC",
-						base + i);
+			if (insn->src_reg == BPF_PSEUDO_FUNC ||
+			    (r && obj_callback(ob, r->sym)))
+				return obj_callback_fail(ob, fn, insn, i,
+							 base + i);
 			err = r ? obj_rodata(ob, r->sym, insn, base + i) : 0;
 			if (!err && r)
 				err = obj_global(ob, o, r->sym, insn, base + i);
@@ -974,11 +1058,6 @@ static int obj_percpu_updates(struct obj *ob, const struct np_object *o)
 	return 0;
 }
 
-#define OBJ_FN_NAME(x)	[BPF_FUNC_ ## x] = "bpf_" #x
-static const char * const obj_helper_names[] = {
-	__BPF_FUNC_MAPPER(OBJ_FN_NAME)
-};
-
 /*
  * Helpers neither the NIC's cores nor the host part of a partial plan can
  * run: refused before anything is created, by name, with the same sentence
@@ -1018,30 +1097,82 @@ static bool obj_sec_xdp(const char *sec)
 	       !strncmp(sec, "xdp/", 4) || !strncmp(sec, "xdp.frags/", 10);
 }
 
+static const char *obj_func_sec(struct obj *ob, const struct obj_func *fn)
+{
+	return obj_sec_name(ob, fn->sec) ?: "";
+}
+
+/* Whether BTF gives @fn the prototype of an XDP program: (struct xdp_md *) */
+static bool obj_func_xdp_ctx(const struct btf *btf, const struct obj_func *fn)
+{
+	const struct btf_type *t, *proto;
+	s32 id;
+
+	id = btf ? btf__find_by_name_kind(btf, fn->name, BTF_KIND_FUNC) : -1;
+	t = id > 0 ? btf__type_by_id(btf, id) : NULL;
+	proto = t ? btf__type_by_id(btf, t->type) : NULL;
+	return proto && btf_is_func_proto(proto) && btf_vlen(proto) == 1 &&
+	       obj_btf_arg(btf, btf_params(proto)[0].type) == NP_ARG_CTX;
+}
+
 /*
- * The program @opts names, as ip link chooses it: by function name, by
- * section, or the first program in a section libbpf names XDP.
+ * Programs are the functions outside .text; libbpf makes a function in
+ * .text a program too when it is the object's only code (the kernel's
+ * test_offload objects: stock "xdpoffload ... sec .text" loads them).
+ */
+static bool obj_func_prog(struct obj *ob, const struct obj_func *fn)
+{
+	return strcmp(obj_func_sec(ob, fn), ".text") || ob->n_funcs == 1;
+}
+
+/*
+ * The program @opts names: by function name, by section, or else, as
+ * libbpf-based loaders would find it, the first of
+ *  1. a program in a section libbpf names XDP (stock ip's "xdp");
+ *  2. a program BTF types as XDP (its one argument a struct xdp_md *),
+ *     whatever its section: the kernel samples' SEC("xdp1"), the
+ *     selftests' SEC("redirect_to_111"), iproute2's SEC("prog");
+ *  3. without BTF, a program in a section named "xdp..." (the legacy
+ *     names libbpf once knew);
+ *  4. a function alone in .text.
+ * A tc or tracing program is never chosen by itself: its BTF says so.
  */
 static struct obj_func *obj_choose(struct obj *ob,
 				   const struct np_object_opts *opts,
-				   struct np_object *o)
+				   const struct btf *btf, struct np_object *o)
 {
+	struct obj_func *fn, *pick[4] = { NULL };
+	bool named = opts->sec || opts->prog;
 	const char *sname;
-	size_t shstrndx;
-	GElf_Shdr sh;
-	u32 f;
+	size_t len = 0;
+	char list[160];
+	u32 f, r;
 
-	elf_getshdrstrndx(ob->elf, &shstrndx);
 	for (f = 0; f < ob->n_funcs; f++) {
-		gelf_getshdr(elf_getscn(ob->elf, ob->funcs[f].sec), &sh);
-		sname = elf_strptr(ob->elf, shstrndx, sh.sh_name);
-		if (!sname || !strcmp(sname, ".text") ||
+		fn = &ob->funcs[f];
+		sname = obj_func_sec(ob, fn);
+		if (!obj_func_prog(ob, fn) ||
 		    (opts->sec && strcmp(sname, opts->sec)) ||
-		    (opts->prog && strcmp(ob->funcs[f].name, opts->prog)) ||
-		    (!opts->sec && !opts->prog && !obj_sec_xdp(sname)))
+		    (opts->prog && strcmp(fn->name, opts->prog)))
 			continue;
-		snprintf(o->sec, NP_OBJ_NAME, "%s", sname);
-		return &ob->funcs[f];
+		if (named || obj_sec_xdp(sname))
+			r = 0;
+		else if (obj_func_xdp_ctx(btf, fn))
+			r = 1;
+		else if (!btf && !strncmp(sname, "xdp", 3))
+			r = 2;
+		else if (!strcmp(sname, ".text"))
+			r = 3;
+		else
+			continue;
+		if (!pick[r])
+			pick[r] = fn;
+	}
+	for (r = 0; r < ARRAY_SIZE(pick); r++) {
+		if (!pick[r])
+			continue;
+		snprintf(o->sec, NP_OBJ_NAME, "%s", obj_func_sec(ob, pick[r]));
+		return pick[r];
 	}
 	if (opts->prog && opts->sec)
 		obj_fail(ob, "no program %s in section %s", opts->prog,
@@ -1051,8 +1182,24 @@ static struct obj_func *obj_choose(struct obj *ob,
 			 opts->prog);
 	else if (opts->sec)
 		obj_fail(ob, "no program in section %s", opts->sec);
+	if (named)
+		return NULL;
+	/* name what there is: the user's way out is one of these names */
+	list[0] = '\0';
+	for (f = 0; f < ob->n_funcs && len < sizeof(list); f++) {
+		fn = &ob->funcs[f];
+		if (!obj_func_prog(ob, fn))
+			continue;
+		len += snprintf(list + len, sizeof(list) - len, "%s%s (%s)",
+				len ? ", " : "", fn->name, obj_func_sec(ob, fn));
+	}
+	if (len >= sizeof(list))
+		snprintf(list + sizeof(list) - 5, 5, "...");
+	if (len)
+		obj_fail(ob, "no XDP program: neither an XDP section (\"xdp\", \"xdp/...\") nor a struct xdp_md argument in %s; name one with program NAME",
+			 list);
 	else
-		obj_fail(ob, "no program in an XDP section (\"xdp\", \"xdp/...\"); name the program or its section");
+		obj_fail(ob, "the object has no program");
 	return NULL;
 }
 
@@ -1079,6 +1226,7 @@ int np_object_read(const char *path, const struct np_object_opts *opts,
 		snprintf(err, err_len, "out of memory");
 		return -ENOMEM;
 	}
+	ob->path = path;
 	ob->err = err;
 	ob->err_len = err_len;
 	ob->cpus = opts->cpus;
@@ -1098,13 +1246,15 @@ int np_object_read(const char *path, const struct np_object_opts *opts,
 	ret = obj_scan(ob);
 	if (ret)
 		goto out;
-	main_fn = obj_choose(ob, opts, o);
+	btf = btf__parse_elf(path, NULL);
+	if (libbpf_get_error(btf))
+		btf = NULL;
+	main_fn = obj_choose(ob, opts, btf, o);
 	if (!main_fn) {
 		ret = -ENOENT;
 		goto out;
 	}
 	snprintf(o->name, NP_OBJ_NAME, "%s", main_fn->name);
-	btf = btf__parse_elf(path, NULL);
 	ret = obj_append(ob, o, btf, main_fn);
 	o->base_len = o->len;
 	/* which registers a function's callers set: globals.c needs it */
