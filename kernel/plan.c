@@ -430,6 +430,8 @@ struct nicprog_plan *nicprog_plan_create(struct nicprog_dev *nd,
 	plan = kzalloc(sizeof(*plan), GFP_KERNEL);
 	if (!plan)
 		return ERR_PTR(-ENOMEM);
+	/* before any failure: nicprog_plan_destroy() reaches the ops by it */
+	plan->nd = nd;
 	plan->plan_ns = ktime_get_ns();
 	err = nicprog_layout_build_slice(&np->ir, lnic, shape, budget,
 					 &units, partial ? &lim : NULL,
@@ -462,7 +464,6 @@ struct nicprog_plan *nicprog_plan_create(struct nicprog_dev *nd,
 	plan->exec.stage = plan->lo.n_stages > 1 ? plan->lo.insn_stage : NULL;
 	plan->exec.accel = plan->lo.insn_accel;
 	plan->exec.region = plan->region;
-	plan->nd = nd;
 	memcpy(plan->host_fn, np->host_fn, sizeof(plan->host_fn));
 	plan->core_stage = kvmalloc_array(plan->lo.cores, 1, GFP_KERNEL);
 	if (!plan->core_stage) {
