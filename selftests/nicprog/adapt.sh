@@ -85,6 +85,9 @@ for prof in $PROFILES; do
 		offload xdp1_kern.o xdp_prog1 8 - "$prof" "$frames" "$((seed + 1))"
 		legacy "$prof" "$frames" "$((seed + 4))"
 		attached encap_tx.o encap_tx auto "$prof" "$frames" "$((seed + 9))"
+		# .rodata indexed by a frame's byte: a read-only table
+		attached rodata_idx.o rodata_idx auto "$prof" "$frames" \
+			"$((seed + 20))"
 		attached redirect_any.o redirect_any auto "$prof" "$frames" \
 			"$((seed + 8))" out_cfg:00000000:@OUT
 		# the program asks the devmap first: an empty slot has no
@@ -135,8 +138,6 @@ refused "bpf_map_update_elem() on a per-CPU map" pcpu_update.o \
 	"bpf_map_update_elem() on per-CPU map src_count"
 refused "a helper the NIC lacks" bad_helper.o \
 	"insn 0: helper bpf_get_smp_processor_id (8) is not supported on the NIC"
-refused "read-only data indexed by a variable" rodata_idx.o \
-	"computes with the address of read-only data 'weights' (.rodata)"
 refused "a tc program, not chosen by itself" tc.o \
 	"no XDP program: neither an XDP section"
 refused "a bpf_loop() callback" loop_cb.o \

@@ -140,6 +140,17 @@ refused "a helper the NIC lacks: the loader names it before loading" \
 	nip -force link set dev "$NF" nicprog obj "$SELFDIR/progs/bad_helper.o" plan single
 expect_eq "  and the settings are put back" "$OWN" "$(settings)"
 
+# the stock path: xdpoffload names the map the core refused and the way out
+refused "xdpoffload of a per-CPU map: the map and its type named" \
+	"Error: map 'xdp_stats_map' is a percpu_array map: the kernel offloads array and hash maps only." \
+	nip -force link set dev "$NF" xdpoffload obj "$SELFDIR/progs/xdp_stats.o" sec xdp
+refused "xdpoffload of global variables: said so" \
+	"holds the program's global variables, which the kernel gives an offloaded program no access to" \
+	nip -force link set dev "$NF" xdpoffload obj "$SELFDIR/progs/xdp_globals.o" sec xdp
+refused "  and the way out named" \
+	"On a nicprog port, \"ip link set dev DEV nicprog obj $SELFDIR/progs/xdp_globals.o\" offloads it as a NIC table." \
+	nip -force link set dev "$NF" xdpoffload obj "$SELFDIR/progs/xdp_globals.o" sec xdp
+expect_eq "  the program is unchanged by them" "$ID" "$(hw_id)"
 refused "a port that is not nicprog's" "not a nicprog port" \
 	nip link set dev lo nicprog obj "$EX/count.o"
 refused "no device named first" "name the device first" \

@@ -1451,6 +1451,27 @@ static int ai_call(struct ai *ai, struct ai_state *st)
 	return 0;
 }
 
+/*
+ * xdp_is_valid_access() for a program bound to a device: u32 fields of
+ * struct xdp_md at their offsets, through the context pointer as given;
+ * egress_ifindex only for devmap programs, which the NIC never runs; of
+ * the writes, rx_queue_index only (check_mem_access(), 6.1).
+ */
+static bool ai_ctx_ok(const struct ai_reg *base, const struct bpf_insn *in,
+		      bool write)
+{
+	s64 off = (s64)base->off + in->off;
+
+	/* a moved context pointer, an immediate or atomic store: refused */
+	if (base->off || BPF_CLASS(in->code) == BPF_ST ||
+	    (BPF_CLASS(in->code) == BPF_STX && BPF_MODE(in->code) != BPF_MEM))
+		return false;
+	if (off < 0 || off >= (s64)offsetof(struct xdp_md, egress_ifindex) ||
+	    off % 4 || nicprog_insn_bytes(in->code) != 4)
+		return false;
+	return !write || off == offsetof(struct xdp_md, rx_queue_index);
+}
+
 /* One instruction: 0 to go on, 1 when the path ends, <0 on error. */
 static int ai_step(struct ai *ai, struct ai_state *st)
 {
@@ -1484,13 +1505,28 @@ static int ai_step(struct ai *ai, struct ai_state *st)
 		st->insn += 2;
 		return 0;
 	case BPF_LDX:
+		if (regs[in->src_reg].type == AI_CTX &&
+		    !ai_ctx_ok(&regs[in->src_reg], in, false))
+			return ai_fail(ai, -EACCES, "insn %u: invalid bpf_context access off=%lld size=%u (the kernel's verifier refuses the program)",
+				       st->insn,
+				       (long long)regs[in->src_reg].off + in->off,
+				       nicprog_insn_bytes(in->code));
 		ai_load(ai, st, in);
 		break;
 	case BPF_ST:
+	case BPF_STX:
+		if (regs[in->dst_reg].type == AI_CTX &&
+		    !ai_ctx_ok(&regs[in->dst_reg], in, true))
+			return ai_fail(ai, -EACCES, "insn %u: invalid bpf_context access off=%lld size=%u (the kernel's verifier refuses the program)",
+				       st->insn,
+				       (long long)regs[in->dst_reg].off + in->off,
+				       nicprog_insn_bytes(in->code));
+		if (cls == BPF_STX)
+			goto stx;
 		ai_tmpl_store(ai, &regs[in->dst_reg], in);
 		ai_store(st, in, NULL);
 		break;
-	case BPF_STX:
+stx:
 		ai_tmpl_store(ai, &regs[in->dst_reg], in);
 		if (BPF_MODE(in->code) == BPF_ATOMIC) {
 			ai_store(st, in, NULL);

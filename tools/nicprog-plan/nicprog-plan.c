@@ -11,6 +11,7 @@
  *   nicprog-plan [--profile P] [--sec S|--prog F] [--shape SHAPE] [--cores N] OBJ.o
  *   nicprog-plan --quality [--cores N] FACTS|OBJ.o
  *   nicprog-plan --blocks FACTS|OBJ.o
+ *   nicprog-plan --programs OBJ.o       (name, section, xdp or other)
  *   nicprog-plan --facts FACTS|OBJ.o    (the facts, one line per insn)
  *   nicprog-plan [--profile P] --lnic   (the profile, as profile text)
  *   nicprog-plan [--profile P] [--shape S] [--cores N] --workload W
@@ -85,6 +86,7 @@
 
 #define USAGE "usage: nicprog-plan [--profile P] [--sec S|--prog F] [--shape S] [--cores N] [--partial] [--engine-share TYPE:N,...] [--json|--pretty|--dot] FACTS|OBJ.o\n" \
 	      "       nicprog-plan [--profile P] [--sec S|--prog F] [--cores N] [--quality|--blocks|--facts] FACTS|OBJ.o\n" \
+	      "       nicprog-plan --programs OBJ.o\n" \
 	      "       nicprog-plan [--profile P] --lnic\n" \
 	      "       nicprog-plan [--profile P] [--shape S] [--cores N] [--partial] [--json|--pretty] [--exec interp|translated] [--engine-share auto|optimum|TYPE:N,...] --workload W [--samples N] [--entry MAP:KEYHEX:VALHEX ...] OBJ.o|FACTS\n" \
 	      "       nicprog-plan --workload W --pcap-out FILE\n" \
@@ -171,6 +173,25 @@ static void log_line(void *priv, const char *line)
  * The kernel's work at load time, offline: the facts (absint.c), then
  * what nicprog_finalize() does with them.
  */
+static void list_program(void *arg, const char *name, const char *sec,
+			 bool xdp)
+{
+	(void)arg;
+	printf("%s %s %s\n", name, sec, xdp ? "xdp" : "other");
+}
+
+/* --programs: each program of the object, and whether it is taken as XDP */
+static int list_programs(const char *path)
+{
+	char err[256];
+
+	if (np_object_programs(path, list_program, NULL, err, sizeof(err)) < 0) {
+		fprintf(stderr, "nicprog-plan: %s: %s\n", path, err);
+		return 1;
+	}
+	return 0;
+}
+
 static int load_object(const char *path, const struct np_object_opts *sel,
 		       const struct nicprog_lnic *lnic, struct offline *ol,
 		       struct nicprog_ir_input *in, bool verbose, bool partial)
@@ -1019,6 +1040,7 @@ int main(int argc, char **argv)
 		{ "args", required_argument, NULL, 'A' },
 		{ "data", required_argument, NULL, 'D' },
 		{ "engine-share", required_argument, NULL, 'E' },
+		{ "programs", no_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct nicprog_lnic *lnic;
@@ -1068,7 +1090,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	lnic = nicsim_profile_find(NULL);
-	while ((c = getopt_long(argc, argv, "s:c:qbfp:S:g:C:lw:e:o:PjJdF:x:n:B:A:D:E:", opts,
+	while ((c = getopt_long(argc, argv, "s:c:qbfp:S:g:C:lw:e:o:PjJdF:x:n:B:A:D:E:R", opts,
 				NULL)) != -1) {
 		switch (c) {
 		case 's':
@@ -1183,6 +1205,9 @@ int main(int argc, char **argv)
 			else if (parse_shares(optarg, body16))
 				return 2;
 			break;
+		case 'R':
+			return argc - optind == 1 ? list_programs(argv[optind]) :
+			       (fprintf(stderr, USAGE), 2);
 		default:
 			fprintf(stderr, USAGE);
 			return 2;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A read-only table indexed by a value of the frame: its address plus a
- * variable offset cannot be folded into one constant, so the loader
- * refuses it naming the instruction and the variable.
+ * variable offset cannot be folded into one constant, so the loader binds
+ * .rodata as the read-only array libbpf makes of it, read by a lookup.
  */
 #include <linux/bpf.h>
 #include <linux/if_ether.h>

@@ -315,6 +315,68 @@ static int np_why(const struct nicprog_load_opts *opts, int err,
 	return err;
 }
 
+/* The end of the line @l starts. */
+static const char *np_eol(const char *l)
+{
+	const char *e = strchr(l, '\n');
+
+	return e ? e : l + strlen(l);
+}
+
+/*
+ * The kernel refused the object: the cause is a map libbpf could not
+ * create, or the verifier log's -- the line nicprog's verifier hook wrote
+ * ("[nicprog] insn N: ..."), else the verifier's own last line -- so that
+ * the first line the user reads names it, libbpf's copy of the log
+ * following.
+ */
+static void np_verifier_why(const struct nicprog_load_opts *opts, int err,
+			    const char *path, const char *prog)
+{
+	const char *log = np_log.buf ? np_log.buf : "", *l, *end, *last = NULL;
+	static const char mark[] = "[nicprog] ";
+	size_t last_len = 0;
+
+	/* libbpf creates the maps first: one it could not is the cause */
+	l = strstr(log, "': failed to create: ");
+	if (l) {
+		for (last = l; last > log && last[-1] != '\''; last--)
+			;
+		end = np_eol(l);
+		np_why(opts, err, "%s: map %.*s: the kernel refused to create it: %.*s",
+		       path, (int)(l - last), last,
+		       (int)(end - l - 21), l + 21);
+		return;
+	}
+	l = strstr(log, mark);
+	if (l) {
+		l += sizeof(mark) - 1;
+		end = np_eol(l);
+		np_why(opts, err, "%s: %.*s", path, (int)(end - l), l);
+		return;
+	}
+	/* the last line of the log libbpf quotes, bar its own markers */
+	l = strstr(log, "-- BEGIN PROG LOAD LOG --");
+	for (l = l ? np_eol(l) : log + strlen(log); *l; l = end) {
+		l++;
+		end = np_eol(l);
+		if (!strncmp(l, "libbpf: ", 8) || !strncmp(l, "-- END", 6))
+			break;
+		if (end > l && strncmp(l, "processed ", 10) &&
+		    strncmp(l, "verification time", 17)) {
+			last = l;
+			last_len = end - l;
+		}
+	}
+	if (last)
+		np_why(opts, err, "%s: the verifier refused program %s: %.*s",
+		       path, prog, (int)last_len, last);
+	else
+		np_why(opts, err,
+		       "%s: the kernel refused program %s: %s; the verifier log says why",
+		       path, prog, strerror(-err));
+}
+
 /*
  * Our index of libbpf's @map: by name, or for a global data section's
  * internal map, whose name libbpf prefixes with (part of) the object's,
@@ -887,9 +949,7 @@ int nicprog_load(const char *path, int ifindex,
 		goto out_close;
 	}
 	if (ret) {
-		np_why(opts, ret,
-		       "%s: the kernel refused program %s: %s; the verifier log says why",
-		       path, o->name, strerror(-ret));
+		np_verifier_why(opts, ret, path, o->name);
 		goto out_close;
 	}
 	if (ifindex && np_fold.done != np_fold.n) {

@@ -56,6 +56,8 @@ struct obj {
 	struct np_rodata ro[OBJ_MAX_RODATA];
 	u32 n_ro;
 	Elf_Data *license;
+	bool ro_tables;	/* read-only data as tables: it does not fold */
+	bool ro_unfolded;
 	const char *path;
 	char *err;
 	size_t err_len;
@@ -651,6 +653,29 @@ static const char *obj_extern_sec(const struct btf *btf, const char *name)
 	return NULL;
 }
 
+/*
+ * Externs another object defines (samples/bpf's share xdp_sample.bpf.o's
+ * maps): libbpf opens no object with one, whichever program is asked for.
+ */
+static int obj_externs(struct obj *ob, const struct btf *btf)
+{
+	const char *name;
+	GElf_Sym sym;
+	u32 i;
+
+	for (i = 0; i < ob->n_syms; i++) {
+		if (obj_sym(ob, i, &sym) || sym.st_shndx != SHN_UNDEF ||
+		    GELF_ST_BIND(sym.st_info) == STB_LOCAL)
+			continue;
+		name = elf_strptr(ob->elf, ob->symtab_strndx, sym.st_name);
+		if (!name || !*name || obj_extern_sec(btf, name))
+			continue;
+		return obj_fail(ob, "the object declares '%s' extern, defined in another object (samples/bpf's xdp_sample.bpf.o, say), and libbpf opens no object with one; link them first: bpftool gen object linked.o %s OTHER.o",
+				name, ob->path);
+	}
+	return 0;
+}
+
 static int obj_map(struct obj *ob, struct np_object *o, const struct btf *btf,
 		   u32 sym_idx, u32 at, u32 *idx)
 {
@@ -665,14 +690,10 @@ static int obj_map(struct obj *ob, struct np_object *o, const struct btf *btf,
 	if (obj_sym(ob, sym_idx, &sym))
 		return obj_fail(ob, "insn %u: bad relocation symbol", at);
 	name = elf_strptr(ob->elf, ob->symtab_strndx, sym.st_name);
-	if (sym.st_shndx == SHN_UNDEF) {
-		sec = obj_extern_sec(btf, name);
-		if (sec)
-			return obj_fail(ob, "insn %u loads the address of '%s' (%s), which libbpf resolves from the running kernel: Linux 6.1 gives a device-bound program no such value; keep it in an array map that user space fills",
-					at, name ?: "?", sec);
-		return obj_fail(ob, "insn %u uses '%s', which the object declares extern: it is defined in another object (samples/bpf's xdp_sample.bpf.o, say); link them first: bpftool gen object linked.o %s OTHER.o",
-				at, name ?: "?", ob->path);
-	}
+	/* obj_externs() let only those libbpf fills in through */
+	if (sym.st_shndx == SHN_UNDEF)
+		return obj_fail(ob, "insn %u loads the address of '%s' (%s), which libbpf resolves from the running kernel: Linux 6.1 gives a device-bound program no such value; keep it in an array map that user space fills",
+				at, name ?: "?", obj_extern_sec(btf, name) ?: "extern");
 	legacy = name && *name && ob->legacy_sec &&
 		 sym.st_shndx == ob->legacy_sec;
 	if (!legacy &&
@@ -727,13 +748,23 @@ static bool obj_data_sec(const char *sec, const GElf_Shdr *sh)
 		(!strncmp(sec, ".bss", 4) && (!sec[4] || sec[4] == '.')));
 }
 
+/* A read-only global data section, as libbpf names them (.rodata, .rodata.*). */
+static bool obj_ro_sec(const char *sec, const GElf_Shdr *sh)
+{
+	return sec && !strncmp(sec, ".rodata", 7) &&
+	       (!sec[7] || sec[7] == '.') && !(sh->sh_flags & SHF_WRITE) &&
+	       sh->sh_type == SHT_PROGBITS;
+}
+
 /*
  * A load of a writable global variable's address (.data, .bss, .data.*):
  * the section becomes a map the program uses -- the one-element ARRAY
  * libbpf would make of it, named by the section, with its initial bytes
  * -- and the load is marked for np_globals_rewrite(): imm the map's
- * index, the variable's offset in the second half. Returns 1 if it was
- * one, 0 if not, or a negative errno.
+ * index, the variable's offset in the second half. Read-only data that
+ * does not fold into constants (np_rodata_fold()) is bound so too, its
+ * table read-only to programs, as libbpf makes .rodata's. Returns 1 if it
+ * was one, 0 if not, or a negative errno.
  */
 static int obj_global(struct obj *ob, struct np_object *o, u32 sym_idx,
 		      struct bpf_insn *insn, u32 at)
@@ -744,6 +775,7 @@ static int obj_global(struct obj *ob, struct np_object *o, u32 sym_idx,
 	Elf_Data *d;
 	GElf_Shdr sh;
 	GElf_Sym sym;
+	bool ro;
 	u32 m;
 
 	if (obj_sym(ob, sym_idx, &sym) || sym.st_shndx >= SHN_LORESERVE ||
@@ -751,7 +783,10 @@ static int obj_global(struct obj *ob, struct np_object *o, u32 sym_idx,
 		return 0;
 	sec = obj_sec_name(ob, sym.st_shndx);
 	scn = elf_getscn(ob->elf, sym.st_shndx);
-	if (!scn || !gelf_getshdr(scn, &sh) || !obj_data_sec(sec, &sh))
+	if (!scn || !gelf_getshdr(scn, &sh))
+		return 0;
+	ro = ob->ro_tables && obj_ro_sec(sec, &sh);
+	if (!ro && !obj_data_sec(sec, &sh))
 		return 0;
 	if (!sh.sh_size || sh.sh_size > U32_MAX / 2)
 		return obj_fail(ob, "insn %u: section %s has a size no map value has",
@@ -774,6 +809,7 @@ static int obj_global(struct obj *ob, struct np_object *o, u32 sym_idx,
 		o->map_defs[m] = (struct np_map_def){
 			.type = t->type, .key_size = t->key_size,
 			.value_size = t->value_size, .max_entries = 1,
+			.flags = ro ? BPF_F_RDONLY_PROG : 0,
 		};
 		snprintf(o->map_names[m], NP_OBJ_NAME, "%s", sec);
 		if (sh.sh_type == SHT_PROGBITS) {
@@ -811,14 +847,12 @@ static int obj_rodata(struct obj *ob, u32 sym_idx, struct bpf_insn *insn,
 	GElf_Shdr sh;
 	GElf_Sym sym;
 
-	if (obj_sym(ob, sym_idx, &sym) || sym.st_shndx >= SHN_LORESERVE ||
-	    sym.st_shndx == ob->maps_sec)
+	if (ob->ro_tables || obj_sym(ob, sym_idx, &sym) ||
+	    sym.st_shndx >= SHN_LORESERVE || sym.st_shndx == ob->maps_sec)
 		return 0;
 	sec = obj_sec_name(ob, sym.st_shndx);
 	scn = elf_getscn(ob->elf, sym.st_shndx);
-	if (!sec || strncmp(sec, ".rodata", 7) || (sec[7] && sec[7] != '.') ||
-	    !scn || !gelf_getshdr(scn, &sh) || (sh.sh_flags & SHF_WRITE) ||
-	    sh.sh_type != SHT_PROGBITS)
+	if (!scn || !gelf_getshdr(scn, &sh) || !obj_ro_sec(sec, &sh))
 		return 0;
 	d = elf_getdata(scn, NULL);
 	if (!d || !d->d_buf || d->d_size != sh.sh_size)
@@ -1065,7 +1099,8 @@ static int obj_percpu_updates(struct obj *ob, const struct np_object *o)
  * xdpoffload). Helpers only the host has are left to the kernel, which
  * runs them in the host part when the port's plan_partial is set.
  */
-static int obj_helpers(struct obj *ob, const struct np_object *o)
+static int obj_helpers(struct obj *ob, const struct np_object *o,
+		       bool rewritten)
 {
 	const struct bpf_insn *in;
 	const char *name;
@@ -1080,6 +1115,10 @@ static int obj_helpers(struct obj *ob, const struct np_object *o)
 		if (in->code != (BPF_JMP | BPF_CALL) || in->src_reg ||
 		    nicprog_exec_helper_supported(in->imm) ||
 		    nicprog_exec_host_helper(in->imm))
+			continue;
+		/* what redirect.c turns into helpers the NIC has */
+		if (!rewritten && (in->imm == BPF_FUNC_redirect_map ||
+				   in->imm == BPF_FUNC_tail_call))
 			continue;
 		name = in->imm >= 0 &&
 		       in->imm < (s32)ARRAY_SIZE(obj_helper_names) ?
@@ -1125,6 +1164,23 @@ static bool obj_func_prog(struct obj *ob, const struct obj_func *fn)
 	return strcmp(obj_func_sec(ob, fn), ".text") || ob->n_funcs == 1;
 }
 
+/* Which of obj_choose()'s rules takes @fn unnamed, or 4: none. */
+static u32 obj_func_rank(struct obj *ob, const struct btf *btf,
+			 const struct obj_func *fn)
+{
+	const char *sname = obj_func_sec(ob, fn);
+
+	if (obj_sec_xdp(sname))
+		return 0;
+	if (obj_func_xdp_ctx(btf, fn))
+		return 1;
+	if (!btf && !strncmp(sname, "xdp", 3))
+		return 2;
+	if (!strcmp(sname, ".text"))
+		return 3;
+	return 4;
+}
+
 /*
  * The program @opts names: by function name, by section, or else, as
  * libbpf-based loaders would find it, the first of
@@ -1155,17 +1211,8 @@ static struct obj_func *obj_choose(struct obj *ob,
 		    (opts->sec && strcmp(sname, opts->sec)) ||
 		    (opts->prog && strcmp(fn->name, opts->prog)))
 			continue;
-		if (named || obj_sec_xdp(sname))
-			r = 0;
-		else if (obj_func_xdp_ctx(btf, fn))
-			r = 1;
-		else if (!btf && !strncmp(sname, "xdp", 3))
-			r = 2;
-		else if (!strcmp(sname, ".text"))
-			r = 3;
-		else
-			continue;
-		if (!pick[r])
+		r = named ? 0 : obj_func_rank(ob, btf, fn);
+		if (r < ARRAY_SIZE(pick) && !pick[r])
 			pick[r] = fn;
 	}
 	for (r = 0; r < ARRAY_SIZE(pick); r++) {
@@ -1203,18 +1250,78 @@ static struct obj_func *obj_choose(struct obj *ob,
 	return NULL;
 }
 
+/* Open @ob->path: its ELF in @ob (on @fd), scanned, and its BTF if any. */
+static int obj_open(struct obj *ob, int *fd, struct btf **btf)
+{
+	int err;
+
+	elf_version(EV_CURRENT);
+	*fd = open(ob->path, O_RDONLY);
+	if (*fd < 0) {
+		err = errno;
+		snprintf(ob->err, ob->err_len, "%s", strerror(err));
+		return -err;
+	}
+	ob->elf = elf_begin(*fd, ELF_C_READ, NULL);
+	if (!ob->elf || elf_kind(ob->elf) != ELF_K_ELF ||
+	    gelf_getclass(ob->elf) != ELFCLASS64)
+		return obj_fail(ob, "not a 64-bit ELF object");
+	*btf = btf__parse_elf(ob->path, NULL);
+	if (libbpf_get_error(*btf))
+		*btf = NULL;
+	return obj_scan(ob);
+}
+
 /**
- * np_object_read() - read an XDP program out of a BPF ELF object
+ * np_object_programs() - the programs of a BPF ELF object
  * @path: the object file
- * @opts: which program, for which machine
- * @o: filled in; np_object_free() it
+ * @fn: called for each program with its name, its section, and whether
+ *	np_object_read() would take it as an XDP program when none is named
+ *	(whether it would load one named is np_object_read()'s to say)
+ * @arg: passed to @fn
  * @err: set to why not, on failure
  * @err_len: bytes at @err
  *
- * Return: 0 or a negative errno.
+ * Return: how many programs, or a negative errno.
  */
-int np_object_read(const char *path, const struct np_object_opts *opts,
-		   struct np_object *o, char *err, size_t err_len)
+int np_object_programs(const char *path,
+		       void (*fn)(void *arg, const char *name,
+				  const char *sec, bool xdp),
+		       void *arg, char *err, size_t err_len)
+{
+	struct obj *ob = calloc(1, sizeof(*ob));
+	struct btf *btf = NULL;
+	int fd = -1, ret, n = 0;
+	u32 f;
+
+	if (!ob) {
+		snprintf(err, err_len, "out of memory");
+		return -ENOMEM;
+	}
+	ob->path = path;
+	ob->err = err;
+	ob->err_len = err_len;
+	ret = obj_open(ob, &fd, &btf);
+	for (f = 0; !ret && f < ob->n_funcs; f++) {
+		if (!obj_func_prog(ob, &ob->funcs[f]))
+			continue;
+		fn(arg, ob->funcs[f].name, obj_func_sec(ob, &ob->funcs[f]),
+		   obj_func_rank(ob, btf, &ob->funcs[f]) < 4);
+		n++;
+	}
+	btf__free(btf);
+	if (ob->elf)
+		elf_end(ob->elf);
+	if (fd >= 0)
+		close(fd);
+	free(ob->rels);
+	free(ob);
+	return ret ?: n;
+}
+
+static int obj_read(const char *path, const struct np_object_opts *opts,
+		    struct np_object *o, char *err, size_t err_len,
+		    bool ro_tables, bool *unfolded)
 {
 	struct obj *ob = calloc(1, sizeof(*ob));
 	struct obj_func *main_fn = NULL;
@@ -1226,29 +1333,14 @@ int np_object_read(const char *path, const struct np_object_opts *opts,
 		snprintf(err, err_len, "out of memory");
 		return -ENOMEM;
 	}
+	ob->ro_tables = ro_tables;
 	ob->path = path;
 	ob->err = err;
 	ob->err_len = err_len;
 	ob->cpus = opts->cpus;
-	elf_version(EV_CURRENT);
-	fd = open(path, O_RDONLY);
-	if (fd < 0) {
-		ret = -errno;
-		snprintf(err, err_len, "%s", strerror(errno));
-		goto out;
-	}
-	ob->elf = elf_begin(fd, ELF_C_READ, NULL);
-	if (!ob->elf || elf_kind(ob->elf) != ELF_K_ELF ||
-	    gelf_getclass(ob->elf) != ELFCLASS64) {
-		ret = obj_fail(ob, "not a 64-bit ELF object");
-		goto out;
-	}
-	ret = obj_scan(ob);
+	ret = obj_open(ob, &fd, &btf) ?: obj_externs(ob, btf);
 	if (ret)
 		goto out;
-	btf = btf__parse_elf(path, NULL);
-	if (libbpf_get_error(btf))
-		btf = NULL;
 	main_fn = obj_choose(ob, opts, btf, o);
 	if (!main_fn) {
 		ret = -ENOENT;
@@ -1261,10 +1353,18 @@ int np_object_read(const char *path, const struct np_object_opts *opts,
 	memset(o->sub_nargs, 0xff, sizeof(o->sub_nargs));
 	if (!ret && btf)
 		obj_btf(btf, o);
-	if (!ret && ob->n_ro)
+	/*
+	 * a helper no one runs is the cause, whatever the rewrites below
+	 * would make of the arguments it is given (bpf_printk()'s format)
+	 */
+	if (!ret)
+		ret = obj_helpers(ob, o, false);
+	if (!ret && ob->n_ro) {
 		ret = np_rodata_fold(o->insns, o->len, o->subs, o->n_subs,
 				     ob->ro, ob->n_ro, &o->patches,
 				     &o->n_patches, err, err_len);
+		*unfolded = ret == -EOPNOTSUPP;
+	}
 	if (!ret)
 		ret = obj_percpu_updates(ob, o);
 	if (!ret)
@@ -1273,7 +1373,7 @@ int np_object_read(const char *path, const struct np_object_opts *opts,
 		ret = np_redirect_rewrite(o, err, err_len);
 	/* after the rewrite: bpf_redirect_map() on a devmap is gone */
 	if (!ret)
-		ret = obj_helpers(ob, o);
+		ret = obj_helpers(ob, o, true);
 	/* libbpf 1.x will not open the object, used maps or not */
 	o->legacy |= ob->legacy_sec != 0;
 	if (!ret && ob->license)
@@ -1290,6 +1390,33 @@ out:
 	free(ob);
 	if (ret)
 		np_object_free(o);
+	return ret;
+}
+
+/**
+ * np_object_read() - read an XDP program out of a BPF ELF object
+ * @path: the object file
+ * @opts: which program, for which machine
+ * @o: filled in; np_object_free() it
+ * @err: set to why not, on failure
+ * @err_len: bytes at @err
+ *
+ * Return: 0 or a negative errno.
+ */
+int np_object_read(const char *path, const struct np_object_opts *opts,
+		   struct np_object *o, char *err, size_t err_len)
+{
+	bool unfolded = false;
+	int ret;
+
+	ret = obj_read(path, opts, o, err, err_len, false, &unfolded);
+	/*
+	 * Read-only data used other than by loads (given to a helper, held
+	 * on some paths only) is bound as a read-only table instead: every
+	 * address of it then goes through the table, as .data's do.
+	 */
+	if (ret && unfolded)
+		ret = obj_read(path, opts, o, err, err_len, true, &unfolded);
 	return ret;
 }
 

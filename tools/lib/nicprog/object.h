@@ -118,6 +118,10 @@ struct np_object {
 int np_object_read(const char *path, const struct np_object_opts *opts,
 		   struct np_object *o, char *err, size_t err_len);
 void np_object_free(struct np_object *o);
+int np_object_programs(const char *path,
+		       void (*fn)(void *arg, const char *name,
+				  const char *sec, bool xdp),
+		       void *arg, char *err, size_t err_len);
 bool np_map_percpu(u32 type);
 bool np_map_host(u32 type);
 bool np_map_host_target(u32 type);
