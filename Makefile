@@ -30,9 +30,9 @@ NPROC := $(shell nproc)
 USER_CFLAGS := -std=gnu99 -O2 -g -Wall -Wextra -Werror
 export USER_CFLAGS
 
-.PHONY: all modules tools bpf selftests deps check check-debug demo clean
+.PHONY: all modules tools bpf selftests corpus deps check check-debug demo clean
 
-all: modules tools bpf selftests
+all: modules tools bpf selftests corpus
 
 $(KDIR)/.nicprog-ready:
 	@echo "Kbuild object tree $(KDIR) is missing: run 'make deps' first" >&2
@@ -58,6 +58,10 @@ tools:
 
 bpf:
 	$(MAKE) -C bpf
+
+# public XDP programs, as Debian ships them, for selftests/nicprog/corpus.sh
+corpus: $(KDIR)/.nicprog-ready
+	tools/testing/corpus/build
 
 # the oracle links tools/lib/nicprog's library
 selftests: tools
@@ -97,6 +101,7 @@ clean:
 	$(MAKE) -C tools/bench/rxbench clean
 	$(MAKE) -C tools/bench/rdmabench clean
 	$(MAKE) -C bpf clean
+	rm -rf build/corpus
 	-$(MAKE) -C selftests/nicprog OUTPUT=$(CURDIR)/selftests/nicprog clean
 	rm -f tools/iproute2/ip tools/iproute2/ip.stamp tools/iproute2/ip.missing
 	rm -rf build selftests/kselftest
