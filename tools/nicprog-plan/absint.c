@@ -56,10 +56,19 @@ struct ai_reg {
 	u8 type;
 	u8 map;		/* object map index */
 	u8 frame;	/* stack pointers */
-	u32 id;		/* maybe-NULL pointers */
+	u32 id;		/* maybe-NULL pointers; packet pointers' variable part */
 	s32 off;
+	/*
+	 * packet pointers: the bytes past the pointer a comparison with
+	 * data_end proved in the frame, or AI_PKT_BEYOND / AI_PKT_AT
+	 */
+	s32 range;
 	u64 umin, umax;
 };
+
+#define AI_MAX_PACKET_OFF	0xffff	/* MAX_PACKET_OFF */
+#define AI_PKT_BEYOND		(-1)	/* BEYOND_PKT_END */
+#define AI_PKT_AT		(-2)	/* AT_PKT_END */
 
 enum ai_slot_kind { AI_SLOT_INVALID, AI_SLOT_SPILL, AI_SLOT_MISC };
 
@@ -330,6 +339,9 @@ static bool ai_reg_safe(const struct ai_reg *old, const struct ai_reg *cur,
 	if (old->type == AI_SCALAR)
 		return !matters ||
 		       (old->umin <= cur->umin && cur->umax <= old->umax);
+	/* regsafe(): at least the old pointer's proven packet range */
+	if (old->type == AI_PKT && old->range > cur->range)
+		return false;
 	return old->map == cur->map && old->frame == cur->frame &&
 	       old->off == cur->off && old->umin <= cur->umin &&
 	       cur->umax <= old->umax;
@@ -813,7 +825,8 @@ static int ai_ptr_math_refused(const struct bpf_insn *in,
 	}
 }
 
-static void ai_alu(const struct bpf_insn *in, struct ai_reg *regs)
+static void ai_alu(struct ai *ai, const struct bpf_insn *in,
+		   struct ai_reg *regs)
 {
 	struct ai_reg *dst = &regs[in->dst_reg], k, *src = &k, p;
 	bool is64 = BPF_CLASS(in->code) == BPF_ALU64;
@@ -852,14 +865,21 @@ static void ai_alu(const struct bpf_insn *in, struct ai_reg *regs)
 		/* wraps as the verifier's s32 would not: it refuses those */
 		dst->off = (s32)((u32)dst->off + (op == BPF_ADD ?
 			   (u32)src->umin : 0U - (u32)src->umin));
-	} else if (op == BPF_ADD) {
-		dst->umin = dst->umin + src->umin < dst->umin ? U64_MAX :
-			    dst->umin + src->umin;
-		dst->umax = dst->umax + src->umax < dst->umax ? U64_MAX :
-			    dst->umax + src->umax;
 	} else {
-		dst->umin = 0;
-		dst->umax = U64_MAX;
+		if (op == BPF_ADD) {
+			dst->umin = dst->umin + src->umin < dst->umin ?
+				    U64_MAX : dst->umin + src->umin;
+			dst->umax = dst->umax + src->umax < dst->umax ?
+				    U64_MAX : dst->umax + src->umax;
+		} else {
+			dst->umin = 0;
+			dst->umax = U64_MAX;
+		}
+		/* a variable moved it: a new pointer, nothing proven yet */
+		if (dst->type == AI_PKT || dst->type == AI_PKT_META) {
+			dst->id = ++ai->next_id;
+			dst->range = 0;
+		}
 	}
 	if (dst == &p)
 		regs[in->dst_reg] = p;
@@ -1308,6 +1328,93 @@ static int ai_push(struct ai *ai, const struct ai_state *st, u32 insn,
 	return 0;
 }
 
+/*
+ * The verifier's packet bounds for data and data_end (data_meta is not
+ * followed): a comparison of a packet pointer with data_end proves, on the
+ * branch where the frame is long enough, that many bytes past every
+ * pointer of the same id (find_good_pkt_pointers()); on the other, the
+ * compared register lies at or beyond data_end (mark_pkt_end()), which
+ * decides later comparisons of it (is_pkt_ptr_branch_taken()).
+ */
+struct ai_pkt_cmp {
+	u8 op;		/* as "pkt OP data_end" */
+	u8 reg;		/* the packet pointer's register */
+	struct ai_reg pkt;
+};
+
+static bool ai_pkt_cmp(const struct bpf_insn *in, const struct ai_reg *dst,
+		       const struct ai_reg *src, struct ai_pkt_cmp *c)
+{
+	if (BPF_SRC(in->code) != BPF_X || BPF_CLASS(in->code) != BPF_JMP)
+		return false;
+	if (dst->type == AI_PKT && src->type == AI_PKT_END)
+		*c = (struct ai_pkt_cmp){ BPF_OP(in->code), in->dst_reg, *dst };
+	else if (dst->type == AI_PKT_END && src->type == AI_PKT)
+		*c = (struct ai_pkt_cmp){ ai_swap_op(BPF_OP(in->code)),
+					  in->src_reg, *src };
+	else
+		return false;
+	return c->op == BPF_JGT || c->op == BPF_JGE || c->op == BPF_JLT ||
+	       c->op == BPF_JLE;
+}
+
+static int ai_pkt_taken(const struct ai_pkt_cmp *c)
+{
+	if (c->pkt.range == AI_PKT_BEYOND && (c->op == BPF_JGT ||
+					      c->op == BPF_JLE))
+		return c->op == BPF_JGT;
+	if (c->pkt.range < 0 && (c->op == BPF_JGE || c->op == BPF_JLT))
+		return c->op == BPF_JGE;
+	return -1;
+}
+
+static void ai_pkt_good(struct ai_state *st, const struct ai_pkt_cmp *c,
+			bool open)
+{
+	const struct ai_reg *p = &c->pkt;
+	struct ai_reg *r;
+	s32 range;
+	u32 f, i;
+
+	if (p->off < 0 || (!p->off && open) || p->umax > AI_MAX_PACKET_OFF ||
+	    p->umax + p->off > AI_MAX_PACKET_OFF)
+		return;
+	range = p->off + open;
+	for (f = 0; f <= st->cur; f++) {
+		for (i = 0; i < MAX_BPF_REG + AI_SLOTS; i++) {
+			r = ai_reg_at(st, f, i);
+			if (r && r->type == AI_PKT && r->id == p->id &&
+			    r->range < range)
+				r->range = range;
+		}
+	}
+}
+
+static void ai_pkt_end(struct ai_state *st, const struct ai_pkt_cmp *c,
+		       bool beyond)
+{
+	struct ai_reg *r = &st->fr[st->cur]->regs[c->reg];
+
+	if (r->type == AI_PKT)
+		r->range = beyond ? AI_PKT_BEYOND : AI_PKT_AT;
+}
+
+/* try_match_pkt_pointers(): what the branch taken (@jmp) and not learn */
+static void ai_pkt_branches(struct ai_state *jmp, struct ai_state *fall,
+			    const struct ai_pkt_cmp *c)
+{
+	bool good_on_jmp = c->op == BPF_JLT || c->op == BPF_JLE;
+	bool open = c->op == BPF_JLT || c->op == BPF_JGE;
+	bool beyond = c->op == BPF_JGT || c->op == BPF_JLE;
+	struct ai_state *good = good_on_jmp ? jmp : fall;
+	struct ai_state *end = good_on_jmp ? fall : jmp;
+
+	if (good)
+		ai_pkt_good(good, c, open);
+	if (end)
+		ai_pkt_end(end, c, beyond);
+}
+
 static int ai_cond(struct ai *ai, struct ai_state *st)
 {
 	const struct bpf_insn *in = &ai->insns[st->insn];
@@ -1316,13 +1423,15 @@ static int ai_cond(struct ai *ai, struct ai_state *st)
 	u32 target = st->insn + 1 + in->off;
 	u8 op = BPF_OP(in->code);
 	struct ai_state *br = NULL;
+	struct ai_pkt_cmp pc;
 	u64 a, b, c, d;
 	int t = -1, err;
-	bool is_null;
+	bool is_null, pkt;
 
 	dst = &regs[in->dst_reg];
 	ai_const(&k, bits == 32 ? (u32)in->imm : (u64)(s64)in->imm);
 	src = BPF_SRC(in->code) == BPF_X ? &regs[in->src_reg] : &k;
+	pkt = ai_pkt_cmp(in, dst, src, &pc);
 	if (dst->type == AI_SCALAR && src->type == AI_SCALAR) {
 		if (bits == 32) {
 			ai_lo32(dst, &a, &b);
@@ -1339,6 +1448,10 @@ static int ai_cond(struct ai *ai, struct ai_state *st)
 		   !src->umin &&
 		   (op == BPF_JEQ || op == BPF_JNE)) {
 		t = op == BPF_JNE;
+	} else if (pkt && ai_pkt_taken(&pc) >= 0) {
+		/* the verifier follows one branch and learns nothing */
+		t = ai_pkt_taken(&pc);
+		pkt = false;
 	} else if (BPF_SRC(in->code) == BPF_X && bits == 64) {
 		t = dst->type == AI_PKT ? ai_tmpl_bound(ai, op, dst, src) :
 		    ai_tmpl_bound(ai, ai_swap_op(op), src, dst);
@@ -1347,6 +1460,9 @@ static int ai_cond(struct ai *ai, struct ai_state *st)
 		ai->took[st->insn] |= t < 0 ? NP_TOOK_JUMP | NP_TOOK_FALL :
 				      t ? NP_TOOK_JUMP : NP_TOOK_FALL;
 	if (t >= 0) {
+		/* a frame template chose: that branch learns what the verifier's would */
+		if (pkt)
+			ai_pkt_branches(t ? st : NULL, t ? NULL : st, &pc);
 		st->insn = t ? target : st->insn + 1;
 		return 0;
 	}
@@ -1354,6 +1470,10 @@ static int ai_cond(struct ai *ai, struct ai_state *st)
 	if (err)
 		return err;
 	st->insn++;
+	if (pkt) {
+		ai_pkt_branches(br, st, &pc);
+		return 0;
+	}
 	if ((dst->type == AI_MAP_VALUE_OR_NULL ||
 	     dst->type == AI_MEM_OR_NULL) && ai_is_const(src) &&
 	    !src->umin && (op == BPF_JEQ || op == BPF_JNE)) {
@@ -1472,6 +1592,26 @@ static bool ai_ctx_ok(const struct ai_reg *base, const struct bpf_insn *in,
 	return !write || off == offsetof(struct xdp_md, rx_queue_index);
 }
 
+/* check_packet_access(): within the bytes a comparison proved */
+static bool ai_pkt_ok(const struct ai_reg *base, const struct bpf_insn *in)
+{
+	s64 off = (s64)base->off + in->off;
+
+	return base->range >= 0 && off >= 0 &&
+	       off + nicprog_insn_bytes(in->code) <= (s64)base->range;
+}
+
+static int ai_pkt_fail(struct ai *ai, const struct ai_state *st, u8 reg)
+{
+	const struct bpf_insn *in = &ai->insns[st->insn];
+	const struct ai_reg *r = &st->fr[st->cur]->regs[reg];
+
+	return ai_fail(ai, -EACCES, "insn %u: invalid access to packet, off=%lld size=%u, R%u(id=%u,off=%d,r=%d) (the kernel's verifier refuses the program)",
+		       st->insn, (long long)r->off + in->off,
+		       nicprog_insn_bytes(in->code), reg, r->id, r->off,
+		       r->range);
+}
+
 /* One instruction: 0 to go on, 1 when the path ends, <0 on error. */
 static int ai_step(struct ai *ai, struct ai_state *st)
 {
@@ -1489,7 +1629,7 @@ static int ai_step(struct ai *ai, struct ai_state *st)
 		if (reg >= 0)
 			return ai_fail(ai, -EACCES, "insn %u: R%d %s (the kernel's verifier refuses the program)",
 				       st->insn, reg, why);
-		ai_alu(in, regs);
+		ai_alu(ai, in, regs);
 		break;
 	case BPF_LD:
 		if (in->code != (BPF_LD | BPF_IMM | BPF_DW) ||
@@ -1505,6 +1645,9 @@ static int ai_step(struct ai *ai, struct ai_state *st)
 		st->insn += 2;
 		return 0;
 	case BPF_LDX:
+		if (regs[in->src_reg].type == AI_PKT &&
+		    !ai_pkt_ok(&regs[in->src_reg], in))
+			return ai_pkt_fail(ai, st, in->src_reg);
 		if (regs[in->src_reg].type == AI_CTX &&
 		    !ai_ctx_ok(&regs[in->src_reg], in, false))
 			return ai_fail(ai, -EACCES, "insn %u: invalid bpf_context access off=%lld size=%u (the kernel's verifier refuses the program)",
@@ -1515,6 +1658,9 @@ static int ai_step(struct ai *ai, struct ai_state *st)
 		break;
 	case BPF_ST:
 	case BPF_STX:
+		if (regs[in->dst_reg].type == AI_PKT &&
+		    !ai_pkt_ok(&regs[in->dst_reg], in))
+			return ai_pkt_fail(ai, st, in->dst_reg);
 		if (regs[in->dst_reg].type == AI_CTX &&
 		    !ai_ctx_ok(&regs[in->dst_reg], in, true))
 			return ai_fail(ai, -EACCES, "insn %u: invalid bpf_context access off=%lld size=%u (the kernel's verifier refuses the program)",

@@ -394,6 +394,8 @@ refused() {
 refused "unsupported helper: named, with the way out" "insn 0: helper bpf_get_smp_processor_id \(8\) is not supported on the NIC; attach the program to the host \(xdpdrv\)" "$PROGS/bad_helper.o"
 refused "kfunc call: named, with the way out" "calls a kernel function \(kfunc\) bpf_xdp_ct_lookup; Linux 6.1 cannot offload kfunc calls, nor run one on the host for a partial plan; attach the program to the host \(xdpdrv\)" "$PROGS/kfunc.o"
 refused "tc program: not chosen by itself; the programs there are named" "no XDP program: neither an XDP section .* nor a struct xdp_md argument in classify \(tc\); name one with program NAME" "$PROGS/tc.o"
+refused "a packet read one byte past the bounds check: what the verifier says" "insn 5: invalid access to packet, off=34 size=1, R2\(id=0,off=34,r=34\) \(the kernel's verifier refuses the program\)" --prog bounds_past "$PROGS/pkt_bounds.o"
+refused "a pointer moved by a variable, not checked again" "invalid access to packet, off=14 size=1, R2\(id=1,off=14,r=0\)" --prog bounds_var "$PROGS/pkt_bounds.o"
 refused "bpf_loop() callback: named with its helper and the way out" "insn 9 gives bpf_loop a function's address \(a callback\): the NIC calls no callbacks from helpers; write the loop as a bounded for loop" "$PROGS/loop_cb.o"
 refused "extern map: link it first, with the command" "the object declares 'rx_cnt' extern, defined in another object .*link them first: bpftool gen object linked.o $PROGS/extern_map.o OTHER.o" "$PROGS/extern_map.o"
 refused "a map its tool sizes: no max_entries, said so" "map cpus_available: the object gives it no max_entries; its own tool sets them before loading" "$PROGS/unsized_map.o"
@@ -431,6 +433,10 @@ planned "no XDP section: the program BTF types as XDP, as typed (SEC(\"xdp1\"))"
 	"section xdp1, program xdp_prog1" "$PROGS/xdp1_kern.o"
 planned "read-only data indexed by a variable: .rodata a read-only table" \
 	"table 0: read-only.*the datapath only reads it" "$PROGS/rodata_idx.o"
+planned "a packet read at the last byte a check proved" \
+	"program bounds_exact" "$PROGS/pkt_bounds.o"
+out=$(timeout 60 "$PLAN" --prog bounds_open "$PROGS/pkt_bounds.o" 2>&1)
+if [ $? -eq 0 ]; then ok "data_end > data + 34 proves byte 34 too"; else echo "# $out"; nok "data_end > data + 34 proves byte 34 too"; fi
 planned "a lone function in .text is the program, as libbpf makes it" \
 	"section .text, program func" "$PROGS/text_ret0.o"
 planned "LPM_TRIE map: planned as a table the datapath reads" \
