@@ -85,9 +85,12 @@ for prof in $PROFILES; do
 		offload xdp1_kern.o xdp_prog1 8 - "$prof" "$frames" "$((seed + 1))"
 		legacy "$prof" "$frames" "$((seed + 4))"
 		attached encap_tx.o encap_tx auto "$prof" "$frames" "$((seed + 9))"
-		# .rodata indexed by a frame's byte: a read-only table
+		# .rodata indexed by a frame's byte, or given to helpers: a
+		# read-only table
 		attached rodata_idx.o rodata_idx auto "$prof" "$frames" \
 			"$((seed + 20))"
+		attached rodata_key.o rodata_key auto "$prof" "$frames" \
+			"$((seed + 21))"
 		attached redirect_any.o redirect_any auto "$prof" "$frames" \
 			"$((seed + 8))" out_cfg:00000000:@OUT
 		# the program asks the devmap first: an empty slot has no
@@ -150,6 +153,26 @@ refused "a lookup of the host's AF_XDP sockets" af_xdp_lookup.o \
 	"map xsks_map (xskmap) is used other than by bpf_redirect_map(): its entries are the host's AF_XDP sockets"
 refused "a tail call from a subprogram" tail_sub.o \
 	"bpf_tail_call() in function dispatch: the NIC makes tail calls from a program's main function only"
+# packet bounds at the edge: the verifier and the offline planner agree
+for pb in bounds_exact:0 bounds_open:0 bounds_past:1 bounds_var:1; do
+	prog=${pb%:*}
+	nip link set dev "$NF" nicprog obj "$P_DIR/pkt_bounds.o" \
+		program "$prog" > "$TMP/out" 2>&1
+	rc_ip=$?
+	"$PLAN" --prog "$prog" "$P_DIR/pkt_bounds.o" > /dev/null 2>&1
+	rc_plan=$?
+	if [ "${pb#*:}" = 0 ]; then
+		check "pkt_bounds.o $prog: ip ($rc_ip) and the planner ($rc_plan) accept it" \
+			test "$rc_ip$rc_plan" = 00
+	else
+		check "pkt_bounds.o $prog: ip ($rc_ip) and the planner ($rc_plan) refuse it" \
+			test "$rc_ip" -ne 0 -a "$rc_plan" -ne 0
+		check "pkt_bounds.o $prog: ip's first line is the verifier's cause" \
+			grep -q "^Error: nicprog: $P_DIR/pkt_bounds.o: the verifier refused program $prog: .*packet" \
+			<<< "$(head -n1 "$TMP/out")"
+	fi
+	nip link set dev "$NF" nicprog off 2>/dev/null
+done
 # chosen as typed, as libbpf-based loaders find them: a section of the
 # program's own name (BTF types it XDP), a lone function in .text
 typed() {

@@ -115,7 +115,7 @@ while read -r origin obj; do
 			# the host (libbpf) creates them all, and refuses
 			unrun=$((unrun + 1))
 			count "$origin" 4
-			tap_skip "$what: the oracle" "no reference: the host refuses the object itself ($host)"
+			tap_info "$what: no oracle: the host refuses the object itself ($host)"
 		else
 			oracle_equal "$what" "$out" "$rc"
 		fi

@@ -150,6 +150,12 @@ refused "xdpoffload of global variables: said so" \
 refused "  and the way out named" \
 	"On a nicprog port, \"ip link set dev DEV nicprog obj $SELFDIR/progs/xdp_globals.o\" offloads it as a NIC table." \
 	nip -force link set dev "$NF" xdpoffload obj "$SELFDIR/progs/xdp_globals.o" sec xdp
+refused "xdpoffload of a map larger than the NIC: said so, with its size" \
+	"Error: map 'flow_states' does not fit in the device's memory (300000 entries of 4100 bytes)." \
+	nip -force link set dev "$NF" xdpoffload obj "$SELFDIR/progs/huge_table.o" sec xdp
+refused "  and partial on offered" \
+	"nicprog obj $SELFDIR/progs/huge_table.o partial on\" keeps it in host memory." \
+	nip -force link set dev "$NF" xdpoffload obj "$SELFDIR/progs/huge_table.o" sec xdp
 expect_eq "  the program is unchanged by them" "$ID" "$(hw_id)"
 refused "a port that is not nicprog's" "not a nicprog port" \
 	nip link set dev lo nicprog obj "$EX/count.o"
