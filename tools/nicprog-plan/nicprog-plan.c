@@ -169,10 +169,6 @@ static void log_line(void *priv, const char *line)
 	printf("[nicprog] %s", line);
 }
 
-/*
- * The kernel's work at load time, offline: the facts (absint.c), then
- * what nicprog_finalize() does with them.
- */
 static void list_program(void *arg, const char *name, const char *sec,
 			 bool xdp)
 {
@@ -192,6 +188,10 @@ static int list_programs(const char *path)
 	return 0;
 }
 
+/*
+ * The kernel's work at load time, offline: the facts (absint.c), then
+ * what nicprog_finalize() does with them.
+ */
 static int load_object(const char *path, const struct np_object_opts *sel,
 		       const struct nicprog_lnic *lnic, struct offline *ol,
 		       struct nicprog_ir_input *in, bool verbose, bool partial)
@@ -1067,6 +1067,7 @@ int main(int argc, char **argv)
 	struct nicprog_facts f;
 	static struct nicprog_ir ir;
 	int c, quality = 0, blocks = 0, facts = 0, show_lnic = 0, partial = 0;
+	int programs = 0;
 	enum out_mode out = OUT_TEXT;
 	int dot = 0;
 	struct nicprog_host_limits lim;
@@ -1206,12 +1207,19 @@ int main(int argc, char **argv)
 				return 2;
 			break;
 		case 'R':
-			return argc - optind == 1 ? list_programs(argv[optind]) :
-			       (fprintf(stderr, USAGE), 2);
+			programs = 1;
+			break;
 		default:
 			fprintf(stderr, USAGE);
 			return 2;
 		}
+	}
+	if (programs) {
+		if (argc - optind != 1) {
+			fprintf(stderr, USAGE);
+			return 2;
+		}
+		return list_programs(argv[optind]);
 	}
 	if (job_bufs || job_args || job_data)
 		return predict_job(argc - optind == 1 ? argv[optind] : NULL,

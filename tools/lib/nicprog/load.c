@@ -335,17 +335,19 @@ static void np_verifier_why(const struct nicprog_load_opts *opts, int err,
 {
 	const char *log = np_log.buf ? np_log.buf : "", *l, *end, *last = NULL;
 	static const char mark[] = "[nicprog] ";
+	static const char failed[] = "': failed to create: ";
 	size_t last_len = 0;
 
 	/* libbpf creates the maps first: one it could not is the cause */
-	l = strstr(log, "': failed to create: ");
+	l = strstr(log, failed);
 	if (l) {
 		for (last = l; last > log && last[-1] != '\''; last--)
 			;
 		end = np_eol(l);
+		l += sizeof(failed) - 1;
 		np_why(opts, err, "%s: map %.*s: the kernel refused to create it: %.*s",
-		       path, (int)(l - last), last,
-		       (int)(end - l - 21), l + 21);
+		       path, (int)(l - (sizeof(failed) - 1) - last), last,
+		       (int)(end - l), l);
 		return;
 	}
 	l = strstr(log, mark);

@@ -875,7 +875,6 @@ static int obj_rodata(struct obj *ob, u32 sym_idx, struct bpf_insn *insn,
 	return 1;
 }
 
-/* Append @fn to the program, then what it calls, depth first (libbpf). */
 #define OBJ_FN_NAME(x)	[BPF_FUNC_ ## x] = "bpf_" #x
 static const char * const obj_helper_names[] = {
 	__BPF_FUNC_MAPPER(OBJ_FN_NAME)
@@ -911,6 +910,7 @@ static int obj_callback_fail(struct obj *ob, const struct obj_func *fn,
 			at, helper ?: "a helper");
 }
 
+/* Append @fn to the program, then what it calls, depth first (libbpf). */
 static int obj_append(struct obj *ob, struct np_object *o,
 		      const struct btf *btf, struct obj_func *fn)
 {
