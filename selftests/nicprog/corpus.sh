@@ -27,7 +27,12 @@ oracle_nic corp nicsim-generic
 named=0 accepted=0 partial=0 refused=0 differ=0 unrun=0 typed=0 typed_ok=0
 # per origin: "named accepted refused differ unrun typed typed_ok"
 declare -A by
-count() { local -a c=(${by[$1]:-0 0 0 0 0 0 0}); c[$2]=$((c[$2] + 1)); by[$1]="${c[*]}"; }
+count() {
+	local -a c
+	read -r -a c <<< "${by[$1]:-0 0 0 0 0 0 0}"
+	c[$2]=$((c[$2] + 1))
+	by[$1]="${c[*]}"
+}
 
 # first PREFIX FILE: the first line of FILE without PREFIX, as a cause:
 # the way out through the host named alike (ip's partial on, the
@@ -78,7 +83,7 @@ while read -r origin obj; do
 	[[ $obj =~ ${CORPUS_ONLY:-.} ]] || continue
 	"$PLAN" --programs "$CORPUS/$obj" > "$TMP/progs" 2>&1 ||
 		{ tap_fail "$obj: the planner lists its programs"; continue; }
-	while read -r prog sec kind; do
+	while read -r prog _ kind; do
 		[ "$kind" = xdp ] || continue
 		named=$((named + 1))
 		count "$origin" 0

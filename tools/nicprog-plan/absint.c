@@ -1460,7 +1460,7 @@ static int ai_cond(struct ai *ai, struct ai_state *st)
 		ai->took[st->insn] |= t < 0 ? NP_TOOK_JUMP | NP_TOOK_FALL :
 				      t ? NP_TOOK_JUMP : NP_TOOK_FALL;
 	if (t >= 0) {
-		/* a frame template chose: that branch learns what the verifier's would */
+		/* a frame template chose: that branch learns as the verifier's */
 		if (pkt)
 			ai_pkt_branches(t ? st : NULL, t ? NULL : st, &pc);
 		st->insn = t ? target : st->insn + 1;

@@ -44,7 +44,9 @@ struct np_map_def {
  * struct np_object_opts - which program, for which machine
  * @sec: its section, or NULL
  * @prog: its function name, or NULL; with neither, the first program in
- *	a section libbpf names XDP ("xdp", "xdp/...", "xdp.frags...")
+ *	a section libbpf names XDP ("xdp", "xdp/...", "xdp.frags..."), else
+ *	the first BTF types as XDP, else a function alone in .text
+ *	(object.c's obj_choose())
  * @cpus: possible CPUs whose per-CPU layout user space expects of a
  *	per-CPU map (libbpf_num_possible_cpus()); 0 refuses per-CPU maps
  *
