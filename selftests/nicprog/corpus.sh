@@ -9,7 +9,8 @@
 #   out through the host, --partial / partial on, is then taken: both
 #   again with it);
 # - what loads runs under the oracle, verdicts, bytes and maps equal to
-#   the same object's on the host (BPF_PROG_TEST_RUN);
+#   the same object's on the host (BPF_PROG_TEST_RUN), with the entries
+#   the program's own tool would make (tools/testing/corpus/entries);
 # - as typed, ip and the planner take the same program, or refuse alike.
 # The summary lines are the table in Documentation/nicprog/offload.rst.
 # CORPUS_ONLY (an extended regular expression) picks objects by path;
@@ -19,6 +20,7 @@ require_root_tools
 . "$(dirname "$0")/adapt_lib.sh"
 
 CORPUS=${CORPUS:-$NICPROG_SRC/build/corpus}
+ENTRIES=$NICPROG_SRC/tools/testing/corpus/entries
 [ -s "$CORPUS/index" ] || skip_all "no corpus in $CORPUS: run tools/testing/corpus/build"
 FRAMES=${CORPUS_FRAMES:-2000}
 
@@ -40,6 +42,26 @@ count() {
 first() {
 	head -n1 "$2" | sed -e "s|^$1||" -e 's/(--partial lets/(partial lets/' \
 		-e 's/(plan_partial lets/(partial lets/' -e 's/\.$//'
+}
+
+# entries OBJ PROG: the table entries the program's own tool would make
+# (tools/testing/corpus/entries), as the oracle takes them: a per-CPU
+# value given to every possible CPU, @OUT the output port's ifindex
+CPUS=$(($(cut -d- -f2 /sys/devices/system/cpu/possible) + 1))
+entries() {
+	local e v list=() i
+	for e in $(awk -v o="$1" -v p="$2" '$1 == o && $2 == p { $1 = $2 = ""; print }' "$ENTRIES"); do
+		v=${e##*:}
+		if [[ $v == *"*" ]]; then
+			v=${v%"*"}
+			e=${e%:*}:
+			for ((i = 0; i < CPUS; i++)); do e+=$v; done
+		fi
+		list+=("${e//@OUT/$(printf '%02x%02x%02x%02x' \
+			$((OUT_IDX & 255)) $((OUT_IDX >> 8 & 255)) \
+			$((OUT_IDX >> 16 & 255)) $((OUT_IDX >> 24)))}")
+	done
+	echo "${list[*]}"
 }
 
 # try OBJ PROG [partial]: ip and the planner on PROG of OBJ; sets rc_ip,
@@ -105,11 +127,15 @@ while read -r origin obj; do
 		count "$origin" 1
 		# maps pinned by name (xdp-filter's) want a BPF file system
 		# where the host copy is loaded: one of this namespace's own
+		read -r -a ent <<< "$(entries "$obj" "$prog")"
 		out=$(ORACLE_ATTACHED=1 ORACLE_PROG=$prog ip netns exec "$NS" \
 		      sh -c 'mount -t bpf bpf /sys/fs/bpf && exec "$@"' sh \
 		      "$SELFDIR/oracle" "$CORPUS/$obj" "$IN" "$NF" "$OUT" \
-		      "$CAP" "$named" "$FRAMES" 2>&1)
+		      "$CAP" "$named" "$FRAMES" "${ent[@]}" 2>&1)
 		rc=$?
+		# with the tool's entries: which verdicts the frames met
+		[ ${#ent[@]} -eq 0 ] ||
+			print_matching "^# $FRAMES frames: " "$out"
 		[ $rc -ne 0 ] &&
 			grep -E '^(# map|# insn|oracle:|not ok)' <<< "$out" |
 			head -n 6 | sed 's/^/#   /'
