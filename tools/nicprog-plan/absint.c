@@ -1601,15 +1601,27 @@ static bool ai_pkt_ok(const struct ai_reg *base, const struct bpf_insn *in)
 	       off + nicprog_insn_bytes(in->code) <= (s64)base->range;
 }
 
-static int ai_pkt_fail(struct ai *ai, const struct ai_state *st, u8 reg)
+/*
+ * A load or store through @reg the verifier refuses -- past the packet
+ * bytes a check proved, or a context field a device-bound program may not
+ * touch so -- in its words; 0 if none.
+ */
+static int ai_mem_refused(struct ai *ai, const struct ai_state *st, u8 reg,
+			  bool write)
 {
 	const struct bpf_insn *in = &ai->insns[st->insn];
 	const struct ai_reg *r = &st->fr[st->cur]->regs[reg];
+	long long off = (long long)r->off + in->off;
+	u32 size = nicprog_insn_bytes(in->code);
 
-	return ai_fail(ai, -EACCES, "insn %u: invalid access to packet, off=%lld size=%u, R%u(id=%u,off=%d,r=%d) (the kernel's verifier refuses the program)",
-		       st->insn, (long long)r->off + in->off,
-		       nicprog_insn_bytes(in->code), reg, r->id, r->off,
-		       r->range);
+	if (r->type == AI_PKT && !ai_pkt_ok(r, in))
+		return ai_fail(ai, -EACCES, "insn %u: invalid access to packet, off=%lld size=%u, R%u(id=%u,off=%d,r=%d) (the kernel's verifier refuses the program)",
+			       st->insn, off, size, reg, r->id, r->off,
+			       r->range);
+	if (r->type == AI_CTX && !ai_ctx_ok(r, in, write))
+		return ai_fail(ai, -EACCES, "insn %u: invalid bpf_context access off=%lld size=%u (the kernel's verifier refuses the program)",
+			       st->insn, off, size);
+	return 0;
 }
 
 /* One instruction: 0 to go on, 1 when the path ends, <0 on error. */
@@ -1620,7 +1632,7 @@ static int ai_step(struct ai *ai, struct ai_state *st)
 	u8 cls = BPF_CLASS(in->code), op = BPF_OP(in->code);
 	const char *why;
 	u32 callsite;
-	int reg;
+	int reg, err;
 
 	switch (cls) {
 	case BPF_ALU:
@@ -1645,28 +1657,16 @@ static int ai_step(struct ai *ai, struct ai_state *st)
 		st->insn += 2;
 		return 0;
 	case BPF_LDX:
-		if (regs[in->src_reg].type == AI_PKT &&
-		    !ai_pkt_ok(&regs[in->src_reg], in))
-			return ai_pkt_fail(ai, st, in->src_reg);
-		if (regs[in->src_reg].type == AI_CTX &&
-		    !ai_ctx_ok(&regs[in->src_reg], in, false))
-			return ai_fail(ai, -EACCES, "insn %u: invalid bpf_context access off=%lld size=%u (the kernel's verifier refuses the program)",
-				       st->insn,
-				       (long long)regs[in->src_reg].off + in->off,
-				       nicprog_insn_bytes(in->code));
+		err = ai_mem_refused(ai, st, in->src_reg, false);
+		if (err)
+			return err;
 		ai_load(ai, st, in);
 		break;
 	case BPF_ST:
 	case BPF_STX:
-		if (regs[in->dst_reg].type == AI_PKT &&
-		    !ai_pkt_ok(&regs[in->dst_reg], in))
-			return ai_pkt_fail(ai, st, in->dst_reg);
-		if (regs[in->dst_reg].type == AI_CTX &&
-		    !ai_ctx_ok(&regs[in->dst_reg], in, true))
-			return ai_fail(ai, -EACCES, "insn %u: invalid bpf_context access off=%lld size=%u (the kernel's verifier refuses the program)",
-				       st->insn,
-				       (long long)regs[in->dst_reg].off + in->off,
-				       nicprog_insn_bytes(in->code));
+		err = ai_mem_refused(ai, st, in->dst_reg, true);
+		if (err)
+			return err;
 		if (cls == BPF_STX)
 			goto stx;
 		ai_tmpl_store(ai, &regs[in->dst_reg], in);

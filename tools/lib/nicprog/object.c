@@ -1250,6 +1250,21 @@ static struct obj_func *obj_choose(struct obj *ob,
 	return NULL;
 }
 
+/* A reader of @path whose refusals go to @err; NULL (said) without memory. */
+static struct obj *obj_new(const char *path, char *err, size_t err_len)
+{
+	struct obj *ob = calloc(1, sizeof(*ob));
+
+	if (!ob) {
+		snprintf(err, err_len, "out of memory");
+		return NULL;
+	}
+	ob->path = path;
+	ob->err = err;
+	ob->err_len = err_len;
+	return ob;
+}
+
 /* Open @ob->path: its ELF in @ob (on @fd), scanned, and its BTF if any. */
 static int obj_open(struct obj *ob, int *fd, struct btf **btf)
 {
@@ -1289,18 +1304,13 @@ int np_object_programs(const char *path,
 				  const char *sec, bool xdp),
 		       void *arg, char *err, size_t err_len)
 {
-	struct obj *ob = calloc(1, sizeof(*ob));
+	struct obj *ob = obj_new(path, err, err_len);
 	struct btf *btf = NULL;
 	int fd = -1, ret, n = 0;
 	u32 f;
 
-	if (!ob) {
-		snprintf(err, err_len, "out of memory");
+	if (!ob)
 		return -ENOMEM;
-	}
-	ob->path = path;
-	ob->err = err;
-	ob->err_len = err_len;
 	ret = obj_open(ob, &fd, &btf);
 	for (f = 0; !ret && f < ob->n_funcs; f++) {
 		if (!obj_func_prog(ob, &ob->funcs[f]))
@@ -1323,20 +1333,15 @@ static int obj_read(const char *path, const struct np_object_opts *opts,
 		    struct np_object *o, char *err, size_t err_len,
 		    bool ro_tables, bool *unfolded)
 {
-	struct obj *ob = calloc(1, sizeof(*ob));
+	struct obj *ob = obj_new(path, err, err_len);
 	struct obj_func *main_fn = NULL;
 	struct btf *btf = NULL;
 	int fd = -1, ret;
 
 	memset(o, 0, sizeof(*o));
-	if (!ob) {
-		snprintf(err, err_len, "out of memory");
+	if (!ob)
 		return -ENOMEM;
-	}
 	ob->ro_tables = ro_tables;
-	ob->path = path;
-	ob->err = err;
-	ob->err_len = err_len;
 	ob->cpus = opts->cpus;
 	ret = obj_open(ob, &fd, &btf) ?: obj_externs(ob, btf);
 	if (ret)
