@@ -141,21 +141,23 @@ refused "a helper the NIC lacks: the loader names it before loading" \
 expect_eq "  and the settings are put back" "$OWN" "$(settings)"
 
 # the stock path: xdpoffload names the map the core refused and the way out
-refused "xdpoffload of a per-CPU map: the map and its type named" \
+# stock DESC OBJ CAUSE WAY: refused, CAUSE and WAY on lines of their own
+stock() {
+	local out
+	out=$(nip -force link set dev "$NF" xdpoffload obj "$SELFDIR/progs/$2" sec xdp 2>&1)
+	check "xdpoffload of $1: refused" test $? -ne 0
+	check "xdpoffload of $1: says \"$3\"" grep -qxF -- "$3" <<< "$out"
+	check "xdpoffload of $1: offers \"$4\"" grep -qxF -- "$4" <<< "$out"
+}
+stock "a per-CPU map" xdp_stats.o \
 	"Error: map 'xdp_stats_map' is a percpu_array map: the kernel offloads array and hash maps only." \
-	nip -force link set dev "$NF" xdpoffload obj "$SELFDIR/progs/xdp_stats.o" sec xdp
-refused "xdpoffload of global variables: said so" \
-	"holds the program's global variables, which the kernel gives an offloaded program no access to" \
-	nip -force link set dev "$NF" xdpoffload obj "$SELFDIR/progs/xdp_globals.o" sec xdp
-refused "  and the way out named" \
-	"On a nicprog port, \"ip link set dev DEV nicprog obj $SELFDIR/progs/xdp_globals.o\" offloads it as a NIC table." \
-	nip -force link set dev "$NF" xdpoffload obj "$SELFDIR/progs/xdp_globals.o" sec xdp
-refused "xdpoffload of a map larger than the NIC: said so, with its size" \
+	"On a nicprog port, \"ip link set dev DEV nicprog obj $SELFDIR/progs/xdp_stats.o\" offloads it as a NIC table."
+stock "global variables" xdp_globals.o \
+	"Error: map 'xdp_glob.data' holds the program's global variables, which the kernel gives an offloaded program no access to (an mmapable array)." \
+	"On a nicprog port, \"ip link set dev DEV nicprog obj $SELFDIR/progs/xdp_globals.o\" offloads it as a NIC table."
+stock "a map larger than the NIC" huge_table.o \
 	"Error: map 'flow_states' does not fit in the device's memory (300000 entries of 4100 bytes)." \
-	nip -force link set dev "$NF" xdpoffload obj "$SELFDIR/progs/huge_table.o" sec xdp
-refused "  and partial on offered" \
-	"nicprog obj $SELFDIR/progs/huge_table.o partial on\" keeps it in host memory." \
-	nip -force link set dev "$NF" xdpoffload obj "$SELFDIR/progs/huge_table.o" sec xdp
+	"On a nicprog port, \"ip link set dev DEV nicprog obj $SELFDIR/progs/huge_table.o partial on\" keeps it in host memory."
 expect_eq "  the program is unchanged by them" "$ID" "$(hw_id)"
 refused "a port that is not nicprog's" "not a nicprog port" \
 	nip link set dev lo nicprog obj "$EX/count.o"
