@@ -1265,6 +1265,18 @@ static struct obj *obj_new(const char *path, char *err, size_t err_len)
 	return ob;
 }
 
+/* Undo obj_new() and obj_open(), whatever of the latter was done. */
+static void obj_close(struct obj *ob, int fd, struct btf *btf)
+{
+	btf__free(btf);
+	if (ob->elf)
+		elf_end(ob->elf);
+	if (fd >= 0)
+		close(fd);
+	free(ob->rels);
+	free(ob);
+}
+
 /* Open @ob->path: its ELF in @ob (on @fd), scanned, and its BTF if any. */
 static int obj_open(struct obj *ob, int *fd, struct btf **btf)
 {
@@ -1319,13 +1331,7 @@ int np_object_programs(const char *path,
 		   obj_func_rank(ob, btf, &ob->funcs[f]) < 4);
 		n++;
 	}
-	btf__free(btf);
-	if (ob->elf)
-		elf_end(ob->elf);
-	if (fd >= 0)
-		close(fd);
-	free(ob->rels);
-	free(ob);
+	obj_close(ob, fd, btf);
 	return ret ?: n;
 }
 
@@ -1386,13 +1392,7 @@ static int obj_read(const char *path, const struct np_object_opts *opts,
 			 (int)ob->license->d_size,
 			 (const char *)ob->license->d_buf);
 out:
-	btf__free(btf);
-	if (ob->elf)
-		elf_end(ob->elf);
-	if (fd >= 0)
-		close(fd);
-	free(ob->rels);
-	free(ob);
+	obj_close(ob, fd, btf);
 	if (ret)
 		np_object_free(o);
 	return ret;
