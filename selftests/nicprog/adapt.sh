@@ -31,8 +31,7 @@ tap_begin
 seed=1
 # a zero per-CPU value of 16 bytes a slot: as many slots as possible CPUs
 PCPU_ZERO=$(printf '%032d' 0)
-PCPU_ZERO=$(printf "$PCPU_ZERO%.0s" $(seq "$(($(cut -d- -f2 \
-	/sys/devices/system/cpu/possible) + 1))"))
+PCPU_ZERO=$(printf "$PCPU_ZERO%.0s" $(seq "$POSSIBLE_CPUS"))
 # one device per profile, every program in turn on its NF port
 for prof in $PROFILES; do
 	frames=$FRAMES_OTHER

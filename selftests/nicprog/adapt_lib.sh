@@ -147,17 +147,24 @@ meta() {
 
 # attached OBJ PROG SHAPE PROFILE FRAMES SEED [ENTRY...]: ip link ...
 # nicprog obj OBJ program PROG plan SHAPE, then the oracle on what it
-# attached, with the initial map entries given ("@OUT" in an entry: the
-# OUT port's ifindex, 4 bytes little-endian).
+# out_entry ENTRY: a map entry for the oracle with "@OUT" the OUT port's
+# ifindex, 4 bytes little-endian
+out_entry() {
+	echo "${1//@OUT/$(printf '%02x%02x%02x%02x' $((OUT_IDX & 255)) \
+		$((OUT_IDX >> 8 & 255)) $((OUT_IDX >> 16 & 255)) \
+		$((OUT_IDX >> 24)))}"
+}
+# the possible CPUs, whose slots a per-CPU value from user space has
+POSSIBLE_CPUS=$(($(cut -d- -f2 /sys/devices/system/cpu/possible) + 1))
+
+# attached, with the initial map entries given (out_entry()).
 attached() {
 	local obj=$1 prog=$2 shape=$3 prof=$4 frames=$5 seed=$6 out rc e kind
-	local what="$prof $obj ($prog, plan $shape)"
+	local what="$prof $obj ($prog, plan $shape)" id vs
 	local -a entries=()
 	shift 6
 	for e in "$@"; do
-		entries+=("${e//@OUT/$(printf '%02x%02x%02x%02x' \
-			$((OUT_IDX & 255)) $((OUT_IDX >> 8 & 255)) \
-			$((OUT_IDX >> 16 & 255)) $((OUT_IDX >> 24)))}")
+		entries+=("$(out_entry "$e")")
 	done
 	nip link set dev "$NF" nicprog obj "$P_DIR/$obj" program "$prog" \
 		plan "$shape" > "$TMP/out" 2>&1
@@ -172,6 +179,17 @@ attached() {
 		check "$what: nicprog prog show names the host map its table stands for" \
 			grep -q "table [0-9]* [a-z_]* (host of host map [1-9][0-9]*)" \
 			<<< "$(ip netns exec "$NS" "$NICPROG" prog show dev "$NF")"
+		;;
+	rodata_key.o)
+		# .rodata bound as a table is frozen, as libbpf freezes the
+		# host's: user space cannot change what the NIC reads
+		id=$(for m in $(prog_maps); do bpftool -j map show id "$m"; done |
+		     jq -r 'select(.name | endswith(".rodata")) | .id')
+		check "$what: its .rodata table is frozen" \
+			test "$(bpftool -j map show id "${id:-0}" | jq -r .frozen)" = 1
+		vs=$(bpftool -j map show id "${id:-0}" | jq -r .bytes_value)
+		check "$what: a write of the table from user space is refused" \
+			sh -c "! bpftool map update id '${id:-0}' key hex 00 00 00 00 value hex $(printf '00 %.0s' $(seq "${vs:-1}")) 2>/dev/null"
 		;;
 	xdp_conntrack.o | xdp_lpm_route.o)
 		kind=lru

@@ -404,17 +404,26 @@ static int np_map_index(const struct np_object *o, const struct bpf_map *map)
 	return -1;
 }
 
-/* A global data section's map gets the section's initial bytes. */
+/*
+ * A global data section's map gets the section's initial bytes; a
+ * read-only one (.rodata bound as a table, object.c) is then frozen, as
+ * libbpf freezes the host's: user space can no more change what the
+ * NIC's program reads than what the host's does.
+ */
 static int np_map_init(const struct np_object *o, u32 m, int fd,
 		       const struct nicprog_load_opts *opts)
 {
 	u32 zero = 0;
 
-	if (!o->map_init[m] ||
-	    !bpf_map_update_elem(fd, &zero, o->map_init[m], BPF_ANY))
+	if (!o->map_init[m])
 		return 0;
-	return np_why(opts, -errno, "map %s: its initial values cannot be written: %s",
-		      o->map_names[m], strerror(errno));
+	if (bpf_map_update_elem(fd, &zero, o->map_init[m], BPF_ANY))
+		return np_why(opts, -errno, "map %s: its initial values cannot be written: %s",
+			      o->map_names[m], strerror(errno));
+	if ((o->map_defs[m].flags & BPF_F_RDONLY_PROG) && bpf_map_freeze(fd))
+		return np_why(opts, -errno, "map %s: it cannot be frozen: %s",
+			      o->map_names[m], strerror(errno));
+	return 0;
 }
 
 /*
