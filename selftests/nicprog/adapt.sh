@@ -19,7 +19,8 @@
 # per-port counters in a PERCPU_HASH whose keys user space creates;
 # connection tracking in an LRU_HASH and routing in an LPM_TRIE (nested
 # prefixes, so only the longest match is right), the tables' kinds shown by
-# nicprog prog show; a full LRU table evicts instead of refusing.
+# nicprog prog show; a full LRU table evicts instead of refusing; bpf_loop()
+# as the loop the loader writes for it, at each of the helper's edges.
 # What cannot offload is refused with nicprog's sentence naming the map or
 # call, the offline planner saying the same; a successful load prints
 # nothing alarming; only the maps the program uses reach the device.
@@ -90,6 +91,11 @@ for prof in $PROFILES; do
 			"$((seed + 20))"
 		attached rodata_key.o rodata_key auto "$prof" "$frames" \
 			"$((seed + 21))"
+		# bpf_loop(), inlined by the loader: every edge of the helper
+		attached loop_cb.o loop_nr auto "$prof" "$frames" \
+			"$((seed + 22))"
+		attached loop_cb.o loop_cb auto "$prof" "$frames" \
+			"$((seed + 23))"
 		attached redirect_any.o redirect_any auto "$prof" "$frames" \
 			"$((seed + 8))" out_cfg:00000000:@OUT
 		# the program asks the devmap first: an empty slot has no
@@ -142,8 +148,10 @@ refused "a helper the NIC lacks" bad_helper.o \
 	"insn 0: helper bpf_get_smp_processor_id (8) is not supported on the NIC"
 refused "a tc program, not chosen by itself" tc.o \
 	"no XDP program: neither an XDP section"
-refused "a bpf_loop() callback" loop_cb.o \
-	"gives bpf_loop a function's address (a callback)"
+refused "a bpf_for_each_map_elem() callback" foreach_cb.o \
+	"gives bpf_for_each_map_elem a function's address (a callback)"
+refused "bpf_loop() with flags from the frame" loop_flags.o \
+	"bpf_loop()'s flags are not a constant in the code before the call"
 refused "a map another object defines" extern_map.o \
 	"link them first: bpftool gen object linked.o $P_DIR/extern_map.o OTHER.o"
 refused "a map its own tool sizes" unsized_map.o \
@@ -152,6 +160,12 @@ refused "a lookup of the host's AF_XDP sockets" af_xdp_lookup.o \
 	"map xsks_map (xskmap) is used other than by bpf_redirect_map(): its entries are the host's AF_XDP sockets"
 refused "a tail call from a subprogram" tail_sub.o \
 	"bpf_tail_call() in function dispatch: the NIC makes tail calls from a program's main function only"
+# a walk the verifier gives up on: its log runs out, ip names the cause
+nip link set dev "$NF" nicprog obj "$P_DIR/loop_deep.o" > "$TMP/out" 2>&1
+rc=$?
+check "a program too complex to verify: refused ($rc), the first line says so" \
+	grep -q "^Error: nicprog: $P_DIR/loop_deep.o: the verifier refused program loop_deep: too complex to verify" \
+	<(head -n 1 "$TMP/out")
 # packet bounds at the edge: the verifier and the offline planner agree
 for pb in bounds_exact:0 bounds_open:0 bounds_past:1 bounds_var:1; do
 	prog=${pb%:*}

@@ -162,8 +162,8 @@ static void *np_btf_info_remap(const void *info, u32 cnt, u32 rec_size,
 /*
  * libbpf's prog_prepare_load_fn: its copy of the chosen program, relocated,
  * gets the changes object.c made to ours -- read-only data folded
- * (patches), then bpf_redirect_map() calls spliced (splices), its BTF
- * function and line information re-aimed. The copies must agree
+ * (patches), then bpf_redirect_map() and bpf_loop() calls spliced
+ * (splices), its BTF function and line information re-aimed. The copies must agree
  * instruction for instruction (object.c links as libbpf does); the
  * address loads libbpf left for the .rodata map we do not create are
  * poisoned calls or loads, either way two instruction slots.
@@ -248,12 +248,22 @@ static int np_prepare(struct bpf_program *prog, struct bpf_prog_load_opts *lo,
 			 BPF_FUNC_redirect_map :
 			 sp[i].kind == NP_SPLICE_LOOKUP ?
 			 BPF_FUNC_map_lookup_elem :
-			 sp[i].kind == NP_SPLICE_TAIL ? BPF_FUNC_tail_call : -1;
+			 sp[i].kind == NP_SPLICE_TAIL ? BPF_FUNC_tail_call :
+			 sp[i].kind == NP_SPLICE_LOOP ? BPF_FUNC_loop : -1;
 		if (helper >= 0 &&
 		    (copy[at].code != (BPF_JMP | BPF_CALL) ||
 		     copy[at].imm != helper)) {
 			snprintf(np_fold.why, sizeof(np_fold.why),
 				 "libbpf's insn %u is not the helper call the loader rewrites",
+				 at);
+			err = -EINVAL;
+			goto out;
+		}
+		if (sp[i].kind == NP_SPLICE_FUNC && sp[i].n &&
+		    (!np_is_ldimm64(&copy[at]) ||
+		     copy[at].src_reg != BPF_PSEUDO_FUNC)) {
+			snprintf(np_fold.why, sizeof(np_fold.why),
+				 "libbpf's insn %u is not the callback address load the loader rewrites",
 				 at);
 			err = -EINVAL;
 			goto out;
@@ -355,6 +365,16 @@ static void np_verifier_why(const struct nicprog_load_opts *opts, int err,
 		l += sizeof(mark) - 1;
 		end = np_eol(l);
 		np_why(opts, err, "%s: %.*s", path, (int)(end - l), l);
+		return;
+	}
+	/*
+	 * A walk the verifier gave up on fills any log before it ends: its
+	 * last line is then an instruction of the walk, not the cause.
+	 */
+	if (err == -E2BIG && !strstr(log, "\nprocessed ")) {
+		np_why(opts, err,
+		       "%s: the verifier refused program %s: too complex to verify (it walks at most 1000000 instructions, with 8192 branches pending; its log ran out before saying which)",
+		       path, prog);
 		return;
 	}
 	/* the last line of the log libbpf quotes, bar its own markers */

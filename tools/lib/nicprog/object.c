@@ -880,6 +880,18 @@ static const char * const obj_helper_names[] = {
 	__BPF_FUNC_MAPPER(OBJ_FN_NAME)
 };
 
+/**
+ * np_helper_name() - a helper's name, as bpf_helper_defs.h spells it
+ * @id: enum bpf_func_id
+ *
+ * Return: "bpf_..." or NULL for an id Linux 6.1 does not know.
+ */
+const char *np_helper_name(s32 id)
+{
+	return id >= 0 && id < (s32)ARRAY_SIZE(obj_helper_names) ?
+	       obj_helper_names[id] : NULL;
+}
+
 /* Whether relocation symbol @sym_idx is code: a function's address. */
 static bool obj_callback(struct obj *ob, u32 sym_idx)
 {
@@ -890,24 +902,44 @@ static bool obj_callback(struct obj *ob, u32 sym_idx)
 	       ob->sec_insns[sym.st_shndx];
 }
 
-/*
- * A function's address taken at @fn's instruction @i (@at in the
- * program): a callback for bpf_loop(), bpf_for_each_map_elem() or a
- * timer, named with the helper the address is given to.
- */
-static int obj_callback_fail(struct obj *ob, const struct obj_func *fn,
-			     const struct bpf_insn *insn, u32 i, u32 at)
-{
-	const char *helper = NULL;
-	u32 j;
+static int obj_append(struct obj *ob, struct np_object *o,
+		      const struct btf *btf, struct obj_func *fn);
 
-	for (j = i + 2; j < fn->len && !helper; j++)
-		if (insn[j - i].code == (BPF_JMP | BPF_CALL) &&
-		    !insn[j - i].src_reg && insn[j - i].imm >= 0 &&
-		    insn[j - i].imm < (s32)ARRAY_SIZE(obj_helper_names))
-			helper = obj_helper_names[insn[j - i].imm];
-	return obj_fail(ob, "insn %u gives %s a function's address (a callback): the NIC calls no callbacks from helpers; write the loop as a bounded for loop, or attach the program to the host (xdpdrv)",
-			at, helper ?: "a helper");
+/*
+ * A function's address taken at @at (a callback, given to bpf_loop() or
+ * another helper: loop.c decides) is linked as libbpf links it: the
+ * function appended, the load a BPF_PSEUDO_FUNC aimed as a call is. The
+ * relocation's symbol plus the load's imm is the byte offset of the
+ * function in its section.
+ */
+static int obj_func_addr(struct obj *ob, struct np_object *o,
+			 const struct btf *btf, const struct obj_rel *r,
+			 u32 at)
+{
+	struct obj_func *callee;
+	GElf_Sym sym;
+	s64 off;
+	int err;
+
+	if (!r || obj_sym(ob, r->sym, &sym))
+		return obj_fail(ob, "insn %u: a function's address without a relocation",
+				at);
+	off = (s64)sym.st_value + o->insns[at].imm;
+	callee = off >= 0 && !(off % sizeof(struct bpf_insn)) ?
+		 obj_func_at(ob, sym.st_shndx,
+			     off / sizeof(struct bpf_insn)) : NULL;
+	if (!callee)
+		return obj_fail(ob, "insn %u takes the address of an instruction that starts no function",
+				at);
+	if (callee->at < 0) {
+		err = obj_append(ob, o, btf, callee);
+		if (err)
+			return err;
+	}
+	o->insns[at].src_reg = BPF_PSEUDO_FUNC;
+	o->insns[at].imm = callee->at - (s32)(at + 1);
+	o->insns[at + 1].imm = 0;
+	return 0;
 }
 
 /* Append @fn to the program, then what it calls, depth first (libbpf). */
@@ -944,9 +976,13 @@ static int obj_append(struct obj *ob, struct np_object *o,
 				return obj_fail(ob, "insn %u: a 64-bit load cut in half",
 						base + i);
 			if (insn->src_reg == BPF_PSEUDO_FUNC ||
-			    (r && obj_callback(ob, r->sym)))
-				return obj_callback_fail(ob, fn, insn, i,
-							 base + i);
+			    (r && obj_callback(ob, r->sym))) {
+				err = obj_func_addr(ob, o, btf, r, base + i);
+				if (err)
+					return err;
+				i++;
+				continue;
+			}
 			err = r ? obj_rodata(ob, r->sym, insn, base + i) : 0;
 			if (!err && r)
 				err = obj_global(ob, o, r->sym, insn, base + i);
@@ -1116,13 +1152,12 @@ static int obj_helpers(struct obj *ob, const struct np_object *o,
 		    nicprog_exec_helper_supported(in->imm) ||
 		    nicprog_exec_host_helper(in->imm))
 			continue;
-		/* what redirect.c turns into helpers the NIC has */
+		/* what redirect.c and loop.c turn into what the NIC has */
 		if (!rewritten && (in->imm == BPF_FUNC_redirect_map ||
-				   in->imm == BPF_FUNC_tail_call))
+				   in->imm == BPF_FUNC_tail_call ||
+				   in->imm == BPF_FUNC_loop))
 			continue;
-		name = in->imm >= 0 &&
-		       in->imm < (s32)ARRAY_SIZE(obj_helper_names) ?
-		       obj_helper_names[in->imm] : NULL;
+		name = np_helper_name(in->imm);
 		return obj_fail(ob, "insn %u: helper %s (%d) is not supported on the NIC; attach the program to the host (xdpdrv)",
 				i, name ? name : "unknown", in->imm);
 	}
@@ -1364,6 +1399,9 @@ static int obj_read(const char *path, const struct np_object_opts *opts,
 	memset(o->sub_nargs, 0xff, sizeof(o->sub_nargs));
 	if (!ret && btf)
 		obj_btf(btf, o);
+	/* a callback's helper is named before it is found missing */
+	if (!ret)
+		ret = np_loop_rewrite(o, err, err_len);
 	/*
 	 * a helper no one runs is the cause, whatever the rewrites below
 	 * would make of the arguments it is given (bpf_printk()'s format)

@@ -124,6 +124,7 @@ int np_object_programs(const char *path,
 		       void (*fn)(void *arg, const char *name,
 				  const char *sec, bool xdp),
 		       void *arg, char *err, size_t err_len);
+const char *np_helper_name(s32 id);
 bool np_map_percpu(u32 type);
 bool np_map_host(u32 type);
 bool np_map_host_target(u32 type);

@@ -512,7 +512,7 @@ int np_splice_apply(const struct bpf_insn *in, u32 len,
 		    const struct np_splice *sp, u32 n_sp,
 		    struct bpf_insn **out, u32 *out_len, u32 **map)
 {
-	u32 i, k = 0, j = 0, extra = 0, *mp;
+	u32 i, k = 0, j = 0, q, extra = 0, *mp;
 	struct bpf_insn *o;
 	s64 tgt;
 
@@ -541,6 +541,16 @@ int np_splice_apply(const struct bpf_insn *in, u32 len,
 		u8 cls = BPF_CLASS(x->code), op = BPF_OP(x->code);
 
 		if (k < n_sp && sp[k].at == i) {
+			for (q = 0; q < sp[k].n; q++) {
+				x = &sp[k].insns[q];
+				if (x->code != (BPF_JMP | BPF_CALL) ||
+				    x->src_reg != BPF_PSEUDO_CALL)
+					continue;
+				tgt = (s64)i + 1 + x->imm;
+				if (tgt >= 0 && tgt <= len)
+					o[mp[i] + q].imm = (s32)mp[tgt] -
+							   (s32)(mp[i] + q + 1);
+			}
 			k++;
 			continue;
 		}

@@ -6,7 +6,8 @@
  * empty slot; bpf_tail_call() a lookup of the tail call target and
  * bpf_redirect() to it (redirect.c); a global data
  * address load, which 6.1 does not allow on a device-bound map, a lookup
- * of the section's one element (globals.c).
+ * of the section's one element (globals.c); bpf_loop(), whose callback
+ * the NIC cannot call from a helper, the loop it runs (loop.c).
  */
 #ifndef _NICPROG_REDIRECT_H
 #define _NICPROG_REDIRECT_H
@@ -19,6 +20,8 @@ enum np_splice_kind {
 	NP_SPLICE_GLOBAL,	/* a global data address load (globals.c) */
 	NP_SPLICE_LOOKUP,	/* a bpf_map_lookup_elem() on a devmap */
 	NP_SPLICE_TAIL,		/* a bpf_tail_call() */
+	NP_SPLICE_LOOP,		/* a bpf_loop() call (loop.c) */
+	NP_SPLICE_FUNC,		/* the load of its callback's address */
 };
 
 /**
@@ -28,7 +31,9 @@ enum np_splice_kind {
  *	load whose first half's splice replaces both
  * @kind: enum np_splice_kind
  * @insns: them; jumps among them are relative to themselves, and
- *	@insns[0] keeps the replaced instruction's place for jumps into it.
+ *	@insns[0] keeps the replaced instruction's place for jumps into it;
+ *	a call among them (BPF_PSEUDO_CALL) is aimed as from the replaced
+ *	instruction, at @at + 1 + imm of the program before any splice.
  *	A 64-bit map load among them names the map as the replaced
  *	instruction does (in libbpf's copy, its file descriptor)
  */
@@ -48,6 +53,7 @@ static inline bool np_is_ldimm64(const struct bpf_insn *in)
 
 int np_globals_rewrite(struct np_object *o, char *err, size_t err_len);
 int np_redirect_rewrite(struct np_object *o, char *err, size_t err_len);
+int np_loop_rewrite(struct np_object *o, char *err, size_t err_len);
 void np_func_of(const struct np_object *o, u32 i, u32 *first, u32 *end,
 		u32 *sub);
 s32 np_free_slot(const struct bpf_insn *insns, u32 first, u32 end);

@@ -396,7 +396,8 @@ refused "kfunc call: named, with the way out" "calls a kernel function \(kfunc\)
 refused "tc program: not chosen by itself; the programs there are named" "no XDP program: neither an XDP section .* nor a struct xdp_md argument in classify \(tc\); name one with program NAME" "$PROGS/tc.o"
 refused "a packet read one byte past the bounds check: what the verifier says" "insn 5: invalid access to packet, off=34 size=1, R2\(id=0,off=34,r=34\) \(the kernel's verifier refuses the program\)" --prog bounds_past "$PROGS/pkt_bounds.o"
 refused "a pointer moved by a variable, not checked again" "invalid access to packet, off=14 size=1, R2\(id=1,off=14,r=0\)" --prog bounds_var "$PROGS/pkt_bounds.o"
-refused "bpf_loop() callback: named with its helper and the way out" "insn 9 gives bpf_loop a function's address \(a callback\): the NIC calls no callbacks from helpers; write the loop as a bounded for loop" "$PROGS/loop_cb.o"
+refused "bpf_for_each_map_elem() callback: named with its helper and the way out" "insn 6 gives bpf_for_each_map_elem a function's address \(a callback\): the NIC calls no callbacks from helpers but bpf_loop\(\)'s; write the loop as a bounded for loop" "$PROGS/foreach_cb.o"
+refused "bpf_loop() with flags from the frame: the flags named" "insn 12: bpf_loop\(\)'s flags are not a constant in the code before the call" "$PROGS/loop_flags.o"
 refused "extern map: link it first, with the command" "the object declares 'rx_cnt' extern, defined in another object .*link them first: bpftool gen object linked.o $PROGS/extern_map.o OTHER.o" "$PROGS/extern_map.o"
 refused "a map its tool sizes: no max_entries, said so" "map cpus_available: the object gives it no max_entries; its own tool sets them before loading" "$PROGS/unsized_map.o"
 refused "larger than the instruction store" "program has 12507 instructions; the NIC's cores hold at most 8192" "$PROGS/big.o"
@@ -429,6 +430,8 @@ planned() {
 		nok "$1"
 	fi
 }
+planned "bpf_loop() with flags 0: inlined, the callback a subprogram" \
+	"program loop_nr, 2 subprograms" "$PROGS/loop_cb.o"
 planned "no XDP section: the program BTF types as XDP, as typed (SEC(\"xdp1\"))" \
 	"section xdp1, program xdp_prog1" "$PROGS/xdp1_kern.o"
 planned "read-only data indexed by a variable: .rodata a read-only table" \
