@@ -20,7 +20,8 @@
 # connection tracking in an LRU_HASH and routing in an LPM_TRIE (nested
 # prefixes, so only the longest match is right), the tables' kinds shown by
 # nicprog prog show; a full LRU table evicts instead of refusing; bpf_loop()
-# as the loop the loader writes for it, at each of the helper's edges.
+# as the loop the loader writes for it, at each of the helper's edges; an
+# XSKMAP lookup that only gates a redirect to its socket.
 # What cannot offload is refused with nicprog's sentence naming the map or
 # call, the offline planner saying the same; a successful load prints
 # nothing alarming; only the maps the program uses reach the device.
@@ -107,6 +108,11 @@ for prof in $PROFILES; do
 		# entry on both sides (PASS, and ABORTED for flags 0)
 		attached xsk_def.o xsk_def_prog auto "$prof" "$FRAMES_ONCE" \
 			"$((seed + 15))"
+		# xdp-tutorial's AF_XDP program: the lookup only gates the
+		# redirect, which the NIC makes with the program's verdict
+		# for a missing socket
+		attached af_xdp_lookup.o xdp_sock_prog auto "$prof" \
+			"$FRAMES_ONCE" "$((seed + 24))"
 		attached xdp_cpu_lb.o xdp_cpu_lb auto "$prof" "$FRAMES_ONCE" \
 			"$((seed + 16))" cpus_count:00000000:02000000 \
 			cpus_available:00000000:00000000 \
@@ -156,7 +162,7 @@ refused "a map another object defines" extern_map.o \
 	"link them first: bpftool gen object linked.o $P_DIR/extern_map.o OTHER.o"
 refused "a map its own tool sizes" unsized_map.o \
 	"map cpus_available: the object gives it no max_entries"
-refused "a lookup of the host's AF_XDP sockets" af_xdp_lookup.o \
+refused "a lookup of the host's AF_XDP sockets, its result read" xsk_near.o \
 	"map xsks_map (xskmap) is used other than by bpf_redirect_map(): its entries are the host's AF_XDP sockets"
 refused "a tail call from a subprogram" tail_sub.o \
 	"bpf_tail_call() in function dispatch: the NIC makes tail calls from a program's main function only"

@@ -175,7 +175,7 @@ attached() {
 	rc=$?
 	print_matching '^# (map|[0-9]* frames|[1-9][0-9]* (redirects to|frames grown))' "$out"
 	case $obj in
-	xsk_def.o | xdp_cpu_lb.o)
+	xsk_def.o | xdp_cpu_lb.o | af_xdp_lookup.o)
 		check "$what: nicprog prog show names the host map its table stands for" \
 			grep -q "table [0-9]* [a-z_]* (host of host map [1-9][0-9]*)" \
 			<<< "$(ip netns exec "$NS" "$NICPROG" prog show dev "$NF")"

@@ -9,8 +9,9 @@
 # object is then offloaded unchanged (ip link ... nicprog): the NIC's
 # program hands the socket's frames to the host XSKMAP the loader made,
 # which the table standing for it names, and a key without a socket
-# passes its frames on the host, as bpf_redirect_map(..., XDP_PASS) does.
-# Then a port with a program attached and a socket bound is deleted under
+# passes its frames on the host, as bpf_redirect_map(..., XDP_PASS) does;
+# the same with the socket looked up before the redirect (hostxdp_gate.o),
+# which the loader turns into that redirect. Then a port with a program attached and a socket bound is deleted under
 # them.
 . "$(dirname "$0")/lib.sh"
 require_root_tools
@@ -62,12 +63,12 @@ expect_eq "xdp_xmit of $RDR counts what was redirected to it" \
 expect_eq "and it sent them all" 0 "$(xs "$RDR" xdp_xmit_errors)"
 check "nothing stays attached" sh -c "! ip link show dev $IN | grep -q prog/xdp"
 
-# The same object on the NIC, the XSKMAP the host's.
-IP=$NICPROG_SRC/tools/iproute2/ip
-NICPROG=$NICPROG_SRC/tools/nicprog/nicprog
-if [ -x "$IP" ] && [ -x "$NICPROG" ]; then
-	check "hostxdp.o offloads unchanged (ip link ... nicprog)" \
-		"$IP" link set dev "$IN" nicprog obj "$OBJ"
+# offloaded OBJ SEED: the object on the NIC, the XSKMAP the host's.
+offloaded() {
+	local obj=$1 seed=$2 name
+	name=$(basename "$obj")
+	check "$name offloads unchanged (ip link ... nicprog)" \
+		"$IP" link set dev "$IN" nicprog obj "$obj"
 	"$NICPROG" -j prog show dev "$IN" > "$TMP/show"
 	XSKS=$(/usr/bin/python3 -c 'import json, sys
 show = json.load(open(sys.argv[1]))
@@ -78,37 +79,45 @@ print([p["id"] for p in json.load(sys.stdin) if p.get("name") == "hostxdp"][0])'
 	CFG=$(for m in $(bpftool -j prog show id "$PROG" | /usr/bin/python3 -c \
 		'import json, sys; print(" ".join(map(str, json.load(sys.stdin)["map_ids"])))'); do
 		bpftool map show id "$m" | grep -q " name cfg " && echo "$m"; done)
-	check "the xsks table stands for a host XSKMAP (host map $XSKS)" \
+	check "$name: the xsks table stands for a host XSKMAP (host map $XSKS)" \
 		sh -c "bpftool map show id '$XSKS' | grep -q 'xskmap  name xsks'"
-	check "nicprog prog show names it" \
+	check "$name: nicprog prog show names it" \
 		sh -c "'$NICPROG' prog show dev '$IN' | grep -q 'xsks (host of host map $XSKS)'"
 	for c in xdp_drop xdp_pass xdp_tx xdp_redirect xdp_aborted rx_xdp_pass \
 		 rx_xdp_redirect; do
 		eval "b_$c=$(xs "$IN" $c)"
 	done
 	b_xmit=$(xs "$RDR" xdp_xmit)
-	"$SELFDIR/xsk_test" --maps "$XSKS" "$CFG" "$IN" "$OUT" "$OBJ" "$COUNT" \
-		"$((SEED + 1))" "$RDR" "$PEER" > "$TMP/out" 2>&1
+	"$SELFDIR/xsk_test" --maps "$XSKS" "$CFG" "$IN" "$OUT" "$obj" "$COUNT" \
+		"$seed" "$RDR" "$PEER" > "$TMP/out" 2>&1
 	rc=$?
 	sed 's/^/# /' "$TMP/out"
-	expect_eq "offloaded: xsk_test exit status" 0 "$rc"
-	check "offloaded: all 7 cases pass" grep -q "^# Totals: pass:7 fail:0" "$TMP/out"
-	expect_eq "the NIC dropped the dropped" "$(verdict drop)" "$(d xdp_drop)"
-	expect_eq "the NIC sent back the sent back" "$(verdict tx)" "$(d xdp_tx)"
-	expect_eq "the NIC aborted the aborted" "$(verdict aborted)" "$(d xdp_aborted)"
-	expect_eq "the NIC redirected the socket's, the empty key's and the redirected" \
+	expect_eq "$name offloaded: xsk_test exit status" 0 "$rc"
+	check "$name offloaded: all 7 cases pass" grep -q "^# Totals: pass:7 fail:0" "$TMP/out"
+	expect_eq "$name: the NIC dropped the dropped" "$(verdict drop)" "$(d xdp_drop)"
+	expect_eq "$name: the NIC sent back the sent back" "$(verdict tx)" "$(d xdp_tx)"
+	expect_eq "$name: the NIC aborted the aborted" "$(verdict aborted)" "$(d xdp_aborted)"
+	expect_eq "$name: the NIC redirected the socket's, the empty key's and the redirected" \
 		"$(($(verdict xsk) + $(verdict empty) + $(verdict redirect)))" \
 		"$(d xdp_redirect)"
-	expect_eq "the NIC passed the rest" "$(($(verdict pass) - $(verdict empty)))" \
+	expect_eq "$name: the NIC passed the rest" "$(($(verdict pass) - $(verdict empty)))" \
 		"$(d xdp_pass)"
-	expect_eq "the host handed the socket's to it" "$(verdict xsk)" \
+	expect_eq "$name: the host handed the socket's to it" "$(verdict xsk)" \
 		"$(d rx_xdp_redirect)"
-	expect_eq "the host passed the empty key's (XDP_PASS on a miss)" \
+	expect_eq "$name: the host passed the empty key's (XDP_PASS on a miss)" \
 		"$(verdict empty)" "$(d rx_xdp_pass)"
-	expect_eq "xdp_xmit of $RDR: nothing (the NIC sends out of its port)" \
+	expect_eq "$name: xdp_xmit of $RDR: nothing (the NIC sends out of its port)" \
 		0 "$(($(xs "$RDR" xdp_xmit) - b_xmit))"
-	check "the host XSKMAP goes with the program" \
+	check "$name: the host XSKMAP goes with the program" \
 		wait_for 10 sh -c "! bpftool map show id '$XSKS' >/dev/null 2>&1"
+}
+
+IP=$NICPROG_SRC/tools/iproute2/ip
+NICPROG=$NICPROG_SRC/tools/nicprog/nicprog
+if [ -x "$IP" ] && [ -x "$NICPROG" ]; then
+	offloaded "$OBJ" "$((SEED + 1))"
+	# the socket looked up first, as AF_XDP programs before 5.3 do
+	offloaded "$SELFDIR/progs/hostxdp_gate.o" "$((SEED + 2))"
 else
 	tap_skip "hostxdp.o offloaded" "tools/iproute2/ip or tools/nicprog/nicprog not built"
 fi

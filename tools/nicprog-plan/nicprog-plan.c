@@ -179,7 +179,7 @@ static void list_program(void *arg, const char *name, const char *sec,
 /* --programs: each program of the object, and whether it is taken as XDP */
 static int list_programs(const char *path)
 {
-	char err[256];
+	char err[512];
 
 	if (np_object_programs(path, list_program, NULL, err, sizeof(err)) < 0) {
 		fprintf(stderr, "nicprog-plan: %s: %s\n", path, err);
@@ -198,7 +198,7 @@ static int load_object(const char *path, const struct np_object_opts *sel,
 {
 	struct nicprog_lnic_summary sum;
 	u64 bytes;
-	char err[256];
+	char err[512];
 	const char *why;
 	u32 i, bad;
 
@@ -488,7 +488,7 @@ static int predict_job(const char *path, const struct np_object_opts *sel,
 	struct np_facts facts;
 	struct np_object obj = { 0 };
 	struct np_job job = { 0 };
-	char why[256];
+	char why[512];
 	int c, err;
 	pid_t pid;
 	u32 i;

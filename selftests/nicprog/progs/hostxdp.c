@@ -4,7 +4,8 @@
  * 9000 + N (N < 4) to AF_XDP socket N of the XSKMAP (passed when there is
  * none), 8000 dropped, 8001 sent back out with the MACs swapped, 8002
  * aborted, 8003 redirected out of the port whose ifindex is cfg[0]; the
- * rest pass.
+ * rest pass. Built with XSK_GATE (hostxdp_gate.c), a socket is looked up
+ * before the redirect, as AF_XDP programs written before Linux 5.3 do.
  */
 #include "../../../bpf/examples/parse.h"
 
@@ -31,8 +32,18 @@ int hostxdp(struct xdp_md *ctx)
 
 	if (parse(ctx, &p) < 0 || p.l4proto != IPPROTO_UDP || !p.has_ports)
 		return XDP_PASS;
-	if (p.dport >= 9000 && p.dport < 9004)
+	if (p.dport >= 9000 && p.dport < 9004) {
+#ifdef XSK_GATE
+		/* as AF_XDP programs before Linux 5.3 ask first */
+		__u32 q = p.dport - 9000;
+
+		if (bpf_map_lookup_elem(&xsks, &q))
+			return bpf_redirect_map(&xsks, q, 0);
+		return XDP_PASS;
+#else
 		return bpf_redirect_map(&xsks, p.dport - 9000, XDP_PASS);
+#endif
+	}
 	switch (p.dport) {
 	case 8000:
 		return XDP_DROP;

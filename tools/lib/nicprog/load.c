@@ -246,7 +246,8 @@ static int np_prepare(struct bpf_program *prog, struct bpf_prog_load_opts *lo,
 		at = sp[i].at;
 		helper = sp[i].kind == NP_SPLICE_REDIRECT ?
 			 BPF_FUNC_redirect_map :
-			 sp[i].kind == NP_SPLICE_LOOKUP ?
+			 sp[i].kind == NP_SPLICE_LOOKUP ||
+			 sp[i].kind == NP_SPLICE_GATE ?
 			 BPF_FUNC_map_lookup_elem :
 			 sp[i].kind == NP_SPLICE_TAIL ? BPF_FUNC_tail_call :
 			 sp[i].kind == NP_SPLICE_LOOP ? BPF_FUNC_loop : -1;
@@ -791,7 +792,7 @@ static int np_tail_target(const char *path, struct bpf_program *p,
 {
 	struct np_object_opts tsel = *sel;
 	struct np_object *t;
-	char err[256];
+	char err[512];
 	int ret;
 
 	bpf_program__set_autoload(p, true);
@@ -886,7 +887,7 @@ int nicprog_load(const char *path, int ifindex,
 	libbpf_print_fn_t old;
 	struct bpf_object *obj;
 	struct np_object *o;
-	char err[256];
+	char err[512];
 	bool tails;
 	u32 i;
 

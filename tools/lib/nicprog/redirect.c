@@ -43,7 +43,10 @@
  * the key takes it or, missing, the action applies -- what the host's own
  * bpf_redirect_map() decides. The host map is nothing else to the NIC:
  * a program that loads it for another use (bpf_map_lookup_elem() of a
- * socket) is refused.
+ * socket) is refused, but for an XSKMAP lookup that only gates a redirect
+ * to the same socket (xskgate.c), which becomes r0 = 1 and gives that
+ * redirect the program's verdict without a socket as its action on a
+ * miss.
  *
  * A PROG_ARRAY stays the host's too (libbpf fills its initial slots with
  * the object's programs, which the loader also binds to the device), and
@@ -74,6 +77,7 @@
  * libbpf's copy and its BTF line and function information.
  */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,27 +157,116 @@ void np_func_of(const struct np_object *o, u32 i, u32 *first, u32 *end,
  * Return: an 8-byte aligned offset from R10 below everything the function
  * addresses; the bytes below it are free too, down to -512.
  */
+#define FS_NONE	INT32_MAX	/* a register not pointing into the stack */
+#define FS_FLOOR	(-520)		/* below any slot: no room */
+
+/* The lowest stack offsets @in leaves in registers (@off), or reaches. */
+static s32 fs_step(const struct bpf_insn *in, s32 *off, s32 spilled)
+{
+	u8 cls = BPF_CLASS(in->code), op = BPF_OP(in->code);
+	s32 *d = &off[in->dst_reg & 0xf], lo = 0, r;
+
+	switch (cls) {
+	case BPF_LDX:
+		/* a stack pointer spilled may be filled again */
+		r = off[in->src_reg & 0xf];
+		*d = r != FS_NONE && BPF_SIZE(in->code) == BPF_DW ? spilled :
+		     FS_NONE;
+		if (r != FS_NONE)
+			lo = r + in->off;
+		break;
+	case BPF_ST:
+	case BPF_STX:
+		if (*d != FS_NONE)
+			lo = *d + in->off;
+		break;
+	case BPF_ALU:
+	case BPF_ALU64:
+		if (cls == BPF_ALU64 && op == BPF_MOV &&
+		    BPF_SRC(in->code) == BPF_X)
+			*d = in->src_reg == BPF_REG_10 ? 0 :
+			     off[in->src_reg & 0xf];
+		else if (cls == BPF_ALU64 && (op == BPF_ADD || op == BPF_SUB) &&
+			 BPF_SRC(in->code) == BPF_K && *d != FS_NONE)
+			*d = max_t(s64, (s64)*d + (op == BPF_ADD ? in->imm :
+						    -(s64)in->imm), FS_FLOOR);
+		else if (in->dst_reg != BPF_REG_10)
+			*d = FS_NONE;
+		break;
+	case BPF_LD:
+		*d = FS_NONE;
+		break;
+	case BPF_JMP:
+		if (op == BPF_CALL)
+			for (r = BPF_REG_0; r <= BPF_REG_5; r++)
+				off[r] = FS_NONE;
+		break;
+	}
+	for (r = 0; r < MAX_BPF_REG; r++)
+		if (off[r] != FS_NONE && off[r] < lo)
+			lo = off[r];
+	return lo;
+}
+
 s32 np_free_slot(const struct bpf_insn *insns, u32 first, u32 end)
 {
-	s32 lo = 0;
-	u32 i;
+	s32 lo = 0, spilled = FS_NONE, cur[MAX_BPF_REG], (*st)[MAX_BPF_REG], l;
+	u32 i, r, k, t[2], pass;
+	bool changed = true;
 
-	for (i = first; i < end; i++) {
-		const struct bpf_insn *in = &insns[i];
-		u8 cls = BPF_CLASS(in->code);
+	st = malloc((size_t)(end - first) * sizeof(*st));
+	if (!st)
+		return FS_FLOOR;
+	for (i = 0; i < end - first; i++)
+		for (r = 0; r < MAX_BPF_REG; r++)
+			st[i][r] = FS_NONE;
+	st[0][BPF_REG_10] = 0;
+	/*
+	 * Which registers may point into the stack, and how low, over every
+	 * path (a may-analysis: the lowest offset wins where paths meet);
+	 * a constant added to any other register is no stack address.
+	 */
+	for (pass = 0; changed && pass < 64; pass++) {
+		changed = false;
+		for (i = first; i < end; i++) {
+			const struct bpf_insn *in = &insns[i];
 
-		if ((cls == BPF_LDX && in->src_reg == BPF_REG_10) ||
-		    ((cls == BPF_STX || cls == BPF_ST) &&
-		     in->dst_reg == BPF_REG_10))
-			lo = in->off < lo ? in->off : lo;
-		/* stack addresses taken: r10 plus a constant, then used */
-		if ((cls == BPF_ALU64 || cls == BPF_ALU) &&
-		    BPF_OP(in->code) == BPF_ADD && BPF_SRC(in->code) == BPF_K &&
-		    in->imm < lo)
-			lo = in->imm;
-		if (np_is_ldimm64(in))
-			i++;
+			memcpy(cur, st[i - first], sizeof(cur));
+			l = fs_step(in, cur, spilled);
+			lo = min(lo, l);
+			if (BPF_CLASS(in->code) == BPF_STX &&
+			    BPF_SIZE(in->code) == BPF_DW &&
+			    cur[in->src_reg & 0xf] != FS_NONE)
+				spilled = min(spilled, cur[in->src_reg & 0xf]);
+			t[0] = np_is_ldimm64(in) ? i + 2 : i + 1;
+			t[1] = U32_MAX;
+			if ((BPF_CLASS(in->code) == BPF_JMP ||
+			     BPF_CLASS(in->code) == BPF_JMP32) &&
+			    BPF_OP(in->code) != BPF_CALL) {
+				if (BPF_OP(in->code) == BPF_EXIT)
+					t[0] = U32_MAX;
+				else if (BPF_OP(in->code) == BPF_JA)
+					t[0] = i + 1 + in->off;
+				else
+					t[1] = i + 1 + in->off;
+			}
+			for (k = 0; k < 2; k++) {
+				if (t[k] < first || t[k] >= end)
+					continue;
+				for (r = 0; r < MAX_BPF_REG; r++) {
+					if (cur[r] >= st[t[k] - first][r])
+						continue;
+					st[t[k] - first][r] = cur[r];
+					changed = true;
+				}
+			}
+			if (np_is_ldimm64(in))
+				i++;
+		}
 	}
+	free(st);
+	if (changed)
+		return FS_FLOOR;
 	return (lo - 8 - 8) & ~7;
 }
 
@@ -235,7 +328,8 @@ static struct np_splice redirect_splice(u32 at, s32 slot, u32 miss, bool host)
  * in @used.
  */
 static int redirect_call(const struct np_object *o, u32 i, bool *used,
-			 struct np_splice *out, char *err, size_t err_len)
+			 const u8 *gated, struct np_splice *out, char *err,
+			 size_t err_len)
 {
 	u32 first, end, m, sub;
 	s64 w1, w3;
@@ -279,24 +373,71 @@ static int redirect_call(const struct np_object *o, u32 i, bool *used,
 			       i, o->map_names[m]);
 	if (host)
 		used[w1] = true;
+	/* a lookup gates it: the program's verdict without a socket */
+	if (gated[i])
+		flags = gated[i] - 1;
 	*out = redirect_splice(i, slot, flags & XDP_ACTION_MASK, host);
 	return 0;
 }
 
-/* Is the call at @i a bpf_map_lookup_elem() on a DEVMAP? */
-static bool devmap_lookup(const struct np_object *o, u32 i)
+/*
+ * The load of the map a bpf_map_lookup_elem() call at @i looks up, if
+ * it is one of @type, else -1.
+ */
+static s64 lookup_of(const struct np_object *o, u32 i, u32 type)
 {
 	u32 first, end, sub;
 	s64 w1;
 
-	if (o->insns[i].imm != BPF_FUNC_map_lookup_elem)
-		return false;
+	if (o->insns[i].code != (BPF_JMP | BPF_CALL) || o->insns[i].src_reg ||
+	    o->insns[i].imm != BPF_FUNC_map_lookup_elem)
+		return -1;
 	np_func_of(o, i, &first, &end, &sub);
 	w1 = last_write(o->insns, first, i, BPF_REG_1);
 	return w1 >= 0 && np_is_ldimm64(&o->insns[w1]) &&
 	       o->insns[w1].src_reg == BPF_PSEUDO_MAP_FD &&
 	       (u32)o->insns[w1].imm < o->n_maps &&
-	       o->map_defs[o->insns[w1].imm].type == BPF_MAP_TYPE_DEVMAP;
+	       o->map_defs[o->insns[w1].imm].type == type ? w1 : -1;
+}
+
+/* Is the call at @i a bpf_map_lookup_elem() on a DEVMAP? */
+static bool devmap_lookup(const struct np_object *o, u32 i)
+{
+	return lookup_of(o, i, BPF_MAP_TYPE_DEVMAP) >= 0;
+}
+
+/*
+ * XSKMAP lookups that only gate a redirect (xskgate.c): marked in @gate
+ * (1, the lookup's map load in @used), the redirect in @gated (its action
+ * on a miss plus 1).
+ */
+static void xsk_gates(const struct np_object *o, bool *used, u8 *gate,
+		      u8 *gated)
+{
+	u32 i, rd, miss;
+	s64 w1;
+
+	for (i = 0; i < o->len; i++) {
+		w1 = lookup_of(o, i, BPF_MAP_TYPE_XSKMAP);
+		if (w1 < 0 ||
+		    !np_xsk_gate(o, i, o->insns[w1].imm, &rd, &miss))
+			continue;
+		gate[i] = 1;
+		gated[rd] = miss + 1;
+		used[w1] = true;
+	}
+}
+
+/* The gating lookup at @at: never NULL (see xskgate.c). */
+static struct np_splice gate_splice(u32 at)
+{
+	return (struct np_splice){
+		.at = at, .n = 1, .kind = NP_SPLICE_GATE,
+		.insns = {
+			{ .code = BPF_ALU64 | BPF_MOV | BPF_K,
+			  .dst_reg = BPF_REG_0, .imm = 1 },
+		},
+	};
 }
 
 /* The lookup at @at, finding no element in an empty slot (see the top). */
@@ -408,11 +549,14 @@ static int host_map_uses(const struct np_object *o, const bool *used,
 		if (in->src_reg == BPF_PSEUDO_MAP_FD && m < o->n_maps &&
 		    np_map_host_target(o->map_defs[m].type) && !used[i])
 			return rd_fail(err, err_len,
-				       "insn %u: map %s (%s) is used other than by bpf_redirect_map(): its entries are the host's %s, which the NIC cannot look up; call bpf_redirect_map(&%s, key, XDP_PASS), which passes the frame when the key has no entry, or attach the program to the host (xdpdrv)",
+				       "insn %u: map %s (%s) is used other than by bpf_redirect_map(): its entries are the host's %s, which the NIC cannot look up%s; call bpf_redirect_map(&%s, key, XDP_PASS), which passes the frame when the key has no entry, or attach the program to the host (xdpdrv)",
 				       i, o->map_names[m],
 				       libbpf_bpf_map_type_str(o->map_defs[m].type) ?: "?",
 				       o->map_defs[m].type == BPF_MAP_TYPE_XSKMAP ?
 				       "AF_XDP sockets" : "CPUs",
+				       o->map_defs[m].type == BPF_MAP_TYPE_XSKMAP ?
+				       " (it takes a lookup only as the gate of bpf_redirect_map() on the same key, flags 0)" :
+				       "",
 				       o->map_names[m]);
 		i++;
 	}
@@ -437,12 +581,19 @@ int np_redirect_rewrite(struct np_object *o, char *err, size_t err_len)
 	struct np_splice *sp = o->splices;
 	u32 i, n = o->n_splices, *map = NULL, s;
 	struct bpf_insn *out = NULL;
+	u8 *gate, *gated;
 	bool *used;
 	int ret = 0;
 
 	used = calloc(o->len, sizeof(*used));
-	if (!used)
+	gate = calloc(2 * (size_t)o->len, 1);
+	if (!used || !gate) {
+		free(used);
+		free(gate);
 		return rd_fail(err, err_len, "out of memory");
+	}
+	gated = gate + o->len;
+	xsk_gates(o, used, gate, gated);
 	for (i = 0; i < o->len && !ret; i++) {
 		const struct bpf_insn *in = &o->insns[i];
 
@@ -452,7 +603,8 @@ int np_redirect_rewrite(struct np_object *o, char *err, size_t err_len)
 		}
 		if (in->code != (BPF_JMP | BPF_CALL) || in->src_reg ||
 		    (in->imm != BPF_FUNC_redirect_map &&
-		     in->imm != BPF_FUNC_tail_call && !devmap_lookup(o, i)))
+		     in->imm != BPF_FUNC_tail_call && !gate[i] &&
+		     !devmap_lookup(o, i)))
 			continue;
 		if (!sp) {
 			sp = calloc(o->len, sizeof(*sp));
@@ -463,8 +615,11 @@ int np_redirect_rewrite(struct np_object *o, char *err, size_t err_len)
 			o->splices = sp;	/* np_object_free() frees it */
 		}
 		if (in->imm == BPF_FUNC_redirect_map) {
-			ret = redirect_call(o, i, used, &sp[n], err, err_len);
+			ret = redirect_call(o, i, used, gated, &sp[n], err,
+					    err_len);
 			n += !ret;
+		} else if (gate[i]) {
+			sp[n++] = gate_splice(i);
 		} else if (in->imm == BPF_FUNC_tail_call) {
 			ret = tail_call(o, i, used, &sp[n], err, err_len);
 			n += !ret;
@@ -475,6 +630,7 @@ int np_redirect_rewrite(struct np_object *o, char *err, size_t err_len)
 	if (!ret)
 		ret = host_map_uses(o, used, err, err_len);
 	free(used);
+	free(gate);
 	o->n_splices = n;
 	if (ret || !n)
 		return ret;

@@ -7,7 +7,8 @@
  * bpf_redirect() to it (redirect.c); a global data
  * address load, which 6.1 does not allow on a device-bound map, a lookup
  * of the section's one element (globals.c); bpf_loop(), whose callback
- * the NIC cannot call from a helper, the loop it runs (loop.c).
+ * the NIC cannot call from a helper, the loop it runs (loop.c); a lookup
+ * in a host XSKMAP that only gates a redirect to it, nothing (xskgate.c).
  */
 #ifndef _NICPROG_REDIRECT_H
 #define _NICPROG_REDIRECT_H
@@ -22,6 +23,7 @@ enum np_splice_kind {
 	NP_SPLICE_TAIL,		/* a bpf_tail_call() */
 	NP_SPLICE_LOOP,		/* a bpf_loop() call (loop.c) */
 	NP_SPLICE_FUNC,		/* the load of its callback's address */
+	NP_SPLICE_GATE,		/* an XSKMAP lookup gating a redirect */
 };
 
 /**
@@ -54,6 +56,8 @@ static inline bool np_is_ldimm64(const struct bpf_insn *in)
 int np_globals_rewrite(struct np_object *o, char *err, size_t err_len);
 int np_redirect_rewrite(struct np_object *o, char *err, size_t err_len);
 int np_loop_rewrite(struct np_object *o, char *err, size_t err_len);
+bool np_xsk_gate(const struct np_object *o, u32 at, u32 m, u32 *redirect,
+		 u32 *miss);
 void np_func_of(const struct np_object *o, u32 i, u32 *first, u32 *end,
 		u32 *sub);
 s32 np_free_slot(const struct bpf_insn *insns, u32 first, u32 end);
