@@ -196,6 +196,9 @@ static bool nicprog_note_host_call(struct bpf_verifier_env *env,
 
 	if (!nicprog_exec_host_helper(func_id))
 		return false;
+	/* so far the NIC answers it (bpf_check_mtu() of its own port) */
+	if (!(np->meta[insn_idx].flags & NICPROG_META_HOST_CALL))
+		return true;
 	h = nicprog_host_fn_index(func_id);
 	if (!np->host_fn[h]) {
 		fn = env->ops->get_func_proto(func_id, env->prog);

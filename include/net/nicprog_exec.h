@@ -274,6 +274,9 @@ struct nicprog_exec_ctx {
  * @data_end: offset just past the frame's last byte
  * @ingress_ifindex: xdp_md.ingress_ifindex
  * @rx_queue_index: xdp_md.rx_queue_index
+ * @mtu: the receiving port's MTU, which bpf_check_mtu() of that port
+ *	(ifindex 0) reads on the NIC as the host reads dev->mtu; 0: the NIC
+ *	does not know it, and &nicprog_exec_ops.host_call answers
  * @nic: where @buf lies in the NIC's packet memory
  *	(NICPROG_EXEC_NIC_FRAME()), the address a timing model sees
  * @now_ns: the NIC's clock when the frame arrived, what
@@ -295,6 +298,7 @@ struct nicprog_exec_pkt {
 	u32 data_end;
 	u32 ingress_ifindex;
 	u32 rx_queue_index;
+	u32 mtu;
 	u64 nic;
 	u64 now_ns;
 	u64 rng;
@@ -512,6 +516,8 @@ long nicprog_exec_load_bytes(const struct nicprog_exec_pkt *pkt, u32 offset,
 			     void *buf, u32 len);
 long nicprog_exec_store_bytes(struct nicprog_exec_pkt *pkt, u32 offset,
 			      const void *buf, u32 len);
+long nicprog_exec_check_mtu(const struct nicprog_exec_pkt *pkt, u32 *mtu_len,
+			    s32 len_diff, u64 flags);
 u64 nicprog_exec_csum_diff(struct nicprog_exec_state *st, const u32 *from,
 			   u32 from_size, const u32 *to, u32 to_size,
 			   u32 seed);

@@ -150,6 +150,39 @@ static u32 nicprog_csum_partial(const u32 *buf, u32 len, u32 sum)
 	return lo;
 }
 
+/**
+ * nicprog_exec_check_mtu() - bpf_check_mtu() of the receiving port
+ * @pkt: the frame, @pkt->mtu its port's MTU
+ * @mtu_len: the helper's R3: a length to check instead of the frame's
+ *	when not 0 (an L3 length, as iph->tot_len); set to the MTU
+ * @len_diff: the helper's R4, added to the length checked
+ * @flags: the helper's R5; none are defined for XDP
+ *
+ * What net/core/filter.c's bpf_xdp_check_mtu() does for ifindex 0 on a
+ * linear frame, the port's header length ETH_HLEN (the NIC's ports are
+ * Ethernet ports).
+ *
+ * Return: BPF_MTU_CHK_RET_SUCCESS, BPF_MTU_CHK_RET_FRAG_NEEDED, or
+ * -EINVAL for flags.
+ */
+long nicprog_exec_check_mtu(const struct nicprog_exec_pkt *pkt, u32 *mtu_len,
+			    s32 len_diff, u64 flags)
+{
+	int xdp_len = pkt->data_end - pkt->data;
+	int dev_len = (int)pkt->mtu + NICPROG_ETH_HLEN;
+	long ret = BPF_MTU_CHK_RET_SUCCESS;
+
+	if (flags)
+		return -EINVAL;
+	if (*mtu_len)
+		xdp_len = *mtu_len + NICPROG_ETH_HLEN;
+	xdp_len += len_diff;
+	if (xdp_len > dev_len)
+		ret = BPF_MTU_CHK_RET_FRAG_NEEDED;
+	*mtu_len = pkt->mtu;
+	return ret;
+}
+
 /* bpf_csum_diff(): checksum of ~from followed by to, seeded. */
 u64 nicprog_exec_csum_diff(struct nicprog_exec_state *st, const u32 *from,
 			   u32 from_size, const u32 *to, u32 to_size,

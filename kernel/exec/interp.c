@@ -59,6 +59,9 @@ bool nicprog_exec_helper_supported(s32 func_id)
  * devices' MTUs -- no NIC core can run. The host part of a partial plan
  * calls the kernel's own implementation through
  * &nicprog_exec_ops.host_call, so their results are exactly the host's.
+ * One exception: bpf_check_mtu() of the receiving port itself (ifindex
+ * 0), whose MTU the NIC knows (&nicprog_exec_pkt.mtu); the offloader
+ * leaves such a call on the NIC (nicprog_note_insn()).
  *
  * Context: any.
  * Return: the helper's name, or NULL if it is not one of them.
@@ -462,8 +465,13 @@ static u64 call_helper(s32 id, u64 *r, const struct nicprog_exec_ops *ops,
 		return ops->event_output(priv, r[2] & NICPROG_EXEC_MAP_MASK,
 					 r[3], (const void *)(uintptr_t)r[4],
 					 r[5], pkt);
-	case BPF_FUNC_fib_lookup:	/* nicprog_exec_host_helper() */
 	case BPF_FUNC_check_mtu:
+	case BPF_FUNC_fib_lookup:	/* nicprog_exec_host_helper() */
+		/* bpf_check_mtu() of the port's own MTU, where the NIC knows it */
+		if (id == BPF_FUNC_check_mtu && !r[2] && pkt->mtu)
+			return nicprog_exec_check_mtu(pkt,
+						      (u32 *)(uintptr_t)r[3],
+						      (s32)r[4], r[5]);
 		if (!ops->host_call ||
 		    ops->host_call(priv, id, pkt, &r[BPF_REG_1], &ret))
 			res->error = -EOPNOTSUPP;	/* not on the host */

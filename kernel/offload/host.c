@@ -83,9 +83,23 @@ static void close_host(const struct nicprog_ir *ir, u8 *host)
 }
 
 /*
- * Nodes that call a helper only the host has (nicprog_exec_host_helper()),
- * themselves or through a subprogram -- any, if one of them calls one.
- * Returns the first such helper in program order, or 0.
+ * A call only the host answers: NICPROG_META_HOST_CALL, or without the
+ * verifier's facts any call of such a helper.
+ */
+static bool host_call(const struct nicprog_ir_input *in, u32 i)
+{
+	const struct bpf_insn *insn = &in->insns[i];
+
+	if (insn->code != (BPF_JMP | BPF_CALL) || insn->src_reg ||
+	    !nicprog_exec_host_helper(insn->imm))
+		return false;
+	return !in->meta || (in->meta[i].flags & NICPROG_META_HOST_CALL);
+}
+
+/*
+ * Nodes that call a helper only the host has (host_call()), themselves or
+ * through a subprogram -- any, if one of them calls one. Returns the
+ * first such helper in program order, or 0.
  */
 static s32 host_calls(const struct nicprog_ir *ir, u8 *need)
 {
@@ -97,8 +111,7 @@ static s32 host_calls(const struct nicprog_ir *ir, u8 *need)
 
 	for (i = 0; i < ir->in->len; i++) {
 		insn = &ir->in->insns[i];
-		if (insn->code != (BPF_JMP | BPF_CALL) || insn->src_reg ||
-		    !nicprog_exec_host_helper(insn->imm))
+		if (!host_call(ir->in, i))
 			continue;
 		first = first ?: insn->imm;
 		subs = subs || ir->insn_block[i] >= ir->n_main;
@@ -111,8 +124,7 @@ static s32 host_calls(const struct nicprog_ir *ir, u8 *need)
 			insn = &ir->in->insns[j];
 			if (insn->code != (BPF_JMP | BPF_CALL))
 				continue;
-			if ((!insn->src_reg &&
-			     nicprog_exec_host_helper(insn->imm)) ||
+			if (host_call(ir->in, j) ||
 			    (subs && insn->src_reg == BPF_PSEUDO_CALL))
 				need[b->node] = 1;
 		}
@@ -430,7 +442,8 @@ out:
 /**
  * nicprog_host_call_insn() - where a program first calls a helper only the
  *	host has
- * @in: the program
+ * @in: the program; with its facts, a bpf_check_mtu() of the receiving
+ *	port is the NIC's (NICPROG_META_HOST_CALL)
  *
  * Such a program runs only partially offloaded: the host part calls it.
  *
@@ -441,9 +454,7 @@ u32 nicprog_host_call_insn(const struct nicprog_ir_input *in)
 	u32 i;
 
 	for (i = 0; i < in->len; i++)
-		if (in->insns[i].code == (BPF_JMP | BPF_CALL) &&
-		    !in->insns[i].src_reg &&
-		    nicprog_exec_host_helper(in->insns[i].imm))
+		if (host_call(in, i))
 			return i;
 	return U32_MAX;
 }

@@ -125,6 +125,16 @@ static void note_call(struct nicprog_insn_meta *meta,
 	}
 	if (insn->src_reg)
 		return;
+	/*
+	 * Only the host answers it -- on some path: bpf_check_mtu() of the
+	 * receiving port (ifindex 0) the NIC answers itself
+	 */
+	if (nicprog_exec_host_helper(insn->imm) &&
+	    !(insn->imm == BPF_FUNC_check_mtu &&
+	      regs[BPF_REG_2].kind == NICPROG_PTR_SCALAR &&
+	      (regs[BPF_REG_2].flags & NICPROG_REG_CONST) &&
+	      !regs[BPF_REG_2].var))
+		meta->flags |= NICPROG_META_HOST_CALL;
 	/* the memory it reads, for the liveness of a handover */
 	if (insn->imm == BPF_FUNC_fib_lookup ||
 	    insn->imm == BPF_FUNC_check_mtu) {

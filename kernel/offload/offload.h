@@ -42,6 +42,7 @@ enum nicprog_meta_flags {
 	NICPROG_META_AFN	= 1 << 7,	/* afn holds on some path */
 	NICPROG_META_AFN_VAR	= 1 << 8,	/* ...but not on every path */
 	NICPROG_META_IDENT	= 1 << 9,	/* afn identified (ident.c) */
+	NICPROG_META_HOST_CALL	= 1 << 10,	/* only the host answers it */
 };
 
 /**

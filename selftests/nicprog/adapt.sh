@@ -21,7 +21,8 @@
 # prefixes, so only the longest match is right), the tables' kinds shown by
 # nicprog prog show; a full LRU table evicts instead of refusing; bpf_loop()
 # as the loop the loader writes for it, at each of the helper's edges; an
-# XSKMAP lookup that only gates a redirect to its socket.
+# XSKMAP lookup that only gates a redirect to its socket; bpf_check_mtu()
+# of the receiving port on both sides of its MTU.
 # What cannot offload is refused with nicprog's sentence naming the map or
 # call, the offline planner saying the same; a successful load prints
 # nothing alarming; only the maps the program uses reach the device.
@@ -92,6 +93,9 @@ for prof in $PROFILES; do
 			"$((seed + 20))"
 		attached rodata_key.o rodata_key auto "$prof" "$frames" \
 			"$((seed + 21))"
+		# bpf_check_mtu() of the port itself, answered on the NIC
+		attached check_mtu.o check_mtu auto "$prof" "$frames" \
+			"$((seed + 25))"
 		# bpf_loop(), inlined by the loader: every edge of the helper
 		attached loop_cb.o loop_nr auto "$prof" "$frames" \
 			"$((seed + 22))"

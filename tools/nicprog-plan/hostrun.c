@@ -31,6 +31,7 @@
 #define NP_FRAME_SZ	NICPROG_EXEC_NIC_FRAME_SZ
 #define NP_HEADROOM	256
 #define NP_TAILROOM	320
+#define NP_MTU		1500	/* a port's, as bpf_check_mtu() of it reads */
 
 struct np_elem {
 	struct np_elem *next;
@@ -609,6 +610,7 @@ static void pkt_init(struct nicprog_exec_pkt *pkt, u8 *bufs, u32 n,
 		.head_reserved = 40, .tail_reserved = NP_TAILROOM,
 		.data_meta = NP_HEADROOM, .data = NP_HEADROOM,
 		.data_end = NP_HEADROOM + len, .ingress_ifindex = ifindex,
+		.mtu = NP_MTU,
 	};
 	memcpy(buf + NP_HEADROOM, f, len);
 }

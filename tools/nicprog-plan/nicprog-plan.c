@@ -209,7 +209,8 @@ static int load_object(const char *path, const struct np_object_opts *sel,
 	}
 	nicprog_lnic_summarize(lnic, &sum);
 	*in = (struct nicprog_ir_input){
-		.insns = ol->facts.insns, .len = ol->obj.len,
+		.insns = ol->facts.insns, .meta = ol->facts.meta,
+		.len = ol->obj.len,
 	};
 	i = nicprog_host_call_insn(in);
 	if (i != U32_MAX && !partial) {

@@ -1250,6 +1250,90 @@ TEST(host_helpers_run_only_on_the_host)
 	EXPECT_EQ(1U, res.error_insn);
 }
 
+/*
+ * bpf_check_mtu() of the receiving port (ifindex 0) runs on the NIC from
+ * the port's MTU, at net/core/filter.c's edges: a frame of MTU + ETH_HLEN
+ * bytes passes, one byte more (len_diff 1) needs fragments, an L3 length
+ * given in *mtu_len replaces the frame's, flags are -EINVAL, and the MTU
+ * is written back; another ifindex, or a NIC not knowing the MTU, is the
+ * host's to answer.
+ */
+TEST(check_mtu_of_the_port_runs_on_the_nic)
+{
+	u8 buf[2048] = { 0 };
+	struct nicprog_exec_pkt pkt = {
+		.buf = buf, .buf_len = sizeof(buf),
+		.data = 0, .data_end = 1514, .mtu = 1500,
+	};
+	u32 mtu_len = 0;
+
+	EXPECT_EQ(BPF_MTU_CHK_RET_SUCCESS,
+		  nicprog_exec_check_mtu(&pkt, &mtu_len, 0, 0));
+	EXPECT_EQ(1500U, mtu_len);
+	mtu_len = 0;
+	EXPECT_EQ(BPF_MTU_CHK_RET_FRAG_NEEDED,
+		  nicprog_exec_check_mtu(&pkt, &mtu_len, 1, 0));
+	mtu_len = 1500;		/* the L3 length: 1514 bytes with the header */
+	EXPECT_EQ(BPF_MTU_CHK_RET_SUCCESS,
+		  nicprog_exec_check_mtu(&pkt, &mtu_len, 0, 0));
+	mtu_len = 1501;
+	EXPECT_EQ(BPF_MTU_CHK_RET_FRAG_NEEDED,
+		  nicprog_exec_check_mtu(&pkt, &mtu_len, 0, 0));
+	mtu_len = 1501;
+	EXPECT_EQ(BPF_MTU_CHK_RET_SUCCESS,
+		  nicprog_exec_check_mtu(&pkt, &mtu_len, -1, 0));
+	mtu_len = 7;
+	EXPECT_EQ(-EINVAL, nicprog_exec_check_mtu(&pkt, &mtu_len, 0, 1));
+	EXPECT_EQ(7U, mtu_len);	/* untouched, as the host's */
+	pkt.data_end = 1515;
+	mtu_len = 0;
+	EXPECT_EQ(BPF_MTU_CHK_RET_FRAG_NEEDED,
+		  nicprog_exec_check_mtu(&pkt, &mtu_len, 0, 0));
+	EXPECT_EQ(BPF_MTU_CHK_RET_SUCCESS,
+		  nicprog_exec_check_mtu(&pkt, &mtu_len, -1, 0));
+}
+
+TEST(check_mtu_of_another_port_is_the_hosts)
+{
+	struct bpf_insn insns[] = {
+		I(BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, -4, 0),
+		MOV64(BPF_REG_2, 0),
+		MOV64R(BPF_REG_3, BPF_REG_10),
+		I(BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_3, 0, 0, -4),
+		MOV64(BPF_REG_4, 0),
+		MOV64(BPF_REG_5, 0),
+		CALL(BPF_FUNC_check_mtu),
+		I(BPF_LDX | BPF_MEM | BPF_W, BPF_REG_1, BPF_REG_10, -4, 0),
+		I(BPF_ALU64 | BPF_LSH | BPF_K, BPF_REG_0, 0, 0, 16),
+		I(BPF_ALU64 | BPF_OR | BPF_X, BPF_REG_0, BPF_REG_1, 0, 0),
+		EXIT,
+	};
+	struct nicprog_exec_prog prog = {
+		.insns = insns, .len = ARRAY_SIZE(insns),
+	};
+	u8 buf[2048] = { 0 };
+	struct nicprog_exec_pkt pkt = {
+		.buf = buf, .buf_len = sizeof(buf),
+		.data = 0, .data_end = 1515, .mtu = 1500,
+	};
+	struct nicprog_exec_result res;
+
+	nicprog_exec_run(&prog, &no_ops, NULL, &state, &pkt, &res);
+	EXPECT_EQ(0, res.error);
+	EXPECT_EQ(((u64)BPF_MTU_CHK_RET_FRAG_NEEDED << 16) | 1500, res.ret);
+	/* without the port's MTU the NIC cannot answer */
+	pkt.mtu = 0;
+	nicprog_exec_run(&prog, &no_ops, NULL, &state, &pkt, &res);
+	EXPECT_EQ(-EOPNOTSUPP, res.error);
+	EXPECT_EQ(6U, res.error_insn);
+	/* nor for another port */
+	pkt.mtu = 1500;
+	insns[1].imm = 7;
+	nicprog_exec_run(&prog, &no_ops, NULL, &state, &pkt, &res);
+	EXPECT_EQ(-EOPNOTSUPP, res.error);
+	EXPECT_EQ(6U, res.error_insn);
+}
+
 static s64 fake_engine(void *priv, u32 afn, struct nicprog_exec_pkt *pkt,
 			const u64 *args, u64 *ret)
 {

@@ -734,6 +734,7 @@ static void random_prog(struct prog *p, u32 blocks)
 			m = emit(p, INSN(BPF_JMP | BPF_CALL, 0, 0, 0,
 					 BPF_FUNC_fib_lookup));
 			m->helper = BPF_FUNC_fib_lookup;
+			m->flags |= NICPROG_META_HOST_CALL;
 			break;
 		default:
 			break;
