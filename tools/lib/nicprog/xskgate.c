@@ -43,6 +43,7 @@
 
 #include "object.h"
 #include "redirect.h"
+#include "../../../kernel/exec/run.h"
 
 #define XG_STEPS	256	/* instructions either run may take */
 
@@ -203,29 +204,11 @@ static s64 xg_bytes(u8 code)
 	return 8;
 }
 
-/* A conditional jump's outcome, when constants decide it: 1, 0 or -1. */
-static int xg_cond(u8 op, bool w32, u64 x, u64 y)
+/* A conditional jump's outcome on constants, as the NIC's executor decides it */
+static bool xg_cond(u8 op, bool w32, u64 x, u64 y)
 {
-	s64 sx = w32 ? (s32)x : (s64)x, sy = w32 ? (s32)y : (s64)y;
-
-	if (w32) {
-		x = (u32)x;
-		y = (u32)y;
-	}
-	switch (op) {
-	case BPF_JEQ:	return x == y;
-	case BPF_JNE:	return x != y;
-	case BPF_JGT:	return x > y;
-	case BPF_JGE:	return x >= y;
-	case BPF_JLT:	return x < y;
-	case BPF_JLE:	return x <= y;
-	case BPF_JSGT:	return sx > sy;
-	case BPF_JSGE:	return sx >= sy;
-	case BPF_JSLT:	return sx < sy;
-	case BPF_JSLE:	return sx <= sy;
-	case BPF_JSET:	return !!(x & y);
-	}
-	return -1;
+	return w32 ? nicprog_exec_cond32(op, x, y) :
+		     nicprog_exec_cond64(op, x, y);
 }
 
 /*
@@ -355,8 +338,6 @@ static bool xg_run(const struct np_object *o, u32 first, u32 end, u32 at,
 			else if (d->kind == XG_CONST && y.kind == XG_CONST)
 				taken = xg_cond(op, cls == BPF_JMP32, d->c, y.c);
 			else
-				return false;
-			if (taken < 0)
 				return false;
 			if (taken)
 				pc += in->off;
