@@ -38,16 +38,6 @@
 #define GL_R1_R5	0x3eU
 #define GL_ALL		0x7ffU
 
-static int gl_fail(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-	return -EOPNOTSUPP;
-}
-
 /* The registers @in reads and writes; a call clobbers R0-R5. */
 static void gl_use_def(const struct bpf_insn *in, u16 *use, u16 *def)
 {
@@ -285,7 +275,7 @@ int np_globals_rewrite(struct np_object *o, char *err, size_t err_len)
 	if (!o->splices)
 		o->splices = calloc(o->len, sizeof(*o->splices));
 	if (!live_out || !init_in || !reached || !o->splices) {
-		ret = gl_fail(err, err_len, "out of memory");
+		ret = np_fail(err, err_len, "out of memory");
 		goto out;
 	}
 	for (i = 0; i < o->len; i++) {
@@ -302,7 +292,7 @@ int np_globals_rewrite(struct np_object *o, char *err, size_t err_len)
 			/* the program itself is called with the context */
 			nargs = !s && o->sub_nargs[s] > 5 ? 1 : o->sub_nargs[s];
 			if (nargs > 5) {
-				ret = gl_fail(err, err_len,
+				ret = np_fail(err, err_len,
 					      "insn %u loads the address of global data in function %s, whose arguments BTF does not give; the loader cannot tell which registers to keep",
 					      i, o->sub_names[s]);
 				goto out;
@@ -314,7 +304,7 @@ int np_globals_rewrite(struct np_object *o, char *err, size_t err_len)
 			done_first = first;
 		}
 		if (slot - 6 * 8 < -512) {
-			ret = gl_fail(err, err_len,
+			ret = np_fail(err, err_len,
 				      "insn %u loads the address of global data in function %s, which uses too much of its 512 bytes of stack for the NIC's lookup (56 more)",
 				      i, o->sub_names[s]);
 			goto out;

@@ -51,16 +51,6 @@
 #define LOOP_MAX	(1 << 23)	/* BPF_MAX_LOOPS */
 #define LOOP_SLOTS	24		/* nr, i and ctx */
 
-static int lp_fail(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-	return -EOPNOTSUPP;
-}
-
 static bool lp_jump(const struct bpf_insn *in)
 {
 	u8 cls = BPF_CLASS(in->code);
@@ -291,19 +281,19 @@ int np_loop_rewrite(struct np_object *o, char *err, size_t err_len)
 		if (!o->splices)
 			o->splices = calloc(o->len, sizeof(*o->splices));
 		if (!tgt || !o->splices) {
-			ret = lp_fail(err, err_len, "out of memory");
+			ret = np_fail(err, err_len, "out of memory");
 			break;
 		}
 		call = lp_consumer(o, tgt, i, &helper);
 		name = np_helper_name(helper);
 		if (call < 0 && helper != BPF_FUNC_loop) {
-			ret = lp_fail(err, err_len,
+			ret = np_fail(err, err_len,
 				      "insn %u gives %s a function's address (a callback): the NIC calls no callbacks from helpers but bpf_loop()'s; write the loop as a bounded for loop, or attach the program to the host (xdpdrv)",
 				      i, name ?: "a helper");
 			break;
 		}
 		if (call < 0) {
-			ret = lp_fail(err, err_len,
+			ret = np_fail(err, err_len,
 				      "insn %u: the callback's address is not given straight to bpf_loop() as R2 in the code that follows it, which the loader needs to inline the loop; attach the program to the host (xdpdrv)",
 				      i);
 			break;
@@ -312,20 +302,20 @@ int np_loop_rewrite(struct np_object *o, char *err, size_t err_len)
 		np_func_of(o, (u32)call, &first, &end, &sub);
 		slot = np_free_slot(o->insns, first, end);
 		if (slot - (LOOP_SLOTS - 8) < -512) {
-			ret = lp_fail(err, err_len,
+			ret = np_fail(err, err_len,
 				      "insn %u: bpf_loop() in function %s, which uses too much of its 512 bytes of stack for the loop the NIC runs (%d more)",
 				      (u32)call, o->sub_names[sub],
 				      LOOP_SLOTS);
 			break;
 		}
 		if (!lp_flags(o, tgt, first, (u32)call, &flags)) {
-			ret = lp_fail(err, err_len,
+			ret = np_fail(err, err_len,
 				      "insn %u: bpf_loop()'s flags are not a constant in the code before the call: the host's verifier inlines the call where it knows them to be 0, which changes its results at the edges, so the loader must know too; pass 0",
 				      (u32)call);
 			break;
 		}
 		if (flags) {
-			ret = lp_fail(err, err_len,
+			ret = np_fail(err, err_len,
 				      "insn %u: bpf_loop() with flags %d, which the host answers with -EINVAL without calling back; pass 0",
 				      (u32)call, flags);
 			break;

@@ -89,7 +89,15 @@
 
 #define XDP_ACTION_MASK		(XDP_ABORTED | XDP_DROP | XDP_PASS | XDP_TX)
 
-static int rd_fail(char *err, size_t len, const char *fmt, ...)
+/**
+ * np_fail() - say why a rewrite cannot be made
+ * @err: the sentence's buffer
+ * @len: bytes at @err
+ * @fmt: the sentence
+ *
+ * Return: -EOPNOTSUPP.
+ */
+int np_fail(char *err, size_t len, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -343,19 +351,19 @@ static int redirect_call(const struct np_object *o, u32 i, bool *used,
 	if (w1 < 0 || !np_is_ldimm64(&o->insns[w1]) ||
 	    o->insns[w1].src_reg != BPF_PSEUDO_MAP_FD ||
 	    (u32)o->insns[w1].imm >= o->n_maps)
-		return rd_fail(err, err_len,
+		return np_fail(err, err_len,
 			       "insn %u: bpf_redirect_map() on a map the loader cannot name (load its address right before the call)",
 			       i);
 	m = o->insns[w1].imm;
 	host = np_map_host_target(o->map_defs[m].type);
 	if (o->map_defs[m].type != BPF_MAP_TYPE_DEVMAP &&
 	    o->map_defs[m].type != BPF_MAP_TYPE_DEVMAP_HASH && !host)
-		return rd_fail(err, err_len,
+		return np_fail(err, err_len,
 			       "insn %u: bpf_redirect_map() on map %s (%s): only devmaps', XSKMAPs' and CPUMAPs' targets are reachable from the NIC; attach the program to the host (xdpdrv)",
 			       i, o->map_names[m],
 			       libbpf_bpf_map_type_str(o->map_defs[m].type) ?: "?");
 	if (w3 < 0 || o->insns[w3].code != (BPF_ALU64 | BPF_MOV | BPF_K))
-		return rd_fail(err, err_len,
+		return np_fail(err, err_len,
 			       "insn %u: bpf_redirect_map() on map %s with flags that are not a constant; the NIC needs the action on a miss known",
 			       i, o->map_names[m]);
 	flags = (u64)(s64)o->insns[w3].imm;
@@ -363,12 +371,12 @@ static int redirect_call(const struct np_object *o, u32 i, bool *used,
 	    ~(BPF_F_BROADCAST | BPF_F_EXCLUDE_INGRESS))
 		flags = XDP_ABORTED;	/* the host's answer */
 	else if (flags & (BPF_F_BROADCAST | BPF_F_EXCLUDE_INGRESS))
-		return rd_fail(err, err_len,
+		return np_fail(err, err_len,
 			       "insn %u: bpf_redirect_map() on map %s with BPF_F_BROADCAST or BPF_F_EXCLUDE_INGRESS: the NIC sends a frame to one target",
 			       i, o->map_names[m]);
 	slot = np_free_slot(o->insns, first, end);
 	if (slot < -512)
-		return rd_fail(err, err_len,
+		return np_fail(err, err_len,
 			       "insn %u: bpf_redirect_map() on map %s: the function uses all 512 bytes of stack, and the NIC's lookup needs 8",
 			       i, o->map_names[m]);
 	if (host)
@@ -504,7 +512,7 @@ static int tail_call(const struct np_object *o, u32 i, bool *used,
 
 	np_func_of(o, i, &first, &end, &sub);
 	if (sub)
-		return rd_fail(err, err_len,
+		return np_fail(err, err_len,
 			       "insn %u: bpf_tail_call() in function %s: the NIC makes tail calls from a program's main function only; call it there, or attach the program to the host (xdpdrv)",
 			       i, o->sub_names[sub]);
 	w2 = last_write(o->insns, first, i, BPF_REG_2);
@@ -512,12 +520,12 @@ static int tail_call(const struct np_object *o, u32 i, bool *used,
 	    o->insns[w2].src_reg != BPF_PSEUDO_MAP_FD ||
 	    (u32)o->insns[w2].imm >= o->n_maps ||
 	    o->map_defs[o->insns[w2].imm].type != BPF_MAP_TYPE_PROG_ARRAY)
-		return rd_fail(err, err_len,
+		return np_fail(err, err_len,
 			       "insn %u: bpf_tail_call() through a map the loader cannot name (load its address right before the call)",
 			       i);
 	slot = np_free_slot(o->insns, first, end);
 	if (slot < -512)
-		return rd_fail(err, err_len,
+		return np_fail(err, err_len,
 			       "insn %u: bpf_tail_call() through map %s: the function uses all 512 bytes of stack, and the NIC's lookup needs 8",
 			       i, o->map_names[o->insns[w2].imm]);
 	used[w2] = true;
@@ -543,12 +551,12 @@ static int host_map_uses(const struct np_object *o, const bool *used,
 		m = in->imm;
 		if (in->src_reg == BPF_PSEUDO_MAP_FD && m < o->n_maps &&
 		    o->map_defs[m].type == BPF_MAP_TYPE_PROG_ARRAY && !used[i])
-			return rd_fail(err, err_len,
+			return np_fail(err, err_len,
 				       "insn %u: map %s (prog_array) is used other than by bpf_tail_call(): the programs it holds are the host's to look up; attach the program to the host (xdpdrv)",
 				       i, o->map_names[m]);
 		if (in->src_reg == BPF_PSEUDO_MAP_FD && m < o->n_maps &&
 		    np_map_host_target(o->map_defs[m].type) && !used[i])
-			return rd_fail(err, err_len,
+			return np_fail(err, err_len,
 				       "insn %u: map %s (%s) is used other than by bpf_redirect_map(): its entries are the host's %s, which the NIC cannot look up%s; call bpf_redirect_map(&%s, key, XDP_PASS), which passes the frame when the key has no entry, or attach the program to the host (xdpdrv)",
 				       i, o->map_names[m],
 				       libbpf_bpf_map_type_str(o->map_defs[m].type) ?: "?",
@@ -590,7 +598,7 @@ int np_redirect_rewrite(struct np_object *o, char *err, size_t err_len)
 	if (!used || !gate) {
 		free(used);
 		free(gate);
-		return rd_fail(err, err_len, "out of memory");
+		return np_fail(err, err_len, "out of memory");
 	}
 	gated = gate + o->len;
 	xsk_gates(o, used, gate, gated);
@@ -609,7 +617,7 @@ int np_redirect_rewrite(struct np_object *o, char *err, size_t err_len)
 		if (!sp) {
 			sp = calloc(o->len, sizeof(*sp));
 			if (!sp) {
-				ret = rd_fail(err, err_len, "out of memory");
+				ret = np_fail(err, err_len, "out of memory");
 				break;
 			}
 			o->splices = sp;	/* np_object_free() frees it */
@@ -638,7 +646,7 @@ int np_redirect_rewrite(struct np_object *o, char *err, size_t err_len)
 	qsort(sp, n, sizeof(*sp), splice_cmp);
 	ret = np_splice_apply(o->insns, o->len, sp, n, &out, &i, &map);
 	if (ret)
-		return rd_fail(err, err_len, "out of memory");
+		return np_fail(err, err_len, "out of memory");
 	for (s = 0; s < o->n_subs; s++)
 		o->subs[s].start = map[o->subs[s].start];
 	free(o->insns);

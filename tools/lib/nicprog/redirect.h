@@ -53,6 +53,8 @@ static inline bool np_is_ldimm64(const struct bpf_insn *in)
 	return in->code == (BPF_LD | BPF_IMM | BPF_DW);
 }
 
+int np_fail(char *err, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 int np_globals_rewrite(struct np_object *o, char *err, size_t err_len);
 int np_redirect_rewrite(struct np_object *o, char *err, size_t err_len);
 int np_loop_rewrite(struct np_object *o, char *err, size_t err_len);

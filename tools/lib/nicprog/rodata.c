@@ -56,16 +56,6 @@ struct ro_state {
 	struct ro_val r[RO_REGS];
 };
 
-static int ro_fail(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-	return -EOPNOTSUPP;
-}
-
 static bool is_ro(const struct bpf_insn *in)
 {
 	return np_is_ldimm64(in) && in->src_reg == BPF_PSEUDO_MAP_VALUE;
@@ -233,7 +223,7 @@ static int ro_use(const struct ro_val *v, u32 i, const struct np_rodata *ro,
 {
 	u32 ref = ref_of(v);
 
-	return ro_fail(err, err_len,
+	return np_fail(err, err_len,
 		       "insn %u %s the address of read-only data '%s' (%s)%s: the NIC loader folds only loads from it into constants (Linux 6.1 gives device-bound maps no direct value access)",
 		       i, how, ro[ref].name, ro[ref].sec,
 		       v->ref < 0 ? " on some paths only" : "");
@@ -264,7 +254,7 @@ static int ro_check(struct bpf_insn *insns, u32 i, const struct ro_state *s,
 		off = (s64)ro[src->ref].off + src->off + in->off;
 		if (BPF_MODE(in->code) != BPF_MEM ||
 		    ro_value(&ro[src->ref], off, size, &v))
-			return ro_fail(err, err_len,
+			return np_fail(err, err_len,
 				       "insn %u reads %u bytes at offset %lld of read-only data '%s' (%s), outside it",
 				       i, size, (long long)off,
 				       ro[src->ref].name, ro[src->ref].sec);
@@ -275,7 +265,7 @@ static int ro_check(struct bpf_insn *insns, u32 i, const struct ro_state *s,
 			.dst_reg = in->dst_reg, .imm = (s32)v,
 		};
 		if (size == 8 && (s64)(s32)v != (s64)v)
-			return ro_fail(err, err_len,
+			return np_fail(err, err_len,
 				       "insn %u reads a 64-bit constant of read-only data '%s' (%s) that does not fit 32 bits; the NIC loader cannot fold it",
 				       i, ro[src->ref].name, ro[src->ref].sec);
 		(*n)++;
@@ -362,7 +352,7 @@ int np_rodata_fold(struct bpf_insn *insns, u32 len,
 	*n_patches = 0;
 	for (i = 0; i < len; i++)
 		if (is_ro(&insns[i]) && (u32)insns[i].imm >= n_ro)
-			return ro_fail(err, err_len, "insn %u: bad read-only data mark", i);
+			return np_fail(err, err_len, "insn %u: bad read-only data mark", i);
 	for (i = 0, r = 0; i < len; i++)
 		r += is_ro(&insns[i]);
 	if (!r)
@@ -432,7 +422,7 @@ int np_rodata_fold(struct bpf_insn *insns, u32 len,
 	ret = 0;
 out:
 	if (ret == -ENOMEM)
-		ro_fail(err, err_len, "out of memory");
+		np_fail(err, err_len, "out of memory");
 	free(in);
 	free(work);
 	free(queued);
