@@ -5,7 +5,8 @@
  * sockets apart on the NIC, so each is refused. The socket's queue read
  * through the lookup's result; a miss counted; a redirect to another
  * key than the one looked up; a redirect whose own action on a miss
- * (XDP_DROP) is not the program's.
+ * (XDP_DROP) is not the program's; the gate in a subprogram whose
+ * caller counts what it returned.
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
@@ -67,6 +68,28 @@ int xsk_drop_flags(struct xdp_md *ctx)
 	if (bpf_map_lookup_elem(&xsks_map, &index))
 		return bpf_redirect_map(&xsks_map, index, XDP_DROP);
 	return XDP_PASS;
+}
+
+static __attribute__((noinline)) int gate(__u32 index)
+{
+	if (bpf_map_lookup_elem(&xsks_map, &index))
+		return bpf_redirect_map(&xsks_map, index, 0);
+	return XDP_PASS;
+}
+
+SEC("xdp")
+int xsk_in_sub(struct xdp_md *ctx)
+{
+	__u32 zero = 0;
+	__u64 *n;
+	int ret = gate(ctx->rx_queue_index);
+
+	if (ret == XDP_PASS) {
+		n = bpf_map_lookup_elem(&misses, &zero);
+		if (n)
+			__sync_fetch_and_add(n, 1);
+	}
+	return ret;
 }
 
 char _license[] SEC("license") = "GPL";

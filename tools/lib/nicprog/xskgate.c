@@ -30,7 +30,9 @@
  *  - neither writes memory but the stack, calls anything else, or does
  *    more with the lookup's result than compare it with 0, and every
  *    branch either run meets is decided by constants or by that
- *    comparison.
+ *    comparison;
+ *  - the lookup is in the program's main function, whose return is the
+ *    verdict (a subprogram's caller could test the value).
  *
  * Registers are followed as constants, stack addresses, the map, the key
  * (its 32 bits, through the sign or zero extension clang writes), the
@@ -372,6 +374,9 @@ bool np_xsk_gate(const struct np_object *o, u32 at, u32 m, u32 *redirect,
 	s64 rd, rd_null;
 
 	np_func_of(o, at, &first, &end, &sub);
+	/* a subprogram's return is no verdict: its caller may test it */
+	if (sub)
+		return false;
 	if (xg_at(o, first, end, at, &entry) ||
 	    entry.r[BPF_REG_2].kind != XG_FP)
 		return false;

@@ -401,7 +401,7 @@ refused "bpf_loop() with flags from the frame: the flags named" "insn 12: bpf_lo
 refused "extern map: link it first, with the command" "the object declares 'rx_cnt' extern, defined in another object .*link them first: bpftool gen object linked.o $PROGS/extern_map.o OTHER.o" "$PROGS/extern_map.o"
 refused "a map its tool sizes: no max_entries, said so" "map cpus_available: the object gives it no max_entries; its own tool sets them before loading" "$PROGS/unsized_map.o"
 refused "larger than the instruction store" "program has 12507 instructions; the NIC's cores hold at most 8192" "$PROGS/big.o"
-for p in xsk_queue xsk_count_miss xsk_other_key xsk_drop_flags; do
+for p in xsk_queue xsk_count_miss xsk_other_key xsk_drop_flags xsk_in_sub; do
 	refused "XSKMAP looked up, not only to gate a redirect ($p): named, its sockets the host's, and the way out" "map xsks_map \(xskmap\) is used other than by bpf_redirect_map\(\): its entries are the host's AF_XDP sockets, which the NIC cannot look up \(it takes a lookup only as the gate of bpf_redirect_map\(\) on the same key, flags 0\); call bpf_redirect_map\(&xsks_map, key, XDP_PASS\), which passes the frame when the key has no entry, or attach the program to the host \(xdpdrv\)$" --prog $p "$PROGS/xsk_near.o"
 done
 refused "bpf_map_update_elem() on a per-CPU map: named" "insn 31: bpf_map_update_elem\(\) on per-CPU map src_count" "$PROGS/pcpu_update.o"
