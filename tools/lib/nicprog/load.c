@@ -163,10 +163,10 @@ static void *np_btf_info_remap(const void *info, u32 cnt, u32 rec_size,
  * libbpf's prog_prepare_load_fn: its copy of the chosen program, relocated,
  * gets the changes object.c made to ours -- read-only data folded
  * (patches), then bpf_redirect_map() and bpf_loop() calls spliced
- * (splices), its BTF function and line information re-aimed. The copies must agree
- * instruction for instruction (object.c links as libbpf does); the
- * address loads libbpf left for the .rodata map we do not create are
- * poisoned calls or loads, either way two instruction slots.
+ * (splices), its BTF function and line information re-aimed. The copies
+ * must agree instruction for instruction (object.c links as libbpf
+ * does); the address loads libbpf left for the .rodata map we do not
+ * create are poisoned calls or loads, either way two instruction slots.
  */
 static int np_prepare(struct bpf_program *prog, struct bpf_prog_load_opts *lo,
 		      long cookie)
