@@ -95,36 +95,6 @@ static void gl_use_def(const struct bpf_insn *in, u16 *use, u16 *def)
 	}
 }
 
-/* Successors of @i inside [first, end): up to two. */
-static u32 gl_succ(const struct bpf_insn *insns, u32 i, u32 first, u32 end,
-		   u32 *succ)
-{
-	const struct bpf_insn *in = &insns[i];
-	u8 cls = BPF_CLASS(in->code), op = BPF_OP(in->code);
-	s64 t[2];
-	u32 n = 0, k, c = 0;
-
-	if (np_is_ldimm64(in)) {
-		t[n++] = (s64)i + 2;
-	} else if (cls == BPF_JMP || cls == BPF_JMP32) {
-		if (op == BPF_EXIT)
-			return 0;
-		if (op == BPF_JA) {
-			t[n++] = (s64)i + 1 + in->off;
-		} else {
-			t[n++] = (s64)i + 1;
-			if (op != BPF_CALL)
-				t[n++] = (s64)i + 1 + in->off;
-		}
-	} else {
-		t[n++] = (s64)i + 1;
-	}
-	for (k = 0; k < n; k++)
-		if (t[k] >= first && t[k] < end)
-			succ[c++] = t[k];
-	return c;
-}
-
 /*
  * Per instruction of the function [first, end): the registers live after
  * it and those written on every path to it. @entry: written at entry.
@@ -146,7 +116,7 @@ static void gl_flow(const struct bpf_insn *insns, u32 first, u32 end,
 		for (i = end; i-- > first;) {
 			if (i > first && np_is_ldimm64(&insns[i - 1]))
 				continue;
-			n = gl_succ(insns, i, first, end, succ);
+			n = np_succ(insns, i, first, end, succ);
 			for (out = 0, k = 0; k < n; k++) {
 				gl_use_def(&insns[succ[k]], &use, &def);
 				out |= use | (live_out[succ[k]] & ~def);
@@ -172,7 +142,7 @@ static void gl_flow(const struct bpf_insn *insns, u32 first, u32 end,
 			if (BPF_OP(insns[i].code) == BPF_CALL &&
 			    BPF_CLASS(insns[i].code) == BPF_JMP)
 				out = (init_in[i] & ~GL_R1_R5) | 1;
-			n = gl_succ(insns, i, first, end, succ);
+			n = np_succ(insns, i, first, end, succ);
 			for (k = 0; k < n; k++) {
 				in = reached[succ[k]] ? init_in[succ[k]] & out : out;
 				if (!reached[succ[k]] || in != init_in[succ[k]]) {

@@ -63,6 +63,8 @@ bool np_xsk_gate(const struct np_object *o, u32 at, u32 m, u32 *redirect,
 void np_func_of(const struct np_object *o, u32 i, u32 *first, u32 *end,
 		u32 *sub);
 s32 np_free_slot(const struct bpf_insn *insns, u32 first, u32 end);
+u32 np_succ(const struct bpf_insn *insns, u32 i, u32 first, u32 end,
+	    u32 *succ);
 int np_splice_apply(const struct bpf_insn *in, u32 len,
 		    const struct np_splice *sp, u32 n_sp,
 		    struct bpf_insn **out, u32 *out_len, u32 **map);

@@ -1,14 +1,57 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A free stack slot of a function, for the state of the loader's splices
- * (redirect.c, globals.c, loop.c): below every stack address any path of
- * the function can make.
+ * Flow inside a function, for the loader's rewrites: the successors of an
+ * instruction (globals.c's liveness, xskgate.c's constants, and the slot
+ * below), and a free stack slot for the state of the splices (redirect.c,
+ * globals.c, loop.c) below every stack address any path of the function
+ * can make.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "redirect.h"
+
+/**
+ * np_succ() - where control goes after an instruction, inside a function
+ * @insns: the program
+ * @i: the instruction (not the second half of a 64-bit load)
+ * @first: the function's first instruction
+ * @end: the instruction after its last
+ * @succ: set to the successors in [@first, @end), up to two: the next
+ *	instruction (past a 64-bit load; a call returns there) and a jump's
+ *	target
+ *
+ * Return: how many.
+ */
+u32 np_succ(const struct bpf_insn *insns, u32 i, u32 first, u32 end,
+	    u32 *succ)
+{
+	const struct bpf_insn *in = &insns[i];
+	u8 cls = BPF_CLASS(in->code), op = BPF_OP(in->code);
+	s64 t[2];
+	u32 n = 0, k, c = 0;
+
+	if (np_is_ldimm64(in)) {
+		t[n++] = (s64)i + 2;
+	} else if (cls == BPF_JMP || cls == BPF_JMP32) {
+		if (op == BPF_EXIT)
+			return 0;
+		if (op == BPF_JA) {
+			t[n++] = (s64)i + 1 + in->off;
+		} else {
+			t[n++] = (s64)i + 1;
+			if (op != BPF_CALL)
+				t[n++] = (s64)i + 1 + in->off;
+		}
+	} else {
+		t[n++] = (s64)i + 1;
+	}
+	for (k = 0; k < n; k++)
+		if (t[k] >= first && t[k] < end)
+			succ[c++] = t[k];
+	return c;
+}
 
 #define FS_NONE	INT32_MAX	/* a register not pointing into the stack */
 #define FS_FLOOR	(-520)		/* below any slot: no room */
@@ -73,7 +116,7 @@ static s32 fs_step(const struct bpf_insn *in, s32 *off, s32 spilled)
 s32 np_free_slot(const struct bpf_insn *insns, u32 first, u32 end)
 {
 	s32 lo = 0, spilled = FS_NONE, cur[MAX_BPF_REG], (*st)[MAX_BPF_REG], l;
-	u32 i, r, k, t[2], pass;
+	u32 i, r, k, n, t[2], pass;
 	bool changed = true;
 
 	st = malloc((size_t)(end - first) * sizeof(*st));
@@ -100,21 +143,8 @@ s32 np_free_slot(const struct bpf_insn *insns, u32 first, u32 end)
 			    BPF_SIZE(in->code) == BPF_DW &&
 			    cur[in->src_reg & 0xf] != FS_NONE)
 				spilled = min(spilled, cur[in->src_reg & 0xf]);
-			t[0] = np_is_ldimm64(in) ? i + 2 : i + 1;
-			t[1] = U32_MAX;
-			if ((BPF_CLASS(in->code) == BPF_JMP ||
-			     BPF_CLASS(in->code) == BPF_JMP32) &&
-			    BPF_OP(in->code) != BPF_CALL) {
-				if (BPF_OP(in->code) == BPF_EXIT)
-					t[0] = U32_MAX;
-				else if (BPF_OP(in->code) == BPF_JA)
-					t[0] = i + 1 + in->off;
-				else
-					t[1] = i + 1 + in->off;
-			}
-			for (k = 0; k < 2; k++) {
-				if (t[k] < first || t[k] >= end)
-					continue;
+			n = np_succ(insns, i, first, end, t);
+			for (k = 0; k < n; k++) {
 				for (r = 0; r < MAX_BPF_REG; r++) {
 					if (cur[r] >= st[t[k] - first][r])
 						continue;

@@ -137,37 +137,12 @@ static void xg_forward(const struct bpf_insn *in, struct xg_regs *s)
 		*d = xg_v(XG_UNK, 0);
 }
 
-/* Successors of @i in [@first, @end): up to two, U32_MAX for none. */
-static void xg_succ(const struct bpf_insn *insns, u32 i, u32 first, u32 end,
-		    u32 *a, u32 *b)
-{
-	const struct bpf_insn *in = &insns[i];
-	u8 cls = BPF_CLASS(in->code), op = BPF_OP(in->code);
-	s64 t;
-
-	*a = np_is_ldimm64(in) ? i + 2 : i + 1;
-	*b = U32_MAX;
-	if (cls == BPF_JMP || cls == BPF_JMP32) {
-		if (op == BPF_EXIT) {
-			*a = U32_MAX;
-		} else if (op != BPF_CALL) {
-			t = (s64)i + 1 + in->off;
-			if (op == BPF_JA)
-				*a = U32_MAX;
-			*(op == BPF_JA ? a : b) = t >= first && t < end ?
-						  (u32)t : U32_MAX;
-		}
-	}
-	if (*a >= end)
-		*a = U32_MAX;
-}
-
 /* The registers at @at, as far as moves of constants tell them. */
 static int xg_at(const struct np_object *o, u32 first, u32 end, u32 at,
 		 struct xg_regs *out)
 {
 	struct xg_regs *st, cur;
-	u32 i, a, b, pass;
+	u32 i, k, n, t[2], pass;
 	bool changed = true;
 
 	st = calloc(end - first, sizeof(*st));
@@ -183,11 +158,9 @@ static int xg_at(const struct np_object *o, u32 first, u32 end, u32 at,
 				continue;	/* not reached (or a 2nd half) */
 			cur = st[i - first];
 			xg_forward(&o->insns[i], &cur);
-			xg_succ(o->insns, i, first, end, &a, &b);
-			if (a != U32_MAX)
-				changed |= xg_meet(&st[a - first], &cur);
-			if (b != U32_MAX)
-				changed |= xg_meet(&st[b - first], &cur);
+			n = np_succ(o->insns, i, first, end, t);
+			for (k = 0; k < n; k++)
+				changed |= xg_meet(&st[t[k] - first], &cur);
 		}
 	}
 	*out = st[at - first];
