@@ -190,7 +190,7 @@ EXPORT_SYMBOL_GPL(nicprog_host_free);
  * @priv: the plan
  * @func_id: a helper nicprog_exec_host_helper() names
  * @pkt: the frame, in the host's scratch
- * @args: R1-R5; R1 is the context
+ * @args: R1-R5; R1 is the context for a helper that takes one
  * @ret: set to the helper's R0
  *
  * Calls the kernel's helper, the one a host XDP program on the port calls,
@@ -198,7 +198,8 @@ EXPORT_SYMBOL_GPL(nicprog_host_free);
  * its rxq (as BPF_PROG_TEST_RUN does for an ingress_ifindex): the
  * device's namespace, FIB, neighbours and MTUs are the host's, so the
  * result is. Other arguments are values and pointers into the frame, the
- * stack and map values, all host memory the verifier bounded.
+ * stack and map values, all host memory the verifier bounded; a helper
+ * without a context (bpf_trace_printk()) gets them as they are.
  *
  * Context: the host part's run, under rcu_read_lock().
  * Return: 0, or -EOPNOTSUPP if the program did not resolve @func_id.
@@ -217,6 +218,10 @@ long nicprog_plan_host_call(void *priv, s32 func_id,
 	fn = plan->host_fn[nicprog_host_fn_index(func_id)];
 	if (!fn)
 		return -EOPNOTSUPP;
+	if (fn->arg1_type != ARG_PTR_TO_CTX) {
+		*ret = fn->func(args[0], args[1], args[2], args[3], args[4]);
+		return 0;
+	}
 	q = pkt->rx_queue_index < dev->real_num_rx_queues ?
 	    pkt->rx_queue_index : 0;
 	rxq = __netif_get_rx_queue(dev, q);

@@ -319,13 +319,22 @@ struct nicprog_dev {
 enum {
 	NICPROG_HOST_FN_FIB_LOOKUP,
 	NICPROG_HOST_FN_CHECK_MTU,
+	NICPROG_HOST_FN_TRACE_PRINTK,
+	NICPROG_HOST_FN_TRACE_VPRINTK,
 	__NICPROG_HOST_FN_MAX,
 };
 
 static inline u32 nicprog_host_fn_index(s32 func_id)
 {
-	return func_id == BPF_FUNC_fib_lookup ? NICPROG_HOST_FN_FIB_LOOKUP :
-						NICPROG_HOST_FN_CHECK_MTU;
+	switch (func_id) {
+	case BPF_FUNC_fib_lookup:
+		return NICPROG_HOST_FN_FIB_LOOKUP;
+	case BPF_FUNC_trace_printk:
+		return NICPROG_HOST_FN_TRACE_PRINTK;
+	case BPF_FUNC_trace_vprintk:
+		return NICPROG_HOST_FN_TRACE_VPRINTK;
+	}
+	return NICPROG_HOST_FN_CHECK_MTU;
 }
 
 /**

@@ -183,9 +183,11 @@ static void nicprog_note_slots(struct bpf_verifier_env *env,
 /*
  * A helper only the host has: the host part of a partial plan calls the
  * kernel's own implementation, the one this program would call on the
- * host, with the frame as an xdp_buff. Only helpers whose context is
- * their first argument, and whose other arguments are values or memory
- * the executor addresses as the kernel does, are nicprog_exec_host_helper().
+ * host, with the frame as an xdp_buff where the context is its first
+ * argument. Only helpers whose arguments are otherwise values or memory
+ * the executor addresses as the kernel does (the stack, map values, the
+ * frame: bpf_trace_printk()'s format and its %s strings) are
+ * nicprog_exec_host_helper().
  */
 static bool nicprog_note_host_call(struct bpf_verifier_env *env,
 				   struct nicprog_prog *np, int insn_idx,
@@ -203,7 +205,9 @@ static bool nicprog_note_host_call(struct bpf_verifier_env *env,
 	if (!np->host_fn[h]) {
 		fn = env->ops->get_func_proto(func_id, env->prog);
 		if (!fn || !fn->func || fn->ret_type != RET_INTEGER ||
-		    fn->arg1_type != ARG_PTR_TO_CTX)
+		    (fn->arg1_type != ARG_PTR_TO_CTX &&
+		     func_id != BPF_FUNC_trace_printk &&
+		     func_id != BPF_FUNC_trace_vprintk))
 			return false;
 		np->host_fn[h] = fn;
 	}
@@ -457,7 +461,8 @@ static void nicprog_log_line(void *priv, const char *line)
 
 /*
  * A program larger than the instruction store: say which part does not
- * fit -- the part plan_partial would leave to the host.
+ * fit -- the part plan_partial would leave to the host -- on the line
+ * that says why, since loaders quote a refusal's last line.
  */
 static void nicprog_log_store(struct bpf_verifier_env *env,
 			      struct nicprog_prog *np)
@@ -466,25 +471,30 @@ static void nicprog_log_store(struct bpf_verifier_env *env,
 	struct nicprog_host_limits lim = { .insn_store = nic->sum.insn_store };
 	struct nicprog_layout lo;
 	const char *why;
-	u32 i, *pcs;
+	u32 i, *pcs = NULL;
 
-	np_vlog(env, "program has %u instructions; the NIC's cores hold at most %u\n",
-		np->len, nic->sum.insn_store);
 	for (i = 0; i < np->n_maps; i++)
 		if (nicprog_table_in_host(np->tables[i]))
 			lim.host_tables |= BIT_ULL(i);
-	if (nicprog_layout_build(&np->ir, nic->lnic, NICPROG_SHAPE_SINGLE, 1,
-				 &lim, &lo, &why) || !lo.node_host) {
-		np_vlog(env, "no prefix of it fits the NIC and can hand over to the host\n");
-		goto out;
+	if (!nicprog_layout_build(&np->ir, nic->lnic, NICPROG_SHAPE_SINGLE, 1,
+				  &lim, &lo, &why) && lo.node_host) {
+		pcs = kvcalloc(lo.host_entries, sizeof(*pcs), GFP_KERNEL);
+		if (pcs && !nicprog_host_entries(&np->ir, &lo, pcs,
+						 lo.host_entries)) {
+			kvfree(pcs);
+			pcs = NULL;
+		}
 	}
-	pcs = kvcalloc(lo.host_entries, sizeof(*pcs), GFP_KERNEL);
-	if (pcs && nicprog_host_entries(&np->ir, &lo, pcs, lo.host_entries))
+	if (pcs)
 		np_vlog(env,
-			"the NIC can hold %u of them; %u, from insn %u on, do not fit (plan_partial lets the host run them)\n",
-			lo.nic_insns, lo.host_insns, pcs[0]);
+			"program has %u instructions; the NIC's cores hold at most %u: it can hold %u of them; %u, from insn %u on, do not fit (plan_partial lets the host run them)\n",
+			np->len, nic->sum.insn_store, lo.nic_insns,
+			lo.host_insns, pcs[0]);
+	else
+		np_vlog(env,
+			"program has %u instructions; the NIC's cores hold at most %u, and no prefix of it fits the NIC and can hand over to the host\n",
+			np->len, nic->sum.insn_store);
 	kvfree(pcs);
-out:
 	nicprog_layout_free(&lo);
 }
 

@@ -327,8 +327,9 @@ struct nicprog_exec_pkt {
  *	host's addresses of values.
  * @host_call: call helper @func_id, one nicprog_exec_host_helper() names,
  *	with the call's arguments @args (R1-R5; R1 is the context, that is
- *	@pkt); set *@ret to its R0 and return 0, or -errno to stop the run
- *	with -EOPNOTSUPP. Only the host sets it. Optional.
+ *	@pkt, for a helper that takes one); set *@ret to its R0 and return
+ *	0, or -errno to stop the run with -EOPNOTSUPP. Only the host sets
+ *	it. Optional.
  *
  * All are called from the executing context and must not sleep.
  */

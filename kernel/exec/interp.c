@@ -56,7 +56,9 @@ bool nicprog_exec_helper_supported(s32 func_id)
  * @func_id: enum bpf_func_id
  *
  * Helpers that read host state -- the routing and neighbour tables, the
- * devices' MTUs -- no NIC core can run. The host part of a partial plan
+ * devices' MTUs -- or write it -- the trace buffer bpf_printk() writes,
+ * whose lines and return value the kernel's bstr_printf() makes -- no NIC
+ * core can run. The host part of a partial plan
  * calls the kernel's own implementation through
  * &nicprog_exec_ops.host_call, so their results are exactly the host's.
  * One exception: bpf_check_mtu() of the receiving port itself (ifindex
@@ -73,6 +75,10 @@ const char *nicprog_exec_host_helper(s32 func_id)
 		return "bpf_fib_lookup";
 	case BPF_FUNC_check_mtu:
 		return "bpf_check_mtu";
+	case BPF_FUNC_trace_printk:
+		return "bpf_trace_printk";
+	case BPF_FUNC_trace_vprintk:
+		return "bpf_trace_vprintk";
 	}
 	return NULL;
 }
@@ -467,6 +473,8 @@ static u64 call_helper(s32 id, u64 *r, const struct nicprog_exec_ops *ops,
 					 r[5], pkt);
 	case BPF_FUNC_check_mtu:
 	case BPF_FUNC_fib_lookup:	/* nicprog_exec_host_helper() */
+	case BPF_FUNC_trace_printk:
+	case BPF_FUNC_trace_vprintk:
 		/* bpf_check_mtu() of the port's own MTU, where the NIC knows it */
 		if (id == BPF_FUNC_check_mtu && !r[2] && pkt->mtu)
 			return nicprog_exec_check_mtu(pkt,

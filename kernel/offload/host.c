@@ -140,6 +140,9 @@ static const char *host_call_why(s32 func_id)
 		return "bpf_fib_lookup, which only the host has";
 	case BPF_FUNC_check_mtu:
 		return "bpf_check_mtu, which only the host has";
+	case BPF_FUNC_trace_printk:
+	case BPF_FUNC_trace_vprintk:
+		return "bpf_printk, which writes the host's trace buffer";
 	}
 	return "a helper only the host has";
 }

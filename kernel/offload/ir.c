@@ -46,10 +46,12 @@ static u32 helper_args(s32 id)
 	case BPF_FUNC_fib_lookup:
 	case BPF_FUNC_xdp_load_bytes:
 	case BPF_FUNC_xdp_store_bytes:
+	case BPF_FUNC_trace_vprintk:
 		return 4;
 	case BPF_FUNC_csum_diff:
 	case BPF_FUNC_check_mtu:
 	case BPF_FUNC_perf_event_output:
+	case BPF_FUNC_trace_printk:	/* as many as its format reads */
 		return 5;
 	default:
 		return 2;

@@ -43,10 +43,10 @@ count() {
 
 # first PREFIX FILE: the first line of FILE without PREFIX, as a cause:
 # the way out through the host named alike (ip's partial on, the
-# planner's --partial, the port's plan_partial), no full stop
+# planner's --partial), no full stop
 first() {
 	head -n1 "$2" | sed -e "s|^$1||" -e 's/(--partial lets/(partial lets/' \
-		-e 's/(plan_partial lets/(partial lets/' -e 's/\.$//'
+		-e 's/(partial on lets/(partial lets/' -e 's/\.$//'
 }
 
 # entries OBJ PROG: the table entries the program's own tool would make

@@ -172,7 +172,7 @@ check "  the plan installed is single" \
 check "  ip link show names it" \
 	grep -q " nicprog/count " <<< "$(nip link show dev "$NF")"
 refused "a program larger than the NIC without partial" \
-	"plan_partial lets the host run them" \
+	"partial on lets the host run them" \
 	nip -force link set dev "$NF" nicprog obj "$SELFDIR/progs/partial.o"
 out=$(nip -force link set dev "$NF" nicprog obj "$SELFDIR/progs/partial.o" partial 2>&1)
 rc=$?

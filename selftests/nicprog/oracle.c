@@ -38,7 +38,8 @@
  * Events the program writes with bpf_perf_event_output() are compared
  * too, frame by frame: every PERF_EVENT_ARRAY the NIC's program uses is
  * read with a perf buffer, as is the host's map of the same name, and
- * each frame must produce the same samples, byte for byte, on both.
+ * each frame must produce the same samples, byte for byte, on both. So
+ * are the lines bpf_printk() writes to the trace buffer (trace_differ()).
  *
  * With ORACLE_ATTACHED set, the NIC side is the program already offloaded
  * to NF (by ip link ... nicprog obj OBJ, say), which must be the one
@@ -92,6 +93,7 @@
 #include <fcntl.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -952,6 +954,108 @@ static int events_differ(unsigned long frame)
 	return e;
 }
 
+/*
+ * bpf_printk() lines, frame by frame: the host's BPF_PROG_TEST_RUN and
+ * the NIC's host part both write the kernel's trace buffer through
+ * bpf_trace_printk(), so the trace pipe gives the host's lines after its
+ * test run and the NIC's once its verdict is counted (a host part runs
+ * before the driver counts the verdict). Only the text after the event's
+ * name is compared: the writing task and CPU differ.
+ */
+#define MAX_LINES	8
+#define TRACE_LINE	192
+struct lines {
+	int n;
+	unsigned long total;
+	char text[MAX_LINES][TRACE_LINE];
+};
+
+static struct lines tr_nic, tr_host;
+static int trace_fd = -1;
+
+/*
+ * The trace pipe, or a line saying why not. ip netns exec gives the run a
+ * sysfs of its own, without the tracefs mounted on the host's: mounted
+ * again where it belongs, in the run's own mount namespace.
+ */
+static void trace_open(void)
+{
+	static const char dir[] = "/sys/kernel/tracing";
+
+	trace_fd = open("/sys/kernel/tracing/trace_pipe",
+			O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (trace_fd < 0 && !mount("tracefs", dir, "tracefs", 0, NULL))
+		trace_fd = open("/sys/kernel/tracing/trace_pipe",
+				O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (trace_fd < 0)
+		printf("# bpf_printk: cannot read %s/trace_pipe (%s): trace lines not compared\n",
+		       dir, strerror(errno));
+}
+
+/* What the pipe holds now, its bpf_printk() lines into @l (NULL: dropped). */
+static void trace_read(struct lines *l)
+{
+	static const char tag[] = "bpf_trace_printk: ";
+	static char buf[16384];
+	static size_t have;
+	char *line, *nl, *t;
+	ssize_t n;
+
+	if (trace_fd < 0)
+		return;
+	for (;;) {
+		n = read(trace_fd, buf + have, sizeof(buf) - 1 - have);
+		if (n <= 0)
+			break;
+		have += n;
+		buf[have] = 0;
+		line = buf;
+		while ((nl = strchr(line, '\n'))) {
+			*nl = 0;
+			t = strstr(line, tag);
+			if (t && l) {
+				l->total++;
+				if (l->n < MAX_LINES)
+					snprintf(l->text[l->n++], TRACE_LINE,
+						 "%s", t + sizeof(tag) - 1);
+			}
+			line = nl + 1;
+		}
+		have -= line - buf;
+		memmove(buf, line, have);
+		if (have == sizeof(buf) - 1)
+			have = 0;	/* a line longer than the buffer */
+	}
+}
+
+/* The two sides' trace lines of one frame: equal, or a difference printed. */
+static int trace_differ(unsigned long frame)
+{
+	uint64_t end = now_ms() + (tr_host.n ? 500 : 0);
+	int e, k;
+
+	for (;;) {
+		trace_read(&tr_nic);
+		if (tr_nic.n >= tr_host.n || now_ms() >= end)
+			break;
+		usleep(200);
+	}
+	e = tr_nic.n != tr_host.n;
+	for (k = 0; !e && k < tr_nic.n; k++)
+		e = strcmp(tr_nic.text[k], tr_host.text[k]);
+	if (e) {
+		printf("# frame %lu: %d trace lines from the NIC, %d from the host, or their text differs\n",
+		       frame, tr_nic.n, tr_host.n);
+		for (k = 0; k < tr_host.n; k++)
+			printf("#   host: %s\n", tr_host.text[k]);
+		for (k = 0; k < tr_nic.n; k++)
+			printf("#   NIC:  %s\n", tr_nic.text[k]);
+	}
+	tr_nic.n = 0;
+	tr_host.n = 0;
+	return e;
+}
+
 /* The tc ingress program that records each passed frame's metadata. */
 struct meta_rec {
 	uint32_t seq;
@@ -1623,6 +1727,7 @@ int main(int argc, char **argv)
 	if (getenv("ORACLE_BENCH"))
 		return bench(in_fd, &to, nf, nf_idx, frames);
 	tx_fd = in_fd;
+	trace_open();
 	pass_fd = packet_socket(nf_idx);
 	redir_fd = packet_socket(ifindex_of(argv[5]));
 	ethtool_init(nf);
@@ -1648,6 +1753,7 @@ int main(int argc, char **argv)
 		drain(pass_fd);
 		drain(tx_fd);
 		drain(redir_fd);
+		trace_read(NULL);
 		opts.data_in = frame;
 		opts.data_size_in = len;
 		opts.data_out = hout;
@@ -1662,6 +1768,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		hv = opts.retval;
+		trace_read(&tr_host);
 		/* the output starts at data_meta; ctx_out.data is the gap */
 		hmeta = ctx_out.data <= opts.data_size_out ? ctx_out.data : 0;
 		memcpy(hmeta_bytes, hout, hmeta < 32 ? hmeta : 32);
@@ -1740,6 +1847,8 @@ int main(int argc, char **argv)
 		seen[a]++;
 		if (events_differ(i) && diffs++ < 5)
 			hexdump("sent", frame, len);
+		if (trace_differ(i) && diffs++ < 5)
+			hexdump("sent", frame, len);
 		if (nv == XDP_PASS && hv == XDP_PASS && !runt && nlen >= 0 &&
 		    meta_differs(hmeta_bytes, hmeta, i) && diffs++ < 5)
 			hexdump("sent", frame, len);
@@ -1772,6 +1881,9 @@ int main(int argc, char **argv)
 	if (ev_nic.n_pb)
 		printf("# events: %lu samples from the NIC, %lu from the host\n",
 		       ev_nic.total, ev_host.total);
+	if (tr_nic.total || tr_host.total)
+		printf("# bpf_printk: %lu trace lines from the NIC, %lu from the host\n",
+		       tr_nic.total, tr_host.total);
 	printf("%s 1 %s: verdicts and output bytes equal on NIC and host for %lu frames (%lu differ)\n",
 	       diffs ? "not ok" : "ok", argv[1], frames, diffs);
 	k = compare_maps();

@@ -73,7 +73,7 @@ check "without plan_partial: refused" test $rc -ne 0
 check "without plan_partial: the verifier log says why and what to do" \
 	grep -q "\[nicprog\] program has [0-9]* instructions; the NIC's cores hold at most 8192" <<< "$out"
 check "without plan_partial: the log says which part does not fit" \
-	grep -q "\[nicprog\] the NIC can hold 8190 of them; 2972, from insn 8190 on, do not fit (plan_partial lets the host run them)" <<< "$out"
+	grep -q "\[nicprog\] program has [0-9]* instructions; the NIC's cores hold at most 8192: it can hold 8190 of them; 2972, from insn 8190 on, do not fit (plan_partial lets the host run them)" <<< "$out"
 
 plan_set "$NF" partial on
 out=$(ip netns exec "$NS" ip link set dev "$NF" xdpoffload obj "$OBJ" sec xdp 2>&1)

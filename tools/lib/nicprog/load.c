@@ -336,9 +336,10 @@ static const char *np_eol(const char *l)
 
 /*
  * The kernel refused the object: the cause is a map libbpf could not
- * create, or the verifier log's -- the line nicprog's verifier hook wrote
- * ("[nicprog] insn N: ..."), else the verifier's own last line -- so that
- * the first line the user reads names it, libbpf's copy of the log
+ * create, or the verifier log's -- the last line nicprog's verifier hook
+ * wrote ("[nicprog] insn N: ..."; those before it say what the offloader
+ * made of the program's calls), else the verifier's own last line -- so
+ * that the first line the user reads names it, libbpf's copy of the log
  * following.
  */
 static void np_verifier_why(const struct nicprog_load_opts *opts, int err,
@@ -347,6 +348,7 @@ static void np_verifier_why(const struct nicprog_load_opts *opts, int err,
 	const char *log = np_log.buf ? np_log.buf : "", *l, *end, *last = NULL;
 	static const char mark[] = "[nicprog] ";
 	static const char failed[] = "': failed to create: ";
+	static const char plan_partial[] = "(plan_partial lets";
 	size_t last_len = 0;
 
 	/* libbpf creates the maps first: one it could not is the cause */
@@ -361,10 +363,24 @@ static void np_verifier_why(const struct nicprog_load_opts *opts, int err,
 		       (int)(end - l), l);
 		return;
 	}
-	l = strstr(log, mark);
+	for (l = strstr(log, mark); l && strstr(l + 1, mark);)
+		l = strstr(l + 1, mark);
 	if (l) {
 		l += sizeof(mark) - 1;
 		end = np_eol(l);
+		/*
+		 * the way out in the words of this loader's users (ip link
+		 * ... nicprog, nicprog dev set): partial on, which sets the
+		 * port's plan_partial the kernel names
+		 */
+		last = strstr(l, plan_partial);
+		if (last && last < end) {
+			np_why(opts, err, "%s: %.*s(partial on lets%.*s", path,
+			       (int)(last - l), l,
+			       (int)(end - last - (sizeof(plan_partial) - 1)),
+			       last + sizeof(plan_partial) - 1);
+			return;
+		}
 		np_why(opts, err, "%s: %.*s", path, (int)(end - l), l);
 		return;
 	}

@@ -1166,7 +1166,7 @@ TEST(refusals_name_the_instruction)
 	EXPECT_REFUSED(-EOPNOTSUPP, "kfunc call",
 		       I(BPF_JMP | BPF_CALL, 0, BPF_PSEUDO_KFUNC_CALL, 0, 5), EXIT);
 	EXPECT_REFUSED(-EOPNOTSUPP, "helper not implemented on the NIC",
-		       CALL(BPF_FUNC_trace_printk), EXIT);
+		       CALL(BPF_FUNC_skc_lookup_tcp), EXIT);
 	EXPECT_REFUSED(-EOPNOTSUPP, "legacy packet load (LD_ABS/LD_IND)",
 		       I(BPF_LD | BPF_ABS | BPF_W, 0, 0, 0, 12), EXIT);
 	EXPECT_REFUSED(-EINVAL, "jump target outside the program",
@@ -1248,6 +1248,67 @@ TEST(host_helpers_run_only_on_the_host)
 	EXPECT_EQ(2, calls);
 	EXPECT_EQ(-EOPNOTSUPP, res.error);
 	EXPECT_EQ(1U, res.error_insn);
+}
+
+static long printk_host_call(void *priv, s32 func_id,
+			     struct nicprog_exec_pkt *pkt, const u64 *args,
+			     u64 *ret)
+{
+	const char *fmt = (const char *)(uintptr_t)args[0];
+	int *calls = priv;
+
+	(void)pkt;
+	(*calls)++;
+	/* the format as the program left it on its stack, the values as set */
+	if (func_id != BPF_FUNC_trace_printk || args[1] != 4 ||
+	    memcmp(fmt, "n%d", 4) || args[2] != 42)
+		return -EINVAL;
+	*ret = 4;
+	return 0;
+}
+
+/*
+ * bpf_trace_printk() is the host's: its format and %s strings are memory
+ * the program points to, not the context, and reach host_call as they are;
+ * without host_call the run stops at the call.
+ */
+TEST(trace_printk_runs_on_the_host)
+{
+	const struct bpf_insn insns[] = {
+		/* *(u32 *)(r10 - 8) = "n%d" */
+		I(BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, -8, 0x0064256e),
+		MOV64R(BPF_REG_1, BPF_REG_10),
+		I(BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_1, 0, 0, -8),
+		MOV64(BPF_REG_2, 4),
+		MOV64(BPF_REG_3, 42),
+		CALL(BPF_FUNC_trace_printk),
+		EXIT,
+	};
+	struct nicprog_exec_prog prog = {
+		.insns = insns, .len = ARRAY_SIZE(insns),
+	};
+	struct nicprog_exec_ops host = { .host_call = printk_host_call };
+	struct nicprog_exec_pkt pkt = { 0 };
+	struct nicprog_exec_result res;
+	const char *why;
+	int calls = 0;
+	u32 bad;
+
+	ASSERT_STREQ("bpf_trace_printk",
+		     nicprog_exec_host_helper(BPF_FUNC_trace_printk));
+	ASSERT_STREQ("bpf_trace_vprintk",
+		     nicprog_exec_host_helper(BPF_FUNC_trace_vprintk));
+	EXPECT_FALSE(nicprog_exec_helper_supported(BPF_FUNC_trace_printk));
+	ASSERT_EQ(0, nicprog_exec_check(&prog, &bad, &why));
+
+	nicprog_exec_run(&prog, &host, &calls, &state, &pkt, &res);
+	EXPECT_EQ(1, calls);
+	EXPECT_EQ(0, res.error);
+	EXPECT_EQ(4U, res.ret);
+
+	nicprog_exec_run(&prog, &no_ops, NULL, &state, &pkt, &res);
+	EXPECT_EQ(-EOPNOTSUPP, res.error);
+	EXPECT_EQ(5U, res.error_insn);
 }
 
 /*
