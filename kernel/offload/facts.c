@@ -188,6 +188,11 @@ static int facts_check(const struct nicprog_facts *f, char *why, size_t len)
 					  "insn %u: the frame pointer is read only",
 					  i);
 		bad = facts_meta_bad(&in->meta[i], in->n_tables);
+		/* the verifier's notes put one on bpf-to-bpf calls only */
+		if (!bad && in->meta[i].afn &&
+		    (insn->code != (BPF_JMP | BPF_CALL) ||
+		     insn->src_reg != BPF_PSEUDO_CALL))
+			bad = "an accelerator function on no bpf-to-bpf call";
 		if (bad)
 			return FACTS_FAIL(why, len, "insn %u: facts: %s", i,
 					  bad);

@@ -60,12 +60,19 @@ u32 np_succ(const struct bpf_insn *insns, u32 i, u32 first, u32 end,
 static s32 fs_step(const struct bpf_insn *in, s32 *off, s32 spilled)
 {
 	u8 cls = BPF_CLASS(in->code), op = BPF_OP(in->code);
-	s32 *d = &off[in->dst_reg & 0xf], lo = 0, r;
+	s32 *d, lo = 0, r;
 
+	/*
+	 * A register above R10 (the field holds 15) is the verifier's to
+	 * refuse; the loader reads objects before it: nothing to follow.
+	 */
+	if (in->dst_reg >= MAX_BPF_REG || in->src_reg >= MAX_BPF_REG)
+		cls = BPF_LD;
+	d = &off[in->dst_reg < MAX_BPF_REG ? in->dst_reg : BPF_REG_0];
 	switch (cls) {
 	case BPF_LDX:
 		/* a stack pointer spilled may be filled again */
-		r = off[in->src_reg & 0xf];
+		r = off[in->src_reg];
 		*d = r != FS_NONE && BPF_SIZE(in->code) == BPF_DW ? spilled :
 		     FS_NONE;
 		if (r != FS_NONE)
@@ -80,8 +87,7 @@ static s32 fs_step(const struct bpf_insn *in, s32 *off, s32 spilled)
 	case BPF_ALU64:
 		if (cls == BPF_ALU64 && op == BPF_MOV &&
 		    BPF_SRC(in->code) == BPF_X)
-			*d = in->src_reg == BPF_REG_10 ? 0 :
-			     off[in->src_reg & 0xf];
+			*d = in->src_reg == BPF_REG_10 ? 0 : off[in->src_reg];
 		else if (cls == BPF_ALU64 && (op == BPF_ADD || op == BPF_SUB) &&
 			 BPF_SRC(in->code) == BPF_K && *d != FS_NONE)
 			*d = max_t(s64, (s64)*d + (op == BPF_ADD ? in->imm :
@@ -141,8 +147,9 @@ s32 np_free_slot(const struct bpf_insn *insns, u32 first, u32 end)
 			lo = min(lo, l);
 			if (BPF_CLASS(in->code) == BPF_STX &&
 			    BPF_SIZE(in->code) == BPF_DW &&
-			    cur[in->src_reg & 0xf] != FS_NONE)
-				spilled = min(spilled, cur[in->src_reg & 0xf]);
+			    in->src_reg < MAX_BPF_REG &&
+			    cur[in->src_reg] != FS_NONE)
+				spilled = min(spilled, cur[in->src_reg]);
 			n = np_succ(insns, i, first, end, t);
 			for (k = 0; k < n; k++) {
 				for (r = 0; r < MAX_BPF_REG; r++) {

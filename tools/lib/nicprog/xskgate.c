@@ -66,8 +66,14 @@ struct xg_val {
 	s64 c;
 };
 
+/*
+ * Every value of an instruction's 4-bit register fields: the loader reads
+ * objects before the verifier refuses a register above R10.
+ */
+#define XG_REGS	16
+
 struct xg_regs {
-	struct xg_val r[MAX_BPF_REG];
+	struct xg_val r[XG_REGS];
 };
 
 static struct xg_val xg_v(u8 kind, s64 c)
@@ -86,7 +92,7 @@ static bool xg_meet(struct xg_regs *to, const struct xg_regs *from)
 	bool changed = false;
 	u32 r;
 
-	for (r = 0; r < MAX_BPF_REG; r++) {
+	for (r = 0; r < XG_REGS; r++) {
 		if (from->r[r].kind == XG_TOP || xg_eq(to->r[r], from->r[r]))
 			continue;
 		if (to->r[r].kind == XG_TOP)
@@ -148,7 +154,7 @@ static int xg_at(const struct np_object *o, u32 first, u32 end, u32 at,
 	st = calloc(end - first, sizeof(*st));
 	if (!st)
 		return -ENOMEM;
-	for (i = 0; i < MAX_BPF_REG; i++)
+	for (i = 0; i < XG_REGS; i++)
 		st[0].r[i] = xg_v(XG_UNK, 0);
 	st[0].r[BPF_REG_10] = xg_v(XG_FP, 0);
 	for (pass = 0; changed && pass < 64; pass++) {

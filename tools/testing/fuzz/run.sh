@@ -4,9 +4,12 @@
 # Run the offline fuzzers (libFuzzer, AddressSanitizer, UBSan; see the
 # Makefile) from seed corpora made from this tree: facts files of every
 # example and test program on three profiles, the shipped LNIC profiles,
-# the BPF objects. TAP, one point per fuzzer: no crash, no sanitizer
-# report, no leak, no input slower than 20 s, no plan that breaks an
-# invariant (plan.c), and at least its minimum of inputs past its seeds.
+# the BPF objects, and regress/: inputs that once made a fuzzer fail
+# (facts with an accelerator function on an instruction that calls no
+# function; an object with a register above R10). TAP, one point per
+# fuzzer: no crash, no sanitizer report, no leak, no input slower than
+# 20 s, no plan that breaks an invariant (plan.c), and at least its
+# minimum of inputs past its seeds.
 #
 #   run.sh [SCALE]     (FUZZ_SEED=N: the seed; by default a new one)
 #
@@ -51,6 +54,10 @@ for o in "$top"/bpf/examples/*.o "$top"/selftests/nicprog/progs/*.o; do
 	{ cat "$o"; printf '\x00'; } > "$TMP/object/$n"
 done
 cp "$top"/drivers/nicsim/profiles/*.lnic "$TMP/lnic/"
+# inputs that once broke the code, kept as seeds (regress/NAME/)
+for name in facts lnic object; do
+	[ -d "$here/regress/$name" ] && cp "$here/regress/$name"/* "$TMP/$name/"
+done
 "$PLAN" --facts-out "$TMP/count.facts" "$top/bpf/examples/count.o"
 export NICPROG_FUZZ_FACTS=$TMP/count.facts
 
