@@ -161,24 +161,32 @@ check "stats in words: the pipe's bytes and drops" \
 kill "$FPID"
 wait "$FPID" 2>/dev/null
 check "and it goes with its process" wait_for 20 nopipe
-# libnicring's echo: frames steered to output 0 come back, rewritten in
-# place and sent from a TX pipe over the same memory.
-ECHO=$NICPROG_SRC/tools/apps/echo
+# libnicring's echo (tools/apps/ringecho): frames steered to output 0 come
+# back, rewritten in place and sent from a TX pipe over the same memory.
+ECHO=$NICPROG_SRC/tools/apps/ringecho
 if [ -x "$ECHO" ]; then
 	"$ECHO" -n 2000 -i 10000 "$NF" > "$TMP/echo" 2>&1 &
 	EPID=$!
-	started() { grep -q "^echo: $NF output 0" "$TMP/echo"; }
-	check "echo starts on $NF" wait_for 10 started
+	started() { grep -q "^ringecho: $NF output 0" "$TMP/echo"; }
+	check "ringecho starts on $NF" wait_for 10 started
 	"$SELFDIR/ring_test" --echo-peer "$IN" 2000 > "$TMP/peer" 2>&1
 	sed 's/^/# /' "$TMP/peer"
-	check "echo: 2000 frames back in order, addresses swapped" \
+	check "ringecho: 2000 frames back in order, addresses swapped" \
 		grep -q "^ok 1 2000 of 2000 frames echoed" "$TMP/peer"
-	check "echo ends after 2000 frames" finishes "$EPID"
+	check "ringecho ends after 2000 frames" finishes "$EPID"
 	sed 's/^/# /' "$TMP/echo"
-	check "echo counted 2000 frames and no drop" \
-		grep -q "^echo: 2000 frames, .* 0 dropped$" "$TMP/echo"
+	check "ringecho counted 2000 frames and no drop" \
+		grep -q "^ringecho: 2000 frames, .* 0 dropped$" "$TMP/echo"
+	"$ECHO" "$NF" extra > "$TMP/echo" 2>&1
+	expect_eq "ringecho with two operands: the usage, status 2" \
+		"2 usage: ringecho IFNAME [-o OUTPUT] [-n FRAMES] [-i IDLE_MS]" \
+		"$? $(cat "$TMP/echo")"
+	"$ECHO" -o 99 -i 100 "$NF" > "$TMP/echo" 2>&1
+	expect_eq "ringecho on an output the port lacks: why, status 1" \
+		"1 ringecho: pipes on output 99: Invalid argument" \
+		"$? $(cat "$TMP/echo")"
 else
-	tap_skip "libnicring echo" "tools/apps/echo not built"
+	tap_skip "libnicring echo" "tools/apps/ringecho not built"
 fi
 "$SELFDIR/ring_test" --backpressure "$IN" "$NF" > "$TMP/bp" 2>&1
 sed 's/^/# /' "$TMP/bp"

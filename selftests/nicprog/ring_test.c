@@ -18,7 +18,7 @@
  *   ring_test --fill IN NF    (NF runs progs/topipe.o: a 4 KiB pipe bound
  *                             to output 1 fills up and drops, 5 records
  *                             are released, then sleeps until killed)
- *   ring_test --echo-peer IN COUNT  (the far end of tools/apps/echo)
+ *   ring_test --echo-peer IN COUNT  (the far end of tools/apps/ringecho)
  *   ring_test --replace IN NF OBJ   (bound pipes across program replacement)
  *   ring_test --backpressure IN NF  (NF runs progs/topipe.o: a full pipe
  *                             bound with NICPROG_BIND_BACKPRESSURE)
@@ -1894,7 +1894,7 @@ static int fill_mode(const char *in)
 }
 
 /*
- * --echo-peer: the far end of tools/apps/echo. Frames to UDP port 9000 go
+ * --echo-peer: the far end of tools/apps/ringecho. Frames to UDP port 9000 go
  * out of IN 32 at a time; each must come back, in order, byte for byte,
  * its Ethernet addresses swapped. Prints TAP; exits 0 if all did.
  */

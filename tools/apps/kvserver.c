@@ -25,7 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../lib/nicring/nicring.h"
+#include "app.h"
 
 #define BATCH		64
 #define KEY_MAX		250
@@ -191,89 +191,46 @@ static uint32_t reply(const uint8_t *f, uint32_t len, uint8_t *r)
 
 int main(int argc, char **argv)
 {
-	unsigned long want = 0, done = 0, idle_ms = 5000;
+	struct app a = { .name = "kvserver", .idle_ms = 5000 };
 	static uint8_t out[HDRS + VAL_MAX + KEY_MAX + 64];
 	struct nicring_rec recs[BATCH];
-	struct nicring_pipe *rx, *tx;
 	struct nicring_stats st;
-	uint32_t output = 0, len;
-	struct nicring *r;
-	int c, n, i, err;
+	uint32_t len;
+	int n, i, err;
 
-	while ((c = getopt(argc, argv, "o:n:i:")) != -1) {
-		switch (c) {
-		case 'o':
-			output = strtoul(optarg, NULL, 0);
-			break;
-		case 'n':
-			want = strtoul(optarg, NULL, 0);
-			break;
-		case 'i':
-			idle_ms = strtoul(optarg, NULL, 0);
-			break;
-		default:
-			goto usage;
-		}
+	if (app_options(&a, argc, argv, "", NULL)) {
+		fprintf(stderr, "usage: kvserver IFNAME [-o OUTPUT] [-n REQUESTS] [-i IDLE_MS]\n");
+		return 2;
 	}
-	if (optind + 1 != argc)
-		goto usage;
-	r = nicring_open(argv[optind], &err);
-	if (!r) {
-		fprintf(stderr, "kvserver: %s's ring device: %s\n", argv[optind],
-			strerror(-err));
+	if (app_open(&a, NICPROG_FRAMING_RECORDS, 0, APP_TX_OWN, ""))
 		return 1;
-	}
-	rx = nicring_rx(r, 1 << 20, NICPROG_FRAMING_RECORDS, output, &err);
-	tx = rx ? nicring_tx(r, 1 << 20, NULL, &err) : NULL;
-	if (!tx) {
-		fprintf(stderr, "kvserver: pipes on output %u: %s\n", output,
-			strerror(-err));
-		nicring_close(r);
-		return 1;
-	}
-	printf("kvserver: %s output %u\n", argv[optind], output);
-	fflush(stdout);
-	while (!want || done < want) {
-		n = nicring_next(rx, recs, BATCH, idle_ms);
-		if (n <= 0) {
-			if (n < 0)
-				fprintf(stderr, "kvserver: wait: %s\n",
-					strerror(-n));
-			break;
-		}
+	while ((n = app_next(&a, recs, BATCH))) {
 		for (i = 0; i < n; i++) {
 			len = reply(recs[i].data, recs[i].len, out);
 			if (!len) {
 				n_bad++;
 				continue;
 			}
-			err = nicring_append(tx, out, len);
+			err = nicring_append(a.tx, out, len);
 			if (err == -ENOBUFS) {	/* send what waits, then retry */
-				nicring_send(tx);
-				err = nicring_append(tx, out, len);
+				nicring_send(a.tx);
+				err = nicring_append(a.tx, out, len);
 			}
 			if (err)
 				fprintf(stderr, "kvserver: reply: %s\n",
 					strerror(-err));
 		}
-		nicring_release(rx, n);
-		err = nicring_send(tx);
-		if (err < 0) {
-			fprintf(stderr, "kvserver: send: %s\n", strerror(-err));
+		nicring_release(a.rx, n);
+		if (app_send(&a))
 			break;
-		}
-		done += n;
+		a.done += n;
 	}
-	nicring_get_stats(r, &st);
+	nicring_get_stats(a.r, &st);
 	printf("kvserver: %lu requests: %lu get (%lu hits), %lu set, %lu delete, %lu errors, %lu not UDP/IPv4; %llu commands (%.4f per request), %llu dropped\n",
-	       done, n_get, n_hit, n_set, n_del, n_err, n_bad,
+	       a.done, n_get, n_hit, n_set, n_del, n_err, n_bad,
 	       (unsigned long long)st.commands,
-	       done ? (double)st.commands / done : 0,
-	       (unsigned long long)nicring_drops(rx));
-	nicring_close(r);
-	return want && done < want;
-
-usage:
-	fprintf(stderr, "usage: kvserver IFNAME [-o OUTPUT] [-n REQUESTS] [-i IDLE_MS]\n");
-	return 2;
+	       a.done ? (double)st.commands / a.done : 0,
+	       (unsigned long long)nicring_drops(a.rx));
+	nicring_close(a.r);
+	return a.want && a.done < a.want;
 }

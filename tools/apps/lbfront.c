@@ -24,7 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../lib/nicring/nicring.h"
+#include "app.h"
 
 #define BATCH		64
 #define M		65537		/* Maglev table size, a prime */
@@ -98,7 +98,7 @@ static void populate(const int *alive)
 static int table_check(int n)
 {
 	static int16_t before[M];
-	int alive[BACKENDS], i;
+	int alive[BACKENDS] = { 0 }, i;
 	uint64_t lo = M, hi = 0;
 	uint32_t moved = 0;
 
@@ -250,71 +250,37 @@ static int port_mac(const char *ifname, uint8_t *mac)
 	return ok ? 0 : -1;
 }
 
+static int lbfront_opt(int c, const char *arg)
+{
+	return c == 'b' ? parse_backend(arg) : -1;
+}
+
 int main(int argc, char **argv)
 {
-	unsigned long want = 0, done = 0, idle_ms = 5000, bad = 0;
-	int alive[BACKENDS], c, n, i, b, err;
+	struct app a = { .name = "lbfront", .output = 2, .idle_ms = 5000 };
+	unsigned long bad = 0;
 	struct nicring_rec recs[BATCH];
-	struct nicring_pipe *rx, *tx;
-	uint32_t output = 2;
-	struct nicring *r;
+	int alive[BACKENDS], n, i, b;
+	char more[32];
 	uint8_t mac[6];
 
 	if (argc == 3 && !strcmp(argv[1], "--table"))
 		return table_check(atoi(argv[2]));
-	while ((c = getopt(argc, argv, "b:o:n:i:")) != -1) {
-		switch (c) {
-		case 'b':
-			if (parse_backend(optarg))
-				goto usage;
-			break;
-		case 'o':
-			output = strtoul(optarg, NULL, 0);
-			break;
-		case 'n':
-			want = strtoul(optarg, NULL, 0);
-			break;
-		case 'i':
-			idle_ms = strtoul(optarg, NULL, 0);
-			break;
-		default:
-			goto usage;
-		}
+	if (app_options(&a, argc, argv, "b:", lbfront_opt) || !n_be) {
+		fprintf(stderr, "usage: lbfront IFNAME -b MAC,IPV4 [-b ...] [-o OUTPUT] [-n FRAMES] [-i IDLE_MS] | --table N\n");
+		return 2;
 	}
-	if (optind + 1 != argc || !n_be)
-		goto usage;
-	if (port_mac(argv[optind], mac)) {
-		fprintf(stderr, "lbfront: no address for %s\n", argv[optind]);
+	if (port_mac(a.ifname, mac)) {
+		fprintf(stderr, "lbfront: no address for %s\n", a.ifname);
 		return 1;
 	}
 	for (i = 0; i < n_be; i++)
 		alive[i] = 1;
 	populate(alive);
-	r = nicring_open(argv[optind], &err);
-	if (!r) {
-		fprintf(stderr, "lbfront: %s's ring device: %s\n", argv[optind],
-			strerror(-err));
+	snprintf(more, sizeof(more), ", %d backends", n_be);
+	if (app_open(&a, NICPROG_FRAMING_RECORDS, 0, APP_TX_SHARED, more))
 		return 1;
-	}
-	rx = nicring_rx(r, 1 << 20, NICPROG_FRAMING_RECORDS, output, &err);
-	tx = rx ? nicring_tx(r, 1 << 20, rx, &err) : NULL;
-	if (!tx) {
-		fprintf(stderr, "lbfront: pipes on output %u: %s\n", output,
-			strerror(-err));
-		nicring_close(r);
-		return 1;
-	}
-	printf("lbfront: %s output %u, %d backends\n", argv[optind], output,
-	       n_be);
-	fflush(stdout);
-	while (!want || done < want) {
-		n = nicring_next(rx, recs, BATCH, idle_ms);
-		if (n <= 0) {
-			if (n < 0)
-				fprintf(stderr, "lbfront: wait: %s\n",
-					strerror(-n));
-			break;
-		}
+	while ((n = app_next(&a, recs, BATCH))) {
 		/* every record is forwarded, in order; a foreign one as is */
 		for (i = 0; i < n; i++) {
 			b = pick(recs[i].data, recs[i].len);
@@ -323,24 +289,17 @@ int main(int argc, char **argv)
 			else
 				rewrite(recs[i].data, mac, b);
 		}
-		err = nicring_forward(tx, rx, n);
-		if (err < 0) {
-			fprintf(stderr, "lbfront: send: %s\n", strerror(-err));
+		if (app_forward(&a, n))
 			break;
-		}
-		done += n;
+		a.done += n;
 	}
 	printf("lbfront: %lu frames, %lu not IPv4 TCP/UDP, %llu dropped\n",
-	       done, bad, (unsigned long long)nicring_drops(rx));
+	       a.done, bad, (unsigned long long)nicring_drops(a.rx));
 	for (i = 0; i < n_be; i++)
 		printf("lbfront: backend %s entries %llu flows %llu frames %llu\n",
 		       be[i].name, (unsigned long long)be[i].entries,
 		       (unsigned long long)be[i].flows,
 		       (unsigned long long)be[i].frames);
-	nicring_close(r);
-	return want && done < want;
-
-usage:
-	fprintf(stderr, "usage: lbfront IFNAME -b MAC,IPV4 [-b ...] [-o OUTPUT] [-n FRAMES] [-i IDLE_MS] | --table N\n");
-	return 2;
+	nicring_close(a.r);
+	return a.want && a.done < a.want;
 }

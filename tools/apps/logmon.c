@@ -20,7 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../lib/nicring/nicring.h"
+#include "app.h"
 
 #define PATTERNS	16
 
@@ -35,75 +35,55 @@ static int contains(const char *s, size_t n, const char *pat, size_t pn)
 	return 0;
 }
 
+static const char *pats[PATTERNS];
+static size_t plen[PATTERNS];
+static int n_pats, verbose;
+static uint32_t bind_flags;
+
+static int logmon_opt(int c, const char *arg)
+{
+	switch (c) {
+	case 'p':
+		if (n_pats == PATTERNS || !*arg)
+			return -1;
+		pats[n_pats] = arg;
+		plen[n_pats++] = strlen(arg);
+		return 0;
+	case 'v':
+		verbose = 1;
+		return 0;
+	case 'B':
+		bind_flags = NICPROG_BIND_BACKPRESSURE;
+		return 0;
+	}
+	return -1;
+}
+
 int main(int argc, char **argv)
 {
-	unsigned long want = 0, lines = 0, idle_ms = 5000, hits[PATTERNS] = { 0 };
-	const char *pats[PATTERNS];
-	size_t plen[PATTERNS];
-	int n_pats = 0, verbose = 0, c, i, err;
-	uint32_t bind_flags = 0;
+	struct app a = { .name = "logmon", .output = 1, .idle_ms = 5000 };
+	unsigned long lines = 0, hits[PATTERNS] = { 0 };
 	uint64_t bytes = 0, last;
 	struct nicring_stats st;
-	struct nicring_pipe *rx;
-	uint32_t output = 1;
-	struct nicring *r;
 	int64_t avail;
 	char *d, *nl;
 	void *data;
+	int i, err;
 
-	while ((c = getopt(argc, argv, "o:p:vBn:i:")) != -1) {
-		switch (c) {
-		case 'o':
-			output = strtoul(optarg, NULL, 0);
-			break;
-		case 'p':
-			if (n_pats == PATTERNS || !*optarg)
-				goto usage;
-			pats[n_pats] = optarg;
-			plen[n_pats++] = strlen(optarg);
-			break;
-		case 'v':
-			verbose = 1;
-			break;
-		case 'B':
-			bind_flags = NICPROG_BIND_BACKPRESSURE;
-			break;
-		case 'n':
-			want = strtoul(optarg, NULL, 0);
-			break;
-		case 'i':
-			idle_ms = strtoul(optarg, NULL, 0);
-			break;
-		default:
-			goto usage;
-		}
+	if (app_options(&a, argc, argv, "p:vB", logmon_opt)) {
+		fprintf(stderr, "usage: logmon IFNAME [-o OUTPUT] [-p PATTERN]... [-v] [-B] [-n LINES] [-i IDLE_MS]\n");
+		return 2;
 	}
-	if (optind + 1 != argc)
-		goto usage;
-	r = nicring_open(argv[optind], &err);
-	if (!r) {
-		fprintf(stderr, "logmon: %s's ring device: %s\n", argv[optind],
-			strerror(-err));
+	if (app_open(&a, NICPROG_FRAMING_STREAM, bind_flags, APP_TX_NONE, ""))
 		return 1;
-	}
-	rx = nicring_rx_flags(r, 1 << 20, NICPROG_FRAMING_STREAM, output,
-			      bind_flags, &err);
-	if (!rx) {
-		fprintf(stderr, "logmon: stream pipe on output %u: %s\n",
-			output, strerror(-err));
-		nicring_close(r);
-		return 1;
-	}
-	printf("logmon: %s output %u\n", argv[optind], output);
-	fflush(stdout);
 	last = nicring_now_ms();
-	while (!want || lines < want) {
-		avail = nicring_read(rx, &data);
+	while (!a.want || lines < a.want) {
+		avail = nicring_read(a.rx, &data);
 		d = data;
 		/* whole lines only; a partial one waits for its end */
 		nl = avail > 0 ? memrchr(d, '\n', avail) : NULL;
 		if (!nl) {
-			err = nicring_wait_idle(r, last, idle_ms);
+			err = nicring_wait_idle(a.r, last, a.idle_ms);
 			if (err == -ETIMEDOUT)
 				break;
 			if (err < 0) {
@@ -113,7 +93,7 @@ int main(int argc, char **argv)
 			}
 			continue;
 		}
-		while (d <= nl && (!want || lines < want)) {
+		while (d <= nl && (!a.want || lines < a.want)) {
 			char *e = memchr(d, '\n', nl + 1 - d);
 
 			for (i = 0; i < n_pats; i++) {
@@ -127,20 +107,16 @@ int main(int argc, char **argv)
 			d = e + 1;
 		}
 		bytes += d - (char *)data;
-		nicring_consume(rx, d - (char *)data);
+		nicring_consume(a.rx, d - (char *)data);
 		last = nicring_now_ms();
 	}
 	for (i = 0; i < n_pats; i++)
 		printf("logmon: '%s' %lu\n", pats[i], hits[i]);
-	nicring_get_stats(r, &st);
+	nicring_get_stats(a.r, &st);
 	printf("logmon: %lu lines, %llu bytes, %llu dropped, %llu commands\n",
 	       lines, (unsigned long long)bytes,
-	       (unsigned long long)nicring_drops(rx),
+	       (unsigned long long)nicring_drops(a.rx),
 	       (unsigned long long)st.commands);
-	nicring_close(r);
-	return want && lines < want;
-
-usage:
-	fprintf(stderr, "usage: logmon IFNAME [-o OUTPUT] [-p PATTERN]... [-v] [-B] [-n LINES] [-i IDLE_MS]\n");
-	return 2;
+	nicring_close(a.r);
+	return a.want && lines < a.want;
 }

@@ -22,7 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../lib/nicring/nicring.h"
+#include "app.h"
 
 #define BATCH		64
 #define ROWS		4
@@ -136,62 +136,34 @@ static int by_frames(const void *a, const void *b)
 	return x->frames < y->frames ? 1 : x->frames > y->frames ? -1 : 0;
 }
 
+static unsigned long top = 10;
+
+static int sketch_opt(int c, const char *arg)
+{
+	if (c != 'k')
+		return -1;
+	top = strtoul(arg, NULL, 0);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	unsigned long want = 0, done = 0, idle_ms = 5000, bad = 0, top = 10;
+	struct app a = { .name = "sketch", .output = 3, .idle_ms = 5000 };
 	char src[INET_ADDRSTRLEN], dst[INET_ADDRSTRLEN];
+	unsigned long bad = 0, i;
 	struct nicring_rec recs[BATCH];
 	uint64_t total_bytes = 0;
-	struct nicring_pipe *rx;
-	uint32_t output = 3, len;
-	struct nicring *r;
-	unsigned long i;
 	struct flow f;
-	int c, n, j, err;
+	uint32_t len;
+	int n, j;
 
-	while ((c = getopt(argc, argv, "o:k:n:i:")) != -1) {
-		switch (c) {
-		case 'o':
-			output = strtoul(optarg, NULL, 0);
-			break;
-		case 'k':
-			top = strtoul(optarg, NULL, 0);
-			break;
-		case 'n':
-			want = strtoul(optarg, NULL, 0);
-			break;
-		case 'i':
-			idle_ms = strtoul(optarg, NULL, 0);
-			break;
-		default:
-			goto usage;
-		}
+	if (app_options(&a, argc, argv, "k:", sketch_opt)) {
+		fprintf(stderr, "usage: sketch IFNAME [-o OUTPUT] [-k TOP] [-n FRAMES] [-i IDLE_MS]\n");
+		return 2;
 	}
-	if (optind + 1 != argc)
-		goto usage;
-	r = nicring_open(argv[optind], &err);
-	if (!r) {
-		fprintf(stderr, "sketch: %s's ring device: %s\n", argv[optind],
-			strerror(-err));
+	if (app_open(&a, NICPROG_FRAMING_RECORDS, 0, APP_TX_NONE, ""))
 		return 1;
-	}
-	rx = nicring_rx(r, 1 << 20, NICPROG_FRAMING_RECORDS, output, &err);
-	if (!rx) {
-		fprintf(stderr, "sketch: pipe on output %u: %s\n", output,
-			strerror(-err));
-		nicring_close(r);
-		return 1;
-	}
-	printf("sketch: %s output %u\n", argv[optind], output);
-	fflush(stdout);
-	while (!want || done < want) {
-		n = nicring_next(rx, recs, BATCH, idle_ms);
-		if (n <= 0) {
-			if (n < 0)
-				fprintf(stderr, "sketch: wait: %s\n",
-					strerror(-n));
-			break;
-		}
+	while ((n = app_next(&a, recs, BATCH))) {
 		for (j = 0; j < n; j++) {
 			if (!parse(recs[j].data, recs[j].len, &f, &len)) {
 				bad++;
@@ -200,12 +172,12 @@ int main(int argc, char **argv)
 			count(&f, len);
 			total_bytes += len;
 		}
-		nicring_release(rx, n);
-		done += n;
+		nicring_release(a.rx, n);
+		a.done += n;
 	}
 	printf("sketch: %lu frames, %llu bytes, %lu not IPv4 TCP/UDP, %llu dropped\n",
-	       done, (unsigned long long)total_bytes, bad,
-	       (unsigned long long)nicring_drops(rx));
+	       a.done, (unsigned long long)total_bytes, bad,
+	       (unsigned long long)nicring_drops(a.rx));
 	qsort(cands, CANDIDATES, sizeof(cands[0]), by_frames);
 	for (i = 0; i < top && i < CANDIDATES && cands[i].used; i++) {
 		inet_ntop(AF_INET, &cands[i].f.src, src, sizeof(src));
@@ -216,10 +188,6 @@ int main(int argc, char **argv)
 		       (unsigned long long)cands[i].frames,
 		       (unsigned long long)cands[i].bytes);
 	}
-	nicring_close(r);
-	return want && done < want;
-
-usage:
-	fprintf(stderr, "usage: sketch IFNAME [-o OUTPUT] [-k TOP] [-n FRAMES] [-i IDLE_MS]\n");
-	return 2;
+	nicring_close(a.r);
+	return a.want && a.done < a.want;
 }
