@@ -351,7 +351,8 @@ enum nicprog_ring_op {
 	__NICPROG_OP_MAX
 };
 
-#define NICPROG_RING_IOC_MAGIC		0xB8
+/* free in Linux 6.12's ioctl-number.rst (0xB8 is Marvell's CN10K DPI) */
+#define NICPROG_RING_IOC_MAGIC		0xB9
 
 #define NICPROG_U_OP(op) \
 	_IOWR(NICPROG_RING_IOC_MAGIC, NICPROG_OP_##op, struct nicprog_uring_cmd)

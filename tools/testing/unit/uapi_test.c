@@ -50,13 +50,13 @@ int main(void)
 	    NICPROG_OP_PIPE_BIND == 3 && NICPROG_OP_PIPE_UNBIND == 4 &&
 	    NICPROG_OP_WAIT == 5 && NICPROG_OP_PIPE_SEND == 6 &&
 	    NICPROG_OP_FEATURES == 7 &&
-	    NICPROG_U_OP_PIPE_CREATE == 0xc010b801U &&
-	    NICPROG_U_OP_PIPE_DESTROY == 0xc010b802U &&
-	    NICPROG_U_OP_PIPE_BIND == 0xc010b803U &&
-	    NICPROG_U_OP_PIPE_UNBIND == 0xc010b804U &&
-	    NICPROG_U_OP_WAIT == 0xc010b805U &&
-	    NICPROG_U_OP_PIPE_SEND == 0xc010b806U &&
-	    NICPROG_U_OP_FEATURES == 0xc010b807U &&
+	    NICPROG_U_OP_PIPE_CREATE == 0xc010b901U &&
+	    NICPROG_U_OP_PIPE_DESTROY == 0xc010b902U &&
+	    NICPROG_U_OP_PIPE_BIND == 0xc010b903U &&
+	    NICPROG_U_OP_PIPE_UNBIND == 0xc010b904U &&
+	    NICPROG_U_OP_WAIT == 0xc010b905U &&
+	    NICPROG_U_OP_PIPE_SEND == 0xc010b906U &&
+	    NICPROG_U_OP_FEATURES == 0xc010b907U &&
 	    NICPROG_CMD_F_ALL == 0 && NICPROG_PIPE_F_ALL == 1 &&
 	    NICPROG_BIND_F_ALL == 3 &&
 	    sizeof(struct nicprog_features) == 72 &&
@@ -82,8 +82,8 @@ int main(void)
 	    NICPROG_OP_QP_CONNECT == 12 && NICPROG_OP_QP_DESTROY == 13 &&
 	    NICPROG_OP_MR_REG == 14 && NICPROG_OP_MR_DEREG == 15 &&
 	    NICPROG_OP_POST == 16 && NICPROG_OP_POLL == 17 &&
-	    NICPROG_U_OP_MEM_ALLOC == 0xc010b808U &&
-	    NICPROG_U_OP_POLL == 0xc010b811U &&
+	    NICPROG_U_OP_MEM_ALLOC == 0xc010b908U &&
+	    NICPROG_U_OP_POLL == 0xc010b911U &&
 	    sizeof(struct nicprog_mem_alloc) == 24 &&
 	    sizeof(struct nicprog_mem_copy) == 40 &&
 	    sizeof(struct nicprog_qp_create) == 36 &&
@@ -103,7 +103,7 @@ int main(void)
 		ksft_test_result_fail("memory and RDMA command values changed\n");
 	/* lookaside kernels: the frame is what BPF programs compile against */
 	if (NICPROG_OP_KERNEL_LOAD == 18 && NICPROG_OP_KERNEL_UNLOAD == 19 &&
-	    NICPROG_OP_JOB == 20 && NICPROG_U_OP_JOB == 0xc010b814U &&
+	    NICPROG_OP_JOB == 20 && NICPROG_U_OP_JOB == 0xc010b914U &&
 	    sizeof(struct nicprog_kernel_load) == 16 &&
 	    sizeof(struct nicprog_kernel_unload) == 8 &&
 	    sizeof(struct nicprog_job_buf) == 24 &&
@@ -121,7 +121,7 @@ int main(void)
 	else
 		ksft_test_result_fail("lookaside kernel command values changed\n");
 	/* a file's command classes */
-	if (NICPROG_OP_RESTRICT == 21 && NICPROG_U_OP_RESTRICT == 0xc010b815U &&
+	if (NICPROG_OP_RESTRICT == 21 && NICPROG_U_OP_RESTRICT == 0xc010b915U &&
 	    sizeof(struct nicprog_restrict) == 8 &&
 	    NICPROG_ALLOW_RX == 1 && NICPROG_ALLOW_TX == 2 &&
 	    NICPROG_ALLOW_PIPES == 4 && NICPROG_ALLOW_STEER == 8 &&
