@@ -184,11 +184,24 @@ static void nicprog_note_slots(struct bpf_verifier_env *env,
  * A helper only the host has: the host part of a partial plan calls the
  * kernel's own implementation, the one this program would call on the
  * host, with the frame as an xdp_buff where the context is its first
- * argument. Only helpers whose arguments are otherwise values or memory
+ * argument (nicprog_plan_host_call()), so a helper taking it elsewhere is
+ * not one. Only helpers whose arguments are otherwise values or memory
  * the executor addresses as the kernel does (the stack, map values, the
  * frame: bpf_trace_printk()'s format and its %s strings) are
  * nicprog_exec_host_helper().
  */
+static bool nicprog_host_fn_ok(const struct bpf_func_proto *fn)
+{
+	u32 i;
+
+	if (!fn || !fn->func || fn->ret_type != RET_INTEGER)
+		return false;
+	for (i = 1; i < ARRAY_SIZE(fn->arg_type); i++)
+		if (fn->arg_type[i] == ARG_PTR_TO_CTX)
+			return false;
+	return true;
+}
+
 static bool nicprog_note_host_call(struct bpf_verifier_env *env,
 				   struct nicprog_prog *np, int insn_idx,
 				   s32 func_id)
@@ -204,10 +217,7 @@ static bool nicprog_note_host_call(struct bpf_verifier_env *env,
 	h = nicprog_host_fn_index(func_id);
 	if (!np->host_fn[h]) {
 		fn = env->ops->get_func_proto(func_id, env->prog);
-		if (!fn || !fn->func || fn->ret_type != RET_INTEGER ||
-		    (fn->arg1_type != ARG_PTR_TO_CTX &&
-		     func_id != BPF_FUNC_trace_printk &&
-		     func_id != BPF_FUNC_trace_vprintk))
+		if (!nicprog_host_fn_ok(fn))
 			return false;
 		np->host_fn[h] = fn;
 	}
