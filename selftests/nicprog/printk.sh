@@ -35,7 +35,7 @@ printed() {
 	rc=$?
 	expect_eq "$what: attached with partial on" 0 "$rc"
 	check "$what: ip says the offload is partial" \
-		grep -q "partial" "$TMP/out"
+		grep -q "^Warning: nicprog: partially offloaded" "$TMP/out"
 	h0=$(stat host_handovers) e0=$(stat host_errors)
 	out=$(ORACLE_ATTACHED=1 ORACLE_PROG=$prog ip netns exec "$NS" \
 	      "$SELFDIR/oracle" "$OBJ" "$IN" "$NF" "$OUT" "$CAP" "$3" \
