@@ -687,11 +687,5 @@ static void lib_ops_free(struct nicprog_nic *nic, void *store)
 const struct nicprog_table_ops nicprog_table_lib_ops = {
 	.alloc		= nicprog_table_lib_alloc,
 	.free		= lib_ops_free,
-	.read		= nicprog_table_lib_read,
-	.update		= nicprog_table_lib_update,
-	.delete		= nicprog_table_lib_delete,
-	.next_key	= nicprog_table_lib_next_key,
-	.entries	= nicprog_table_lib_entries,
-	.lookup		= nicprog_table_lib_lookup,
-	.offset		= nicprog_table_lib_offset,
+	NICPROG_TABLE_LIB_ELEM_OPS,
 };

@@ -303,6 +303,29 @@ exception:
 	nicsim_core_exception(port, plan, res->action);
 }
 
+/*
+ * A frame from the wire into @buf at XDP's headroom, as the NIC's DMA
+ * places it in its frame buffer @nic; @skb is consumed.
+ */
+static void nicsim_frame_in(struct nicprog_exec_pkt *pkt, u8 *buf,
+			    struct nicsim_port *port, struct sk_buff *skb,
+			    u64 nic, u64 now)
+{
+	*pkt = (struct nicprog_exec_pkt){
+		.buf = buf, .buf_len = NICSIM_FRAME_SZ,
+		.head_reserved = sizeof(struct xdp_frame),
+		.tail_reserved = NICSIM_TAILROOM,
+		.data_meta = XDP_PACKET_HEADROOM, .data = XDP_PACKET_HEADROOM,
+		.data_end = XDP_PACKET_HEADROOM + skb->len,
+		.ingress_ifindex = port->netdev->ifindex,
+		.mtu = READ_ONCE(port->netdev->mtu),
+		.nic = nic,
+		.now_ns = now,
+	};
+	memcpy(buf + XDP_PACKET_HEADROOM, skb->data, skb->len);
+	consume_skb(skb);
+}
+
 static void nicsim_core_job_start(struct nicsim_core *core,
 				  struct nicsim_port *port,
 				  const struct nicsim_plan_ref *ref,
@@ -442,19 +465,8 @@ void nicsim_core_run(struct nicsim_core *core, struct nicsim_port *port,
 		nicsim_core_job_start(core, port, ref, skb, now);
 		return;
 	}
-	pkt = (struct nicprog_exec_pkt){
-		.buf = core->frame, .buf_len = NICSIM_FRAME_SZ,
-		.head_reserved = sizeof(struct xdp_frame),
-		.tail_reserved = NICSIM_TAILROOM,
-		.data_meta = XDP_PACKET_HEADROOM, .data = XDP_PACKET_HEADROOM,
-		.data_end = XDP_PACKET_HEADROOM + skb->len,
-		.ingress_ifindex = port->netdev->ifindex,
-		.mtu = READ_ONCE(port->netdev->mtu),
-		.nic = NICPROG_EXEC_NIC_FRAME(core->index),
-		.now_ns = now,
-	};
-	memcpy(core->frame + XDP_PACKET_HEADROOM, skb->data, skb->len);
-	consume_skb(skb);
+	nicsim_frame_in(&pkt, core->frame, port, skb,
+			NICPROG_EXEC_NIC_FRAME(core->index), now);
 
 	if (ref->translated) {
 		nicprog_plan_start(plan, &core->state->ctx, &pkt);
@@ -644,19 +656,8 @@ static void nicsim_core_job_start(struct nicsim_core *core,
 	job->port = port;
 	job->ref = ref;
 	job->res.done = false;
-	job->pkt = (struct nicprog_exec_pkt){
-		.buf = job->frame, .buf_len = NICSIM_FRAME_SZ,
-		.head_reserved = sizeof(struct xdp_frame),
-		.tail_reserved = NICSIM_TAILROOM,
-		.data_meta = XDP_PACKET_HEADROOM, .data = XDP_PACKET_HEADROOM,
-		.data_end = XDP_PACKET_HEADROOM + skb->len,
-		.ingress_ifindex = port->netdev->ifindex,
-		.mtu = READ_ONCE(port->netdev->mtu),
-		.nic = NICPROG_EXEC_NIC_FRAME(buf % NICSIM_JOB_BUFS),
-		.now_ns = now,
-	};
-	memcpy(job->frame + XDP_PACKET_HEADROOM, skb->data, skb->len);
-	consume_skb(skb);
+	nicsim_frame_in(&job->pkt, job->frame, port, skb,
+			NICPROG_EXEC_NIC_FRAME(buf % NICSIM_JOB_BUFS), now);
 	nicprog_plan_start(ref->plan, &job->ctx, &job->pkt);
 	nicsim_core_job(core, job, false);
 }

@@ -20,21 +20,13 @@
  * nicsim's own sysfs (root in the initial namespace, no extack): logged,
  * as a simulator's control files do.
  */
-static __printf(2, 3) void nicsim_profile_err(struct netlink_ext_ack *extack,
-					      const char *fmt, ...)
-{
-	struct va_format vaf;
-	va_list args;
-
-	va_start(args, fmt);
-	vaf.fmt = fmt;
-	vaf.va = &args;
-	if (extack)
-		nicprog_bad_arg("nicsim profile", "%pV", &vaf);
-	else
-		pr_err("%pV\n", &vaf);
-	va_end(args);
-}
+#define nicsim_profile_err(extack, ...)					\
+	do {								\
+		if (extack)						\
+			nicprog_bad_arg("nicsim profile", __VA_ARGS__);	\
+		else							\
+			pr_err(__VA_ARGS__);				\
+	} while (0)
 
 /**
  * nicsim_profile_request() - read a profile from firmware file
@@ -59,14 +51,14 @@ int nicsim_profile_request(const char *name, struct nicprog_lnic_text **out,
 	int err;
 
 	if (!nicprog_profile_name_ok(name)) {
-		nicsim_profile_err(extack, "profile \"%s\": a name is 1..%u letters, digits, '_', '-' or '.', not first",
+		nicsim_profile_err(extack, "profile \"%s\": a name is 1..%u letters, digits, '_', '-' or '.', not first\n",
 				   name, NICPROG_PROFILE_NAME_MAX - 1);
 		return -EINVAL;
 	}
 	snprintf(path, sizeof(path), "nicsim/%s.lnic", name);
 	err = request_firmware_direct(&fw, path, NULL);
 	if (err) {
-		nicsim_profile_err(extack, "profile \"%s\": not shipped (%s) and no firmware file %s: %d",
+		nicsim_profile_err(extack, "profile \"%s\": not shipped (%s) and no firmware file %s: %d\n",
 				   name, nicsim_profile_names(why, sizeof(why)),
 				   path, err);
 		return -ENOENT;
@@ -78,9 +70,9 @@ int nicsim_profile_request(const char *name, struct nicprog_lnic_text **out,
 	}
 	err = nicprog_lnic_parse(fw->data, fw->size, t, why, sizeof(why));
 	if (err) {
-		nicsim_profile_err(extack, "profile %s: %s", path, why);
+		nicsim_profile_err(extack, "profile %s: %s\n", path, why);
 	} else if (strcmp(t->lnic.name, name)) {
-		nicsim_profile_err(extack, "profile %s: names itself \"%s\", not \"%s\"",
+		nicsim_profile_err(extack, "profile %s: names itself \"%s\", not \"%s\"\n",
 				   path, t->lnic.name, name);
 		err = -EINVAL;
 	}
@@ -122,13 +114,13 @@ int nicsim_profile_check(const struct nicprog_lnic *lnic,
 			units[u->accel] += u->count;
 	}
 	if (cores > NICSIM_MAX_CORES) {
-		nicsim_profile_err(extack, "profile %s: %u cores; nicsim runs at most %u",
+		nicsim_profile_err(extack, "profile %s: %u cores; nicsim runs at most %u\n",
 				   lnic->name, cores, NICSIM_MAX_CORES);
 		return -EINVAL;
 	}
 	for (p = 0; p < NICSIM_TM_POOLS; p++)
 		if (units[p] > NICSIM_TM_MAX_ENGINES) {
-			nicsim_profile_err(extack, "profile %s: %u units of a kind; nicsim times at most %u",
+			nicsim_profile_err(extack, "profile %s: %u units of a kind; nicsim times at most %u\n",
 					   lnic->name, units[p],
 					   NICSIM_TM_MAX_ENGINES);
 			return -EINVAL;

@@ -96,13 +96,7 @@ static void nicsim_table_free(struct nicprog_nic *nic, void *store)
 const struct nicprog_table_ops nicsim_table_ops = {
 	.alloc		= nicsim_table_alloc,
 	.free		= nicsim_table_free,
-	.read		= nicprog_table_lib_read,
-	.update		= nicprog_table_lib_update,
-	.delete		= nicprog_table_lib_delete,
-	.next_key	= nicprog_table_lib_next_key,
-	.entries	= nicprog_table_lib_entries,
-	.lookup		= nicprog_table_lib_lookup,
-	.offset		= nicprog_table_lib_offset,
+	NICPROG_TABLE_LIB_ELEM_OPS,
 };
 
 /*
@@ -114,11 +108,7 @@ const struct nicprog_table_ops nicsim_table_ops = {
 const struct nicprog_table_ops nicsim_nic_table_ops = {
 	.alloc		= nicsim_table_alloc,
 	.free		= nicsim_table_free,
-	.read		= nicprog_table_lib_read,
-	.update		= nicprog_table_lib_update,
-	.delete		= nicprog_table_lib_delete,
-	.next_key	= nicprog_table_lib_next_key,
-	.entries	= nicprog_table_lib_entries,
+	NICPROG_TABLE_LIB_COPY_OPS,
 };
 
 static ssize_t table_memory_show(struct device *dev,

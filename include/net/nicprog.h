@@ -242,6 +242,22 @@ u32 nicprog_table_lib_entries(const void *store);
 void *nicprog_table_lib_lookup(void *store, const void *key);
 u64 nicprog_table_lib_offset(void *store, const void *value, u32 *len);
 
+/*
+ * The library's element ops, for a driver whose table store is the
+ * library's: the ops a host-readable copy needs, and with them the two
+ * that hand the core's interpreter an element in place.
+ */
+#define NICPROG_TABLE_LIB_COPY_OPS				\
+	.read		= nicprog_table_lib_read,		\
+	.update		= nicprog_table_lib_update,		\
+	.delete		= nicprog_table_lib_delete,		\
+	.next_key	= nicprog_table_lib_next_key,		\
+	.entries	= nicprog_table_lib_entries
+#define NICPROG_TABLE_LIB_ELEM_OPS				\
+	NICPROG_TABLE_LIB_COPY_OPS,				\
+	.lookup		= nicprog_table_lib_lookup,		\
+	.offset		= nicprog_table_lib_offset
+
 /**
  * struct nicprog_mem_ops - buffers in a driver's NIC memory, for the host
  *	(NICPROG_OP_MEM_*)

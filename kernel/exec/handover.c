@@ -31,13 +31,13 @@
  * @redirect_ifindex: bpf_redirect()'s target so far
  * @rx_queue_index: xdp_md.rx_queue_index
  * @hdr_len: bytes of the header and the values; the frame follows
- * @buf_len: the NIC's frame buffer, which the host lays out alike
- * @head_reserved: bytes of it no head adjustment may reach
- * @tail_reserved: bytes of it no tail adjustment may reach
+ * @head_reserved: bytes of the buffer no head adjustment may reach
  * @data_meta: frame bounds in the buffer; the frame follows from
  *	@data_meta to @data_end
  * @data: see @data_meta
  * @data_end: see @data_meta
+ * @tail_reserved: bytes of the buffer no tail adjustment may reach
+ * @buf_len: the NIC's frame buffer, which the host lays out alike
  * @live: the handover point: where the host resumes, which registers
  *	and slots follow and which of them are pointers (tag and offset)
  *
@@ -49,12 +49,13 @@ struct ho_hdr {
 	u32 redirect_ifindex;
 	u32 rx_queue_index;
 	u32 hdr_len;
-	u32 buf_len;
+	/* the frame's buffer from its start to its end */
 	u32 head_reserved;
-	u32 tail_reserved;
 	u32 data_meta;
 	u32 data;
 	u32 data_end;
+	u32 tail_reserved;
+	u32 buf_len;
 	u32 pad;
 	struct nicprog_exec_live live;
 };

@@ -537,46 +537,6 @@ static bool accel_call(u8 accel, const struct nicprog_exec_ops *ops,
 }
 
 /**
- * nicprog_exec_run_init() - begin a run from where @ctx is
- * @r: the run
- * @prog: a program that passed nicprog_exec_check()
- * @ops: its environment
- * @priv: passed to @ops
- * @st: the core's scratch
- * @pkt: the frame
- * @ctx: the live state
- * @res: cleared, then filled as the run goes
- */
-void nicprog_exec_run_init(struct nicprog_exec_run *r,
-			   const struct nicprog_exec_prog *prog,
-			   const struct nicprog_exec_ops *ops, void *priv,
-			   struct nicprog_exec_state *st,
-			   struct nicprog_exec_pkt *pkt,
-			   struct nicprog_exec_ctx *ctx,
-			   struct nicprog_exec_result *res)
-{
-	r->prog = prog;
-	r->ops = ops;
-	r->priv = priv;
-	r->st = st;
-	r->tr = st->trace;
-	r->pkt = pkt;
-	r->ctx = ctx;
-	r->res = res;
-	r->regs = ctx->regs;
-	r->steps = 0;
-	r->cycles = 0;
-	r->depth = 0;
-	r->in_region = false;
-	memset(res, 0, sizeof(*res));
-	res->redirect_ifindex = ctx->redirect_ifindex;
-	if (r->tr) {
-		r->tr->n = 0;
-		r->tr->lost = 0;
-	}
-}
-
-/**
  * nicprog_exec_step() - run the instruction at @pc
  * @r: the run
  * @pc: the instruction; the caller counted it in @r->steps

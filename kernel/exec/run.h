@@ -55,13 +55,6 @@ struct nicprog_exec_run {
 #define NICPROG_EXEC_STEP_EXIT	0xffffffffU	/* the program returned */
 #define NICPROG_EXEC_STEP_BAD	0xfffffffeU	/* @res->error says why */
 
-void nicprog_exec_run_init(struct nicprog_exec_run *r,
-			   const struct nicprog_exec_prog *prog,
-			   const struct nicprog_exec_ops *ops, void *priv,
-			   struct nicprog_exec_state *st,
-			   struct nicprog_exec_pkt *pkt,
-			   struct nicprog_exec_ctx *ctx,
-			   struct nicprog_exec_result *res);
 u32 nicprog_exec_step(struct nicprog_exec_run *r, u32 pc);
 bool nicprog_exec_stage_left(const struct nicprog_exec_run *r, u32 pc);
 void nicprog_exec_run_end(struct nicprog_exec_run *r, u32 pc, u32 how);
@@ -99,6 +92,47 @@ static inline void nicprog_exec_touch(struct nicprog_exec_run *r, u8 region,
 	} else if (!r->prog->cycles) {
 		r->cycles += nicprog_exec_mem_latency(r->prog, r->st, r->ctx,
 						      r->pkt, addr);
+	}
+}
+
+/**
+ * nicprog_exec_run_init() - begin a run from where @ctx is
+ * @r: the run
+ * @prog: a program that passed nicprog_exec_check()
+ * @ops: its environment
+ * @priv: passed to @ops
+ * @st: the core's scratch
+ * @pkt: the frame
+ * @ctx: the live state
+ * @res: cleared, then filled as the run goes
+ */
+static inline void nicprog_exec_run_init(struct nicprog_exec_run *r,
+					 const struct nicprog_exec_prog *prog,
+					 const struct nicprog_exec_ops *ops,
+					 void *priv,
+					 struct nicprog_exec_state *st,
+					 struct nicprog_exec_pkt *pkt,
+					 struct nicprog_exec_ctx *ctx,
+					 struct nicprog_exec_result *res)
+{
+	r->prog = prog;
+	r->ops = ops;
+	r->priv = priv;
+	r->st = st;
+	r->tr = st->trace;
+	r->pkt = pkt;
+	r->ctx = ctx;
+	r->res = res;
+	r->regs = ctx->regs;
+	r->steps = 0;
+	r->cycles = 0;
+	r->depth = 0;
+	r->in_region = false;
+	memset(res, 0, sizeof(*res));
+	res->redirect_ifindex = ctx->redirect_ifindex;
+	if (r->tr) {
+		r->tr->n = 0;
+		r->tr->lost = 0;
 	}
 }
 
@@ -148,26 +182,24 @@ static inline u64 nicprog_exec_alu64(u8 op, u64 dst, u64 src)
 	return dst;
 }
 
+/*
+ * The 32-bit form is the 64-bit one on zero-extended operands, low half
+ * kept: sums, products, logic, quotients and remainders of values below
+ * 2^32 agree in their low 32 bits (a quotient or remainder is itself below
+ * 2^32); only the shift count (masked to 31, not 63) and the arithmetic
+ * shift (which needs bit 31 as the sign) differ.
+ */
 static inline u32 nicprog_exec_alu32(u8 op, u32 dst, u32 src)
 {
 	switch (op) {
-	case BPF_ADD: return dst + src;
-	case BPF_SUB: return dst - src;
-	case BPF_MUL: return dst * src;
-	case BPF_DIV:
-		return src ? dst / src : 0;
-	case BPF_MOD:
-		return src ? dst % src : dst;
-	case BPF_OR: return dst | src;
-	case BPF_AND: return dst & src;
-	case BPF_XOR: return dst ^ src;
-	case BPF_LSH: return dst << (src & 31);
-	case BPF_RSH: return dst >> (src & 31);
-	case BPF_ARSH: return (u32)((s32)dst >> (src & 31));
-	case BPF_NEG: return -dst;
-	case BPF_MOV: return src;
+	case BPF_LSH:
+	case BPF_RSH:
+		src &= 31;
+		break;
+	case BPF_ARSH:
+		return (u32)((s32)dst >> (src & 31));
 	}
-	return dst;
+	return (u32)nicprog_exec_alu64(op, dst, src);
 }
 
 static inline u64 nicprog_exec_bswap(u64 v, s32 width, bool to_be)
@@ -201,22 +233,24 @@ static inline bool nicprog_exec_cond64(u8 op, u64 a, u64 b)
 	return false;
 }
 
+/*
+ * Unsigned order and bit tests of zero-extended values are those of the
+ * 32-bit values; signed order is kept by sign-extending both from bit 31.
+ * JMP32 has no JA of this form (the loader refuses it).
+ */
 static inline bool nicprog_exec_cond32(u8 op, u32 a, u32 b)
 {
 	switch (op) {
-	case BPF_JEQ: return a == b;
-	case BPF_JNE: return a != b;
-	case BPF_JGT: return a > b;
-	case BPF_JGE: return a >= b;
-	case BPF_JLT: return a < b;
-	case BPF_JLE: return a <= b;
-	case BPF_JSET: return a & b;
-	case BPF_JSGT: return (s32)a > (s32)b;
-	case BPF_JSGE: return (s32)a >= (s32)b;
-	case BPF_JSLT: return (s32)a < (s32)b;
-	case BPF_JSLE: return (s32)a <= (s32)b;
+	case BPF_JA:
+		return false;
+	case BPF_JSGT:
+	case BPF_JSGE:
+	case BPF_JSLT:
+	case BPF_JSLE:
+		return nicprog_exec_cond64(op, (u64)(s64)(s32)a,
+					   (u64)(s64)(s32)b);
 	}
-	return false;
+	return nicprog_exec_cond64(op, a, b);
 }
 
 #endif

@@ -127,36 +127,43 @@ static inline u32 nicprog_cmpxchg32(u32 *p, u32 old, u32 new)
 	return atomic_cmpxchg((atomic_t *)p, old, new);
 }
 #else
-static inline u64 nicprog_atomic64(u64 *p, int op, u64 v)
+/*
+ * One operation for both widths, in a compare-and-swap loop: on values
+ * below 2^32 the low 32 bits of each 64-bit result are the 32-bit one's.
+ */
+static inline u64 nicprog_rmw_apply(int op, u64 old, u64 v)
 {
 	switch (op) {
-	case 0:
-		return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
-	case 1:
-		return __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST);
-	case 2:
-		return __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST);
-	case 3:
-		return __atomic_fetch_xor(p, v, __ATOMIC_SEQ_CST);
-	default:
-		return __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST);
+	case 0: return old + v;
+	case 1: return old | v;
+	case 2: return old & v;
+	case 3: return old ^ v;
+	default: return v;
 	}
+}
+
+static inline u64 nicprog_atomic64(u64 *p, int op, u64 v)
+{
+	u64 old = __atomic_load_n(p, __ATOMIC_RELAXED);
+
+	while (!__atomic_compare_exchange_n(p, &old,
+					    nicprog_rmw_apply(op, old, v),
+					    false, __ATOMIC_SEQ_CST,
+					    __ATOMIC_RELAXED))
+		;
+	return old;
 }
 
 static inline u32 nicprog_atomic32(u32 *p, int op, u32 v)
 {
-	switch (op) {
-	case 0:
-		return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
-	case 1:
-		return __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST);
-	case 2:
-		return __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST);
-	case 3:
-		return __atomic_fetch_xor(p, v, __ATOMIC_SEQ_CST);
-	default:
-		return __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST);
-	}
+	u32 old = __atomic_load_n(p, __ATOMIC_RELAXED);
+
+	while (!__atomic_compare_exchange_n(p, &old,
+					    (u32)nicprog_rmw_apply(op, old, v),
+					    false, __ATOMIC_SEQ_CST,
+					    __ATOMIC_RELAXED))
+		;
+	return old;
 }
 
 static inline u64 nicprog_cmpxchg64(u64 *p, u64 old, u64 new)

@@ -914,6 +914,22 @@ void nicprog_ring_del(struct nicprog_dev *nd)
 	mutex_unlock(&nd->ring_lock);
 }
 
+/*
+ * The pipe bound to a program's redirect target, under the caller's RCU
+ * read side; *@out is the output. The target is a user's value on the
+ * datapath: the index is clamped against speculation too.
+ */
+static struct nicprog_pipe *nicprog_ring_target(struct nicprog_dev *nd,
+						u32 target, u32 *out)
+{
+	u32 o = target & ~NICPROG_PIPE_TARGET_BIT;
+
+	if (!(target & NICPROG_PIPE_TARGET_BIT) || o >= NICPROG_RING_OUTPUTS)
+		return NULL;
+	*out = array_index_nospec(o, NICPROG_RING_OUTPUTS);
+	return rcu_dereference(nd->ring_out[*out]);
+}
+
 /**
  * nicprog_ring_deliver() - append a frame an NF steered to an output
  * @nd: the port whose program steered it
@@ -939,15 +955,11 @@ void nicprog_ring_del(struct nicprog_dev *nd)
 int nicprog_ring_deliver(struct nicprog_dev *nd, u32 target,
 			 const void *buf, u32 len, bool more)
 {
-	u32 out = target & ~NICPROG_PIPE_TARGET_BIT;
 	struct nicprog_pipe *pipe;
+	u32 out;
 	int err;
 
-	if (!(target & NICPROG_PIPE_TARGET_BIT) || out >= NICPROG_RING_OUTPUTS)
-		return -ENOENT;
-	/* the program's target: a user's value on the datapath */
-	out = array_index_nospec(out, NICPROG_RING_OUTPUTS);
-	pipe = rcu_dereference(nd->ring_out[out]);
+	pipe = nicprog_ring_target(nd, target, &out);
 	if (!pipe)
 		return -ENOENT;
 	more &= !READ_ONCE(pipe->prefetch);
@@ -974,13 +986,10 @@ EXPORT_SYMBOL_GPL(nicprog_ring_deliver);
  */
 int nicprog_ring_drop(struct nicprog_dev *nd, u32 target, u32 len)
 {
-	u32 out = target & ~NICPROG_PIPE_TARGET_BIT;
 	struct nicprog_pipe *pipe;
+	u32 out;
 
-	if (!(target & NICPROG_PIPE_TARGET_BIT) || out >= NICPROG_RING_OUTPUTS)
-		return -ENOENT;
-	out = array_index_nospec(out, NICPROG_RING_OUTPUTS);
-	pipe = rcu_dereference(nd->ring_out[out]);
+	pipe = nicprog_ring_target(nd, target, &out);
 	if (!pipe)
 		return -ENOENT;
 	nicprog_pipe_drop(pipe, len);

@@ -39,17 +39,8 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "kselftest.h"
+#include "check.h"
 #include "../../tools/lib/nicring/nicring.h"
-
-#define RESULT(ok, ...) ksft_test_result(ok, __VA_ARGS__)
-/* a check of the function's ok, said when it fails */
-#define CHK(c) do {							\
-	if (!(c)) {							\
-		ksft_print_msg("line %d: %s\n", __LINE__, #c);		\
-		ok = 0;							\
-	}								\
-} while (0)
 
 #define T		16			/* matmul.c's MM_T */
 #define TILE		(T * T * 4)

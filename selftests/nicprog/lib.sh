@@ -516,6 +516,21 @@ require_plan() {
 	[ -x "$PLAN" ] || skip_all "nicprog-plan not built (make tools)"
 }
 
+# prediction_setup NAME: what a test of the examples' predictions needs
+# (root's tools, nicprog-plan, the oracle, the modules), $EX, a fresh $TMP
+# removed at exit, and nf_entries.sh's functions.
+prediction_setup() {
+	require_root_tools
+	require_plan
+	[ -x "$SELFDIR/oracle" ] || skip_all "oracle not built"
+	nicprog_load || skip_all "cannot load nicprog/nicsim"
+	EX=$NICPROG_SRC/bpf/examples
+	TMP=$(mktemp -d "/tmp/nicprog-$1.XXXXXX")
+	trap 'cleanup; rm -rf "$TMP"' EXIT
+	# shellcheck source=selftests/nicprog/nf_entries.sh
+	. "$SELFDIR/nf_entries.sh"
+}
+
 # fw_profiles NAME: nicsim reads profiles (firmware files nicsim/<x>.lnic)
 # from a fresh directory, $TMP/nicsim; at exit the search path is restored
 # and the directory removed. Skips the test without firmware_class.path.

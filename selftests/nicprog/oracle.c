@@ -105,6 +105,7 @@
 #include <pcap/dlt.h>
 #include <pcap/pcap.h>
 
+#include "csum.h"
 #include "nicprog.h"
 
 #define MAX_FRAME	1518
@@ -144,20 +145,6 @@ static void put16(uint8_t *p, uint16_t v)
 {
 	p[0] = v >> 8;
 	p[1] = v;
-}
-
-static uint16_t ip_csum(const uint8_t *p, int len)
-{
-	uint32_t s = 0;
-	int i;
-
-	for (i = 0; i + 1 < len; i += 2)
-		s += (p[i] << 8) | p[i + 1];
-	if (len & 1)
-		s += p[len - 1] << 8;
-	while (s >> 16)
-		s = (s & 0xffff) + (s >> 16);
-	return ~s;
 }
 
 /* Small address pools, so that flows, routes and ports repeat. */
@@ -249,7 +236,7 @@ static int make_frame(uint8_t *f)
 	}
 	f[off + 10] = f[off + 11] = 0;
 	if ((f[off] >> 4) == 4 && ihl * 4 + off <= len) {
-		uint16_t c = ip_csum(f + off, ihl * 4);
+		uint16_t c = np_inet_csum(f + off, ihl * 4);
 
 		if (pick(20))
 			put16(f + off + 10, c);
@@ -280,7 +267,7 @@ static int make_frame(uint8_t *f)
 		f[l4len] = pick(3) ? 8 : pick(20);	/* echo request */
 		f[l4len + 1] = pick(8) ? 0 : 1;
 		f[l4len + 2] = f[l4len + 3] = 0;
-		put16(f + l4len + 2, ip_csum(f + l4len, len - l4len));
+		put16(f + l4len + 2, np_inet_csum(f + l4len, len - l4len));
 	}
 	return len;
 }

@@ -26,14 +26,7 @@
 # - a rate is refused while a port has a plan, and for nonsense; an end
 #   for nonsense and on a backlogged NIC.
 . "$(dirname "$0")/lib.sh"
-require_root_tools
-require_plan
-[ -x "$SELFDIR/oracle" ] || skip_all "oracle not built"
-nicprog_load || skip_all "cannot load nicprog/nicsim"
-EX=$NICPROG_SRC/bpf/examples
-TMP=$(mktemp -d /tmp/nicprog-overload.XXXXXX)
-trap 'cleanup; rm -rf "$TMP"' EXIT
-. "$SELFDIR/nf_entries.sh"
+prediction_setup overload
 N=8000
 
 workload syn "$N"

@@ -15,14 +15,7 @@
 # nicprog-plan's bracket for the workload's packet classes.
 # The full matrix (every NF, profile, workload) is tools/bench/prediction.
 . "$(dirname "$0")/lib.sh"
-require_root_tools
-require_plan
-[ -x "$SELFDIR/oracle" ] || skip_all "oracle not built"
-nicprog_load || skip_all "cannot load nicprog/nicsim"
-EX=$NICPROG_SRC/bpf/examples
-. "$SELFDIR/nf_entries.sh"
-TMP=$(mktemp -d /tmp/nicprog-predict.XXXXXX)
-trap 'cleanup; rm -rf "$TMP"' EXIT
+prediction_setup predict
 # 8,000 of the syn workload's frames: over the 16 runs the errors were
 # those of all 20,000 (at most 2.5% and 1.3%, against 2.1% and 1.3%)
 workload syn "${PREDICT_FRAMES:-8000}"

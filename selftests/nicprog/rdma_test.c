@@ -30,17 +30,9 @@
 #include <bpf/libbpf.h>
 #include <net/if.h>
 
-#include "kselftest.h"
+#include "check.h"
 #include "../../tools/lib/nicring/nicring.h"
 
-#define RESULT(ok, ...) ksft_test_result(ok, __VA_ARGS__)
-/* a check of the function's ok, said when it fails */
-#define CHK(c) do {							\
-	if (!(c)) {							\
-		ksft_print_msg("line %d: %s\n", __LINE__, #c);		\
-		ok = 0;							\
-	}								\
-} while (0)
 #define MiB		(1U << 20)
 #define BUF		(2 * MiB + 8192)	/* region: [4096, 4096 + 2 MiB) */
 #define ROFF		4096

@@ -148,8 +148,8 @@ static void frame_to(uint32_t out, uint32_t seq)
 {
 	uint8_t f[128];
 
-	rl_send_frame(pkt_fd, pkt_ifindex, f,
-		      rl_frame(f, 9000 + out, sizeof(f), seq));
+	fl_send(pkt_fd, pkt_ifindex, f,
+		      fl_udp_frame(f, 9000 + out, sizeof(f), seq));
 }
 
 /* --complete: every command, every way io_uring issues it. */
@@ -245,7 +245,7 @@ static int complete_prep(struct complete_ctx *x, int c)
 		for (k = 0; c == C_SEND && k < 3; k++)
 			x->tx_tail = rl_put_rec(x->tx_map + 4096, x->tx_size,
 						x->tx_tail, f,
-						rl_frame(f, 7, sizeof(f), k));
+						fl_udp_frame(f, 7, sizeof(f), k));
 		x->a.send.tail = c == C_SEND ? x->tx_tail :
 					       x->tx_tail + 2 * x->tx_size;
 		return c == C_SEND ? 3 : -EINVAL;
@@ -590,7 +590,7 @@ static int churn_mode(const char *in, unsigned int secs, uint64_t seed)
 		uint8_t f[128];
 
 		/* background: a full transmit queue only skips a frame */
-		rl_frame(f, 9000 + xorshift(&s) % 8, sizeof(f), frames);
+		fl_udp_frame(f, 9000 + xorshift(&s) % 8, sizeof(f), frames);
 		frames += sendto(pkt_fd, f, sizeof(f), 0,
 				 (struct sockaddr *)&to, sizeof(to)) > 0;
 		usleep(500);
@@ -725,7 +725,7 @@ static int uffd_mode(const char *opname, const char *cmdline)
 		a.send = (struct nicprog_pipe_send){
 			.id = p.id,
 			.tail = rl_put_rec(map + 4096, 4096, 0, f,
-					   rl_frame(f, 7, sizeof(f), 1)),
+					   fl_udp_frame(f, 7, sizeof(f), 1)),
 		};
 		s.op = NICPROG_U_OP_PIPE_SEND;
 		s.len = sizeof(a.send);
@@ -877,7 +877,7 @@ static int cap_mode(int fd)
 	a = (struct nicprog_pipe_send){
 		.id = p.id,
 		.tail = rl_put_rec(map + 4096, 4096, 0, f,
-				   rl_frame(f, 7, sizeof(f), 1)),
+				   fl_udp_frame(f, 7, sizeof(f), 1)),
 	};
 	printf("send: %d\n", rl_cmd(&r, fd, NICPROG_U_OP_PIPE_SEND, &a,
 				     sizeof(a), 0));

@@ -156,56 +156,6 @@ int rl_cmd(struct io_uring *r, int fd, uint32_t op, void *arg, uint32_t len,
 }
 
 /**
- * rl_frame() - a UDP frame from 10.0.0.1 to 10.0.0.2
- * @f: at least @len bytes
- * @dport: its UDP destination port
- * @len: its length, at least 42
- * @seq: its payload, repeated
- *
- * Return: @len.
- */
-int rl_frame(uint8_t *f, uint16_t dport, int len, uint32_t seq)
-{
-	int i;
-
-	memset(f, 0, len);
-	memset(f, 0xff, 6);
-	f[6] = 0x02;
-	f[12] = 0x08;			/* IPv4 */
-	f[14] = 0x45;
-	f[16] = (len - 14) >> 8;
-	f[17] = (len - 14) & 0xff;
-	f[22] = 64;			/* TTL */
-	f[23] = 17;			/* UDP */
-	f[26] = 10, f[29] = 1, f[30] = 10, f[33] = 2;
-	f[34] = 0x30, f[35] = 0x39;	/* source port 12345 */
-	f[36] = dport >> 8, f[37] = dport & 0xff;
-	f[38] = (len - 34) >> 8, f[39] = (len - 34) & 0xff;
-	for (i = 42; i + 4 <= len; i += 4)
-		memcpy(f + i, &seq, 4);
-	return len;
-}
-
-/**
- * rl_send_frame() - send a frame out of a port; the test fails if it cannot
- * @pkt_fd: an AF_PACKET raw socket
- * @ifindex: the port
- * @f: the frame
- * @len: its length
- */
-void rl_send_frame(int pkt_fd, int ifindex, const uint8_t *f, int len)
-{
-	struct sockaddr_ll to = {
-		.sll_family = AF_PACKET, .sll_ifindex = ifindex,
-		.sll_halen = 6,
-	};
-
-	if (sendto(pkt_fd, f, len, 0, (struct sockaddr *)&to, sizeof(to)) !=
-	    len)
-		ksft_exit_fail_msg("send: %s\n", strerror(errno));
-}
-
-/**
  * rl_put_rec() - append a record to a TX pipe's data
  * @data: the pipe's data, mapped
  * @size: its size

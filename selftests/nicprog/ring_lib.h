@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the streaming-ring selftests (ring_test, ring_hostile) share:
- * finding a port's device node, one command through io_uring, frames and
- * TX records.
+ * finding a port's device node, one command through io_uring, TX records;
+ * frames come from frame_lib.h.
  */
 #ifndef _NICPROG_RING_LIB_H
 #define _NICPROG_RING_LIB_H
@@ -12,6 +12,8 @@
 #include <stdint.h>
 
 #include <linux/nicprog.h>
+
+#include "frame_lib.h"
 
 /* A record's bytes in a pipe, header and padding included. */
 #define REC(len)	(((8 + (len)) + 7) & ~7)
@@ -33,8 +35,6 @@ int rl_submit(struct io_uring *r, int fd, uint32_t op, void *arg,
 int rl_reap(struct io_uring *r, unsigned int ms, struct io_uring_cqe *out);
 int rl_cmd(struct io_uring *r, int fd, uint32_t op, void *arg, uint32_t len,
 	   uint32_t cflags);
-int rl_frame(uint8_t *f, uint16_t dport, int len, uint32_t seq);
-void rl_send_frame(int pkt_fd, int ifindex, const uint8_t *f, int len);
 long rl_port_stat(const char *port, const char *name);
 void *rl_pipe_map(int fd, const struct nicprog_pipe_create *a);
 uint64_t rl_put_rec(uint8_t *data, uint32_t size, uint64_t tail,

@@ -730,46 +730,37 @@ static void fuzz_args_more(uint32_t op, uint8_t *buf)
 	}
 }
 
-/* The argument struct's size of @op, as a caller would pass it. */
+#define ARG(op, type) { NICPROG_OP_##op, sizeof(struct type) }
+/* The argument struct's size of each command, as a caller would pass it. */
+static const struct { uint32_t nr, len; } fuzz_lens[] = {
+	{ NICPROG_OP_PIPE_DESTROY, 8 },
+	{ NICPROG_OP_WAIT, 8 },
+	{ NICPROG_OP_PIPE_CREATE, 40 },
+	ARG(MEM_ALLOC, nicprog_mem_alloc),
+	ARG(MEM_FREE, nicprog_mem_free),
+	ARG(MEM_COPY, nicprog_mem_copy),
+	ARG(QP_CREATE, nicprog_qp_create),
+	ARG(QP_CONNECT, nicprog_qp_connect),
+	ARG(QP_DESTROY, nicprog_qp_destroy),
+	ARG(MR_REG, nicprog_mr_reg),
+	ARG(MR_DEREG, nicprog_mr_dereg),
+	ARG(POST, nicprog_post),
+	ARG(POLL, nicprog_poll),
+	ARG(KERNEL_LOAD, nicprog_kernel_load),
+	ARG(KERNEL_UNLOAD, nicprog_kernel_unload),
+	ARG(JOB, nicprog_job),
+	ARG(RESTRICT, nicprog_restrict),
+	ARG(FEATURES, nicprog_features),
+};
+#undef ARG
+
 static uint32_t fuzz_len(uint32_t op)
 {
-	switch (_IOC_NR(op)) {
-	case NICPROG_OP_PIPE_DESTROY:
-	case NICPROG_OP_WAIT:
-		return 8;
-	case NICPROG_OP_PIPE_CREATE:
-		return 40;
-	case NICPROG_OP_MEM_ALLOC:
-		return sizeof(struct nicprog_mem_alloc);
-	case NICPROG_OP_MEM_FREE:
-		return sizeof(struct nicprog_mem_free);
-	case NICPROG_OP_MEM_COPY:
-		return sizeof(struct nicprog_mem_copy);
-	case NICPROG_OP_QP_CREATE:
-		return sizeof(struct nicprog_qp_create);
-	case NICPROG_OP_QP_CONNECT:
-		return sizeof(struct nicprog_qp_connect);
-	case NICPROG_OP_QP_DESTROY:
-		return sizeof(struct nicprog_qp_destroy);
-	case NICPROG_OP_MR_REG:
-		return sizeof(struct nicprog_mr_reg);
-	case NICPROG_OP_MR_DEREG:
-		return sizeof(struct nicprog_mr_dereg);
-	case NICPROG_OP_POST:
-		return sizeof(struct nicprog_post);
-	case NICPROG_OP_POLL:
-		return sizeof(struct nicprog_poll);
-	case NICPROG_OP_KERNEL_LOAD:
-		return sizeof(struct nicprog_kernel_load);
-	case NICPROG_OP_KERNEL_UNLOAD:
-		return sizeof(struct nicprog_kernel_unload);
-	case NICPROG_OP_JOB:
-		return sizeof(struct nicprog_job);
-	case NICPROG_OP_RESTRICT:
-		return sizeof(struct nicprog_restrict);
-	case NICPROG_OP_FEATURES:
-		return sizeof(struct nicprog_features);
-	}
+	size_t i;
+
+	for (i = 0; i < sizeof(fuzz_lens) / sizeof(fuzz_lens[0]); i++)
+		if (fuzz_lens[i].nr == _IOC_NR(op))
+			return fuzz_lens[i].len;
 	return 16;
 }
 
@@ -959,7 +950,7 @@ static int pkt_fd, pkt_ifindex;
 
 static void send_frame(const uint8_t *f, int len)
 {
-	rl_send_frame(pkt_fd, pkt_ifindex, f, len);
+	fl_send(pkt_fd, pkt_ifindex, f, len);
 }
 
 /* Wait until the pipe's tail reaches @want (bounded), return the tail. */
@@ -999,24 +990,6 @@ static int send_pipe(int fd, uint32_t id, uint64_t tail)
 	return cmd(fd, NICPROG_U_OP_PIPE_SEND, &a, sizeof(a), 0);
 }
 
-/* The next frame that arrived on IN from its wire, or -1 after @ms. */
-static int recv_in(int rfd, uint8_t *buf, int ms)
-{
-	struct pollfd p = { .fd = rfd, .events = POLLIN };
-	struct sockaddr_ll from;
-	socklen_t fl;
-	int n;
-
-	for (;;) {
-		if (poll(&p, 1, ms) != 1)
-			return -1;
-		fl = sizeof(from);
-		n = recvfrom(rfd, buf, 2048, 0, (struct sockaddr *)&from, &fl);
-		if (n >= 0 && from.sll_pkttype != PACKET_OUTGOING)
-			return n;
-	}
-}
-
 /* The NIC's count of frames it put on the port's wire. */
 static long wire_tx(void)
 {
@@ -1050,11 +1023,11 @@ static void tx_tests(const char *in)
 	/* 50 frames of 60..1013 bytes, sent and received in order */
 	for (i = 0, tail = 0; i < 50; i++)
 		tail = rl_put_rec(tm + 4096, 65536, tail, f,
-			       rl_frame(f, 7000, FLEN(i), i));
+			       fl_udp_frame(f, 7000, FLEN(i), i));
 	ok = send_pipe(fd, t.id, tail) == 50 && tc->head == tail;
 	for (i = 0; ok && i < 50; i++) {
-		len = rl_frame(f, 7000, FLEN(i), i);
-		n = recv_in(rfd, g, 2000);
+		len = fl_udp_frame(f, 7000, FLEN(i), i);
+		n = fl_recv(rfd, g, 2000);
 		if (n != len || memcmp(f, g, len)) {
 			ksft_print_msg("frame %d: %d bytes, expected %d\n", i,
 				       n, len);
@@ -1067,8 +1040,8 @@ static void tx_tests(const char *in)
 	head = tc->head;
 	ok = send_pipe(fd, t.id, head + 65536 + 8) == -EINVAL;
 	ok &= send_pipe(fd, t.id, head - 8) == -EINVAL;
-	tail = rl_put_rec(tm + 4096, 65536, head, f, rl_frame(f, 7000, 100, 1));
-	tail = rl_put_rec(tm + 4096, 65536, tail, f, rl_frame(f, 7000, 100, 2));
+	tail = rl_put_rec(tm + 4096, 65536, head, f, fl_udp_frame(f, 7000, 100, 1));
+	tail = rl_put_rec(tm + 4096, 65536, tail, f, fl_udp_frame(f, 7000, 100, 2));
 	((struct nicprog_rec *)(tm + 4096 + (tail & 65535) - REC(100)))->len = 5;
 	ok &= send_pipe(fd, t.id, tail) == -EINVAL;	/* second malformed */
 	ok &= send_pipe(fd, t.id, tail - 8) == -EINVAL;	/* crosses tail */
@@ -1079,7 +1052,7 @@ static void tx_tests(const char *in)
 	ok &= !create(fd, 4096, NICPROG_PIPE_TX, NICPROG_FRAMING_STREAM, &st);
 	ok &= send_pipe(fd, st.id, 0) == -EINVAL;
 	ok &= send_pipe(fd, t.id, head) == 0;		/* nothing to send */
-	ok &= tc->head == head && recv_in(rfd, g, 300) < 0;
+	ok &= tc->head == head && fl_recv(rfd, g, 300) < 0;
 	ksft_test_result(ok, "hostile sends (tail out of range, malformed or crossing record, flags, RX, stream) refused; nothing sent\n");
 
 	/* at most NICPROG_SEND_BATCH records a command */
@@ -1090,14 +1063,14 @@ static void tx_tests(const char *in)
 	ok &= bm != MAP_FAILED;
 	for (i = 0, tail = 0; ok && i < 1500; i++)
 		tail = rl_put_rec(bm + 4096, 262144, tail, f,
-			       rl_frame(f, 7001, 60, i));
+			       fl_udp_frame(f, 7001, 60, i));
 	wire = wire_tx();
 	ok &= send_pipe(fd, big.id, tail) == NICPROG_SEND_BATCH;
 	ok &= send_pipe(fd, big.id, tail) == 1500 - NICPROG_SEND_BATCH;
 	ok &= ((struct nicprog_pipe_ctrl *)bm)->head == tail;
 	ok &= wire_tx() - wire == 1500;
 	/* what the receiving stack kept of the burst arrived in order */
-	for (i = 0, n = -1; recv_in(rfd, g, 300) == 60; i++) {
+	for (i = 0, n = -1; fl_recv(rfd, g, 300) == 60; i++) {
 		if ((int)*(uint32_t *)(g + 42) <= n)
 			ok = 0;
 		n = *(uint32_t *)(g + 42);
@@ -1127,7 +1100,7 @@ static void tx_tests(const char *in)
 	ok &= rm != MAP_FAILED;
 	rc = (void *)rm;
 	for (i = 0, tail = 0; ok && i < 20; i++) {
-		send_frame(f, rl_frame(f, 9000, FLEN(i), 500 + i));
+		send_frame(f, fl_udp_frame(f, 9000, FLEN(i), 500 + i));
 		tail += REC(FLEN(i));
 	}
 	ok &= tail_at(rc, tail) == tail;
@@ -1140,9 +1113,9 @@ static void tx_tests(const char *in)
 	}
 	ok &= send_pipe(fd, x.id, tail) == 20;
 	for (i = 0; ok && i < 20; i++) {
-		len = rl_frame(f, 9000, FLEN(i), 500 + i);
+		len = fl_udp_frame(f, 9000, FLEN(i), 500 + i);
 		memset(f, 0x0e, 6);
-		ok &= recv_in(rfd, g, 2000) == len && !memcmp(f, g, len);
+		ok &= fl_recv(rfd, g, 2000) == len && !memcmp(f, g, len);
 	}
 	__atomic_store_n(&rc->head, tail, __ATOMIC_RELEASE);
 	ksft_test_result(ok, "zero-copy echo: 20 frames received, rewritten in place and sent from a TX pipe sharing the RX pipe's data\n");
@@ -1203,14 +1176,14 @@ static void notif_tests(void)
 			 res, (unsigned long long)(now_ms() - t0));
 
 	/* one frame: one notification, and a wait returns at once */
-	send_frame(f, rl_frame(f, 9000, 100, 1));
+	send_frame(f, fl_udp_frame(f, 9000, 100, 1));
 	ok = tail_at(ctrl, REC(100)) == REC(100);
 	t0 = now_ms();
 	ok &= do_wait(fd, 5000) == 1 && now_ms() - t0 < 1000;
 	ok &= nc->tail == 1 && ne[0].pipe == a.id && ne[0].tail == REC(100);
 	/* not caught up: ten more frames, no more notifications */
 	for (i = 0; i < 10; i++)
-		send_frame(f, rl_frame(f, 9000, 100, 2 + i));
+		send_frame(f, fl_udp_frame(f, 9000, 100, 2 + i));
 	ok &= tail_at(ctrl, 11 * REC(100)) == 11 * REC(100);
 	ok &= nc->tail == 1;
 	ksft_test_result(ok, "reactive: one notification for a frame, none while the application has not caught up\n");
@@ -1222,7 +1195,7 @@ static void notif_tests(void)
 	submit_wait(fd, 5000);
 	usleep(100000);
 	t0 = now_ms();
-	send_frame(f, rl_frame(f, 9000, 100, 20));
+	send_frame(f, fl_udp_frame(f, 9000, 100, 20));
 	res = reap(3000);
 	ok = res == 1 && now_ms() - t0 < 1000 && nc->tail == 2 &&
 	     ne[1].tail == 12 * REC(100);
@@ -1242,7 +1215,7 @@ static void notif_tests(void)
 	ok &= io_uring_submit(&ring) == 1;
 	ok &= reap_cqe(200, &cqe) == -ETIMEDOUT;
 	for (i = 0; i < 3; i++) {
-		send_frame(f, rl_frame(f, 9000, 100, 30 + i));
+		send_frame(f, fl_udp_frame(f, 9000, 100, 30 + i));
 		res = reap_cqe(3000, &cqe);
 		ok &= !res && cqe.user_data == POLL_TAG &&
 		      (cqe.res & POLLIN) && (cqe.flags & IORING_CQE_F_MORE);
@@ -1262,7 +1235,7 @@ static void notif_tests(void)
 		       (cqe.user_data == 2 && !cqe.res) << 1;
 	ok &= i == 2 && res == 3;
 	tail = ctrl->tail + REC(100);
-	send_frame(f, rl_frame(f, 9000, 100, 40));
+	send_frame(f, fl_udp_frame(f, 9000, 100, 40));
 	ok &= tail_at(ctrl, tail) == tail && nc->tail == nc->head + 1;
 	ok &= reap_cqe(200, &cqe) == -ETIMEDOUT;
 	ksft_test_result(ok, "re-armable wait: one multishot IORING_OP_POLL_ADD, a completion per notification; poll() readable only while entries wait\n");
@@ -1275,7 +1248,7 @@ static void notif_tests(void)
 	tail = ctrl->tail;
 	for (i = 0; i < 300; i++) {
 		__atomic_store_n(&ctrl->head, tail, __ATOMIC_RELEASE);
-		send_frame(f, rl_frame(f, 9000, 64, i));
+		send_frame(f, fl_udp_frame(f, 9000, 64, i));
 		tail += REC(64);
 		if (tail_at(ctrl, tail) != tail)
 			break;
@@ -1345,7 +1318,7 @@ static void moderation_tests(void)
 
 	/* time bound 300 ms: a frame's notification waits for it */
 	t0 = now_ms();
-	send_frame(f, rl_frame(f, 9000, 100, 1));
+	send_frame(f, fl_udp_frame(f, 9000, 100, 1));
 	ok = tail_at(ctrl, REC(100)) == REC(100) && nc->tail == 0;
 	res = do_wait(fd, 5000);
 	el = now_ms() - t0;
@@ -1362,10 +1335,10 @@ static void moderation_tests(void)
 	n0 = nc->tail;
 	t0 = now_ms();
 	for (i = 0; i < 4; i++)
-		send_frame(f, rl_frame(f, 9000, 200, 2 + i));
+		send_frame(f, fl_udp_frame(f, 9000, 200, 2 + i));
 	ok &= tail_at(ctrl, base + 4 * REC(200)) == base + 4 * REC(200) &&
 	      nc->tail == n0;
-	send_frame(f, rl_frame(f, 9000, 200, 6));
+	send_frame(f, fl_udp_frame(f, 9000, 200, 6));
 	res = do_wait(fd, 5000);
 	el = now_ms() - t0;
 	ok &= res == 1 && el < 900 && nc->tail == n0 + 1 &&
@@ -1376,12 +1349,12 @@ static void moderation_tests(void)
 	/* read before the bound passes: nothing to announce, no wakeup */
 	catch_up(ctrl, nc);
 	n0 = nc->tail;
-	send_frame(f, rl_frame(f, 9000, 100, 7));
+	send_frame(f, fl_udp_frame(f, 9000, 100, 7));
 	ok = tail_at(ctrl, ctrl->head + REC(100)) == ctrl->head + REC(100);
 	catch_up(ctrl, nc);
 	ok &= do_wait(fd, 1500) == 0 && nc->tail == n0;
 	/* unbinding posts what is held at once */
-	send_frame(f, rl_frame(f, 9000, 100, 8));
+	send_frame(f, fl_udp_frame(f, 9000, 100, 8));
 	ok &= tail_at(ctrl, ctrl->head + REC(100)) == ctrl->head + REC(100);
 	t0 = now_ms();
 	ok &= !bind_pipe(fd, NICPROG_U_OP_PIPE_UNBIND, a.id, 0);
@@ -1393,7 +1366,7 @@ static void moderation_tests(void)
 	catch_up(ctrl, nc);
 	n0 = nc->tail;
 	ok = !bind_co(fd, NICPROG_U_OP_PIPE_BIND, a.id, 500000, 0);
-	send_frame(f, rl_frame(f, 9000, 100, 9));
+	send_frame(f, fl_udp_frame(f, 9000, 100, 9));
 	ok &= tail_at(ctrl, ctrl->head + REC(100)) == ctrl->head + REC(100);
 	ok &= !destroy(fd, a.id);
 	ok &= do_wait(fd, 1000) == 0 && nc->tail == n0;
@@ -1402,7 +1375,7 @@ static void moderation_tests(void)
 	ok &= !cmd(fd, NICPROG_U_OP_PIPE_BIND,
 		   &(struct nicprog_pipe_bind){ .id = b.id }, 16, 0);
 	t0 = now_ms();
-	send_frame(f, rl_frame(f, 9000, 100, 10));
+	send_frame(f, fl_udp_frame(f, 9000, 100, 10));
 	ok &= do_wait(fd, 5000) == 1 && now_ms() - t0 < 1000 &&
 	      ne[n0 % NICPROG_NOTIF_ENTRIES].pipe == b.id;
 	munmap(m, a.mmap_len);
@@ -1419,7 +1392,7 @@ static void moderation_tests(void)
 	ok = !bind_co(fd, NICPROG_U_OP_PIPE_BIND, a.id, 1000000, 0);
 	t0 = now_ms();
 	for (i = 0; i < 25; i++)
-		send_frame(f, rl_frame(f, 9000, 200, 20 + i));
+		send_frame(f, fl_udp_frame(f, 9000, 200, 20 + i));
 	res = do_wait(fd, 5000);
 	el = now_ms() - t0;
 	settle(ctrl, 0, 0);
@@ -1479,7 +1452,7 @@ static int pipe_mode(const char *in)
 	/* 200 frames of 60..1013 bytes to output 0, read in order, 20 at a time */
 	ok = 1;
 	for (i = 0, rd = 0, tail = 0, head = 0; ok && i < 200; i++) {
-		send_frame(f, rl_frame(f, 9000, FLEN(i), i));
+		send_frame(f, fl_udp_frame(f, 9000, FLEN(i), i));
 		tail += REC(FLEN(i));
 		if (i % 20 != 19)
 			continue;
@@ -1487,7 +1460,7 @@ static int pipe_mode(const char *in)
 		for (; ok && rd <= i; rd++) {
 			struct nicprog_rec *r = (void *)(data + (head & 65535));
 
-			len = rl_frame(f, 9000, FLEN(rd), rd);
+			len = fl_udp_frame(f, 9000, FLEN(rd), rd);
 			if (r->len != (uint32_t)len || memcmp(r + 1, f, len)) {
 				ksft_print_msg("record %d: len %u, expected %d\n",
 					       rd, r->len, len);
@@ -1504,7 +1477,7 @@ static int pipe_mode(const char *in)
 
 	/* a full pipe drops whole records and counts them */
 	for (i = 0; i < 100; i++)
-		send_frame(f, rl_frame(f, 9001, 200, i));
+		send_frame(f, fl_udp_frame(f, 9001, 200, i));
 	settle(ctrl2, 0, 0);
 	tail = ctrl2->tail;
 	drops = ctrl2->drops;
@@ -1516,13 +1489,13 @@ static int pipe_mode(const char *in)
 	/* a head past the tail is no release: nothing is overwritten */
 	ctrl2->head = tail + 4096;
 	for (i = 0; i < 5; i++)
-		send_frame(f, rl_frame(f, 9001, 200, 1000 + i));
+		send_frame(f, fl_udp_frame(f, 9001, 200, 1000 + i));
 	settle(ctrl2, tail, drops);
 	ok = ctrl2->tail == tail && ctrl2->drops == drops + 5;
 	/* a real release makes room again */
 	ctrl2->head = tail;
 	for (i = 0; i < 5; i++)
-		send_frame(f, rl_frame(f, 9001, 200, 2000 + i));
+		send_frame(f, fl_udp_frame(f, 9001, 200, 2000 + i));
 	ok &= tail_at(ctrl2, tail + 5 * REC(200)) == tail + 5 * REC(200);
 	ksft_test_result(ok, "a bogus head frees nothing; a release makes room\n");
 
@@ -1532,8 +1505,8 @@ static int pipe_mode(const char *in)
 	tail = ctrl2->tail;
 	drops = ctrl2->drops;
 	for (i = 0; i < 5; i++) {
-		send_frame(f, rl_frame(f, 9001, 100, i));
-		send_frame(f, rl_frame(f, 9002, 100, i));
+		send_frame(f, fl_udp_frame(f, 9001, 100, i));
+		send_frame(f, fl_udp_frame(f, 9002, 100, i));
 	}
 	usleep(300000);
 	ok &= ctrl2->tail == tail && ctrl2->drops == drops;
@@ -1544,7 +1517,7 @@ static int pipe_mode(const char *in)
 	ok = !destroy(fd, a.id);
 	ok &= !bind_pipe(fd, NICPROG_U_OP_PIPE_BIND, b.id, 0);
 	tail = ctrl2->tail;
-	send_frame(f, rl_frame(f, 9000, 300, 7));
+	send_frame(f, fl_udp_frame(f, 9000, 300, 7));
 	ok &= tail_at(ctrl2, tail + REC(300)) == tail + REC(300);
 	ksft_test_result(ok, "destroying a bound pipe unbinds it; the output takes another\n");
 
@@ -1557,12 +1530,12 @@ static int pipe_mode(const char *in)
 	ok &= m != MAP_FAILED;
 	if (m != MAP_FAILED) {
 		ctrl = (void *)m;
-		send_frame(f, rl_frame(f, 9003, 100, 1));
-		send_frame(f, rl_frame(f, 9003, 64, 2));
+		send_frame(f, fl_udp_frame(f, 9003, 100, 1));
+		send_frame(f, fl_udp_frame(f, 9003, 64, 2));
 		ok &= tail_at(ctrl, 164) == 164;
-		rl_frame(f, 9003, 100, 1);
+		fl_udp_frame(f, 9003, 100, 1);
 		ok &= !memcmp(m + 4096, f, 100);
-		rl_frame(f, 9003, 64, 2);
+		fl_udp_frame(f, 9003, 64, 2);
 		ok &= !memcmp(m + 4096 + 100, f, 64);
 	}
 	ksft_test_result(ok, "a stream pipe holds the bytes back to back\n");
@@ -1572,7 +1545,7 @@ static int pipe_mode(const char *in)
 	munmap(m2, b.mmap_len);
 	close(fd);
 	for (i = 0; i < 5; i++)
-		send_frame(f, rl_frame(f, 9000 + i % 4, 80, i));
+		send_frame(f, fl_udp_frame(f, 9000 + i % 4, 80, i));
 	fd = open_dev();
 	for (i = 0, ok = 1; i < 4; i++) {
 		ok &= !create(fd, 4096, NICPROG_PIPE_RX,
@@ -1588,7 +1561,7 @@ static int pipe_mode(const char *in)
 	return 0;
 }
 
-/* Records of a pipe from @head to its tail, each a rl_frame() of @dport. */
+/* Records of a pipe from @head to its tail, each a fl_udp_frame() of @dport. */
 static int check_records(const uint8_t *data, uint32_t size, uint64_t head,
 			 uint64_t tail, uint16_t dport, int *count)
 {
@@ -1602,7 +1575,7 @@ static int check_records(const uint8_t *data, uint32_t size, uint64_t head,
 		if (r->len < 46 || r->len > 1514)
 			return 0;
 		memcpy(&seq, (const uint8_t *)(r + 1) + 42, 4);
-		if (rl_frame(f, dport, r->len, seq) != (int)r->len ||
+		if (fl_udp_frame(f, dport, r->len, seq) != (int)r->len ||
 		    memcmp(r + 1, f, r->len))
 			return 0;
 		head += REC(r->len);
@@ -1628,7 +1601,7 @@ static long ingress_drops(const char *nf)
 
 /*
  * Read every record of the pipe until @want arrived, or nothing did for
- * @idle_ms; check each is rl_frame(9001, 200, seq) with seqs increasing from
+ * @idle_ms; check each is fl_udp_frame(9001, 200, seq) with seqs increasing from
  * *@seq. Return the records read, -1 on a wrong one.
  */
 static int drain(volatile struct nicprog_pipe_ctrl *ctrl, uint8_t *data,
@@ -1650,7 +1623,7 @@ static int drain(volatile struct nicprog_pipe_ctrl *ctrl, uint8_t *data,
 
 			memcpy(&v, (uint8_t *)(r + 1) + 42, 4);
 			if (r->len != 200 || v < *seq ||
-			    (rl_frame(f, 9001, 200, v),
+			    (fl_udp_frame(f, 9001, 200, v),
 			     memcmp(r + 1, f, 200))) {
 				ksft_print_msg("record %d: len %u seq %u (after %u)\n",
 					       got, r->len, v, *seq);
@@ -1735,7 +1708,7 @@ static int bp_mode(const char *in, const char *nf)
 		ksft_exit_fail_msg("fork: %s\n", strerror(errno));
 	if (!pid) {
 		for (i = 0; i < 100; i++)
-			send_frame(f, rl_frame(f, 9001, 200, i));
+			send_frame(f, fl_udp_frame(f, 9001, 200, i));
 		_exit(0);
 	}
 	got = drain(ctrl, m + 4096, 4096, 100, 2000, &seq);
@@ -1750,7 +1723,7 @@ static int bp_mode(const char *in, const char *nf)
 	 */
 	d0 = ctrl->drops;
 	for (i = 0; i < 40; i++)
-		send_frame(f, rl_frame(f, 9001, 200, 100 + i));
+		send_frame(f, fl_udp_frame(f, 9001, 200, 100 + i));
 	usleep(1000000);
 	got = drain(ctrl, m + 4096, 4096, 40, 1000, &seq);
 	d = ctrl->drops - d0;
@@ -1763,7 +1736,7 @@ static int bp_mode(const char *in, const char *nf)
 	ing0 = ingress_drops(nf);
 	i = ctrl->drops;
 	for (int k = 0; k < 1000; k++)
-		send_frame(f, rl_frame(f, 9001, 200, 1000 + k));
+		send_frame(f, fl_udp_frame(f, 9001, 200, 1000 + k));
 	usleep(200000);
 	got = drain(ctrl, m + 4096, 4096, 1000, 1000, &seq);
 	ing = ingress_drops(nf) - ing0;
@@ -1813,13 +1786,13 @@ static int replace_mode(const char *in, const char *nf, const char *obj)
 
 	ok = !system(attach);
 	for (i = 0, tail = 0; i < 100; i++) {
-		send_frame(f, rl_frame(f, 9000, FLEN(i), i));
+		send_frame(f, fl_udp_frame(f, 9000, FLEN(i), i));
 		tail += REC(FLEN(i));
 	}
 	ok &= tail_at(ctrl, tail) == tail;
 	ok &= !system(attach);		/* the same object: a new plan */
 	for (i = 100; i < 200; i++) {
-		send_frame(f, rl_frame(f, 9000, FLEN(i), i));
+		send_frame(f, fl_udp_frame(f, 9000, FLEN(i), i));
 		tail += REC(FLEN(i));
 	}
 	ok &= tail_at(ctrl, tail) == tail;
@@ -1829,12 +1802,12 @@ static int replace_mode(const char *in, const char *nf, const char *obj)
 
 	ok = !system(detach);
 	for (i = 0; i < 50; i++)
-		send_frame(f, rl_frame(f, 9000, 100, 1000 + i));
+		send_frame(f, fl_udp_frame(f, 9000, 100, 1000 + i));
 	usleep(300000);
 	ok &= ctrl->tail == tail;
 	ok &= !system(attach);
 	for (i = 0; i < 50; i++)
-		send_frame(f, rl_frame(f, 9000, 100, 2000 + i));
+		send_frame(f, fl_udp_frame(f, 9000, 100, 2000 + i));
 	tail += 50 * REC(100);
 	ok &= tail_at(ctrl, tail) == tail;
 	ksft_test_result(ok, "without a program the pipe gets nothing; reattached, it receives again\n");
@@ -1843,7 +1816,7 @@ static int replace_mode(const char *in, const char *nf, const char *obj)
 	pid = fork();
 	if (!pid) {
 		for (i = 0; i < 3000; i++)
-			send_frame(f, rl_frame(f, 9000, FLEN(i), 5000 + i));
+			send_frame(f, fl_udp_frame(f, 9000, FLEN(i), 5000 + i));
 		_exit(0);
 	}
 	for (k = 0, ok = 1; k < 5; k++) {
@@ -1881,7 +1854,7 @@ static int fill_mode(const char *in)
 	if (bind_pipe(fd, NICPROG_U_OP_PIPE_BIND, a.id, 1))
 		ksft_exit_fail_msg("bind failed\n");
 	for (i = 0; i < 100; i++)
-		send_frame(f, rl_frame(f, 9001, 200, i));
+		send_frame(f, fl_udp_frame(f, 9001, 200, i));
 	settle(ctrl, 0, 0);
 	__atomic_store_n(&ctrl->head, 5 * REC(200), __ATOMIC_RELEASE);
 	printf("# tail %llu head %llu drops %llu drop_bytes %llu\nfilled\n",
@@ -1916,13 +1889,13 @@ static int echo_peer(const char *in, int count)
 		ksft_exit_fail_msg("%s: %s\n", in, strerror(errno));
 	for (i = 0; i < count && !bad; i += 32) {
 		for (j = i; j < count && j < i + 32; j++)
-			send_frame(f, rl_frame(f, 9000, FLEN(j), j));
+			send_frame(f, fl_udp_frame(f, 9000, FLEN(j), j));
 		for (j = i; j < count && j < i + 32; j++) {
-			len = rl_frame(f, 9000, FLEN(j), j);
+			len = fl_udp_frame(f, 9000, FLEN(j), j);
 			memcpy(mac, f, 6);
 			memcpy(f, f + 6, 6);
 			memcpy(f + 6, mac, 6);
-			if (recv_in(rfd, g, 3000) != len || memcmp(f, g, len)) {
+			if (fl_recv(rfd, g, 3000) != len || memcmp(f, g, len)) {
 				ksft_print_msg("frame %d not echoed as expected\n",
 					       j);
 				bad = 1;

@@ -45,6 +45,7 @@
 #include <sys/socket.h>
 
 #include "afxdp.h"
+#include "frame_lib.h"
 #include "kselftest.h"
 
 enum cls { C_XSK, C_EMPTY, C_DROP, C_TX, C_ABORT, C_REDIR, C_PASS, C_N };
@@ -64,19 +65,7 @@ static void frame(uint8_t *f, uint16_t dport, int len)
 {
 	int i;
 
-	memset(f, 0, len);
-	memset(f, 0xff, 6);
-	f[6] = 0x02;
-	f[12] = 0x08;			/* IPv4 */
-	f[14] = 0x45;
-	f[16] = (len - 14) >> 8;
-	f[17] = (len - 14) & 0xff;
-	f[22] = 64;
-	f[23] = 17;			/* UDP */
-	f[26] = 10, f[29] = 1, f[30] = 10, f[33] = 2;
-	f[34] = 0x30, f[35] = 0x39;
-	f[36] = dport >> 8, f[37] = dport & 0xff;
-	f[38] = (len - 34) >> 8, f[39] = (len - 34) & 0xff;
+	fl_udp_frame(f, dport, len, 0);
 	for (i = 42; i < len; i++)
 		f[i] = rnd();
 }
@@ -93,24 +82,6 @@ static int raw_socket(const char *ifname)
 		ksft_exit_fail_msg("packet socket on %s: %s\n", ifname,
 				   strerror(errno));
 	return fd;
-}
-
-/* The next frame that arrived at @fd from the wire, or -1 after @ms. */
-static int recv_wire(int fd, uint8_t *buf, int ms)
-{
-	struct pollfd p = { .fd = fd, .events = POLLIN };
-	struct sockaddr_ll from;
-	socklen_t fl;
-	int n;
-
-	for (;;) {
-		if (poll(&p, 1, ms) != 1)
-			return -1;
-		fl = sizeof(from);
-		n = recvfrom(fd, buf, 2048, 0, (struct sockaddr *)&from, &fl);
-		if (n >= 0 && from.sll_pkttype != PACKET_OUTGOING)
-			return n;
-	}
 }
 
 /* The next frame in the socket, or -1 after @ms. */
@@ -265,13 +236,13 @@ int main(int argc, char **argv)
 			bad[c] += got != len || memcmp(f, g, len);
 			break;
 		case C_TX:
-			got = recv_wire(out_fd, g, wait_ms);
+			got = fl_recv(out_fd, g, wait_ms);
 			bad[c] += got != len || memcmp(g, f + 6, 6) ||
 				  memcmp(g + 6, f, 6) ||
 				  memcmp(g + 12, f + 12, len - 12);
 			break;
 		case C_REDIR:
-			got = recv_wire(rdr_fd, g, wait_ms);
+			got = fl_recv(rdr_fd, g, wait_ms);
 			bad[c] += got != len || memcmp(f, g, len);
 			break;
 		default:
@@ -281,8 +252,8 @@ int main(int argc, char **argv)
 		lost += got < 0;
 	}
 	/* anything more is a frame where none belongs */
-	while (recv_xsk(&x, g, 200) >= 0 || recv_wire(out_fd, g, 0) >= 0 ||
-	       recv_wire(rdr_fd, g, 0) >= 0)
+	while (recv_xsk(&x, g, 200) >= 0 || fl_recv(out_fd, g, 0) >= 0 ||
+	       fl_recv(rdr_fd, g, 0) >= 0)
 		extra++;
 
 	printf("verdicts drop %u pass %u tx %u redirect %u aborted %u xsk %u empty %u\n",

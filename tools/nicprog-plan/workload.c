@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "csum.h"
 #include "workload.h"
 
 static const char * const class_names[__NP_WL_CLASS_MAX] = {
@@ -268,19 +269,6 @@ static void put32(u8 *p, u32 v)
 	put16(p + 2, v);
 }
 
-static u16 wl_csum(const u8 *p, u32 len)
-{
-	u32 s = 0, i;
-
-	for (i = 0; i + 1 < len; i += 2)
-		s += (p[i] << 8) | p[i + 1];
-	if (len & 1)
-		s += p[len - 1] << 8;
-	while (s >> 16)
-		s = (s & 0xffff) + (s >> 16);
-	return ~s;
-}
-
 /*
  * The same frame the other way: addresses and ports swapped. Neither
  * checksum changes (the IPv4 header's sums the same words; the L4
@@ -334,7 +322,7 @@ static void wl_frame(u8 *f, u32 len, u32 cls, u32 flow, u32 idx)
 	f[23] = cls == NP_WL_ICMP ? 1 : cls == NP_WL_UDP ? 17 : 6;
 	put32(f + 26, 0x0a800000 | flow);
 	put32(f + 30, dsts[h % ARRAY_SIZE(dsts)]);
-	put16(f + 24, wl_csum(f + 14, 20));
+	put16(f + 24, np_inet_csum(f + 14, 20));
 	switch (cls) {
 	case NP_WL_TCP_SYN:
 	case NP_WL_TCP:
@@ -356,7 +344,7 @@ static void wl_frame(u8 *f, u32 len, u32 cls, u32 flow, u32 idx)
 		f[l4] = 8;			/* echo request */
 		put16(f + l4 + 4, flow);
 		put16(f + l4 + 6, idx);
-		put16(f + l4 + 2, wl_csum(f + l4, len - l4));
+		put16(f + l4 + 2, np_inet_csum(f + l4, len - l4));
 		break;
 	}
 }

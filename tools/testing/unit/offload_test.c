@@ -188,6 +188,20 @@ static void copy_pkt_to_stack(struct prog *p, u8 r, s32 off, s16 soff)
 	m->stack_off = soff;
 }
 
+/* The IPv4 source and destination (bytes 26..33) to the stack at @soff. */
+static void addrs_to_stack(struct prog *p, s16 soff)
+{
+	copy_pkt_to_stack(p, BPF_REG_3, 26, soff);
+	copy_pkt_to_stack(p, BPF_REG_3, 30, soff + 4);
+}
+
+/* The same addresses swapped: destination, then source. */
+static void addrs_swapped_to_stack(struct prog *p, s16 soff)
+{
+	copy_pkt_to_stack(p, BPF_REG_3, 30, soff);
+	copy_pkt_to_stack(p, BPF_REG_3, 26, soff + 4);
+}
+
 static void map_call(struct prog *p, u8 table, s32 helper, s16 key_off)
 {
 	struct nicprog_insn_meta *m;
@@ -307,8 +321,7 @@ static void ir_of(struct prog *p, struct nicprog_ir_input *in,
  */
 static void readonly_and_sharded(struct prog *p)
 {
-	copy_pkt_to_stack(p, BPF_REG_3, 26, -16);
-	copy_pkt_to_stack(p, BPF_REG_3, 30, -12);
+	addrs_to_stack(p, -16);
 	map_call(p, 0, BPF_FUNC_map_lookup_elem, -16);
 	restore_r2(p);
 	map_call(p, 1, BPF_FUNC_map_lookup_elem, -16);
@@ -381,10 +394,8 @@ TEST(unkeyed_reasons)
 
 	prog_start(&p);
 	/* -16: source, destination; -32: destination, source */
-	copy_pkt_to_stack(&p, BPF_REG_3, 26, -16);
-	copy_pkt_to_stack(&p, BPF_REG_3, 30, -12);
-	copy_pkt_to_stack(&p, BPF_REG_3, 30, -32);
-	copy_pkt_to_stack(&p, BPF_REG_3, 26, -28);
+	addrs_to_stack(&p, -16);
+	addrs_swapped_to_stack(&p, -32);
 	/* -40: constants; -48: source, then the ports (not a swap) */
 	const_to_stack(&p, -40, 2);
 	const_to_stack(&p, -36, 0);
@@ -462,10 +473,8 @@ TEST(symmetric_keys_need_a_parser)
 	struct prog p;
 
 	prog_start(&p);
-	copy_pkt_to_stack(&p, BPF_REG_3, 26, -16);
-	copy_pkt_to_stack(&p, BPF_REG_3, 30, -12);
-	copy_pkt_to_stack(&p, BPF_REG_3, 30, -32);
-	copy_pkt_to_stack(&p, BPF_REG_3, 26, -28);
+	addrs_to_stack(&p, -16);
+	addrs_swapped_to_stack(&p, -32);
 	map_call(&p, 0, BPF_FUNC_map_lookup_elem, -16);
 	restore_r2(&p);
 	map_call(&p, 0, BPF_FUNC_map_update_elem, -32);
@@ -635,8 +644,7 @@ TEST(packet_write_before_access_unshards)
 	struct prog p;
 
 	prog_start(&p);
-	copy_pkt_to_stack(&p, BPF_REG_3, 26, -16);
-	copy_pkt_to_stack(&p, BPF_REG_3, 30, -12);
+	addrs_to_stack(&p, -16);
 	/* rewrite the source address, then use the old copy as a key */
 	m = emit(&p, INSN(BPF_ST | BPF_MEM | BPF_W, BPF_REG_2, 0, 26, 1));
 	m->ptr = NICPROG_PTR_PACKET;
