@@ -720,6 +720,234 @@ static void walk_run(const struct np_hostrun_in *hi,
 	out->walk_checked++;
 }
 
+/*
+ * An offline run's state, np_hostrun()'s: the NIC's world and programs
+ * (the plan's, its host part's, translated stages), the host's world and
+ * programs (the whole program, and the one that checks the class walks),
+ * the records' growth; all of it freed by hr_free().
+ */
+struct hr_run {
+	const struct np_hostrun_in *hi;
+	const struct nicprog_layout *lo;
+	struct nicprog_exec_prog nic, part, host, walk;
+	struct nicprog_exec_code *code[NICPROG_MAX_STAGES];
+	bool staged;
+	struct np_world *wn, *wh;
+	struct nicprog_exec_state *st;
+	struct nicprog_exec_trace *tr;
+	u8 *flags, *region, *bufs, *hbuf, *walk_stage;
+	struct np_hostrun *out;
+	struct np_lines lines;
+	u64 cap_r, cap_e;
+};
+
+static void hr_free(struct hr_run *h)
+{
+	u32 s;
+
+	for (s = 0; s < NICPROG_MAX_STAGES; s++)
+		nicprog_exec_code_free(h->code[s]);
+	if (h->wn)
+		world_free(h->wn);
+	if (h->wh)
+		world_free(h->wh);
+	free(h->lines.key);
+	free(h->lines.idx);
+	free(h->wn);
+	free(h->wh);
+	free(h->walk_stage);
+	free(h->flags);
+	free(h->region);
+	free(h->st);
+	free(h->tr);
+	free(h->bufs);
+	free(h->hbuf);
+}
+
+/* Buffers, worlds and programs for @n frames; -1 with @why set. */
+static int hr_init(struct hr_run *h, u32 n, char *why, size_t why_len)
+{
+	const struct np_hostrun_in *hi = h->hi;
+	const struct nicprog_layout *lo = h->lo;
+	const struct nicprog_lnic_unit *cu = &hi->lnic->units[lo->core_unit];
+	size_t sz;
+	u32 s;
+
+	h->flags = malloc(hi->in->len);
+	h->region = malloc(hi->in->len);
+	h->st = calloc(1, sizeof(*h->st));
+	h->tr = calloc(1, sizeof(*h->tr));
+	/* zeroed: world_free() of one world_init() never reached is a no-op */
+	h->wn = calloc(1, sizeof(*h->wn));
+	h->wh = calloc(1, sizeof(*h->wh));
+	/* line-aligned as the NIC's buffers are: packet lines are lines too */
+	sz = (lo->n_stages > 1 ? NP_PKT_BUFS : lo->cores) * NP_FRAME_SZ;
+	h->bufs = line_alloc(sz);
+	if (h->bufs)
+		memset(h->bufs, 0, sz);
+	h->hbuf = line_alloc(NP_FRAME_SZ);
+	if (h->hbuf)
+		memset(h->hbuf, 0, NP_FRAME_SZ);
+	h->out->verdict = calloc(n ?: 1, 1);
+	h->out->cls = calloc(n ?: 1, 1);
+	if (!h->out->verdict || !h->out->cls || !h->flags || !h->region ||
+	    !h->st || !h->tr || !h->wn || !h->wh || !h->bufs || !h->hbuf) {
+		snprintf(why, why_len, "no memory");
+		return -1;
+	}
+	if (world_init(h->wn, hi, true, why, why_len) ||
+	    world_init(h->wh, hi, false, why, why_len))
+		return -1;
+	memcpy(h->flags, hi->exec->flags, hi->in->len);
+	nicprog_layout_exec(hi->in, lo, h->flags, h->region);
+	h->nic = *hi->exec;
+	memcpy(h->nic.cost, cu->cost, sizeof(h->nic.cost));
+	h->nic.flags = h->flags;
+	h->nic.cycles = lo->insn_cycles;
+	h->staged = lo->n_stages > 1 || lo->node_host;
+	h->nic.stage = h->staged ? lo->insn_stage : NULL;
+	h->nic.accel = lo->insn_accel;
+	h->nic.region = h->region;
+	h->host = *hi->exec;
+	h->host.accel = NULL;		/* the host runs the BPF bodies */
+	/* a partial plan's host part: the executor on the host, untimed */
+	h->part = h->host;
+	h->part.stage = lo->insn_stage;
+	/* the host's runs, checked against the class walks */
+	h->walk = h->host;
+	if (hi->ir) {
+		h->walk_stage = walk_stages(hi->ir);
+		if (!h->walk_stage)
+			goto nomem;
+		h->walk.stage = h->walk_stage;
+	}
+	/* --exec translated: the NIC's stages in nicsim's translated form */
+	for (s = 0; hi->translated && s < (h->staged ? lo->n_stages : 1); s++) {
+		h->code[s] = nicprog_exec_translate(&h->nic, s);
+		if (!h->code[s])
+			goto nomem;
+	}
+	return 0;
+nomem:
+	snprintf(why, why_len, "no memory for the runs of %u frames", n);
+	return -1;
+}
+
+/*
+ * A frame through the NIC's plan, stage by stage on the cores it is
+ * steered to (@core for the first), each stage's run recorded; a frame a
+ * partial plan hands over then runs the host part (*@handed). Return: 0,
+ * or -1 without memory for the records.
+ */
+static int run_nic(struct hr_run *h, struct nicprog_exec_pkt *pkt,
+		   struct np_run *r, u32 core, struct nicprog_exec_result *res,
+		   bool *handed)
+{
+	const struct nicprog_layout *lo = h->lo;
+	struct nicprog_exec_state *st = h->st;
+	struct np_hostrun *out = h->out;
+	struct nicprog_exec_ctx ctx;
+	bool done;
+	u32 s;
+
+	*handed = false;
+	st->trace = h->tr;
+	if (!h->staged) {
+		if (h->code[0]) {
+			nicprog_exec_start(&st->ctx, pkt);
+			nicprog_exec_code_resume(h->code[0], &world_ops, h->wn,
+						 st, pkt, &st->ctx, res);
+		} else {
+			nicprog_exec_run(&h->nic, &world_ops, h->wn, st, pkt,
+					 res);
+		}
+		r->core = core;
+		r->cycles = res->cycles;
+		if (record(out, &h->lines, &h->cap_r, &h->cap_e, h->tr, r))
+			return -1;
+		out->errors += !!res->error;
+		return 0;
+	}
+	nicprog_exec_start(&ctx, pkt);
+	done = false;
+	for (s = 0; s < lo->n_stages; s++) {
+		if (s)
+			core = stage_core(lo, s, pkt->buf + pkt->data,
+					  pkt->data_end - pkt->data);
+		r->core = core;
+		r->stage = s;
+		r->pass = done || ctx.stage != s;
+		r->cycles = s ? lo->hop_cycles : 0;
+		if (r->pass) {
+			if (s && record(out, &h->lines, &h->cap_r, &h->cap_e,
+					NULL, r))
+				return -1;
+			continue;
+		}
+		if (h->code[s])
+			nicprog_exec_code_resume(h->code[s], &world_ops, h->wn,
+						 st, pkt, &ctx, res);
+		else
+			nicprog_exec_resume(&h->nic, &world_ops, h->wn, st, pkt,
+					    &ctx, res);
+		r->cycles += res->cycles;
+		if (record(out, &h->lines, &h->cap_r, &h->cap_e, h->tr, r))
+			return -1;
+		out->errors += !!res->error;
+		done = res->done;
+		if (!done && ctx.stage == NICPROG_EXEC_STAGE_HOST)
+			break;
+	}
+	if (!done && ctx.stage == NICPROG_EXEC_STAGE_HOST) {
+		/* handed over: no later stage sees the frame */
+		out->handovers++;
+		out->class_handovers[r->cls]++;
+		st->trace = NULL;
+		nicprog_exec_resume(&h->part, &world_ops, h->wn, st, pkt, &ctx,
+				    res);
+		out->host_insns += res->insns;
+		*handed = true;
+	}
+	return 0;
+}
+
+/*
+ * The frame @f of @len bytes on the host, the whole program (its class
+ * walk checked): true if it ends otherwise than the NIC's run (@pkt,
+ * @res), unless both left the verdict to the host (@decided).
+ */
+static bool run_host(struct hr_run *h, const u8 *f, u32 len, u32 frame,
+		     bool decided, const struct nicprog_exec_pkt *pkt,
+		     const struct nicprog_exec_result *res)
+{
+	const struct np_hostrun_in *hi = h->hi;
+	struct nicprog_exec_result hres;
+	struct nicprog_exec_pkt hpkt;
+	u32 k;
+
+	h->st->trace = NULL;
+	pkt_init(&hpkt, h->hbuf, 0, f, len, hi->ifindex);
+	/* the same clock and random stream as the NIC's world */
+	hpkt.now_ns = h->wh->now;
+	k = nicprog_pkt_class_of(f, len);
+	h->out->pkt_class_frames[k]++;
+	if (h->walk_stage && k < NICPROG_PKT_CLASSES && hi->walk[k])
+		walk_run(hi, &h->walk, h->wh, h->st, &hpkt, &hres, k, frame,
+			 h->out);
+	else
+		nicprog_exec_run(&h->host, &world_ops, h->wh, h->st, &hpkt,
+				 &hres);
+	/* the host decides both alike; the frame was not compared */
+	if (decided && host_decided(hi->in, &hres))
+		return false;
+	return hres.action != res->action ||
+	       hpkt.data_end - hpkt.data != pkt->data_end - pkt->data ||
+	       memcmp(hpkt.buf + hpkt.data, pkt->buf + pkt->data,
+		      pkt->data_end - pkt->data) ||
+	       (res->action == XDP_REDIRECT &&
+		hres.redirect_ifindex != res->redirect_ifindex);
+}
+
 /**
  * np_hostrun() - run a plan offline over frames
  * @hi: the program, the NIC, the plan and the initial tables
@@ -733,24 +961,13 @@ static void walk_run(const struct np_hostrun_in *hi,
 int np_hostrun(const struct np_hostrun_in *hi, const struct np_frames *fr,
 	       struct np_hostrun *out, char *why, size_t why_len)
 {
-	const struct nicprog_layout *lo = hi->lo;
-	const struct nicprog_lnic_unit *cu = &hi->lnic->units[lo->core_unit];
-	struct nicprog_exec_prog nic = *hi->exec, host = *hi->exec, part, walk;
-	struct nicprog_exec_state *st = NULL;
-	struct nicprog_exec_trace *tr = NULL;
-	struct nicprog_exec_result res, hres;
-	struct nicprog_exec_pkt pkt, hpkt;
-	struct np_world *wn = NULL, *wh = NULL;
-	struct np_lines lines = { 0 };
-	u8 *flags = NULL, *region = NULL, *bufs = NULL, *hbuf = NULL;
-	u8 *walk_stage = NULL;
-	u64 cap_r = 0, cap_e = 0;
-	struct nicprog_exec_ctx ctx;
-	u32 i, s, core, len, verdict, n, src, k;
-	const u8 *f;
-	struct nicprog_exec_code *code[NICPROG_MAX_STAGES] = { NULL };
+	struct hr_run h = { .hi = hi, .lo = hi->lo, .out = out };
+	struct nicprog_exec_result res;
+	struct nicprog_exec_pkt pkt;
+	u32 i, core, len, verdict, src;
+	bool handed, decided;
 	struct np_run r;
-	bool done, staged, handed, decided;
+	const u8 *f;
 	int ret = -1;
 
 	memset(out, 0, sizeof(*out));
@@ -762,134 +979,28 @@ int np_hostrun(const struct np_hostrun_in *hi, const struct np_frames *fr,
 	out->reads_clock = src & NICPROG_IR_READS_CLOCK;
 	out->reads_random = src & NICPROG_IR_READS_RANDOM;
 	out->clock_rate = hi->rate;
-	flags = malloc(hi->in->len);
-	region = malloc(hi->in->len);
-	st = calloc(1, sizeof(*st));
-	tr = calloc(1, sizeof(*tr));
-	/* zeroed: world_free() of one world_init() never reached is a no-op */
-	wn = calloc(1, sizeof(*wn));
-	wh = calloc(1, sizeof(*wh));
-	/* line-aligned as the NIC's buffers are: packet lines are lines too */
-	n = (lo->n_stages > 1 ? NP_PKT_BUFS : lo->cores) * NP_FRAME_SZ;
-	bufs = line_alloc(n);
-	if (bufs)
-		memset(bufs, 0, n);
-	hbuf = line_alloc(NP_FRAME_SZ);
-	if (hbuf)
-		memset(hbuf, 0, NP_FRAME_SZ);
-	out->verdict = calloc(fr->n ?: 1, 1);
-	out->cls = calloc(fr->n ?: 1, 1);
-	if (!out->verdict || !out->cls || !flags || !region || !st || !tr ||
-	    !wn || !wh || !bufs || !hbuf) {
-		snprintf(why, why_len, "no memory");
-		goto out_worlds;
-	}
-	if (world_init(wn, hi, true, why, why_len) ||
-	    world_init(wh, hi, false, why, why_len))
-		goto out_worlds;
-	memcpy(flags, hi->exec->flags, hi->in->len);
-	nicprog_layout_exec(hi->in, lo, flags, region);
-	memcpy(nic.cost, cu->cost, sizeof(nic.cost));
-	nic.flags = flags;
-	nic.cycles = lo->insn_cycles;
-	staged = lo->n_stages > 1 || lo->node_host;
-	nic.stage = staged ? lo->insn_stage : NULL;
-	nic.accel = lo->insn_accel;
-	nic.region = region;
-	host.accel = NULL;		/* the host runs the BPF bodies */
-	/* a partial plan's host part: the executor on the host, untimed */
-	part = host;
-	part.stage = lo->insn_stage;
-	/* the host's runs, checked against the class walks */
-	walk = host;
-	if (hi->ir) {
-		walk_stage = walk_stages(hi->ir);
-		if (!walk_stage)
-			goto nomem;
-		walk.stage = walk_stage;
-	}
-	/* --exec translated: the NIC's stages in nicsim's translated form */
-	for (s = 0; hi->translated && s < (staged ? lo->n_stages : 1); s++) {
-		code[s] = nicprog_exec_translate(&nic, s);
-		if (!code[s])
-			goto nomem;
-	}
-
+	if (hr_init(&h, fr->n, why, why_len))
+		goto out;
 	for (i = 0; i < fr->n; i++) {
 		f = fr->buf + fr->off[i];
 		len = fr->len[i];
 		memset(&r, 0, sizeof(r));
-		handed = false;
 		r.frame = i;
 		r.cls = np_wl_classify(f, len);
 		out->class_frames[r.cls]++;
 		out->cls[i] = r.cls;
-		wn->now = wh->now = frame_ns(hi->rate, i);
+		h.wn->now = h.wh->now = frame_ns(hi->rate, i);
 
-		core = stage_core(lo, 0, f, len);
-		pkt_init(&pkt, bufs, lo->n_stages > 1 ? i % NP_PKT_BUFS : core,
-			 f, len, hi->ifindex);
+		core = stage_core(h.lo, 0, f, len);
+		pkt_init(&pkt, h.bufs,
+			 h.lo->n_stages > 1 ? i % NP_PKT_BUFS : core, f, len,
+			 hi->ifindex);
 		/* the NIC's clock, and random stream from it, as nicsim's */
-		pkt.now_ns = wn->now;
-		st->trace = tr;
-		if (!staged && code[0]) {
-			nicprog_exec_start(&st->ctx, &pkt);
-			nicprog_exec_code_resume(code[0], &world_ops, wn, st,
-						 &pkt, &st->ctx, &res);
-		} else if (!staged) {
-			nicprog_exec_run(&nic, &world_ops, wn, st, &pkt, &res);
-		}
-		if (!staged) {
-			r.core = core;
-			r.cycles = res.cycles;
-			if (record(out, &lines, &cap_r, &cap_e, tr, &r))
-				goto nomem;
-			out->errors += !!res.error;
-		} else {
-			nicprog_exec_start(&ctx, &pkt);
-			done = false;
-			for (s = 0; s < lo->n_stages; s++) {
-				if (s)
-					core = stage_core(lo, s,
-							  pkt.buf + pkt.data,
-							  pkt.data_end - pkt.data);
-				r.core = core;
-				r.stage = s;
-				r.pass = done || ctx.stage != s;
-				r.cycles = s ? lo->hop_cycles : 0;
-				if (r.pass) {
-					if (s && record(out, &lines, &cap_r,
-							&cap_e, NULL, &r))
-						goto nomem;
-					continue;
-				}
-				if (code[s])
-					nicprog_exec_code_resume(code[s],
-								 &world_ops,
-								 wn, st, &pkt,
-								 &ctx, &res);
-				else
-					nicprog_exec_resume(&nic, &world_ops,
-							    wn, st, &pkt,
-							    &ctx, &res);
-				r.cycles += res.cycles;
-				if (record(out, &lines, &cap_r, &cap_e, tr, &r))
-					goto nomem;
-				out->errors += !!res.error;
-				done = res.done;
-				if (!done && ctx.stage == NICPROG_EXEC_STAGE_HOST)
-					break;
-			}
-			if (!done && ctx.stage == NICPROG_EXEC_STAGE_HOST) {
-				/* handed over: no later stage sees the frame */
-				out->handovers++;
-				out->class_handovers[r.cls]++;
-				st->trace = NULL;
-				nicprog_exec_resume(&part, &world_ops, wn, st,
-						    &pkt, &ctx, &res);
-				out->host_insns += res.insns;
-				handed = true;
-			}
+		pkt.now_ns = h.wn->now;
+		if (run_nic(&h, &pkt, &r, core, &res, &handed)) {
+			snprintf(why, why_len,
+				 "no memory for the runs of %u frames", fr->n);
+			goto out;
 		}
 		decided = handed && host_decided(hi->in, &res);
 		out->host_decided += decided;
@@ -897,56 +1008,16 @@ int np_hostrun(const struct np_hostrun_in *hi, const struct np_frames *fr,
 		verdict = decided ? NP_VERDICT_HOST : min_t(u32, res.action, 4);
 		out->verdicts[verdict]++;
 		out->verdict[i] = verdict;
-
-		st->trace = NULL;
-		pkt_init(&hpkt, hbuf, 0, f, len, hi->ifindex);
-		/* the same clock and random stream as the NIC's world */
-		hpkt.now_ns = wh->now;
-		k = nicprog_pkt_class_of(f, len);
-		out->pkt_class_frames[k]++;
-		if (walk_stage && k < NICPROG_PKT_CLASSES && hi->walk[k])
-			walk_run(hi, &walk, wh, st, &hpkt, &hres, k, i, out);
-		else
-			nicprog_exec_run(&host, &world_ops, wh, st, &hpkt,
-					 &hres);
-		/* the host decides both alike; the frame was not compared */
-		if (decided && host_decided(hi->in, &hres))
-			continue;
-		if (hres.action != res.action ||
-		    hpkt.data_end - hpkt.data != pkt.data_end - pkt.data ||
-		    memcmp(hpkt.buf + hpkt.data, pkt.buf + pkt.data,
-			   pkt.data_end - pkt.data) ||
-		    (res.action == XDP_REDIRECT &&
-		     hres.redirect_ifindex != res.redirect_ifindex))
-			out->engine_diff++;
+		out->engine_diff += run_host(&h, f, len, i, decided, &pkt, &res);
 	}
 	out->frames = fr->n;
-	if (!worlds_equal(wn, wh) || !worlds_equal(wh, wn))
+	if (!worlds_equal(h.wn, h.wh) || !worlds_equal(h.wh, h.wn))
 		out->engine_diff++;
 	ret = 0;
-	goto out_worlds;
-nomem:
-	snprintf(why, why_len, "no memory for the runs of %u frames", fr->n);
-out_worlds:
-	for (s = 0; s < NICPROG_MAX_STAGES; s++)
-		nicprog_exec_code_free(code[s]);
-	if (wn)
-		world_free(wn);
-	if (wh)
-		world_free(wh);
+out:
+	hr_free(&h);
 	if (ret)
 		np_hostrun_free(out);
-	free(lines.key);
-	free(lines.idx);
-	free(wn);
-	free(wh);
-	free(walk_stage);
-	free(flags);
-	free(region);
-	free(st);
-	free(tr);
-	free(bufs);
-	free(hbuf);
 	return ret;
 }
 

@@ -800,45 +800,22 @@ nomem:
 }
 
 /*
- * The model over bank interleaving @trial (-1: the expectation over all of
- * them). With @lo_t and @hi_t, the least and the most loaded interleaving
- * (by its busiest bank) of the banked region whose interleavings differ
- * the most, or -1 where no region with several banks is used.
+ * The queues a run may wait in: each region's banks, each engine type,
+ * the MATs. Return: the slowest memory the cores reach, at which nicsim
+ * times accesses past a trace's end.
  */
-static int predict_at(const struct nicprog_lnic *lnic,
-		      const struct nicprog_layout *lo,
-		      const struct np_hostrun *hr, u64 rate_kpps,
-		      struct np_prediction *p, int trial, int *lo_t, int *hi_t)
+static double model_resources(const struct nicprog_lnic *lnic,
+			      const struct nicprog_layout *lo,
+			      struct np_res *res, u32 n_res)
 {
 	const struct nicprog_lnic_unit *cu = &lnic->units[lo->core_unit];
-	u32 threads = cu->threads ? cu->threads : 1, sat = U32_MAX;
-	struct np_core *core;
-	struct np_res res[NP_RES_MAX] = { 0 };
-	u32 n_res = lnic->n_regions + __NICPROG_ACCEL_MAX + 1;
-	u32 i, j, c, q, it, best = 0, vcount[__NP_WL_CLASS_MAX][NP_VERDICTS] = { 0 };
-	double elapsed = 0, old, *hit, lat, w0, svc, miss, slowest = 0;
-	double total, held, over;
-	struct np_sched_core *sc = NULL;
-	u32 shared = U32_MAX;
-	const struct np_event *e;
-	const struct np_run *r;
-	double peak[NP_BANK_TRIALS], most = -1;
-	u32 tl, th;
-	struct np_pred_class *pc;
-	char name[32];
-	int k, err;
+	double slowest = 0;
+	u32 i;
 
-	memset(p, 0, sizeof(*p));
-	core = calloc(lo->cores ? lo->cores : 1, sizeof(*core));
-	if (!core || line_hits(lnic, hr, &hit)) {
-		free(core);
-		return -ENOMEM;
-	}
 	for (i = 0; i < lnic->n_regions; i++) {
 		snprintf(res[i].name, sizeof(res[i].name), "%.24s banks",
 			 lnic->regions[i].name);
 		res[i].servers = lnic->regions[i].banks ? lnic->regions[i].banks : 1;
-		/* nicsim times accesses past a trace's end at this */
 		if (cu->region_mask & BIT(i))
 			slowest = fmax(slowest, lnic->regions[i].latency_cycles);
 	}
@@ -849,6 +826,19 @@ static int predict_at(const struct nicprog_lnic *lnic,
 	}
 	snprintf(res[n_res - 1].name, sizeof(res[0].name), "mat");
 	res[n_res - 1].servers = max_t(u32, lo->mat_units, 1);
+	return slowest;
+}
+
+/* Each core's runs, cycles and events, and what they ask of each queue. */
+static void model_load(const struct nicprog_lnic *lnic,
+		       const struct nicprog_layout *lo,
+		       const struct np_hostrun *hr, const double *hit,
+		       double slowest, struct np_core *core, struct np_res *res)
+{
+	double w0, svc, miss;
+	const struct np_run *r;
+	u32 i, j, c;
+	int k;
 
 	for (i = 0; i < hr->n_runs; i++) {
 		r = &hr->runs[i];
@@ -875,35 +865,20 @@ static int predict_at(const struct nicprog_lnic *lnic,
 			}
 		}
 	}
-	for (q = 0; q < n_res; q++) {
-		res[q].svc = res[q].uses ? res[q].busy / res[q].uses : 0;
-		res[q].bound = res[q].busy / res[q].servers;
-		res[q].trial = trial;
-		if (q >= lnic->n_regions || !res[q].uses ||
-		    (lnic->regions[q].banks <= 1 && !lnic->regions[q].island))
-			continue;
-		if (bank_loads(hr, hit, q, &lnic->regions[q], cu->count,
-			       &res[q], peak))
-			goto nomem;
-		/* the region whose interleavings differ the most */
-		if (lnic->regions[q].interleave == NICPROG_IL_HASH) {
-			p->bank.known++;
-			continue;
-		}
-		if (!lo_t)
-			continue;
-		for (k = 1, tl = th = 0; k < NP_BANK_TRIALS; k++) {
-			if (peak[k] < peak[tl])
-				tl = k;
-			if (peak[k] > peak[th])
-				th = k;
-		}
-		if (peak[th] - peak[tl] <= most)
-			continue;
-		most = peak[th] - peak[tl];
-		*lo_t = tl;
-		*hi_t = th;
-	}
+}
+
+/*
+ * The queues' mean waits and the cores' rates, to a fixed point (each
+ * step halfway to the next estimate). Return: the iterations it took.
+ */
+static u32 model_iterate(const struct nicprog_lnic *lnic,
+			 const struct nicprog_layout *lo, u64 rate_kpps,
+			 u32 threads, struct np_core *core, struct np_res *res,
+			 u32 n_res)
+{
+	double elapsed = 0, old;
+	u32 it, c, q;
+
 	for (it = 0; it < NP_ITER_MAX; it++) {
 		old = elapsed;
 		elapsed = 0;
@@ -924,131 +899,24 @@ static int predict_at(const struct nicprog_lnic *lnic,
 		if (it > 10 && fabs(elapsed - old) <= 1e-6 * elapsed)
 			break;
 	}
-	p->iterations = it;
+	return it;
+}
 
-	/*
-	 * An engine type or the MATs the cores, each at its own pace, would
-	 * ask more of than it has: scheduled (shared_schedule()) rather than
-	 * one mean wait for every core -- the one asked the most beyond its
-	 * capacity, if any. Its wait for every core is then the schedule's,
-	 * and each core using it is active until the schedule ends it.
-	 */
-	sc = calloc(lo->cores ? lo->cores : 1, sizeof(*sc));
-	if (!sc)
-		goto nomem;
-	for (q = lnic->n_regions, over = 1; q < n_res; q++) {
-		if (!res[q].uses)
-			continue;
-		sched_cores(core, lo->cores, threads, res, n_res, q, sc);
-		for (c = 0, total = 0; c < lo->cores; c++)
-			if (sc[c].alone > 0)
-				total += sc[c].runs / sc[c].alone * sc[c].jobs *
-					 res[q].svc;
-		if (total / res[q].servers > over) {
-			over = total / res[q].servers;
-			shared = q;
-		}
-	}
-	if (shared != U32_MAX) {
-		sched_cores(core, lo->cores, threads, res, n_res, shared, sc);
-		if (shared_schedule(sc, lo->cores, threads, res[shared].servers,
-				    res[shared].svc)) {
-			for (c = 0, total = 0; c < lo->cores; c++)
-				total += sc[c].wait * sc[c].runs;
-			res[shared].wait = total / res[shared].uses;
-		} else {
-			shared = U32_MAX;
-		}
-	}
+/* Per packet class: each run's own path and waits, and the verdicts. */
+static void model_classes(const struct nicprog_lnic *lnic,
+			  const struct nicprog_layout *lo,
+			  const struct np_hostrun *hr,
+			  const struct np_core *core, const struct np_res *res,
+			  const double *hit, double slowest,
+			  struct np_prediction *p)
+{
+	u32 vcount[__NP_WL_CLASS_MAX][NP_VERDICTS] = { 0 };
+	double lat, w0, svc, miss;
+	const struct np_event *e;
+	struct np_pred_class *pc;
+	const struct np_run *r;
+	u32 i, j;
 
-	for (c = 0; c < lo->cores; c++) {
-		core[c].w = core[c].w0;
-		for (q = 0; q < n_res; q++)
-			core[c].w += core[c].uses[q] * res[q].wait;
-	}
-	if (core_stretches(lnic, lo, hr, threads, hit, res, slowest, core))
-		goto nomem;
-	/*
-	 * A core's cycles with a run are its runs' thread schedule's, the one
-	 * its latency comes from: mean value analysis takes segments and
-	 * waits as exponential, which queues them longer than the LNIC's
-	 * (cm_sketch on nicsim-nfp, eight threads and DRAM waits: -4%). A
-	 * core paced by the shared schedule is active until it ends it; one
-	 * without runs, never (its span is 0).
-	 */
-	for (c = 0, elapsed = 0; c < lo->cores; c++) {
-		if (shared != U32_MAX && core[c].uses[shared])
-			core[c].active = sc[c].fin;
-		else
-			core[c].active = core[c].span;
-		elapsed = fmax(elapsed, core[c].active);
-	}
-	for (q = 0; q < n_res; q++)
-		elapsed = fmax(elapsed, res[q].bound);
-
-	/* the unit that sets the elapsed time */
-	for (c = 0; c < lo->cores; c++)
-		if (core[c].active > core[best].active)
-			best = c;
-	snprintf(p->bottleneck, sizeof(p->bottleneck), "core%u%s", best,
-		 core[best].c < core[best].active * 0.999 ?
-		 " (waiting)" : "");
-	if (shared != U32_MAX && core[best].uses[shared] &&
-	    core[best].active > sc[best].alone * 1.0001)
-		snprintf(p->bottleneck, sizeof(p->bottleneck), "%.31s",
-			 res[shared].name);
-	for (q = 0; q < n_res; q++)
-		if (res[q].bound > core[best].active * 1.0001 &&
-		    res[q].bound >= elapsed * 0.9999) {
-			snprintf(p->bottleneck, sizeof(p->bottleneck), "%.31s",
-				 res[q].name);
-			sat = q;
-		}
-
-	/*
-	 * A saturated queue holds every thread that is not issuing: all of
-	 * them wait their turn there. Its wait then follows from Little's
-	 * law over the whole NIC rather than from a queueing formula.
-	 */
-	if (shared == U32_MAX && sat != U32_MAX && res[sat].uses) {
-		res[sat].wait = 0;
-		for (c = 0, held = 0; c < lo->cores; c++) {
-			if (!core[c].uses[sat])
-				continue;
-			core_rate(&core[c], threads);
-			core[c].stretch = 0;
-			held += threads * elapsed;
-		}
-		for (i = 0, total = 0; i < hr->n_runs; i++) {
-			r = &hr->runs[i];
-			if (core[r->core].uses[sat])
-				total += run_latency(lnic, lo, hr, r,
-						     &core[r->core], res, hit,
-						     slowest);
-		}
-		res[sat].wait = fmax(0, (held - total) / res[sat].uses);
-	}
-
-	p->tput = elapsed ? hr->frames * 1e6 / elapsed : 0;
-	p->mpps = p->tput * cu->clock_mhz / 1e6;
-	if (rate_kpps && p->mpps) {
-		p->offered = rate_kpps / 1e3 / p->mpps;
-		if (offered_drops(lnic, lo, hr, core,
-				  lo->n_stages == 1 && sat == U32_MAX, elapsed,
-				  threads, rate_kpps * 1e3 / (cu->clock_mhz * 1e6),
-				  p))
-			goto nomem;
-	}
-	for (c = 0; c < lo->cores; c++) {
-		snprintf(name, sizeof(name), "core%u", c);
-		add_unit(p, name, elapsed ? core[c].c / elapsed : 0);
-	}
-	for (q = 0; q < n_res; q++)
-		if (res[q].uses)
-			add_unit(p, res[q].name,
-				 elapsed ? res[q].bound / elapsed : 0);
-
-	/* per class: each run's own path and waits */
 	for (i = 0; i < hr->n_runs; i++) {
 		r = &hr->runs[i];
 		pc = &p->cls[r->cls];
@@ -1093,6 +961,254 @@ static int predict_at(const struct nicprog_lnic *lnic,
 	}
 	if (hr->frames)
 		p->lat /= hr->frames;
+}
+
+/*
+ * Each queue's mean service and bound, and each banked region's load per
+ * bank over the interleavings; @lo_t and @hi_t as predict_at() says.
+ */
+static int model_banks(const struct nicprog_lnic *lnic,
+		       const struct nicprog_layout *lo,
+		       const struct np_hostrun *hr, const double *hit,
+		       int trial, struct np_res *res, u32 n_res,
+		       struct np_prediction *p, int *lo_t, int *hi_t)
+{
+	const struct nicprog_lnic_unit *cu = &lnic->units[lo->core_unit];
+	double peak[NP_BANK_TRIALS], most = -1;
+	u32 q, tl, th;
+	int k;
+
+	for (q = 0; q < n_res; q++) {
+		res[q].svc = res[q].uses ? res[q].busy / res[q].uses : 0;
+		res[q].bound = res[q].busy / res[q].servers;
+		res[q].trial = trial;
+		if (q >= lnic->n_regions || !res[q].uses ||
+		    (lnic->regions[q].banks <= 1 && !lnic->regions[q].island))
+			continue;
+		if (bank_loads(hr, hit, q, &lnic->regions[q], cu->count,
+			       &res[q], peak))
+			return -ENOMEM;
+		/* the region whose interleavings differ the most */
+		if (lnic->regions[q].interleave == NICPROG_IL_HASH) {
+			p->bank.known++;
+			continue;
+		}
+		if (!lo_t)
+			continue;
+		for (k = 1, tl = th = 0; k < NP_BANK_TRIALS; k++) {
+			if (peak[k] < peak[tl])
+				tl = k;
+			if (peak[k] > peak[th])
+				th = k;
+		}
+		if (peak[th] - peak[tl] <= most)
+			continue;
+		most = peak[th] - peak[tl];
+		*lo_t = tl;
+		*hi_t = th;
+	}
+	return 0;
+}
+
+/*
+ * An engine type or the MATs the cores, each at its own pace, would
+ * ask more of than it has: scheduled (shared_schedule()) rather than
+ * one mean wait for every core -- the one asked the most beyond its
+ * capacity, if any. Its wait for every core is then the schedule's,
+ * and each core using it is active until the schedule ends it.
+ * Return: that queue, or U32_MAX.
+ */
+static u32 model_shared(const struct nicprog_lnic *lnic,
+			const struct nicprog_layout *lo, u32 threads,
+			struct np_core *core, struct np_res *res, u32 n_res,
+			struct np_sched_core *sc)
+{
+	u32 shared = U32_MAX, c, q;
+	double total, over;
+
+	for (q = lnic->n_regions, over = 1; q < n_res; q++) {
+		if (!res[q].uses)
+			continue;
+		sched_cores(core, lo->cores, threads, res, n_res, q, sc);
+		for (c = 0, total = 0; c < lo->cores; c++)
+			if (sc[c].alone > 0)
+				total += sc[c].runs / sc[c].alone * sc[c].jobs *
+					 res[q].svc;
+		if (total / res[q].servers > over) {
+			over = total / res[q].servers;
+			shared = q;
+		}
+	}
+	if (shared != U32_MAX) {
+		sched_cores(core, lo->cores, threads, res, n_res, shared, sc);
+		if (shared_schedule(sc, lo->cores, threads, res[shared].servers,
+				    res[shared].svc)) {
+			for (c = 0, total = 0; c < lo->cores; c++)
+				total += sc[c].wait * sc[c].runs;
+			res[shared].wait = total / res[shared].uses;
+		} else {
+			shared = U32_MAX;
+		}
+	}
+
+	return shared;
+}
+
+/*
+ * The unit that sets the elapsed time, named in @p->bottleneck. Return:
+ * the queue past every core's pace, if one is (else U32_MAX).
+ */
+static u32 model_bottleneck(const struct nicprog_layout *lo,
+			    const struct np_core *core,
+			    const struct np_res *res, u32 n_res, u32 shared,
+			    const struct np_sched_core *sc, double elapsed,
+			    struct np_prediction *p)
+{
+	u32 c, q, best = 0, sat = U32_MAX;
+
+	for (c = 0; c < lo->cores; c++)
+		if (core[c].active > core[best].active)
+			best = c;
+	snprintf(p->bottleneck, sizeof(p->bottleneck), "core%u%s", best,
+		 core[best].c < core[best].active * 0.999 ?
+		 " (waiting)" : "");
+	if (shared != U32_MAX && core[best].uses[shared] &&
+	    core[best].active > sc[best].alone * 1.0001)
+		snprintf(p->bottleneck, sizeof(p->bottleneck), "%.31s",
+			 res[shared].name);
+	for (q = 0; q < n_res; q++)
+		if (res[q].bound > core[best].active * 1.0001 &&
+		    res[q].bound >= elapsed * 0.9999) {
+			snprintf(p->bottleneck, sizeof(p->bottleneck), "%.31s",
+				 res[q].name);
+			sat = q;
+		}
+
+	return sat;
+}
+
+/*
+ * A saturated queue @sat holds every thread that is not issuing: all of
+ * them wait their turn there. Its wait then follows from Little's law
+ * over the whole NIC rather than from a queueing formula.
+ */
+static void model_saturated(const struct nicprog_lnic *lnic,
+			    const struct nicprog_layout *lo,
+			    const struct np_hostrun *hr, u32 threads,
+			    double elapsed, const double *hit, double slowest,
+			    struct np_core *core, struct np_res *res, u32 sat)
+{
+	double total, held;
+	const struct np_run *r;
+	u32 i, c;
+
+	res[sat].wait = 0;
+	for (c = 0, held = 0; c < lo->cores; c++) {
+		if (!core[c].uses[sat])
+			continue;
+		core_rate(&core[c], threads);
+		core[c].stretch = 0;
+		held += threads * elapsed;
+	}
+	for (i = 0, total = 0; i < hr->n_runs; i++) {
+		r = &hr->runs[i];
+		if (core[r->core].uses[sat])
+			total += run_latency(lnic, lo, hr, r,
+					     &core[r->core], res, hit,
+					     slowest);
+	}
+	res[sat].wait = fmax(0, (held - total) / res[sat].uses);
+}
+
+/*
+ * The model over bank interleaving @trial (-1: the expectation over all of
+ * them). With @lo_t and @hi_t, the least and the most loaded interleaving
+ * (by its busiest bank) of the banked region whose interleavings differ
+ * the most, or -1 where no region with several banks is used.
+ */
+static int predict_at(const struct nicprog_lnic *lnic,
+		      const struct nicprog_layout *lo,
+		      const struct np_hostrun *hr, u64 rate_kpps,
+		      struct np_prediction *p, int trial, int *lo_t, int *hi_t)
+{
+	const struct nicprog_lnic_unit *cu = &lnic->units[lo->core_unit];
+	u32 threads = cu->threads ? cu->threads : 1, sat = U32_MAX;
+	struct np_core *core;
+	struct np_res res[NP_RES_MAX] = { 0 };
+	u32 n_res = lnic->n_regions + __NICPROG_ACCEL_MAX + 1;
+	double elapsed = 0, *hit, slowest;
+	struct np_sched_core *sc = NULL;
+	u32 c, q, shared;
+	char name[32];
+	int err;
+
+	memset(p, 0, sizeof(*p));
+	core = calloc(lo->cores ? lo->cores : 1, sizeof(*core));
+	if (!core || line_hits(lnic, hr, &hit)) {
+		free(core);
+		return -ENOMEM;
+	}
+	slowest = model_resources(lnic, lo, res, n_res);
+	model_load(lnic, lo, hr, hit, slowest, core, res);
+	if (model_banks(lnic, lo, hr, hit, trial, res, n_res, p, lo_t, hi_t))
+		goto nomem;
+	p->iterations = model_iterate(lnic, lo, rate_kpps, threads, core, res,
+				      n_res);
+
+	sc = calloc(lo->cores ? lo->cores : 1, sizeof(*sc));
+	if (!sc)
+		goto nomem;
+	shared = model_shared(lnic, lo, threads, core, res, n_res, sc);
+	for (c = 0; c < lo->cores; c++) {
+		core[c].w = core[c].w0;
+		for (q = 0; q < n_res; q++)
+			core[c].w += core[c].uses[q] * res[q].wait;
+	}
+	if (core_stretches(lnic, lo, hr, threads, hit, res, slowest, core))
+		goto nomem;
+	/*
+	 * A core's cycles with a run are its runs' thread schedule's, the one
+	 * its latency comes from: mean value analysis takes segments and
+	 * waits as exponential, which queues them longer than the LNIC's
+	 * (cm_sketch on nicsim-nfp, eight threads and DRAM waits: -4%). A
+	 * core paced by the shared schedule is active until it ends it; one
+	 * without runs, never (its span is 0).
+	 */
+	for (c = 0, elapsed = 0; c < lo->cores; c++) {
+		if (shared != U32_MAX && core[c].uses[shared])
+			core[c].active = sc[c].fin;
+		else
+			core[c].active = core[c].span;
+		elapsed = fmax(elapsed, core[c].active);
+	}
+	for (q = 0; q < n_res; q++)
+		elapsed = fmax(elapsed, res[q].bound);
+
+	sat = model_bottleneck(lo, core, res, n_res, shared, sc, elapsed, p);
+	if (shared == U32_MAX && sat != U32_MAX && res[sat].uses)
+		model_saturated(lnic, lo, hr, threads, elapsed, hit, slowest,
+				core, res, sat);
+
+	p->tput = elapsed ? hr->frames * 1e6 / elapsed : 0;
+	p->mpps = p->tput * cu->clock_mhz / 1e6;
+	if (rate_kpps && p->mpps) {
+		p->offered = rate_kpps / 1e3 / p->mpps;
+		if (offered_drops(lnic, lo, hr, core,
+				  lo->n_stages == 1 && sat == U32_MAX, elapsed,
+				  threads, rate_kpps * 1e3 / (cu->clock_mhz * 1e6),
+				  p))
+			goto nomem;
+	}
+	for (c = 0; c < lo->cores; c++) {
+		snprintf(name, sizeof(name), "core%u", c);
+		add_unit(p, name, elapsed ? core[c].c / elapsed : 0);
+	}
+	for (q = 0; q < n_res; q++)
+		if (res[q].uses)
+			add_unit(p, res[q].name,
+				 elapsed ? res[q].bound / elapsed : 0);
+
+	model_classes(lnic, lo, hr, core, res, hit, slowest, p);
 	err = 0;
 out:
 	for (q = 0; q < n_res; q++)

@@ -836,6 +836,67 @@ static int optimum_shares(const struct np_hostrun_in *hi,
  * one @fr, the rest expanded here from seeds NP_DRAW_STEP apart): the
  * throughput and latency their mean, the rest the first sample's.
  */
+/*
+ * Samples 2 to @samples of the description, each drawn anew: their class
+ * counts and walks added to @hr, their figures to @pred's (the first
+ * sample's on entry, the mean on return) and to @d's range.
+ */
+static int more_samples(struct np_hostrun_in *hi,
+			const struct nicprog_lnic *lnic,
+			struct nicprog_layout *lo, const struct np_workload *w,
+			u32 samples, struct np_hostrun *hr,
+			struct np_prediction *pred, struct np_draws *d)
+{
+	struct np_prediction other;
+	double tput, mpps, lat;
+	struct np_hostrun ohr;
+	struct np_workload ow;
+	struct np_frames ofr;
+	char why[256];
+	u32 i, k, n;
+
+	tput = pred->tput;
+	mpps = pred->mpps;
+	lat = pred->lat;
+	d->tput_min = d->tput_max = pred->tput;
+	d->lat_min = d->lat_max = pred->lat;
+	for (k = 1; k < samples; k++) {
+		ow = *w;
+		ow.seed = w->seed + k * NP_DRAW_STEP;
+		if (np_wl_expand(&ow, &ofr, why, sizeof(why))) {
+			fprintf(stderr, "nicprog-plan: sample %u: %s\n", k + 1,
+				why);
+			return 1;
+		}
+		i = predict_sample(hi, lnic, lo, &ow, &ofr, false, &ohr,
+				   &other);
+		np_frames_free(&ofr);
+		if (i)
+			return 1;
+		for (n = 0; n <= NICPROG_PKT_CLASSES; n++)
+			hr->pkt_class_frames[n] += ohr.pkt_class_frames[n];
+		hr->walk_checked += ohr.walk_checked;
+		if (!hr->walk_escaped && ohr.walk_escaped) {
+			hr->walk_frame = ohr.walk_frame;
+			hr->walk_class = ohr.walk_class;
+			hr->walk_block = ohr.walk_block;
+		}
+		hr->walk_escaped += ohr.walk_escaped;
+		np_hostrun_free(&ohr);
+		tput += other.tput;
+		mpps += other.mpps;
+		lat += other.lat;
+		d->tput_min = fmin(d->tput_min, other.tput);
+		d->tput_max = fmax(d->tput_max, other.tput);
+		d->lat_min = fmin(d->lat_min, other.lat);
+		d->lat_max = fmax(d->lat_max, other.lat);
+	}
+	pred->tput = tput / samples;
+	pred->mpps = mpps / samples;
+	pred->lat = lat / samples;
+	return 0;
+}
+
 static int predict_workload(const struct np_object *obj,
 			    const struct nicprog_ir *ir,
 			    const u8 *table_of,
@@ -849,9 +910,9 @@ static int predict_workload(const struct np_object *obj,
 {
 	struct np_class_bracket cb[__NP_WL_CLASS_MAX];
 	struct np_entry ent[NP_MAX_ENTRIES];
-	struct np_prediction pred, other;
 	struct np_draws d = { .n = samples, .step = NP_DRAW_STEP };
-	struct np_hostrun hr, ohr;
+	struct np_prediction pred;
+	struct np_hostrun hr;
 	struct np_hostrun_in hi = {
 		.in = in, .exec = exec, .lnic = lnic, .lo = lo,
 		.entries = ent, .n_entries = n_entries, .ifindex = 1,
@@ -860,11 +921,8 @@ static int predict_workload(const struct np_object *obj,
 	u8 *walk[NICPROG_PKT_CLASSES] = { NULL };
 	u8 auto16[__NICPROG_ACCEL_MAX], opt16[__NICPROG_ACCEL_MAX];
 	char text[128];
-	double tput, mpps, lat, all = 0, chosen = 0, top = 0;
+	double all = 0, chosen = 0, top = 0;
 	u32 tried = 0;
-	struct np_workload ow;
-	struct np_frames ofr;
-	char why[256];
 	u32 i, k, n;
 	int err = 1;
 
@@ -897,45 +955,8 @@ static int predict_workload(const struct np_object *obj,
 	/* the spread is the first sample's, as the rest of the report */
 	if (predict_sample(&hi, lnic, lo, w, fr, true, &hr, &pred))
 		goto out;
-	tput = pred.tput;
-	mpps = pred.mpps;
-	lat = pred.lat;
-	d.tput_min = d.tput_max = pred.tput;
-	d.lat_min = d.lat_max = pred.lat;
-	for (k = 1; k < samples; k++) {
-		ow = *w;
-		ow.seed = w->seed + k * NP_DRAW_STEP;
-		if (np_wl_expand(&ow, &ofr, why, sizeof(why))) {
-			fprintf(stderr, "nicprog-plan: sample %u: %s\n", k + 1,
-				why);
-			goto out_hr;
-		}
-		i = predict_sample(&hi, lnic, lo, &ow, &ofr, false, &ohr,
-				   &other);
-		np_frames_free(&ofr);
-		if (i)
-			goto out_hr;
-		for (n = 0; n <= NICPROG_PKT_CLASSES; n++)
-			hr.pkt_class_frames[n] += ohr.pkt_class_frames[n];
-		hr.walk_checked += ohr.walk_checked;
-		if (!hr.walk_escaped && ohr.walk_escaped) {
-			hr.walk_frame = ohr.walk_frame;
-			hr.walk_class = ohr.walk_class;
-			hr.walk_block = ohr.walk_block;
-		}
-		hr.walk_escaped += ohr.walk_escaped;
-		np_hostrun_free(&ohr);
-		tput += other.tput;
-		mpps += other.mpps;
-		lat += other.lat;
-		d.tput_min = fmin(d.tput_min, other.tput);
-		d.tput_max = fmax(d.tput_max, other.tput);
-		d.lat_min = fmin(d.lat_min, other.lat);
-		d.lat_max = fmax(d.lat_max, other.lat);
-	}
-	pred.tput = tput / samples;
-	pred.mpps = mpps / samples;
-	pred.lat = lat / samples;
+	if (more_samples(&hi, lnic, lo, w, samples, &hr, &pred, &d))
+		goto out_hr;
 	/* per class, from the object (a facts file has no program to walk) */
 	if (obj && np_class_brackets(obj, ir, lnic, lo, fr, cb)) {
 		fprintf(stderr, "nicprog-plan: no memory for the class brackets\n");
@@ -945,7 +966,10 @@ static int predict_workload(const struct np_object *obj,
 	if (obj)
 		out_string("program", NULL, obj->name);
 	out_string("profile", NULL, lnic->name);
-	np_report_prediction(w, lnic, lo, &hr, &pred, &d, obj ? cb : NULL);
+	np_report_prediction(&(struct np_report_in){
+		.w = w, .lnic = lnic, .lo = lo, .hr = &hr, .p = &pred, .d = &d,
+		.cb = obj ? cb : NULL,
+	});
 	if (share_mode != SHARE_GIVEN)
 		out_double("all_engines_tput",
 			   "engine share auto: with every call an engine job, %.1f frames per million cycles\n",
@@ -1014,71 +1038,350 @@ static void plan_mem_free(void)
 	*plan_mem.buf = NULL;
 }
 
+/* The command line, as parse_opt() reads it. */
+struct plan_args {
+	const struct nicprog_lnic *lnic;
+	bool profile_given;
+	struct np_object_opts sel;
+	unsigned int shape, cores;
+	int quality, blocks, facts, show_lnic, partial, programs, dot;
+	enum out_mode out;
+	const char *wl_path, *pcap_out, *facts_out;
+	const char *job_bufs, *job_args, *job_data;
+	char *entries[NP_MAX_ENTRIES];
+	u32 n_entries, samples;
+	int share_mode;
+	u8 body16[__NICPROG_ACCEL_MAX];
+};
+
+/* One option into @a: 0, or 2 (said) for a bad one. */
+static int parse_opt(int c, char *arg, struct plan_args *a)
+{
+	char *end;
+
+	switch (c) {
+	case 's':
+		for (a->shape = 0; a->shape < __NICPROG_SHAPE_MAX; a->shape++)
+			if (!strcmp(arg, nicprog_shape_name(a->shape)))
+				break;
+		if (a->shape == __NICPROG_SHAPE_MAX) {
+			fprintf(stderr, "nicprog-plan: unknown shape %s\n", arg);
+			return 2;
+		}
+		break;
+	case 'c':
+		a->cores = strtoul(arg, NULL, 0);
+		if (!a->cores || a->cores > NICPROG_MAX_STAGES) {
+			fprintf(stderr, "nicprog-plan: --cores takes 1 to %u\n",
+				NICPROG_MAX_STAGES);
+			return 2;
+		}
+		break;
+	case 'q': a->quality = 1; break;
+	case 'b': a->blocks = 1; break;
+	case 'f': a->facts = 1; break;
+	case 'p':
+		a->lnic = profile(arg);
+		if (!a->lnic)
+			return 2;
+		a->profile_given = true;
+		break;
+	case 'S': a->sel.sec = arg; break;
+	case 'g': a->sel.prog = arg; break;
+	case 'C':
+		a->sel.cpus = strtoul(arg, NULL, 0);
+		if (!a->sel.cpus || a->sel.cpus > 8192) {
+			fprintf(stderr, "nicprog-plan: --cpus takes 1 to 8192\n");
+			return 2;
+		}
+		break;
+	case 'l': a->show_lnic = 1; break;
+	case 'w': a->wl_path = arg; break;
+	case 'e':
+		if (a->n_entries == NP_MAX_ENTRIES) {
+			fprintf(stderr, "nicprog-plan: at most %u --entry\n",
+				NP_MAX_ENTRIES);
+			return 2;
+		}
+		a->entries[a->n_entries++] = arg;
+		break;
+	case 'o': a->pcap_out = arg; break;
+	case 'P': a->partial = 1; break;
+	case 'j':
+		if (a->out == OUT_TEXT)
+			a->out = OUT_JSON;
+		break;
+	case 'J': a->out = OUT_PRETTY; break;
+	case 'd': a->dot = 1; break;
+	case 'F': a->facts_out = arg; break;
+	case 'x':
+		if (strcmp(arg, "interp") && strcmp(arg, "translated")) {
+			fprintf(stderr, "nicprog-plan: --exec is interp or translated\n");
+			return 2;
+		}
+		exec_translated = !strcmp(arg, "translated");
+		break;
+	case 'n':
+		a->samples = strtoul(arg, &end, 10);
+		if (*end || !a->samples || a->samples > NP_MAX_SAMPLES) {
+			fprintf(stderr, "nicprog-plan: --samples takes 1 to %u\n",
+				NP_MAX_SAMPLES);
+			return 2;
+		}
+		break;
+	case 'B': a->job_bufs = arg; break;
+	case 'A': a->job_args = arg; break;
+	case 'D': a->job_data = arg; break;
+	case 'E':
+		if (!strcmp(arg, "auto"))
+			a->share_mode = SHARE_AUTO;
+		else if (!strcmp(arg, "optimum"))
+			a->share_mode = SHARE_OPTIMUM;
+		else if (parse_shares(arg, a->body16))
+			return 2;
+		break;
+	case 'R': a->programs = 1; break;
+	default:
+		fprintf(stderr, USAGE);
+		return 2;
+	}
+	return 0;
+}
+
+/* --quality: the chosen plan against the runs-only optimum per budget. */
+static int quality_table(const struct nicprog_ir *ir,
+			 const struct nicprog_lnic *lnic, unsigned int cores,
+			 struct nicprog_layout *lo, struct nicprog_layout *opt)
+{
+	double worst = 1e9;
+	const char *why;
+	unsigned int b;
+
+	printf("cores\tchosen\toptimum\tratio\tshape\n");
+	for (b = 1; b <= (cores ? cores : NICPROG_MAX_STAGES); b++) {
+		if (nicprog_layout_build(ir, lnic, NICPROG_SHAPE_AUTO, b,
+					 NULL, lo, &why) ||
+		    nicprog_layout_optimum(ir, lnic, b, opt, &why)) {
+			fprintf(stderr, "nicprog-plan: %s\n", why);
+			return 1;
+		}
+		printf("%u\t%llu\t%llu\t%.3f\t%s\n", b,
+		       (unsigned long long)lo->tput,
+		       (unsigned long long)opt->tput,
+		       (double)lo->tput / opt->tput, nicprog_layout_shape(lo));
+		if ((double)lo->tput / opt->tput < worst)
+			worst = (double)lo->tput / opt->tput;
+		nicprog_layout_free(lo);
+		nicprog_layout_free(opt);
+	}
+	printf("worst ratio %.3f\n", worst);
+	return 0;
+}
+
+/* The plan in words (or JSON), with what it took to make. */
+static void report_plan(const struct plan_args *a, const char *path,
+			bool elf, const struct offline *ol,
+			const struct nicprog_ir_input *in,
+			const struct nicprog_ir *ir,
+			const struct nicprog_lnic *lnic,
+			const struct nicprog_layout *lo,
+			const struct nicprog_host_limits *lim, double t_ir)
+{
+	u64 visits = 0;
+	u32 i;
+
+	if (a->dot) {
+		np_report_dot(path, ir, lnic, lo);
+		return;
+	}
+	out_open_object(NULL);
+	/* in words, load_object() said it */
+	if (elf) {
+		out_string("section", NULL, ol->obj.sec);
+		out_string("program", NULL, ol->obj.name);
+	}
+	out_string("profile", NULL, lnic->name);
+	np_report_plan(ir, lnic, lo, a->partial ? lim : NULL);
+	for (i = 0; i < in->len; i++)
+		visits += in->meta[i].visits;
+	/* the kernel's walk or absint.c's: they prune differently */
+	out_uint("visits",
+		 "visits: %llu instructions reached by the verifier's walk\n",
+		 visits);
+	out_double("ir_us", "offloader time: ir %.0f us\n", t_ir * 1e6);
+	out_close_object();
+}
+
+/*
+ * Plan @ir as the kernel would (its default budget: every core), then
+ * report the plan or, with a workload, predict it in a sandboxed child.
+ */
+static int plan(struct plan_args *a, const char *path, bool elf,
+		struct offline *ol, struct nicprog_ir_input *in,
+		const struct nicprog_ir *ir, const struct nicprog_lnic *lnic,
+		struct nicprog_layout *lo, struct np_workload *wl,
+		struct np_frames *fr, double t_ir)
+{
+	struct nicprog_lnic_summary sum;
+	struct nicprog_host_limits lim;
+	const char *why;
+	pid_t pid;
+	int c;
+
+	nicprog_lnic_summarize(lnic, &sum);
+	host_limits(in, lnic, &lim);
+	if (nicprog_layout_build(ir, lnic, a->shape,
+				 a->cores ? a->cores :
+				 min_t(u32, sum.cores, NICPROG_MAX_STAGES),
+				 a->partial ? &lim : NULL, lo, &why)) {
+		fprintf(stderr, "nicprog-plan: %s\n", why);
+		return 1;
+	}
+	if (nicprog_layout_share(ir, lnic, a->body16, lo)) {
+		fprintf(stderr, "nicprog-plan: no memory\n");
+		return 1;
+	}
+	if (a->share_mode != SHARE_GIVEN && !a->wl_path) {
+		fprintf(stderr, "nicprog-plan: --engine-share %s chooses for a workload: give one with --workload\n",
+			a->share_mode == SHARE_AUTO ? "auto" : "optimum");
+		return 2;
+	}
+	if (!a->wl_path) {
+		report_plan(a, path, elf, ol, in, ir, lnic, lo, &lim, t_ir);
+		return 0;
+	}
+	if (!elf && facts_exec(in, ol))
+		return 1;
+	fflush(stdout);
+	pid = fork();
+	if (!pid) {
+		c = predict_workload(elf ? &ol->obj : NULL, ir,
+				     ol->facts.table_of, in, &ol->exec, lnic, lo,
+				     wl, fr, a->entries, a->n_entries,
+				     a->samples, a->share_mode);
+		fflush(stdout);
+		_exit(c);
+	}
+	c = sandbox_wait(pid);
+	np_frames_free(fr);
+	nicprog_layout_free(lo);
+	return c;
+}
+
+/* The modes that need no object's plan: 0 when none of them applies. */
+static int other_mode(struct plan_args *a, int argc, char **argv,
+		      struct np_workload *wl, struct np_frames *fr, int *rc)
+{
+	char lwhy[128] = "";
+	bool wl_pcap = false;
+	size_t len;
+	char *text;
+
+	*rc = 0;
+	if (a->programs) {
+		if (argc - optind != 1) {
+			fprintf(stderr, USAGE);
+			*rc = 2;
+		} else {
+			*rc = list_programs(argv[optind]);
+		}
+		return 1;
+	}
+	if (a->job_bufs || a->job_args || a->job_data) {
+		*rc = predict_job(argc - optind == 1 ? argv[optind] : NULL,
+				  &a->sel, a->profile_given ? a->lnic : NULL,
+				  a->job_bufs, a->job_args, a->job_data,
+				  a->samples, a->out, !!a->wl_path ||
+				  a->quality || a->blocks || a->facts ||
+				  a->dot || a->show_lnic || a->facts_out ||
+				  a->pcap_out || a->n_entries || a->cores ||
+				  a->partial);
+		return 1;
+	}
+	if (a->show_lnic && optind == argc) {
+		len = nicprog_lnic_format(a->lnic, NULL, 0);
+		text = malloc(len + 1);
+		if (!text) {
+			*rc = 1;
+			return 1;
+		}
+		nicprog_lnic_format(a->lnic, text, len + 1);
+		fputs(text, stdout);
+		free(text);
+		return 1;
+	}
+	if (a->wl_path && workload_frames(a->wl_path, wl, fr, &wl_pcap)) {
+		*rc = 1;
+		return 1;
+	}
+	if (a->samples > 1 && (!a->wl_path || wl_pcap)) {
+		fprintf(stderr, "nicprog-plan: --samples draws a workload description anew; %s\n",
+			!a->wl_path ? "give one with --workload" :
+			"a pcap file is one sample already");
+		*rc = 2;
+		return 1;
+	}
+	if (a->pcap_out && a->wl_path && optind == argc) {
+		if (np_pcap_write(a->pcap_out, fr, lwhy, sizeof(lwhy))) {
+			fprintf(stderr, "nicprog-plan: %s\n", lwhy);
+			*rc = 1;
+		}
+		return 1;
+	}
+	return 0;
+}
+
+static const struct option plan_opts[] = {
+	{ "shape", required_argument, NULL, 's' },
+	{ "cores", required_argument, NULL, 'c' },
+	{ "quality", no_argument, NULL, 'q' },
+	{ "blocks", no_argument, NULL, 'b' },
+	{ "facts", no_argument, NULL, 'f' },
+	{ "profile", required_argument, NULL, 'p' },
+	{ "sec", required_argument, NULL, 'S' },
+	{ "prog", required_argument, NULL, 'g' },
+	{ "cpus", required_argument, NULL, 'C' },
+	{ "lnic", no_argument, NULL, 'l' },
+	{ "workload", required_argument, NULL, 'w' },
+	{ "entry", required_argument, NULL, 'e' },
+	{ "pcap-out", required_argument, NULL, 'o' },
+	{ "partial", no_argument, NULL, 'P' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "pretty", no_argument, NULL, 'J' },
+	{ "dot", no_argument, NULL, 'd' },
+	{ "facts-out", required_argument, NULL, 'F' },
+	{ "exec", required_argument, NULL, 'x' },
+	{ "samples", required_argument, NULL, 'n' },
+	{ "bufs", required_argument, NULL, 'B' },
+	{ "args", required_argument, NULL, 'A' },
+	{ "data", required_argument, NULL, 'D' },
+	{ "engine-share", required_argument, NULL, 'E' },
+	{ "programs", no_argument, NULL, 'R' },
+	{ NULL, 0, NULL, 0 },
+};
+
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "shape", required_argument, NULL, 's' },
-		{ "cores", required_argument, NULL, 'c' },
-		{ "quality", no_argument, NULL, 'q' },
-		{ "blocks", no_argument, NULL, 'b' },
-		{ "facts", no_argument, NULL, 'f' },
-		{ "profile", required_argument, NULL, 'p' },
-		{ "sec", required_argument, NULL, 'S' },
-		{ "prog", required_argument, NULL, 'g' },
-		{ "cpus", required_argument, NULL, 'C' },
-		{ "lnic", no_argument, NULL, 'l' },
-		{ "workload", required_argument, NULL, 'w' },
-		{ "entry", required_argument, NULL, 'e' },
-		{ "pcap-out", required_argument, NULL, 'o' },
-		{ "partial", no_argument, NULL, 'P' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "pretty", no_argument, NULL, 'J' },
-		{ "dot", no_argument, NULL, 'd' },
-		{ "facts-out", required_argument, NULL, 'F' },
-		{ "exec", required_argument, NULL, 'x' },
-		{ "samples", required_argument, NULL, 'n' },
-		{ "bufs", required_argument, NULL, 'B' },
-		{ "args", required_argument, NULL, 'A' },
-		{ "data", required_argument, NULL, 'D' },
-		{ "engine-share", required_argument, NULL, 'E' },
-		{ "programs", no_argument, NULL, 'R' },
-		{ NULL, 0, NULL, 0 },
+	static struct plan_args a = {
+		.shape = NICPROG_SHAPE_AUTO, .out = OUT_TEXT, .samples = 1,
+		.share_mode = SHARE_GIVEN,
 	};
 	const struct nicprog_lnic *lnic;
-	struct np_object_opts sel = { .cpus = libbpf_num_possible_cpus() };
-	const char *wl_path = NULL, *pcap_out = NULL;
-	const char *facts_out = NULL;
-	const char *job_bufs = NULL, *job_args = NULL, *job_data = NULL;
-	bool profile_given = false;
-	pid_t pid;
-	static char *entries[NP_MAX_ENTRIES];
-	u32 n_entries = 0, samples = 1;
 	struct np_workload wl;
-	bool wl_pcap = false;
-	char *end;
 	static struct np_frames fr;
 	static struct offline ol;
-	struct nicprog_lnic_summary sum;
 	struct nicprog_ir_input in;
-	u64 visits;
-	u32 i;
-	bool elf;
 	static struct nicprog_layout lo, opt;
-	unsigned int shape = NICPROG_SHAPE_AUTO, cores = 0, b;
 	struct nicprog_facts f;
 	static struct nicprog_ir ir;
-	int c, quality = 0, blocks = 0, facts = 0, show_lnic = 0, partial = 0;
-	int programs = 0;
-	enum out_mode out = OUT_TEXT;
-	int dot = 0;
-	struct nicprog_host_limits lim;
-	double worst = 1e9, t0, t_ir;
-	char lwhy[128] = "";
-	u8 body16[__NICPROG_ACCEL_MAX] = { 0 };
-	int share_mode = SHARE_GIVEN;
-	const char *why;
-	size_t len;
 	static void *buf;
+	char lwhy[128] = "";
+	double t0, t_ir;
+	const char *why;
+	int c, rc;
+	size_t len;
+	bool elf;
+	u32 i;
 
 	plan_mem.ol = &ol;
 	plan_mem.lo = &lo;
@@ -1091,184 +1394,30 @@ int main(int argc, char **argv)
 		fprintf(stderr, "nicprog-plan: %s\n", lwhy);
 		return 1;
 	}
-	lnic = nicsim_profile_find(NULL);
-	while ((c = getopt_long(argc, argv, "s:c:qbfp:S:g:C:lw:e:o:PjJdF:x:n:B:A:D:E:R", opts,
-				NULL)) != -1) {
-		switch (c) {
-		case 's':
-			for (shape = 0; shape < __NICPROG_SHAPE_MAX; shape++)
-				if (!strcmp(optarg, nicprog_shape_name(shape)))
-					break;
-			if (shape == __NICPROG_SHAPE_MAX) {
-				fprintf(stderr, "nicprog-plan: unknown shape %s\n",
-					optarg);
-				return 2;
-			}
-			break;
-		case 'c':
-			cores = strtoul(optarg, NULL, 0);
-			if (!cores || cores > NICPROG_MAX_STAGES) {
-				fprintf(stderr, "nicprog-plan: --cores takes 1 to %u\n",
-					NICPROG_MAX_STAGES);
-				return 2;
-			}
-			break;
-		case 'q':
-			quality = 1;
-			break;
-		case 'b':
-			blocks = 1;
-			break;
-		case 'f':
-			facts = 1;
-			break;
-		case 'p':
-			lnic = profile(optarg);
-			if (!lnic)
-				return 2;
-			profile_given = true;
-			break;
-		case 'S':
-			sel.sec = optarg;
-			break;
-		case 'g':
-			sel.prog = optarg;
-			break;
-		case 'C':
-			sel.cpus = strtoul(optarg, NULL, 0);
-			if (!sel.cpus || sel.cpus > 8192) {
-				fprintf(stderr, "nicprog-plan: --cpus takes 1 to 8192\n");
-				return 2;
-			}
-			break;
-		case 'l':
-			show_lnic = 1;
-			break;
-		case 'w':
-			wl_path = optarg;
-			break;
-		case 'e':
-			if (n_entries == NP_MAX_ENTRIES) {
-				fprintf(stderr, "nicprog-plan: at most %u --entry\n",
-					NP_MAX_ENTRIES);
-				return 2;
-			}
-			entries[n_entries++] = optarg;
-			break;
-		case 'o':
-			pcap_out = optarg;
-			break;
-		case 'P':
-			partial = 1;
-			break;
-		case 'j':
-			if (out == OUT_TEXT)
-				out = OUT_JSON;
-			break;
-		case 'J':
-			out = OUT_PRETTY;
-			break;
-		case 'd':
-			dot = 1;
-			break;
-		case 'F':
-			facts_out = optarg;
-			break;
-		case 'x':
-			if (strcmp(optarg, "interp") &&
-			    strcmp(optarg, "translated")) {
-				fprintf(stderr, "nicprog-plan: --exec is interp or translated\n");
-				return 2;
-			}
-			exec_translated = !strcmp(optarg, "translated");
-			break;
-		case 'n':
-			samples = strtoul(optarg, &end, 10);
-			if (*end || !samples || samples > NP_MAX_SAMPLES) {
-				fprintf(stderr, "nicprog-plan: --samples takes 1 to %u\n",
-					NP_MAX_SAMPLES);
-				return 2;
-			}
-			break;
-		case 'B':
-			job_bufs = optarg;
-			break;
-		case 'A':
-			job_args = optarg;
-			break;
-		case 'D':
-			job_data = optarg;
-			break;
-		case 'E':
-			if (!strcmp(optarg, "auto"))
-				share_mode = SHARE_AUTO;
-			else if (!strcmp(optarg, "optimum"))
-				share_mode = SHARE_OPTIMUM;
-			else if (parse_shares(optarg, body16))
-				return 2;
-			break;
-		case 'R':
-			programs = 1;
-			break;
-		default:
-			fprintf(stderr, USAGE);
+	a.lnic = nicsim_profile_find(NULL);
+	a.sel.cpus = libbpf_num_possible_cpus();
+	while ((c = getopt_long(argc, argv, "s:c:qbfp:S:g:C:lw:e:o:PjJdF:x:n:B:A:D:E:R", plan_opts,
+				NULL)) != -1)
+		if (parse_opt(c, optarg, &a))
 			return 2;
-		}
-	}
-	if (programs) {
-		if (argc - optind != 1) {
-			fprintf(stderr, USAGE);
-			return 2;
-		}
-		return list_programs(argv[optind]);
-	}
-	if (job_bufs || job_args || job_data)
-		return predict_job(argc - optind == 1 ? argv[optind] : NULL,
-				   &sel, profile_given ? lnic : NULL, job_bufs,
-				   job_args, job_data, samples, out, !!wl_path ||
-				   quality || blocks || facts || dot ||
-				   show_lnic || facts_out || pcap_out ||
-				   n_entries || cores || partial);
-	if (show_lnic && optind == argc) {
-		len = nicprog_lnic_format(lnic, NULL, 0);
-		buf = malloc(len + 1);
-		if (!buf)
-			return 1;
-		nicprog_lnic_format(lnic, buf, len + 1);
-		fputs(buf, stdout);
-		free(buf);
-		buf = NULL;
-		return 0;
-	}
-	if (wl_path && workload_frames(wl_path, &wl, &fr, &wl_pcap))
-		return 1;
-	if (samples > 1 && (!wl_path || wl_pcap)) {
-		fprintf(stderr, "nicprog-plan: --samples draws a workload description anew; %s\n",
-			!wl_path ? "give one with --workload" :
-			"a pcap file is one sample already");
-		return 2;
-	}
-	if (pcap_out && wl_path && optind == argc) {
-		if (np_pcap_write(pcap_out, &fr, lwhy, sizeof(lwhy))) {
-			fprintf(stderr, "nicprog-plan: %s\n", lwhy);
-			return 1;
-		}
-		return 0;
-	}
-	out_init(out);
-	if (show_lnic || optind + 1 != argc || (pcap_out && !wl_path) ||
-	    (n_entries && !wl_path) || (dot && (wl_path || out != OUT_TEXT)) ||
-	    (out != OUT_TEXT && (quality || blocks || facts))) {
+	if (other_mode(&a, argc, argv, &wl, &fr, &rc))
+		return rc;
+	out_init(a.out);
+	if (a.show_lnic || optind + 1 != argc || (a.pcap_out && !a.wl_path) ||
+	    (a.n_entries && !a.wl_path) ||
+	    (a.dot && (a.wl_path || a.out != OUT_TEXT)) ||
+	    (a.out != OUT_TEXT && (a.quality || a.blocks || a.facts))) {
 		fprintf(stderr, USAGE);
 		return 2;
 	}
+	lnic = a.lnic;
 	buf = slurp(argv[optind], &len);
 	elf = len >= 4 && !memcmp(buf, "\177ELF", 4);
 	if (elf) {
-		if (load_object(argv[optind], &sel, lnic, &ol, &in,
-				!facts && !blocks && !dot && !facts_out &&
-				out == OUT_TEXT,
-				partial))
+		if (load_object(argv[optind], &a.sel, lnic, &ol, &in,
+				!a.facts && !a.blocks && !a.dot &&
+				!a.facts_out && a.out == OUT_TEXT,
+				a.partial))
 			return 1;
 	} else if (nicprog_facts_read(buf, len, &f, lwhy, sizeof(lwhy))) {
 		fprintf(stderr, "nicprog-plan: %s: not a BPF ELF object, and %s\n",
@@ -1282,13 +1431,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "nicprog-plan: %s: %s\n", argv[optind], lwhy);
 		return 1;
 	}
-	if (facts_out && !elf) {
+	if (a.facts_out && !elf) {
 		fprintf(stderr, "nicprog-plan: --facts-out takes a BPF ELF object\n");
 		return 2;
 	}
-	if (facts_out)
-		return write_facts(facts_out, &in, lnic);
-	if (facts) {
+	if (a.facts_out)
+		return write_facts(a.facts_out, &in, lnic);
+	if (a.facts) {
 		print_facts(&in);
 		return 0;
 	}
@@ -1298,94 +1447,19 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	t_ir = now() - t0;
-	for (i = 0; i < __NICPROG_ACCEL_MAX && !body16[i]; i++)
+	for (i = 0; i < __NICPROG_ACCEL_MAX && !a.body16[i]; i++)
 		;
-	if (quality && (share_mode != SHARE_GIVEN || i < __NICPROG_ACCEL_MAX)) {
+	if (a.quality &&
+	    (a.share_mode != SHARE_GIVEN || i < __NICPROG_ACCEL_MAX)) {
 		fprintf(stderr, "nicprog-plan: --quality compares the planner's shapes, which do not depend on an engine share: leave --engine-share out\n");
 		return 2;
 	}
-	if (blocks) {
+	if (a.blocks) {
 		print_blocks(&ir);
 		return 0;
 	}
-	if (!quality) {
-		/* the kernel's default budget: every core */
-		nicprog_lnic_summarize(lnic, &sum);
-		host_limits(&in, lnic, &lim);
-		if (nicprog_layout_build(&ir, lnic, shape,
-					 cores ? cores :
-					 min_t(u32, sum.cores, NICPROG_MAX_STAGES),
-					 partial ? &lim : NULL, &lo, &why)) {
-			fprintf(stderr, "nicprog-plan: %s\n", why);
-			return 1;
-		}
-		if (nicprog_layout_share(&ir, lnic, body16, &lo)) {
-			fprintf(stderr, "nicprog-plan: no memory\n");
-			return 1;
-		}
-		if (share_mode != SHARE_GIVEN && !wl_path) {
-			fprintf(stderr, "nicprog-plan: --engine-share %s chooses for a workload: give one with --workload\n",
-				share_mode == SHARE_AUTO ? "auto" : "optimum");
-			return 2;
-		}
-		if (wl_path) {
-			if (!elf && facts_exec(&in, &ol))
-				return 1;
-			fflush(stdout);
-			pid = fork();
-			if (!pid) {
-				c = predict_workload(elf ? &ol.obj : NULL, &ir,
-						     ol.facts.table_of, &in,
-						     &ol.exec, lnic, &lo, &wl,
-						     &fr, entries, n_entries,
-						     samples, share_mode);
-				fflush(stdout);
-				_exit(c);
-			}
-			c = sandbox_wait(pid);
-			np_frames_free(&fr);
-			nicprog_layout_free(&lo);
-			return c;
-		}
-		if (dot) {
-			np_report_dot(argv[optind], &ir, lnic, &lo);
-			return 0;
-		}
-		out_open_object(NULL);
-		/* in words, load_object() said it */
-		if (elf) {
-			out_string("section", NULL, ol.obj.sec);
-			out_string("program", NULL, ol.obj.name);
-		}
-		out_string("profile", NULL, lnic->name);
-		np_report_plan(&ir, lnic, &lo, partial ? &lim : NULL);
-		for (i = 0, visits = 0; i < in.len; i++)
-			visits += in.meta[i].visits;
-		/* the kernel's walk or absint.c's: they prune differently */
-		out_uint("visits",
-			 "visits: %llu instructions reached by the verifier's walk\n",
-			 visits);
-		out_double("ir_us", "offloader time: ir %.0f us\n", t_ir * 1e6);
-		out_close_object();
-		return 0;
-	}
-	printf("cores\tchosen\toptimum\tratio\tshape\n");
-	for (b = 1; b <= (cores ? cores : NICPROG_MAX_STAGES); b++) {
-		if (nicprog_layout_build(&ir, lnic, NICPROG_SHAPE_AUTO, b,
-					 NULL, &lo, &why) ||
-		    nicprog_layout_optimum(&ir, lnic, b, &opt, &why)) {
-			fprintf(stderr, "nicprog-plan: %s\n", why);
-			return 1;
-		}
-		printf("%u\t%llu\t%llu\t%.3f\t%s\n", b,
-		       (unsigned long long)lo.tput,
-		       (unsigned long long)opt.tput,
-		       (double)lo.tput / opt.tput, nicprog_layout_shape(&lo));
-		if ((double)lo.tput / opt.tput < worst)
-			worst = (double)lo.tput / opt.tput;
-		nicprog_layout_free(&lo);
-		nicprog_layout_free(&opt);
-	}
-	printf("worst ratio %.3f\n", worst);
-	return 0;
+	if (a.quality)
+		return quality_table(&ir, lnic, a.cores, &lo, &opt);
+	return plan(&a, argv[optind], elf, &ol, &in, &ir, lnic, &lo, &wl, &fr,
+		    t_ir);
 }

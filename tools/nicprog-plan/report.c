@@ -359,27 +359,99 @@ static void report_workload_bound(const struct nicprog_layout *lo,
 	out_close_object();
 }
 
-/**
- * np_report_prediction() - a workload's predicted performance
- * @w: the workload
- * @lnic: the NIC
- * @lo: the plan
- * @hr: the offline run of the plan over the workload's frames
- * @p: what the NIC's model made of it: its throughput, Mpps and latency
- *	the samples' mean, the rest the first sample's
- * @d: the samples of the description
- * @cb: the static bracket per class of the frames (classbr.c); NULL for
- *	none
- */
-void np_report_prediction(const struct np_workload *w,
-			  const struct nicprog_lnic *lnic,
-			  const struct nicprog_layout *lo,
-			  const struct np_hostrun *hr,
-			  const struct np_prediction *p,
-			  const struct np_draws *d,
-			  const struct np_class_bracket *cb)
+/* Per packet class of the workload: what its frames do on average. */
+static void report_classes(const struct np_prediction *p)
 {
 	const struct np_pred_class *c;
+	u32 i;
+
+	out_text("class\tframes\tverdict\truns\tcycles\tlatency\tmem\thit%%\tjobs\tmat\n");
+	out_open_array("classes");
+	for (i = 0; i < __NP_WL_CLASS_MAX; i++) {
+		c = &p->cls[i];
+		if (!c->frames)
+			continue;
+		out_open_object(NULL);
+		out_string("class", "%s", np_wl_class_name(i));
+		out_uint("frames", "\t%llu", c->frames);
+		out_string("verdict", "\t%s", verdict_names[c->verdict]);
+		out_double("runs", "\t%.2f", c->runs);
+		out_double("cycles", "\t%.1f", c->cycles);
+		out_double("latency", "\t%.1f", c->lat);
+		out_double("mem", "\t%.1f", c->mem);
+		out_double("hit", "\t%.1f", 100 * c->hit);
+		out_double("jobs", "\t%.2f", c->jobs);
+		out_double("mat", "\t%.2f\n", c->mat);
+		out_close_object();
+	}
+	out_close_array();
+}
+
+/* A partial plan: the frames handed over, and what the host ran. */
+static void report_handovers(const struct np_hostrun *hr)
+{
+	u32 i;
+
+	out_open_object("host");
+	out_uint("handovers", "host: %llu", hr->handovers);
+	out_text(" of %u frames handed over (%.1f%%):", hr->frames,
+		 hr->frames ? 100.0 * hr->handovers / hr->frames : 0);
+	out_open_object("class_handovers");
+	for (i = 0; i < __NP_WL_CLASS_MAX; i++) {
+		if (!hr->class_handovers[i])
+			continue;
+		out_text(" %s", np_wl_class_name(i));
+		out_uint(np_wl_class_name(i), " %llu",
+			 hr->class_handovers[i]);
+	}
+	out_close_object();
+	out_text("\n");
+	out_uint("insns", NULL, hr->host_insns);
+	out_uint("host_decided", NULL, hr->host_decided);
+	if (hr->handovers && !hr->host_decided)
+		out_text("host: %llu insns on the host (%.1f per handover)\n",
+			 (unsigned long long)hr->host_insns,
+			 (double)hr->host_insns / hr->handovers);
+	else if (hr->handovers)
+		out_text("host: %u verdicts the host's helpers decide (not predicted offline); %llu insns on the host up to them\n",
+			 hr->host_decided,
+			 (unsigned long long)hr->host_insns);
+	out_close_object();
+}
+
+static void report_units(const struct np_prediction *p)
+{
+	u32 i;
+
+	out_text("unit\tutilisation\n");
+	out_open_array("units");
+	for (i = 0; i < p->n_units; i++) {
+		out_open_object(NULL);
+		out_string("name", "%s", p->units[i].name);
+		out_double("util", "\t%.3f\n", p->units[i].util);
+		out_close_object();
+	}
+	out_close_array();
+}
+
+/**
+ * np_report_prediction() - a workload's predicted performance
+ * @in: the workload (@in->w), the NIC (@in->lnic), the plan (@in->lo),
+ *	the offline run of the plan over the workload's frames (@in->hr),
+ *	what the NIC's model made of it (@in->p: its throughput, Mpps and
+ *	latency the samples' mean, the rest the first sample's), the samples
+ *	of the description (@in->d) and the static bracket per class of the
+ *	frames (@in->cb, classbr.c; NULL for none)
+ */
+void np_report_prediction(const struct np_report_in *in)
+{
+	const struct np_workload *w = in->w;
+	const struct nicprog_lnic *lnic = in->lnic;
+	const struct nicprog_layout *lo = in->lo;
+	const struct np_hostrun *hr = in->hr;
+	const struct np_prediction *p = in->p;
+	const struct np_draws *d = in->d;
+	const struct np_class_bracket *cb = in->cb;
 	u32 i;
 
 	out_string("workload", "workload %s: ", w->name);
@@ -459,64 +531,12 @@ void np_report_prediction(const struct np_workload *w,
 		out_string("clock", "clock: %s\n", "the program reads bpf_ktime_get_ns() and the workload gives no rate: a frame every microsecond; its verdicts may differ at the NIC's own rate");
 	if (hr->reads_random)
 		out_string("random", "random: %s\n", "the program reads bpf_get_prandom_u32(): each frame's stream is seeded by its time on the NIC's clock, as nicsim's; on a NIC without such a clock its verdicts are a sample");
-	out_text("class\tframes\tverdict\truns\tcycles\tlatency\tmem\thit%%\tjobs\tmat\n");
-	out_open_array("classes");
-	for (i = 0; i < __NP_WL_CLASS_MAX; i++) {
-		c = &p->cls[i];
-		if (!c->frames)
-			continue;
-		out_open_object(NULL);
-		out_string("class", "%s", np_wl_class_name(i));
-		out_uint("frames", "\t%llu", c->frames);
-		out_string("verdict", "\t%s", verdict_names[c->verdict]);
-		out_double("runs", "\t%.2f", c->runs);
-		out_double("cycles", "\t%.1f", c->cycles);
-		out_double("latency", "\t%.1f", c->lat);
-		out_double("mem", "\t%.1f", c->mem);
-		out_double("hit", "\t%.1f", 100 * c->hit);
-		out_double("jobs", "\t%.2f", c->jobs);
-		out_double("mat", "\t%.2f\n", c->mat);
-		out_close_object();
-	}
-	out_close_array();
+	report_classes(p);
 	if (cb)
 		report_class_table(cb);
-	if (lo->node_host) {
-		out_open_object("host");
-		out_uint("handovers", "host: %llu", hr->handovers);
-		out_text(" of %u frames handed over (%.1f%%):", hr->frames,
-			 hr->frames ? 100.0 * hr->handovers / hr->frames : 0);
-		out_open_object("class_handovers");
-		for (i = 0; i < __NP_WL_CLASS_MAX; i++) {
-			if (!hr->class_handovers[i])
-				continue;
-			out_text(" %s", np_wl_class_name(i));
-			out_uint(np_wl_class_name(i), " %llu",
-				 hr->class_handovers[i]);
-		}
-		out_close_object();
-		out_text("\n");
-		out_uint("insns", NULL, hr->host_insns);
-		out_uint("host_decided", NULL, hr->host_decided);
-		if (hr->handovers && !hr->host_decided)
-			out_text("host: %llu insns on the host (%.1f per handover)\n",
-				 (unsigned long long)hr->host_insns,
-				 (double)hr->host_insns / hr->handovers);
-		else if (hr->handovers)
-			out_text("host: %u verdicts the host's helpers decide (not predicted offline); %llu insns on the host up to them\n",
-				 hr->host_decided,
-				 (unsigned long long)hr->host_insns);
-		out_close_object();
-	}
-	out_text("unit\tutilisation\n");
-	out_open_array("units");
-	for (i = 0; i < p->n_units; i++) {
-		out_open_object(NULL);
-		out_string("name", "%s", p->units[i].name);
-		out_double("util", "\t%.3f\n", p->units[i].util);
-		out_close_object();
-	}
-	out_close_array();
+	if (lo->node_host)
+		report_handovers(hr);
+	report_units(p);
 	out_uint("errors", NULL, hr->errors);
 	if (hr->errors)
 		out_text("executor stopped %u runs (see the verdicts)\n",

@@ -19,13 +19,18 @@ void np_report_plan(const struct nicprog_ir *ir,
 		    const struct nicprog_lnic *lnic,
 		    const struct nicprog_layout *lo,
 		    const struct nicprog_host_limits *lim);
-void np_report_prediction(const struct np_workload *w,
-			  const struct nicprog_lnic *lnic,
-			  const struct nicprog_layout *lo,
-			  const struct np_hostrun *hr,
-			  const struct np_prediction *p,
-			  const struct np_draws *d,
-			  const struct np_class_bracket *cb);
+/* A prediction and what it was made from, for np_report_prediction(). */
+struct np_report_in {
+	const struct np_workload *w;
+	const struct nicprog_lnic *lnic;
+	const struct nicprog_layout *lo;
+	const struct np_hostrun *hr;
+	const struct np_prediction *p;
+	const struct np_draws *d;
+	const struct np_class_bracket *cb;
+};
+
+void np_report_prediction(const struct np_report_in *in);
 void np_report_dot(const char *name, const struct nicprog_ir *ir,
 		   const struct nicprog_lnic *lnic,
 		   const struct nicprog_layout *lo);
