@@ -70,14 +70,18 @@ struct {
 	NCL_SHARED;
 } ncl_stats SEC(".maps");
 
+/* A control variable: __u32s the host runtime writes, the datapath reads. */
+#define NCL_CTRL_U32(name, entries)				\
+	struct {						\
+		__uint(type, BPF_MAP_TYPE_ARRAY);		\
+		__type(key, __u32);				\
+		__type(value, __u32);				\
+		__uint(max_entries, entries);			\
+		NCL_CTRL;					\
+	} name SEC(".maps")
+
 /* Kernel id -> nonzero if the network runs it somewhere; a control variable. */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__type(key, __u32);
-	__type(value, __u32);
-	__uint(max_entries, 256);
-	NCL_CTRL;
-} ncl_known SEC(".maps");
+NCL_CTRL_U32(ncl_known, 256);
 
 /*
  * Where an incoming kernel delivers (ncl_deliver()), a control variable
@@ -86,29 +90,16 @@ struct {
  * bound (libncl's nicprog-ring backend). Only an offloaded kernel's NIC
  * has outputs: on the host's CPU it stays 0.
  */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__type(key, __u32);
-	__type(value, __u32);
-	__uint(max_entries, 1);
-	NCL_CTRL;
-} ncl_pipe SEC(".maps");
+NCL_CTRL_U32(ncl_pipe, 1);
 
 /* <linux/nicprog.h>'s NICPROG_RING_OUTPUTS, which BPF objects do not see */
 #define NCL_PIPE_OUTPUTS	64
-
 
 /*
  * Kernel id -> the label number of the host that serves it (the
  * description's "serve ID LABEL"), 0 for none; a control variable.
  */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__type(key, __u32);
-	__type(value, __u32);
-	__uint(max_entries, 256);
-	NCL_CTRL;
-} ncl_server SEC(".maps");
+NCL_CTRL_U32(ncl_server, 256);
 
 /* Label number -> where it is; a control variable. */
 struct {

@@ -1,32 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * acl - a stateless access list in the style of xdp-tutorial's parsing
- * lessons: a header cursor walks Ethernet, up to two VLAN tags, IPv4 or
+ * lessons (libxdp's parsing_helpers.h): a header cursor walks Ethernet, up to two VLAN tags, IPv4 or
  * IPv6 and TCP/UDP; a HASH keyed by (protocol, destination port) says
  * drop or pass; an ARRAY counts frames and bytes per action.
  *
  * Held out from the predictor (bpf/heldout/README).
  */
 #include <linux/bpf.h>
-#include <linux/if_ether.h>
-#include <linux/in.h>
-#include <linux/ip.h>
-#include <linux/ipv6.h>
-#include <linux/tcp.h>
-#include <linux/udp.h>
 #include <bpf/bpf_endian.h>
 #include <bpf/bpf_helpers.h>
 
 #define VLAN_MAX_DEPTH 2
-
-struct hdr_cursor {
-	void *pos;
-};
-
-struct vlan_hdr {
-	__be16 h_vlan_TCI;
-	__be16 h_vlan_encapsulated_proto;
-};
+#include <xdp/parsing_helpers.h>
 
 struct acl_key {
 	__u8 proto;
@@ -52,37 +38,6 @@ struct {
 	__type(value, struct datarec);
 	__uint(max_entries, XDP_REDIRECT + 1);
 } acl_stats SEC(".maps");
-
-static __always_inline int proto_is_vlan(__u16 h_proto)
-{
-	return h_proto == bpf_htons(ETH_P_8021Q) ||
-	       h_proto == bpf_htons(ETH_P_8021AD);
-}
-
-static __always_inline int parse_ethhdr(struct hdr_cursor *nh, void *data_end)
-{
-	struct ethhdr *eth = nh->pos;
-	struct vlan_hdr *vlh;
-	__u16 h_proto;
-	int i;
-
-	if ((void *)(eth + 1) > data_end)
-		return -1;
-	nh->pos = eth + 1;
-	vlh = nh->pos;
-	h_proto = eth->h_proto;
-#pragma unroll
-	for (i = 0; i < VLAN_MAX_DEPTH; i++) {
-		if (!proto_is_vlan(h_proto))
-			break;
-		if ((void *)(vlh + 1) > data_end)
-			break;
-		h_proto = vlh->h_vlan_encapsulated_proto;
-		vlh++;
-	}
-	nh->pos = vlh;
-	return h_proto;
-}
 
 static __always_inline int parse_ip4(struct hdr_cursor *nh, void *data_end)
 {
@@ -129,9 +84,10 @@ int acl_prog(struct xdp_md *ctx)
 	struct hdr_cursor nh = { .pos = data };
 	struct acl_key key = {};
 	int eth_type, ip_type;
+	struct ethhdr *eth;
 	__u32 *action;
 
-	eth_type = parse_ethhdr(&nh, data_end);
+	eth_type = parse_ethhdr(&nh, data_end, &eth);
 	if (eth_type == bpf_htons(ETH_P_IP))
 		ip_type = parse_ip4(&nh, data_end);
 	else if (eth_type == bpf_htons(ETH_P_IPV6))

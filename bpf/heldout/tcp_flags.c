@@ -4,28 +4,17 @@
  * all, SYN with FIN or RST, FIN without ACK: scans and fingerprinting)
  * and counts, per CPU, frames and bytes per action, as the xdp-tutorial
  * lessons keep their statistics (a PERCPU_ARRAY indexed by the action);
- * the headers are walked with a cursor through any VLAN tags.
+ * the headers are walked with a cursor through any VLAN tags (libxdp's
+ * parsing_helpers.h).
  *
  * Held out from the predictor (bpf/heldout/README).
  */
 #include <linux/bpf.h>
-#include <linux/if_ether.h>
-#include <linux/in.h>
-#include <linux/ip.h>
-#include <linux/tcp.h>
 #include <bpf/bpf_endian.h>
 #include <bpf/bpf_helpers.h>
 
 #define VLAN_MAX_DEPTH 2
-
-struct hdr_cursor {
-	void *pos;
-};
-
-struct vlan_hdr {
-	__be16 h_vlan_TCI;
-	__be16 h_vlan_encapsulated_proto;
-};
+#include <xdp/parsing_helpers.h>
 
 struct datarec {
 	__u64 rx_packets;
@@ -39,41 +28,10 @@ struct {
 	__uint(max_entries, XDP_REDIRECT + 1);
 } xdp_stats_map SEC(".maps");
 
-static __always_inline int proto_is_vlan(__u16 h_proto)
-{
-	return h_proto == bpf_htons(ETH_P_8021Q) ||
-	       h_proto == bpf_htons(ETH_P_8021AD);
-}
-
-static __always_inline int parse_ethhdr(struct hdr_cursor *nh, void *data_end,
-					struct ethhdr **ethhdr)
-{
-	struct ethhdr *eth = nh->pos;
-	struct vlan_hdr *vlh;
-	__u16 h_proto;
-	int i;
-
-	if ((void *)(eth + 1) > data_end)
-		return -1;
-	nh->pos = eth + 1;
-	*ethhdr = eth;
-	vlh = nh->pos;
-	h_proto = eth->h_proto;
-#pragma unroll
-	for (i = 0; i < VLAN_MAX_DEPTH; i++) {
-		if (!proto_is_vlan(h_proto))
-			break;
-		if ((void *)(vlh + 1) > data_end)
-			break;
-		h_proto = vlh->h_vlan_encapsulated_proto;
-		vlh++;
-	}
-	nh->pos = vlh;
-	return h_proto;
-}
-
-static __always_inline int parse_iphdr(struct hdr_cursor *nh, void *data_end,
-				       struct iphdr **iphdr)
+/* parse_iphdr() and parse_tcphdr(), refusing lengths below the minimum */
+static __always_inline int parse_iphdr_min(struct hdr_cursor *nh,
+					   void *data_end,
+					   struct iphdr **iphdr)
 {
 	struct iphdr *iph = nh->pos;
 	int hdrsize;
@@ -90,8 +48,9 @@ static __always_inline int parse_iphdr(struct hdr_cursor *nh, void *data_end,
 	return iph->protocol;
 }
 
-static __always_inline int parse_tcphdr(struct hdr_cursor *nh, void *data_end,
-					struct tcphdr **tcphdr)
+static __always_inline int parse_tcphdr_min(struct hdr_cursor *nh,
+					    void *data_end,
+					    struct tcphdr **tcphdr)
 {
 	struct tcphdr *h = nh->pos;
 	int len;
@@ -140,10 +99,10 @@ int xdp_tcp_flags(struct xdp_md *ctx)
 	eth_type = parse_ethhdr(&nh, data_end, &eth);
 	if (eth_type != bpf_htons(ETH_P_IP))
 		goto out;
-	ip_type = parse_iphdr(&nh, data_end, &iph);
+	ip_type = parse_iphdr_min(&nh, data_end, &iph);
 	if (ip_type != IPPROTO_TCP)
 		goto out;
-	if (parse_tcphdr(&nh, data_end, &tcph) < 0) {
+	if (parse_tcphdr_min(&nh, data_end, &tcph) < 0) {
 		action = XDP_DROP;
 		goto out;
 	}

@@ -29,26 +29,41 @@ struct {
 	__uint(max_entries, MAX_RSS_QUEUES);
 } indirect_map SEC(".maps");
 
-static __always_inline __u32 rol32(__u32 w, unsigned int s)
+/* jhash_3words() as the kernel's linux/jhash.h and bitops.h write it */
+#define JHASH_INITVAL		0xdeadbeef
+
+static __always_inline __u32 rol32(__u32 word, unsigned int shift)
 {
-	return (w << s) | (w >> (32 - s));
+	return (word << (shift & 31)) | (word >> ((-shift) & 31));
 }
 
-/* jhash_3words() of the kernel's linux/jhash.h */
+#define __jhash_final(a, b, c)			\
+{						\
+	c ^= b; c -= rol32(b, 14);		\
+	a ^= c; a -= rol32(c, 11);		\
+	b ^= a; b -= rol32(a, 25);		\
+	c ^= b; c -= rol32(b, 16);		\
+	a ^= c; a -= rol32(c, 4);		\
+	b ^= a; b -= rol32(a, 14);		\
+	c ^= b; c -= rol32(b, 24);		\
+}
+
+static __always_inline __u32 __jhash_nwords(__u32 a, __u32 b, __u32 c,
+					    __u32 initval)
+{
+	a += initval;
+	b += initval;
+	c += initval;
+
+	__jhash_final(a, b, c);
+
+	return c;
+}
+
 static __always_inline __u32 jhash_3words(__u32 a, __u32 b, __u32 c,
 					  __u32 initval)
 {
-	a += 0xdeadbeef + (3 << 2) + initval;
-	b += 0xdeadbeef + (3 << 2) + initval;
-	c += 0xdeadbeef + (3 << 2) + initval;
-	c ^= b; c -= rol32(b, 14);
-	a ^= c; a -= rol32(c, 11);
-	b ^= a; b -= rol32(a, 25);
-	c ^= b; c -= rol32(b, 16);
-	a ^= c; a -= rol32(c, 4);
-	b ^= a; b -= rol32(a, 14);
-	c ^= b; c -= rol32(b, 24);
-	return c;
+	return __jhash_nwords(a, b, c, initval + JHASH_INITVAL + (3 << 2));
 }
 
 SEC("xdp")

@@ -53,6 +53,7 @@ int xdp_prog1(struct xdp_md *ctx)
 	__u16 h_proto;
 	__u64 nh_off;
 	__u32 ipproto;
+	int i;
 
 	nh_off = sizeof(*eth);
 	if (data + nh_off > data_end)
@@ -60,20 +61,13 @@ int xdp_prog1(struct xdp_md *ctx)
 
 	h_proto = eth->h_proto;
 
-	if (h_proto == __builtin_bswap16(ETH_P_8021Q) ||
-	    h_proto == __builtin_bswap16(ETH_P_8021AD)) {
+	/* up to two tags, as the sample's two copies of this block take */
+	for (i = 0; i < 2; i++) {
 		struct vlan_hdr *vhdr;
 
-		vhdr = data + nh_off;
-		nh_off += sizeof(struct vlan_hdr);
-		if (data + nh_off > data_end)
-			return rc;
-		h_proto = vhdr->h_vlan_encapsulated_proto;
-	}
-	if (h_proto == __builtin_bswap16(ETH_P_8021Q) ||
-	    h_proto == __builtin_bswap16(ETH_P_8021AD)) {
-		struct vlan_hdr *vhdr;
-
+		if (h_proto != __builtin_bswap16(ETH_P_8021Q) &&
+		    h_proto != __builtin_bswap16(ETH_P_8021AD))
+			break;
 		vhdr = data + nh_off;
 		nh_off += sizeof(struct vlan_hdr);
 		if (data + nh_off > data_end)
