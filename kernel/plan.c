@@ -531,6 +531,109 @@ static void seq_buf_fx(struct seq_buf *sb, u64 fx)
 	seq_buf_printf(sb, "%llu.%02llu", c / 100, c % 100);
 }
 
+/* The match-action stages and the instructions they serve. */
+static void nicprog_plan_render_mat(struct seq_buf *sb,
+				    const struct nicprog_prog *np,
+				    const struct nicprog_layout *lo)
+{
+	u32 s, n;
+
+	if (lo->mat_cost_fx) {
+		seq_buf_printf(sb, "mat: %u stages, cycles ", lo->mat_units);
+		seq_buf_fx(sb, lo->mat_cost_fx);
+		seq_buf_printf(sb, "\n");
+	}
+	for (s = 0; s < np->len; s++) {
+		if (lo->insn_mat[s] != NICPROG_MAT_REGION ||
+		    (s && lo->insn_mat[s - 1] == NICPROG_MAT_REGION))
+			continue;
+		for (n = s; n < np->len &&
+		     lo->insn_mat[n] == NICPROG_MAT_REGION; n++)
+			;
+		seq_buf_printf(sb,
+			       "mat: insns %u-%u are a longest-prefix match, served as one lookup\n",
+			       s, n - 1);
+	}
+}
+
+/* Identified functions, and the accelerator calls engines or cores run. */
+static void nicprog_plan_render_calls(struct seq_buf *sb,
+				      const struct nicprog_prog *np,
+				      const struct nicprog_layout *lo)
+{
+	u32 s, t, n;
+
+	for (s = 0; s < np->n_ident; s++) {
+		const struct nicprog_ident_result *r = &np->ident[s];
+
+		if (!r->why)
+			continue;
+		seq_buf_printf(sb, "ident: the function at insn %u stays code: %s",
+			       r->target, r->why);
+		if (r->body)
+			seq_buf_printf(sb, " (nearest %s of %s: %u of %u instructions alike)",
+				       r->body->name, r->body->source, r->same,
+				       r->body->len);
+		seq_buf_printf(sb, "\n");
+	}
+	for (s = 0; s < np->len; s++)
+		if (np->meta[s].flags & NICPROG_META_IDENT)
+			seq_buf_printf(sb,
+				       "ident: insn %u calls a function identified as %s (conventions 0x%02x), %s\n",
+				       s, nicprog_accel_fn_name(np->meta[s].afn),
+				       np->meta[s].ident,
+				       lo->insn_accel[s] ? "an engine runs it" :
+				       "no engine: it runs on a core");
+	for (t = 0; t < __NICPROG_ACCEL_MAX; t++) {
+		if (lo->accel_unit[t] == U32_MAX)
+			continue;
+		for (s = 0, n = 0; s < np->len; s++)
+			n += lo->insn_accel[s] &&
+			     nicprog_accel_fn_type(lo->insn_accel[s]) == t;
+		if (!n)
+			continue;
+		seq_buf_printf(sb, "accel %s: %u calls on %u engines, cycles ",
+			       nicprog_accel_type_name(t), n,
+			       lo->accel_count[t]);
+		seq_buf_fx(sb, lo->accel_cost_fx[t]);
+		if (lo->body16[t])
+			seq_buf_printf(sb,
+				       ", %u/16 of them engine jobs and %u/16 the function's body on the cores",
+				       NICPROG_SHARE_ALL - lo->body16[t],
+				       lo->body16[t]);
+		seq_buf_printf(sb, "\n");
+	}
+	for (s = 0, n = 0; s < np->len; s++)
+		n += np->meta[s].afn && !lo->insn_accel[s];
+	if (n)
+		seq_buf_printf(sb, "accel: %u calls without an engine run on cores\n",
+			       n);
+}
+
+static void nicprog_plan_render_tables(struct seq_buf *sb,
+				       const struct nicprog_dev *nd,
+				       const struct nicprog_plan *plan)
+{
+	const struct nicprog_prog *np = plan->prog->aux->offload->dev_priv;
+	const struct nicprog_layout *lo = &plan->lo;
+	u32 t;
+
+	for (t = 0; t < lo->n_tables; t++) {
+		const struct nicprog_table_info *ti = &lo->tables[t];
+
+		seq_buf_printf(sb, "table %u %s: %s%s, region %s, accesses ", t,
+			       np->maps[t]->name,
+			       nicprog_table_class_name(ti->cls),
+			       ti->mat && lo->mat_units ? " (mat)" : "",
+			       nicprog_table_in_host(plan->tables[t]) ?
+			       "host (it did not fit the NIC)" :
+			       lo->host_tables & BIT_ULL(t) ? "host" :
+			       nd->nic->lnic->regions[ti->region].name);
+		seq_buf_fx(sb, ti->acc_fx);
+		seq_buf_printf(sb, ": %s\n", ti->why);
+	}
+}
+
 static void nicprog_plan_render(struct seq_buf *sb, const struct nicprog_dev *nd,
 				const struct nicprog_plan *plan)
 {
@@ -598,81 +701,9 @@ static void nicprog_plan_render(struct seq_buf *sb, const struct nicprog_dev *nd
 			seq_buf_printf(sb, " %u", nicprog_handover_pc(plan, n));
 		seq_buf_printf(sb, "\n");
 	}
-	if (lo->mat_cost_fx) {
-		seq_buf_printf(sb, "mat: %u stages, cycles ", lo->mat_units);
-		seq_buf_fx(sb, lo->mat_cost_fx);
-		seq_buf_printf(sb, "\n");
-	}
-	for (s = 0; s < np->len; s++) {
-		if (lo->insn_mat[s] != NICPROG_MAT_REGION ||
-		    (s && lo->insn_mat[s - 1] == NICPROG_MAT_REGION))
-			continue;
-		for (n = s; n < np->len &&
-		     lo->insn_mat[n] == NICPROG_MAT_REGION; n++)
-			;
-		seq_buf_printf(sb,
-			       "mat: insns %u-%u are a longest-prefix match, served as one lookup\n",
-			       s, n - 1);
-	}
-	for (s = 0; s < np->n_ident; s++) {
-		const struct nicprog_ident_result *r = &np->ident[s];
-
-		if (!r->why)
-			continue;
-		seq_buf_printf(sb, "ident: the function at insn %u stays code: %s",
-			       r->target, r->why);
-		if (r->body)
-			seq_buf_printf(sb, " (nearest %s of %s: %u of %u instructions alike)",
-				       r->body->name, r->body->source, r->same,
-				       r->body->len);
-		seq_buf_printf(sb, "\n");
-	}
-	for (s = 0; s < np->len; s++)
-		if (np->meta[s].flags & NICPROG_META_IDENT)
-			seq_buf_printf(sb,
-				       "ident: insn %u calls a function identified as %s (conventions 0x%02x), %s\n",
-				       s, nicprog_accel_fn_name(np->meta[s].afn),
-				       np->meta[s].ident,
-				       lo->insn_accel[s] ? "an engine runs it" :
-				       "no engine: it runs on a core");
-	for (t = 0; t < __NICPROG_ACCEL_MAX; t++) {
-		if (lo->accel_unit[t] == U32_MAX)
-			continue;
-		for (s = 0, n = 0; s < np->len; s++)
-			n += lo->insn_accel[s] &&
-			     nicprog_accel_fn_type(lo->insn_accel[s]) == t;
-		if (!n)
-			continue;
-		seq_buf_printf(sb, "accel %s: %u calls on %u engines, cycles ",
-			       nicprog_accel_type_name(t), n,
-			       lo->accel_count[t]);
-		seq_buf_fx(sb, lo->accel_cost_fx[t]);
-		if (lo->body16[t])
-			seq_buf_printf(sb,
-				       ", %u/16 of them engine jobs and %u/16 the function's body on the cores",
-				       NICPROG_SHARE_ALL - lo->body16[t],
-				       lo->body16[t]);
-		seq_buf_printf(sb, "\n");
-	}
-	for (s = 0, n = 0; s < np->len; s++)
-		n += np->meta[s].afn && !lo->insn_accel[s];
-	if (n)
-		seq_buf_printf(sb, "accel: %u calls without an engine run on cores\n",
-			       n);
-	for (t = 0; t < lo->n_tables; t++) {
-		const struct nicprog_table_info *ti = &lo->tables[t];
-
-		seq_buf_printf(sb, "table %u %s: %s%s, region %s, accesses ", t,
-			       np->maps[t]->name,
-			       nicprog_table_class_name(ti->cls),
-			       ti->mat && lo->mat_units ? " (mat)" : "",
-			       nicprog_table_in_host(plan->tables[t]) ?
-			       "host (it did not fit the NIC)" :
-			       lo->host_tables & BIT_ULL(t) ? "host" :
-			       nd->nic->lnic->regions[ti->region].name);
-		seq_buf_fx(sb, ti->acc_fx);
-		seq_buf_printf(sb, ": %s\n", ti->why);
-	}
+	nicprog_plan_render_mat(sb, np, lo);
+	nicprog_plan_render_calls(sb, np, lo);
+	nicprog_plan_render_tables(sb, nd, plan);
 }
 
 /**

@@ -96,6 +96,91 @@ static bool size_ok(u8 code)
 	return BPF_MODE(code) == BPF_MEM || BPF_MODE(code) == BPF_ATOMIC;
 }
 
+/* nicprog_exec_check() of a jump, call or exit at @i */
+static int exec_check_jmp(const struct nicprog_exec_prog *prog, u32 i,
+			  u32 *bad_insn, const char **why)
+{
+	const struct bpf_insn *insn = &prog->insns[i];
+	u8 cls = BPF_CLASS(insn->code), op = BPF_OP(insn->code);
+	s64 tgt;
+
+	if (op == BPF_CALL) {
+		if (cls == BPF_JMP32)
+			return exec_bad(bad_insn, why, i, -EINVAL,
+					"call in JMP32 class");
+		if (insn->src_reg == BPF_PSEUDO_CALL) {
+			tgt = (s64)i + 1 + insn->imm;
+			if (tgt < 0 || tgt >= prog->len)
+				return exec_bad(bad_insn, why, i, -EINVAL,
+						"call target outside the program");
+		} else if (insn->src_reg) {
+			return exec_bad(bad_insn, why, i, -EOPNOTSUPP,
+					"kfunc call");
+		} else if (!nicprog_exec_helper_supported(insn->imm) &&
+			   !nicprog_exec_host_helper(insn->imm)) {
+			return exec_bad(bad_insn, why, i, -EOPNOTSUPP,
+					"helper not implemented on the NIC");
+		}
+		return 0;
+	}
+	if (op == BPF_EXIT) {
+		if (cls == BPF_JMP32)
+			return exec_bad(bad_insn, why, i, -EINVAL,
+					"exit in JMP32 class");
+		return 0;
+	}
+	if (op > BPF_JSLE || (cls == BPF_JMP32 && op == BPF_JA))
+		return exec_bad(bad_insn, why, i, -EOPNOTSUPP,
+				"jump not in the 6.1 ISA");
+	tgt = (s64)i + 1 + insn->off;
+	if (tgt < 0 || tgt >= prog->len)
+		return exec_bad(bad_insn, why, i, -EINVAL,
+				"jump target outside the program");
+	return 0;
+}
+
+/* nicprog_exec_check() of a load, store or atomic at @i */
+static int exec_check_mem(const struct nicprog_exec_prog *prog, u32 i,
+			  u32 *bad_insn, const char **why)
+{
+	const struct bpf_insn *insn = &prog->insns[i];
+	u8 cls = BPF_CLASS(insn->code);
+
+	if (!size_ok(insn->code))
+		return exec_bad(bad_insn, why, i, -EOPNOTSUPP,
+				"memory access mode not in the 6.1 ISA");
+	if (BPF_MODE(insn->code) == BPF_ATOMIC) {
+		if (cls != BPF_STX ||
+		    (BPF_SIZE(insn->code) != BPF_W &&
+		     BPF_SIZE(insn->code) != BPF_DW))
+			return exec_bad(bad_insn, why, i, -EINVAL,
+					"atomic of an invalid class or size");
+		switch (insn->imm) {
+		case BPF_ADD: case BPF_ADD | BPF_FETCH:
+		case BPF_OR: case BPF_OR | BPF_FETCH:
+		case BPF_AND: case BPF_AND | BPF_FETCH:
+		case BPF_XOR: case BPF_XOR | BPF_FETCH:
+		case BPF_XCHG: case BPF_CMPXCHG:
+			break;
+		default:
+			return exec_bad(bad_insn, why, i, -EOPNOTSUPP,
+					"atomic operation not in the 6.1 ISA");
+		}
+	} else if (cls == BPF_LDX && BPF_MODE(insn->code) != BPF_MEM) {
+		return exec_bad(bad_insn, why, i, -EOPNOTSUPP,
+				"load mode not in the 6.1 ISA");
+	}
+	/* xdp_is_valid_access(): an offloaded program's one write */
+	if (cls != BPF_LDX && prog->flags &&
+	    (prog->flags[i] & NICPROG_EXEC_INSN_CTX) &&
+	    (BPF_MODE(insn->code) != BPF_MEM ||
+	     insn->off != XDP_MD_RX_QUEUE ||
+	     BPF_SIZE(insn->code) != BPF_W))
+		return exec_bad(bad_insn, why, i, -EOPNOTSUPP,
+				"context write other than rx_queue_index");
+	return 0;
+}
+
 /**
  * nicprog_exec_check() - validate a program before it may run
  * @prog: the program
@@ -116,8 +201,8 @@ int nicprog_exec_check(const struct nicprog_exec_prog *prog, u32 *bad_insn,
 {
 	const struct bpf_insn *insn;
 	u32 i;
-	s64 tgt;
 	u8 cls, op;
+	int err;
 
 	for (i = 0; i < prog->len; i++) {
 		insn = &prog->insns[i];
@@ -140,38 +225,9 @@ int nicprog_exec_check(const struct nicprog_exec_prog *prog, u32 *bad_insn,
 			break;
 		case BPF_JMP:
 		case BPF_JMP32:
-			if (op == BPF_CALL) {
-				if (cls == BPF_JMP32)
-					return exec_bad(bad_insn, why, i, -EINVAL,
-							"call in JMP32 class");
-				if (insn->src_reg == BPF_PSEUDO_CALL) {
-					tgt = (s64)i + 1 + insn->imm;
-					if (tgt < 0 || tgt >= prog->len)
-						return exec_bad(bad_insn, why, i, -EINVAL,
-								"call target outside the program");
-				} else if (insn->src_reg) {
-					return exec_bad(bad_insn, why, i, -EOPNOTSUPP,
-							"kfunc call");
-				} else if (!nicprog_exec_helper_supported(insn->imm) &&
-					   !nicprog_exec_host_helper(insn->imm)) {
-					return exec_bad(bad_insn, why, i, -EOPNOTSUPP,
-							"helper not implemented on the NIC");
-				}
-				break;
-			}
-			if (op == BPF_EXIT) {
-				if (cls == BPF_JMP32)
-					return exec_bad(bad_insn, why, i, -EINVAL,
-							"exit in JMP32 class");
-				break;
-			}
-			if (op > BPF_JSLE || (cls == BPF_JMP32 && op == BPF_JA))
-				return exec_bad(bad_insn, why, i, -EOPNOTSUPP,
-						"jump not in the 6.1 ISA");
-			tgt = (s64)i + 1 + insn->off;
-			if (tgt < 0 || tgt >= prog->len)
-				return exec_bad(bad_insn, why, i, -EINVAL,
-						"jump target outside the program");
+			err = exec_check_jmp(prog, i, bad_insn, why);
+			if (err)
+				return err;
 			break;
 		case BPF_LD:
 			if (insn->code != (BPF_LD | BPF_IMM | BPF_DW))
@@ -195,38 +251,9 @@ int nicprog_exec_check(const struct nicprog_exec_prog *prog, u32 *bad_insn,
 		case BPF_LDX:
 		case BPF_ST:
 		case BPF_STX:
-			if (!size_ok(insn->code))
-				return exec_bad(bad_insn, why, i, -EOPNOTSUPP,
-						"memory access mode not in the 6.1 ISA");
-			if (BPF_MODE(insn->code) == BPF_ATOMIC) {
-				if (cls != BPF_STX ||
-				    (BPF_SIZE(insn->code) != BPF_W &&
-				     BPF_SIZE(insn->code) != BPF_DW))
-					return exec_bad(bad_insn, why, i, -EINVAL,
-							"atomic of an invalid class or size");
-				switch (insn->imm) {
-				case BPF_ADD: case BPF_ADD | BPF_FETCH:
-				case BPF_OR: case BPF_OR | BPF_FETCH:
-				case BPF_AND: case BPF_AND | BPF_FETCH:
-				case BPF_XOR: case BPF_XOR | BPF_FETCH:
-				case BPF_XCHG: case BPF_CMPXCHG:
-					break;
-				default:
-					return exec_bad(bad_insn, why, i, -EOPNOTSUPP,
-							"atomic operation not in the 6.1 ISA");
-				}
-			} else if (cls == BPF_LDX && BPF_MODE(insn->code) != BPF_MEM) {
-				return exec_bad(bad_insn, why, i, -EOPNOTSUPP,
-						"load mode not in the 6.1 ISA");
-			}
-			/* xdp_is_valid_access(): an offloaded program's one write */
-			if (cls != BPF_LDX && prog->flags &&
-			    (prog->flags[i] & NICPROG_EXEC_INSN_CTX) &&
-			    (BPF_MODE(insn->code) != BPF_MEM ||
-			     insn->off != XDP_MD_RX_QUEUE ||
-			     BPF_SIZE(insn->code) != BPF_W))
-				return exec_bad(bad_insn, why, i, -EOPNOTSUPP,
-						"context write other than rx_queue_index");
+			err = exec_check_mem(prog, i, bad_insn, why);
+			if (err)
+				return err;
 			break;
 		}
 	}

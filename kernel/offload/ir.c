@@ -552,6 +552,56 @@ static u64 slots_of(s32 off, u32 size)
 	return m;
 }
 
+/* A helper call reads its arguments and the stack the verifier sized. */
+static void live_helper(const struct nicprog_ir *ir,
+			const struct nicprog_insn_meta *m, u16 *regs,
+			u64 *stack)
+{
+	u32 k;
+
+	for (k = 1; k <= helper_args(m->helper); k++)
+		*regs |= BIT(k);
+	/* they read memory the verifier sized, maybe stack */
+	if (m->helper == BPF_FUNC_csum_diff ||
+	    m->helper == BPF_FUNC_perf_event_output ||
+	    m->helper == BPF_FUNC_xdp_load_bytes ||
+	    m->helper == BPF_FUNC_xdp_store_bytes) {
+		*stack = ~0ULL;
+		return;
+	}
+	/* the parameters, the MTU they read (and write) */
+	if ((m->helper == BPF_FUNC_fib_lookup ||
+	     m->helper == BPF_FUNC_check_mtu) &&
+	    (m->flags & (NICPROG_META_KEY | NICPROG_META_KEY_VAR)) ==
+	    NICPROG_META_KEY) {
+		*stack |= slots_of(m->key_off,
+				   m->helper == BPF_FUNC_fib_lookup ?
+				   sizeof(struct bpf_fib_lookup) :
+				   sizeof(u32));
+		return;
+	}
+	if (m->helper >= BPF_FUNC_map_lookup_elem &&
+	    m->helper <= BPF_FUNC_map_delete_elem &&
+	    m->map < ir->in->n_tables) {
+		const struct nicprog_ir_table *t = &ir->in->tables[m->map];
+
+		if ((m->flags & (NICPROG_META_KEY | NICPROG_META_KEY_VAR)) ==
+		    NICPROG_META_KEY)
+			*stack |= slots_of(m->key_off, t->key_size);
+		else
+			*stack = ~0ULL;
+		if (m->helper != BPF_FUNC_map_update_elem)
+			return;
+		if ((m->flags & (NICPROG_META_VAL | NICPROG_META_VAL_VAR)) ==
+		    NICPROG_META_VAL)
+			*stack |= slots_of(m->val_off, t->value_size);
+		else if (m->stack_args & BIT(2))
+			*stack = ~0ULL;
+	} else if (m->stack_args) {
+		*stack = ~0ULL;
+	}
+}
+
 /* Backward liveness of one instruction: state = regs, stack slots. */
 static void live_insn(const struct nicprog_ir *ir, u32 i, u16 *regs,
 		      u64 *stack)
@@ -559,7 +609,7 @@ static void live_insn(const struct nicprog_ir *ir, u32 i, u16 *regs,
 	const struct bpf_insn *insn = &ir->in->insns[i];
 	const struct nicprog_insn_meta *m = &ir->in->meta[i];
 	u8 cls = BPF_CLASS(insn->code), op = BPF_OP(insn->code);
-	u32 size = 0, k;
+	u32 size = 0;
 
 	switch (cls) {
 	case BPF_ALU:
@@ -625,53 +675,7 @@ static void live_insn(const struct nicprog_ir *ir, u32 i, u16 *regs,
 					*stack = ~0ULL;
 				break;
 			}
-			for (k = 1; k <= helper_args(m->helper); k++)
-				*regs |= BIT(k);
-			/* they read memory the verifier sized, maybe stack */
-			if (m->helper == BPF_FUNC_csum_diff ||
-			    m->helper == BPF_FUNC_perf_event_output ||
-			    m->helper == BPF_FUNC_xdp_load_bytes ||
-			    m->helper == BPF_FUNC_xdp_store_bytes) {
-				*stack = ~0ULL;
-				break;
-			}
-			/* the parameters, the MTU they read (and write) */
-			if ((m->helper == BPF_FUNC_fib_lookup ||
-			     m->helper == BPF_FUNC_check_mtu) &&
-			    (m->flags & (NICPROG_META_KEY |
-					 NICPROG_META_KEY_VAR)) ==
-			    NICPROG_META_KEY) {
-				*stack |= slots_of(m->key_off,
-						   m->helper == BPF_FUNC_fib_lookup ?
-						   sizeof(struct bpf_fib_lookup) :
-						   sizeof(u32));
-				break;
-			}
-			if (m->helper >= BPF_FUNC_map_lookup_elem &&
-			    m->helper <= BPF_FUNC_map_delete_elem &&
-			    m->map < ir->in->n_tables) {
-				const struct nicprog_ir_table *t =
-					&ir->in->tables[m->map];
-
-				if ((m->flags & (NICPROG_META_KEY |
-						 NICPROG_META_KEY_VAR)) ==
-				    NICPROG_META_KEY)
-					*stack |= slots_of(m->key_off,
-							   t->key_size);
-				else
-					*stack = ~0ULL;
-				if (m->helper != BPF_FUNC_map_update_elem)
-					break;
-				if ((m->flags & (NICPROG_META_VAL |
-						 NICPROG_META_VAL_VAR)) ==
-				    NICPROG_META_VAL)
-					*stack |= slots_of(m->val_off,
-							   t->value_size);
-				else if (m->stack_args & BIT(2))
-					*stack = ~0ULL;
-			} else if (m->stack_args) {
-				*stack = ~0ULL;
-			}
+			live_helper(ir, m, regs, stack);
 			break;
 		}
 		if (op == BPF_JA)

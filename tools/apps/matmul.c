@@ -39,10 +39,53 @@ static void die(const char *what, int err)
 	exit(1);
 }
 
+/* C on the NIC's cores: a job per tile of C and step of k. */
+static void mm_jobs(struct nicring *r, uint32_t kid, uint32_t n,
+		    uint32_t abuf, uint32_t bbuf, uint32_t cbuf)
+{
+	uint32_t nt = n / MM_T, ti, tj, tk;
+	int err;
+
+	for (ti = 0; ti < nt; ti++)
+		for (tj = 0; tj < nt; tj++)
+			for (tk = 0; tk < nt; tk++) {
+				struct nicprog_job jb = {
+					.kernel = kid, .n_bufs = 3,
+					.job_id = ((uint64_t)ti * nt + tj) * nt + tk,
+					.args = { tk > 0 },
+					.bufs = {
+						{ abuf, 0, mm_tile_off(n, ti, tk), MM_TILE },
+						{ bbuf, 0, mm_tile_off(n, tk, tj), MM_TILE },
+						{ cbuf, NICPROG_JOB_BUF_WRITE,
+						  mm_tile_off(n, ti, tj), MM_TILE },
+					},
+				};
+
+				err = nicring_job(r, &jb);
+				if (err)
+					die("a job", err < 0 ? err : EPROTO);
+			}
+}
+
+/* The host's product of @a and @b into @want (zeroed). */
+static void mm_host(uint32_t n, const int32_t *a, const int32_t *b,
+		    int32_t *want)
+{
+	uint32_t i, j, k;
+
+	for (i = 0; i < n; i++)
+		for (k = 0; k < n; k++) {
+			int32_t aik = a[mm_index(n, i, k)];
+
+			for (j = 0; j < n; j++)
+				want[mm_index(n, i, j)] += aik * b[mm_index(n, k, j)];
+		}
+}
+
 int main(int argc, char **argv)
 {
 	const char *ifname = NULL, *addr = NULL, *kobj = NULL, *mac = NULL;
-	uint32_t n = 64, nt, abuf, bbuf, cbuf, kid, ti, tj, tk, i, j, k;
+	uint32_t n = 64, nt, abuf, bbuf, cbuf, kid, i;
 	double t0, t_read, t_jobs, t_copy, t_host;
 	int port = RC_PORT, opt, err, bad = 0;
 	int32_t *a, *b, *c, *want;
@@ -101,27 +144,8 @@ int main(int argc, char **argv)
 	}
 	t_read = now() - t0;
 
-	/* C on the NIC's cores: a job per tile of C and step of k */
 	t0 = now();
-	for (ti = 0; ti < nt; ti++)
-		for (tj = 0; tj < nt; tj++)
-			for (tk = 0; tk < nt; tk++) {
-				struct nicprog_job jb = {
-					.kernel = kid, .n_bufs = 3,
-					.job_id = ((uint64_t)ti * nt + tj) * nt + tk,
-					.args = { tk > 0 },
-					.bufs = {
-						{ abuf, 0, mm_tile_off(n, ti, tk), MM_TILE },
-						{ bbuf, 0, mm_tile_off(n, tk, tj), MM_TILE },
-						{ cbuf, NICPROG_JOB_BUF_WRITE,
-						  mm_tile_off(n, ti, tj), MM_TILE },
-					},
-				};
-
-				err = nicring_job(r, &jb);
-				if (err)
-					die("a job", err < 0 ? err : EPROTO);
-			}
+	mm_jobs(r, kid, n, abuf, bbuf, cbuf);
 	t_jobs = now() - t0;
 	t0 = now();
 	err = nicring_mem_copy(r, cbuf, NICPROG_MEM_FROM_NIC, 0, c, mat);
@@ -134,13 +158,7 @@ int main(int argc, char **argv)
 	mm_make(seed, 0, n, a);
 	mm_make(seed, 1, n, b);
 	t0 = now();
-	for (i = 0; i < n; i++)
-		for (k = 0; k < n; k++) {
-			int32_t aik = a[mm_index(n, i, k)];
-
-			for (j = 0; j < n; j++)
-				want[mm_index(n, i, j)] += aik * b[mm_index(n, k, j)];
-		}
+	mm_host(n, a, b, want);
 	t_host = now() - t0;
 	for (i = 0; i < n * n; i++)
 		bad += c[i] != want[i];

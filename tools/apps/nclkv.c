@@ -229,6 +229,41 @@ static uint64_t median(uint64_t *v, uint64_t n)
 	return v[n / 2];
 }
 
+/* The cumulative weights of keys 0..@items - 1 under Zipf's law @s. */
+static double *zipf_cdf(uint64_t items, double s, double *sum)
+{
+	double *cdf = malloc(items * sizeof(*cdf));
+	uint64_t k;
+
+	if (!cdf)
+		return NULL;
+	for (k = 0, *sum = 0; k < items; k++) {
+		*sum += 1.0 / pow((double)(k + 1), s);
+		cdf[k] = *sum;
+	}
+	return cdf;
+}
+
+/* A key from the random word @rnd: uniform, or by @cdf (total @sum). */
+static uint64_t draw_key(const double *cdf, double sum, uint64_t items,
+			 uint64_t rnd)
+{
+	uint32_t lo = 0, hi = (uint32_t)items - 1, mid;
+	double u;
+
+	if (!cdf)
+		return rnd % items;
+	u = (double)(rnd >> 11) / 9007199254740992.0 * sum;
+	while (lo < hi) {
+		mid = (lo + hi) / 2;
+		if (cdf[mid] < u)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 static int client(int argc, char **argv)
 {
 	uint64_t items, ops, seed, i, k, rnd, t0, *acked, *mytag, ver, tg;
@@ -237,8 +272,8 @@ static int client(int argc, char **argv)
 	struct sockaddr_in srv = { .sin_family = AF_INET,
 				   .sin_port = htons(NCL_UDP_PORT) };
 	uint8_t buf[2048], val[NCL_KV_VALUE];
-	double zipf = 0, *cdf = NULL, sum = 0, u;
-	uint32_t sender, put_pct, op, want, lo, hi, mid;
+	double zipf = 0, *cdf = NULL, sum = 0;
+	uint32_t sender, put_pct, op, want;
 	struct pollfd pfd;
 	struct ncl_frame f;
 	int c, fd, tries, got;
@@ -267,13 +302,9 @@ static int client(int argc, char **argv)
 	if (!acked || !mytag || !hit_ns || !miss_ns || !get_ns)
 		return 1;
 	if (zipf > 0) {
-		cdf = malloc(items * sizeof(*cdf));
+		cdf = zipf_cdf(items, zipf, &sum);
 		if (!cdf)
 			return 1;
-		for (k = 0; k < items; k++) {
-			sum += 1.0 / pow((double)(k + 1), zipf);
-			cdf[k] = sum;
-		}
 	}
 	fd = kv_socket();
 	pfd.fd = fd;
@@ -281,21 +312,7 @@ static int client(int argc, char **argv)
 	rnd = seed ^ ((uint64_t)sender << 48);
 	for (i = 0; i < ops; i++) {
 		rnd = splitmix64(rnd);
-		if (cdf) {
-			u = (double)(rnd >> 11) / 9007199254740992.0 * sum;
-			lo = 0;
-			hi = (uint32_t)items - 1;
-			while (lo < hi) {
-				mid = (lo + hi) / 2;
-				if (cdf[mid] < u)
-					lo = mid + 1;
-				else
-					hi = mid;
-			}
-			k = lo;
-		} else {
-			k = rnd % items;
-		}
+		k = draw_key(cdf, sum, items, rnd);
 		op = (splitmix64(rnd) % 100) < put_pct ? NCL_KV_PUT : NCL_KV_GET;
 		if (op == NCL_KV_PUT) {
 			mytag[k] = splitmix64(rnd ^ 0x5555);

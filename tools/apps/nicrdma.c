@@ -182,18 +182,109 @@ static int engine_connect(struct nicring *r, const char *ifname,
 	return 0;
 }
 
+/* @n receives of @size bytes into @mr's buffer on QP @qpn. */
+static void post_recvs(struct nicring *r, uint32_t qpn,
+		       const struct nicprog_mr_reg *mr, uint32_t size,
+		       unsigned int n)
+{
+	struct nicprog_rdma_wr wr[64];
+	unsigned int i, k;
+	int err;
+
+	for (; n; n -= k) {
+		k = n < 64 ? n : 64;
+		for (i = 0; i < k; i++)
+			wr[i] = (struct nicprog_rdma_wr){
+				.wr_id = WRID_RECV, .qpn = qpn,
+				.opcode = NICPROG_WR_RECV, .lkey = mr->lkey,
+				.len = size, .addr = mr->iova,
+			};
+		err = nicring_post(r, wr, k);
+		if (err != (int)k)
+			die("post receives", err);
+	}
+}
+
+/* A pingpong's QP, buffer and counts, as pp_loop() runs it. */
+struct pp_state {
+	struct nicring *r;
+	uint32_t qpn, size;
+	const struct nicprog_mr_reg *mr;
+	unsigned int iters, rx_depth, routs, bad;
+};
+
+/*
+ * ibv_rc_pingpong's loop: a SEND whenever the last one and a receive
+ * completed (the client, @send_first, sends first), receives reposted
+ * as they run low. Return: 0, or 1 (said) on a failed or missing
+ * completion.
+ */
+static int pp_loop(struct pp_state *p, int send_first)
+{
+	unsigned int rcnt = 0, scnt = 0, pending, i;
+	struct nicprog_rdma_wr wr[1];
+	struct nicprog_rdma_wc wc[16];
+	int n;
+
+	wr[0] = (struct nicprog_rdma_wr){
+		.wr_id = WRID_SEND, .qpn = p->qpn, .opcode = NICPROG_WR_SEND,
+		.flags = NICPROG_WR_SIGNALED, .lkey = p->mr->lkey, .len = p->size,
+		.addr = p->mr->iova,
+	};
+	pending = WRID_RECV;
+	if (send_first) {
+		if (nicring_post(p->r, wr, 1) != 1)
+			die("post send", EIO);
+		pending |= WRID_SEND;
+	}
+	while (rcnt < p->iters || scnt < p->iters) {
+		n = nicring_poll_cq(p->r, wc, 16, 5000);
+		if (n < 0)
+			die("poll", n);
+		if (!n) {
+			fprintf(stderr, "nicrdma: no completion in 5 s (%u sent, %u received)\n",
+				scnt, rcnt);
+			return 1;
+		}
+		for (i = 0; i < (unsigned int)n; i++) {
+			if (wc[i].status) {
+				fprintf(stderr, "Failed status %u for wr_id %d\n",
+					wc[i].status, (int)wc[i].wr_id);
+				return 1;
+			}
+			if (wc[i].wr_id == WRID_SEND) {
+				++scnt;
+			} else {
+				p->bad += wc[i].byte_len != p->size;
+				if (--p->routs <= 1) {
+					post_recvs(p->r, p->qpn, p->mr, p->size,
+						   p->rx_depth - p->routs);
+					p->routs = p->rx_depth;
+				}
+				++rcnt;
+			}
+			pending &= ~(unsigned int)wc[i].wr_id;
+			if (scnt < p->iters && !pending) {
+				if (nicring_post(p->r, wr, 1) != 1)
+					die("post send", EIO);
+				pending = WRID_RECV | WRID_SEND;
+			}
+		}
+	}
+	return 0;
+}
+
 static int pingpong(int argc, char **argv)
 {
 	const char *ifname = NULL, *addr = NULL, *server = NULL, *mac = NULL;
 	uint32_t size = 4096, iters = 1000, mtu = 1024, rx_depth = 500;
-	unsigned int linger = 500, routs, rcnt = 0, scnt = 0, pending, i, bad = 0;
+	unsigned int linger = 500;
+	struct pp_state pp = { 0 };
 	struct nicprog_qp_create qc = { .sq_depth = 16 };
 	struct nicprog_qp_connect qn = { .timeout_ms = 100, .retry_cnt = 7 };
 	struct nicprog_mr_reg mr = { .access = NICPROG_ACCESS_LOCAL_WRITE };
-	struct nicprog_rdma_wr wr[64];
-	struct nicprog_rdma_wc wc[16];
 	struct dest me = {}, rem = {};
-	int port = 18515, opt, err, sock, n;
+	int port = 18515, opt, err, sock;
 	struct in_addr in;
 	struct nicring *r;
 	char rem_ip[32];
@@ -232,18 +323,8 @@ static int pingpong(int argc, char **argv)
 	printf("  local address:  LID 0x%04x, QPN 0x%06x, PSN 0x%06x, GID ::ffff:%s\n",
 	       me.lid, me.qpn, me.psn, addr);
 	/* receives first, as ibv_rc_pingpong posts them before the exchange */
-	for (routs = 0; routs < rx_depth; routs += n) {
-		n = rx_depth - routs < 64 ? rx_depth - routs : 64;
-		for (i = 0; i < (unsigned int)n; i++)
-			wr[i] = (struct nicprog_rdma_wr){
-				.wr_id = WRID_RECV, .qpn = qc.qpn,
-				.opcode = NICPROG_WR_RECV, .lkey = mr.lkey,
-				.len = size, .addr = mr.iova,
-			};
-		err = nicring_post(r, wr, n);
-		if (err != n)
-			die("post receives", err);
-	}
+	post_recvs(r, qc.qpn, &mr, size, rx_depth);
+	pp.routs = rx_depth;
 	if (exchange(server, port, &me, &rem, &sock))
 		die("exchange", EPROTO);
 	if (memcmp(rem.gid, qc.gid, 10) || rem.gid[10] != 0xff ||
@@ -267,68 +348,23 @@ static int pingpong(int argc, char **argv)
 		    read(sock, done, sizeof(done)) != sizeof("done"))
 			die("exchange", EPROTO);
 	}
-	wr[0] = (struct nicprog_rdma_wr){
-		.wr_id = WRID_SEND, .qpn = qc.qpn, .opcode = NICPROG_WR_SEND,
-		.flags = NICPROG_WR_SIGNALED, .lkey = mr.lkey, .len = size,
-		.addr = mr.iova,
-	};
-	pending = WRID_RECV;
+	pp.r = r;
+	pp.qpn = qc.qpn;
+	pp.mr = &mr;
+	pp.size = size;
+	pp.iters = iters;
+	pp.rx_depth = rx_depth;
 	t0 = now();
-	if (server == NULL)
-		goto loop;
-	if (nicring_post(r, wr, 1) != 1)
-		die("post send", EIO);
-	pending |= WRID_SEND;
-loop:
-	while (rcnt < iters || scnt < iters) {
-		n = nicring_poll_cq(r, wc, 16, 5000);
-		if (n < 0)
-			die("poll", n);
-		if (!n) {
-			fprintf(stderr, "nicrdma: no completion in 5 s (%u sent, %u received)\n",
-				scnt, rcnt);
-			return 1;
-		}
-		for (i = 0; i < (unsigned int)n; i++) {
-			if (wc[i].status) {
-				fprintf(stderr, "Failed status %u for wr_id %d\n",
-					wc[i].status, (int)wc[i].wr_id);
-				return 1;
-			}
-			if (wc[i].wr_id == WRID_SEND) {
-				++scnt;
-			} else {
-				bad += wc[i].byte_len != size;
-				if (--routs <= 1) {
-					wr[1] = (struct nicprog_rdma_wr){
-						.wr_id = WRID_RECV,
-						.qpn = qc.qpn,
-						.opcode = NICPROG_WR_RECV,
-						.lkey = mr.lkey, .len = size,
-						.addr = mr.iova,
-					};
-					for (; routs < rx_depth; routs++)
-						if (nicring_post(r, &wr[1], 1) != 1)
-							die("post receive", EIO);
-				}
-				++rcnt;
-			}
-			pending &= ~(unsigned int)wc[i].wr_id;
-			if (scnt < iters && !pending) {
-				if (nicring_post(r, wr, 1) != 1)
-					die("post send", EIO);
-				pending = WRID_RECV | WRID_SEND;
-			}
-		}
-	}
+	if (pp_loop(&pp, server != NULL))
+		return 1;
 	t1 = now();
 	printf("%llu bytes in %.2f seconds = %.2f Mbit/sec\n",
 	       (unsigned long long)size * iters * 2, t1 - t0,
 	       size * iters * 2 * 8 / (t1 - t0) / 1e6);
 	printf("%u iters in %.2f seconds = %.2f usec/iter\n", iters, t1 - t0,
 	       (t1 - t0) * 1e6 / iters);
-	if (bad) {
-		fprintf(stderr, "nicrdma: %u messages of the wrong length\n", bad);
+	if (pp.bad) {
+		fprintf(stderr, "nicrdma: %u messages of the wrong length\n", pp.bad);
 		return 1;
 	}
 	/*
@@ -395,23 +431,90 @@ static uint64_t be64(uint64_t v)
 	return ((uint64_t)htonl(v & 0xffffffff) << 32) | htonl(v >> 32);
 }
 
+/*
+ * The client's run: @iters copies of @wr (its wr_id the count), at most
+ * @tx_depth outstanding. Return: 0, or 1 (said) on a failed completion.
+ */
+static int bw_run(struct nicring *r, const struct nicprog_rdma_wr *wr,
+		  uint32_t iters, uint32_t tx_depth)
+{
+	unsigned int posted = 0, done = 0, i;
+	struct nicprog_rdma_wc wc[64];
+	struct nicprog_rdma_wr w;
+	int err, n;
+
+	while (done < iters) {
+		while (posted < iters && posted - done < tx_depth) {
+			w = *wr;
+			w.wr_id = posted;
+			err = nicring_post(r, &w, 1);
+			if (err != 1)
+				die("post", err);
+			posted++;
+		}
+		n = nicring_poll_cq(r, wc, 64, 5000);
+		if (n <= 0)
+			die("no completion in 5 s", n ? n : ETIMEDOUT);
+		for (i = 0; i < (unsigned int)n; i++)
+			if (wc[i].status) {
+				fprintf(stderr, "Completion with error at client: status %u, wr_id %llu\n",
+					wc[i].status,
+					(unsigned long long)wc[i].wr_id);
+				return 1;
+			}
+		done += n;
+	}
+	return 0;
+}
+
+/*
+ * The report perftest's peer prints (size, iterations, peak, average,
+ * rate), the last key exchange and "done"; the client prints its line.
+ */
+static void pt_report(int fd, int client, uint32_t size, uint32_t iters,
+		      double secs, const char *key)
+{
+	double mbs = client ? size * (double)iters / secs / 1e6 : 0;
+	double mpps = client ? iters / secs / 1e6 : 0;
+	double v[3] = { mbs, mbs, mpps };
+	uint64_t bits, rep[5], rrep[5];
+	char rkey_msg[PT_KEY_LEN];
+	unsigned int i;
+
+	rep[0] = be64(size);
+	rep[1] = be64(client ? iters : 0);
+	for (i = 0; i < 3; i++) {
+		memcpy(&bits, &v[i], 8);
+		rep[2 + i] = be64(bits);
+	}
+	for (i = 0; i < 5; i++)
+		if (pt_xchg(fd, client, &rep[i], &rrep[i], 8))
+			die("perftest report", EPROTO);
+	if (pt_xchg(fd, client, key, rkey_msg, PT_KEY_LEN) ||
+	    write(fd, "done", sizeof("done")) != sizeof("done"))
+		die("perftest close", EPROTO);
+	if (client) {
+		printf(" #bytes     #iterations    BW average[MB/sec]   MsgRate[Mpps]\n");
+		printf(" %-10u %-14u %-20.2f %.6f\n", size, iters, mbs, mpps);
+	}
+}
+
 static int bw(int argc, char **argv)
 {
 	unsigned int out_reads = 1;
 	const char *ifname = NULL, *addr = NULL, *server = NULL, *mac = NULL;
 	uint32_t size = 65536, iters = 1000, tx_depth = 64, rkey = 0;
-	unsigned int posted = 0, done = 0, i, k, mtu_enum = 3;
+	unsigned int k, mtu_enum = 3;
 	struct nicprog_qp_create qc = { .rq_depth = 1 };
 	struct nicprog_qp_connect qn = { .timeout_ms = 100, .retry_cnt = 7 };
 	struct nicprog_mr_reg mr = { .access = NICPROG_ACCESS_ALL,
 				     .iova = 0x20000000 };
 	char ver[16] = PT_VERSION, rver[16], key[PT_KEY_LEN], rkey_msg[PT_KEY_LEN];
-	int port = 18515, opt, err, fd, n, write_test = -1, client;
+	int port = 18515, opt, err, fd, write_test = -1, client;
 	uint32_t ours[2], theirs[2];
-	struct nicprog_rdma_wc wc[64];
 	struct nicprog_rdma_wr wr;
 	struct dest me = {}, rem = {};
-	uint64_t rvaddr = 0, rep[5], rrep[5];
+	uint64_t rvaddr = 0;
 	char mtu_s[2], rmtu_s[2];
 	struct in_addr in;
 	struct nicring *r;
@@ -498,60 +601,17 @@ static int bw(int argc, char **argv)
 				   me.psn, rem.gid))
 			return 1;
 	}
+	wr = (struct nicprog_rdma_wr){
+		.qpn = qc.qpn,
+		.opcode = write_test ? NICPROG_WR_WRITE : NICPROG_WR_READ,
+		.flags = NICPROG_WR_SIGNALED, .lkey = mr.lkey, .len = size,
+		.addr = mr.iova, .raddr = rvaddr, .rkey = rkey,
+	};
 	t0 = now();
-	while (client && done < iters) {
-		while (posted < iters && posted - done < tx_depth) {
-			wr = (struct nicprog_rdma_wr){
-				.wr_id = posted, .qpn = qc.qpn,
-				.opcode = write_test ? NICPROG_WR_WRITE :
-						       NICPROG_WR_READ,
-				.flags = NICPROG_WR_SIGNALED, .lkey = mr.lkey,
-				.len = size, .addr = mr.iova, .raddr = rvaddr,
-				.rkey = rkey,
-			};
-			err = nicring_post(r, &wr, 1);
-			if (err != 1)
-				die("post", err);
-			posted++;
-		}
-		n = nicring_poll_cq(r, wc, 64, 5000);
-		if (n <= 0)
-			die("no completion in 5 s", n ? n : ETIMEDOUT);
-		for (i = 0; i < (unsigned int)n; i++)
-			if (wc[i].status) {
-				fprintf(stderr, "Completion with error at client: status %u, wr_id %llu\n",
-					wc[i].status,
-					(unsigned long long)wc[i].wr_id);
-				return 1;
-			}
-		done += n;
-	}
+	if (client && bw_run(r, &wr, iters, tx_depth))
+		return 1;
 	t1 = now();
-	/* the report perftest's peer prints: size, iterations, peak, average, rate */
-	{
-		double mbs = client ? size * (double)iters / (t1 - t0) / 1e6 : 0;
-		double mpps = client ? iters / (t1 - t0) / 1e6 : 0;
-		double v[3] = { mbs, mbs, mpps };
-		uint64_t bits;
-
-		rep[0] = be64(size);
-		rep[1] = be64(client ? iters : 0);
-		for (i = 0; i < 3; i++) {
-			memcpy(&bits, &v[i], 8);
-			rep[2 + i] = be64(bits);
-		}
-		for (i = 0; i < 5; i++)
-			if (pt_xchg(fd, client, &rep[i], &rrep[i], 8))
-				die("perftest report", EPROTO);
-		if (pt_xchg(fd, client, key, rkey_msg, PT_KEY_LEN) ||
-		    write(fd, "done", sizeof("done")) != sizeof("done"))
-			die("perftest close", EPROTO);
-		if (client) {
-			printf(" #bytes     #iterations    BW average[MB/sec]   MsgRate[Mpps]\n");
-			printf(" %-10u %-14u %-20.2f %.6f\n", size, iters, mbs,
-			       mpps);
-		}
-	}
+	pt_report(fd, client, size, iters, t1 - t0, key);
 	close(fd);
 	nicring_close(r);
 	return 0;

@@ -207,14 +207,40 @@ static struct ibv_context *open_dev(const char *name)
 	return ctx;
 }
 
-int main(int argc, char **argv)
+/*
+ * The peer's buffer (twice RC_MAX), region, CQ and RC QP on @ctx. Return:
+ * the PD, or NULL (said).
+ */
+static struct ibv_pd *peer_verbs(struct ibv_context *ctx, const char *dev,
+				 struct peer *p)
 {
-	const char *dev = NULL, *server = NULL, *sizes_arg = "1,4097,65536,1048576";
 	struct ibv_qp_init_attr qia = {
 		.qp_type = IBV_QPT_RC,
 		.cap = { .max_send_wr = 16, .max_recv_wr = 16,
 			 .max_send_sge = 1, .max_recv_sge = 1 },
 	};
+	struct ibv_pd *pd;
+
+	p->buf = aligned_alloc(4096, 2 * RC_MAX);
+	pd = ibv_alloc_pd(ctx);
+	p->mr = pd && p->buf ? ibv_reg_mr(pd, p->buf, 2 * RC_MAX,
+					IBV_ACCESS_LOCAL_WRITE |
+					IBV_ACCESS_REMOTE_WRITE |
+					IBV_ACCESS_REMOTE_READ) : NULL;
+	p->cq = ibv_create_cq(ctx, 64, NULL, NULL, 0);
+	qia.send_cq = qia.recv_cq = p->cq;
+	p->qp = p->mr && p->cq ? ibv_create_qp(pd, &qia) : NULL;
+	if (!p->qp) {
+		fprintf(stderr, "rdmapeer: cannot make a PD, region, CQ or QP on %s: %s\n",
+			dev, strerror(errno));
+		return NULL;
+	}
+	return pd;
+}
+
+int main(int argc, char **argv)
+{
+	const char *dev = NULL, *server = NULL, *sizes_arg = "1,4097,65536,1048576";
 	int port = RC_PORT, ib_port = 1, gidx = -1, opt, fd, n, err;
 	unsigned int mm_n = 0, nrec = 0, ri;
 	uint32_t sizes[RC_SIZES_MAX], mtu = 1024;
@@ -263,20 +289,9 @@ int main(int argc, char **argv)
 			ib_port, gidx);
 		return 1;
 	}
-	p.buf = aligned_alloc(4096, 2 * RC_MAX);
-	pd = ibv_alloc_pd(ctx);
-	p.mr = pd && p.buf ? ibv_reg_mr(pd, p.buf, 2 * RC_MAX,
-					IBV_ACCESS_LOCAL_WRITE |
-					IBV_ACCESS_REMOTE_WRITE |
-					IBV_ACCESS_REMOTE_READ) : NULL;
-	p.cq = ibv_create_cq(ctx, 64, NULL, NULL, 0);
-	qia.send_cq = qia.recv_cq = p.cq;
-	p.qp = p.mr && p.cq ? ibv_create_qp(pd, &qia) : NULL;
-	if (!p.qp) {
-		fprintf(stderr, "rdmapeer: cannot make a PD, region, CQ or QP on %s: %s\n",
-			dev, strerror(errno));
+	pd = peer_verbs(ctx, dev, &p);
+	if (!pd)
 		return 1;
-	}
 	srand48(getpid() * time(NULL));
 	me = (struct rc_hello){ .qpn = p.qp->qp_num, .psn = lrand48() & 0xffffff,
 				.rkey = p.mr->rkey, .vaddr = (uintptr_t)p.buf,

@@ -29,6 +29,7 @@
  * path changed.
  */
 #include "absint.h"
+#include "../../kernel/exec/run.h"
 
 #define AI_MAX_FRAMES	8
 #define AI_STACK_BYTES	512		/* MAX_BPF_STACK */
@@ -609,45 +610,15 @@ static u64 ai_bswap(u64 v, u32 bits)
 static bool ai_alu_range(u8 op, u64 a, u64 b, u64 c, u64 d, u32 bits,
 			 u64 *lo, u64 *hi)
 {
-	u64 top = ai_mask(bits), v;
+	u64 top = ai_mask(bits);
 
-	if (a == b && c == d && op != BPF_ARSH && op != BPF_NEG &&
+	/*
+	 * Constants: the executor's own operation, for the ops from ADD to
+	 * XOR but NEG (a shift only by less than the width).
+	 */
+	if (a == b && c == d && op <= BPF_XOR && op != BPF_NEG &&
 	    (c < bits || (op != BPF_LSH && op != BPF_RSH))) {
-		switch (op) {
-		case BPF_ADD:
-			v = a + c;
-			break;
-		case BPF_SUB:
-			v = a - c;
-			break;
-		case BPF_MUL:
-			v = a * c;
-			break;
-		case BPF_DIV:
-			v = c ? a / c : 0;
-			break;
-		case BPF_MOD:
-			v = c ? a % c : a;
-			break;
-		case BPF_AND:
-			v = a & c;
-			break;
-		case BPF_OR:
-			v = a | c;
-			break;
-		case BPF_XOR:
-			v = a ^ c;
-			break;
-		case BPF_LSH:
-			v = a << c;
-			break;
-		case BPF_RSH:
-			v = a >> c;
-			break;
-		default:
-			return false;
-		}
-		*lo = *hi = v & top;
+		*lo = *hi = nicprog_exec_alu64(op, a, c) & top;
 		return true;
 	}
 	switch (op) {

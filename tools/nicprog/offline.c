@@ -161,6 +161,75 @@ static int plan_svg(char **pargv, const char *file)
 	return 0;
 }
 
+/* What cmd_offline() gathers: nicprog-plan's arguments and its own. */
+struct offline_args {
+	const char *obj, *workload, *bufs, *svg_file;
+	char *pargv[PLAN_ARGS_MAX];
+	int pargc;
+};
+
+/* A word that takes a value: 0, or the exit status of bad usage. */
+static int offline_value(struct offline_args *oa, const char *arg,
+			 const char *val, bool predict)
+{
+	unsigned long n;
+	char *end;
+
+	if (!strcmp(arg, "obj")) {
+		oa->obj = val;
+	} else if (!strcmp(arg, "workload") && predict) {
+		oa->workload = val;
+	} else if (!strcmp(arg, "bufs") && predict) {
+		oa->bufs = val;
+		oa->pargv[oa->pargc++] = "--bufs";
+		oa->pargv[oa->pargc++] = (char *)val;
+	} else if ((!strcmp(arg, "args") || !strcmp(arg, "data")) &&
+		   predict) {
+		oa->pargv[oa->pargc++] = !strcmp(arg, "args") ? "--args" :
+					"--data";
+		oa->pargv[oa->pargc++] = (char *)val;
+	} else if (!strcmp(arg, "engine-share")) {
+		/* nicprog-plan checks it and says what is wrong */
+		oa->pargv[oa->pargc++] = "--engine-share";
+		oa->pargv[oa->pargc++] = (char *)val;
+	} else if (!strcmp(arg, "svg")) {
+		oa->svg_file = val;
+	} else if (!strcmp(arg, "shape")) {
+		if (shape_value(val) < 0)
+			return cli_usage("unknown shape \"%s\" (auto, single, replicated, pipelined, pipelined+replicated)",
+					 val);
+		oa->pargv[oa->pargc++] = "--shape";
+		oa->pargv[oa->pargc++] = (char *)val;
+	} else if (!strcmp(arg, "cores")) {
+		errno = 0;
+		strtoul(val, &end, 0);
+		if (end == val || *end || errno)
+			return cli_usage("cores \"%s\" is not a count of cores",
+					 val);
+		oa->pargv[oa->pargc++] = "--cores";
+		oa->pargv[oa->pargc++] = (char *)val;
+	} else if (!strcmp(arg, "entry") && predict) {
+		oa->pargv[oa->pargc++] = "--entry";
+		oa->pargv[oa->pargc++] = (char *)val;
+	} else if (!strcmp(arg, "samples") && predict) {
+		errno = 0;
+		n = strtoul(val, &end, 10);
+		/* nicprog-plan's NP_MAX_SAMPLES, in the CLI's words */
+		if (end == val || *end || errno || !n || n > 64)
+			return cli_usage("samples \"%s\" is not a count from 1 to 64",
+					 val);
+		oa->pargv[oa->pargc++] = "--samples";
+		oa->pargv[oa->pargc++] = (char *)val;
+	} else if (!strcmp(arg, "profile") || !strcmp(arg, "sec")) {
+		oa->pargv[oa->pargc++] = !strcmp(arg, "sec") ? "--sec" :
+					"--profile";
+		oa->pargv[oa->pargc++] = (char *)val;
+	} else {
+		return cli_usage("unknown argument \"%s\"", arg);
+	}
+	return 0;
+}
+
 /**
  * cmd_offline() - nicprog plan | predict
  * @cli: the arguments after the object word
@@ -171,21 +240,18 @@ static int plan_svg(char **pargv, const char *file)
  */
 int cmd_offline(struct cli *cli, bool predict, enum out_mode mode)
 {
-	const char *obj = NULL, *workload = NULL, *dot_file = NULL;
-	const char *bufs = NULL;
-	const char *svg_file = NULL, *arg, *val;
-	char *pargv[PLAN_ARGS_MAX];
-	int pargc = 0, fd, rc;
+	struct offline_args oa = { 0 };
+	const char *dot_file = NULL, *arg, *val;
+	char **pargv = oa.pargv;
 	bool dot = false;
-	unsigned long n;
-	char *end;
+	int fd, rc;
 
-	pargv[pargc++] = NULL;	/* the program, once found */
+	pargv[oa.pargc++] = NULL;	/* the program, once found */
 	while ((arg = cli_next(cli))) {
-		if (pargc > PLAN_ARGS_MAX - 8)
+		if (oa.pargc > PLAN_ARGS_MAX - 8)
 			return cli_usage("too many arguments");
 		if (!strcmp(arg, "partial")) {
-			pargv[pargc++] = "--partial";
+			pargv[oa.pargc++] = "--partial";
 			continue;
 		}
 		if (!strcmp(arg, "dot") && !predict) {
@@ -199,84 +265,35 @@ int cmd_offline(struct cli *cli, bool predict, enum out_mode mode)
 		val = cli_next(cli);
 		if (!val)
 			return cli_usage("\"%s\" needs a value", arg);
-		if (!strcmp(arg, "obj")) {
-			obj = val;
-		} else if (!strcmp(arg, "workload") && predict) {
-			workload = val;
-		} else if (!strcmp(arg, "bufs") && predict) {
-			bufs = val;
-			pargv[pargc++] = "--bufs";
-			pargv[pargc++] = (char *)val;
-		} else if ((!strcmp(arg, "args") || !strcmp(arg, "data")) &&
-			   predict) {
-			pargv[pargc++] = !strcmp(arg, "args") ? "--args" :
-						"--data";
-			pargv[pargc++] = (char *)val;
-		} else if (!strcmp(arg, "engine-share")) {
-			/* nicprog-plan checks it and says what is wrong */
-			pargv[pargc++] = "--engine-share";
-			pargv[pargc++] = (char *)val;
-		} else if (!strcmp(arg, "svg")) {
-			svg_file = val;
-		} else if (!strcmp(arg, "shape")) {
-			if (shape_value(val) < 0)
-				return cli_usage("unknown shape \"%s\" (auto, single, replicated, pipelined, pipelined+replicated)",
-						 val);
-			pargv[pargc++] = "--shape";
-			pargv[pargc++] = (char *)val;
-		} else if (!strcmp(arg, "cores")) {
-			errno = 0;
-			strtoul(val, &end, 0);
-			if (end == val || *end || errno)
-				return cli_usage("cores \"%s\" is not a count of cores",
-						 val);
-			pargv[pargc++] = "--cores";
-			pargv[pargc++] = (char *)val;
-		} else if (!strcmp(arg, "entry") && predict) {
-			pargv[pargc++] = "--entry";
-			pargv[pargc++] = (char *)val;
-		} else if (!strcmp(arg, "samples") && predict) {
-			errno = 0;
-			n = strtoul(val, &end, 10);
-			/* nicprog-plan's NP_MAX_SAMPLES, in the CLI's words */
-			if (end == val || *end || errno || !n || n > 64)
-				return cli_usage("samples \"%s\" is not a count from 1 to 64",
-						 val);
-			pargv[pargc++] = "--samples";
-			pargv[pargc++] = (char *)val;
-		} else if (!strcmp(arg, "profile") || !strcmp(arg, "sec")) {
-			pargv[pargc++] = !strcmp(arg, "sec") ? "--sec" :
-						"--profile";
-			pargv[pargc++] = (char *)val;
-		} else {
-			return cli_usage("unknown argument \"%s\"", arg);
-		}
+		rc = offline_value(&oa, arg, val, predict);
+		if (rc)
+			return rc;
 	}
-	if (!obj)
+	if (!oa.obj)
 		return cli_usage("name the program: obj FILE");
-	if (predict && !workload && !bufs)
+	if (predict && !oa.workload && !oa.bufs)
 		return cli_usage("name the traffic, workload FILE (tools/workloads/*.wl or a pcap file), or a lookaside kernel's job: bufs LEN,LEN,...");
-	if (workload && bufs)
+	if (oa.workload && oa.bufs)
 		return cli_usage("workload prices an NF, bufs a lookaside kernel's job: one or the other");
-	if ((dot || svg_file) && mode != OUT_TEXT)
+	if ((dot || oa.svg_file) && mode != OUT_TEXT)
 		return cli_usage("dot and svg are graphs, not JSON: drop -j");
-	if (dot && svg_file)
+	if (dot && oa.svg_file)
 		return cli_usage("dot or svg, not both");
-	if (workload) {
-		pargv[pargc++] = "--workload";
-		pargv[pargc++] = (char *)workload;
+	if (oa.workload) {
+		pargv[oa.pargc++] = "--workload";
+		pargv[oa.pargc++] = (char *)oa.workload;
 	}
 	if (mode != OUT_TEXT)
-		pargv[pargc++] = mode == OUT_PRETTY ? "--pretty" : "--json";
-	if (dot || svg_file)
-		pargv[pargc++] = "--dot";
-	pargv[pargc++] = (char *)obj;
-	pargv[pargc] = NULL;
+		pargv[oa.pargc++] = mode == OUT_PRETTY ? "--pretty" : "--json";
+	if (dot || oa.svg_file)
+		pargv[oa.pargc++] = "--dot";
+	pargv[oa.pargc++] = (char *)oa.obj;
+	pargv[oa.pargc] = NULL;
 	pargv[0] = (char *)find_plan();
 	if (!pargv[0])
 		return EXIT_REFUSED;
-	if (svg_file)
-		return plan_svg(pargv, svg_file);
+	if (oa.svg_file)
+		return plan_svg(pargv, oa.svg_file);
 	fd = -1;
 	if (dot_file) {
 		fd = open(dot_file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,

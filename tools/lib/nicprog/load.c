@@ -160,6 +160,94 @@ static void *np_btf_info_remap(const void *info, u32 cnt, u32 rec_size,
 }
 
 /*
+ * Our changes to libbpf's copy that keep its length: a PROG_ARRAY's loads
+ * name the device table standing for it, and the folds. -EINVAL (said in
+ * np_fold.why) where a fold's instruction is not the load it folds.
+ */
+static int np_patch_copy(const struct np_object *o, struct bpf_insn *copy,
+			 size_t n)
+{
+	u32 i, at;
+	int proxy;
+
+	for (i = 0; i + 1 < n; i++) {
+		if (!np_is_ldimm64(&copy[i]))
+			continue;
+		proxy = copy[i].src_reg == BPF_PSEUDO_MAP_FD ?
+			np_tail_proxy(copy[i].imm) : -1;
+		if (proxy >= 0)
+			copy[i].imm = proxy;
+		i++;
+	}
+	for (i = 0; i < o->n_patches; i++) {
+		at = o->patches[i].at;
+		if (BPF_CLASS(o->patches[i].insn.code) != BPF_LD &&
+		    o->patches[i].insn.code &&
+		    BPF_CLASS(copy[at].code) != BPF_LDX) {
+			snprintf(np_fold.why, sizeof(np_fold.why),
+				 "libbpf's insn %u is not the load the loader folds",
+				 at);
+			return -EINVAL;
+		}
+		copy[at] = o->patches[i].insn;
+	}
+	return 0;
+}
+
+/*
+ * Each splice's instruction in libbpf's copy is the call or address load
+ * the loader rewrites; a global data lookup names the map by libbpf's
+ * descriptor for it. -EINVAL, said in np_fold.why, otherwise.
+ */
+static int np_splices_check(const struct np_object *o,
+			    const struct bpf_insn *copy, struct np_splice *sp)
+{
+	u32 i, k, at;
+	int helper;
+
+	for (i = 0; i < o->n_splices; i++) {
+		at = sp[i].at;
+		helper = sp[i].kind == NP_SPLICE_REDIRECT ?
+			 BPF_FUNC_redirect_map :
+			 sp[i].kind == NP_SPLICE_LOOKUP ||
+			 sp[i].kind == NP_SPLICE_GATE ?
+			 BPF_FUNC_map_lookup_elem :
+			 sp[i].kind == NP_SPLICE_TAIL ? BPF_FUNC_tail_call :
+			 sp[i].kind == NP_SPLICE_LOOP ? BPF_FUNC_loop : -1;
+		if (helper >= 0 &&
+		    (copy[at].code != (BPF_JMP | BPF_CALL) ||
+		     copy[at].imm != helper)) {
+			snprintf(np_fold.why, sizeof(np_fold.why),
+				 "libbpf's insn %u is not the helper call the loader rewrites",
+				 at);
+			return -EINVAL;
+		}
+		if (sp[i].kind == NP_SPLICE_FUNC && sp[i].n &&
+		    (!np_is_ldimm64(&copy[at]) ||
+		     copy[at].src_reg != BPF_PSEUDO_FUNC)) {
+			snprintf(np_fold.why, sizeof(np_fold.why),
+				 "libbpf's insn %u is not the callback address load the loader rewrites",
+				 at);
+			return -EINVAL;
+		}
+		if (sp[i].kind != NP_SPLICE_GLOBAL || !sp[i].n)
+			continue;
+		if (!np_is_ldimm64(&copy[at]) ||
+		    copy[at].src_reg != BPF_PSEUDO_MAP_VALUE) {
+			snprintf(np_fold.why, sizeof(np_fold.why),
+				 "libbpf's insn %u is not the global data address load the loader rewrites",
+				 at);
+			return -EINVAL;
+		}
+		/* the lookup names the map by libbpf's descriptor for it */
+		for (k = 0; k < sp[i].n; k++)
+			if (np_is_ldimm64(&sp[i].insns[k]))
+				sp[i].insns[k].imm = copy[at].imm;
+	}
+	return 0;
+}
+
+/*
  * libbpf's prog_prepare_load_fn: its copy of the chosen program, relocated,
  * gets the changes object.c made to ours -- read-only data folded
  * (patches), then bpf_redirect_map() and bpf_loop() calls spliced
@@ -176,8 +264,8 @@ static int np_prepare(struct bpf_program *prog, struct bpf_prog_load_opts *lo,
 	struct bpf_insn *copy, *spliced = NULL;
 	const struct np_object *o = NULL;
 	struct np_splice *sp = NULL;
-	u32 i, k, at, new_len, *map = NULL;
-	int err, helper, proxy;
+	u32 i, new_len, *map = NULL;
+	int err;
 
 	(void)cookie;
 	for (i = 0; i < np_fold.n && !o; i++)
@@ -211,28 +299,9 @@ static int np_prepare(struct bpf_program *prog, struct bpf_prog_load_opts *lo,
 	if (!copy)
 		return -ENOMEM;
 	memcpy(copy, in, n * sizeof(*copy));
-	/* a PROG_ARRAY's loads name the device table standing for it */
-	for (i = 0; i + 1 < n; i++) {
-		if (!np_is_ldimm64(&copy[i]))
-			continue;
-		proxy = copy[i].src_reg == BPF_PSEUDO_MAP_FD ?
-			np_tail_proxy(copy[i].imm) : -1;
-		if (proxy >= 0)
-			copy[i].imm = proxy;
-		i++;
-	}
-	for (i = 0; i < o->n_patches; i++) {
-		at = o->patches[i].at;
-		if (BPF_CLASS(o->patches[i].insn.code) != BPF_LD &&
-		    o->patches[i].insn.code &&
-		    BPF_CLASS(copy[at].code) != BPF_LDX) {
-			snprintf(np_fold.why, sizeof(np_fold.why),
-				 "libbpf's insn %u is not the load the loader folds",
-				 at);
-			free(copy);
-			return -EINVAL;
-		}
-		copy[at] = o->patches[i].insn;
+	if (np_patch_copy(o, copy, n)) {
+		free(copy);
+		return -EINVAL;
 	}
 	if (o->n_splices) {
 		sp = malloc(o->n_splices * sizeof(*sp));
@@ -242,48 +311,9 @@ static int np_prepare(struct bpf_program *prog, struct bpf_prog_load_opts *lo,
 		}
 		memcpy(sp, o->splices, o->n_splices * sizeof(*sp));
 	}
-	for (i = 0; i < o->n_splices; i++) {
-		at = sp[i].at;
-		helper = sp[i].kind == NP_SPLICE_REDIRECT ?
-			 BPF_FUNC_redirect_map :
-			 sp[i].kind == NP_SPLICE_LOOKUP ||
-			 sp[i].kind == NP_SPLICE_GATE ?
-			 BPF_FUNC_map_lookup_elem :
-			 sp[i].kind == NP_SPLICE_TAIL ? BPF_FUNC_tail_call :
-			 sp[i].kind == NP_SPLICE_LOOP ? BPF_FUNC_loop : -1;
-		if (helper >= 0 &&
-		    (copy[at].code != (BPF_JMP | BPF_CALL) ||
-		     copy[at].imm != helper)) {
-			snprintf(np_fold.why, sizeof(np_fold.why),
-				 "libbpf's insn %u is not the helper call the loader rewrites",
-				 at);
-			err = -EINVAL;
-			goto out;
-		}
-		if (sp[i].kind == NP_SPLICE_FUNC && sp[i].n &&
-		    (!np_is_ldimm64(&copy[at]) ||
-		     copy[at].src_reg != BPF_PSEUDO_FUNC)) {
-			snprintf(np_fold.why, sizeof(np_fold.why),
-				 "libbpf's insn %u is not the callback address load the loader rewrites",
-				 at);
-			err = -EINVAL;
-			goto out;
-		}
-		if (sp[i].kind != NP_SPLICE_GLOBAL || !sp[i].n)
-			continue;
-		if (!np_is_ldimm64(&copy[at]) ||
-		    copy[at].src_reg != BPF_PSEUDO_MAP_VALUE) {
-			snprintf(np_fold.why, sizeof(np_fold.why),
-				 "libbpf's insn %u is not the global data address load the loader rewrites",
-				 at);
-			err = -EINVAL;
-			goto out;
-		}
-		/* the lookup names the map by libbpf's descriptor for it */
-		for (k = 0; k < sp[i].n; k++)
-			if (np_is_ldimm64(&sp[i].insns[k]))
-				sp[i].insns[k].imm = copy[at].imm;
-	}
+	err = np_splices_check(o, copy, sp);
+	if (err)
+		goto out;
 	new_len = n;
 	if (o->n_splices) {
 		err = np_splice_apply(copy, n, sp, o->n_splices,
@@ -891,6 +921,45 @@ static int np_pins_ok(struct bpf_object *obj, const char *path,
 	return 0;
 }
 
+/*
+ * The opened object's maps made and checked, then loaded: a descriptor of
+ * the chosen program, or -errno with the cause said in @opts->why.
+ */
+static int np_load_chosen(struct bpf_object *obj, const struct np_object *o,
+			  struct bpf_program *chosen, bool tails,
+			  const char *path, int ifindex,
+			  const struct nicprog_load_opts *opts)
+{
+	int ret;
+
+	ret = ifindex ? np_maps(obj, ifindex, opts) : np_host_maps(obj, o);
+	if (!ret)
+		ret = np_pins_ok(obj, path, opts);
+	if (ret)
+		return ret;
+	ret = bpf_object__load(obj);
+	if (ret && np_fold.why[0])
+		return np_why(opts, ret, "%s: %s", path, np_fold.why);
+	if (ret && ifindex && tails && !np_prog_array_takes_offloaded(ifindex)) {
+		np_why(opts, -EOPNOTSUPP,
+		       "%s: program %s makes tail calls, and this kernel puts no offloaded program in a PROG_ARRAY (Linux 6.3 and later); run it on the host",
+		       path, o->name);
+		return ret;
+	}
+	if (ret) {
+		np_verifier_why(opts, ret, path, o->name);
+		return ret;
+	}
+	if (ifindex && np_fold.done != np_fold.n)
+		return np_why(opts, -EINVAL,
+			      "%s: libbpf loaded %s without letting the loader adapt it",
+			      path, o->name);
+	ret = fcntl(bpf_program__fd(chosen), F_DUPFD_CLOEXEC, 0);
+	if (ret < 0)
+		ret = np_why(opts, -errno, "%s", strerror(errno));
+	return ret;
+}
+
 int nicprog_load(const char *path, int ifindex,
 		 const struct nicprog_load_opts *opts)
 {
@@ -980,35 +1049,7 @@ int nicprog_load(const char *path, int ifindex,
 			     path, o->name, o->sec);
 		goto out_close;
 	}
-	ret = ifindex ? np_maps(obj, ifindex, opts) : np_host_maps(obj, o);
-	if (!ret)
-		ret = np_pins_ok(obj, path, opts);
-	if (ret)
-		goto out_close;
-	ret = bpf_object__load(obj);
-	if (ret && np_fold.why[0]) {
-		np_why(opts, ret, "%s: %s", path, np_fold.why);
-		goto out_close;
-	}
-	if (ret && ifindex && tails && !np_prog_array_takes_offloaded(ifindex)) {
-		np_why(opts, -EOPNOTSUPP,
-		       "%s: program %s makes tail calls, and this kernel puts no offloaded program in a PROG_ARRAY (Linux 6.3 and later); run it on the host",
-		       path, o->name);
-		goto out_close;
-	}
-	if (ret) {
-		np_verifier_why(opts, ret, path, o->name);
-		goto out_close;
-	}
-	if (ifindex && np_fold.done != np_fold.n) {
-		ret = np_why(opts, -EINVAL,
-			     "%s: libbpf loaded %s without letting the loader adapt it",
-			     path, o->name);
-		goto out_close;
-	}
-	ret = fcntl(bpf_program__fd(chosen), F_DUPFD_CLOEXEC, 0);
-	if (ret < 0)
-		ret = np_why(opts, -errno, "%s", strerror(errno));
+	ret = np_load_chosen(obj, o, chosen, tails, path, ifindex, opts);
 out_close:
 	bpf_object__close(obj);
 out:

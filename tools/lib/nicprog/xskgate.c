@@ -193,6 +193,44 @@ static bool xg_cond(u8 op, bool w32, u64 x, u64 y)
 }
 
 /*
+ * What an ALU instruction makes of its destination @d (source @sv):
+ * false where the run cannot be followed (the lookup's result changed or
+ * moved in 32 bits, the frame pointer written).
+ */
+static bool xg_alu(const struct bpf_insn *in, struct xg_val *d,
+		   const struct xg_val *sv)
+{
+	u8 cls = BPF_CLASS(in->code), op = BPF_OP(in->code);
+
+	if ((d->kind == XG_RESULT && op != BPF_MOV) ||
+	    in->dst_reg == BPF_REG_10 ||
+	    (BPF_SRC(in->code) == BPF_X && sv->kind == XG_RESULT &&
+	     !(op == BPF_MOV && cls == BPF_ALU64)))
+		return false;
+	if (op == BPF_MOV && BPF_SRC(in->code) == BPF_K)
+		*d = xg_v(XG_CONST, cls == BPF_ALU64 ?
+			  (s64)in->imm : (s64)(u32)in->imm);
+	else if (op == BPF_MOV && cls == BPF_ALU64)
+		*d = *sv;
+	else if (op == BPF_MOV && sv->kind == XG_KEY)
+		*d = *sv;	/* w = w: the 32 bits stay */
+	else if (cls == BPF_ALU64 && BPF_SRC(in->code) == BPF_K &&
+		 in->imm == 32 && op == BPF_LSH &&
+		 d->kind == XG_KEY)
+		*d = xg_v(XG_KEY_HI, 0);
+	else if (cls == BPF_ALU64 && BPF_SRC(in->code) == BPF_K &&
+		 in->imm == 32 && (op == BPF_RSH || op == BPF_ARSH) &&
+		 d->kind == XG_KEY_HI)
+		*d = xg_v(XG_KEY, 0);
+	else if (op == BPF_ADD && cls == BPF_ALU64 &&
+		 BPF_SRC(in->code) == BPF_K && d->kind == XG_FP)
+		d->c += in->imm;
+	else
+		*d = xg_v(XG_UNK, 0);
+	return true;
+}
+
+/*
  * One run from the lookup at @at to its exit, the lookup's result NULL
  * (@null) or not. @key: the key's stack offset. Sets *@rd to the
  * redirect's instruction and *@ret to what the run returns.
@@ -261,31 +299,8 @@ static bool xg_run(const struct np_object *o, u32 first, u32 end, u32 at,
 			break;
 		case BPF_ALU:
 		case BPF_ALU64:
-			if ((d->kind == XG_RESULT && op != BPF_MOV) ||
-			    in->dst_reg == BPF_REG_10 ||
-			    (BPF_SRC(in->code) == BPF_X && sv->kind == XG_RESULT &&
-			     !(op == BPF_MOV && cls == BPF_ALU64)))
+			if (!xg_alu(in, d, sv))
 				return false;
-			if (op == BPF_MOV && BPF_SRC(in->code) == BPF_K)
-				*d = xg_v(XG_CONST, cls == BPF_ALU64 ?
-					  (s64)in->imm : (s64)(u32)in->imm);
-			else if (op == BPF_MOV && cls == BPF_ALU64)
-				*d = *sv;
-			else if (op == BPF_MOV && sv->kind == XG_KEY)
-				*d = *sv;	/* w = w: the 32 bits stay */
-			else if (cls == BPF_ALU64 && BPF_SRC(in->code) == BPF_K &&
-				 in->imm == 32 && op == BPF_LSH &&
-				 d->kind == XG_KEY)
-				*d = xg_v(XG_KEY_HI, 0);
-			else if (cls == BPF_ALU64 && BPF_SRC(in->code) == BPF_K &&
-				 in->imm == 32 && (op == BPF_RSH || op == BPF_ARSH) &&
-				 d->kind == XG_KEY_HI)
-				*d = xg_v(XG_KEY, 0);
-			else if (op == BPF_ADD && cls == BPF_ALU64 &&
-				 BPF_SRC(in->code) == BPF_K && d->kind == XG_FP)
-				d->c += in->imm;
-			else
-				*d = xg_v(XG_UNK, 0);
 			break;
 		case BPF_JMP:
 		case BPF_JMP32:
