@@ -436,25 +436,12 @@ static void unprivileged(unsigned int ifindex)
 	       WIFEXITED(status) ? -WEXITSTATUS(status) : -1);
 }
 
-int main(int argc, char **argv)
+/* dev-get requests the policy or the handler refuses, each with why. */
+static void dev_get_refused(unsigned int ifindex)
 {
-	unsigned int ifindex, cores;
 	struct nlmsghdr *nlh;
-	struct genlmsghdr *g;
-	char longname[32], profile[32];
+	char longname[32];
 	int err;
-
-	if (argc != 3 || !(ifindex = if_nametoindex(argv[1]))) {
-		fprintf(stderr, "usage: nl_test IFNAME CORES\n");
-		return 2;
-	}
-	cores = strtoul(argv[2], NULL, 0);
-	printf("TAP version 13\n");
-	err = nl_open(&nl);
-	if (err) {
-		printf("1..0 # SKIP no nicprog family: %s\n", strerror(-err));
-		return 4;
-	}
 
 	nlh = nl_msg(&nl, NICPROG_CMD_DEV_GET, 0);
 	err = nl_run(&nl, nlh, NULL, NULL);
@@ -522,6 +509,14 @@ int main(int argc, char **argv)
 	expect("a dump filtered by a non-port: EOPNOTSUPP",
 	       nl_run(&nl, nlh, NULL, NULL), -EOPNOTSUPP,
 	       "the interface is not a nicprog port");
+}
+
+/* prog-get, stats-get, unknown commands and a bad header, refused. */
+static void other_refused(unsigned int ifindex)
+{
+	struct nlmsghdr *nlh;
+	struct genlmsghdr *g;
+	int err;
 
 	nlh = nl_msg(&nl, NICPROG_CMD_PROG_GET, 0);
 	mnl_attr_put_u32(nlh, NICPROG_A_PROG_IFINDEX, ifindex);
@@ -570,6 +565,28 @@ int main(int argc, char **argv)
 	expect("a reserved header field set: EINVAL",
 	       nl_run(&nl, nlh, NULL, NULL), -EINVAL,
 	       "genlmsghdr.reserved field is not 0");
+}
+
+int main(int argc, char **argv)
+{
+	unsigned int ifindex, cores;
+	char profile[32];
+	int err;
+
+	if (argc != 3 || !(ifindex = if_nametoindex(argv[1]))) {
+		fprintf(stderr, "usage: nl_test IFNAME CORES\n");
+		return 2;
+	}
+	cores = strtoul(argv[2], NULL, 0);
+	printf("TAP version 13\n");
+	err = nl_open(&nl);
+	if (err) {
+		printf("1..0 # SKIP no nicprog family: %s\n", strerror(-err));
+		return 4;
+	}
+
+	dev_get_refused(ifindex);
+	other_refused(ifindex);
 
 	expect("dev-set with nothing to set: EINVAL",
 	       dev_set(ifindex, -1, -1, -1), -EINVAL, "nothing to set");

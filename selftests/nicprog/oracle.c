@@ -1628,57 +1628,206 @@ static int attached_prog(int nf_idx, const char *want)
 	return fd;
 }
 
-int main(int argc, char **argv)
-{
-	static const char *names[] = { "ABORTED", "DROP", "PASS", "TX",
-				       "REDIRECT" };
-	uint8_t frame[MAX_FRAME + 64], hout[4096], nout[MAX_FRAME + 128];
-	int in_fd, pass_fd, tx_fd, redir_fd, prog_nic, prog_host, nf_idx;
-	char name[BPF_OBJ_NAME_LEN], hname[BPF_OBJ_NAME_LEN];
-	struct sockaddr_ll to = { .sll_family = AF_PACKET };
-	unsigned long frames, i, diffs = 0, seen[6] = { 0 };
-	unsigned long runts = 0, redirect_lost = 0, oversize = 0;
-	uint64_t rerr, len_err = 0;
+/* One oracle run's ports, sockets and counts, as one_frame() uses them. */
+struct oracle_io {
+	int in_fd, tx_fd, pass_fd, redir_fd, prog_host, nf_idx;
+	struct sockaddr_ll to;
+	const char *nf, *in, *out, *ports[3];
 	uint32_t mtu_in, mtu_out;
-	const char *big;
-	uint64_t rx_bytes[3];
-	const char *ports[3];
 	struct verdicts prev;
-	const char *nf;
+	unsigned long diffs, seen[6], runts, redirect_lost, oversize;
+};
+
+static const char *const vnames[] = { "ABORTED", "DROP", "PASS", "TX",
+				      "REDIRECT" };
+
+/*
+ * Frame @i: run on the host (BPF_PROG_TEST_RUN), sent through the NIC,
+ * its verdict, output, events, trace lines and metadata compared.
+ * Return: 0, or 2 (said) when the run cannot go on.
+ */
+/* The host's output: metadata and frame, as BPF_PROG_TEST_RUN writes them */
+#define HOST_OUT	4096
+
+/*
+ * @frame through the host's copy (BPF_PROG_TEST_RUN), its trace lines
+ * read; the output without its metadata in @hout (*@hlen bytes), the
+ * metadata's first bytes in @meta (*@meta_len bytes were there).
+ * Return: the verdict, or -1 (said).
+ */
+static int host_run(int prog, int nf_idx, uint8_t *frame, int len,
+		    uint8_t *hout, uint32_t *hlen, uint8_t *meta,
+		    uint32_t *meta_len)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, opts);
+	/*
+	 * data_end is the linear part in 6.1's test_run; the rest
+	 * would become fragments the program cannot read directly.
+	 */
+	struct xdp_md ctx = { .data_end = len, .ingress_ifindex = nf_idx };
+	struct xdp_md ctx_out = { 0 };
+	uint32_t hmeta;
+
+	opts.data_in = frame;
+	opts.data_size_in = len;
+	opts.data_out = hout;
+	opts.data_size_out = HOST_OUT;
+	opts.ctx_in = &ctx;
+	opts.ctx_size_in = sizeof(ctx);
+	opts.ctx_out = &ctx_out;
+	opts.ctx_size_out = sizeof(ctx_out);
+	opts.repeat = 1;
+	if (bpf_prog_test_run_opts(prog, &opts)) {
+		perror("oracle: BPF_PROG_TEST_RUN");
+		return -1;
+	}
+	trace_read(&tr_host);
+	/* the output starts at data_meta; ctx_out.data is the gap */
+	hmeta = ctx_out.data <= opts.data_size_out ? ctx_out.data : 0;
+	memcpy(meta, hout, hmeta < 32 ? hmeta : 32);
+	memmove(hout, hout + hmeta, opts.data_size_out - hmeta);
+	*hlen = opts.data_size_out - hmeta;
+	*meta_len = hmeta;
+	return opts.retval;
+}
+
+static int one_frame(struct oracle_io *io, unsigned long i)
+{
+	uint8_t frame[MAX_FRAME + 64], hout[HOST_OUT], nout[MAX_FRAME + 128];
+	uint64_t rerr, len_err = 0, rx_bytes[3];
+	const char *big;
 	int k, a, runt;
 
-	if (argc == 5 && !strcmp(argv[1], "--pcap-out"))
-		return pcap_out(argv[2], argv[3], argv[4]);
-	if (argc < 8) {
-		fprintf(stderr, "usage: oracle OBJ IN NF OUT CAP SEED FRAMES [MAP:KEYHEX:VALHEX ...]\n"
-				"       oracle --pcap-out FILE SEED FRAMES\n");
+	int len = make_frame(frame), hv, nv, nlen = -1, fd;
+	uint8_t hmeta_bytes[32];
+	uint32_t hmeta, hlen;
+
+	drain(io->pass_fd);
+	drain(io->tx_fd);
+	drain(io->redir_fd);
+	trace_read(NULL);
+	hv = host_run(io->prog_host, io->nf_idx, frame, len, hout, &hlen,
+		      hmeta_bytes, &hmeta);
+	if (hv < 0)
+		return 2;
+	runt = vlan_runt(frame, len) ||
+	       ((hv == XDP_PASS || hv == XDP_TX || hv == XDP_REDIRECT) &&
+		vlan_runt(hout, hlen));
+	if (runt)
+		for (k = 0; k < 3; k++)
+			rx_bytes[k] = np_stat(io->ports[k], "host_rx_bytes");
+
+	/*
+	 * A frame the program grew past what the receiving port takes
+	 * (encapsulation): the wire drops it there, counted in that
+	 * port's rx_length_errors; the host's run has no wire.
+	 */
+	big = NULL;
+	if ((hv == XDP_TX || hv == XDP_REDIRECT) &&
+	    too_long(hv == XDP_TX ? io->mtu_in : io->mtu_out, hout,
+		     hlen)) {
+		big = hv == XDP_TX ? io->in : io->out;
+		len_err = net_stat(big, "rx_length_errors");
+	}
+	if (sendto(io->in_fd, frame, len, 0, (struct sockaddr *)&io->to,
+		   sizeof(io->to)) != len) {
+		perror("oracle: send");
 		return 2;
 	}
-	nf = argv[3];
-	ports[0] = nf;		/* PASS: delivered to NF's host side */
-	ports[1] = argv[2];	/* TX: back on the wire to IN */
-	ports[2] = argv[5];	/* REDIRECT: out of OUT to CAP */
-	rng = strtoull(argv[6], NULL, 0) * 0x9e3779b97f4a7c15ULL | 1;
-	frames = strtoul(argv[7], NULL, 0);
-	nf_idx = ifindex_of(nf);
-	to.sll_ifindex = ifindex_of(argv[2]);
-	ifindex_of(argv[4]);
-	libbpf_set_print(NULL);
+	rerr = io->prev.rerr;
+	nv = nic_verdict(io->nf, &io->prev);
+	k = nv == XDP_PASS ? 0 : nv == XDP_TX ? 1 : 2;
+	fd = nv == XDP_PASS ? io->pass_fd : nv == XDP_TX ? io->tx_fd :
+	     nv == XDP_REDIRECT ? io->redir_fd : -1;
+	/*
+	 * A redirect to an ifindex the NIC lacks: the verdict is the
+	 * host's, and the frame goes nowhere, as when a host's
+	 * xdp_do_redirect() fails; the NIC counts it apart.
+	 */
+	if (nv == XDP_REDIRECT && io->prev.rerr > rerr) {
+		fd = -1;
+		io->redirect_lost++;
+	}
+	if (big && nv == hv) {
+		uint64_t end = now_ms() + WAIT_MS;
+
+		while (net_stat(big, "rx_length_errors") == len_err &&
+		       now_ms() < end)
+			usleep(200);
+		if (net_stat(big, "rx_length_errors") == len_err) {
+			printf("# frame %lu: %u bytes out of the NIC, over %s's MTU, yet not counted in its rx_length_errors\n",
+			       i, hlen, big);
+			io->diffs++;
+		}
+		fd = -1;
+		io->oversize++;
+	}
+	if (fd >= 0 && !runt)
+		nlen = recv_frame(fd, nout, WAIT_MS);
+	if (fd >= 0 && runt) {
+		uint64_t end = now_ms() + WAIT_MS, want;
+
+		want = rx_bytes[k] + hlen;
+		while (np_stat(io->ports[k], "host_rx_bytes") != want &&
+		       now_ms() < end)
+			usleep(200);
+		if (np_stat(io->ports[k], "host_rx_bytes") == want) {
+			nlen = hlen;
+			memcpy(nout, hout, nlen);	/* by length only */
+			io->runts++;
+		}
+	}
+
+	a = nv >= 0 && nv <= XDP_REDIRECT ? nv : 5;
+	io->seen[a]++;
+	if (events_differ(i) && io->diffs++ < 5)
+		hexdump("sent", frame, len);
+	if (trace_differ(i) && io->diffs++ < 5)
+		hexdump("sent", frame, len);
+	if (nv == XDP_PASS && hv == XDP_PASS && !runt && nlen >= 0 &&
+	    meta_differs(hmeta_bytes, hmeta, i) && io->diffs++ < 5)
+		hexdump("sent", frame, len);
+	if (nv != hv || (fd >= 0 && (nlen != (int)hlen ||
+				     memcmp(nout, hout, nlen)))) {
+		if (io->diffs++ < 5) {
+			printf("# frame %lu: NIC %s (%d bytes out), host %s (%u bytes out)\n",
+			       i, a < 5 ? vnames[a] : "none", nlen,
+			       hv <= XDP_REDIRECT ? vnames[hv] : "?",
+			       hlen);
+			hexdump("sent", frame, len);
+			if (nlen > 0)
+				hexdump("NIC out", nout, nlen);
+			hexdump("host out", hout, hlen);
+		}
+	}
+	return 0;
+}
+
+/*
+ * The program on both sides: offloaded (or the one ip link attached) and
+ * the host's copy, the same by name, their perf event maps opened.
+ * Return: 0, or 2 (said).
+ */
+static int oracle_programs(const char *obj, int nf_idx, int *prog_nic,
+			   int *prog_host)
+{
+	char name[BPF_OBJ_NAME_LEN], hname[BPF_OBJ_NAME_LEN];
+	int k;
 
 	attached = getenv("ORACLE_ATTACHED") != NULL;
 	/* the program the loader chooses, by the name the kernel keeps */
-	prog_nic = attached ? attached_prog(nf_idx, getenv("ORACLE_PROG")) :
-			      load_prog(argv[1], nf_idx);
-	prog_name(prog_nic, name);
-	maps_of_prog(prog_nic, nic_maps, &n_nic_maps);
-	prog_host = host_prog(argv[1]);
-	prog_name(prog_host, hname);
+	*prog_nic = attached ? attached_prog(nf_idx, getenv("ORACLE_PROG")) :
+			       load_prog(obj, nf_idx);
+	prog_name(*prog_nic, name);
+	maps_of_prog(*prog_nic, nic_maps, &n_nic_maps);
+	*prog_host = host_prog(obj);
+	prog_name(*prog_host, hname);
 	if (strcmp(name, hname)) {
 		fprintf(stderr, "oracle: the NIC runs %s, the host would run %s\n",
 			name, hname);
 		return 2;
 	}
-	maps_of_prog(prog_host, host_maps, &n_host_maps);
+	maps_of_prog(*prog_host, host_maps, &n_host_maps);
 	for (k = 0; k < n_nic_maps; k++) {
 		struct nic_map *mh = map_named(host_maps, n_host_maps,
 					       nic_maps[k].name);
@@ -1693,10 +1842,72 @@ int main(int argc, char **argv)
 		events_open(&ev_nic, nic_maps[k].fd, nic_maps[k].name);
 		events_open(&ev_host, mh->fd, nic_maps[k].name);
 	}
+	return 0;
+}
+
+/* The run's counts and the TAP results; nonzero if anything differed. */
+static int oracle_report(const struct oracle_io *io, const char *obj,
+			 unsigned long frames)
+{
+	int k;
+
+	printf("# %lu frames: PASS %lu, DROP %lu, TX %lu, REDIRECT %lu, ABORTED %lu, no verdict %lu\n",
+	       frames, io->seen[XDP_PASS], io->seen[XDP_DROP],
+	       io->seen[XDP_TX], io->seen[XDP_REDIRECT],
+	       io->seen[XDP_ABORTED], io->seen[5]);
+	printf("# %lu redirects to an ifindex the NIC lacks: verdict compared, the frame dropped and counted in xdp_redirect_err, as a failed xdp_do_redirect() on the host\n",
+	       io->redirect_lost);
+	printf("# %lu frames grown past the receiving port's MTU: verdict compared, dropped at that port and counted in its rx_length_errors\n",
+	       io->oversize);
+	printf("# %lu VLAN runts: verdict compared, delivery and length checked by counters (the receiving stack discards them before capture)\n",
+	       io->runts);
+	if (ev_nic.n_pb)
+		printf("# events: %lu samples from the NIC, %lu from the host\n",
+		       ev_nic.total, ev_host.total);
+	if (tr_nic.total || tr_host.total)
+		printf("# bpf_printk: %lu trace lines from the NIC, %lu from the host\n",
+		       tr_nic.total, tr_host.total);
+	printf("%s 1 %s: verdicts and output bytes equal on NIC and host for %lu frames (%lu differ)\n",
+	       io->diffs ? "not ok" : "ok", obj, frames, io->diffs);
+	k = compare_maps();
+	printf("%s 2 %s: final map contents equal\n", k ? "not ok" : "ok", obj);
+	meta_tap_close();
+	printf("1..2\n");
+	return io->diffs || k;
+}
+
+int main(int argc, char **argv)
+{
+	struct oracle_io io = { .to = { .sll_family = AF_PACKET } };
+	unsigned long frames, i;
+	int prog_nic, k;
+
+	if (argc == 5 && !strcmp(argv[1], "--pcap-out"))
+		return pcap_out(argv[2], argv[3], argv[4]);
+	if (argc < 8) {
+		fprintf(stderr, "usage: oracle OBJ IN NF OUT CAP SEED FRAMES [MAP:KEYHEX:VALHEX ...]\n"
+				"       oracle --pcap-out FILE SEED FRAMES\n");
+		return 2;
+	}
+	io.nf = argv[3];
+	io.in = argv[2];
+	io.out = argv[5];
+	io.ports[0] = io.nf;	/* PASS: delivered to NF's host side */
+	io.ports[1] = io.in;	/* TX: back on the wire to IN */
+	io.ports[2] = io.out;	/* REDIRECT: out of OUT to CAP */
+	rng = strtoull(argv[6], NULL, 0) * 0x9e3779b97f4a7c15ULL | 1;
+	frames = strtoul(argv[7], NULL, 0);
+	io.nf_idx = ifindex_of(io.nf);
+	io.to.sll_ifindex = ifindex_of(io.in);
+	ifindex_of(argv[4]);
+	libbpf_set_print(NULL);
+
+	if (oracle_programs(argv[1], io.nf_idx, &prog_nic, &io.prog_host))
+		return 2;
 	for (k = 8; k < argc; k++)
 		init_entry(argv[k]);
 	if (!attached &&
-	    bpf_xdp_attach(nf_idx, prog_nic, XDP_FLAGS_HW_MODE, NULL)) {
+	    bpf_xdp_attach(io.nf_idx, prog_nic, XDP_FLAGS_HW_MODE, NULL)) {
 		perror("oracle: attach offloaded");
 		return 2;
 	}
@@ -1707,179 +1918,31 @@ int main(int argc, char **argv)
 		       system(getenv("ORACLE_HOOK")) ? "not ok" : "ok");
 	}
 
-	if (getenv("ORACLE_FLOWS")) {
+	if (getenv("ORACLE_FLOWS"))
 		set_mix(getenv("ORACLE_FLOWS"));
-	}
-	in_fd = packet_socket(to.sll_ifindex);
+	io.in_fd = packet_socket(io.to.sll_ifindex);
 	if (getenv("ORACLE_BENCH"))
-		return bench(in_fd, &to, nf, nf_idx, frames);
-	tx_fd = in_fd;
+		return bench(io.in_fd, &io.to, io.nf, io.nf_idx, frames);
+	io.tx_fd = io.in_fd;
 	trace_open();
-	pass_fd = packet_socket(nf_idx);
-	redir_fd = packet_socket(ifindex_of(argv[5]));
-	ethtool_init(nf);
-	read_verdicts(nf, &prev);
-	meta_tap_open(argv[0], nf_idx);
+	io.pass_fd = packet_socket(io.nf_idx);
+	io.redir_fd = packet_socket(ifindex_of(io.out));
+	ethtool_init(io.nf);
+	read_verdicts(io.nf, &io.prev);
+	meta_tap_open(argv[0], io.nf_idx);
 	/* where a grown frame arrives: IN for TX, OUT for a redirect */
-	mtu_in = net_stat(argv[2], "mtu");
-	mtu_out = net_stat(argv[5], "mtu");
+	io.mtu_in = net_stat(io.in, "mtu");
+	io.mtu_out = net_stat(io.out, "mtu");
 
 	printf("TAP version 13\n");
-	for (i = 0; i < frames; i++) {
-		LIBBPF_OPTS(bpf_test_run_opts, opts);
-		int len = make_frame(frame), hv, nv, nlen = -1, fd;
-		/*
-		 * data_end is the linear part in 6.1's test_run; the rest
-		 * would become fragments the program cannot read directly.
-		 */
-		struct xdp_md ctx = { .data_end = len, .ingress_ifindex = nf_idx };
-		struct xdp_md ctx_out = { 0 };
-		uint8_t hmeta_bytes[32];
-		uint32_t hmeta;
-
-		drain(pass_fd);
-		drain(tx_fd);
-		drain(redir_fd);
-		trace_read(NULL);
-		opts.data_in = frame;
-		opts.data_size_in = len;
-		opts.data_out = hout;
-		opts.data_size_out = sizeof(hout);
-		opts.ctx_in = &ctx;
-		opts.ctx_size_in = sizeof(ctx);
-		opts.ctx_out = &ctx_out;
-		opts.ctx_size_out = sizeof(ctx_out);
-		opts.repeat = 1;
-		if (bpf_prog_test_run_opts(prog_host, &opts)) {
-			perror("oracle: BPF_PROG_TEST_RUN");
+	for (i = 0; i < frames; i++)
+		if (one_frame(&io, i))
 			return 2;
-		}
-		hv = opts.retval;
-		trace_read(&tr_host);
-		/* the output starts at data_meta; ctx_out.data is the gap */
-		hmeta = ctx_out.data <= opts.data_size_out ? ctx_out.data : 0;
-		memcpy(hmeta_bytes, hout, hmeta < 32 ? hmeta : 32);
-		memmove(hout, hout + hmeta, opts.data_size_out - hmeta);
-		opts.data_size_out -= hmeta;
-
-		runt = vlan_runt(frame, len) ||
-		       ((hv == XDP_PASS || hv == XDP_TX || hv == XDP_REDIRECT) &&
-			vlan_runt(hout, opts.data_size_out));
-		if (runt)
-			for (k = 0; k < 3; k++)
-				rx_bytes[k] = np_stat(ports[k], "host_rx_bytes");
-
-		/*
-		 * A frame the program grew past what the receiving port takes
-		 * (encapsulation): the wire drops it there, counted in that
-		 * port's rx_length_errors; the host's run has no wire.
-		 */
-		big = NULL;
-		if ((hv == XDP_TX || hv == XDP_REDIRECT) &&
-		    too_long(hv == XDP_TX ? mtu_in : mtu_out, hout,
-			     opts.data_size_out)) {
-			big = hv == XDP_TX ? argv[2] : argv[5];
-			len_err = net_stat(big, "rx_length_errors");
-		}
-		if (sendto(in_fd, frame, len, 0, (struct sockaddr *)&to,
-			   sizeof(to)) != len) {
-			perror("oracle: send");
-			return 2;
-		}
-		rerr = prev.rerr;
-		nv = nic_verdict(nf, &prev);
-		k = nv == XDP_PASS ? 0 : nv == XDP_TX ? 1 : 2;
-		fd = nv == XDP_PASS ? pass_fd : nv == XDP_TX ? tx_fd :
-		     nv == XDP_REDIRECT ? redir_fd : -1;
-		/*
-		 * A redirect to an ifindex the NIC lacks: the verdict is the
-		 * host's, and the frame goes nowhere, as when a host's
-		 * xdp_do_redirect() fails; the NIC counts it apart.
-		 */
-		if (nv == XDP_REDIRECT && prev.rerr > rerr) {
-			fd = -1;
-			redirect_lost++;
-		}
-		if (big && nv == hv) {
-			uint64_t end = now_ms() + WAIT_MS;
-
-			while (net_stat(big, "rx_length_errors") == len_err &&
-			       now_ms() < end)
-				usleep(200);
-			if (net_stat(big, "rx_length_errors") == len_err) {
-				printf("# frame %lu: %u bytes out of the NIC, over %s's MTU, yet not counted in its rx_length_errors\n",
-				       i, opts.data_size_out, big);
-				diffs++;
-			}
-			fd = -1;
-			oversize++;
-		}
-		if (fd >= 0 && !runt)
-			nlen = recv_frame(fd, nout, WAIT_MS);
-		if (fd >= 0 && runt) {
-			uint64_t end = now_ms() + WAIT_MS, want;
-
-			want = rx_bytes[k] + opts.data_size_out;
-			while (np_stat(ports[k], "host_rx_bytes") != want &&
-			       now_ms() < end)
-				usleep(200);
-			if (np_stat(ports[k], "host_rx_bytes") == want) {
-				nlen = opts.data_size_out;
-				memcpy(nout, hout, nlen);	/* by length only */
-				runts++;
-			}
-		}
-
-		a = nv >= 0 && nv <= XDP_REDIRECT ? nv : 5;
-		seen[a]++;
-		if (events_differ(i) && diffs++ < 5)
-			hexdump("sent", frame, len);
-		if (trace_differ(i) && diffs++ < 5)
-			hexdump("sent", frame, len);
-		if (nv == XDP_PASS && hv == XDP_PASS && !runt && nlen >= 0 &&
-		    meta_differs(hmeta_bytes, hmeta, i) && diffs++ < 5)
-			hexdump("sent", frame, len);
-		if (nv != hv || (fd >= 0 && (nlen != (int)opts.data_size_out ||
-					     memcmp(nout, hout, nlen)))) {
-			if (diffs++ < 5) {
-				printf("# frame %lu: NIC %s (%d bytes out), host %s (%u bytes out)\n",
-				       i, a < 5 ? names[a] : "none", nlen,
-				       hv <= XDP_REDIRECT ? names[hv] : "?",
-				       opts.data_size_out);
-				hexdump("sent", frame, len);
-				if (nlen > 0)
-					hexdump("NIC out", nout, nlen);
-				hexdump("host out", hout, opts.data_size_out);
-			}
-		}
-	}
 	if (!attached)
-		bpf_xdp_detach(nf_idx, XDP_FLAGS_HW_MODE, NULL);
-
-	printf("# %lu frames: PASS %lu, DROP %lu, TX %lu, REDIRECT %lu, ABORTED %lu, no verdict %lu\n",
-	       frames, seen[XDP_PASS], seen[XDP_DROP], seen[XDP_TX],
-	       seen[XDP_REDIRECT], seen[XDP_ABORTED], seen[5]);
-	printf("# %lu redirects to an ifindex the NIC lacks: verdict compared, the frame dropped and counted in xdp_redirect_err, as a failed xdp_do_redirect() on the host\n",
-	       redirect_lost);
-	printf("# %lu frames grown past the receiving port's MTU: verdict compared, dropped at that port and counted in its rx_length_errors\n",
-	       oversize);
-	printf("# %lu VLAN runts: verdict compared, delivery and length checked by counters (the receiving stack discards them before capture)\n",
-	       runts);
-	if (ev_nic.n_pb)
-		printf("# events: %lu samples from the NIC, %lu from the host\n",
-		       ev_nic.total, ev_host.total);
-	if (tr_nic.total || tr_host.total)
-		printf("# bpf_printk: %lu trace lines from the NIC, %lu from the host\n",
-		       tr_nic.total, tr_host.total);
-	printf("%s 1 %s: verdicts and output bytes equal on NIC and host for %lu frames (%lu differ)\n",
-	       diffs ? "not ok" : "ok", argv[1], frames, diffs);
-	k = compare_maps();
-	printf("%s 2 %s: final map contents equal\n", k ? "not ok" : "ok",
-	       argv[1]);
-	meta_tap_close();
-	printf("1..2\n");
+		bpf_xdp_detach(io.nf_idx, XDP_FLAGS_HW_MODE, NULL);
+	k = oracle_report(&io, argv[1], frames);
 	if (!attached)
 		close(prog_nic);
-	close(prog_host);
-	return diffs || k;
+	close(io.prog_host);
+	return k;
 }

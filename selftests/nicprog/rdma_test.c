@@ -430,6 +430,37 @@ static void test_rnr(void)
 }
 
 /* Commands that are refused before anything happens. */
+/* Work requests a post refuses, each a near miss of the good @w. */
+static int posts_refused(const struct nicprog_rdma_wr *w)
+{
+	struct {
+		const char *what;
+		struct nicprog_rdma_wr wr;
+		int err;
+	} bad[] = {
+		{ "opcode 0", *w, -EINVAL }, { "opcode 7", *w, -EINVAL },
+		{ "flags", *w, -EINVAL }, { "rsvd", *w, -EINVAL },
+		{ "length past the largest message", *w, -EINVAL }, { "no such QP", *w, -ENOENT },
+	};
+	int ok = 1, err, i;
+
+	bad[0].wr.opcode = 0;
+	bad[1].wr.opcode = __NICPROG_WR_MAX;
+	bad[2].wr.flags = 0x80;
+	bad[3].wr.__rsvd = 1;
+	bad[4].wr.len = NICPROG_RDMA_MSG_MAX + 1;
+	bad[5].wr.qpn = 0xfffff0;
+	for (i = 0; i < (int)(sizeof(bad) / sizeof(bad[0])); i++) {
+		err = nicring_post(a.r, &bad[i].wr, 1);
+		if (err != bad[i].err) {
+			ksft_print_msg("post %s: %d, expected %d\n", bad[i].what,
+				       err, bad[i].err);
+			ok = 0;
+		}
+	}
+	return ok;
+}
+
 static void test_commands(void)
 {
 	struct nicprog_rdma_wr wrs[2] = {}, w;
@@ -445,29 +476,7 @@ static void test_commands(void)
 	w = (struct nicprog_rdma_wr){ .qpn = a.qpn, .opcode = NICPROG_WR_SEND,
 				      .lkey = a.mr.lkey, .len = 8,
 				      .addr = a.mr.iova };
-	struct {
-		const char *what;
-		struct nicprog_rdma_wr wr;
-		int err;
-	} bad[] = {
-		{ "opcode 0", w, -EINVAL }, { "opcode 7", w, -EINVAL },
-		{ "flags", w, -EINVAL }, { "rsvd", w, -EINVAL },
-		{ "length past the largest message", w, -EINVAL }, { "no such QP", w, -ENOENT },
-	};
-	bad[0].wr.opcode = 0;
-	bad[1].wr.opcode = __NICPROG_WR_MAX;
-	bad[2].wr.flags = 0x80;
-	bad[3].wr.__rsvd = 1;
-	bad[4].wr.len = NICPROG_RDMA_MSG_MAX + 1;
-	bad[5].wr.qpn = 0xfffff0;
-	for (i = 0; i < (int)(sizeof(bad) / sizeof(bad[0])); i++) {
-		err = nicring_post(a.r, &bad[i].wr, 1);
-		if (err != bad[i].err) {
-			ksft_print_msg("post %s: %d, expected %d\n", bad[i].what,
-				       err, bad[i].err);
-			ok = 0;
-		}
-	}
+	ok = posts_refused(&w);
 	wrs[0] = w;
 	wrs[1] = w;
 	wrs[1].qpn = a.qpn + 1000;

@@ -684,6 +684,67 @@ static void submit_in_thread(struct submitter *s)
 /* What --uffd's page receives once the port is gone. */
 static uint8_t uffd_src[4096] __attribute__((aligned(4096)));
 
+/* Command @k of uffd_mode()'s list, its argument made ready in @a. */
+static void uffd_arg(int k, struct io_uring *r, struct submitter *s,
+		     union churn_arg *a)
+{
+	struct nicprog_pipe_create p;
+	uint8_t *map, f[64];
+
+	switch (k) {
+	case 0:
+		pipe_new(r, s->fd, 4096, NICPROG_PIPE_TX, &p);
+		map = rl_pipe_map(s->fd, &p);
+		a->send = (struct nicprog_pipe_send){
+			.id = p.id,
+			.tail = rl_put_rec(map + 4096, 4096, 0, f,
+					   fl_udp_frame(f, 7, sizeof(f), 1)),
+		};
+		s->op = NICPROG_U_OP_PIPE_SEND;
+		s->len = sizeof(a->send);
+		break;
+	case 1:
+	case 4:
+		a->bind.id = pipe_new(r, s->fd, 4096, NICPROG_PIPE_RX, NULL);
+		a->bind.output = 3;
+		if (k == 4 && pipe_bind(r, s->fd, NICPROG_U_OP_PIPE_BIND,
+					a->bind.id, 3))
+			ksft_exit_fail_msg("binding a pipe to output 3 failed\n");
+		s->op = k == 1 ? NICPROG_U_OP_PIPE_BIND : NICPROG_U_OP_PIPE_UNBIND;
+		s->len = sizeof(a->bind);
+		break;
+	case 2:
+		a->create = (struct nicprog_pipe_create){
+			.size = 4096, .dir = NICPROG_PIPE_RX,
+			.framing = NICPROG_FRAMING_RECORDS,
+		};
+		s->op = NICPROG_U_OP_PIPE_CREATE;
+		s->len = sizeof(a->create);
+		break;
+	case 3:
+		a->destroy.id = pipe_new(r, s->fd, 4096, NICPROG_PIPE_RX, NULL);
+		s->op = NICPROG_U_OP_PIPE_DESTROY;
+		s->len = sizeof(a->destroy);
+		break;
+	case 5:
+		a->wait.timeout_ms = 100;
+		s->op = NICPROG_U_OP_WAIT;
+		s->len = sizeof(a->wait);
+		break;
+	case 6:
+		a->alloc.size = 4096;
+		s->op = NICPROG_U_OP_MEM_ALLOC;
+		s->len = sizeof(a->alloc);
+		break;
+	case 9:
+		a->qp.sq_depth = 16;
+		a->qp.rq_depth = 16;
+		s->op = NICPROG_U_OP_QP_CREATE;
+		s->len = sizeof(a->qp);
+		break;
+	}
+}
+
 static int uffd_mode(const char *opname, const char *cmdline)
 {
 	static const char *const ops[] = {
@@ -694,11 +755,10 @@ static int uffd_mode(const char *opname, const char *cmdline)
 	const int n_ops = sizeof(ops) / sizeof(ops[0]);
 	struct nicprog_mem_alloc ma = { .size = 4096 };
 	union churn_arg a = {};
-	struct nicprog_pipe_create p;
 	struct uffdio_copy copy;
 	struct submitter s = {};
 	struct io_uring r;
-	uint8_t *page, *map, f[64];
+	uint8_t *page;
 	int k, uffd;
 
 	for (k = 0; k < n_ops && strcmp(opname, ops[k]); k++)
@@ -718,58 +778,7 @@ static int uffd_mode(const char *opname, const char *cmdline)
 		s.op = NICPROG_U_OP_MEM_COPY;
 		s.len = sizeof(a.copy);
 	}
-	switch (k) {
-	case 0:
-		pipe_new(&r, s.fd, 4096, NICPROG_PIPE_TX, &p);
-		map = rl_pipe_map(s.fd, &p);
-		a.send = (struct nicprog_pipe_send){
-			.id = p.id,
-			.tail = rl_put_rec(map + 4096, 4096, 0, f,
-					   fl_udp_frame(f, 7, sizeof(f), 1)),
-		};
-		s.op = NICPROG_U_OP_PIPE_SEND;
-		s.len = sizeof(a.send);
-		break;
-	case 1:
-	case 4:
-		a.bind.id = pipe_new(&r, s.fd, 4096, NICPROG_PIPE_RX, NULL);
-		a.bind.output = 3;
-		if (k == 4 && pipe_bind(&r, s.fd, NICPROG_U_OP_PIPE_BIND,
-					a.bind.id, 3))
-			ksft_exit_fail_msg("binding a pipe to output 3 failed\n");
-		s.op = k == 1 ? NICPROG_U_OP_PIPE_BIND : NICPROG_U_OP_PIPE_UNBIND;
-		s.len = sizeof(a.bind);
-		break;
-	case 2:
-		a.create = (struct nicprog_pipe_create){
-			.size = 4096, .dir = NICPROG_PIPE_RX,
-			.framing = NICPROG_FRAMING_RECORDS,
-		};
-		s.op = NICPROG_U_OP_PIPE_CREATE;
-		s.len = sizeof(a.create);
-		break;
-	case 3:
-		a.destroy.id = pipe_new(&r, s.fd, 4096, NICPROG_PIPE_RX, NULL);
-		s.op = NICPROG_U_OP_PIPE_DESTROY;
-		s.len = sizeof(a.destroy);
-		break;
-	case 5:
-		a.wait.timeout_ms = 100;
-		s.op = NICPROG_U_OP_WAIT;
-		s.len = sizeof(a.wait);
-		break;
-	case 6:
-		a.alloc.size = 4096;
-		s.op = NICPROG_U_OP_MEM_ALLOC;
-		s.len = sizeof(a.alloc);
-		break;
-	case 9:
-		a.qp.sq_depth = 16;
-		a.qp.rq_depth = 16;
-		s.op = NICPROG_U_OP_QP_CREATE;
-		s.len = sizeof(a.qp);
-		break;
-	}
+	uffd_arg(k, &r, &s, &a);
 	uffd = uffd_open();
 	page = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
 		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

@@ -10,27 +10,32 @@
 
 #include "kselftest.h"
 
+/* A group of values: passed, or "<what> changed". */
+static void abi_result(int ok, const char *what)
+{
+	if (ok)
+		ksft_test_result_pass("%s\n", what);
+	else
+		ksft_test_result_fail("%s changed\n", what);
+}
+
 int main(void)
 {
+	int ok;
+
 	ksft_print_header();
 	ksft_set_plan(8);
 	/* Values are ABI: appending is allowed, renumbering is not. */
-	if (NICPROG_UNIT_CORE == 1 && NICPROG_UNIT_DMA == 5 &&
-	    __NICPROG_UNIT_MAX == 6)
-		ksft_test_result_pass("unit type values\n");
-	else
-		ksft_test_result_fail("unit type values changed\n");
-	if (NICPROG_ACCEL_CSUM == 1 && NICPROG_ACCEL_REGEX == 6)
-		ksft_test_result_pass("accelerator type values\n");
-	else
-		ksft_test_result_fail("accelerator type values changed\n");
-	if (NICPROG_IC_ALU == 0 && NICPROG_IC_CALL == 7 &&
-	    __NICPROG_IC_MAX == 8)
-		ksft_test_result_pass("instruction class values\n");
-	else
-		ksft_test_result_fail("instruction class values changed\n");
+	ok = NICPROG_UNIT_CORE == 1 && NICPROG_UNIT_DMA == 5 &&
+	    __NICPROG_UNIT_MAX == 6;
+	abi_result(ok, "unit type values");
+	ok = NICPROG_ACCEL_CSUM == 1 && NICPROG_ACCEL_REGEX == 6;
+	abi_result(ok, "accelerator type values");
+	ok = NICPROG_IC_ALU == 0 && NICPROG_IC_CALL == 7 &&
+	    __NICPROG_IC_MAX == 8;
+	abi_result(ok, "instruction class values");
 	/* ring ABI: cache-line separated indices, 8-byte multiples */
-	if (offsetof(struct nicprog_pipe_ctrl, tail) == 0 &&
+	ok = offsetof(struct nicprog_pipe_ctrl, tail) == 0 &&
 	    offsetof(struct nicprog_pipe_ctrl, head) == 64 &&
 	    sizeof(struct nicprog_pipe_ctrl) == 200 &&
 	    sizeof(struct nicprog_rec) == NICPROG_REC_ALIGN &&
@@ -40,12 +45,10 @@ int main(void)
 	    sizeof(struct nicprog_notif) == 16 &&
 	    NICPROG_NOTIF_ENTRIES * sizeof(struct nicprog_notif) +
 	    4096 == NICPROG_NOTIF_MMAP_LEN &&
-	    sizeof(struct nicprog_wait) == 8)
-		ksft_test_result_pass("ring layouts\n");
-	else
-		ksft_test_result_fail("ring layouts changed\n");
+	    sizeof(struct nicprog_wait) == 8;
+	abi_result(ok, "ring layouts");
 	/* the command area of a 64-byte SQE is 16 bytes */
-	if (sizeof(struct nicprog_uring_cmd) == 16 &&
+	ok = sizeof(struct nicprog_uring_cmd) == 16 &&
 	    NICPROG_OP_PIPE_CREATE == 1 && NICPROG_OP_PIPE_DESTROY == 2 &&
 	    NICPROG_OP_PIPE_BIND == 3 && NICPROG_OP_PIPE_UNBIND == 4 &&
 	    NICPROG_OP_WAIT == 5 && NICPROG_OP_PIPE_SEND == 6 &&
@@ -72,12 +75,10 @@ int main(void)
 	    NICPROG_FLOOD_INGRESS == 1 &&
 	    NICPROG_RING_OUTPUTS == 64 &&
 	    NICPROG_PIPE_RX == 1 && NICPROG_PIPE_TX == 2 &&
-	    NICPROG_FRAMING_RECORDS == 1 && NICPROG_FRAMING_STREAM == 2)
-		ksft_test_result_pass("ring command values\n");
-	else
-		ksft_test_result_fail("ring command values changed\n");
+	    NICPROG_FRAMING_RECORDS == 1 && NICPROG_FRAMING_STREAM == 2;
+	abi_result(ok, "ring command values");
 	/* NIC memory and RDMA (Documentation/nicprog/rdma.rst) */
-	if (NICPROG_OP_MEM_ALLOC == 8 && NICPROG_OP_MEM_FREE == 9 &&
+	ok = NICPROG_OP_MEM_ALLOC == 8 && NICPROG_OP_MEM_FREE == 9 &&
 	    NICPROG_OP_MEM_COPY == 10 && NICPROG_OP_QP_CREATE == 11 &&
 	    NICPROG_OP_QP_CONNECT == 12 && NICPROG_OP_QP_DESTROY == 13 &&
 	    NICPROG_OP_MR_REG == 14 && NICPROG_OP_MR_DEREG == 15 &&
@@ -97,12 +98,10 @@ int main(void)
 	    NICPROG_MEM_TO_NIC == 1 && NICPROG_MEM_FROM_NIC == 2 &&
 	    NICPROG_WR_SEND == 1 && NICPROG_WR_RECV == 6 &&
 	    /* as enum ibv_wc_status */
-	    NICPROG_WC_REM_ACCESS_ERR == 10 && NICPROG_WC_RETRY_EXC_ERR == 12)
-		ksft_test_result_pass("memory and RDMA command values\n");
-	else
-		ksft_test_result_fail("memory and RDMA command values changed\n");
+	    NICPROG_WC_REM_ACCESS_ERR == 10 && NICPROG_WC_RETRY_EXC_ERR == 12;
+	abi_result(ok, "memory and RDMA command values");
 	/* lookaside kernels: the frame is what BPF programs compile against */
-	if (NICPROG_OP_KERNEL_LOAD == 18 && NICPROG_OP_KERNEL_UNLOAD == 19 &&
+	ok = NICPROG_OP_KERNEL_LOAD == 18 && NICPROG_OP_KERNEL_UNLOAD == 19 &&
 	    NICPROG_OP_JOB == 20 && NICPROG_U_OP_JOB == 0xc010b914U &&
 	    sizeof(struct nicprog_kernel_load) == 16 &&
 	    sizeof(struct nicprog_kernel_unload) == 8 &&
@@ -116,21 +115,17 @@ int main(void)
 	    NICPROG_JOB_BUF_WRITE == 1 && NICPROG_JOB_BUF_POST == 2 &&
 	    NICPROG_JOB_BUF_HOST == 4 &&
 	    NICPROG_KERNELS_MAX == 16 &&
-	    NICPROG_JOB_FRAME_MAX == 4U << 20)
-		ksft_test_result_pass("lookaside kernel command values\n");
-	else
-		ksft_test_result_fail("lookaside kernel command values changed\n");
+	    NICPROG_JOB_FRAME_MAX == 4U << 20;
+	abi_result(ok, "lookaside kernel command values");
 	/* a file's command classes */
-	if (NICPROG_OP_RESTRICT == 21 && NICPROG_U_OP_RESTRICT == 0xc010b915U &&
+	ok = NICPROG_OP_RESTRICT == 21 && NICPROG_U_OP_RESTRICT == 0xc010b915U &&
 	    sizeof(struct nicprog_restrict) == 8 &&
 	    NICPROG_ALLOW_RX == 1 && NICPROG_ALLOW_TX == 2 &&
 	    NICPROG_ALLOW_PIPES == 4 && NICPROG_ALLOW_STEER == 8 &&
 	    NICPROG_ALLOW_MEM == 16 && NICPROG_ALLOW_RDMA == 32 &&
 	    NICPROG_ALLOW_JOBS == 64 && NICPROG_ALLOW_ALL == 127 &&
-	    NICPROG_PIPE_MMAP_SHIFT == 32)
-		ksft_test_result_pass("command class values\n");
-	else
-		ksft_test_result_fail("command class values changed\n");
+	    NICPROG_PIPE_MMAP_SHIFT == 32;
+	abi_result(ok, "command class values");
 	ksft_finished();
 }
 #endif
