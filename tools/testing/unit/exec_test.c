@@ -385,6 +385,54 @@ TEST(atomics)
 	EXPECT_EQ(10ULL + 15 + 3 + 99 + 0xff63, run_insns(p, ARRAY_SIZE(p)).ret);
 }
 
+/*
+ * Each read-modify-write at both widths, with operands whose bits overlap
+ * (so that OR, XOR and ADD differ): the old value fetched and the word
+ * left behind, against the operation written out here.
+ */
+TEST(atomic_ops_each_width)
+{
+	static const s32 ops[] = {
+		BPF_ADD | BPF_FETCH, BPF_OR | BPF_FETCH, BPF_AND | BPF_FETCH,
+		BPF_XOR | BPF_FETCH, BPF_XCHG,
+	};
+	const u64 m0 = 0xf0f0f0f0ff00ff0fULL, v = 0x0ff00ff00ff0f0ffULL;
+	u32 k, dw, fails = 0;
+
+	for (dw = 0; dw < 2; dw++)
+	for (k = 0; k < ARRAY_SIZE(ops); k++) {
+		u64 mask = dw ? ~0ULL : 0xffffffffULL, m = m0 & mask;
+		u64 a = v & mask, want;
+		struct bpf_insn p[] = {
+			LD64(1, m0),
+			I(BPF_STX | BPF_MEM | BPF_DW, 10, 1, -8, 0),
+			LD64(2, v),
+			I(BPF_STX | BPF_ATOMIC | (dw ? BPF_DW : BPF_W), 10, 2,
+			  -8, ops[k]),
+			I(BPF_LDX | BPF_MEM | (dw ? BPF_DW : BPF_W), 0, 10, -8,
+			  0),
+			/* r0 = new value << 1 ^ fetched old value */
+			I(BPF_ALU64 | BPF_LSH | BPF_K, 0, 0, 0, 1),
+			I(BPF_ALU64 | BPF_XOR | BPF_X, 0, 2, 0, 0),
+			EXIT,
+		};
+
+		switch (ops[k] & ~BPF_FETCH) {
+		case BPF_ADD: want = m + a; break;
+		case BPF_OR: want = m | a; break;
+		case BPF_AND: want = m & a; break;
+		case BPF_XOR: want = m ^ a; break;
+		default: want = a; break;	/* BPF_XCHG */
+		}
+		want = ((want & mask) << 1) ^ m;
+		if (run_insns(p, ARRAY_SIZE(p)).ret != want) {
+			TH_LOG("%s op 0x%x", dw ? "64-bit" : "32-bit", ops[k]);
+			fails++;
+		}
+	}
+	EXPECT_EQ(0U, fails);
+}
+
 TEST(bpf_to_bpf_call_keeps_callee_saved_and_stack)
 {
 	struct bpf_insn p[] = {
