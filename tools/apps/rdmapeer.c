@@ -224,9 +224,9 @@ static struct ibv_pd *peer_verbs(struct ibv_context *ctx, const char *dev,
 	p->buf = aligned_alloc(4096, 2 * RC_MAX);
 	pd = ibv_alloc_pd(ctx);
 	p->mr = pd && p->buf ? ibv_reg_mr(pd, p->buf, 2 * RC_MAX,
-					IBV_ACCESS_LOCAL_WRITE |
-					IBV_ACCESS_REMOTE_WRITE |
-					IBV_ACCESS_REMOTE_READ) : NULL;
+					  IBV_ACCESS_LOCAL_WRITE |
+					  IBV_ACCESS_REMOTE_WRITE |
+					  IBV_ACCESS_REMOTE_READ) : NULL;
 	p->cq = ibv_create_cq(ctx, 64, NULL, NULL, 0);
 	qia.send_cq = qia.recv_cq = p->cq;
 	p->qp = p->mr && p->cq ? ibv_create_qp(pd, &qia) : NULL;
