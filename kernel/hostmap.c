@@ -207,6 +207,7 @@ bool nicprog_tail_target(u32 target)
 	return (target & bits) == (NICPROG_PIPE_TARGET_BIT |
 				   NICPROG_TAIL_TARGET_BIT);
 }
+EXPORT_SYMBOL_NS_GPL(nicprog_tail_target, NICPROG_INTERNAL);
 
 /**
  * nicprog_tail_prog() - the program a tail call target runs
@@ -239,3 +240,4 @@ struct nicprog_prog *nicprog_tail_prog(struct nicprog_nic *nic, u32 target)
 			return np->insns ? np : NULL;
 	return NULL;
 }
+EXPORT_SYMBOL_NS_GPL(nicprog_tail_prog, NICPROG_INTERNAL);

@@ -545,10 +545,6 @@ bool nicprog_ring_output_stats(struct nicprog_dev *nd, u32 out,
 int nicprog_handover_init(struct nicprog_plan *plan,
 			  const struct nicprog_ir *ir);
 u32 nicprog_handover_pc(const struct nicprog_plan *plan, u32 i);
-long nicprog_plan_host_call(void *priv, s32 func_id,
-			    struct nicprog_exec_pkt *pkt, const u64 *args,
-			    u64 *ret);
-extern const struct nicprog_exec_ops nicprog_plan_host_ops;
 
 /* plan.c */
 /**
@@ -640,9 +636,9 @@ u32 nicprog_hostmap_id(struct nicprog_nic *nic, u32 slot);
 u32 nicprog_hostmap_tail(struct nicprog_nic *nic, u32 slot, u32 idx);
 bool nicprog_tail_target(u32 target);
 struct nicprog_prog *nicprog_tail_prog(struct nicprog_nic *nic, u32 target);
-void nicprog_plan_tail(const struct nicprog_plan *plan,
-		       struct nicprog_exec_state *st,
-		       struct nicprog_exec_pkt *pkt,
-		       struct nicprog_exec_result *res);
+
+/* ring/job.c, for the interpreter module's nicprog_kernel_run() */
+const struct nicprog_exec_prog *
+nicprog_kernel_exec(const struct nicprog_kernel *k);
 
 #endif /* _NICPROG_CORE_H */

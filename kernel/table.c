@@ -367,6 +367,7 @@ void *nicprog_table_lookup(struct nicprog_table *t, const void *key)
 		return NULL;
 	return t->ops->lookup(t->store, key);
 }
+EXPORT_SYMBOL_NS_GPL(nicprog_table_lookup, NICPROG_INTERNAL);
 
 /**
  * nicprog_table_offset() - where a value nicprog_table_lookup() returned
@@ -387,6 +388,7 @@ u64 nicprog_table_offset(struct nicprog_table *t, const void *value, u32 *len)
 	}
 	return t->ops->offset(t->store, value, len);
 }
+EXPORT_SYMBOL_NS_GPL(nicprog_table_offset, NICPROG_INTERNAL);
 
 /**
  * nicprog_table_update() - bpf_map_update_elem() from a program
@@ -403,6 +405,7 @@ long nicprog_table_update(struct nicprog_table *t, const void *key,
 {
 	return t->ops->update(t->store, key, value, flags);
 }
+EXPORT_SYMBOL_NS_GPL(nicprog_table_update, NICPROG_INTERNAL);
 
 /**
  * nicprog_table_delete() - bpf_map_delete_elem() from a program
@@ -416,6 +419,7 @@ long nicprog_table_delete(struct nicprog_table *t, const void *key)
 {
 	return t->ops->delete(t->store, key);
 }
+EXPORT_SYMBOL_NS_GPL(nicprog_table_delete, NICPROG_INTERNAL);
 
 /**
  * nicprog_table_kind() - what a table does beyond its map type

@@ -591,7 +591,24 @@ int nicprog_layout_build_slice(const struct nicprog_ir *ir,
 int nicprog_layout_share(const struct nicprog_ir *ir,
 			 const struct nicprog_lnic *lnic, const u8 *body16,
 			 struct nicprog_layout *lo);
-bool nicprog_share_body(u8 body16, u32 turn);
+
+/**
+ * nicprog_share_body() - whether a call runs as its body under a share
+ * @body16: the type's share, struct nicprog_layout.body16
+ * @turn: the type's calls before this one, counted by the caller
+ *
+ * Spreads the bodies evenly over every sixteen calls, so that each core
+ * of a replicated stage mixes both kinds in the plan's proportion.
+ *
+ * Return: true if this call runs the body on the core.
+ */
+static inline bool nicprog_share_body(u8 body16, u32 turn)
+{
+	turn %= NICPROG_SHARE_ALL;
+	return (turn + 1) * body16 / NICPROG_SHARE_ALL !=
+	       turn * body16 / NICPROG_SHARE_ALL;
+}
+
 u32 nicprog_slice_units(const struct nicprog_lnic *lnic, u32 budget,
 			u32 count, u32 avail);
 int nicprog_host_cut(const struct nicprog_ir *ir, u64 written,

@@ -182,23 +182,6 @@ int nicprog_layout_share(const struct nicprog_ir *ir,
 	return 0;
 }
 
-/**
- * nicprog_share_body() - whether a call runs as its body under a share
- * @body16: the type's share, struct nicprog_layout.body16
- * @turn: the type's calls before this one, counted by the caller
- *
- * Spreads the bodies evenly over every sixteen calls, so that each core
- * of a replicated stage mixes both kinds in the plan's proportion.
- *
- * Return: true if this call runs the body on the core.
- */
-bool nicprog_share_body(u8 body16, u32 turn)
-{
-	turn %= NICPROG_SHARE_ALL;
-	return (turn + 1) * body16 / NICPROG_SHARE_ALL !=
-	       turn * body16 / NICPROG_SHARE_ALL;
-}
-
 static int layout_alloc(struct nicprog_layout *lo, const struct nicprog_ir *ir)
 {
 	lo->node_stage = kvcalloc(ir->n_nodes, 1, GFP_KERNEL);

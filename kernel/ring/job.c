@@ -83,30 +83,19 @@ static void nicprog_kernel_free(struct nicprog_kernel *k)
 }
 
 /**
- * nicprog_kernel_run() - run a kernel on a job's frame on the calling CPU
- * @k: the kernel (&nicprog_job_ops.run's)
- * @cost: cycles per instruction class of the core that runs it
- * @lat_pkt: extra cycles of an access to the frame (the job's windows)
- * @st: the core's executor scratch
- * @pkt: the frame
- * @res: what the run did
+ * nicprog_kernel_exec() - a kernel as the executor takes it
+ * @k: the kernel
  *
- * For a driver that simulates its cores: the executor, as NIC cores run
- * plans. Context: any; does not sleep.
+ * For nicprog_kernel_run(), in the interpreter's module.
+ * Context: any.
+ * Return: the kernel's program, valid while @k is.
  */
-void nicprog_kernel_run(const struct nicprog_kernel *k, const u16 *cost,
-			u32 lat_pkt, struct nicprog_exec_state *st,
-			struct nicprog_exec_pkt *pkt,
-			struct nicprog_exec_result *res)
+const struct nicprog_exec_prog *
+nicprog_kernel_exec(const struct nicprog_kernel *k)
 {
-	static const struct nicprog_exec_ops ops = {};
-	struct nicprog_exec_prog exec = k->exec;
-
-	memcpy(exec.cost, cost, sizeof(exec.cost));
-	exec.lat_pkt = lat_pkt;
-	nicprog_exec_run(&exec, &ops, NULL, st, pkt, res);
+	return &k->exec;
 }
-EXPORT_SYMBOL_GPL(nicprog_kernel_run);
+EXPORT_SYMBOL_NS_GPL(nicprog_kernel_exec, NICPROG_INTERNAL);
 
 /**
  * nicprog_kernel_insns() - a kernel's instructions, as verified

@@ -204,7 +204,7 @@ refused "nicprog off on a port that is not nicprog's" "not a nicprog port" \
 # without the module: the family is absent, and ip says so
 cleanup
 trap 'rm -rf "$TMP"' EXIT
-if rmmod nicsim && rmmod nicprog; then
+if nicprog_unload; then
 	refused "a kernel without nicprog" \
 		"the kernel has no nicprog family; load the nicprog module" \
 		"$IP" link set dev lo nicprog obj "$EX/count.o"

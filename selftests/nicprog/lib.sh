@@ -162,20 +162,28 @@ kernel_at_least() {
 		{ [ "${v%%.*}" -eq "$1" ] && [ "${v#*.}" -ge "$2" ]; }
 }
 
-# Load nicprog and nicsim: installed modules if modprobe knows them, else
-# the ones built in this checkout.
+# Load nicprog, its interpreter and nicsim: installed modules if modprobe
+# knows them, else the ones built in this checkout, in dependency order.
+NICPROG_KOS="kernel/nicprog.ko kernel/nicprog_exec.ko drivers/nicsim/nicsim.ko"
 nicprog_load() {
+	local ko m
 	module_loaded nicsim && return 0
 	if modinfo nicsim >/dev/null 2>&1; then
 		modprobe nicsim || return 1
 		return 0
 	fi
-	local ko
-	for ko in kernel/nicprog.ko drivers/nicsim/nicsim.ko; do
+	for ko in $NICPROG_KOS; do
 		[ -f "$NICPROG_SRC/$ko" ] || skip_all "$ko not built (run make)"
 	done
-	module_loaded nicprog || insmod "$NICPROG_SRC/kernel/nicprog.ko" || return 1
-	insmod "$NICPROG_SRC/drivers/nicsim/nicsim.ko"
+	for ko in $NICPROG_KOS; do
+		m=$(basename "$ko" .ko)
+		module_loaded "$m" || insmod "$NICPROG_SRC/$ko" || return 1
+	done
+}
+
+# Unload nicsim, the interpreter and the core, the reverse of nicprog_load.
+nicprog_unload() {
+	rmmod nicsim && rmmod nicprog_exec && rmmod nicprog
 }
 
 # A device ID nobody else uses in this run.

@@ -1,15 +1,20 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Load/unload cycles of nicprog and nicsim, with devices and wires present at
-# unload time (a port moved into another namespace): every object goes
-# away with its module, nothing is left behind, not a sysfs entry.
+# Load/unload cycles of nicprog, its interpreter and nicsim, with devices and
+# wires present at unload time (a port moved into another namespace): every
+# object goes away with its module, nothing is left behind, not a sysfs
+# entry. And the module graph: the core needs no other nicprog module; the
+# interpreter is a library only drivers that run plans' code load.
 . "$(dirname "$0")/lib.sh"
 require_root_tools
 
 CYCLES=5
 KO_CORE=$NICPROG_SRC/kernel/nicprog.ko
+KO_EXEC=$NICPROG_SRC/kernel/nicprog_exec.ko
 KO_SIM=$NICPROG_SRC/drivers/nicsim/nicsim.ko
-[ -f "$KO_CORE" ] && [ -f "$KO_SIM" ] || skip_all "modules not built (run make)"
+[ -f "$KO_CORE" ] && [ -f "$KO_EXEC" ] && [ -f "$KO_SIM" ] || skip_all "modules not built (run make)"
+IP=$NICPROG_SRC/tools/iproute2/ip
+[ -x "$IP" ] || skip_all "tools/iproute2/ip not built (run make tools)"
 trap - EXIT
 
 nicsim_netdevs() { ls /sys/class/net | grep -c '^nicsim' ; }
@@ -18,13 +23,15 @@ sysfs_entries() { find /sys -xdev 2> /dev/null | wc -l; }
 
 tap_begin
 module_loaded nicsim && rmmod nicsim
+module_loaded nicprog_exec && rmmod nicprog_exec
 module_loaded nicprog && rmmod nicprog
 check "modules start unloaded" test ! -d /sys/module/nicprog
 
 ok=1
 ip netns add nicprog-mod-$$
 for i in $(seq $CYCLES); do
-	insmod "$KO_CORE" && insmod "$KO_SIM" || { ok=0; break; }
+	insmod "$KO_CORE" && insmod "$KO_EXEC" && insmod "$KO_SIM" ||
+		{ ok=0; break; }
 	echo "7 4" > $BUS/new_device && echo "8 2" > $BUS/new_device &&
 		echo "7:0 8:1" > $BUS/link_device &&
 		echo "7:1 7:2" > $BUS/link_device &&
@@ -32,7 +39,7 @@ for i in $(seq $CYCLES); do
 		ip link set nicsim7p3 netns nicprog-mod-$$ || { ok=0; break; }
 	[ "$(nicsim_netdevs)" = 5 ] || { ok=0; break; }
 	# Unload with devices, wires and up interfaces present.
-	rmmod nicsim && rmmod nicprog || { ok=0; break; }
+	nicprog_unload || { ok=0; break; }
 	[ "$(nicsim_netdevs)" = 0 ] && [ ! -d /sys/class/nicprog ] &&
 		[ ! -d /sys/bus/nicsim ] || { ok=0; break; }
 	# the first cycle may leave the kernel's own first-use state
@@ -43,11 +50,32 @@ check "$CYCLES load/unload cycles with devices present leave nothing behind" tes
 expect_eq "... not a sysfs entry: as many after the last cycle as after the first" \
 	"${after1:-none}" "$(sysfs_entries)"
 
+# the graph the build recorded, as modprobe reads it
+expect_eq "nicprog.ko depends on no module" "" "$(modinfo -F depends "$KO_CORE")"
+expect_eq "nicprog_exec.ko depends on the core alone" nicprog \
+	"$(modinfo -F depends "$KO_EXEC")"
+expect_eq "nicsim.ko depends on the core and the interpreter" \
+	"nicprog,nicprog_exec" "$(modinfo -F depends "$KO_SIM")"
+
 insmod "$KO_CORE"
+check "the core loads without the interpreter" \
+	test -d /sys/class/nicprog -a ! -d /sys/module/nicprog_exec
+check "... and its netlink family answers" \
+	sh -c "'$IP' link set dev lo nicprog off 2>&1 | grep -q 'not a nicprog port'"
+out=$(insmod "$KO_SIM" 2>&1)
+rc=$?
+check "nicsim does not load without the interpreter" test $rc -ne 0
+check "... the kernel names the interpreter's symbol it lacks" \
+	sh -c "dmesg | tail -n 50 | grep -qE 'nicsim: Unknown symbol nicprog_(plan_run|kernel_run|exec_)'"
+insmod "$KO_EXEC"
 out=$(insmod "$KO_SIM" 2>&1 && rmmod nicprog 2>&1)
 rc=$?
 check "nicprog cannot be unloaded while nicsim uses it" test $rc -ne 0
-check "the refusal names the user of the module" grep -q "in use by: nicsim" <<< "$out"
+check "the refusal names the users of the module" \
+	grep -qE "in use by:.*nicsim" <<< "$out"
+out=$(rmmod nicprog_exec 2>&1)
+rc=$?
+check "the interpreter cannot be unloaded while nicsim uses it" test $rc -ne 0
 check "nicprog stays loaded and usable" test -d /sys/class/nicprog -a -d /sys/bus/nicsim
 
 rmmod nicsim
@@ -55,6 +83,8 @@ check "nicsim unloads with no device" test ! -d /sys/bus/nicsim
 out=$(insmod "$KO_SIM" 2>&1)
 check "nicsim reloads after unload" test -d /sys/bus/nicsim
 rmmod nicsim
+rmmod nicprog_exec
 rmmod nicprog
-check "both modules unloaded at the end" test ! -d /sys/module/nicprog -a ! -d /sys/module/nicsim
+check "all three modules unloaded at the end" \
+	test ! -d /sys/module/nicprog -a ! -d /sys/module/nicprog_exec -a ! -d /sys/module/nicsim
 tap_end

@@ -15,6 +15,7 @@ P0=nicsim1p0 P1=nicsim1p1
 run() { echo "\$ $*"; "$@"; echo; }
 
 insmod "$top/kernel/nicprog.ko"
+insmod "$top/kernel/nicprog_exec.ko"
 insmod "$top/drivers/nicsim/nicsim.ko"
 echo "1 2" > $BUS/new_device
 echo "1:0 1:1" > $BUS/link_device
