@@ -156,6 +156,7 @@ int nicprog_alloc_kernel_get(struct nicprog_dev *nd)
 	nd->n_kernels = 1;
 	return 0;
 }
+EXPORT_SYMBOL_NS_GPL(nicprog_alloc_kernel_get, NICPROG_INTERNAL);
 
 /**
  * nicprog_alloc_kernel_put() - a port's file unloaded one of its kernels
@@ -176,6 +177,7 @@ void nicprog_alloc_kernel_put(struct nicprog_dev *nd)
 	nd->job_core = (struct nicprog_run){ 0, 0 };
 	mutex_unlock(&nd->nic->lock);
 }
+EXPORT_SYMBOL_NS_GPL(nicprog_alloc_kernel_put, NICPROG_INTERNAL);
 
 /* Is @t among the first @n of @held? */
 static bool nicprog_held(const struct nicprog_held_table *held, u32 n,
@@ -245,6 +247,7 @@ u64 nicprog_alloc_region_used(const struct nicprog_nic *nic, u32 region)
 {
 	return nicprog_region_used(nic, region, NULL, NULL);
 }
+EXPORT_SYMBOL_NS_GPL(nicprog_alloc_region_used, NICPROG_INTERNAL);
 
 /**
  * nicprog_alloc_region_free() - the bytes of a region a plan of a port may

@@ -354,13 +354,13 @@ struct nicprog_dev *nicprog_register(struct nicprog_nic *nic, u32 index,
 	err = bpf_offload_dev_netdev_register(nic->offdev, netdev);
 	if (err)
 		goto err_put_device;
-	err = nicprog_ring_devt_get(nd);
+	err = nicprog_node_devt_get(nd);
 	if (err)
 		goto err_bpf_unregister;
 	/* the class device and its /dev/nicprog/port<N>, numbered */
 	err = cdev_device_add(&nd->cdev, &nd->dev);
 	if (err) {
-		nicprog_ring_devt_put(nd);
+		nicprog_node_devt_put(nd);
 		netdev_err(netdev, "nicprog: cannot add class device: %d\n",
 			   err);
 		goto err_bpf_unregister;
@@ -405,10 +405,10 @@ void nicprog_unregister(struct nicprog_dev *nd)
 	/* its files' kernels hold no core of a NIC it left */
 	nd->job_core = (struct nicprog_run){ 0, 0 };
 	mutex_unlock(&nd->nic->lock);
-	nicprog_ring_del(nd);
+	nicprog_node_del(nd);
 	/* the node goes by the name it was made with: its number */
 	cdev_device_del(&nd->cdev, &nd->dev);
-	nicprog_ring_devt_put(nd);
+	nicprog_node_devt_put(nd);
 	nicprog_events_stop(nd);
 	put_device(&nd->dev);
 }
@@ -609,12 +609,12 @@ static int __init nicprog_init(void)
 {
 	int err;
 
-	err = nicprog_ring_init();
+	err = nicprog_node_init();
 	if (err)
 		return err;
 	err = nicprog_sysfs_init();
 	if (err)
-		goto err_ring_exit;
+		goto err_node_exit;
 	nicprog_debugfs_init();
 	err = register_netdevice_notifier(&nicprog_netdev_nb);
 	if (err)
@@ -629,8 +629,8 @@ err_unregister_notifier:
 err_debugfs_exit:
 	nicprog_debugfs_exit();
 	nicprog_sysfs_exit();
-err_ring_exit:
-	nicprog_ring_exit();
+err_node_exit:
+	nicprog_node_exit();
 	return err;
 }
 
@@ -642,7 +642,7 @@ static void __exit nicprog_exit(void)
 	WARN_ON(!list_empty(&nicprog_devs) || !list_empty(&nicprog_nics));
 	nicprog_debugfs_exit();
 	nicprog_sysfs_exit();
-	nicprog_ring_exit();
+	nicprog_node_exit();
 }
 
 module_init(nicprog_init);

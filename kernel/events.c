@@ -111,6 +111,7 @@ void nicprog_event_ring_drop(struct nicprog_dev *nd, u32 out, u32 len)
 	}
 	spin_unlock_irqrestore(&ev->lock, flags);
 }
+EXPORT_SYMBOL_NS_GPL(nicprog_event_ring_drop, NICPROG_INTERNAL);
 
 static void nicprog_events_work(struct work_struct *work)
 {

@@ -48,7 +48,7 @@ static int nicprog_nl_dev_fill(struct sk_buff *skb, struct nicprog_dev *nd,
 {
 	const struct nicprog_lnic *lnic = nd->nic->lnic;
 	const struct nicprog_lnic_summary *sum = &nd->nic->sum;
-	char node[NICPROG_RING_NODE_MAX];
+	char node[NICPROG_NODE_NAME_MAX];
 	struct nlattr *nest;
 	u8 shape, partial, body16[__NICPROG_ACCEL_MAX];
 	u32 cores, i;
@@ -101,7 +101,7 @@ static int nicprog_nl_dev_fill(struct sk_buff *skb, struct nicprog_dev *nd,
 	    nla_put_u32(skb, NICPROG_A_DEV_CORES_FREE,
 			nicprog_alloc_free(nd, NICPROG_POOL_CORES)))
 		goto cancel;
-	nicprog_ring_node(nd, node);
+	nicprog_node_name(nd, node);
 	if (nla_put_string(skb, NICPROG_A_DEV_RING_DEV, node))
 		goto cancel;
 	genlmsg_end(skb, hdr);

@@ -176,7 +176,7 @@ static int nicprog_nl_put_ring_stats(struct sk_buff *skb,
 	u32 out;
 
 	for (out = 0; out < NICPROG_RING_OUTPUTS; out++) {
-		if (!nicprog_ring_output_stats(nd, out, &st))
+		if (!nicprog_node_output_stats(nd, out, &st))
 			continue;
 		nest = nla_nest_start(skb, NICPROG_A_STATS_RING);
 		if (!nest ||

@@ -526,19 +526,39 @@ void nicprog_sysfs_exit(void);
 int nicprog_bpf_init(struct nicprog_nic *nic);
 void nicprog_bpf_exit(struct nicprog_nic *nic);
 
-/* ring/chardev.c */
-int nicprog_ring_init(void);
-void nicprog_ring_exit(void);
-int nicprog_ring_devt_get(struct nicprog_dev *nd);
-void nicprog_ring_devt_put(struct nicprog_dev *nd);
-void nicprog_ring_del(struct nicprog_dev *nd);
-char *nicprog_ring_devnode(nicprog_devnode_dev_t *dev, umode_t *mode);
-#define NICPROG_RING_NODE_MAX	32	/* "nicprog/port" and a u32 */
-void nicprog_ring_node(const struct nicprog_dev *nd, char *buf);
-
+/* node.c: the ports' device nodes, and what nicprog_ring.ko registers */
 struct nicprog_pipe_stats;
 
-bool nicprog_ring_output_stats(struct nicprog_dev *nd, u32 out,
+/**
+ * struct nicprog_ring_ops - what nicprog_ring.ko does for the core
+ * @owner: the module; held while a file uses @fops or the core calls in
+ * @fops: the device node's file operations once opened; their .owner
+ *	must be @owner and they must have .open
+ * @port_gone: end a port's rings and engine state before its class
+ *	device goes: open files stay, commands fail with ENODEV. Called
+ *	with RTNL held from nicprog_unregister().
+ * @output_stats: fill @st for the RX pipe bound to NF output @out, if
+ *	one is; return whether one is. Process context.
+ */
+struct nicprog_ring_ops {
+	struct module *owner;
+	const struct file_operations *fops;
+	void (*port_gone)(struct nicprog_dev *nd);
+	bool (*output_stats)(struct nicprog_dev *nd, u32 out,
+			     struct nicprog_pipe_stats *st);
+};
+
+int nicprog_ring_ops_register(const struct nicprog_ring_ops *ops);
+void nicprog_ring_ops_unregister(const struct nicprog_ring_ops *ops);
+int nicprog_node_init(void);
+void nicprog_node_exit(void);
+int nicprog_node_devt_get(struct nicprog_dev *nd);
+void nicprog_node_devt_put(struct nicprog_dev *nd);
+void nicprog_node_del(struct nicprog_dev *nd);
+char *nicprog_node_devnode(nicprog_devnode_dev_t *dev, umode_t *mode);
+#define NICPROG_NODE_NAME_MAX	32	/* "nicprog/port" and a u32 */
+void nicprog_node_name(const struct nicprog_dev *nd, char *buf);
+bool nicprog_node_output_stats(struct nicprog_dev *nd, u32 out,
 			       struct nicprog_pipe_stats *st);
 
 /* handover.c */
@@ -637,8 +657,23 @@ u32 nicprog_hostmap_tail(struct nicprog_nic *nic, u32 slot, u32 idx);
 bool nicprog_tail_target(u32 target);
 struct nicprog_prog *nicprog_tail_prog(struct nicprog_nic *nic, u32 target);
 
-/* ring/job.c, for the interpreter module's nicprog_kernel_run() */
-const struct nicprog_exec_prog *
-nicprog_kernel_exec(const struct nicprog_kernel *k);
+/**
+ * struct nicprog_kernel - a lookaside kernel of one file
+ * @id: its id in the file's kernels
+ * @prog: the program, held
+ * @exec: its instructions for the executor (costs: the driver's, per run)
+ */
+struct nicprog_kernel {
+	u32 id;
+	struct bpf_prog *prog;
+	struct nicprog_exec_prog exec;
+};
+
+/* For the interpreter module's nicprog_kernel_run(): the kernel's program. */
+static inline const struct nicprog_exec_prog *
+nicprog_kernel_exec(const struct nicprog_kernel *k)
+{
+	return &k->exec;
+}
 
 #endif /* _NICPROG_CORE_H */

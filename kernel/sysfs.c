@@ -331,7 +331,7 @@ static const struct attribute_group *nicprog_dev_groups[] = {
 struct class nicprog_class = {
 	.name = NICPROG_CLASS_NAME,
 	.dev_groups = nicprog_dev_groups,
-	.devnode = nicprog_ring_devnode,
+	.devnode = nicprog_node_devnode,
 };
 
 int nicprog_sysfs_init(void)

@@ -1,13 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /dev/nicprog/port<N>: the streaming-ring device of a port, its class
- * device /sys/class/nicprog/<ifname> given a device number.
- *
- * The node is named by its minor, N, not by the netdev: devtmpfs removes
- * a node by the name the device has when it goes, so a node named after
- * an interface that was renamed since would stay behind, and open the
- * next port given its minor. Minors are handed out in turn (cyclically),
- * so a number comes back only after every other one has been used.
+ * nicprog_ring.ko: what a port's device node /dev/nicprog/port<N> does.
+ * The core owns the node (node.c) and swaps in these file operations when
+ * it is opened; this module registers them at load and depends on the
+ * core, never the other way.
  *
  * An open file owns the pipes it creates (pipe.c); nothing else reaches
  * them. Commands arrive as IORING_OP_URING_CMD (the layouts are in
@@ -17,22 +13,23 @@
  * to retry them from its worker (-EAGAIN), where they may sleep.
  *
  * Lifetime: an open file holds a reference to the port's class device,
- * so struct nicprog_dev outlives it, and one to this module (the cdev's
- * owner), but none to the port's driver: the driver may unregister the
- * port and be unloaded while files stay open. A command reaches the
- * driver -- its ops, the port's netdev -- only between
+ * so struct nicprog_dev outlives it, and one to this module (its file
+ * operations' owner), but none to the port's driver: the driver may
+ * unregister the port and be unloaded while files stay open. A command
+ * reaches the driver -- its ops, the port's netdev -- only between
  * nicprog_ring_enter() and nicprog_ring_leave(), which hold ring_lock with
- * the port still registered: nicprog_ring_del() marks it dead under that
- * lock before nicprog_unregister() returns and the driver may go. Nothing
- * in between touches user memory, so no fault can stretch the section.
- * Once the port is unregistered, commands fail with ENODEV while existing
- * mappings stay valid.
+ * the port still registered: nicprog_ring_port_gone() marks it dead under
+ * that lock before nicprog_unregister() returns and the driver may go.
+ * Nothing in between touches user memory, so no fault can stretch the
+ * section. Once the port is unregistered, commands fail with ENODEV while
+ * existing mappings stay valid.
  */
 #include <linux/cdev.h>
 #include <linux/fs.h>
 #include <linux/xarray.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
+#include <linux/module.h>
 #include <linux/netdevice.h>
 #include <linux/nospec.h>
 #include <linux/rcupdate.h>
@@ -44,112 +41,9 @@
 #include "../nicprog.h"
 #include "ring.h"
 
-#define NICPROG_RING_MINORS	BIT(16)
-
-static dev_t nicprog_ring_devt;
-/* the ports by minor; allocated cyclically from nicprog_ring_next */
-static DEFINE_XARRAY_ALLOC(nicprog_ring_minors);
-static u32 nicprog_ring_next;
-
 static bool nicprog_ring_dead(struct nicprog_ring_file *rf)
 {
 	return READ_ONCE(rf->nd->ring_dead);
-}
-
-/**
- * nicprog_ring_enter() - enter the port's driver
- * @nd: the port
- * @nonblock: fail with -EAGAIN rather than wait for the lock
- *
- * Called after the command copied what it needs from user memory.
- *
- * Context: process. On success ring_lock is held, the port registered.
- * Return: 0, -EAGAIN, -EINTR, or -ENODEV once the port is gone.
- */
-int nicprog_ring_enter(struct nicprog_dev *nd, bool nonblock)
-{
-	if (nonblock) {
-		if (!mutex_trylock(&nd->ring_lock))
-			return -EAGAIN;
-	} else if (mutex_lock_interruptible(&nd->ring_lock)) {
-		return -EINTR;
-	}
-	if (nd->ring_dead) {
-		mutex_unlock(&nd->ring_lock);
-		return -ENODEV;
-	}
-	return 0;
-}
-
-/**
- * nicprog_ring_leave() - end nicprog_ring_enter()
- * @nd: the port
- */
-void nicprog_ring_leave(struct nicprog_dev *nd)
-{
-	mutex_unlock(&nd->ring_lock);
-}
-
-/**
- * nicprog_ring_may_act() - may the file's opener act on the port
- * @rf: the file
- * @file: it
- * @cmd: the command, for the traced cause
- *
- * A command that acts on the network -- steering the port's frames into
- * the file, putting frames on its wire -- needs CAP_NET_ADMIN in the
- * port's namespace, held by whoever opened the file (file_ns_capable(), as
- * netlink checks a socket's opener), at every such command: a descriptor
- * passed to or inherited by another process carries its opener's
- * privilege and never more; so does taking the NIC's memory.
- *
- * Context: inside nicprog_ring_enter(): the netdev lives.
- * Return: 0 or -EPERM.
- */
-int nicprog_ring_may_act(struct nicprog_ring_file *rf, struct file *file,
-			 const char *cmd)
-{
-	if (file_ns_capable(file, dev_net(rf->nd->netdev)->user_ns,
-			    CAP_NET_ADMIN))
-		return 0;
-	ring_err(rf, "%s: the file's opener lacks CAP_NET_ADMIN in the port's namespace",
-		 cmd);
-	return -EPERM;
-}
-
-/**
- * nicprog_ring_args() - copy a command's argument struct in
- * @c: the command area
- * @args: the struct
- * @size: its size
- *
- * Extensible: a smaller one is zero-extended, a larger one must have zeros
- * past ours.
- *
- * Return: 0, -EINVAL, -E2BIG or -EFAULT.
- */
-int nicprog_ring_args(const struct nicprog_uring_cmd *c, void *args,
-		      size_t size)
-{
-	if (!c->arg_len || c->arg_len > PAGE_SIZE)
-		return -EINVAL;
-	return copy_struct_from_user(args, size, u64_to_user_ptr(c->arg),
-				     c->arg_len);
-}
-
-/**
- * nicprog_ring_out() - copy a command's argument struct back out
- * @c: the command area
- * @args: the struct
- * @size: its size; at most the caller's is written
- *
- * Return: 0 or -EFAULT.
- */
-int nicprog_ring_out(const struct nicprog_uring_cmd *c, const void *args,
-		     size_t size)
-{
-	return copy_to_user(u64_to_user_ptr(c->arg), args,
-			    min_t(size_t, size, c->arg_len)) ? -EFAULT : 0;
 }
 
 /*
@@ -839,53 +733,11 @@ static const struct file_operations nicprog_ring_fops = {
 	.uring_cmd	= nicprog_ring_uring_cmd,
 };
 
-/**
- * nicprog_ring_devt_get() - give a port's class device its number and cdev
- * @nd: the port, its class device initialized, not added
- *
- * The class device then goes in with cdev_device_add() (core.c), which
- * makes /dev/nicprog/port<N>.
- *
- * Context: process, RTNL held (nicprog_register()).
- * Return: 0 or -errno.
+/*
+ * &nicprog_ring_ops.port_gone: open files stay open; parked waits
+ * complete with ENODEV, and so does every command from here on.
  */
-int nicprog_ring_devt_get(struct nicprog_dev *nd)
-{
-	u32 minor;
-	int err;
-
-	err = xa_alloc_cyclic(&nicprog_ring_minors, &minor, nd,
-			      XA_LIMIT(0, NICPROG_RING_MINORS - 1),
-			      &nicprog_ring_next, GFP_KERNEL);
-	if (err < 0)
-		return err;
-	nd->dev.devt = MKDEV(MAJOR(nicprog_ring_devt), minor);
-	cdev_init(&nd->cdev, &nicprog_ring_fops);
-	nd->cdev.owner = THIS_MODULE;
-	return 0;
-}
-
-/**
- * nicprog_ring_devt_put() - give the number back
- * @nd: the port, its class device not added or deleted already
- *
- * Context: process, RTNL held.
- */
-void nicprog_ring_devt_put(struct nicprog_dev *nd)
-{
-	xa_erase(&nicprog_ring_minors, MINOR(nd->dev.devt));
-}
-
-/**
- * nicprog_ring_del() - end the port's rings, before its class device goes
- * @nd: the port, being unregistered
- *
- * Open files stay open; parked waits complete with ENODEV, and so does
- * every command from here on.
- *
- * Context: process, RTNL held (nicprog_unregister()).
- */
-void nicprog_ring_del(struct nicprog_dev *nd)
+static void nicprog_ring_port_gone(struct nicprog_dev *nd)
 {
 	struct nicprog_ring_file *rf;
 	struct nicprog_pipe *pipe;
@@ -1023,17 +875,9 @@ void nicprog_ring_flush(struct nicprog_dev *nd)
 }
 EXPORT_SYMBOL_GPL(nicprog_ring_flush);
 
-/**
- * nicprog_ring_output_stats() - the RX pipe bound to an NF output
- * @nd: the port
- * @out: the output, below NICPROG_RING_OUTPUTS
- * @st: filled in if a pipe is bound
- *
- * Context: any.
- * Return: true if a pipe is bound to @out.
- */
-bool nicprog_ring_output_stats(struct nicprog_dev *nd, u32 out,
-			       struct nicprog_pipe_stats *st)
+/* &nicprog_ring_ops.output_stats */
+static bool nicprog_ring_output_stats(struct nicprog_dev *nd, u32 out,
+				      struct nicprog_pipe_stats *st)
 {
 	struct nicprog_pipe *pipe;
 
@@ -1045,43 +889,25 @@ bool nicprog_ring_output_stats(struct nicprog_dev *nd, u32 out,
 	return pipe;
 }
 
-/**
- * nicprog_ring_node() - the name of a port's ring device under /dev
- * @nd: the port
- * @buf: NICPROG_RING_NODE_MAX bytes
- *
- * Context: any.
- */
-void nicprog_ring_node(const struct nicprog_dev *nd, char *buf)
+static const struct nicprog_ring_ops nicprog_ring_module_ops = {
+	.owner		= THIS_MODULE,
+	.fops		= &nicprog_ring_fops,
+	.port_gone	= nicprog_ring_port_gone,
+	.output_stats	= nicprog_ring_output_stats,
+};
+
+static int __init nicprog_ring_init(void)
 {
-	snprintf(buf, NICPROG_RING_NODE_MAX,
-		 NICPROG_DEV_DIR "/" NICPROG_DEV_PORT "%u", MINOR(nd->dev.devt));
+	return nicprog_ring_ops_register(&nicprog_ring_module_ops);
 }
 
-/* /dev/nicprog/port<minor>, read-write for root only. */
-char *nicprog_ring_devnode(nicprog_devnode_dev_t *dev, umode_t *mode)
+static void __exit nicprog_ring_exit(void)
 {
-	char *name = kmalloc(NICPROG_RING_NODE_MAX, GFP_KERNEL);
-
-	if (name)
-		nicprog_ring_node(to_nicprog_dev(dev), name);
-	return name;
+	nicprog_ring_ops_unregister(&nicprog_ring_module_ops);
 }
 
-/**
- * nicprog_ring_init() - reserve the streaming-ring device numbers
- *
- * Return: 0 or -errno.
- */
-int nicprog_ring_init(void)
-{
-	return alloc_chrdev_region(&nicprog_ring_devt, 0, NICPROG_RING_MINORS,
-				   NICPROG_DEV_DIR);
-}
-
-/** nicprog_ring_exit() - undo nicprog_ring_init() */
-void nicprog_ring_exit(void)
-{
-	unregister_chrdev_region(nicprog_ring_devt, NICPROG_RING_MINORS);
-	WARN_ON(!xa_empty(&nicprog_ring_minors));
-}
+module_init(nicprog_ring_init);
+module_exit(nicprog_ring_exit);
+MODULE_DESCRIPTION("nicprog: streaming rings, NIC memory, lookaside jobs and RDMA on a port's device node");
+MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(NICPROG_INTERNAL);

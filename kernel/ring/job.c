@@ -34,18 +34,6 @@
 #include "ring.h"
 
 /**
- * struct nicprog_kernel - a lookaside kernel of one file
- * @id: its id in the file's kernels
- * @prog: the program, held
- * @exec: its instructions for the executor (costs: the driver's, per run)
- */
-struct nicprog_kernel {
-	u32 id;
-	struct bpf_prog *prog;
-	struct nicprog_exec_prog exec;
-};
-
-/**
  * struct nicprog_job_done - a NICPROG_OP_JOB whose core is still busy
  * @timer: fires when the NIC's core is done
  * @ioucmd: the command; its pdu points here
@@ -81,21 +69,6 @@ static void nicprog_kernel_free(struct nicprog_kernel *k)
 	kvfree(k->exec.flags);
 	kfree(k);
 }
-
-/**
- * nicprog_kernel_exec() - a kernel as the executor takes it
- * @k: the kernel
- *
- * For nicprog_kernel_run(), in the interpreter's module.
- * Context: any.
- * Return: the kernel's program, valid while @k is.
- */
-const struct nicprog_exec_prog *
-nicprog_kernel_exec(const struct nicprog_kernel *k)
-{
-	return &k->exec;
-}
-EXPORT_SYMBOL_NS_GPL(nicprog_kernel_exec, NICPROG_INTERNAL);
 
 /**
  * nicprog_kernel_insns() - a kernel's instructions, as verified

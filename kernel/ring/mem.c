@@ -14,7 +14,7 @@
  * Lifetime: a file's buffers live in its bufs, changed under the port's
  * ring_lock (after RTNL), which is also what keeps the driver: they are
  * freed by MEM_FREE, when the file closes, or -- the driver's memory going
- * with it -- when the port is unregistered (nicprog_ring_del()). A copy
+ * with it -- when the port is unregistered (nicprog_ring_port_gone()). A copy
  * never holds a buffer or the driver across a fault: it moves the bytes
  * between user memory and a bounce buffer of its own outside ring_lock,
  * and between the bounce buffer and the NIC inside it. It then completes

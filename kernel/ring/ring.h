@@ -170,7 +170,7 @@ struct nicprog_buf {
 
 struct nicprog_uring_cmd;
 
-/* chardev.c */
+/* cmd.c: around every command; the rings and the engine build on it */
 int nicprog_ring_enter(struct nicprog_dev *nd, bool nonblock);
 void nicprog_ring_leave(struct nicprog_dev *nd);
 int nicprog_ring_may_act(struct nicprog_ring_file *rf, struct file *file,

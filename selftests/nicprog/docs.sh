@@ -65,7 +65,7 @@ restore() {	# SNAPSHOT: remove what is there now and was not then
 
 unload() {
 	local m
-	for m in nicsim nicprog_exec nicprog; do
+	for m in nicsim nicprog_ring nicprog_exec nicprog; do
 		module_loaded "$m" || continue
 		rmmod "$m" || return 1
 	done

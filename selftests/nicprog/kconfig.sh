@@ -4,7 +4,8 @@
 # kselftest convention: what a CI kernel must enable), against the running
 # kernel's configuration: each option built in where the list says y,
 # built in or a module where it says m. nicprog's own (NICPROG,
-# NICPROG_EXEC, NICSIM) are built out of tree; modules.sh loads them.
+# NICPROG_EXEC, NICPROG_RING, NICSIM) are built out of tree; modules.sh
+# loads them.
 # Skipped, with the reason, where the running kernel's configuration cannot
 # be read.
 . "$(dirname "$0")/lib.sh"
@@ -22,7 +23,7 @@ tap_begin
 n=0
 while IFS='=' read -r opt want; do
 	case $opt in
-	CONFIG_NICPROG | CONFIG_NICPROG_EXEC | CONFIG_NICSIM | '' | '#'*) continue ;;
+	CONFIG_NICPROG | CONFIG_NICPROG_EXEC | CONFIG_NICPROG_RING | CONFIG_NICSIM | '' | '#'*) continue ;;
 	esac
 	n=$((n + 1))
 	have=$(sed -n "s/^$opt=//p" <<< "$CFG")

@@ -162,9 +162,9 @@ kernel_at_least() {
 		{ [ "${v%%.*}" -eq "$1" ] && [ "${v#*.}" -ge "$2" ]; }
 }
 
-# Load nicprog, its interpreter and nicsim: installed modules if modprobe
+# Load nicprog, its interpreter, its rings and nicsim: installed modules if modprobe
 # knows them, else the ones built in this checkout, in dependency order.
-NICPROG_KOS="kernel/nicprog.ko kernel/nicprog_exec.ko drivers/nicsim/nicsim.ko"
+NICPROG_KOS="kernel/nicprog.ko kernel/nicprog_exec.ko kernel/nicprog_ring.ko drivers/nicsim/nicsim.ko"
 nicprog_load() {
 	local ko m
 	module_loaded nicsim && return 0
@@ -181,9 +181,11 @@ nicprog_load() {
 	done
 }
 
-# Unload nicsim, the interpreter and the core, the reverse of nicprog_load.
+# Unload nicsim, the rings, the interpreter and the core: the reverse of
+# nicprog_load.
 nicprog_unload() {
-	rmmod nicsim && rmmod nicprog_exec && rmmod nicprog
+	rmmod nicsim && rmmod nicprog_ring && rmmod nicprog_exec &&
+		rmmod nicprog
 }
 
 # A device ID nobody else uses in this run.

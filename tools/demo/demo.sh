@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The nicprog demo, run inside the guest by 'make demo':
-#   1. load nicprog.ko, nicprog_exec.ko and nicsim.ko (built in this
-#      checkout)
+#   1. load nicprog.ko, nicprog_exec.ko, nicprog_ring.ko and nicsim.ko
+#      (built in this checkout)
 #   2. create a simulated SmartNIC with two ports and wire them together
 #   3. put each port in its own network namespace (two test hosts)
 #   4. send traffic across: ping and a byte-exact UDP stream
@@ -28,6 +28,7 @@ run() { echo "\$ $*"; "$@"; }
 step "load the modules (guest kernel $(uname -r))"
 run insmod "$top/kernel/nicprog.ko"
 run insmod "$top/kernel/nicprog_exec.ko"
+run insmod "$top/kernel/nicprog_ring.ko"
 run insmod "$top/drivers/nicsim/nicsim.ko"
 
 step "create simulated SmartNIC $ID with two ports, wire port 0 to port 1"
@@ -194,6 +195,7 @@ run sh -c "echo $ID > $BUS/del_device"
 ip netns del hosta
 ip netns del hostb
 run rmmod nicsim
+run rmmod nicprog_ring
 run rmmod nicprog_exec
 run rmmod nicprog
 echo

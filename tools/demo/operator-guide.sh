@@ -16,6 +16,7 @@ run() { echo "\$ $*"; "$@"; echo; }
 
 insmod "$top/kernel/nicprog.ko"
 insmod "$top/kernel/nicprog_exec.ko"
+insmod "$top/kernel/nicprog_ring.ko"
 insmod "$top/drivers/nicsim/nicsim.ko"
 echo "1 2" > $BUS/new_device
 echo "1:0 1:1" > $BUS/link_device
