@@ -122,6 +122,8 @@ static bool table_ops_valid(const struct nicprog_dev_ops *ops)
  * nicprog_nic_register() - make a device a nicprog SmartNIC
  * @dev: the NIC's device, parent of its ports' netdevs; kept by the
  *	driver until nicprog_nic_unregister()
+ * @devlink: the driver's devlink instance of the NIC, allocated, and
+ *	registered or not; kept until nicprog_nic_unregister()
  * @lnic: description of the NIC; must stay valid and unchanged until
  *	nicprog_nic_unregister() or its replacement (nicprog_lnic_replace_end())
  * @ops: the driver's operations; required members must be set
@@ -131,16 +133,20 @@ static bool table_ops_valid(const struct nicprog_dev_ops *ops)
  *
  * The NIC is what its ports share: one BPF offload device (a program or
  * map bound to one port is usable on the others), its cores, units and
- * memory, which the core gives out among the ports' plans, and one devlink
- * instance with a devlink port per port. Register the NIC before its
- * ports and unregister it after them. A bad @lnic or @ops is a driver
- * bug, logged with its reason.
+ * memory, which the core gives out among the ports' plans. On @devlink
+ * the core registers the NIC's resources (cores, units, regions, with
+ * what the plans hold of them) and the "cores" health reporter; the
+ * instance, its ports, parameters and reload stay the driver's
+ * (nicprog_devlink_info_put() and nicprog_devlink_reload_check() serve
+ * its ops). Register the NIC before its ports and unregister it after
+ * them. A bad @lnic or @ops is a driver bug, logged with its reason.
  *
  * Context: process; takes RTNL and devlink's lock, so hold neither.
- * Return: the NIC, or an ERR_PTR: -EINVAL for a bad @lnic, @ops or
- * @ports, -ENOMEM, or devlink's error.
+ * Return: the NIC, or an ERR_PTR: -EINVAL for a bad @lnic, @ops,
+ * @devlink or @ports, -ENOMEM, or devlink's error.
  */
 struct nicprog_nic *nicprog_nic_register(struct device *dev,
+					 struct devlink *devlink,
 					 const struct nicprog_lnic *lnic,
 					 const struct nicprog_dev_ops *ops,
 					 void *priv, u32 ports)
@@ -161,6 +167,10 @@ struct nicprog_nic *nicprog_nic_register(struct device *dev,
 		dev_err(dev, "nicprog: a NIC has ports\n");
 		return ERR_PTR(-EINVAL);
 	}
+	if (!devlink) {
+		dev_err(dev, "nicprog: a NIC has a devlink instance\n");
+		return ERR_PTR(-EINVAL);
+	}
 	err = nicprog_lnic_check(dev, ops, lnic);
 	if (err)
 		return ERR_PTR(err);
@@ -171,6 +181,8 @@ struct nicprog_nic *nicprog_nic_register(struct device *dev,
 	nic->dev = dev;
 	nic->ops = ops;
 	nic->priv = priv;
+	nic->devlink = devlink;
+	nic->n_ports = ports;
 	nic->lnic = lnic;
 	nicprog_lnic_summarize(lnic, &nic->sum);
 	mutex_init(&nic->lock);
@@ -180,7 +192,7 @@ struct nicprog_nic *nicprog_nic_register(struct device *dev,
 	err = nicprog_bpf_init(nic);
 	if (err)
 		goto err_put;
-	err = nicprog_devlink_init(nic, ports);
+	err = nicprog_devlink_init(nic);
 	if (err)
 		goto err_bpf_exit;
 	rtnl_lock();
@@ -303,10 +315,8 @@ static struct nicprog_dev *nicprog_nic_port(struct nicprog_nic *nic, u32 index)
  * @netdev: the port, already registered with register_netdevice()
  *
  * Makes the port a BPF offload target of @nic's offload device and
- * creates /sys/class/nicprog/<ifname>. The port is devlink port @index
- * (the driver's ndo_get_devlink_port returns nicprog_devlink_port()); once
- * RTNL is released, nicprog_devlink_port_set() makes the netdev its
- * Ethernet device.
+ * creates /sys/class/nicprog/<ifname>. Its devlink port, if it has one,
+ * is the driver's.
  *
  * Context: process, RTNL held.
  * Return: the new port, or an ERR_PTR: -EINVAL for a bad @index, -EEXIST

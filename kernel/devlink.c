@@ -1,34 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * devlink, the upstream home of device-level state, for every nicprog
- * NIC: the core registers one devlink instance per NIC and one devlink
- * port per port (physical flavour, numbered as the driver registers it),
- * so that a driver gets all of it from nicprog_nic_register():
+ * devlink, the upstream home of device-level state: a NIC's devlink
+ * instance is its driver's (nicprog_nic_register() takes it, allocated
+ * and registered or not); the core adds what only it knows:
  *
- *   devlink dev info       driver, serial (the driver's info_get), the
- *                          LNIC's name as running version fw.profile
  *   devlink resource show  the NIC's cores, MAT stages, each accelerator
  *                          pool and each memory region (in bytes), each
  *                          with its occupancy by the ports' plans (and,
  *                          for cores, their lookaside kernels)
- *   devlink dev param      "profile" (driverinit): the profile the next
- *                          reload takes
- *   devlink dev reload     re-initializes the NIC with that profile, as
- *                          a reflash does; refused while a program or map
- *                          is bound to the NIC
  *   devlink health         reporter "cores": stages whose cores' queues
  *                          overflowed, cores stalled on a full
  *                          backpressure pipe, with a dump of the NIC's
  *                          stages
  *
+ * and helpers for the driver's own devlink ops: the profile in dev info
+ * (nicprog_devlink_info_put()), the core's conditions for a reload
+ * (nicprog_devlink_reload_check()) and the resources again after one
+ * (nicprog_devl_resources_reload()). Ports, parameters, reload and
+ * everything else of the instance stay the driver's.
+ *
  * Locking: devlink's own lock (devl_lock) is taken before RTNL, never
- * after, as upstream drivers do; so the instance, its ports, resources,
- * parameters and reporter are made and destroyed outside RTNL
- * (nicprog_nic_register() and _unregister() take RTNL themselves), and
- * what the datapath and RTNL paths tell devlink goes through work items:
- * overloads to the reporter (@health_work), a replaced LNIC to the
- * resources (@res_work). Occupancy and dumps read the ports' runs under
- * the NIC's lock.
+ * after, as upstream drivers do; so the resources and the reporter are
+ * made and destroyed outside RTNL (nicprog_nic_register() and
+ * _unregister() take RTNL themselves), and what the datapath and RTNL
+ * paths tell devlink goes through work items: overloads to the reporter
+ * (@health_work), a replaced LNIC to the resources (@res_work).
+ * Occupancy and dumps read the ports' runs under the NIC's lock.
  */
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
@@ -37,18 +34,12 @@
 
 #include "nicprog.h"
 
-/* Resource IDs: pools are 1 + NICPROG_POOL_*, regions after them. */
-#define NICPROG_RES_POOL(p)	(1 + (p))
-#define NICPROG_RES_REGION(r)	(1 + NICPROG_POOLS + (r))
-
-enum {
-	NICPROG_DEVLINK_PARAM_PROFILE = DEVLINK_PARAM_GENERIC_ID_MAX + 1,
-};
-
-static struct nicprog_nic *devlink_nic(struct devlink *devlink)
-{
-	return *(struct nicprog_nic **)devlink_priv(devlink);
-}
+/*
+ * Resource IDs on the driver's instance: pools are NICPROG_DEVLINK_RES_BASE
+ * + NICPROG_POOL_*, regions after them.
+ */
+#define NICPROG_RES_POOL(p)	(NICPROG_DEVLINK_RES_BASE + (p))
+#define NICPROG_RES_REGION(r)	(NICPROG_DEVLINK_RES_BASE + NICPROG_POOLS + (r))
 
 /* What plans hold of a pool or region: the ports' runs, under the lock. */
 static u64 nicprog_res_occ(void *priv)
@@ -175,143 +166,6 @@ void nicprog_devlink_lnic_changed(struct nicprog_nic *nic)
 {
 	schedule_work(&nic->res_work);
 }
-
-static int nicprog_dl_info_get(struct devlink *devlink,
-			       struct devlink_info_req *req,
-			       struct netlink_ext_ack *extack)
-{
-	struct nicprog_nic *nic = devlink_nic(devlink);
-	char profile[NICPROG_LNIC_NAME_LEN + 16];
-	int err;
-
-	err = nicprog_devlink_info_driver_name_put(req, nic->ops->owner ?
-						   module_name(nic->ops->owner) :
-						   dev_driver_string(nic->dev));
-	if (err)
-		return err;
-	mutex_lock(&nic->lock);
-	strscpy(profile, nic->lnic->name, sizeof(profile));
-	mutex_unlock(&nic->lock);
-	err = devlink_info_version_running_put(req, "fw.profile", profile);
-	if (err)
-		return err;
-	return nic->ops->info_get ? nic->ops->info_get(nic, req, extack) : 0;
-}
-
-static int nicprog_dl_reload_down(struct devlink *devlink, bool netns_change,
-				  enum devlink_reload_action action,
-				  enum devlink_reload_limit limit,
-				  struct netlink_ext_ack *extack)
-{
-	struct nicprog_nic *nic = devlink_nic(devlink);
-	int err = 0;
-
-	if (netns_change) {
-		NL_SET_ERR_MSG_MOD(extack,
-				   "a NIC's ports stay in their namespaces; move them with ip link");
-		return -EOPNOTSUPP;
-	}
-	/* from 6.3 devlink offers reload to every instance whose ops have it */
-	if (!nic->ops->profile_set) {
-		NL_SET_ERR_MSG_MOD(extack, "the driver cannot change the NIC's profile");
-		return -EOPNOTSUPP;
-	}
-	rtnl_lock();
-	mutex_lock(&nic->lock);
-	if (nic->n_progs || nic->n_tables) {
-		NL_SET_ERR_MSG_MOD(extack,
-				   "the NIC has a program or an offloaded map (remove them first)");
-		err = -EBUSY;
-	}
-	mutex_unlock(&nic->lock);
-	rtnl_unlock();
-	if (!err && !NICPROG_DEVLINK_REINIT_KEEPS_PORTS) {
-		NL_SET_ERR_MSG_MOD(extack,
-				   "on this kernel a reload must re-create the NIC's ports, which nicprog does not do yet; set the profile with nicprog dev set or sysfs");
-		err = -EOPNOTSUPP;
-	}
-	return err;
-}
-
-/*
- * The profile the parameter names if it changed since the last reload,
- * else the NIC's own: taken as the profile-set operation takes one, the
- * driver's file read without RTNL. devl_lock held.
- */
-static int nicprog_dl_reload_up(struct devlink *devlink,
-				enum devlink_reload_action action,
-				enum devlink_reload_limit limit,
-				u32 *actions_performed,
-				struct netlink_ext_ack *extack)
-{
-	struct nicprog_nic *nic = devlink_nic(devlink);
-	const struct nicprog_dev_ops *ops = nic->ops;
-	struct nicprog_lnic_text *text = NULL;
-	union devlink_param_value val;
-	char name[__DEVLINK_PARAM_MAX_STRING_VALUE];
-	int err;
-
-	err = nicprog_devl_param_driverinit_value_get(devlink,
-						      NICPROG_DEVLINK_PARAM_PROFILE,
-						      &val);
-	if (err)
-		return err;
-	if (strcmp(val.vstr, nic->profile_applied)) {
-		strscpy(name, val.vstr, sizeof(name));
-	} else {
-		mutex_lock(&nic->lock);
-		strscpy(name, nic->lnic->name, sizeof(name));
-		mutex_unlock(&nic->lock);
-	}
-	if (ops->profile_request) {
-		err = ops->profile_request(name, &text, extack);
-		if (err)
-			return err;
-	}
-	rtnl_lock();
-	if (ops->profile_set) {
-		err = ops->profile_set(nic, text ? NULL : name, text, extack);
-	} else {
-		kvfree(text);
-		err = -EOPNOTSUPP;
-	}
-	rtnl_unlock();
-	if (err)
-		return err;
-	strscpy(nic->profile_applied, val.vstr, sizeof(nic->profile_applied));
-	/* at once, not from the work: the caller may read them next */
-	devl_resources_unregister(devlink);
-	err = nicprog_res_register(nic);
-	if (err)
-		return err;
-	*actions_performed = BIT(DEVLINK_RELOAD_ACTION_DRIVER_REINIT);
-	return 0;
-}
-
-static const struct devlink_ops nicprog_devlink_ops = {
-	.reload_actions	= BIT(DEVLINK_RELOAD_ACTION_DRIVER_REINIT),
-	.reload_down	= nicprog_dl_reload_down,
-	.reload_up	= nicprog_dl_reload_up,
-	.info_get	= nicprog_dl_info_get,
-};
-
-static int nicprog_dl_profile_validate(struct devlink *devlink, u32 id,
-				       union devlink_param_value val,
-				       struct netlink_ext_ack *extack)
-{
-	if (!nicprog_profile_name_ok(val.vstr)) {
-		NL_SET_ERR_MSG_MOD(extack, NICPROG_PROFILE_NAME_RULE);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static const struct devlink_param nicprog_devlink_params[] = {
-	DEVLINK_PARAM_DRIVER(NICPROG_DEVLINK_PARAM_PROFILE, "profile",
-			     DEVLINK_PARAM_TYPE_STRING,
-			     BIT(DEVLINK_PARAM_CMODE_DRIVERINIT), NULL, NULL,
-			     nicprog_dl_profile_validate),
-};
 
 /* One port's plan in a dump: its runs and, per core, the stage. */
 static int nicprog_dl_dump_port(struct devlink_fmsg *fmsg,
@@ -514,146 +368,110 @@ void nicprog_devlink_stall(struct nicprog_dev *nd, u32 core, u64 frames)
 }
 
 /**
- * nicprog_devlink_port() - the devlink port of a port
- * @nd: the port
- *
- * For the driver's ndo_get_devlink_port.
- *
- * Context: any.
- * Return: the devlink port nicprog_register() set up.
- */
-struct devlink_port *nicprog_devlink_port(struct nicprog_dev *nd)
-{
-	return &nd->nic->dl_ports[nd->index];
-}
-EXPORT_SYMBOL_GPL(nicprog_devlink_port);
-
-/**
- * nicprog_nic_devlink_port() - the devlink port of a NIC's port, by number
+ * nicprog_devlink_info_put() - what devlink dev info shows of nicprog
  * @nic: the NIC
- * @index: the port's number, below the port count it was registered with
+ * @req: the driver's &devlink_ops.info_get request
  *
- * For a netdev that names its devlink port before it is registered
- * (nicprog_netdev_devlink_port_set(), SET_NETDEV_DEVLINK_PORT from 6.2).
+ * The NIC's LNIC, as the running version "fw.profile" (the architecture
+ * profile it runs, as firmware would be).
  *
- * Context: any.
- * Return: the devlink port nicprog_nic_register() registered.
+ * Context: the driver's info_get; RTNL not held.
+ * Return: 0 or devlink's error.
  */
-struct devlink_port *nicprog_nic_devlink_port(struct nicprog_nic *nic,
-					      u32 index)
+int nicprog_devlink_info_put(struct nicprog_nic *nic,
+			     struct devlink_info_req *req)
 {
-	return &nic->dl_ports[index];
+	char profile[NICPROG_LNIC_NAME_LEN + 16];
+
+	mutex_lock(&nic->lock);
+	strscpy(profile, nic->lnic->name, sizeof(profile));
+	mutex_unlock(&nic->lock);
+	return devlink_info_version_running_put(req, "fw.profile", profile);
 }
-EXPORT_SYMBOL_GPL(nicprog_nic_devlink_port);
+EXPORT_SYMBOL_GPL(nicprog_devlink_info_put);
 
 /**
- * nicprog_devlink_port_set() - a port's netdev is its devlink port's
- * @nd: the port, registered
+ * nicprog_devlink_reload_check() - may the NIC be re-initialized now
+ * @nic: the NIC
+ * @extack: the refusal
  *
- * Call right after the RTNL section that registered the port's netdev
- * and the port: Linux 6.1's devlink takes RTNL to announce it.
+ * For the driver's &devlink_ops.reload_down: a reload that changes the
+ * NIC's LNIC, or takes its ports away, must not find a program or an
+ * offloaded map bound to it.
  *
- * Context: process, RTNL not held.
+ * Context: the driver's reload_down; takes RTNL, so hold it not.
+ * Return: 0, or -EBUSY with @extack saying why.
  */
-void nicprog_devlink_port_set(struct nicprog_dev *nd)
+int nicprog_devlink_reload_check(struct nicprog_nic *nic,
+				 struct netlink_ext_ack *extack)
 {
-	nicprog_devlink_port_type_eth_set(nicprog_devlink_port(nd), nd->netdev);
+	int err = 0;
+
+	rtnl_lock();
+	mutex_lock(&nic->lock);
+	if (nic->n_progs || nic->n_tables) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "the NIC has a program or an offloaded map (remove them first)");
+		err = -EBUSY;
+	}
+	mutex_unlock(&nic->lock);
+	rtnl_unlock();
+	return err;
 }
-EXPORT_SYMBOL_GPL(nicprog_devlink_port_set);
+EXPORT_SYMBOL_GPL(nicprog_devlink_reload_check);
 
 /**
- * nicprog_devlink_port_clear() - undo nicprog_devlink_port_set()
- * @nd: the port, before the RTNL section that unregisters it
+ * nicprog_devl_resources_reload() - the NIC's resources as its LNIC is now
+ * @nic: the NIC, whose LNIC a reload replaced
  *
- * Context: process, RTNL not held.
+ * For the driver's &devlink_ops.reload_up, so that what follows the
+ * reload reads the new sizes (otherwise they follow from a work item).
+ *
+ * Context: devl_lock held; RTNL not.
+ * Return: 0 or devlink's error.
  */
-void nicprog_devlink_port_clear(struct nicprog_dev *nd)
+int nicprog_devl_resources_reload(struct nicprog_nic *nic)
 {
-	nicprog_devlink_port_type_clear(nicprog_devlink_port(nd));
+	devl_assert_locked(nic->devlink);
+	devl_resources_unregister(nic->devlink);
+	return nicprog_res_register(nic);
 }
-EXPORT_SYMBOL_GPL(nicprog_devlink_port_clear);
+EXPORT_SYMBOL_GPL(nicprog_devl_resources_reload);
 
 /**
- * nicprog_devlink_init() - a NIC's devlink instance, ports and reporter
- * @nic: the NIC, being registered
- * @ports: its ports, each registered later with nicprog_register()
+ * nicprog_devlink_init() - the NIC's resources and reporter on its devlink
+ * @nic: the NIC, being registered, @nic->devlink the driver's instance
  *
- * Context: process, RTNL not held.
+ * Context: process, RTNL not held, devl_lock not held.
  * Return: 0 or -errno.
  */
-int nicprog_devlink_init(struct nicprog_nic *nic, u32 ports)
+int nicprog_devlink_init(struct nicprog_nic *nic)
 {
-	struct devlink_port_attrs attrs = {
-		.flavour = DEVLINK_PORT_FLAVOUR_PHYSICAL,
-	};
-	union devlink_param_value val = {};
-	struct devlink *devlink;
-	u32 i;
+	struct devlink *devlink = nic->devlink;
 	int err;
 
 	spin_lock_init(&nic->health_lock);
 	INIT_WORK(&nic->health_work, nicprog_health_work);
 	INIT_WORK(&nic->res_work, nicprog_res_work);
-	nic->dl_ports = kcalloc(ports, sizeof(*nic->dl_ports), GFP_KERNEL);
-	if (!nic->dl_ports)
-		return -ENOMEM;
-	nic->n_ports = ports;
-	devlink = devlink_alloc(&nicprog_devlink_ops, sizeof(nic), nic->dev);
-	if (!devlink) {
-		err = -ENOMEM;
-		goto err_free_ports;
-	}
-	*(struct nicprog_nic **)devlink_priv(devlink) = nic;
-	nic->devlink = devlink;
-	if (nic->ops->profile_set)
-		nicprog_devlink_reload_enable(devlink);
-
 	devl_lock(devlink);
-	for (i = 0; i < ports; i++) {
-		attrs.phys.port_number = i;
-		devlink_port_attrs_set(&nic->dl_ports[i], &attrs);
-		err = devl_port_register(devlink, &nic->dl_ports[i], i);
-		if (err)
-			goto err_ports;
-	}
 	err = nicprog_res_register(nic);
 	if (err)
-		goto err_ports;
-	devl_unlock(devlink);
-
-	err = devlink_params_register(devlink, nicprog_devlink_params,
-				      ARRAY_SIZE(nicprog_devlink_params));
-	if (err)
 		goto err_resources;
-	strscpy(val.vstr, nic->lnic->name, sizeof(val.vstr));
-	strscpy(nic->profile_applied, val.vstr, sizeof(nic->profile_applied));
-	nicprog_devlink_param_driverinit_value_set(devlink,
-						   NICPROG_DEVLINK_PARAM_PROFILE,
-						   val);
+	devl_unlock(devlink);
 	nic->health = devlink_health_reporter_create(devlink,
 						     &nicprog_dl_health_ops,
 						     NICPROG_HEALTH_GRACE_MS,
 						     nic);
 	if (IS_ERR(nic->health)) {
 		err = PTR_ERR(nic->health);
-		goto err_params;
+		devl_lock(devlink);
+		goto err_resources;
 	}
-	devlink_register(devlink);
 	return 0;
 
-err_params:
-	devlink_params_unregister(devlink, nicprog_devlink_params,
-				  ARRAY_SIZE(nicprog_devlink_params));
 err_resources:
-	devl_lock(devlink);
 	devl_resources_unregister(devlink);
-err_ports:
-	while (i--)
-		devl_port_unregister(&nic->dl_ports[i]);
 	devl_unlock(devlink);
-	devlink_free(devlink);
-err_free_ports:
-	kfree(nic->dl_ports);
 	return err;
 }
 
@@ -662,24 +480,16 @@ err_free_ports:
  * @nic: the NIC, its ports unregistered and @nic->dead set, so that no
  *	work is scheduled any more
  *
- * Context: process, RTNL not held.
+ * Context: process, RTNL not held, devl_lock not held.
  */
 void nicprog_devlink_exit(struct nicprog_nic *nic)
 {
 	struct devlink *devlink = nic->devlink;
-	u32 i;
 
 	cancel_work_sync(&nic->health_work);
 	cancel_work_sync(&nic->res_work);
-	devlink_unregister(devlink);
 	devlink_health_reporter_destroy(nic->health);
-	devlink_params_unregister(devlink, nicprog_devlink_params,
-				  ARRAY_SIZE(nicprog_devlink_params));
 	devl_lock(devlink);
 	devl_resources_unregister(devlink);
-	for (i = 0; i < nic->n_ports; i++)
-		devl_port_unregister(&nic->dl_ports[i]);
 	devl_unlock(devlink);
-	devlink_free(devlink);
-	kfree(nic->dl_ports);
 }

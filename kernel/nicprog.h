@@ -33,10 +33,6 @@ struct nicprog_table;
 /* Stages events tell apart; later ones count as the last. */
 #define NICPROG_EVENT_STAGES	16
 
-/* nicprog_profile_name_ok()'s rule, as devlink and netlink refuse a name */
-#define NICPROG_PROFILE_NAME_RULE \
-	"a profile name is 1..31 letters, digits, '_', '-' or '.', not '.' first"
-
 /**
  * struct nicprog_events - what the datapath raised since the last events
  *	(events.c)
@@ -171,9 +167,8 @@ struct nicprog_health_event {
  *	it (ring/mem.c); written under RTNL and @lock, read under either
  * @n_bufs: those buffers; likewise
  * @dead: nicprog_nic_unregister() ran: no port may register
- * @devlink: the NIC's devlink instance (devlink.c)
- * @dl_ports: per port index, its devlink port
- * @n_ports: entries in @dl_ports
+ * @devlink: the NIC's devlink instance, the driver's (devlink.c)
+ * @n_ports: the NIC's ports, registered by index below it
  * @res: per pool and region, its devlink resource's occupancy context
  * @health: the "cores" health reporter
  * @health_lock: protects @overload and @stall; taken with BH disabled
@@ -181,8 +176,6 @@ struct nicprog_health_event {
  * @stall: cores that gave up on a frame a full backpressure pipe refused
  * @health_work: reports overloads to @health, outside RTNL
  * @res_work: registers @devlink's resources again for a new LNIC
- * @profile_applied: the devlink "profile" parameter's value the last
- *	reload (or registration) applied, under devlink's lock
  */
 struct nicprog_nic {
 	struct kref kref;
@@ -207,7 +200,6 @@ struct nicprog_nic {
 	u32 n_bufs;
 	bool dead;
 	struct devlink *devlink;
-	struct devlink_port *dl_ports;
 	u32 n_ports;
 	struct nicprog_res res[NICPROG_POOLS + NICPROG_LNIC_MAX_REGIONS];
 	struct devlink_health_reporter *health;
@@ -216,7 +208,6 @@ struct nicprog_nic {
 	struct nicprog_health_event stall;
 	struct work_struct health_work;
 	struct work_struct res_work;
-	char profile_applied[NICPROG_LNIC_NAME_LEN * 2];
 };
 
 /**
@@ -479,7 +470,7 @@ struct nicprog_dev *nicprog_dev_find(const struct net_device *netdev);
 void nicprog_nic_put(struct nicprog_nic *nic);
 
 /* devlink.c */
-int nicprog_devlink_init(struct nicprog_nic *nic, u32 ports);
+int nicprog_devlink_init(struct nicprog_nic *nic);
 void nicprog_devlink_exit(struct nicprog_nic *nic);
 void nicprog_devlink_lnic_changed(struct nicprog_nic *nic);
 void nicprog_devlink_overload(struct nicprog_dev *nd, u32 stage, u64 frames);

@@ -314,6 +314,7 @@ static void nicsim_dev_destroy(struct nicsim_dev *ndev)
 	while (i--)
 		nicsim_port_destroy(ndev->ports[i]);
 	nicprog_nic_unregister(ndev->nic);
+	nicsim_devlink_exit(ndev);
 	nicsim_translate_dev_exit(ndev);
 	device_unregister(&ndev->dev);
 }
@@ -367,11 +368,15 @@ static struct nicsim_dev *nicsim_dev_create(u32 id, u32 port_count,
 	err = nicsim_cores_start(ndev);
 	if (err)
 		goto err_device_del;
-	ndev->nic = nicprog_nic_register(&ndev->dev, ndev->lnic,
+	/* the driver's instance, registered before nicprog adds to it */
+	err = nicsim_devlink_init(ndev);
+	if (err)
+		goto err_cores_stop;
+	ndev->nic = nicprog_nic_register(&ndev->dev, ndev->devlink, ndev->lnic,
 					 &ndev->ops, ndev, port_count);
 	if (IS_ERR(ndev->nic)) {
 		err = PTR_ERR(ndev->nic);
-		goto err_cores_stop;
+		goto err_devlink_exit;
 	}
 
 	for (i = 0; i < port_count; i++) {
@@ -395,7 +400,10 @@ err_ports_destroy:
 	while (i--)
 		nicsim_port_destroy(ndev->ports[i]);
 	nicprog_nic_unregister(ndev->nic);
+	nicsim_devlink_exit(ndev);
 	goto err_device_del;
+err_devlink_exit:
+	nicsim_devlink_exit(ndev);
 err_cores_stop:
 	rtnl_lock();
 	nicsim_cores_stop(ndev);

@@ -10,6 +10,7 @@
 #include <linux/prandom.h>
 #include <linux/skbuff.h>
 #include <linux/u64_stats_sync.h>
+#include <net/devlink.h>
 #include <net/nicprog.h>
 #include <net/xdp.h>
 
@@ -226,6 +227,7 @@ struct nicsim_wire {
  * @accel_inflight: per enum nicprog_accel_type, jobs of the port's plan
  *	being served or waiting right now, on the engines of its slice
  * @wire: the direction of the wire the port sends on
+ * @dl_port: its devlink port on the device's instance (devlink.c)
  */
 struct nicsim_port {
 	struct net_device *netdev;
@@ -255,6 +257,7 @@ struct nicsim_port {
 	atomic64_t roce_seq_errors;
 	atomic64_t roce_naks;
 	atomic64_t roce_qp_errors;
+	struct devlink_port dl_port;
 };
 
 /*
@@ -460,6 +463,9 @@ struct nicsim_core {
  * @dma_bytes: their bytes
  * @mrs: the RoCE engine's memory regions by key index (roce.c), RCU
  * @mr_next: the next key index to try
+ * @devlink: the device's devlink instance, registered (devlink.c)
+ * @profile_applied: the devlink "profile" parameter's value the last
+ *	reload (or creation) applied, under devlink's lock
  * @port_count: entries in @ports
  * @ports: the ports, all registered while the device is listed
  */
@@ -509,6 +515,8 @@ struct nicsim_dev {
 	u64 dma_bytes;
 	struct xarray mrs;
 	u32 mr_next;
+	struct devlink *devlink;
+	char profile_applied[NICPROG_PROFILE_NAME_MAX * 2];
 	u32 port_count;
 	struct nicsim_port *ports[];
 };
@@ -518,6 +526,12 @@ enum {
 	NICSIM_EXEC_INTERP,
 	NICSIM_EXEC_TRANSLATED,
 };
+
+/* devlink.c */
+int nicsim_devlink_init(struct nicsim_dev *ndev);
+void nicsim_devlink_exit(struct nicsim_dev *ndev);
+int nicsim_devlink_port_register(struct nicsim_port *port);
+void nicsim_devlink_port_unregister(struct nicsim_port *port);
 
 /* port.c */
 void nicsim_wire_tx(struct nicsim_port *port, struct sk_buff *skb);

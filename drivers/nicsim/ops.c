@@ -5,7 +5,6 @@
  * only translate between the two; the work is in the files they name.
  */
 #include <linux/netdevice.h>
-#include <net/devlink.h>
 
 #include "nicsim.h"
 
@@ -88,16 +87,6 @@ static int nicsim_nicprog_profile_set(struct nicprog_nic *nic,
 	return err;
 }
 
-/* The serial number is the device's name, unique on the bus. */
-static int nicsim_nicprog_info_get(struct nicprog_nic *nic,
-				   struct devlink_info_req *req,
-				   struct netlink_ext_ack *extack)
-{
-	struct nicsim_dev *ndev = nicprog_nic_priv(nic);
-
-	return devlink_info_serial_number_put(req, dev_name(&ndev->dev));
-}
-
 const struct nicprog_dev_ops nicsim_nicprog_ops = {
 	.port_stats		= nicsim_nicprog_port_stats,
 	.core_stats		= nicsim_nicprog_core_stats,
@@ -108,7 +97,6 @@ const struct nicprog_dev_ops nicsim_nicprog_ops = {
 	.stage_release		= nicsim_stage_release,
 	.profile_set		= nicsim_nicprog_profile_set,
 	.profile_request	= nicsim_nicprog_profile_request,
-	.info_get		= nicsim_nicprog_info_get,
 	.accel_run		= nicsim_accel_run,
 	.table_ops		= &nicsim_table_ops,
 	.ring_xmit		= nicsim_ring_xmit,

@@ -352,7 +352,7 @@ static struct devlink_port *nicsim_port_devlink_port(struct net_device *dev)
 {
 	struct nicsim_port *port = netdev_priv(dev);
 
-	return port->np ? nicprog_devlink_port(port->np) : NULL;
+	return &port->dl_port;
 }
 #endif
 
@@ -418,14 +418,15 @@ struct nicsim_port *nicsim_port_create(struct nicsim_dev *ndev, u32 index)
 	/* before registration: no notification is due yet */
 	nicprog_xdp_features_set(netdev, true);
 	SET_NETDEV_DEV(netdev, &ndev->dev);
-	nicprog_netdev_devlink_port_set(netdev,
-					nicprog_nic_devlink_port(ndev->nic, index));
+	err = nicsim_devlink_port_register(port);
+	if (err)
+		goto err_free_stats;
 	netif_napi_add(netdev, &port->napi, nicsim_port_poll);
 	netif_napi_add(netdev, &port->roce_napi, nicsim_roce_poll);
 	netif_carrier_off(netdev);
 	err = nicsim_xdp_init(port);
 	if (err)
-		goto err_free_stats;
+		goto err_dl_port_unregister;
 
 	rtnl_lock();
 	err = register_netdevice(netdev);
@@ -437,7 +438,7 @@ struct nicsim_port *nicsim_port_create(struct nicsim_dev *ndev, u32 index)
 		goto err_unregister_netdevice;
 	}
 	rtnl_unlock();
-	nicprog_devlink_port_set(port->np);
+	nicprog_devlink_port_type_eth_set(&port->dl_port, netdev);
 	return port;
 
 err_unregister_netdevice:
@@ -445,6 +446,8 @@ err_unregister_netdevice:
 err_rtnl_unlock:
 	rtnl_unlock();
 	nicsim_xdp_fini(port);
+err_dl_port_unregister:
+	nicsim_devlink_port_unregister(port);
 err_free_stats:
 	free_percpu(port->stats);
 err_free_netdev:
@@ -462,7 +465,7 @@ void nicsim_port_destroy(struct nicsim_port *port)
 {
 	struct net_device *netdev = port->netdev;
 
-	nicprog_devlink_port_clear(port->np);
+	nicprog_devlink_port_type_clear(&port->dl_port);
 	rtnl_lock();
 	nicsim_unlink(port);
 	/*
@@ -477,6 +480,7 @@ void nicsim_port_destroy(struct nicsim_port *port)
 	skb_queue_purge(&port->rxq);
 	skb_queue_purge(&port->roce_rxq);
 	nicsim_xdp_fini(port);
+	nicsim_devlink_port_unregister(port);
 	free_percpu(port->stats);
 	free_netdev(netdev);
 }

@@ -17,8 +17,8 @@
 #include <net/nicprog_lnic.h>
 
 struct bpf_prog;
+struct devlink;
 struct devlink_info_req;
-struct devlink_port;
 struct net_device;
 struct netdev_bpf;
 struct netlink_ext_ack;
@@ -463,13 +463,8 @@ void nicprog_rdma_complete(void *cq, const struct nicprog_rdma_wc *wc);
  *	job took, or -errno to run the body on the core instead. Required
  *	when the LNIC has accelerator units. Called by NIC cores running a
  *	plan, in their context; must not sleep.
- * @info_get: add what devlink dev info shows of the NIC beyond the core's
- *	(driver name, the profile as running version fw.profile): its
- *	serial number (devlink_info_serial_number_put()), versions. Optional.
- *	Called under devlink's lock, without RTNL.
  * @owner: the driver's module, THIS_MODULE: pinned while the core calls
- *	an op outside every lock that removal waits for (@profile_request);
- *	its name is the driver's in devlink dev info.
+ *	an op outside every lock that removal waits for (@profile_request).
  * @table_ops: the driver keeps offloaded maps in storage of its own
  *	(struct nicprog_table_ops). Optional: without it the core does.
  * @ring_xmit: put the @len bytes at @buf on the port's wire, as the NIC
@@ -516,8 +511,6 @@ struct nicprog_dev_ops {
 	int (*profile_request)(const char *name,
 			       struct nicprog_lnic_text **text,
 			       struct netlink_ext_ack *extack);
-	int (*info_get)(struct nicprog_nic *nic, struct devlink_info_req *req,
-			struct netlink_ext_ack *extack);
 
 	/* Accelerators */
 	s64 (*accel_run)(struct nicprog_dev *nd, u32 afn,
@@ -539,22 +532,34 @@ struct nicprog_dev_ops {
 };
 
 struct nicprog_nic *nicprog_nic_register(struct device *dev,
+					 struct devlink *devlink,
 					 const struct nicprog_lnic *lnic,
 					 const struct nicprog_dev_ops *ops,
 					 void *priv, u32 ports);
 void nicprog_nic_unregister(struct nicprog_nic *nic);
 void *nicprog_nic_priv(const struct nicprog_nic *nic);
 
+/*
+ * devlink.c: for the driver's own devlink ops. On the driver's instance
+ * the core registers top-level resources with IDs from
+ * NICPROG_DEVLINK_RES_BASE up and the health reporter "cores"; a
+ * driver's own resources and reporters take other IDs and names.
+ */
+#define NICPROG_DEVLINK_RES_BASE	0x4e500000ULL	/* "NP" */
+int nicprog_devlink_info_put(struct nicprog_nic *nic,
+			     struct devlink_info_req *req);
+int nicprog_devlink_reload_check(struct nicprog_nic *nic,
+				 struct netlink_ext_ack *extack);
+int nicprog_devl_resources_reload(struct nicprog_nic *nic);
+
 /* a profile's name, NUL included: struct nicprog_lnic_text's name */
 #define NICPROG_PROFILE_NAME_MAX	32
+/* nicprog_profile_name_ok()'s rule, as devlink and netlink refuse a name */
+#define NICPROG_PROFILE_NAME_RULE \
+	"a profile name is 1..31 letters, digits, '_', '-' or '.', not '.' first"
 bool nicprog_profile_name_ok(const char *name);
 struct nicprog_dev *nicprog_register(struct nicprog_nic *nic, u32 index,
 				     struct net_device *netdev);
-struct devlink_port *nicprog_devlink_port(struct nicprog_dev *nd);
-struct devlink_port *nicprog_nic_devlink_port(struct nicprog_nic *nic,
-					      u32 index);
-void nicprog_devlink_port_set(struct nicprog_dev *nd);
-void nicprog_devlink_port_clear(struct nicprog_dev *nd);
 void nicprog_unregister(struct nicprog_dev *nd);
 __printf(2, 3) void nicprog_bad_arg(const char *where, const char *fmt, ...);
 struct nicprog_nic *nicprog_dev_nic(const struct nicprog_dev *nd);

@@ -156,6 +156,10 @@ nicprog_dumpit_attrs(const struct genl_dumpit_info *di)
 }
 
 /*
+ * The devlink helpers below are for nicprog's own driver, nicsim, which
+ * builds against both kernels: a vendor's driver has its own way with
+ * its devlink instance and ports.
+ *
  * From 6.2 a netdev names its devlink port before registration
  * (SET_NETDEV_DEVLINK_PORT) and devlink follows the netdev's
  * registration by itself; 6.1 asks the driver's ndo_get_devlink_port and
@@ -222,7 +226,7 @@ static inline void nicprog_devlink_reload_enable(struct devlink *devlink)
 /*
  * From 6.3 (by 6.12; not in 6.1) a DRIVER_REINIT reload expects the
  * driver to have removed its devlink ports in reload_down and warns if
- * any is left (devlink_reload_reinit_sanity_check()). nicprog keeps a
+ * any is left (devlink_reload_reinit_sanity_check()). nicsim keeps a
  * NIC's ports across a profile change, so it offers that reload only
  * where devlink allows it.
  */

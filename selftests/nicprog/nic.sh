@@ -5,12 +5,14 @@
 # for its sibling and attached there (bpftool, ip), and the program counts
 # exactly the frames sent to it; one program attached to both ports runs
 # on each; a program or map of another NIC is refused, naming the cause.
-# The NIC is one devlink instance with a port per netdev (stock devlink):
-# dev info, ports, resources whose occupancy is what the plans hold (a
-# table two plans share counted once), the "cores" health reporter that
-# a flood into a one-core slow program trips, with its dump and
-# diagnosis, and reload with the "profile" parameter, refused while a
-# program is bound and for an unknown profile. Removing the NIC under
+# The NIC is one devlink instance, the driver's, registered before the
+# NIC registers with nicprog (stock devlink): the driver's dev info, ports
+# (one per netdev), "profile" parameter and reload -- refused while a
+# program is bound (nicprog's check) and for an unknown profile -- beside
+# what nicprog adds: resources whose occupancy is what the plans hold (a
+# table two plans share counted once) and the "cores" health reporter
+# that a flood into a one-core slow program trips, with its dump and
+# diagnosis. Removing the NIC under
 # pinned programs and maps leaves them orphaned (ENODEV), as the kernel
 # orphans any device's, with no oops.
 . "$(dirname "$0")/lib.sh"
