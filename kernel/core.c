@@ -577,12 +577,17 @@ void *nicprog_dev_priv(const struct nicprog_dev *nd)
 }
 EXPORT_SYMBOL_GPL(nicprog_dev_priv);
 
-/* Keep /sys/class/nicprog/<ifname> named after the port. */
-static void nicprog_dev_sync_name(struct nicprog_dev *nd)
+/*
+ * Keep /sys/class/nicprog/<ifname> named after the port, and in its
+ * namespace: after a move (@moved) the device is renamed to the name it
+ * has, which tags it with the new namespace, as the net core does with
+ * the netdev's own device.
+ */
+static void nicprog_dev_sync_name(struct nicprog_dev *nd, bool moved)
 {
 	int err;
 
-	if (!strcmp(dev_name(&nd->dev), nd->netdev->name))
+	if (!moved && !strcmp(dev_name(&nd->dev), nd->netdev->name))
 		return;
 	err = device_rename(&nd->dev, nd->netdev->name);
 	if (err)
@@ -603,8 +608,11 @@ static int nicprog_netdev_event(struct notifier_block *nb,
 
 	switch (event) {
 	case NETDEV_CHANGENAME:
+		nicprog_dev_sync_name(nd, false);
+		nicprog_debugfs_rename(nd);
+		break;
 	case NETDEV_REGISTER:	/* after a move to another namespace */
-		nicprog_dev_sync_name(nd);
+		nicprog_dev_sync_name(nd, true);
 		nicprog_debugfs_rename(nd);
 		break;
 	}

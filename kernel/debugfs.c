@@ -63,14 +63,35 @@ void nicprog_debugfs_exit(void)
 	debugfs_remove_recursive(nicprog_debugfs_root);
 }
 
+/*
+ * A port's directory name: its interface's, or, where a port of another
+ * namespace has that one (debugfs has no namespaces), "<ifname>.<N>" with
+ * N its device node's minor, unique among ports.
+ */
+static void nicprog_debugfs_name(const struct nicprog_dev *nd, char *buf,
+				 size_t len)
+{
+	struct dentry *d = debugfs_lookup(dev_name(&nd->dev),
+					  nicprog_debugfs_root);
+
+	if (d && d != nd->debugfs)
+		snprintf(buf, len, "%s.%u", dev_name(&nd->dev),
+			 MINOR(nd->dev.devt));
+	else
+		strscpy(buf, dev_name(&nd->dev), len);
+	dput(d);
+}
+
 /**
  * nicprog_debugfs_add() - create a port's debugfs directory
  * @nd: the port, being registered; RTNL held
  */
 void nicprog_debugfs_add(struct nicprog_dev *nd)
 {
-	nd->debugfs = debugfs_create_dir(dev_name(&nd->dev),
-					 nicprog_debugfs_root);
+	char name[IFNAMSIZ + 12];
+
+	nicprog_debugfs_name(nd, name, sizeof(name));
+	nd->debugfs = debugfs_create_dir(name, nicprog_debugfs_root);
 	debugfs_create_file("plan", 0400, nd->debugfs, nd, &nicprog_plan_fops);
 	debugfs_create_file("facts", 0400, nd->debugfs, nd,
 			    &nicprog_facts_fops);
@@ -92,12 +113,16 @@ void nicprog_debugfs_remove(struct nicprog_dev *nd)
  */
 void nicprog_debugfs_rename(struct nicprog_dev *nd)
 {
+	char name[IFNAMSIZ + 12];
 	struct dentry *d;
 
 	if (IS_ERR_OR_NULL(nd->debugfs))
 		return;
+	nicprog_debugfs_name(nd, name, sizeof(name));
+	if (!strcmp(name, nd->debugfs->d_name.name))
+		return;
 	d = debugfs_rename(nicprog_debugfs_root, nd->debugfs,
-			   nicprog_debugfs_root, dev_name(&nd->dev));
+			   nicprog_debugfs_root, name);
 	if (!IS_ERR_OR_NULL(d))
 		nd->debugfs = d;
 }

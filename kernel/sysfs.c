@@ -6,6 +6,13 @@
  * through netlink (NICPROG_CMD_DEV_SET), where a refusal has an extack
  * and the caller's privilege in the port's namespace is checked.
  *
+ * The class is tagged with network namespaces, as the net class is: a
+ * port's class device is named after its interface, and interface names
+ * are unique only within a namespace, so each namespace's sysfs shows its
+ * own ports (/sys/class/nicprog/<ifname> beside /sys/class/net/<ifname>),
+ * and a port moved to another namespace moves with its netdev
+ * (nicprog_netdev_event()).
+ *
  * Show callbacks must not take RTNL: nicprog_unregister() calls device_del()
  * under RTNL, and device_del() waits for running show callbacks.
  */
@@ -328,10 +335,18 @@ static const struct attribute_group *nicprog_dev_groups[] = {
 	NULL,
 };
 
+/* The namespace a port's class device is seen in: its netdev's. */
+static const void *nicprog_dev_namespace(nicprog_devnode_dev_t *dev)
+{
+	return dev_net(to_nicprog_dev(dev)->netdev);
+}
+
 struct class nicprog_class = {
 	.name = NICPROG_CLASS_NAME,
 	.dev_groups = nicprog_dev_groups,
 	.devnode = nicprog_node_devnode,
+	.ns_type = &net_ns_type_operations,
+	.namespace = nicprog_dev_namespace,
 };
 
 int nicprog_sysfs_init(void)

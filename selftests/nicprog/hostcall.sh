@@ -70,7 +70,6 @@ routed() {
 tap_begin
 oracle_nic rt nicsim-nfp
 routes || { tap_fail "cannot set up routes in $NS"; tap_end; }
-SYS=/sys/class/nicprog/$NF
 
 out=$(ip netns exec "$NS" ip link set dev "$NF" xdpoffload obj "$OBJ" sec xdp 2>&1)
 rc=$?

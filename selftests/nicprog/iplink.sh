@@ -29,13 +29,12 @@ trap 'cleanup; rm -rf "$TMP"' EXIT
 nip() { ip netns exec "$NS" "$IP" "$@"; }
 ncli() { ip netns exec "$NS" "$CLI" "$@"; }
 jpy() { /usr/bin/python3 -c "import json, sys; d = json.load(sys.stdin); print($1)"; }
-settings() { echo "$(cat "$SYS/plan_shape") $(cat "$SYS/plan_cores") $(cat "$SYS/plan_partial")"; }
+settings() { echo "$(npsys "$NF" plan_shape) $(npsys "$NF" plan_cores) $(npsys "$NF" plan_partial)"; }
 hw_id() { nip -j link show dev "$NF" | jpy "d[0].get('xdp', {}).get('prog', {}).get('id', 0)"; }
 loaded() { bpftool prog show | grep -c " name $1 "; }
 
 tap_begin
 oracle_nic ipl nicsim-generic
-SYS=/sys/class/nicprog/$NF
 . "$SELFDIR/nf_entries.sh"
 # the port's own settings, which every command below must leave alone
 plan_set "$NF" shape single

@@ -64,19 +64,33 @@ print_matching() {
 	return 0
 }
 
+# port_ns IFNAME: the named namespace the interface is in, nothing for
+# this one (where it is looked for first).
+port_ns() {
+	local ns
+	[ -e "/sys/class/net/$1" ] && return 0
+	for ns in $(ip netns list | awk '{ print $1 }'); do
+		ip netns exec "$ns" test -e "/sys/class/net/$1" &&
+			{ echo "$ns"; return 0; }
+	done
+}
+
+# in_port_ns IFNAME CMD...: run CMD in the interface's namespace, where
+# netlink finds it and sysfs shows /sys/class/nicprog/IFNAME (the class
+# is tagged with namespaces, as the net class is).
+in_port_ns() {
+	local ns
+	ns=$(port_ns "$1")
+	shift
+	${ns:+ip netns exec "$ns"} "$@"
+}
+
 # plan_set IFNAME [shape SHAPE] [cores N] [partial on|off]: the plan
 # policy of the port's next attach, through netlink (sysfs only shows it).
-# Netlink finds ports in the caller's namespace: run it in the port's.
 plan_set() {
-	local dev=$1 ns=
+	local dev=$1
 	shift
-	if [ ! -e "/sys/class/net/$dev" ]; then
-		for ns in $(ip netns list | awk '{ print $1 }'); do
-			ip netns exec "$ns" test -e "/sys/class/net/$dev" && break
-			ns=
-		done
-	fi
-	${ns:+ip netns exec "$ns"} "$NICPROG_SRC/tools/nicprog/nicprog" \
+	in_port_ns "$dev" "$NICPROG_SRC/tools/nicprog/nicprog" \
 		dev set dev "$dev" "$@"
 }
 
@@ -565,8 +579,10 @@ nstat() {
 	fi
 }
 
-# Counters of /sys/class/nicprog/DEV/statistics (global, no namespace).
-npstat() { cat "/sys/class/nicprog/$1/statistics/$2"; }
+# Counters of /sys/class/nicprog/DEV/statistics, in DEV's namespace.
+npstat() { in_port_ns "$1" cat "/sys/class/nicprog/$1/statistics/$2"; }
+# npsys DEV FILE: /sys/class/nicprog/DEV/FILE, in DEV's namespace.
+npsys() { in_port_ns "$1" cat "/sys/class/nicprog/$1/$2"; }
 
 # slab_ours: live slab objects that nicprog or nicsim allocated -- the
 # first function on the allocation's stack that is not an allocator
@@ -617,4 +633,4 @@ slab_back() {
 }
 
 # The path of port DEV's streaming-ring device node (its DEVNAME).
-ring_node() { echo "/dev/$(sed -n 's/^DEVNAME=//p' "/sys/class/nicprog/$1/uevent")"; }
+ring_node() { echo "/dev/$(npsys "$1" uevent | sed -n 's/^DEVNAME=//p')"; }

@@ -52,20 +52,20 @@ split_oracle() {
 
 tap_begin
 oracle_nic part nicsim-generic
-SYS=/sys/class/nicprog/$NF
-expect_eq "plan_partial is off by default" 0 "$(cat "$SYS/plan_partial")"
+SYS=/sys/class/nicprog/$NF	# seen in $NS, the port's namespace
+expect_eq "plan_partial is off by default" 0 "$(npsys "$NF" plan_partial)"
 check "plan_partial is read-only in sysfs: a write is refused, it stays 0" \
-	sh -c "! printf 1 > $SYS/plan_partial 2>/dev/null &&
+	ip netns exec "$NS" sh -c "! printf 1 > $SYS/plan_partial 2>/dev/null &&
 	       test \$(cat $SYS/plan_partial) = 0"
 for v in maybe 2 1:0 -1; do
 	took=$(plan_set "$NF" partial "$v" 2>/dev/null && echo yes || echo no)
 	expect_eq "nicprog dev set refuses partial '$v', it stays 0" "no 0" \
-		"$took $(cat "$SYS/plan_partial")"
+		"$took $(npsys "$NF" plan_partial)"
 done
 plan_set "$NF" partial on
-expect_eq "netlink sets it: partial on" 1 "$(cat "$SYS/plan_partial")"
+expect_eq "netlink sets it: partial on" 1 "$(npsys "$NF" plan_partial)"
 plan_set "$NF" partial off
-expect_eq "and off" 0 "$(cat "$SYS/plan_partial")"
+expect_eq "and off" 0 "$(npsys "$NF" plan_partial)"
 
 out=$(ip netns exec "$NS" ip link set dev "$NF" xdpoffload obj "$OBJ" sec xdp 2>&1)
 rc=$?

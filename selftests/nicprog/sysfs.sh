@@ -1,8 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # /sys/class/nicprog/<ifname>: the LNIC summary of nicsim's default profile,
-# the entry following renames and namespace moves, and going away with the
-# port.
+# the entry following renames and namespace moves (seen in the port's own
+# namespace, as /sys/class/net/<ifname> is), and going away with the port.
+# Two ports named alike in two namespaces both work, each showing its own
+# counters; moving them back and forth leaves nothing behind.
 . "$(dirname "$0")/lib.sh"
 require_root_tools
 nicprog_load || skip_all "cannot load nicprog/nicsim"
@@ -45,10 +47,59 @@ ip link set "$P" name "np-ren-$ID"
 check "rename follows the netdev" test -d "$C/np-ren-$ID" -a ! -e "$C/$P"
 netns_new "ns-sys-$ID"
 ip link set "np-ren-$ID" netns "ns-sys-$ID"
-check "entry survives a move to another namespace" test -d "$C/np-ren-$ID"
+check "entry moves with the port to its namespace" \
+	ip netns exec "ns-sys-$ID" test -d "$C/np-ren-$ID"
+check "... and is not seen from the one it left" test ! -e "$C/np-ren-$ID"
 ip -n "ns-sys-$ID" link set "np-ren-$ID" name "$P"
-check "rename inside the namespace follows" test -d "$C/$P"
+check "rename inside the namespace follows" \
+	ip netns exec "ns-sys-$ID" test -d "$C/$P"
 nicsim_del "$ID"
 _created_devs=()
-check "entry goes away with the port" test ! -e "$C/$P"
+check "entry goes away with the port" \
+	ip netns exec "ns-sys-$ID" test ! -e "$C/$P"
+
+# Two ports of a wired pair, both named np0, each in a namespace of its own.
+ID=$(nicsim_new_id)
+nicsim_new "$ID" 2
+echo "$ID:0 $ID:1" > "$BUS/link_device"
+A=nicsim${ID}p0 B=nicsim${ID}p1 NA=ns-a-$ID NB=ns-b-$ID
+entries0=$(find /sys -xdev 2> /dev/null | wc -l)
+netns_new "$NA"
+netns_new "$NB"
+ip link set "$A" netns "$NA" && ip -n "$NA" link set "$A" name np0
+ip link set "$B" netns "$NB" && ip -n "$NB" link set "$B" name np0
+check "two ports named np0 in two namespaces: each has its class entry" \
+	sh -c "ip netns exec $NA test -d $C/np0 && ip netns exec $NB test -d $C/np0"
+expect_eq "... each its own: their ifindexes are their netdevs'" \
+	"$(ip netns exec "$NA" cat /sys/class/net/np0/ifindex) $(ip netns exec "$NB" cat /sys/class/net/np0/ifindex)" \
+	"$(ip netns exec "$NA" cat $C/np0/ifindex) $(ip netns exec "$NB" cat $C/np0/ifindex)"
+ip -n "$NA" addr add 10.99.0.1/24 dev np0 && ip -n "$NA" link set np0 up
+ip -n "$NB" addr add 10.99.0.2/24 dev np0 && ip -n "$NB" link set np0 up
+ip netns exec "$NA" ping -c 3 -i 0.2 -W 2 10.99.0.2 > /dev/null
+tx_a=$(ip netns exec "$NA" cat $C/np0/statistics/wire_tx_packets)
+rx_b=$(ip netns exec "$NB" cat $C/np0/statistics/wire_rx_packets)
+check "... and its own counters: A sent what B received over the wire" \
+	test "$tx_a" -ge 3 -a "$tx_a" = "$rx_b"
+check "... and answers netlink in its namespace" sh -c \
+	"ip netns exec $NA '$NICPROG_SRC/tools/nicprog/nicprog' dev show dev np0 | grep -q nicsim-generic"
+check "debugfs, which has no namespaces, names the second by its node" \
+	sh -c "ls /sys/kernel/debug/nicprog | grep -qx 'np0' && ls /sys/kernel/debug/nicprog | grep -qx 'np0\.[0-9]*'"
+ok=1
+for _ in 1 2 3 4 5; do
+	ip -n "$NA" link set np0 netns 1 &&
+		test -d "$C/np0" &&
+		ip link set np0 netns "$NA" &&
+		ip netns exec "$NA" test -d "$C/np0" &&
+		test ! -e "$C/np0" || { ok=0; break; }
+done
+check "moved back and forth five times, the entry follows each move" test $ok = 1
+ip -n "$NA" link set np0 netns 1 && ip link set np0 name "$A"
+ip -n "$NB" link set np0 netns 1 && ip link set np0 name "$B"
+ip netns del "$NA"
+ip netns del "$NB"
+_created_ns=()
+expect_eq "... and, both back, nothing is left behind: not a sysfs entry" \
+	"$entries0" "$(find /sys -xdev 2> /dev/null | wc -l)"
+check "... and debugfs names both by their interfaces again" \
+	sh -c "test -d /sys/kernel/debug/nicprog/$A -a -d /sys/kernel/debug/nicprog/$B"
 tap_end

@@ -48,13 +48,17 @@ for h in "hosta $A 192.0.2.1" "hostb $B 192.0.2.2"; do
 done
 run ip -n hosta -br link show "$A"
 
-step "what the NIC is: /sys/class/nicprog/$A"
+# /sys/class/nicprog/<port> is seen in the port's namespace, as
+# /sys/class/net/<port> is
+nps() { ip netns exec "$1" cat "/sys/class/nicprog/$2/$3"; }
+
+step "what the NIC is: /sys/class/nicprog/$A (in hosta)"
 for f in profile cores core_threads parsers mat_stages dma_engines \
 	 mem_regions mem_bytes insn_store; do
-	printf '  %-22s %s\n' "$f" "$(cat "/sys/class/nicprog/$A/$f")"
+	printf '  %-22s %s\n' "$f" "$(nps hosta "$A" "$f")"
 done
-for f in "/sys/class/nicprog/$A"/accelerators/*; do
-	printf '  %-22s %s\n' "accelerators/${f##*/}" "$(cat "$f")"
+for t in $(ip netns exec hosta ls "/sys/class/nicprog/$A/accelerators"); do
+	printf '  %-22s %s\n' "accelerators/$t" "$(nps hosta "$A" "accelerators/$t")"
 done
 
 step "traffic: ping hostb from hosta"
@@ -79,11 +83,11 @@ printf '  %-16s %14s %14s\n' counter "$A" "$B"
 for c in wire_tx_packets wire_tx_bytes wire_rx_packets wire_rx_bytes \
 	 host_rx_packets host_rx_bytes nic_drops; do
 	printf '  %-16s %14s %14s\n' "$c" \
-		"$(cat /sys/class/nicprog/$A/statistics/$c)" \
-		"$(cat /sys/class/nicprog/$B/statistics/$c)"
+		"$(nps hosta "$A" "statistics/$c")" \
+		"$(nps hostb "$B" "statistics/$c")"
 done
-tx=$(cat /sys/class/nicprog/$A/statistics/wire_tx_packets)
-rx=$(cat /sys/class/nicprog/$B/statistics/wire_rx_packets)
+tx=$(nps hosta "$A" statistics/wire_tx_packets)
+rx=$(nps hostb "$B" statistics/wire_rx_packets)
 echo "  every frame $A put on the wire reached $B: $tx sent, $rx received"
 
 step "offload an L3 router onto a second NIC: hostA 10.1.0.2 <-> NIC <-> hostB 10.2.0.2"
