@@ -194,6 +194,13 @@ int nicprog_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 	memcpy(body16, nd->plan_body16, sizeof(body16));
 	err = nicprog_nl_cores_check(nd, a[NICPROG_A_DEV_PLAN_CORES],
 				     info->extack);
+	if (!err && a[NICPROG_A_DEV_PLAN_SHAPE] &&
+	    !nicprog_shape_runs(nd->nic,
+				nla_get_u8(a[NICPROG_A_DEV_PLAN_SHAPE]))) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[NICPROG_A_DEV_PLAN_SHAPE],
+				    "the NIC's driver runs no plan of this shape (plan_shapes lists those it runs)");
+		err = -EOPNOTSUPP;
+	}
 	if (!err)
 		err = nicprog_nl_shares(nd, info, body16);
 	if (!err) {

@@ -573,6 +573,7 @@ struct nicprog_plan_settings {
 	u8 body16[__NICPROG_ACCEL_MAX];
 };
 
+bool nicprog_shape_runs(const struct nicprog_nic *nic, u8 shape);
 void nicprog_plan_settings(struct nicprog_dev *nd,
 			   struct nicprog_plan_settings *set);
 struct nicprog_plan *nicprog_plan_create(struct nicprog_dev *nd,

@@ -136,6 +136,48 @@ void nicprog_plan_settings(struct nicprog_dev *nd,
 	mutex_unlock(&nd->plan_lock);
 }
 
+/**
+ * nicprog_shape_runs() - does the NIC's driver run plans of a shape
+ * @nic: the NIC
+ * @shape: enum nicprog_shape; "auto" always runs (nicprog_shape_for())
+ *
+ * Context: RTNL held (&nicprog_dev_ops.plan_shapes).
+ * Return: true if the driver lists @shape, or lists no shape at all.
+ */
+bool nicprog_shape_runs(const struct nicprog_nic *nic, u8 shape)
+{
+	u32 can = nic->ops->plan_shapes;
+
+	return shape == NICPROG_SHAPE_AUTO || !can || (can & BIT(shape));
+}
+
+/*
+ * The shape to plan for @asked on @nic: @asked, or for "auto" on a NIC
+ * that does not run every shape, the widest it runs; __NICPROG_SHAPE_MAX
+ * for a shape it does not run. RTNL held.
+ */
+static u8 nicprog_shape_for(const struct nicprog_nic *nic, u8 asked)
+{
+	static const u8 widest[] = {
+		NICPROG_SHAPE_PIPELINED_REPLICATED, NICPROG_SHAPE_REPLICATED,
+		NICPROG_SHAPE_PIPELINED, NICPROG_SHAPE_SINGLE,
+	};
+	u32 can = nic->ops->plan_shapes, all = 0;
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(widest); i++)
+		all |= BIT(widest[i]);
+	if (asked != NICPROG_SHAPE_AUTO)
+		return nicprog_shape_runs(nic, asked) ? asked :
+		       __NICPROG_SHAPE_MAX;
+	if (!can || (can & all) == all)
+		return asked;
+	for (i = 0; i < ARRAY_SIZE(widest); i++)
+		if (can & BIT(widest[i]))
+			return widest[i];
+	return __NICPROG_SHAPE_MAX;
+}
+
 /*
  * The units of each pool, and the memory, other ports' plans leave this
  * port's (alloc.c). RTNL held.
@@ -177,11 +219,16 @@ struct nicprog_plan *nicprog_plan_create(struct nicprog_dev *nd,
 		.insn_store = sum->insn_store,
 	};
 	bool partial = set->partial;
-	u8 shape = set->shape;
+	u8 shape = nicprog_shape_for(nd->nic, set->shape);
 	const char *why;
 	u32 budget, free, t;
 	int err;
 
+	if (shape == __NICPROG_SHAPE_MAX) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "the NIC's driver runs no plan of the port's plan shape (plan_shapes lists those it runs)");
+		return ERR_PTR(-EOPNOTSUPP);
+	}
 	budget = set->cores ? min(set->cores, sum->cores) : sum->cores;
 	for (t = 0; t < np->n_maps; t++)
 		if (nicprog_table_in_host(np->tables[t]))

@@ -148,6 +148,23 @@ static ssize_t plan_shape_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(plan_shape);
 
+/* The shapes the NIC's driver runs plans of; "auto" plans among them. */
+static ssize_t plan_shapes_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	struct nicprog_dev *nd = to_nicprog_dev(dev);
+	u32 can = READ_ONCE(nd->nic->ops->plan_shapes);
+	int len = 0;
+	u8 s;
+
+	for (s = 0; s < __NICPROG_SHAPE_MAX; s++)
+		if (s == NICPROG_SHAPE_AUTO || !can || (can & BIT(s)))
+			len += sysfs_emit_at(buf, len, "%s%s", len ? " " : "",
+					     nicprog_shape_name(s));
+	return len + sysfs_emit_at(buf, len, "\n");
+}
+static DEVICE_ATTR_RO(plan_shapes);
+
 static ssize_t plan_cores_show(struct device *dev,
 			       struct device_attribute *attr, char *buf)
 {
@@ -219,6 +236,7 @@ static DEVICE_ATTR_RO(prog_id);
 static struct attribute *nicprog_dev_attrs[] = {
 	&dev_attr_prog_id.attr,
 	&dev_attr_plan_shape.attr,
+	&dev_attr_plan_shapes.attr,
 	&dev_attr_plan_cores.attr,
 	&dev_attr_plan_partial.attr,
 	&dev_attr_plan_engine_share.attr,

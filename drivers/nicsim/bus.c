@@ -283,6 +283,7 @@ static struct attribute *nicsim_dev_attrs[] = {
 	&dev_attr_offered_rate.attr,
 	&dev_attr_offered_end.attr,
 	&dev_attr_exec_mode.attr,
+	&dev_attr_plan_shapes.attr,
 	&dev_attr_table_memory.attr,
 	NULL,
 };

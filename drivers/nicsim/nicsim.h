@@ -611,6 +611,8 @@ void nicsim_stage_run(const void *image, const struct nicprog_exec_ops *ops,
 		      struct nicprog_exec_ctx *ctx,
 		      struct nicprog_exec_result *res);
 extern struct device_attribute dev_attr_exec_mode;
+/* ops.c */
+extern struct device_attribute dev_attr_plan_shapes;
 
 /**
  * struct nicsim_buf - a buffer in the simulated NIC's memory (mem.c)

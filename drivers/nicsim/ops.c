@@ -5,6 +5,7 @@
  * only translate between the two; the work is in the files they name.
  */
 #include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
 
 #include "nicsim.h"
 
@@ -86,6 +87,43 @@ static int nicsim_nicprog_profile_set(struct nicprog_nic *nic,
 		NL_SET_ERR_MSG(extack, "the NIC is being destroyed");
 	return err;
 }
+
+/*
+ * The plan shapes the device's driver says it runs (&nicprog_dev_ops's
+ * plan_shapes), a mask of BIT(enum nicprog_shape), 0 for every shape: a
+ * NIC without pipelining, say, is 0x6 (single, replicated). For the
+ * tests of the capability; changed only while no port has a plan.
+ */
+static ssize_t plan_shapes_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	struct nicsim_dev *ndev = container_of(dev, struct nicsim_dev, dev);
+
+	return sysfs_emit(buf, "%#x\n", READ_ONCE(ndev->ops.plan_shapes));
+}
+
+static ssize_t plan_shapes_store(struct device *dev,
+				 struct device_attribute *attr,
+				 const char *buf, size_t count)
+{
+	struct nicsim_dev *ndev = container_of(dev, struct nicsim_dev, dev);
+	u32 all = GENMASK(__NICPROG_SHAPE_MAX - 1, 0), mask;
+	int err;
+
+	err = kstrtou32(buf, 0, &mask);
+	if (err || (mask & ~all)) {
+		dev_err(dev, "plan_shapes: expected a mask of BIT(enum nicprog_shape) within %#x\n",
+			all);
+		return -EINVAL;
+	}
+	rtnl_lock();
+	err = nicsim_dev_planless(ndev, "plan_shapes");
+	if (!err)
+		WRITE_ONCE(ndev->ops.plan_shapes, mask);
+	rtnl_unlock();
+	return err ?: count;
+}
+DEVICE_ATTR_RW(plan_shapes);
 
 const struct nicprog_dev_ops nicsim_nicprog_ops = {
 	.port_stats		= nicsim_nicprog_port_stats,

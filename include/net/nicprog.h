@@ -463,6 +463,13 @@ void nicprog_rdma_complete(void *cq, const struct nicprog_rdma_wc *wc);
  *	job took, or -errno to run the body on the core instead. Required
  *	when the LNIC has accelerator units. Called by NIC cores running a
  *	plan, in their context; must not sleep.
+ * @plan_shapes: the plan shapes the NIC runs, BIT() of enum nicprog_shape
+ *	(uapi); 0 for every shape. The planner hands the driver no plan of
+ *	another shape: a shape not listed is refused when the operator sets
+ *	it, and "auto" takes the widest one listed (pipelined+replicated,
+ *	else replicated, else pipelined, else single) unless every shape is.
+ *	Optional. A driver that changes it does so under RTNL, with no plan
+ *	installed, with WRITE_ONCE() (sysfs reads it without RTNL).
  * @owner: the driver's module, THIS_MODULE: pinned while the core calls
  *	an op outside every lock that removal waits for (@profile_request).
  * @table_ops: the driver keeps offloaded maps in storage of its own
@@ -527,6 +534,9 @@ struct nicprog_dev_ops {
 	const struct nicprog_mem_ops *mem_ops;
 	const struct nicprog_rdma_ops *rdma_ops;
 	const struct nicprog_job_ops *job_ops;
+
+	/* Capabilities */
+	u32 plan_shapes;
 
 	struct module *owner;
 };

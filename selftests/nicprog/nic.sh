@@ -12,7 +12,8 @@
 # what nicprog adds: resources whose occupancy is what the plans hold (a
 # table two plans share counted once) and the "cores" health reporter
 # that a flood into a one-core slow program trips, with its dump and
-# diagnosis. Removing the NIC under
+# diagnosis. The driver lists the plan shapes it runs: auto plans among
+# them, and another is refused when set. Removing the NIC under
 # pinned programs and maps leaves them orphaned (ENODEV), as the kernel
 # orphans any device's, with no oops.
 . "$(dirname "$0")/lib.sh"
@@ -220,6 +221,35 @@ else
 		devlink dev reload "$DL2"
 	expect_eq "nicsim-generic stays" nicsim-generic "$(cat "$BUS/devices/nicsim$ID2/profile")"
 fi
+
+# The driver's capabilities: a NIC whose driver lists the plan shapes it
+# runs -- here single and replicated, no pipelining -- is handed no other;
+# heavy_hitter, whose "auto" plan is pipelined on a NIC that runs every
+# shape, then gets one stage, and pipelining is refused when set.
+ID3=$(nicsim_new_id)
+nicsim_new "$ID3" 1
+P3=nicsim${ID3}p0
+stages() { sed -n 's/.*, stages \([0-9]*\)$/\1/p' "/sys/kernel/debug/nicprog/$P3/plan"; }
+HH=$NICPROG_SRC/bpf/examples/heavy_hitter.o
+ip link set dev "$P3" xdpoffload obj "$HH" sec xdp
+check "every shape listed (plan_shapes 0): heavy_hitter's auto plan has stages" \
+	test "$(stages)" -gt 1
+out=$(echo 0x6 2>&1 > "$BUS/devices/nicsim$ID3/plan_shapes")
+check "the capability changes only while no port has a plan" \
+	test "$(($(cat "$BUS/devices/nicsim$ID3/plan_shapes")))" = 0
+ip link set dev "$P3" xdpoffload off
+echo 0x6 > "$BUS/devices/nicsim$ID3/plan_shapes"
+expect_eq "plan_shapes in sysfs: what the driver runs, auto among them" \
+	"auto single replicated" "$(cat "/sys/class/nicprog/$P3/plan_shapes")"
+out=$(plan_set "$P3" shape pipelined 2>&1)
+check "pipelined, which the driver does not run, is refused when set, naming the cause" \
+	grep -q "runs no plan of this shape" <<< "$out"
+expect_eq "... and the port's shape stays" auto "$(cat "/sys/class/nicprog/$P3/plan_shape")"
+ip link set dev "$P3" xdpoffload obj "$HH" sec xdp
+expect_eq "auto plans among the shapes listed: one stage" 1 "$(stages)"
+check "... a shape the driver lists" \
+	grep -qE "^shape (single|replicated|sharded) " "/sys/kernel/debug/nicprog/$P3/plan"
+ip link set dev "$P3" xdpoffload off
 
 # the NIC goes with its program and map still pinned
 
