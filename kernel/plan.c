@@ -179,6 +179,39 @@ static u8 nicprog_shape_for(const struct nicprog_nic *nic, u8 asked)
 }
 
 /*
+ * What refuses a program before any planning: a shape the driver does not
+ * run, and, without plan_partial (cleared since the program was loaded
+ * under it), what only a host part could take.
+ */
+static int nicprog_plan_runnable(const struct nicprog_prog *np, u8 shape,
+				 bool partial,
+				 const struct nicprog_host_limits *lim,
+				 struct netlink_ext_ack *extack)
+{
+	if (shape == __NICPROG_SHAPE_MAX) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "the NIC's driver runs no plan of the port's plan shape (plan_shapes lists those it runs)");
+		return -EOPNOTSUPP;
+	}
+	if (!partial && np->len > lim->insn_store) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "program has more instructions than the NIC's cores hold (plan_partial lets the host run the rest)");
+		return -E2BIG;
+	}
+	if (!partial && np->host_call_insn >= 0) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "program calls a helper only the host has (plan_partial lets the host run it)");
+		return -EOPNOTSUPP;
+	}
+	if (!partial && lim->host_tables) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "a table of the program is in host memory (plan_partial lets the host run its accesses)");
+		return -ENOSPC;
+	}
+	return 0;
+}
+
+/*
  * The units of each pool, and the memory, other ports' plans leave this
  * port's (alloc.c). RTNL held.
  */
@@ -224,31 +257,13 @@ struct nicprog_plan *nicprog_plan_create(struct nicprog_dev *nd,
 	u32 budget, free, t;
 	int err;
 
-	if (shape == __NICPROG_SHAPE_MAX) {
-		NL_SET_ERR_MSG_MOD(extack,
-				   "the NIC's driver runs no plan of the port's plan shape (plan_shapes lists those it runs)");
-		return ERR_PTR(-EOPNOTSUPP);
-	}
 	budget = set->cores ? min(set->cores, sum->cores) : sum->cores;
 	for (t = 0; t < np->n_maps; t++)
 		if (nicprog_table_in_host(np->tables[t]))
 			lim.host_tables |= BIT_ULL(t);
-	/* loaded under plan_partial, which was cleared since */
-	if (!partial && np->len > sum->insn_store) {
-		NL_SET_ERR_MSG_MOD(extack,
-				   "program has more instructions than the NIC's cores hold (plan_partial lets the host run the rest)");
-		return ERR_PTR(-E2BIG);
-	}
-	if (!partial && np->host_call_insn >= 0) {
-		NL_SET_ERR_MSG_MOD(extack,
-				   "program calls a helper only the host has (plan_partial lets the host run it)");
-		return ERR_PTR(-EOPNOTSUPP);
-	}
-	if (!partial && lim.host_tables) {
-		NL_SET_ERR_MSG_MOD(extack,
-				   "a table of the program is in host memory (plan_partial lets the host run its accesses)");
-		return ERR_PTR(-ENOSPC);
-	}
+	err = nicprog_plan_runnable(np, shape, partial, &lim, extack);
+	if (err)
+		return ERR_PTR(err);
 	/* programs on the NIC's other ports, and kernels, hold their cores */
 	free = nicprog_alloc_free(nd, NICPROG_POOL_CORES);
 	if (!free) {
