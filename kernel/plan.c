@@ -141,12 +141,12 @@ void nicprog_plan_settings(struct nicprog_dev *nd,
  * @nic: the NIC
  * @shape: enum nicprog_shape; "auto" always runs (nicprog_shape_for())
  *
- * Context: RTNL held (&nicprog_dev_ops.plan_shapes).
+ * Context: any (the driver writes &nicprog_dev_ops.plan_shapes once).
  * Return: true if the driver lists @shape, or lists no shape at all.
  */
 bool nicprog_shape_runs(const struct nicprog_nic *nic, u8 shape)
 {
-	u32 can = nic->ops->plan_shapes;
+	u32 can = READ_ONCE(nic->ops->plan_shapes);
 
 	return shape == NICPROG_SHAPE_AUTO || !can || (can & BIT(shape));
 }

@@ -153,12 +153,11 @@ static ssize_t plan_shapes_show(struct device *dev,
 				struct device_attribute *attr, char *buf)
 {
 	struct nicprog_dev *nd = to_nicprog_dev(dev);
-	u32 can = READ_ONCE(nd->nic->ops->plan_shapes);
 	int len = 0;
 	u8 s;
 
 	for (s = 0; s < __NICPROG_SHAPE_MAX; s++)
-		if (s == NICPROG_SHAPE_AUTO || !can || (can & BIT(s)))
+		if (nicprog_shape_runs(nd->nic, s))
 			len += sysfs_emit_at(buf, len, "%s%s", len ? " " : "",
 					     nicprog_shape_name(s));
 	return len + sysfs_emit_at(buf, len, "\n");
