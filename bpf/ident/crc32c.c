@@ -14,8 +14,9 @@
  * polynomial 0x82f63b78, no inversions -- and fails when off > 4096,
  * len > 4096 or off + len is past the frame's end.
  *
- * The bodies repeat each other on purpose: identification compares a
- * function's own instructions, so each reference is a whole function.
+ * Identification compares a function's own instructions, so each
+ * reference is a whole function; the region test and the bounds checks
+ * they all make are region.h's macros, whose text is the body's.
  *
  * The XDP program writes the three CRCs of the UDP payload over its first
  * twelve bytes in IPv4 UDP frames and passes every frame.
@@ -27,8 +28,9 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_endian.h>
 
+#include "region.h"
+
 #define CRC32C_POLY	0x82f63b78
-#define REGION_MAX	4096
 
 /*
  * crc32c_bitwise: conventions 0 (raw seed, raw result, error ~0).
@@ -48,19 +50,11 @@ __attribute__((noinline)) __u64 crc32c_bitwise(struct xdp_md *ctx,
 	__u8 *p = (void *)(long)ctx->data, *end = (void *)(long)ctx->data_end;
 	__u32 crc = seed, i, k;
 
-	asm volatile("" : "+r"(off), "+r"(len));
-	if (off > REGION_MAX || len > REGION_MAX ||
-	    off + len > (__u64)(end - p))
-		return ~0ULL;
-	p += off;
+	REGION_ENTER(p, end, off, len, ~0ULL);
 	for (i = 0; i < REGION_MAX; i++) {
 		if (i >= len)
 			break;
-		/* keep the bounds check on the pointer the load uses */
-		asm volatile("" : "+r"(p));
-		if (p + 1 > end)
-			return ~0ULL;
-		crc ^= *p++;
+		crc ^= REGION_BYTE(p, end, ~0ULL);
 		for (k = 0; k < 8; k++)
 			crc = (crc >> 1) ^ (CRC32C_POLY & -(crc & 1));
 	}
@@ -86,18 +80,11 @@ __attribute__((noinline)) __u64 crc32c_std(struct xdp_md *ctx, __u64 off,
 	__u64 crc = (__u32)~seed;
 	__u32 i, k;
 
-	asm volatile("" : "+r"(off), "+r"(len));
-	if (off > REGION_MAX || len > REGION_MAX ||
-	    off + len > (__u64)(end - p))
-		return 0;
-	p += off;
+	REGION_ENTER(p, end, off, len, 0);
 	for (i = 0; i < REGION_MAX; i++) {
 		if (i >= len)
 			break;
-		asm volatile("" : "+r"(p));
-		if (p + 1 > end)
-			return 0;
-		crc ^= *p++;
+		crc ^= REGION_BYTE(p, end, 0);
 		for (k = 0; k < 8; k++)
 			crc = (crc >> 1) ^ (CRC32C_POLY & -(crc & 1));
 	}
@@ -133,18 +120,11 @@ __attribute__((noinline)) __u64 crc32c_nibble(struct xdp_md *ctx,
 	tab[10] = 0xa24bb5a6; tab[11] = 0xb21572c9;
 	tab[12] = 0xc38d26c4; tab[13] = 0xd3d3e1ab;
 	tab[14] = 0xe330a81a; tab[15] = 0xf36e6f75;
-	asm volatile("" : "+r"(off), "+r"(len));
-	if (off > REGION_MAX || len > REGION_MAX ||
-	    off + len > (__u64)(end - p))
-		return ~0ULL;
-	p += off;
+	REGION_ENTER(p, end, off, len, ~0ULL);
 	for (i = 0; i < REGION_MAX; i++) {
 		if (i >= len)
 			break;
-		asm volatile("" : "+r"(p));
-		if (p + 1 > end)
-			return ~0ULL;
-		crc ^= *p++;
+		crc ^= REGION_BYTE(p, end, ~0ULL);
 		crc = (crc >> 4) ^ tab[crc & 0xf];
 		crc = (crc >> 4) ^ tab[crc & 0xf];
 	}

@@ -10,8 +10,9 @@
  * times to 16 bits; it fails when off > 4096, len > 4096 or off + len is
  * past the frame's end.
  *
- * The bodies repeat each other on purpose: identification compares a
- * function's own instructions, so each reference is a whole function.
+ * Identification compares a function's own instructions, so each
+ * reference is a whole function; the region test and the bounds checks
+ * they all make are region.h's macros, whose text is the body's.
  *
  * The XDP program writes both sums of the UDP payload over the first four
  * payload bytes of IPv4 UDP frames, clears the UDP checksum and passes
@@ -24,7 +25,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_endian.h>
 
-#define REGION_MAX	4096
+#include "region.h"
 
 /*
  * csum_fold: conventions 0 (raw seed, raw result, error ~0).
@@ -43,25 +44,16 @@ __attribute__((noinline)) __u64 csum_fold(struct xdp_md *ctx, __u64 off,
 	__u64 sum = seed;
 	__u32 i;
 
-	asm volatile("" : "+r"(off), "+r"(len));
-	if (off > REGION_MAX || len > REGION_MAX ||
-	    off + len > (__u64)(end - p))
-		return ~0ULL;
-	p += off;
+	REGION_ENTER(p, end, off, len, ~0ULL);
 	for (i = 0; i < REGION_MAX / 2; i++) {
 		if (i * 2 + 2 > len)
 			break;
-		/* keep the bounds check on the pointer the loads use */
-		asm volatile("" : "+r"(p));
-		if (p + 2 > end)
-			return ~0ULL;
+		REGION_CHECK(p, end, 2, ~0ULL);
 		sum += ((__u32)p[0] << 8) | p[1];
 		p += 2;
 	}
 	if (len & 1) {
-		asm volatile("" : "+r"(p));
-		if (p + 1 > end)
-			return ~0ULL;
+		REGION_CHECK(p, end, 1, ~0ULL);
 		sum += (__u32)p[0] << 8;
 	}
 	sum = (sum & 0xffff) + (sum >> 16);
@@ -83,24 +75,16 @@ __attribute__((noinline)) __u32 csum_inet(struct xdp_md *ctx, __u64 off,
 	__u64 sum = seed;
 	__u32 i;
 
-	asm volatile("" : "+r"(off), "+r"(len));
-	if (off > REGION_MAX || len > REGION_MAX ||
-	    off + len > (__u64)(end - p))
-		return 0xffffffff;
-	p += off;
+	REGION_ENTER(p, end, off, len, 0xffffffff);
 	for (i = 0; i < REGION_MAX / 2; i++) {
 		if (i * 2 + 2 > len)
 			break;
-		asm volatile("" : "+r"(p));
-		if (p + 2 > end)
-			return 0xffffffff;
+		REGION_CHECK(p, end, 2, 0xffffffff);
 		sum += ((__u32)p[0] << 8) | p[1];
 		p += 2;
 	}
 	if (len & 1) {
-		asm volatile("" : "+r"(p));
-		if (p + 1 > end)
-			return 0xffffffff;
+		REGION_CHECK(p, end, 1, 0xffffffff);
 		sum += (__u32)p[0] << 8;
 	}
 	sum = (sum & 0xffff) + (sum >> 16);
