@@ -8,6 +8,7 @@
 #ifndef __NICPROG_EXAMPLES_PARSE_H
 #define __NICPROG_EXAMPLES_PARSE_H
 
+#include "../flow.h"
 #include "../nicprog.h"
 #include <linux/if_ether.h>
 #include <linux/in.h>
@@ -140,16 +141,6 @@ static __always_inline int parse4(struct xdp_md *ctx, struct pkt4 *p)
 		return -1;
 	return 0;
 }
-
-/* The 5-tuple as a key: copies of header bytes and zeros. */
-struct tuple4 {
-	__be32 saddr;
-	__be32 daddr;
-	__be16 sport;
-	__be16 dport;
-	__u8 proto;
-	__u8 pad[3];
-};
 
 static __always_inline void tuple4(const struct pkt4 *p, struct tuple4 *t)
 {

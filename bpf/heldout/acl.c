@@ -13,6 +13,7 @@
 
 #define VLAN_MAX_DEPTH 2
 #include <xdp/parsing_helpers.h>
+#include "parsing_min.h"
 
 struct acl_key {
 	__u8 proto;
@@ -38,22 +39,6 @@ struct {
 	__type(value, struct datarec);
 	__uint(max_entries, XDP_REDIRECT + 1);
 } acl_stats SEC(".maps");
-
-static __always_inline int parse_ip4(struct hdr_cursor *nh, void *data_end)
-{
-	struct iphdr *iph = nh->pos;
-	int hdrsize;
-
-	if ((void *)(iph + 1) > data_end)
-		return -1;
-	hdrsize = iph->ihl * 4;
-	if (hdrsize < (int)sizeof(*iph))
-		return -1;
-	if (nh->pos + hdrsize > data_end)
-		return -1;
-	nh->pos += hdrsize;
-	return iph->protocol;
-}
 
 static __always_inline int parse_ip6(struct hdr_cursor *nh, void *data_end)
 {
@@ -85,11 +70,12 @@ int acl_prog(struct xdp_md *ctx)
 	struct acl_key key = {};
 	int eth_type, ip_type;
 	struct ethhdr *eth;
+	struct iphdr *iph;
 	__u32 *action;
 
 	eth_type = parse_ethhdr(&nh, data_end, &eth);
 	if (eth_type == bpf_htons(ETH_P_IP))
-		ip_type = parse_ip4(&nh, data_end);
+		ip_type = parse_iphdr_min(&nh, data_end, &iph);
 	else if (eth_type == bpf_htons(ETH_P_IPV6))
 		ip_type = parse_ip6(&nh, data_end);
 	else

@@ -20,17 +20,10 @@
 #include <bpf/bpf_endian.h>
 #include <bpf/bpf_helpers.h>
 
+#include "../flow.h"
+
 #define DEPTH		4
 #define COLUMNS		4096	/* a power of two: the hash is masked */
-
-struct flow_key {
-	__be32 saddr;
-	__be32 daddr;
-	__be16 sport;
-	__be16 dport;
-	__u8 proto;
-	__u8 pad[3];
-};
 
 enum { STAT_PASS, STAT_DROP, STAT_OTHER, STAT_MAX };
 
@@ -91,7 +84,7 @@ int xdp_cm_sketch(struct xdp_md *ctx)
 	void *data_end = (void *)(long)ctx->data_end;
 	void *data = (void *)(long)ctx->data;
 	struct ethhdr *eth = data;
-	struct flow_key key = {};
+	struct tuple4 key = {};
 	__u32 zero = 0, est = ~0U;
 	struct iphdr *iph;
 	__u32 *threshold;

@@ -17,14 +17,7 @@
 #include <bpf/bpf_endian.h>
 #include <bpf/bpf_helpers.h>
 
-struct flow_key {
-	__be32 saddr;
-	__be32 daddr;
-	__be16 sport;
-	__be16 dport;
-	__u8 proto;
-	__u8 pad[3];
-};
+#include "../flow.h"
 
 struct flow_val {
 	__u64 bytes;
@@ -33,7 +26,7 @@ struct flow_val {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__type(key, struct flow_key);
+	__type(key, struct tuple4);
 	__type(value, struct flow_val);
 	__uint(max_entries, 4096);
 } flows SEC(".maps");
@@ -51,7 +44,7 @@ int xdp_flow_budget(struct xdp_md *ctx)
 	void *data_end = (void *)(long)ctx->data_end;
 	void *data = (void *)(long)ctx->data;
 	struct ethhdr *eth = data;
-	struct flow_key key = {};
+	struct tuple4 key = {};
 	struct flow_val *val, init;
 	struct iphdr *iph;
 	__u64 len = data_end - data, *limit;

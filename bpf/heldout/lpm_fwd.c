@@ -16,6 +16,8 @@
 #include <bpf/bpf_endian.h>
 #include <bpf/bpf_helpers.h>
 
+#include "../flow.h"
+
 #define BLACKHOLE	0xffffffff
 #define MAX_NEXTHOPS	16
 
@@ -63,14 +65,11 @@ int xdp_lpm_fwd(struct xdp_md *ctx)
 	struct nexthop *nh;
 	struct iphdr *iph;
 	__u32 *idx, i;
+	int verdict;
 
-	if ((void *)(eth + 1) > data_end)
-		return XDP_DROP;
-	if (eth->h_proto != bpf_htons(ETH_P_IP))
-		return XDP_PASS;
-	iph = (void *)(eth + 1);
-	if ((void *)(iph + 1) > data_end)
-		return XDP_DROP;
+	iph = eth_ipv4(data, data_end, &verdict);
+	if (!iph)
+		return verdict;
 	if (iph->ihl != 5 || iph->ttl <= 1)
 		return XDP_PASS;
 	key.prefixlen = 32;

@@ -22,6 +22,8 @@
 #include <bpf/bpf_endian.h>
 #include <bpf/bpf_helpers.h>
 
+#include "../flow.h"
+
 #define INDIR_SIZE	128
 #define NQUEUES		64
 #define QUEUE_DOWN	0xffff
@@ -51,19 +53,15 @@ int xdp_rss_steer(struct xdp_md *ctx)
 {
 	void *data_end = (void *)(long)ctx->data_end;
 	void *data = (void *)(long)ctx->data;
-	struct ethhdr *eth = data;
 	struct queue_stats *qs;
 	__u32 slot, *queue, q;
 	struct iphdr *iph;
 	__u64 h, span;
+	int verdict;
 
-	if ((void *)(eth + 1) > data_end)
-		return XDP_DROP;
-	if (eth->h_proto != bpf_htons(ETH_P_IP))
-		return XDP_PASS;
-	iph = (void *)(eth + 1);
-	if ((void *)(iph + 1) > data_end)
-		return XDP_DROP;
+	iph = eth_ipv4(data, data_end, &verdict);
+	if (!iph)
+		return verdict;
 
 	span = 8;
 	if (iph->ihl == 5 && (iph->protocol == IPPROTO_TCP ||

@@ -15,6 +15,7 @@
 
 #define VLAN_MAX_DEPTH 2
 #include <xdp/parsing_helpers.h>
+#include "parsing_min.h"
 
 struct datarec {
 	__u64 rx_packets;
@@ -27,45 +28,6 @@ struct {
 	__type(value, struct datarec);
 	__uint(max_entries, XDP_REDIRECT + 1);
 } xdp_stats_map SEC(".maps");
-
-/* parse_iphdr() and parse_tcphdr(), refusing lengths below the minimum */
-static __always_inline int parse_iphdr_min(struct hdr_cursor *nh,
-					   void *data_end,
-					   struct iphdr **iphdr)
-{
-	struct iphdr *iph = nh->pos;
-	int hdrsize;
-
-	if ((void *)(iph + 1) > data_end)
-		return -1;
-	hdrsize = iph->ihl * 4;
-	if (hdrsize < (int)sizeof(*iph))
-		return -1;
-	if (nh->pos + hdrsize > data_end)
-		return -1;
-	nh->pos += hdrsize;
-	*iphdr = iph;
-	return iph->protocol;
-}
-
-static __always_inline int parse_tcphdr_min(struct hdr_cursor *nh,
-					    void *data_end,
-					    struct tcphdr **tcphdr)
-{
-	struct tcphdr *h = nh->pos;
-	int len;
-
-	if ((void *)(h + 1) > data_end)
-		return -1;
-	len = h->doff * 4;
-	if (len < (int)sizeof(*h))
-		return -1;
-	if (nh->pos + len > data_end)
-		return -1;
-	nh->pos += len;
-	*tcphdr = h;
-	return len;
-}
 
 static __always_inline __u32 xdp_stats_record_action(struct xdp_md *ctx,
 						     __u32 action)
