@@ -47,24 +47,31 @@ static u32 toeplitz(const u8 *p, u32 len)
 	return h;
 }
 
-#define JHASH_MIX(a, b, c) do {					\
-	a -= c; a ^= rol32(c, 4); c += b;			\
-	b -= a; b ^= rol32(a, 6); a += c;			\
-	c -= b; c ^= rol32(b, 8); b += a;			\
-	a -= c; a ^= rol32(c, 16); c += b;			\
-	b -= a; b ^= rol32(a, 19); a += c;			\
-	c -= b; c ^= rol32(b, 4); b += a;			\
-} while (0)
+/*
+ * lookup3's mix() and final(), on the three words of the hash's state:
+ * functions, not the macros linux/jhash.h has, so that the types are
+ * checked.
+ */
+static void jhash_mix(u32 *a, u32 *b, u32 *c)
+{
+	*a -= *c; *a ^= rol32(*c, 4); *c += *b;
+	*b -= *a; *b ^= rol32(*a, 6); *a += *c;
+	*c -= *b; *c ^= rol32(*b, 8); *b += *a;
+	*a -= *c; *a ^= rol32(*c, 16); *c += *b;
+	*b -= *a; *b ^= rol32(*a, 19); *a += *c;
+	*c -= *b; *c ^= rol32(*b, 4); *b += *a;
+}
 
-#define JHASH_FINAL(a, b, c) do {				\
-	c ^= b; c -= rol32(b, 14);				\
-	a ^= c; a -= rol32(c, 11);				\
-	b ^= a; b -= rol32(a, 25);				\
-	c ^= b; c -= rol32(b, 16);				\
-	a ^= c; a -= rol32(c, 4);				\
-	b ^= a; b -= rol32(a, 14);				\
-	c ^= b; c -= rol32(b, 24);				\
-} while (0)
+static void jhash_final(u32 *a, u32 *b, u32 *c)
+{
+	*c ^= *b; *c -= rol32(*b, 14);
+	*a ^= *c; *a -= rol32(*c, 11);
+	*b ^= *a; *b -= rol32(*a, 25);
+	*c ^= *b; *c -= rol32(*b, 16);
+	*a ^= *c; *a -= rol32(*c, 4);
+	*b ^= *a; *b -= rol32(*a, 14);
+	*c ^= *b; *c -= rol32(*b, 24);
+}
 
 static u32 le32_at(const u8 *p)
 {
@@ -88,7 +95,7 @@ u32 np_jhash(const u8 *p, u32 len, u32 seed)
 		a += le32_at(p);
 		b += le32_at(p + 4);
 		c += le32_at(p + 8);
-		JHASH_MIX(a, b, c);
+		jhash_mix(&a, &b, &c);
 		len -= 12;
 		p += 12;
 	}
@@ -100,7 +107,7 @@ u32 np_jhash(const u8 *p, u32 len, u32 seed)
 	a += w[0];
 	b += w[1];
 	c += w[2];
-	JHASH_FINAL(a, b, c);
+	jhash_final(&a, &b, &c);
 	return c;
 }
 
@@ -121,7 +128,7 @@ u32 np_jhash2(const u32 *k, u32 n, u32 seed)
 		a += k[0];
 		b += k[1];
 		c += k[2];
-		JHASH_MIX(a, b, c);
+		jhash_mix(&a, &b, &c);
 		n -= 3;
 		k += 3;
 	}
@@ -134,7 +141,7 @@ u32 np_jhash2(const u32 *k, u32 n, u32 seed)
 		/* fall through */
 	case 1:
 		a += k[0];
-		JHASH_FINAL(a, b, c);
+		jhash_final(&a, &b, &c);
 	}
 	return c;
 }
