@@ -106,8 +106,8 @@ for prof in $PROFILES; do
 		# the program asks the devmap first: an empty slot has no
 		# element (the loader's doing)
 		attached xdp_fwd_check.o xdp_fwd_check auto "$prof" \
-			"$frames" "$((seed + 17))" tx_port:01000000:@OUT \
-			tx_port:03000000:@OUT
+			"$frames" "$((seed + 17))" xdp_tx_ports:01000000:@OUT \
+			xdp_tx_ports:03000000:@OUT
 		# host maps: the oracle sees the host's action for a missing
 		# entry on both sides (PASS, and ABORTED for flags 0)
 		attached xsk_def.o xsk_def_prog auto "$prof" "$FRAMES_ONCE" \

@@ -14,15 +14,6 @@
 #define HIST	255
 #define SNAP	32
 
-struct flow_key {
-	__u32 saddr;
-	__u32 daddr;
-	__u16 sport;
-	__u16 dport;
-	__u8 proto;
-	__u8 pad[3];
-};
-
 struct flow_rec {
 	__u64 frames;
 	__u64 bytes;
@@ -33,7 +24,7 @@ struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 8 << 20);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, struct flow_key);
+	__type(key, struct tuple4);
 	__type(value, struct flow_rec);
 } flows SEC(".maps");
 
@@ -48,7 +39,7 @@ struct {
 SEC("xdp")
 int flowlog(struct xdp_md *ctx)
 {
-	struct flow_key key = {};
+	struct tuple4 key = {};
 	struct flow_rec *r, *z;
 	struct pkt p;
 	__u32 zero = 0;

@@ -4,7 +4,8 @@
  * keep them (xdp-tools, libbpf-bootstrap): packet and byte totals in
  * .bss, per-protocol counts indexed by the frame, a port to drop that
  * the host may change in .data, and a function of its own that updates
- * them, called with arguments.
+ * them, called with arguments. Headers are walked as xdp-tools walks
+ * them, with libxdp's parsing_helpers.h.
  */
 #include <linux/bpf.h>
 #include <linux/if_ether.h>
@@ -13,6 +14,7 @@
 #include <linux/udp.h>
 #include <bpf/bpf_endian.h>
 #include <bpf/bpf_helpers.h>
+#include <xdp/parsing_helpers.h>
 
 struct proto_stats {
 	__u64 packets;
@@ -40,23 +42,21 @@ int xdp_globals(struct xdp_md *ctx)
 	void *data_end = (void *)(long)ctx->data_end;
 	void *data = (void *)(long)ctx->data;
 	__u64 len = data_end - data;
-	struct ethhdr *eth = data;
+	struct hdr_cursor nh = { .pos = data };
+	struct ethhdr *eth;
 	struct iphdr *iph;
 	struct udphdr *uh;
+	int proto;
 
 	__sync_fetch_and_add(&rx_packets, 1);
 	__sync_fetch_and_add(&rx_bytes, len);
-	if ((void *)(eth + 1) > data_end ||
-	    eth->h_proto != bpf_htons(ETH_P_IP))
+	if (parse_ethhdr(&nh, data_end, &eth) != bpf_htons(ETH_P_IP))
 		return XDP_PASS;
-	iph = (void *)(eth + 1);
-	if ((void *)(iph + 1) > data_end)
+	proto = parse_iphdr(&nh, data_end, &iph);
+	if (proto < 0)
 		return XDP_PASS;
-	count(iph->protocol, len);
-	if (iph->protocol != IPPROTO_UDP || iph->ihl != 5)
-		return XDP_PASS;
-	uh = (void *)(iph + 1);
-	if ((void *)(uh + 1) > data_end)
+	count(proto, len);
+	if (proto != IPPROTO_UDP || parse_udphdr(&nh, data_end, &uh) < 0)
 		return XDP_PASS;
 	if (uh->dest == bpf_htons(drop_port)) {
 		dropped++;

@@ -41,12 +41,16 @@ int xdp_lpm_route(struct xdp_md *ctx)
 	struct lpm_v4_key key;
 	struct iphdr *iph;
 	struct route *r;
+	__u16 h_proto;
+	__u64 nh_off;
 
-	if ((void *)(eth + 1) > data_end)
+	nh_off = sizeof(*eth);
+	if (data + nh_off > data_end)
 		return XDP_DROP;
-	if (eth->h_proto != bpf_htons(ETH_P_IP))
+	h_proto = eth->h_proto;
+	if (h_proto != bpf_htons(ETH_P_IP))
 		return XDP_PASS;
-	iph = (void *)(eth + 1);
+	iph = data + nh_off;
 	if ((void *)(iph + 1) > data_end)
 		return XDP_DROP;
 	key.prefixlen = 32;

@@ -11,10 +11,11 @@
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 
+/* as libbpf's own XDP program for AF_XDP declared it */
 struct {
 	__uint(type, BPF_MAP_TYPE_XSKMAP);
-	__type(key, __u32);
-	__type(value, __u32);
+	__uint(key_size, sizeof(int));
+	__uint(value_size, sizeof(int));
 	__uint(max_entries, 64);
 } xsks_map SEC(".maps");
 
