@@ -447,6 +447,226 @@ static inline u32 nicprog_insn_bytes(u8 code)
 	}
 }
 
+/*
+ * The XDP helpers that move a frame's bounds, as Linux 6.1's
+ * net/core/filter.c does them for a linear xdp_buff, return values
+ * included: every executor's, the core's and a driver's own.
+ */
+#define NICPROG_ETH_HLEN	14
+#define NICPROG_META_MAX	32
+
+/**
+ * nicprog_exec_adjust_head() - bpf_xdp_adjust_head()
+ * @pkt: the frame
+ * @offset: bytes to move its start by, metadata carried along
+ *
+ * Return: 0, or -EINVAL past the buffer's reserved head or the Ethernet
+ * header's end.
+ */
+static inline long nicprog_exec_adjust_head(struct nicprog_exec_pkt *pkt,
+					    s32 offset)
+{
+	u32 metalen = pkt->data - pkt->data_meta;
+	s64 data = (s64)pkt->data + offset;
+
+	if (data < (s64)(pkt->head_reserved + metalen) ||
+	    data > (s64)pkt->data_end - NICPROG_ETH_HLEN)
+		return -EINVAL;
+	if (metalen)
+		memmove(pkt->buf + pkt->data_meta + offset,
+			pkt->buf + pkt->data_meta, metalen);
+	pkt->data_meta += offset;
+	pkt->data = data;
+	return 0;
+}
+
+/**
+ * nicprog_exec_adjust_meta() - bpf_xdp_adjust_meta()
+ * @pkt: the frame
+ * @offset: bytes to grow (negative) or shrink the metadata by
+ *
+ * Return: 0, -EINVAL past the reserved head or the frame's start, or
+ * -EACCES for metadata not a multiple of 4 or over NICPROG_META_MAX.
+ */
+static inline long nicprog_exec_adjust_meta(struct nicprog_exec_pkt *pkt,
+					    s32 offset)
+{
+	s64 meta = (s64)pkt->data_meta + offset;
+	s64 metalen = (s64)pkt->data - meta;
+
+	if (meta < (s64)pkt->head_reserved || meta > (s64)pkt->data)
+		return -EINVAL;
+	if ((metalen & 3) || metalen > NICPROG_META_MAX)
+		return -EACCES;
+	pkt->data_meta = meta;
+	return 0;
+}
+
+/**
+ * nicprog_exec_adjust_tail() - bpf_xdp_adjust_tail()
+ * @pkt: the frame
+ * @offset: bytes to move its end by; grown bytes read as zero
+ *
+ * Return: 0, or -EINVAL past the buffer's reserved tail or into the
+ * Ethernet header.
+ */
+static inline long nicprog_exec_adjust_tail(struct nicprog_exec_pkt *pkt,
+					    s32 offset)
+{
+	s64 hard_end = (s64)pkt->buf_len - pkt->tail_reserved;
+	s64 data_end = (s64)pkt->data_end + offset;
+
+	if (data_end > hard_end)
+		return -EINVAL;
+	if (data_end < (s64)pkt->data + NICPROG_ETH_HLEN)
+		return -EINVAL;
+	if (offset > 0)
+		memset(pkt->buf + pkt->data_end, 0, offset);
+	pkt->data_end = data_end;
+	return 0;
+}
+
+/*
+ * The ISA's operations: what every executor of the 6.1 ISA computes, the
+ * core's interpreter and translated form and a driver's own code alike,
+ * one definition for all.
+ */
+
+/**
+ * nicprog_exec_alu64() - a 64-bit ALU operation
+ * @op: BPF_OP() of the instruction
+ * @dst: the destination's value
+ * @src: the source's value (the immediate sign-extended)
+ *
+ * Division by zero gives 0 and modulo by zero leaves @dst, as the
+ * kernel's interpreter and JITs do; shift counts are masked to 63.
+ *
+ * Return: the destination's new value.
+ */
+static inline u64 nicprog_exec_alu64(u8 op, u64 dst, u64 src)
+{
+	switch (op) {
+	case BPF_ADD: return dst + src;
+	case BPF_SUB: return dst - src;
+	case BPF_MUL: return dst * src;
+	case BPF_DIV:
+		return src ? dst / src : 0;
+	case BPF_MOD:
+		return src ? dst % src : dst;
+	case BPF_OR: return dst | src;
+	case BPF_AND: return dst & src;
+	case BPF_XOR: return dst ^ src;
+	case BPF_LSH: return dst << (src & 63);
+	case BPF_RSH: return dst >> (src & 63);
+	case BPF_ARSH: return (u64)((s64)dst >> (src & 63));
+	case BPF_NEG: return -dst;
+	case BPF_MOV: return src;
+	}
+	return dst;
+}
+
+/**
+ * nicprog_exec_alu32() - a 32-bit ALU operation
+ * @op: BPF_OP() of the instruction
+ * @dst: the destination's low half
+ * @src: the source's low half (the immediate's 32 bits)
+ *
+ * The 64-bit form on zero-extended operands, low half kept: sums,
+ * products, logic, quotients and remainders of values below 2^32 agree
+ * in their low 32 bits (a quotient or remainder is itself below 2^32);
+ * only the shift count (masked to 31, not 63) and the arithmetic shift
+ * (which needs bit 31 as the sign) differ.
+ *
+ * Return: the destination's new value, to be zero-extended.
+ */
+static inline u32 nicprog_exec_alu32(u8 op, u32 dst, u32 src)
+{
+	switch (op) {
+	case BPF_LSH:
+	case BPF_RSH:
+		src &= 31;
+		break;
+	case BPF_ARSH:
+		return (u32)((s32)dst >> (src & 31));
+	}
+	return (u32)nicprog_exec_alu64(op, dst, src);
+}
+
+/**
+ * nicprog_exec_bswap() - BPF_END: a byte order conversion
+ * @v: the value
+ * @width: 16, 32 or 64 (the instruction's immediate)
+ * @to_be: BPF_TO_BE, else BPF_TO_LE (on a little-endian host: a
+ *	truncation)
+ *
+ * Return: the converted value, zero-extended from @width.
+ */
+static inline u64 nicprog_exec_bswap(u64 v, s32 width, bool to_be)
+{
+	switch (width) {
+	case 16:
+		return to_be ? __builtin_bswap16((u16)v) : (u16)v;
+	case 32:
+		return to_be ? __builtin_bswap32((u32)v) : (u32)v;
+	default:
+		return to_be ? __builtin_bswap64(v) : v;
+	}
+}
+
+/**
+ * nicprog_exec_cond64() - whether a 64-bit conditional jump is taken
+ * @op: BPF_OP() of the instruction
+ * @a: the destination's value
+ * @b: the source's value (the immediate sign-extended)
+ *
+ * Return: true to jump.
+ */
+static inline bool nicprog_exec_cond64(u8 op, u64 a, u64 b)
+{
+	switch (op) {
+	case BPF_JA: return true;
+	case BPF_JEQ: return a == b;
+	case BPF_JNE: return a != b;
+	case BPF_JGT: return a > b;
+	case BPF_JGE: return a >= b;
+	case BPF_JLT: return a < b;
+	case BPF_JLE: return a <= b;
+	case BPF_JSET: return a & b;
+	case BPF_JSGT: return (s64)a > (s64)b;
+	case BPF_JSGE: return (s64)a >= (s64)b;
+	case BPF_JSLT: return (s64)a < (s64)b;
+	case BPF_JSLE: return (s64)a <= (s64)b;
+	}
+	return false;
+}
+
+/**
+ * nicprog_exec_cond32() - whether a JMP32 conditional jump is taken
+ * @op: BPF_OP() of the instruction
+ * @a: the destination's low half
+ * @b: the source's low half
+ *
+ * Unsigned order and bit tests of zero-extended values are those of the
+ * 32-bit values; signed order is kept by sign-extending both from bit
+ * 31. JMP32 has no JA of this form (the loader refuses it).
+ *
+ * Return: true to jump.
+ */
+static inline bool nicprog_exec_cond32(u8 op, u32 a, u32 b)
+{
+	switch (op) {
+	case BPF_JA:
+		return false;
+	case BPF_JSGT:
+	case BPF_JSGE:
+	case BPF_JSLT:
+	case BPF_JSLE:
+		return nicprog_exec_cond64(op, (u64)(s64)(s32)a,
+					   (u64)(s64)(s32)b);
+	}
+	return nicprog_exec_cond64(op, a, b);
+}
+
 int nicprog_exec_check(const struct nicprog_exec_prog *prog, u32 *bad_insn,
 		       const char **why);
 void nicprog_exec_run(const struct nicprog_exec_prog *prog,
@@ -510,9 +730,6 @@ int nicprog_exec_state_in(const struct nicprog_exec_live *lv, u32 n_lv,
 			  struct nicprog_exec_ctx *ctx);
 
 /* helpers.c: XDP helpers that act on the frame, shared with the run loop */
-long nicprog_exec_adjust_head(struct nicprog_exec_pkt *pkt, s32 offset);
-long nicprog_exec_adjust_meta(struct nicprog_exec_pkt *pkt, s32 offset);
-long nicprog_exec_adjust_tail(struct nicprog_exec_pkt *pkt, s32 offset);
 long nicprog_exec_load_bytes(const struct nicprog_exec_pkt *pkt, u32 offset,
 			     void *buf, u32 len);
 long nicprog_exec_store_bytes(struct nicprog_exec_pkt *pkt, u32 offset,

@@ -7,56 +7,6 @@
 #include "../offload/compat.h"
 #include <net/nicprog_exec.h>
 
-#define NICPROG_ETH_HLEN	14
-#define NICPROG_META_MAX	32
-
-/* bpf_xdp_adjust_head(): move the frame start, carrying metadata along. */
-long nicprog_exec_adjust_head(struct nicprog_exec_pkt *pkt, s32 offset)
-{
-	u32 metalen = pkt->data - pkt->data_meta;
-	s64 data = (s64)pkt->data + offset;
-
-	if (data < (s64)(pkt->head_reserved + metalen) ||
-	    data > (s64)pkt->data_end - NICPROG_ETH_HLEN)
-		return -EINVAL;
-	if (metalen)
-		memmove(pkt->buf + pkt->data_meta + offset,
-			pkt->buf + pkt->data_meta, metalen);
-	pkt->data_meta += offset;
-	pkt->data = data;
-	return 0;
-}
-
-/* bpf_xdp_adjust_meta(): grow or shrink the metadata before the frame. */
-long nicprog_exec_adjust_meta(struct nicprog_exec_pkt *pkt, s32 offset)
-{
-	s64 meta = (s64)pkt->data_meta + offset;
-	s64 metalen = (s64)pkt->data - meta;
-
-	if (meta < (s64)pkt->head_reserved || meta > (s64)pkt->data)
-		return -EINVAL;
-	if ((metalen & 3) || metalen > NICPROG_META_MAX)
-		return -EACCES;
-	pkt->data_meta = meta;
-	return 0;
-}
-
-/* bpf_xdp_adjust_tail(): move the frame end; grown bytes read as zero. */
-long nicprog_exec_adjust_tail(struct nicprog_exec_pkt *pkt, s32 offset)
-{
-	s64 hard_end = (s64)pkt->buf_len - pkt->tail_reserved;
-	s64 data_end = (s64)pkt->data_end + offset;
-
-	if (data_end > hard_end)
-		return -EINVAL;
-	if (data_end < (s64)pkt->data + NICPROG_ETH_HLEN)
-		return -EINVAL;
-	if (offset > 0)
-		memset(pkt->buf + pkt->data_end, 0, offset);
-	pkt->data_end = data_end;
-	return 0;
-}
-
 /* bpf_xdp_pointer() of a linear frame: 0 if the span is in it, or why not. */
 static long xdp_span(const struct nicprog_exec_pkt *pkt, u32 offset, u32 len)
 {
