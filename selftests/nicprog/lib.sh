@@ -610,7 +610,7 @@ slab_ours() {
 			if (decided || f ~ /^_*(k[vz]?[mc]alloc|kmem_cache|slab_|kmemdup|kstrn?dup|kv?asprintf|krealloc)/)
 				return
 			decided = 1
-			if ($0 ~ /\[(nicprog|nicsim)\]/)
+			if ($0 ~ /\[(nicprog|nicsim|nicrisc)\]/)
 				n += cnt
 		}
 		/^ *[0-9]+ .* age=/ { cnt = $1; decided = 0; frame($2); next }
@@ -628,7 +628,7 @@ slab_back() {
 		return
 	fi
 	wait_for 10 _back "$2"
-	expect_eq "$1: slab objects nicprog and nicsim allocated back to the baseline" \
+	expect_eq "$1: slab objects nicprog and its drivers allocated back to the baseline" \
 		"$2" "$(slab_ours)"
 }
 
