@@ -239,18 +239,31 @@ static void nicrisc_core_rx(struct nicrisc_port *port,
 	}
 }
 
+/*
+ * The port's core: a batch of at most @budget frames off the wire queue
+ * under one lock, then each run through the plan installed when the
+ * batch began (a replacement waits for the poll's grace period).
+ */
 static int nicrisc_poll(struct napi_struct *napi, int budget)
 {
 	struct nicrisc_port *port = container_of(napi, struct nicrisc_port,
 						 napi);
 	const struct nicprog_plan *plan;
+	struct sk_buff_head batch;
 	struct sk_buff *skb;
-	int done = 0;
+	int done;
+
+	__skb_queue_head_init(&batch);
+	spin_lock(&port->rxq.lock);
+	while (skb_queue_len(&batch) < budget &&
+	       (skb = __skb_dequeue(&port->rxq)))
+		__skb_queue_tail(&batch, skb);
+	spin_unlock(&port->rxq.lock);
+	done = skb_queue_len(&batch);
 
 	rcu_read_lock();
 	plan = rcu_dereference(port->plan);
-	while (done < budget && (skb = skb_dequeue(&port->rxq))) {
-		done++;
+	while ((skb = __skb_dequeue(&batch))) {
 		if (plan)
 			nicrisc_core_rx(port, plan, skb);
 		else
@@ -262,25 +275,48 @@ static int nicrisc_poll(struct napi_struct *napi, int budget)
 	return done;
 }
 
+/*
+ * The link is up while both ends of the wire run: a port and its peer
+ * follow each other. RTNL held (open, stop, a port's removal).
+ */
+static void nicrisc_carrier_update(struct nicrisc_port *port)
+{
+	struct nicrisc_port *peer;
+
+	peer = rtnl_dereference(port->ndev->ports[port->index ^ 1]);
+	if (peer && netif_running(port->netdev) &&
+	    netif_running(peer->netdev)) {
+		netif_carrier_on(port->netdev);
+		netif_carrier_on(peer->netdev);
+		return;
+	}
+	netif_carrier_off(port->netdev);
+	if (peer)
+		netif_carrier_off(peer->netdev);
+}
+
 static int nicrisc_open(struct net_device *dev)
 {
 	struct nicrisc_port *port = netdev_priv(dev);
 
 	napi_enable(&port->napi);
 	netif_start_queue(dev);
-	netif_carrier_on(dev);
+	nicrisc_carrier_update(port);
 	return 0;
 }
 
+/*
+ * The wire queues nothing for a port that is not running: what it
+ * queued before is purged once the core stopped, then the link drops.
+ */
 static int nicrisc_stop(struct net_device *dev)
 {
 	struct nicrisc_port *port = netdev_priv(dev);
 
-	netif_carrier_off(dev);
 	netif_stop_queue(dev);
 	napi_disable(&port->napi);
-	/* the wire queues nothing for a port that is not running */
 	skb_queue_purge(&port->rxq);
+	nicrisc_carrier_update(port);
 	return 0;
 }
 
@@ -308,21 +344,21 @@ static int nicrisc_ndo_bpf(struct net_device *dev, struct netdev_bpf *bpf)
 }
 
 #if NICPROG_HAVE_NDO_GET_DEVLINK_PORT
+/* 6.1 asks the driver; later kernels keep what the port set up */
 static struct devlink_port *nicrisc_get_devlink_port(struct net_device *dev)
 {
-	struct nicrisc_port *port = netdev_priv(dev);
-
-	return &port->dl_port;
+	return &((struct nicrisc_port *)netdev_priv(dev))->dl_port;
 }
 #endif
 
+/* in the order struct net_device_ops declares them */
 static const struct net_device_ops nicrisc_netdev_ops = {
 	.ndo_open		= nicrisc_open,
 	.ndo_stop		= nicrisc_stop,
 	.ndo_start_xmit		= nicrisc_xmit,
-	.ndo_get_stats64	= nicrisc_get_stats64,
 	.ndo_set_mac_address	= eth_mac_addr,
 	.ndo_validate_addr	= eth_validate_addr,
+	.ndo_get_stats64	= nicrisc_get_stats64,
 	.ndo_bpf		= nicrisc_ndo_bpf,
 #if NICPROG_HAVE_NDO_GET_DEVLINK_PORT
 	.ndo_get_devlink_port	= nicrisc_get_devlink_port,

@@ -42,6 +42,20 @@ expect_eq() {
 	fi
 }
 
+# expect_fail DESC TEXT CMD...: CMD fails, and its output says TEXT
+expect_fail() {
+	local desc=$1 text=$2 out
+	shift 2
+	if out=$("$@" 2>&1); then
+		tap_fail "$desc (succeeded)"
+	elif grep -qF -- "$text" <<< "$out"; then
+		tap_ok "$desc"
+	else
+		tap_info "$desc: expected '$text', got: $out"
+		tap_fail "$desc"
+	fi
+}
+
 # Each process a test starts costs about a tenth of a second in the TCG
 # guest: in loops, match and compare in the shell.
 # slurp VAR FILE: FILE's text into VAR
@@ -202,15 +216,17 @@ nicprog_unload() {
 		rmmod nicprog
 }
 
-# A device ID nobody else uses in this run.
-nicsim_new_id() {
+# A device ID nobody else uses in this run; new_id BUS NAME for another
+# driver's bus (its devices BUS/devices/NAME<ID>).
+new_id() {
 	local id
 	while :; do
 		id=$((RANDOM % 60000 + 1000))
-		[ -e "$BUS/devices/nicsim$id" ] || break
+		[ -e "$1/devices/$2$id" ] || break
 	done
 	echo "$id"
 }
+nicsim_new_id() { new_id "$BUS" nicsim; }
 
 # nicsim_new ID PORTS [PROFILE [TABLES]]: create a device, remembered for
 # cleanup; NICSIM_EXEC (interp or translated), if set, is its execution

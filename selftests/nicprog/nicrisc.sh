@@ -39,31 +39,11 @@ trap risc_cleanup EXIT
 risc_new() {
 	echo "$1 $2" > "$RBUS/new_device" && _risc_devs+=("$1")
 }
-risc_id() {
-	local id
-	while :; do
-		id=$((RANDOM % 60000 + 1000))
-		[ -e "$RBUS/devices/nicrisc$id" ] || break
-	done
-	echo "$id"
-}
+risc_id() { new_id "$RBUS" nicrisc; }
 jpy() { python3 -c "import json, sys; d = json.load(sys.stdin); print($1)"; }
 # xstat NS DEV NAME: an ethtool -S counter of a port in a namespace
 xstat() { ip netns exec "$1" ethtool -S "$2" | awk -v k="$3:" '$1 == k { print $2 }'; }
 rose() { [ "$(xstat "$1" "$2" "$3")" -gt "$4" ]; }
-# expect_fail DESC TEXT CMD...: CMD fails and says TEXT
-expect_fail() {
-	local desc=$1 text=$2 out
-	shift 2
-	if out=$("$@" 2>&1); then
-		tap_fail "$desc (succeeded)"
-	elif grep -qF -- "$text" <<< "$out"; then
-		tap_ok "$desc"
-	else
-		tap_info "$desc: expected '$text', got: $out"
-		tap_fail "$desc"
-	fi
-}
 
 tap_begin
 
