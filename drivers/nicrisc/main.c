@@ -22,7 +22,9 @@
 #define NICRISC_MAX_ID		65535
 
 static LIST_HEAD(nicrisc_devs);
-static DEFINE_MUTEX(nicrisc_devs_lock);	/* nicrisc_devs, new and del */
+static DEFINE_MUTEX(nicrisc_devs_lock);	/* the three below */
+/* new_device works from module init to exit, a write racing exit not */
+static bool nicrisc_bus_enabled;
 
 static struct nicrisc_dev *nicrisc_dev_find(u32 id)
 {
@@ -119,6 +121,10 @@ static ssize_t new_device_store(nicprog_bus_type_t *bus, const char *buf,
 		return -EINVAL;
 	}
 	mutex_lock(&nicrisc_devs_lock);
+	if (!nicrisc_bus_enabled) {
+		err = -ENODEV;
+		goto out_unlock;
+	}
 	if (nicrisc_dev_find(id)) {
 		pr_err("new_device: device %u already exists\n", id);
 		err = -EEXIST;
@@ -191,9 +197,14 @@ static int __init nicrisc_init(void)
 	if (err)
 		return err;
 	err = driver_register(&nicrisc_driver);
-	if (err)
+	if (err) {
 		bus_unregister(&nicrisc_bus);
-	return err;
+		return err;
+	}
+	mutex_lock(&nicrisc_devs_lock);
+	nicrisc_bus_enabled = true;
+	mutex_unlock(&nicrisc_devs_lock);
+	return 0;
 }
 
 static void __exit nicrisc_exit(void)
@@ -201,6 +212,7 @@ static void __exit nicrisc_exit(void)
 	struct nicrisc_dev *ndev, *tmp;
 
 	mutex_lock(&nicrisc_devs_lock);
+	nicrisc_bus_enabled = false;
 	list_for_each_entry_safe(ndev, tmp, &nicrisc_devs, list) {
 		list_del(&ndev->list);
 		nicrisc_dev_destroy(ndev);

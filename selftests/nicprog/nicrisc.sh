@@ -47,11 +47,15 @@ rose() { [ "$(xstat "$1" "$2" "$3")" -gt "$4" ]; }
 
 tap_begin
 
-# nicprog and nicrisc only: the other drivers and modules leave first
-module_loaded nicsim && rmmod nicsim
-for m in nicprog_ring nicprog_exec; do
-	module_loaded $m && rmmod $m
-done
+# nicprog and nicrisc only: the other driver and the library modules
+# leave first; nothing an earlier file left may hold them
+unload_others() {
+	local m
+	for m in nicsim nicprog_ring nicprog_exec; do
+		if module_loaded $m; then rmmod $m || return 1; fi
+	done
+}
+check "nicsim, nicprog_ring and nicprog_exec unload" unload_others
 module_loaded nicprog || insmod "$NICPROG_SRC/kernel/nicprog.ko" ||
 	skip_all "cannot load nicprog"
 expect_eq "modinfo: nicrisc depends on nicprog alone" nicprog \
