@@ -105,6 +105,17 @@ void nicprog_nic_put(struct nicprog_nic *nic)
 	kref_put(&nic->kref, nicprog_nic_release);
 }
 
+/* Does the NIC list only helpers the executor runs (so the core checks)? */
+static bool helpers_valid(const struct nicprog_dev_ops *ops)
+{
+	const s32 *h;
+
+	for (h = ops->helpers; h && *h; h++)
+		if (!nicprog_exec_helper_supported(*h))
+			return false;
+	return true;
+}
+
 /*
  * A driver's table storage has every operation, and a lookup for the core's
  * interpreter unless the driver translates every stage.
@@ -161,6 +172,10 @@ struct nicprog_nic *nicprog_nic_register(struct device *dev,
 	}
 	if (!table_ops_valid(ops)) {
 		dev_err(dev, "nicprog: table_ops lacks a required member\n");
+		return ERR_PTR(-EINVAL);
+	}
+	if (!helpers_valid(ops)) {
+		dev_err(dev, "nicprog: helpers lists one the executor does not run\n");
 		return ERR_PTR(-EINVAL);
 	}
 	if (!ports) {

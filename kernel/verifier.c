@@ -38,6 +38,22 @@ static const char *helper_name(s32 id)
 	return "unknown helper";
 }
 
+/*
+ * Does the NIC run helper @id: one its driver lists (&nicprog_dev_ops.
+ * helpers), or without a list one the executor runs? The list is read
+ * under the BPF core's offload lock, which the NIC's removal takes.
+ */
+static bool nic_has_helper(const struct nicprog_nic *nic, s32 id)
+{
+	const s32 *h = nic->ops->helpers;
+
+	if (!nicprog_exec_helper_supported(id))
+		return false;
+	while (h && *h && *h != id)
+		h++;
+	return !h || *h;
+}
+
 #define np_vlog(env, fmt, ...) \
 	bpf_verifier_log_write(env, "[nicprog] " fmt, ##__VA_ARGS__)
 
@@ -321,10 +337,12 @@ int nicprog_insn_hook(struct bpf_verifier_env *env, int insn_idx,
 		return err;
 	}
 	if (insn->code == (BPF_JMP | BPF_CALL) && insn->src_reg == 0 &&
-	    !nicprog_exec_helper_supported(insn->imm) &&
+	    !nic_has_helper(np->nic, insn->imm) &&
 	    !nicprog_note_host_call(env, np, insn_idx, insn->imm)) {
-		np_vlog(env, "insn %d: helper %s (%d) is not supported on the NIC\n",
-			insn_idx, helper_name(insn->imm), insn->imm);
+		np_vlog(env, "insn %d: helper %s (%d) is not supported on the NIC%s\n",
+			insn_idx, helper_name(insn->imm), insn->imm,
+			nicprog_exec_helper_supported(insn->imm) ?
+			" (its driver lists the helpers its cores run)" : "");
 		return -EOPNOTSUPP;
 	}
 	return 0;

@@ -51,6 +51,8 @@ enum nicrisc_helper {
 	NR_H_ADJUST_HEAD,
 	NR_H_ADJUST_META,
 	NR_H_ADJUST_TAIL,
+
+	__NR_H_MAX
 };
 
 /**

@@ -17,20 +17,23 @@
 #include "isa.h"
 #include "nicrisc.h"
 
-/* The helpers the cores have in hardware; any other call is refused. */
-static const struct {
-	s32 func;
-	u8 helper;
-} nicrisc_helpers[] = {
-	{ BPF_FUNC_map_lookup_elem,	NR_H_MAP_LOOKUP },
-	{ BPF_FUNC_map_update_elem,	NR_H_MAP_UPDATE },
-	{ BPF_FUNC_map_delete_elem,	NR_H_MAP_DELETE },
-	{ BPF_FUNC_ktime_get_ns,	NR_H_KTIME_NS },
-	{ BPF_FUNC_get_prandom_u32,	NR_H_PRANDOM },
-	{ BPF_FUNC_redirect,		NR_H_REDIRECT },
-	{ BPF_FUNC_xdp_adjust_head,	NR_H_ADJUST_HEAD },
-	{ BPF_FUNC_xdp_adjust_meta,	NR_H_ADJUST_META },
-	{ BPF_FUNC_xdp_adjust_tail,	NR_H_ADJUST_TAIL },
+/*
+ * The helpers the cores have in hardware, by the NIC's number for each,
+ * ending with 0: the list the driver gives the core
+ * (&nicprog_dev_ops.helpers), which refuses a program calling another
+ * when it is verified.
+ */
+const s32 nicrisc_bpf_helpers[] = {
+	[NR_H_MAP_LOOKUP]	= BPF_FUNC_map_lookup_elem,
+	[NR_H_MAP_UPDATE]	= BPF_FUNC_map_update_elem,
+	[NR_H_MAP_DELETE]	= BPF_FUNC_map_delete_elem,
+	[NR_H_KTIME_NS]		= BPF_FUNC_ktime_get_ns,
+	[NR_H_PRANDOM]		= BPF_FUNC_get_prandom_u32,
+	[NR_H_REDIRECT]		= BPF_FUNC_redirect,
+	[NR_H_ADJUST_HEAD]	= BPF_FUNC_xdp_adjust_head,
+	[NR_H_ADJUST_META]	= BPF_FUNC_xdp_adjust_meta,
+	[NR_H_ADJUST_TAIL]	= BPF_FUNC_xdp_adjust_tail,
+	[__NR_H_MAX]		= 0,
 };
 
 static const struct {
@@ -95,14 +98,15 @@ static int nicrisc_emit_call(struct nicrisc_jit *j, u32 pc,
 	if (in->src_reg)
 		return nicrisc_refuse(j, pc,
 				      "nicrisc: kernel functions are the host's; the NIC calls only its own helpers");
-	for (i = 0; i < ARRAY_SIZE(nicrisc_helpers); i++)
-		if (nicrisc_helpers[i].func == in->imm) {
+	for (i = 0; i < __NR_H_MAX; i++)
+		if (nicrisc_bpf_helpers[i] == in->imm) {
 			out->op = NR_CALL;
-			out->aux = nicrisc_helpers[i].helper;
+			out->aux = i;
 			return 0;
 		}
+	/* a helper only the host has: the core leaves it to a host part */
 	return nicrisc_refuse(j, pc,
-			      "nicrisc: a helper the NIC lacks (it has map lookup, update and delete, ktime_get_ns, get_prandom_u32, redirect, xdp_adjust_head, _meta and _tail)");
+			      "nicrisc: a helper the NIC lacks, which only the host runs (the NIC runs no host part)");
 }
 
 static int nicrisc_emit_jmp(struct nicrisc_jit *j, u32 pc,

@@ -136,6 +136,7 @@ static inline u64 nicrisc_stat(struct nicrisc_port *port, enum nicrisc_stat s)
 }
 
 /* jit.c */
+extern const s32 nicrisc_bpf_helpers[];
 void *nicrisc_stage_translate(struct nicprog_dev *nd,
 			      const struct nicprog_plan *plan,
 			      const struct nicprog_stage_code *code,

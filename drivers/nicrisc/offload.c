@@ -112,5 +112,6 @@ const struct nicprog_dev_ops nicrisc_nicprog_ops = {
 	.stage_release	= nicrisc_stage_release,
 	.table_ops	= &nicrisc_table_ops,
 	.plan_shapes	= BIT(NICPROG_SHAPE_SINGLE),
+	.helpers	= nicrisc_bpf_helpers,
 	.owner		= THIS_MODULE,
 };

@@ -470,6 +470,14 @@ void nicprog_rdma_complete(void *cq, const struct nicprog_rdma_wc *wc);
  *	else replicated, else pipelined, else single) unless every shape is.
  *	Optional. A driver that changes it does so under RTNL, with no plan
  *	installed, with WRITE_ONCE() (sysfs reads it without RTNL).
+ * @helpers: the BPF helpers (BPF_FUNC_*) the NIC's cores run, ending
+ *	with 0; NULL for every helper the core's executor runs. The list is
+ *	the NIC's, so a driver whose cores run code of their own lists what
+ *	that code has, each one the executor runs too (registration refuses
+ *	another, logged). A program calling a helper the NIC lacks is
+ *	refused when it is verified, naming the helper in the verifier log,
+ *	unless only the host has that helper (a partial plan's host call).
+ *	Optional.
  * @owner: the driver's module, THIS_MODULE: pinned while the core calls
  *	an op outside every lock that removal waits for (@profile_request).
  * @table_ops: the driver keeps offloaded maps in storage of its own
@@ -537,6 +545,7 @@ struct nicprog_dev_ops {
 
 	/* Capabilities */
 	u32 plan_shapes;
+	const s32 *helpers;
 
 	struct module *owner;
 };
