@@ -167,17 +167,22 @@ static void nicrisc_exception(struct nicrisc_port *port,
 	nicrisc_stat_add(port, NICRISC_XDP_ABORTED, 1);
 }
 
-/* REDIRECT: out of the sibling port @ifindex names, if the NIC has it. */
+/*
+ * REDIRECT: out of the sibling port @ifindex names in the receiving
+ * port's namespace, as the host resolves it, if the NIC has it.
+ */
 static void nicrisc_redirect(struct nicrisc_port *port,
 			     const struct nicprog_exec_pkt *pkt, u32 ifindex)
 {
+	struct net *net = dev_net(port->netdev);
 	struct nicrisc_port *out = NULL;
 	struct sk_buff *skb;
 	u32 i;
 
 	for (i = 0; i < NICRISC_MAX_PORTS && !out; i++) {
 		out = nicrisc_port_rcu(port->ndev, i);
-		if (out && out->netdev->ifindex != ifindex)
+		if (out && (out->netdev->ifindex != ifindex ||
+			    !net_eq(dev_net(out->netdev), net)))
 			out = NULL;
 	}
 	if (!out) {
