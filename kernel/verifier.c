@@ -227,9 +227,12 @@ static bool nicprog_note_host_call(struct bpf_verifier_env *env,
 
 	if (!nicprog_exec_host_helper(func_id))
 		return false;
-	/* so far the NIC answers it (bpf_check_mtu() of its own port) */
+	/*
+	 * so far the NIC answers it (bpf_check_mtu() of its own port), as
+	 * the core's executor does; a NIC that lists its helpers does not
+	 */
 	if (!(np->meta[insn_idx].flags & NICPROG_META_HOST_CALL))
-		return true;
+		return !np->nic->ops->helpers;
 	h = nicprog_host_fn_index(func_id);
 	if (!np->host_fn[h]) {
 		fn = env->ops->get_func_proto(func_id, env->prog);
@@ -341,7 +344,7 @@ int nicprog_insn_hook(struct bpf_verifier_env *env, int insn_idx,
 	    !nicprog_note_host_call(env, np, insn_idx, insn->imm)) {
 		np_vlog(env, "insn %d: helper %s (%d) is not supported on the NIC%s\n",
 			insn_idx, helper_name(insn->imm), insn->imm,
-			nicprog_exec_helper_supported(insn->imm) ?
+			np->nic->ops->helpers ?
 			" (its driver lists the helpers its cores run)" : "");
 		return -EOPNOTSUPP;
 	}

@@ -104,9 +104,9 @@ static int nicrisc_emit_call(struct nicrisc_jit *j, u32 pc,
 			out->aux = i;
 			return 0;
 		}
-	/* a helper only the host has: the core leaves it to a host part */
+	/* the core refuses what the list lacks: a host part's call */
 	return nicrisc_refuse(j, pc,
-			      "nicrisc: a helper the NIC lacks, which only the host runs (the NIC runs no host part)");
+			      "nicrisc: a helper the NIC lacks, which only a host part could run");
 }
 
 static int nicrisc_emit_jmp(struct nicrisc_jit *j, u32 pc,

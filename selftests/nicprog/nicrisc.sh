@@ -140,12 +140,12 @@ expect_fail "hash: delete of a missing key" "No such file or directory" \
 
 # refusals name the cause; the port keeps its program
 keeps() { grep -q "name port_filter" <<< "$(ip -n "$NSB" -d link show dev "$B")"; }
-expect_fail "a helper only the host has (bpf_check_mtu): refused, naming why" \
-	"nicrisc: a helper the NIC lacks, which only the host runs" \
+# helpers nicprog's executor runs but the driver's list has not:
+# refused by the verifier, before any plan is made
+expect_fail "bpf_check_mtu() of the port's own MTU, not in the driver's list: refused when verified" \
+	"helper bpf_check_mtu (163) is not supported on the NIC (its driver lists the helpers its cores run)" \
 	ip -force -n "$NSB" link set dev "$B" xdpoffload obj "$P_DIR/check_mtu.o" sec xdp
 check "the port keeps port_filter" keeps
-# nicprog's executor has these, the driver's list not: refused by the
-# verifier, before any plan is made
 expect_fail "a helper not in the driver's list (bpf_xdp_get_buff_len): refused when verified" \
 	"helper bpf_xdp_get_buff_len (188) is not supported on the NIC (its driver lists the helpers its cores run)" \
 	ip -force -n "$NSB" link set dev "$B" xdpoffload obj "$P_DIR/xdp_bytes.o" sec xdp
