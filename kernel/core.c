@@ -440,6 +440,56 @@ void nicprog_unregister(struct nicprog_dev *nd)
 EXPORT_SYMBOL_GPL(nicprog_unregister);
 
 /**
+ * nicprog_register_netdevice() - register a port's netdev, then the port
+ * @nic: the port's NIC
+ * @index: the port's number on @nic
+ * @netdev: the port's netdev, set up and not registered
+ *
+ * register_netdevice() and nicprog_register() in the one RTNL section a
+ * port must be registered in, so that no one meets the netdev without
+ * its port (its ndo_bpf forwards to it). If the port cannot be
+ * registered, the netdev is unregistered again.
+ *
+ * Context: process, RTNL held.
+ * Return: the port, or an ERR_PTR with @netdev not registered.
+ */
+struct nicprog_dev *nicprog_register_netdevice(struct nicprog_nic *nic,
+					       u32 index,
+					       struct net_device *netdev)
+{
+	struct nicprog_dev *nd;
+	int err;
+
+	ASSERT_RTNL();
+	err = register_netdevice(netdev);
+	if (err)
+		return ERR_PTR(err);
+	nd = nicprog_register(nic, index, netdev);
+	if (IS_ERR(nd))
+		unregister_netdevice(netdev);
+	return nd;
+}
+EXPORT_SYMBOL_GPL(nicprog_register_netdevice);
+
+/**
+ * nicprog_unregister_netdevice() - undo nicprog_register_netdevice()
+ * @nd: the port
+ *
+ * unregister_netdevice() of the port's netdev (which removes its
+ * offloaded program), then nicprog_unregister(); free_netdev() is the
+ * driver's, after RTNL is dropped.
+ *
+ * Context: process, RTNL held.
+ */
+void nicprog_unregister_netdevice(struct nicprog_dev *nd)
+{
+	ASSERT_RTNL();
+	unregister_netdevice(nd->netdev);
+	nicprog_unregister(nd);
+}
+EXPORT_SYMBOL_GPL(nicprog_unregister_netdevice);
+
+/**
  * nicprog_cores_read() - the driver's counters of the port's NIC's cores
  * @nd: the port
  * @n: out: the cores read, at most NICPROG_MAX_CORES

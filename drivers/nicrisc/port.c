@@ -467,23 +467,18 @@ static struct nicrisc_port *nicrisc_port_create(struct nicrisc_dev *ndev,
 		goto err_free;
 	nicprog_netdev_devlink_port_set(netdev, &port->dl_port);
 	rtnl_lock();
-	err = register_netdevice(netdev);
-	if (err)
-		goto err_rtnl_unlock;
-	port->np = nicprog_register(ndev->nic, index, netdev);
+	port->np = nicprog_register_netdevice(ndev->nic, index, netdev);
 	if (IS_ERR(port->np)) {
+		rtnl_unlock();
 		err = PTR_ERR(port->np);
-		goto err_unregister_netdevice;
+		goto err_port_unregister;
 	}
 	rcu_assign_pointer(ndev->ports[index], port);
 	rtnl_unlock();
 	nicprog_devlink_port_type_eth_set(&port->dl_port, netdev);
 	return port;
 
-err_unregister_netdevice:
-	unregister_netdevice(netdev);
-err_rtnl_unlock:
-	rtnl_unlock();
+err_port_unregister:
 	devl_port_unregister(&port->dl_port);
 err_free:
 	nicrisc_port_free(port);
@@ -500,8 +495,7 @@ static void nicrisc_port_destroy(struct nicrisc_port *port)
 	nicprog_devlink_port_type_clear(&port->dl_port);
 	rtnl_lock();
 	/* closes the port (no NAPI runs) and removes its plan */
-	unregister_netdevice(port->netdev);
-	nicprog_unregister(port->np);
+	nicprog_unregister_netdevice(port->np);
 	rtnl_unlock();
 	skb_queue_purge(&port->rxq);
 	devl_port_unregister(&port->dl_port);

@@ -429,22 +429,16 @@ struct nicsim_port *nicsim_port_create(struct nicsim_dev *ndev, u32 index)
 		goto err_dl_port_unregister;
 
 	rtnl_lock();
-	err = register_netdevice(netdev);
-	if (err)
-		goto err_rtnl_unlock;
-	port->np = nicprog_register(ndev->nic, index, netdev);
+	port->np = nicprog_register_netdevice(ndev->nic, index, netdev);
+	rtnl_unlock();
 	if (IS_ERR(port->np)) {
 		err = PTR_ERR(port->np);
-		goto err_unregister_netdevice;
+		goto err_xdp_fini;
 	}
-	rtnl_unlock();
 	nicprog_devlink_port_type_eth_set(&port->dl_port, netdev);
 	return port;
 
-err_unregister_netdevice:
-	unregister_netdevice(netdev);
-err_rtnl_unlock:
-	rtnl_unlock();
+err_xdp_fini:
 	nicsim_xdp_fini(port);
 err_dl_port_unregister:
 	nicsim_devlink_port_unregister(port);
@@ -472,8 +466,7 @@ void nicsim_port_destroy(struct nicsim_port *port)
 	 * Waits an RCU grace period: no transmit still sees us as a peer.
 	 * It also removes the offloaded program (plan_unload).
 	 */
-	unregister_netdevice(netdev);
-	nicprog_unregister(port->np);
+	nicprog_unregister_netdevice(port->np);
 	rtnl_unlock();
 	/* unregistered: nothing transmits any more */
 	nicsim_wire_stop(&port->wire);

@@ -580,6 +580,10 @@ bool nicprog_profile_name_ok(const char *name);
 struct nicprog_dev *nicprog_register(struct nicprog_nic *nic, u32 index,
 				     struct net_device *netdev);
 void nicprog_unregister(struct nicprog_dev *nd);
+struct nicprog_dev *nicprog_register_netdevice(struct nicprog_nic *nic,
+					       u32 index,
+					       struct net_device *netdev);
+void nicprog_unregister_netdevice(struct nicprog_dev *nd);
 __printf(2, 3) void nicprog_bad_arg(const char *where, const char *fmt, ...);
 struct nicprog_nic *nicprog_dev_nic(const struct nicprog_dev *nd);
 int nicprog_ring_deliver(struct nicprog_dev *nd, u32 target,
