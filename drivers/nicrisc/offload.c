@@ -71,6 +71,10 @@ static void nicrisc_plan_unload(struct nicprog_dev *nd)
 	synchronize_net();
 }
 
+/*
+ * The NIC's view of the port, from the same counters as the host's view
+ * (port.c's ndo_get_stats64) fills with others: two structs, one each.
+ */
 static void nicrisc_port_stats(struct nicprog_dev *nd,
 			       struct nicprog_port_stats *s)
 {
