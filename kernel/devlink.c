@@ -426,6 +426,9 @@ EXPORT_SYMBOL_GPL(nicprog_devlink_reload_check);
  *
  * For the driver's &devlink_ops.reload_up, so that what follows the
  * reload reads the new sizes (otherwise they follow from a work item).
+ * devlink can only change a size by registering the resources again, and
+ * unregisters an instance's resources all at once: a driver with
+ * resources of its own registers them again after this call.
  *
  * Context: devl_lock held; RTNL not.
  * Return: 0 or devlink's error.
