@@ -81,7 +81,6 @@ static int nicrisc_dl_reload_up(struct devlink *devlink,
 		NL_SET_ERR_MSG_MOD(extack, "the NIC's ports could not be made again");
 		return err;
 	}
-	ndev->reloads++;
 	*actions_performed = BIT(DEVLINK_RELOAD_ACTION_DRIVER_REINIT);
 	return 0;
 }

@@ -79,7 +79,6 @@ struct nicrisc_port;
  * @port_count: ports it has while it is up
  * @devlink: its devlink instance, the driver's; nicprog adds to it
  * @nic: its nicprog NIC
- * @reloads: devlink reloads it went through
  * @live: false once its removal began, under the instance lock
  * @ports: its ports, NULL while a reload re-creates them; written under
  *	RTNL and the instance lock, read under RCU by the datapath
@@ -91,7 +90,6 @@ struct nicrisc_dev {
 	u32 port_count;
 	struct devlink *devlink;
 	struct nicprog_nic *nic;
-	u32 reloads;
 	bool live;
 	struct nicrisc_port __rcu *ports[NICRISC_MAX_PORTS];
 };
